@@ -1,0 +1,315 @@
+"""The write path agents call: turns, memory items, history and deletes for one store."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from memory_pipelines.core import policy
+from memory_pipelines.core.records import parse_time, trust_for, validate_item
+from memory_pipelines.errors import ValidationError
+from memory_pipelines.models.embedder import DEFAULT_MODEL, Embedder, get_embedder
+from memory_pipelines.store import items as items_db
+from memory_pipelines.store import stores as stores_db
+from memory_pipelines.store import turns as turns_db
+from memory_pipelines.store.db import Conn, Database, get_database
+
+LOW_CONFIDENCE = 2  # at or below: low-confidence speculation, skipped by the save policy
+
+
+class Memory:
+    """Memory of one store: write turns, save items, read an item's history, delete.
+
+    `Memory("acme")` uses MEMORY_PG_DSN (or the embedded server) and the default embedder, and
+    creates the store on first use.
+    """
+
+    def __init__(
+        self,
+        store_id: str,
+        *,
+        db: Database | None = None,
+        embedder: Embedder | None = None,
+        dsn: str | None = None,
+        model: str = DEFAULT_MODEL,
+    ) -> None:
+        self.store_id = store_id
+        self.db = db or get_database(dsn)
+        self._embedder = embedder
+        self._model = model
+        with self.db.connection() as conn:
+            stores_db.ensure_store(conn, store_id)
+
+    @property
+    def embedder(self) -> Embedder:
+        if self._embedder is None:
+            self._embedder = get_embedder(self._model)
+        return self._embedder
+
+    # -- persons and settings -------------------------------------------------------------
+
+    def add_person(self, person_id: str, name: str = "") -> None:
+        """Register a person of this store (records can then be written for them)."""
+        with self.db.connection() as conn:
+            stores_db.add_person(conn, self.store_id, person_id, name)
+
+    def settings(self) -> Any:
+        """The store's settings (StoreSettings), defaults where nothing was configured."""
+        with self.db.connection() as conn:
+            return stores_db.get_settings(conn, self.store_id)
+
+    def configure(self, **cards: Any) -> None:
+        """Save settings cards, e.g. configure(extraction={"enabled": False})."""
+        with self.db.connection() as conn:
+            stores_db.update_settings(conn, self.store_id, cards)
+
+    # -- turns ----------------------------------------------------------------------------
+
+    def write_turn(
+        self,
+        chat: str,
+        text: str,
+        *,
+        role: str = "user",
+        speaker: str = "",
+        created_at: datetime | str | None = None,
+        trace_ref: str | None = None,
+        external_id: str | None = None,
+        person: str | None = None,
+        key_id: str | None = None,
+    ) -> dict[str, Any]:
+        """Append a turn to a chat (created on first use); returns {turn_id, chat_id, seq, new}.
+
+        The turn is embedded as it is written, so recall finds it at once.
+        """
+        return self.write_turns(
+            chat,
+            [
+                dict(
+                    text=text,
+                    role=role,
+                    speaker=speaker,
+                    created_at=created_at,
+                    trace_ref=trace_ref,
+                    external_id=external_id,
+                )
+            ],
+            person=person,
+            key_id=key_id,
+        )[0]
+
+    def write_turns(
+        self,
+        chat: str,
+        turns: Sequence[dict[str, Any]],
+        *,
+        person: str | None = None,
+        key_id: str | None = None,
+        embed: bool = True,
+    ) -> list[dict[str, Any]]:
+        """Append several turns in order, in one transaction, embedded in one batch.
+
+        Turns whose external_id the chat already holds are skipped (a re-ingest writes nothing).
+        With embed=False the `turn_embeddings` asset embeds them later.
+        """
+        new = [_new_turn(t, i if len(turns) > 1 else None) for i, t in enumerate(turns)]
+        for i, t in enumerate(new):
+            t.validate(i if len(new) > 1 else None)
+        vecs = self.embedder.embed([t.text for t in new]) if embed and new else None
+        with self.db.transaction() as conn:
+            if person is not None and not stores_db.person_exists(conn, self.store_id, person):
+                raise ValidationError("person", f"{person!r} is not a person of this store")
+            chat_id = turns_db.ensure_chat(
+                conn, self.store_id, chat, key_id=key_id, person_id=person
+            )
+            ids = turns_db.append_turns(conn, self.store_id, chat_id, new, vecs)
+        return [
+            {"turn_id": tid, "chat_id": chat_id, "seq": seq, "new": new} for tid, seq, new in ids
+        ]
+
+    # -- items ----------------------------------------------------------------------------
+
+    def save(
+        self,
+        item: dict[str, Any],
+        *,
+        chat: str | None = None,
+        turn_seq: int | None = None,
+        from_seq: int | None = None,
+        to_seq: int | None = None,
+        origin: str | None = None,
+        written_by: str = "",
+        model: str | None = None,
+        fed_by: Sequence[int] = (),
+    ) -> dict[str, Any]:
+        """Save a memory item under the save policy; returns what happened.
+
+        Returns `{"saved": True, "id": ..., "item": {...}}`, or `{"saved": False, "skipped":
+        reason}` when the policy skips it (greeting, meta_chatter, restatement,
+        already_in_history, speculation, budget). Raises ValidationError naming the field when
+        the item is malformed; nothing is written then.
+
+        A save made during a turn (`chat` and `turn_seq`) is `derived`: as trusted as the least
+        trusted item in `fed_by`, and counted against the per-turn budget. Without a chat it is
+        `explicit` (trusted) unless `origin="outside"` (untrusted).
+        """
+        parsed = validate_item(item)
+        origin = origin or ("derived" if chat is not None else "explicit")
+        if origin == "derived" and (chat is None or turn_seq is None):
+            raise ValidationError(
+                "turn_seq", "a derived save needs the chat and turn_seq it is made in"
+            )
+        fed = [_positive_int("fed_by", f) for f in fed_by]
+        recent: list[dict[str, Any]] = []
+        with self.db.connection() as conn:
+            # Every field is checked before the policy, so a malformed item is always an error.
+            self._check_references(conn, parsed.person, fed)
+            chat_id = turns_db.chat_id_of(conn, self.store_id, chat) if chat else None
+            if chat_id is not None:
+                anchor = from_seq or turn_seq
+                recent = turns_db.recent_turns(conn, chat_id, anchor, 3)
+            in_history = _in_history(conn, self.store_id, parsed.context)
+        reason = (
+            "already_in_history"
+            if in_history
+            else self._policy_skip(parsed.context, parsed.confidence, recent)
+        )
+        if reason:
+            return {"saved": False, "skipped": reason}
+        embedding = self.embedder.embed_one(parsed.context)
+        try:
+            with self.db.transaction() as conn:
+                self._check_references(conn, parsed.person, fed)
+                trusted = trust_for(origin, _trust_of(conn, self.store_id, fed))
+                if chat_id is not None and turn_seq is not None:
+                    budget = stores_db.get_settings(conn, self.store_id).save_policy.budget_per_turn
+                    if not _take_budget(conn, chat_id, turn_seq, budget):
+                        raise _Skip("budget")
+                item_id = items_db.insert_item(
+                    conn,
+                    self.store_id,
+                    parsed,
+                    embedding,
+                    origin=origin,
+                    trusted=trusted,
+                    written_by=written_by,
+                    chat_id=chat_id,
+                    from_seq=from_seq if from_seq is not None else turn_seq,
+                    to_seq=to_seq if to_seq is not None else (from_seq or turn_seq),
+                    model=model,
+                    fed_by=fed,
+                )
+                record = items_db.get_item(conn, item_id)
+        except _Skip as skip:
+            return {"saved": False, "skipped": skip.reason}
+        return {"saved": True, "id": item_id, "item": record}
+
+    def _policy_skip(
+        self, context: str, confidence: int, recent: list[dict[str, Any]]
+    ) -> str | None:
+        if confidence <= LOW_CONFIDENCE:
+            return "speculation"
+        texts = [f"{r['role']}: {r['text']}" for r in recent]
+        return policy.skip_reason_for_item(context, texts, similarity=self.similarity)
+
+    def similarity(self, text: str, others: Sequence[str]) -> list[float]:
+        """Cosine similarity of text to each of others, with the store's embedder."""
+        if not others:
+            return []
+        vecs = self.embedder.embed([text, *others])
+        return [float(v) for v in vecs[1:] @ vecs[0]]
+
+    def _check_references(self, conn: Conn, person: str | None, fed: list[int]) -> None:
+        if person is not None and not stores_db.person_exists(conn, self.store_id, person):
+            known = stores_db.list_persons(conn, self.store_id)
+            raise ValidationError(
+                "person",
+                f"{person!r} is not a person of store {self.store_id!r}; known: "
+                f"{', '.join(known) or 'none'} (add one with add_person), or null for shared",
+            )
+        _trust_of(conn, self.store_id, fed)
+
+    def get(self, item_id: int) -> dict[str, Any]:
+        """One memory item of this store, whatever its state."""
+        with self.db.connection() as conn:
+            return items_db.get_item(conn, item_id, store_id=self.store_id)
+
+    def items(self, **filters: Any) -> list[dict[str, Any]]:
+        """Items filtered by state (default current; None = all), category, person,
+        min_confidence, metadata (every key and value), newest change first."""
+        with self.db.connection() as conn:
+            return items_db.list_items(conn, self.store_id, **filters)
+
+    def history(self, item_id: int) -> list[dict[str, Any]]:
+        """Every version of a fact, oldest first, including the items it superseded."""
+        with self.db.connection() as conn:
+            return items_db.history(conn, self.store_id, item_id)
+
+    def delete(self, item_id: int, *, actor: str) -> None:
+        """Really delete an item with its versions, embedding and links; records who did it."""
+        if not actor:
+            raise ValidationError("actor", "is required: who deletes the item")
+        with self.db.transaction() as conn:
+            items_db.delete_item(conn, self.store_id, item_id, actor)
+
+
+class _Skip(Exception):
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+
+
+def _positive_int(name: str, value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValidationError(name, f"must be record ids (positive integers), got {value!r}")
+    return value
+
+
+def _trust_of(conn: Conn, store_id: str, ids: list[int]) -> list[bool]:
+    if not ids:
+        return []
+    rows = conn.execute(
+        "SELECT item_id, trusted FROM agent_memory_items WHERE store_id = %s AND item_id = ANY(%s)",
+        (store_id, ids),
+    ).fetchall()
+    missing = set(ids) - {r["item_id"] for r in rows}
+    if missing:
+        raise ValidationError("fed_by", f"items {sorted(missing)} do not exist in this store")
+    return [bool(r["trusted"]) for r in rows]
+
+
+def _in_history(conn: Conn, store_id: str, text: str) -> bool:
+    """Whether a turn of the store already holds this text word for word (it is drillable)."""
+    row = conn.execute(
+        "SELECT 1 FROM turns WHERE store_id = %s"
+        " AND md5(lower(btrim(text))) = md5(lower(btrim(%s))) LIMIT 1",
+        (store_id, text),
+    ).fetchone()
+    return row is not None
+
+
+def _take_budget(conn: Conn, chat_id: int, seq: int, budget: int) -> bool:
+    """Count one save against the turn's budget; False when the budget is spent."""
+    if budget < 1:
+        return False
+    row = conn.execute(
+        "INSERT INTO turn_saves (chat_id, seq, saves) VALUES (%s, %s, 1)"
+        " ON CONFLICT (chat_id, seq) DO UPDATE SET saves = turn_saves.saves + 1"
+        " WHERE turn_saves.saves < %s RETURNING saves",
+        (chat_id, seq, budget),
+    ).fetchone()
+    return row is not None and row["saves"] <= budget
+
+
+def _new_turn(raw: dict[str, Any], index: int | None) -> turns_db.NewTurn:
+    where = "" if index is None else f"turns[{index}]."
+    if not isinstance(raw, dict):
+        raise ValidationError(where.rstrip(".") or "turn", "must be an object with text")
+    return turns_db.NewTurn(
+        text=raw.get("text", ""),
+        role=raw.get("role") or "user",
+        speaker=raw.get("speaker") or "",
+        created_at=parse_time(f"{where}created_at", raw.get("created_at")),
+        trace_ref=raw.get("trace_ref"),
+        external_id=raw.get("external_id"),
+    )

@@ -1,0 +1,64 @@
+"""Turn embeddings per store."""
+
+import time
+
+import dagster as dg
+
+from memory_pipelines.defs.partitions import stores_partitions
+from memory_pipelines.resources import EmbedderResource, StoreResource
+from memory_pipelines.store import turns as turns_db
+
+BATCH = 256
+
+
+@dg.asset(
+    partitions_def=stores_partitions,
+    group_name="history",
+    kinds={"postgres", "python"},
+    owners=["team:memory"],
+    description="Every turn of the store embedded (pgvector) for recall.",
+    check_specs=[dg.AssetCheckSpec("every_turn_embedded", asset="turn_embeddings")],
+)
+def turn_embeddings(
+    context: dg.AssetExecutionContext, store: StoreResource, embedder: EmbedderResource
+) -> dg.MaterializeResult:
+    store_id = context.partition_key
+    db = store.database()
+    model = embedder.get()
+    start = time.perf_counter()
+    embedded = 0
+    while True:
+        with db.connection() as conn:
+            pending = turns_db.unembedded_turns(conn, store_id, BATCH)
+        if not pending:
+            break
+        vecs = model.embed([r["text"] for r in pending])
+        with db.transaction() as conn:
+            turns_db.set_turn_embeddings(conn, [r["turn_id"] for r in pending], vecs)
+        embedded += len(pending)
+        context.log.info(f"embedded {embedded} turns of store {store_id}")
+    with db.connection() as conn:
+        row = conn.execute(
+            "SELECT count(*) AS n, count(*) FILTER (WHERE embedding IS NULL) AS missing"
+            " FROM turns WHERE store_id = %s",
+            (store_id,),
+        ).fetchone()
+    assert row is not None
+    seconds = time.perf_counter() - start
+    context.log.info(f"store {store_id}: embedded {embedded} turns in {seconds:.1f}s")
+    return dg.MaterializeResult(
+        metadata={
+            "dagster/row_count": int(row["n"]),
+            "dagster/table_name": "turns",
+            "embedded_now": embedded,
+            "model": model.model_name,
+            "seconds": round(seconds, 2),
+        },
+        check_results=[
+            dg.AssetCheckResult(
+                check_name="every_turn_embedded",
+                passed=row["missing"] == 0,
+                metadata={"unembedded_turns": int(row["missing"])},
+            )
+        ],
+    )

@@ -1,0 +1,54 @@
+"""Apply the numbered SQL files in order, once each, recorded in schema_migrations."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+from importlib import resources
+
+import psycopg
+from psycopg.rows import tuple_row
+
+from memory_pipelines.store.server import ensure_pgvector
+
+_LOCK_KEY = 0x6D656D6F  # any constant: serialises concurrent `init`s on one database
+
+
+def migration_files() -> list[tuple[int, str, str]]:
+    """(version, name, sql) for every file in memory_pipelines/sql, in order."""
+    out = []
+    for entry in resources.files("memory_pipelines.sql").iterdir():
+        m = re.fullmatch(r"(\d{3})_(\w+)\.sql", entry.name)
+        if m:
+            out.append((int(m.group(1)), m.group(2), entry.read_text(encoding="utf-8")))
+    return sorted(out)
+
+
+def migrate(conn: psycopg.Connection[Any], upto: int | None = None) -> list[int]:
+    """Bring the schema up to date (or up to version `upto`); returns the versions applied
+    now, empty when the schema was already current."""
+    ensure_pgvector(conn)
+    applied_now: list[int] = []
+    with conn.transaction():
+        conn.execute("SELECT pg_advisory_xact_lock(%s)", (_LOCK_KEY,))
+        conn.execute(
+            "CREATE TABLE IF NOT EXISTS schema_migrations ("
+            " version integer PRIMARY KEY, name text NOT NULL,"
+            " applied_at timestamptz NOT NULL DEFAULT now())"
+        )
+        done = {
+            r[0]
+            for r in conn.cursor(row_factory=tuple_row).execute(
+                "SELECT version FROM schema_migrations"
+            )
+        }
+        for version, name, sql in migration_files():
+            if version in done or (upto is not None and version > upto):
+                continue
+            # One transaction for all pending files: a failed upgrade leaves the old schema.
+            conn.execute(sql.encode())
+            conn.execute(
+                "INSERT INTO schema_migrations (version, name) VALUES (%s, %s)", (version, name)
+            )
+            applied_now.append(version)
+    return applied_now

@@ -1,0 +1,86 @@
+"""Stores (tenants), their settings and their persons."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from psycopg.types.json import Jsonb
+
+from memory_pipelines.core.settings import CARDS, StoreSettings, card_to_json, parse_card
+from memory_pipelines.core.settings import parse_settings as _parse
+from memory_pipelines.errors import NotFound, ValidationError
+from memory_pipelines.store.db import Conn
+
+STORE_ID_HINT = "1-63 characters: lowercase letters, digits, '.', '_' or '-', starting alphanumeric"
+
+
+def ensure_store(conn: Conn, store_id: str, name: str = "") -> None:
+    """Create the store if it does not exist (its settings are the defaults)."""
+    if not isinstance(store_id, str) or not re.fullmatch(r"[a-z0-9][a-z0-9_.-]{0,62}", store_id):
+        raise ValidationError("store", f"must be {STORE_ID_HINT}, got {store_id!r}")
+    conn.execute(
+        "INSERT INTO stores (store_id, name) VALUES (%s, %s) ON CONFLICT DO NOTHING",
+        (store_id, name),
+    )
+
+
+def get_settings(conn: Conn, store_id: str) -> StoreSettings:
+    row = conn.execute("SELECT * FROM stores WHERE store_id = %s", (store_id,)).fetchone()
+    if row is None:
+        raise NotFound(f"store {store_id!r} does not exist; create it with `memory-pipelines init`")
+    return _parse(row)
+
+
+def update_settings(conn: Conn, store_id: str, cards: dict[str, Any]) -> None:
+    """Save the given cards only (validated whole before anything is written)."""
+    parsed: dict[str, Any] = {}
+    for card, raw in cards.items():
+        if card == "trust_envelope":
+            if not isinstance(raw, bool):
+                raise ValidationError("settings.trust_envelope", "must be true or false")
+            parsed[card] = raw
+            continue
+        if card not in CARDS:
+            raise ValidationError(
+                f"settings.{card}", f"unknown card; allowed: {', '.join(CARDS)}, trust_envelope"
+            )
+        parsed[card] = Jsonb(card_to_json(parse_card(card, raw)))
+    with conn.transaction():
+        for card, value in parsed.items():
+            # card names come from the closed CARDS list above, never from the caller's text
+            conn.execute(
+                f"UPDATE stores SET {card} = %s WHERE store_id = %s",  # noqa: S608
+                (value, store_id),
+            )
+
+
+def list_stores(conn: Conn) -> list[str]:
+    return [r["store_id"] for r in conn.execute("SELECT store_id FROM stores ORDER BY 1")]
+
+
+def add_person(conn: Conn, store_id: str, person_id: str, name: str = "") -> None:
+    if not isinstance(person_id, str) or not person_id.strip() or len(person_id) > 100:
+        raise ValidationError(
+            "person", f"must be a non-empty id up to 100 chars, got {person_id!r}"
+        )
+    conn.execute(
+        "INSERT INTO persons (store_id, person_id, name) VALUES (%s, %s, %s)"
+        " ON CONFLICT (store_id, person_id) DO UPDATE SET name = EXCLUDED.name"
+        " WHERE EXCLUDED.name <> ''",
+        (store_id, person_id, name),
+    )
+
+
+def person_exists(conn: Conn, store_id: str, person_id: str) -> bool:
+    return (
+        conn.execute(
+            "SELECT 1 FROM persons WHERE store_id = %s AND person_id = %s", (store_id, person_id)
+        ).fetchone()
+        is not None
+    )
+
+
+def list_persons(conn: Conn, store_id: str) -> list[str]:
+    rows = conn.execute("SELECT person_id FROM persons WHERE store_id = %s ORDER BY 1", (store_id,))
+    return [r["person_id"] for r in rows]

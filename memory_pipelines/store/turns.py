@@ -1,0 +1,188 @@
+"""Chats and their append-only turns."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+import numpy as np
+
+from memory_pipelines.core.vocabulary import ROLES
+from memory_pipelines.errors import NotFound, ValidationError
+from memory_pipelines.store.db import Conn
+
+MAX_TURN_CHARS = 100_000
+
+
+@dataclass(frozen=True)
+class NewTurn:
+    text: str
+    role: str = "user"
+    speaker: str = ""
+    created_at: datetime | None = None
+    trace_ref: str | None = None
+    external_id: str | None = None
+
+    def validate(self, index: int | None = None) -> None:
+        where = "" if index is None else f"turns[{index}]."
+        if not isinstance(self.text, str) or not self.text.strip():
+            raise ValidationError(f"{where}text", "is required: the message text")
+        if len(self.text) > MAX_TURN_CHARS:
+            raise ValidationError(
+                f"{where}text", f"at most {MAX_TURN_CHARS} characters, got {len(self.text)}"
+            )
+        if self.role not in ROLES:
+            raise ValidationError(
+                f"{where}role", f"must be one of {', '.join(ROLES)}, got {self.role!r}"
+            )
+
+
+def ensure_chat(
+    conn: Conn,
+    store_id: str,
+    external_id: str,
+    *,
+    key_id: str | None = None,
+    person_id: str | None = None,
+    title: str = "",
+) -> int:
+    """The chat_id of a store's conversation, created on first use."""
+    if not isinstance(external_id, str) or not external_id.strip() or len(external_id) > 200:
+        raise ValidationError(
+            "chat", f"must be a conversation id of 1-200 chars, got {external_id!r}"
+        )
+    row = conn.execute(
+        "INSERT INTO chats (store_id, external_id, key_id, person_id, title)"
+        " VALUES (%s, %s, %s, %s, %s) ON CONFLICT (store_id, external_id) DO NOTHING"
+        " RETURNING chat_id",
+        (store_id, external_id, key_id, person_id, title),
+    ).fetchone()
+    if row is None:
+        row = conn.execute(
+            "SELECT chat_id FROM chats WHERE store_id = %s AND external_id = %s",
+            (store_id, external_id),
+        ).fetchone()
+    assert row is not None
+    return int(row["chat_id"])
+
+
+def chat_id_of(conn: Conn, store_id: str, external_id: str) -> int:
+    row = conn.execute(
+        "SELECT chat_id FROM chats WHERE store_id = %s AND external_id = %s",
+        (store_id, external_id),
+    ).fetchone()
+    if row is None:
+        raise NotFound(f"chat {external_id!r} does not exist in store {store_id!r}")
+    return int(row["chat_id"])
+
+
+def append_turns(
+    conn: Conn,
+    store_id: str,
+    chat_id: int,
+    turns: Sequence[NewTurn],
+    embeddings: np.ndarray | None = None,
+) -> list[tuple[int, int, bool]]:
+    """Append turns in order; returns (turn_id, seq, written_now) per turn.
+
+    Call inside a transaction. The chat row stays locked until it commits, so concurrent
+    writers get dense, unique seqs, and a turn whose external_id the chat already has is not
+    written again (re-ingesting a file is harmless, even two ingests at once).
+    """
+    for i, t in enumerate(turns):
+        t.validate(i if len(turns) > 1 else None)
+    if (
+        conn.execute("SELECT 1 FROM chats WHERE chat_id = %s FOR UPDATE", (chat_id,)).fetchone()
+        is None
+    ):
+        raise NotFound(f"chat {chat_id} does not exist")
+    ext = [t.external_id for t in turns if t.external_id]
+    existing: dict[str, tuple[int, int, bool]] = {}
+    if ext:
+        for r in conn.execute(
+            "SELECT external_id, turn_id, seq FROM turns"
+            " WHERE chat_id = %s AND external_id = ANY(%s)",
+            (chat_id, ext),
+        ):
+            existing[r["external_id"]] = (r["turn_id"], r["seq"], False)
+    fresh = [i for i, t in enumerate(turns) if not (t.external_id and t.external_id in existing)]
+    row = conn.execute(
+        "UPDATE chats SET next_seq = next_seq + %s WHERE chat_id = %s RETURNING next_seq",
+        (len(fresh), chat_id),
+    ).fetchone()
+    if row is None:
+        raise NotFound(f"chat {chat_id} does not exist")
+    first = int(row["next_seq"]) - len(fresh)
+    rows = []
+    for n, i in enumerate(fresh):
+        t = turns[i]
+        emb = embeddings[i] if embeddings is not None else None
+        rows.append(
+            (
+                store_id,
+                chat_id,
+                first + n,
+                t.created_at,
+                t.role,
+                t.speaker,
+                t.text,
+                t.trace_ref,
+                t.external_id,
+                emb,
+            )
+        )
+    ids: list[int] = []
+    if rows:
+        with conn.cursor() as cur:
+            cur.executemany(
+                "INSERT INTO turns (store_id, chat_id, seq, created_at, role, speaker, text,"
+                " trace_ref, external_id, embedding)"
+                " VALUES (%s, %s, %s, coalesce(%s, now()), %s, %s, %s, %s, %s, %s)"
+                " RETURNING turn_id",
+                rows,
+                returning=True,
+            )
+            while True:
+                got = cur.fetchone()
+                assert got is not None
+                ids.append(int(got["turn_id"]))
+                if not cur.nextset():
+                    break
+    out: list[tuple[int, int, bool]] = []
+    it = iter(zip(ids, range(first, first + len(fresh)), strict=True))
+    for t in turns:
+        if t.external_id and t.external_id in existing:
+            out.append(existing[t.external_id])
+        else:
+            tid, seq = next(it)
+            out.append((tid, seq, True))
+    return out
+
+
+def unembedded_turns(conn: Conn, store_id: str, limit: int) -> list[dict]:
+    return list(
+        conn.execute(
+            "SELECT turn_id, text FROM turns WHERE store_id = %s AND embedding IS NULL"
+            " ORDER BY turn_id LIMIT %s",
+            (store_id, limit),
+        )
+    )
+
+
+def set_turn_embeddings(conn: Conn, turn_ids: Sequence[int], embeddings: np.ndarray) -> None:
+    with conn.cursor() as cur:
+        cur.executemany(
+            "UPDATE turns SET embedding = %s WHERE turn_id = %s AND embedding IS NULL",
+            [(embeddings[i], tid) for i, tid in enumerate(turn_ids)],
+        )
+
+
+def recent_turns(conn: Conn, chat_id: int, before_seq: int | None, n: int) -> list[dict]:
+    """The n turns before before_seq (or the last n), oldest first."""
+    rows = conn.execute(
+        "SELECT seq, role, speaker, text FROM turns WHERE chat_id = %s"
+        " AND (%s::int IS NULL OR seq < %s) ORDER BY seq DESC LIMIT %s",
+        (chat_id, before_seq, before_seq, n),
+    ).fetchall()
+    return list(reversed(rows))

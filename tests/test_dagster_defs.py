@@ -1,0 +1,69 @@
+"""The Definitions load, and the embedding asset materialises for a store partition."""
+
+from __future__ import annotations
+
+import dagster as dg
+
+from memory_pipelines.api import Memory
+from memory_pipelines.definitions import defs
+from memory_pipelines.defs.partitions import stores_partitions
+from memory_pipelines.defs.turns.assets import turn_embeddings
+from memory_pipelines.resources import EmbedderResource, StoreResource
+
+
+def test_definitions_load() -> None:
+    d = defs()
+    repo = d.get_repository_def()
+    keys = {k.to_user_string() for k in repo.asset_graph.get_all_asset_keys()}
+    assert "turn_embeddings" in keys
+
+
+def test_turn_embeddings_materialises(memory: Memory, pg_dsn: str) -> None:
+    memory.write_turns(
+        "c", [{"text": f"turn number {i} about gardening"} for i in range(12)], embed=False
+    )
+    with dg.instance_for_test() as instance:
+        instance.add_dynamic_partitions(stores_partitions.name, [memory.store_id])
+        result = dg.materialize(
+            [turn_embeddings],
+            partition_key=memory.store_id,
+            instance=instance,
+            resources={"store": StoreResource(dsn=pg_dsn), "embedder": EmbedderResource()},
+        )
+        assert result.success
+        mat = result.asset_materializations_for_node("turn_embeddings")[0]
+        assert mat.metadata["embedded_now"].value == 12
+        checks = result.get_asset_check_evaluations()
+        assert checks[0].passed
+    with memory.db.connection() as conn:
+        assert (
+            conn.execute(
+                "SELECT count(*) AS n FROM turns WHERE store_id = %s AND embedding IS NULL",
+                (memory.store_id,),
+            ).fetchone()["n"]
+            == 0
+        )
+
+
+def test_sensor_adds_partitions_and_requests_runs(memory: Memory, pg_dsn: str) -> None:
+    from memory_pipelines.defs.turns.sensors import store_partitions_sensor
+
+    memory.write_turns("c", [{"text": "pending turn"}], embed=False)
+    with dg.instance_for_test() as instance:
+        ctx = dg.build_sensor_context(
+            instance=instance, resources={"store": StoreResource(dsn=pg_dsn)}
+        )
+        result = store_partitions_sensor(ctx)
+        assert isinstance(result, dg.SensorResult)
+        added = result.dynamic_partitions_requests[0].partition_keys
+        assert memory.store_id in added
+        assert any(r.partition_key == memory.store_id for r in result.run_requests)
+        ctx2 = dg.build_sensor_context(
+            instance=instance, cursor=result.cursor, resources={"store": StoreResource(dsn=pg_dsn)}
+        )
+        instance.add_dynamic_partitions("stores", list(added))
+        again = store_partitions_sensor(ctx2)
+        # nothing new since the cursor: no second run for the same turns
+        assert isinstance(again, dg.SkipReason) or not any(
+            r.partition_key == memory.store_id for r in again.run_requests
+        )
