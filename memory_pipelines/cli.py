@@ -9,6 +9,7 @@ from typing import Any
 
 import click
 
+from memory_pipelines.cli_eval import eval_group
 from memory_pipelines.errors import MemoryPipelinesError
 
 DEFAULT_STORE = "default"
@@ -215,10 +216,24 @@ def delete(item: int, store: str, actor: str) -> None:
 )
 @click.option("--store", "-s", default="locomo-demo", show_default=True)
 def demo(data: Path, store: str) -> None:
-    """Start the store, ingest the LoCoMo dev conversations, embed them, show a recall."""
+    """The main job: ingest and embed the LoCoMo dev conversations, run extraction and dedup
+    through Dagster, print the pass statistics and a recall."""
     from memory_pipelines.cli_demo import run_demo
 
     run_demo(data, store)
+
+
+@main.command()
+@click.option("--port", "-p", default=3000, show_default=True)
+@click.option("--host", "-h", default="127.0.0.1", show_default=True)
+def dev(port: int, host: str) -> None:
+    """Start the Dagster UI and daemon on the store (embedded by default); Ctrl-C stops both."""
+    from memory_pipelines.cli_dev import run_dev
+
+    run_dev(port, host)
+
+
+main.add_command(eval_group)
 
 
 if __name__ == "__main__":

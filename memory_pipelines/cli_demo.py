@@ -1,4 +1,4 @@
-"""The demo: the main job end to end on the LoCoMo dev conversations."""
+"""The demo: the main job end to end on the LoCoMo dev conversations, through Dagster."""
 
 from __future__ import annotations
 
@@ -12,37 +12,57 @@ from memory_pipelines.api.ingest import ingest_chats
 from memory_pipelines.api.memory import Memory
 from memory_pipelines.api.recall import Recall
 from memory_pipelines.core.conversations import load_chats
+from memory_pipelines.pipeline import dagster_instance, materialize_stores
+from memory_pipelines.store import extraction as ex_db
 from memory_pipelines.store.server import memory_home
 
 
 def run_demo(data: Path, store: str) -> None:
     start = time.perf_counter()
-    click.echo(f"store: {store!r} in {memory_home()} (set MEMORY_PG_DSN for another server)")
+    click.echo(f"store {store!r} in {memory_home()} (set MEMORY_PG_DSN for another server)")
     chats, samples = load_chats(data)
     memory = Memory(store)
     total = sum(len(c.turns) for c in chats)
     with click.progressbar(length=total, label="ingest + embed", file=sys.stderr) as bar:
         summary = ingest_chats(memory, chats, progress=bar.update)
     click.echo(summary.line())
+    click.echo(
+        "running the pipeline through Dagster: turn_embeddings -> conversation_windows"
+        " -> extracted_candidates -> memory_items"
+    )
+    with dagster_instance() as instance:
+        [result] = materialize_stores(instance, [store])
+        run_id = result.run_id
     with memory.db.connection() as conn:
+        p = ex_db.last_pass(conn, store, run_id) or {}
         row = conn.execute(
-            "SELECT count(*) AS turns, count(embedding) AS embedded, count(DISTINCT chat_id) AS"
-            " chats FROM turns WHERE store_id = %s",
-            (store,),
+            "SELECT (SELECT count(*) FROM turns WHERE store_id = %(s)s) AS turns,"
+            " (SELECT count(*) FROM agent_memory_items WHERE store_id = %(s)s"
+            "   AND state = 'current') AS current,"
+            " (SELECT count(*) FROM agent_memory_items WHERE store_id = %(s)s"
+            "   AND state = 'superseded') AS superseded",
+            {"s": store},
         ).fetchone()
     assert row is not None
     click.echo(
-        f"store holds {row['chats']} chats, {row['turns']} turns, {row['embedded']} embedded"
+        f"extraction pass (run {run_id[:8]}): {p.get('windows_read', 0)} windows read,"
+        f" {p.get('candidates', 0)} candidates, {p.get('written', 0)} written,"
+        f" {p.get('confirmed', 0)} confirmed, {p.get('superseded', 0)} superseded,"
+        f" {p.get('dropped_invalid', 0)} dropped as invalid, {p.get('model_calls', 0)} model calls"
+        f" in {p.get('duration_s', 0):.1f}s"
+    )
+    click.echo(
+        f"store holds {row['turns']} turns, {row['current']} current memory items"
+        f" ({row['superseded']} superseded)"
     )
     question = samples[0]["qa"][0]["question"] if samples else "what did we decide?"
     click.echo(f"\nrecall: {question}")
-    for h in Recall(store, db=memory.db, embedder=memory.embedder).search(
-        question, ["history"], k=5
-    ):
-        who = h.extra.get("speaker", "")
+    recall = Recall(store, db=memory.db, embedder=memory.embedder)
+    for h in recall.search(question, ["agent", "history"], k=5):
         when = h.at.date().isoformat() if h.at else ""
-        click.echo(
-            f"  {h.extra.get('chat', '')} {h.extra.get('external_id', '')} {when}"
-            f" {who}: {h.text[:100]}"
-        )
-    click.echo(f"\ndemo done in {time.perf_counter() - start:.1f}s: {summary.line()}")
+        click.echo(f"  [{h.kind}] {when} {h.text[:110]}")
+    click.echo(
+        f"\ndemo done in {time.perf_counter() - start:.1f}s: {summary.line()};"
+        f" {p.get('written', 0)} memory items written, {p.get('confirmed', 0)} confirmed."
+        " See it in the Dagster UI: `.venv/bin/memory-pipelines dev`"
+    )

@@ -6,13 +6,17 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from memory_pipelines.api.dedup import Provenance, save_deduplicated
 from memory_pipelines.core import policy
 from memory_pipelines.core.records import parse_time, trust_for, validate_item
 from memory_pipelines.errors import ValidationError
+from memory_pipelines.models.base import Models
 from memory_pipelines.models.embedder import DEFAULT_MODEL, Embedder, get_embedder
+from memory_pipelines.models.local import LocalBackend
 from memory_pipelines.store import items as items_db
 from memory_pipelines.store import stores as stores_db
 from memory_pipelines.store import turns as turns_db
+from memory_pipelines.store.calls import record_calls
 from memory_pipelines.store.db import Conn, Database, get_database
 
 LOW_CONFIDENCE = 2  # at or below: low-confidence speculation, skipped by the save policy
@@ -33,8 +37,10 @@ class Memory:
         embedder: Embedder | None = None,
         dsn: str | None = None,
         model: str = DEFAULT_MODEL,
+        models: Models | None = None,
     ) -> None:
         self.store_id = store_id
+        self._models = models
         self.db = db or get_database(dsn)
         self._embedder = embedder
         self._model = model
@@ -46,6 +52,13 @@ class Memory:
         if self._embedder is None:
             self._embedder = get_embedder(self._model)
         return self._embedder
+
+    @property
+    def models(self) -> Models:
+        """The judge/extractor backend (the offline `local` one unless given)."""
+        if self._models is None:
+            self._models = Models(LocalBackend(self.embedder))
+        return self._models
 
     # -- persons and settings -------------------------------------------------------------
 
@@ -130,10 +143,36 @@ class Memory:
 
     # -- items ----------------------------------------------------------------------------
 
-    def save(
+    def save(self, item: dict[str, Any], **provenance: Any) -> dict[str, Any]:
+        """Save a memory item under the save policy, without dedup; returns what happened.
+
+        Returns `{"saved": True, "id": ..., "item": {...}}`, or `{"saved": False, "skipped":
+        reason}` when the policy skips it (greeting, meta_chatter, restatement,
+        already_in_history, speculation, budget). Raises ValidationError naming the field when
+        the item is malformed; nothing is written then.
+
+        Provenance keywords: `chat` and `turn_seq` (a save made during a turn is `derived`: as
+        trusted as the least trusted item in `fed_by`, and counted against the per-turn
+        budget), `from_seq`/`to_seq` (the turns it came from), `origin` (`explicit`, trusted,
+        by default without a chat; `outside`, untrusted), `written_by`, `model`, `fed_by`.
+        """
+        return self._save(item, dedup=False, **provenance)
+
+    def save_with_dedup(self, item: dict[str, Any], **provenance: Any) -> dict[str, Any]:
+        """Save with dedup: recall the nearest items and let the judge merge, supersede or create.
+
+        Returns `{"saved": True, "id": ...}` (plus `"superseded": old_id` when it replaced an
+        item), `{"saved": True, "deduplicated": True, "mergedInto": id}` when the fact was
+        already known, or `{"saved": False, "skipped": reason}` under the save policy. Takes the
+        same provenance keywords as `save`.
+        """
+        return self._save(item, dedup=True, **provenance)
+
+    def _save(
         self,
         item: dict[str, Any],
         *,
+        dedup: bool,
         chat: str | None = None,
         turn_seq: int | None = None,
         from_seq: int | None = None,
@@ -143,17 +182,6 @@ class Memory:
         model: str | None = None,
         fed_by: Sequence[int] = (),
     ) -> dict[str, Any]:
-        """Save a memory item under the save policy; returns what happened.
-
-        Returns `{"saved": True, "id": ..., "item": {...}}`, or `{"saved": False, "skipped":
-        reason}` when the policy skips it (greeting, meta_chatter, restatement,
-        already_in_history, speculation, budget). Raises ValidationError naming the field when
-        the item is malformed; nothing is written then.
-
-        A save made during a turn (`chat` and `turn_seq`) is `derived`: as trusted as the least
-        trusted item in `fed_by`, and counted against the per-turn budget. Without a chat it is
-        `explicit` (trusted) unless `origin="outside"` (untrusted).
-        """
         parsed = validate_item(item)
         origin = origin or ("derived" if chat is not None else "explicit")
         if origin == "derived" and (chat is None or turn_seq is None):
@@ -167,8 +195,7 @@ class Memory:
             self._check_references(conn, parsed.person, fed)
             chat_id = turns_db.chat_id_of(conn, self.store_id, chat) if chat else None
             if chat_id is not None:
-                anchor = from_seq or turn_seq
-                recent = turns_db.recent_turns(conn, chat_id, anchor, 3)
+                recent = turns_db.recent_turns(conn, chat_id, from_seq or turn_seq, 3)
             in_history = _in_history(conn, self.store_id, parsed.context)
         reason = (
             "already_in_history"
@@ -178,25 +205,41 @@ class Memory:
         if reason:
             return {"saved": False, "skipped": reason}
         embedding = self.embedder.embed_one(parsed.context)
+        first = from_seq if from_seq is not None else turn_seq
         try:
             with self.db.transaction() as conn:
                 self._check_references(conn, parsed.person, fed)
-                trusted = trust_for(origin, _trust_of(conn, self.store_id, fed))
+                prov = Provenance(
+                    origin=origin,
+                    trusted=trust_for(origin, _trust_of(conn, self.store_id, fed)),
+                    written_by=written_by,
+                    chat_id=chat_id,
+                    from_seq=first,
+                    to_seq=to_seq if to_seq is not None else first,
+                    model=model,
+                    fed_by=fed,
+                )
                 if chat_id is not None and turn_seq is not None:
                     budget = stores_db.get_settings(conn, self.store_id).save_policy.budget_per_turn
                     if not _take_budget(conn, chat_id, turn_seq, budget):
                         raise _Skip("budget")
+                if dedup:
+                    result = save_deduplicated(
+                        conn, self.store_id, parsed, embedding, self.models, prov
+                    )
+                    record_calls(conn, self.store_id, self.models.drain())
+                    return {"saved": True, **result}
                 item_id = items_db.insert_item(
                     conn,
                     self.store_id,
                     parsed,
                     embedding,
-                    origin=origin,
-                    trusted=trusted,
+                    origin=prov.origin,
+                    trusted=prov.trusted,
                     written_by=written_by,
                     chat_id=chat_id,
-                    from_seq=from_seq if from_seq is not None else turn_seq,
-                    to_seq=to_seq if to_seq is not None else (from_seq or turn_seq),
+                    from_seq=prov.from_seq,
+                    to_seq=prov.to_seq,
                     model=model,
                     fed_by=fed,
                 )

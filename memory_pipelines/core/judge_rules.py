@@ -1,154 +1,126 @@
-"""Text analysis for the dedup judge: tokens, subjects, typed values and change cues.
+"""Text analysis for the dedup judge: subjects, typed values, change cues and pair features.
 
-Everything here is plain string work on one-line memory items. `analyse()` turns a sentence into
-an `Analysis`; `judge.py` compares analyses pairwise. The word lists are general English (family
-roles, pets, months, change verbs), never names or nouns taken from particular test cases.
+Memory items are one-line notes ("Lives in Leeds", "Sister Mia lives in Cork", "Standup now
+starts at 10:00"). `analyse()` turns one into an `Analysis`; `compare()` sets a candidate beside
+one stored item and returns a `Pair` of features that `judge.decide()` weighs. Pure string work;
+the word lists are general English (family roles, pets, months, verbs of change), never names or
+nouns taken from particular test cases.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+
+def _wordlist(text: str) -> tuple[str, ...]:
+    """A whitespace-separated word list, kept as one readable block in the source."""
+    return tuple(text.split())
+
+
 STOPWORDS = frozenset(
-    ["a", "an", "the", "and", "or", "but", "if", "of", "to", "in", "on", "at", "by", "for", "with", "from", "into", "onto", "about", "as", "than", "then", "so", "is", "are", "was", "were", "be", "been", "being", "am", "has", "have", "had", "do", "does", "did", "will", "would", "can", "could", "should", "shall", "may", "might", "must", "it", "its", "it's", "this", "that", "these", "those", "there", "here", "their", "they", "them", "he", "she", "his", "her", "him", "hers", "we", "our", "us", "you", "your", "i", "me", "my", "mine", "who", "whom", "which", "what", "when", "where", "why", "how", "all", "any", "some", "each", "every", "both", "either", "neither", "more", "most", "much", "many", "very", "just", "also", "too", "only", "own", "same", "such", "not", "no", "nor", "up", "down", "out", "over", "under", "again", "once", "per", "via", "etc", "vs", "user", "user's", "s", "t", "one", "ones", "get", "gets", "got", "getting", "still", "really", "usually", "mostly", "mainly"]
+    _wordlist(
+        """
+        a an the and or but if of to in on at by for with from into onto about as than then so
+        is are was were be been being am has have had do does did will would can could should
+        shall may might must it its it's this that these those there here their they them he
+        she his her him hers we our us you your i me my mine who whom which what when where why
+        how all any some each every both either neither more most much many very just also too
+        only own same such not no nor up down out over under again once per via etc vs user
+        user's s t one ones get gets got getting still really usually mostly mainly
+        """
+    )
 )
 
-# Family, social and pet words: they name *who* an item is about, so they are subject words.
-RELATIONS: dict[str, str] = {
-    "mum": "mother",
-    "mom": "mother",
-    "mother": "mother",
-    "mam": "mother",
-    "dad": "father",
-    "father": "father",
-    "sister": "sister",
-    "brother": "brother",
-    "sibling": "sibling",
-    "son": "son",
-    "daughter": "daughter",
-    "kid": "child",
-    "kids": "child",
-    "child": "child",
-    "children": "child",
-    "baby": "baby",
-    "parents": "parents",
-    "parent": "parents",
-    "partner": "partner",
-    "wife": "wife",
-    "husband": "husband",
-    "boyfriend": "partner",
-    "girlfriend": "partner",
-    "spouse": "partner",
-    "fiancé": "fiance",
-    "fiancée": "fiance",
-    "fiance": "fiance",
-    "fiancee": "fiance",
-    "ex": "ex",
-    "ex-husband": "ex-husband",
-    "ex-wife": "ex-wife",
-    "ex-partner": "ex-partner",
-    "cousin": "cousin",
-    "aunt": "aunt",
-    "uncle": "uncle",
-    "niece": "niece",
-    "nephew": "nephew",
-    "grandmother": "grandmother",
-    "grandma": "grandmother",
-    "gran": "grandmother",
-    "nan": "grandmother",
-    "grandfather": "grandfather",
-    "grandpa": "grandfather",
-    "grandad": "grandfather",
-    "granddaughter": "granddaughter",
-    "grandson": "grandson",
-    "stepson": "stepson",
-    "stepdaughter": "stepdaughter",
-    "stepmother": "stepmother",
-    "stepfather": "stepfather",
-    "friend": "friend",
-    "colleague": "colleague",
-    "coworker": "colleague",
-    "co-worker": "colleague",
-    "boss": "boss",
-    "neighbour": "neighbour",
-    "neighbor": "neighbour",
-    "flatmate": "flatmate",
-    "roommate": "flatmate",
-    "housemate": "flatmate",
-    "godson": "godson",
-    "goddaughter": "goddaughter",
-    "dog": "dog",
-    "puppy": "dog",
-    "cat": "cat",
-    "kitten": "cat",
-    "hamster": "hamster",
-    "tortoise": "tortoise",
-    "turtle": "turtle",
-    "rabbit": "rabbit",
-    "bunny": "rabbit",
-    "parrot": "parrot",
-    "budgie": "budgie",
-    "horse": "horse",
-    "pony": "horse",
-    "guinea-pig": "guinea-pig",
-    "ferret": "ferret",
-    "gecko": "gecko",
-    "snake": "snake",
-}
-# "Mother-in-law" is a different person from "mother": keep in-law compounds whole.
+
+def _aliases(text: str) -> dict[str, str]:
+    """'mother=mum,mom' lines -> {'mother': 'mother', 'mum': 'mother', 'mom': 'mother'}."""
+    out: dict[str, str] = {}
+    for entry in text.split():
+        key, _, rest = entry.partition("=")
+        out[key] = key
+        out.update({alias: key for alias in rest.split(",") if alias})
+    return out
+
+
+# Family, social and pet words: they say *who* an item is about, so they are subject words.
+RELATIONS = _aliases(
+    """
+    mother=mum,mom,mam father=dad sister brother sibling son daughter child=kid,kids,children
+    baby parents=parent partner=boyfriend,girlfriend,spouse wife husband
+    fiance=fiancé,fiancée,fiancee ex ex-husband ex-wife ex-partner cousin aunt uncle niece nephew
+    grandmother=grandma,gran,nan grandfather=grandpa,grandad granddaughter grandson stepson
+    stepdaughter stepmother stepfather friend colleague=coworker,co-worker boss
+    neighbour=neighbor flatmate=roommate,housemate godson goddaughter
+    dog=puppy cat=kitten hamster tortoise turtle rabbit=bunny parrot budgie horse=pony guinea-pig
+    ferret gecko snake
+    """
+)
+_RELATION_KEYS = frozenset(RELATIONS.values())
+# "Mother-in-law" is a different person from "mother": in-law compounds stay whole.
 _IN_LAW = re.compile(r"^(\w+)-in-law$")
 
-MONTHS = {
-    m: m[:3]
-    for m in ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"]
-}
-MONTHS.update({m[:3]: m[:3] for m in list(MONTHS)})
-MONTHS["sept"] = "sep"
-WEEKDAYS = {d: d[:3] for d in ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]}
-NUMBER_WORDS = {
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-    "eleven": 11,
-    "twelve": 12,
-    "fifteen": 15,
-    "twenty": 20,
-    "thirty": 30,
-    "forty": 40,
-    "fifty": 50,
-    "hundred": 100,
-    "once": 1,
-    "twice": 2,
-    "a dozen": 12,
-    "half": 0.5,
-}
-
-# Auxiliaries and common verbs: the first of them ends the grammatical subject of an item.
-AUX = frozenset(
-    ["is", "are", "was", "were", "be", "been", "am", "has", "have", "had", "does", "did", "do", "will", "would", "can", "could", "should", "may", "might", "must", "isn't", "aren't", "wasn't", "weren't", "doesn't", "don't", "didn't", "won't", "can't", "cannot", "hasn't", "haven't", "wouldn't", "shouldn't", "couldn't"]
+_MONTH_NAMES = _wordlist(
+    "january february march april may june july august september october november december"
 )
-_BASE_VERBS = ["live", "work", "use", "own", "play", "take", "keep", "prefer", "like", "love", "hate", "dislike", "want", "need", "move", "switch", "join", "leave", "stop", "drop", "quit", "cancel", "start", "run", "grow", "go", "get", "become", "say", "agree", "promise", "owe", "pay", "put", "buy", "sell", "tear", "break", "marry", "engage", "pass", "fail", "die", "adopt", "book", "settle", "stay", "date", "do", "study", "learn", "train", "save", "bake", "cook", "eat", "drink", "read", "sing", "write", "rent", "spend", "teach", "lead", "cover", "sit", "travel", "fly", "visit", "call", "ring", "send", "share", "meet", "feel", "find", "think", "try", "report", "enrol", "enroll", "diagnose", "tend", "avoid", "host", "order", "shoot", "edit", "print", "raise", "cut", "increase", "decrease", "reduce", "slip", "push", "postpone", "delay", "renew", "hire", "fire", "retire", "graduate", "finish", "complete", "open", "close", "launch", "sign", "wear", "give", "make", "let", "check", "set", "test", "backfill", "log", "appear", "seem", "plan", "lean", "consider", "hope", "look", "follow", "practise", "practice", "attend", "swim", "walk", "cycle", "drive", "commute", "lift", "host", "manage", "own", "volunteer", "mentor", "coach", "help"]
-_IRREGULAR = ["went", "gone", "got", "gotten", "became", "said", "paid", "put", "bought", "sold", "tore", "torn", "broke", "broken", "took", "taken", "left", "ran", "grew", "grown", "flew", "flown", "sat", "met", "felt", "found", "thought", "read", "wrote", "written", "led", "spent", "taught", "made", "gave", "given", "kept", "let", "set", "cut", "quit", "ate", "eaten", "drank", "drunk", "sang", "sung"]
+MONTHS = {m: m[:3] for m in _MONTH_NAMES} | {m[:3]: m[:3] for m in _MONTH_NAMES} | {"sept": "sep"}
+WEEKDAYS = {d: d[:3] for d in _wordlist("monday tuesday wednesday thursday friday saturday sunday")}
+_DAY_SETS = {"weekday": ("mon", "tue", "wed", "thu", "fri"), "weekend": ("sat", "sun")}
+NUMBER_WORDS = {
+    **{w: n for n, w in enumerate(_wordlist("one two three four five six seven eight nine"), 1)},
+    "ten": 10,
+    "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40,
+    "fifty": 50, "hundred": 100, "once": 1, "twice": 2, "a dozen": 12, "half": 0.5,
+}  # fmt: skip
+
+AUX = frozenset(
+    _wordlist(
+        """
+        is are was were be been am has have had does did do will would can could should may
+        might must isn't aren't wasn't weren't doesn't don't didn't won't can't cannot hasn't
+        haven't wouldn't shouldn't couldn't
+        """
+    )
+)
+# Common verbs of personal notes; their inflections are generated below.
+_BASE_VERBS = _wordlist(
+    """
+    live work use own play take keep prefer like love hate dislike want need move switch join
+    leave stop drop quit cancel start run grow go get become say agree promise owe pay put buy
+    sell tear break marry engage pass fail die adopt book settle stay date do study learn train
+    save bake cook eat drink read sing write rent spend teach lead cover sit travel fly visit
+    call ring send share meet feel find think try report enrol enroll diagnose tend avoid host
+    order shoot edit print raise cut increase decrease reduce slip push postpone delay renew
+    hire fire retire graduate finish complete open close launch sign wear give make let check
+    set test backfill log appear seem plan lean consider hope look follow practise practice
+    attend swim walk cycle drive commute lift manage volunteer mentor coach help ride knit paint
+    draw climb hike ski surf brew collect fix build design code develop organise organize
+    support hold carry bring sleep wake jog row dance clean mind care feed lease smoke meditate
+    journal track invest donate lend borrow earn charge ship deliver stock serve review tutor
+    head chair sail skate bike rely struggle suffer handle
+    """
+)
+_IRREGULAR = frozenset(
+    _wordlist(
+        """
+        went gone got gotten became said paid put bought sold tore torn broke broken took taken
+        left ran grew grown flew flown sat met felt found thought read wrote written led spent
+        taught made gave given kept let set cut quit ate eaten drank drunk sang sung
+        """
+    )
+)
 
 
 def _inflections(base: str) -> set[str]:
     """Regular verb forms: play/plays/played/playing, stop/stopped, move/moved/moving."""
-    forms = {base}
-    forms.add(base + "es" if base.endswith(("s", "sh", "ch", "x", "o")) else base + "s")
+    forms = {base, base + "es" if base.endswith(("s", "sh", "ch", "x", "o")) else base + "s"}
     if base.endswith("y") and base[-2] not in "aeiou":
         forms |= {base[:-1] + "ies", base[:-1] + "ied", base + "ing"}
     elif base.endswith("e"):
         forms |= {base + "d", base[:-1] + "ing"}
     else:
+        # stop -> stopped: a short word ending consonant-vowel-consonant doubles its last letter
         double = (
             len(base) <= 4
             and base[-1] not in "aeiouwxy"
@@ -164,88 +136,105 @@ def _inflections(base: str) -> set[str]:
 
 SENTENCE_VERBS = frozenset(
     {form for base in _BASE_VERBS for form in _inflections(base)}
-    | set(_IRREGULAR)
-    | {
-        "doesn't",
-        "don't",
-        "won't",
-        "can't",
-        "never",
-        "always",
-        "no",
-        "not",
-        "into",
-        "back",
-        "would",
-        "will",
-        "wants",
-    }
+    | _IRREGULAR
+    # Openers that behave like a verb: the item is about the user ("Never leave ...").
+    | set(_wordlist("doesn't don't won't can't never always no not into back would will"))
 )
+DETERMINERS = frozenset(_wordlist("a an the their his her my our its this that these those"))
+PREPOSITIONS = frozenset(_wordlist("at for with on in from to of about by near into under over"))
+# Words that end a subject ("and" does not: "Jake and the user have been friends").
 CLAUSE_BREAKS = frozenset(
-    ["when", "while", "if", "because", "so", "and", "or", "but", "that", "who", "which", "where", "since", "until", "after", "before"]
+    _wordlist("when while if because so but that who which where since until after before")
+)
+# Openers that say nothing about the subject: "Now lives in ...", "Previously worked at ...".
+LEADING_ADVERBS = frozenset(
+    _wordlist(
+        """
+        now recently currently finally still also just already actually apparently probably
+        usually often sometimes again previously formerly originally lately later soon
+        eventually normally generally typically
+        """
+    )
 )
 
-# Cues that the candidate reports a change of an existing value (supersede).
-CHANGE_CUES: tuple[tuple[str, str], ...] = (
+_MONTH_ALT = "|".join(_MONTH_NAMES)
+# Cues that the candidate reports a change of a stored value (supersede). Weak ones ("now",
+# "new", "started") often ride along with a fact that did not change; judge.py knows which.
+_CHANGE_CUES: tuple[tuple[str, str], ...] = (
     ("no longer", r"\bno longer\b|\bnot any ?more\b|\bnot \w+ any ?more\b|\banymore\b"),
     ("stopped", r"\b(stopped|quit|quitting|gave up|given up|dropped|ditched|abandoned)\b"),
     ("cancelled", r"\b(cancell?ed|called off|scrapped|cancell?ing)\b"),
     ("moved", r"\b(moved|relocated|moving)\b"),
     ("switched", r"\b(switched|switching|changed|swapped|replaced|migrated)\b"),
-    # "instead of blocking writes" describes a mechanism, not a changed choice.
+    # "fails instead of blocking writes" describes a mechanism, not a changed choice.
     ("instead", r"\binstead\b(?! of \w+ing\b)"),
     ("after all", r"\bafter all\b|\bchanged (my|their|his|her) mind\b|\breversed\b"),
     ("now", r"\bnow\b|\bthese days\b|\bnowadays\b"),
-    ("new", r"\bnew (?!york|zealand|year'?s?\b)(?=\S)"),
+    ("new", r"\bnew\b(?! york| zealand)"),  # narrowed further by _new_value_cue()
     ("left", r"^left\b|\bleft (the|a|an|their|his|her)\b|\bhas left\b"),
     ("ended", r"\bbroke up\b|\bsplit up\b|\bdivorced\b|\bseparated\b|\bended\b|\bsold\b"),
     ("died", r"\b(died|passed away|put down|was put to sleep|rehomed)\b"),
     (
         "status",
-        r"^married\b|\bgot married\b|\bnow married\b|\bpassed\b|\bgraduated\b"
-        r"|\bretired\b|\bfinished\b|\bcompleted\b|\bgave birth\b|\bwas born\b",
+        r"^married\b|\bgot married\b|\bnow married\b|\bpassed\b|\bgraduated\b|\bretired\b"
+        r"|\bfinished\b|\bcompleted\b|\bgave birth\b|\bwas born\b|\bpromoted\b|\bdemoted\b"
+        r"|\bpaid off\b",
     ),
+    ("started", r"\b(started|began|begun|starting)\b"),
     (
         "number moved",
-        r"\b(grew|rose|raised|increased|decreased|reduced|dropped|fell|cut|went up"
-        r"|goes up|going up|gone up|went down|goes down|up to|down to|bumped)\b",
+        r"\b(grew|rose|raised|increased|decreased|reduced|dropped|fell|cut|went up|goes up"
+        r"|going up|gone up|went down|goes down|up to|down to|bumped)\b",
     ),
     (
         "date moved",
-        r"\b(push|pushes|pushed|pushing|postponed|delayed|slipped|brought forward|moved up|rescheduled"
-        r"|pushed back|deferred|extended)\b",
+        r"\b(push|pushes|pushed|pushing|postponed|delayed|slipped|brought forward|moved up"
+        r"|rescheduled|pushed back|deferred|extended)\b",
     ),
     ("back", r"\bback (in|to|at|on)\b"),
+    # "works three days a week from October": a value that holds from some point on.
     (
-        "gone off",
-        r"\bgone off\b|\bgone back\b|\bgot rid of\b|\bsettled on\b|\bwent with\b"
-        r"|\bopted for\b|\bdecided on\b|\bdecided against\b",
+        "since",
+        rf"\b(from|since|as of|starting|effective) (the )?(\d{{1,2}} )?(next|this|last"
+        rf"|{_MONTH_ALT}|spring|summer|autumn|fall|winter)\b"
+        r"|\b(went|gone|going) (part|full)-time\b",
+    ),
+    (
+        "settled",
+        r"\bgone off\b|\bgone back\b|\bgot rid of\b|\bsettled on\b|\bwent with\b|\bopted for\b"
+        r"|\bdecided on\b|\bdecided against\b",
     ),
 )
-_CUE_RES = tuple((name, re.compile(rx, re.IGNORECASE)) for name, rx in CHANGE_CUES)
+_CUE_RES = tuple((name, re.compile(rx, re.IGNORECASE)) for name, rx in _CHANGE_CUES)
 
-# Words that mark an existing item as tentative, so a firm different choice replaces it.
-TENTATIVE = re.compile(
-    r"\b(leaning|considering|thinking about|thinking of|might|maybe|probably|undecided"
-    r"|wants|would like|planning|plans to|hoping|likely)\b",
+# A stored item that is only tentative ("leaning towards a van") is replaced by a firm choice.
+_TENTATIVE = re.compile(
+    r"\b(leaning|considering|thinking about|thinking of|might|maybe|probably|undecided|wants"
+    r"|would like|planning|plans to|hoping|likely)\b",
     re.IGNORECASE,
 )
-# "Only for X", "except": an exception that leaves the general rule standing.
-EXCEPTION = re.compile(
-    r"\bonly (for|in|on|when|at)\b|\bexcept\b|\bapart from\b|\bunless\b", re.IGNORECASE
+# "Uses Poetry only for the legacy repo", "except": an exception that leaves the rule standing.
+_EXCEPTION = re.compile(
+    r"\bonly (for|in|on|when|at|after|before|during|if|with)\b|\bexcept\b|\bapart from\b"
+    r"|\bunless\b",
+    re.IGNORECASE,
 )
 # "A second cat", "another car": a new thing beside the known one.
-ADDITIVE = re.compile(
-    r"\b(second|another|third|also|as well|too|extra|additional)\b", re.IGNORECASE
-)
-NEGATION = re.compile(
-    r"\b(won't|wont|will not|doesn't|does not|don't|do not|isn't|is not|can't|cannot|never"
-    r"|not|didn't|no longer|hasn't|haven't|aren't)\s+(\w+)",
+_ADDITIVE = re.compile(r"\b(second|another|third|also|as well|too|extra|additional)\b", re.I)
+# "Prefers tea to coffee": the preferred and the dispreferred side, to spot a reversal.
+_PREFERENCE_PAIR = re.compile(
+    r"\b(?:prefer\w*|would rather|rather)\s+(.+?)\s+(?:to|over|than|rather than|instead of)\s+"
+    r"(.+?)(?=[,;.]|$|\s(?:for|when|in|on|at|these|now|because|as)\b)",
     re.IGNORECASE,
 )
-
-# Small frames: slot words that a paraphrase may not share (moved to X ~ lives in Y).
-FRAMES: tuple[tuple[str, str], ...] = (
+_NEGATION = re.compile(
+    r"\b(won't|wont|will not|doesn't|does not|don't|do not|isn't|is not|can't|cannot|never|not"
+    r"|didn't|no longer|hasn't|haven't|aren't)\s+(\w+)",
+    re.IGNORECASE,
+)
+# Small frames: slots that a rewording may express without shared words ("moved to X" is the
+# residence slot of "lives in Y"; "back in the office" is the work-mode slot of "fully remote").
+_FRAMES: tuple[tuple[str, str], ...] = (
     (
         "residence",
         r"\b(lives|living|live|based|resides|settled) in\b|\bmoved (to|from|house)\b"
@@ -253,27 +242,41 @@ FRAMES: tuple[tuple[str, str], ...] = (
     ),
     (
         "work mode",
-        r"\bremote(ly)?\b|\bin the office\b|\bin-office\b|\bfrom home\b|\bhybrid\b"
-        r"|\bwfh\b|\boffice \w+ days\b|\bdays a week in\b|\breturn-to-office\b",
+        r"\bremote(ly)?\b|\bin the office\b|\bin-office\b|\bfrom home\b|\bhybrid\b|\bwfh\b"
+        r"|\boffice \w+ days\b|\bdays a week in\b|\breturn-to-office\b",
     ),
     (
         "relationship",
-        r"\b(dating|engaged|married|divorced|single|broke up|split up"
-        r"|girlfriend|boyfriend|seeing someone)\b",
+        r"\b(dating|engaged|married|divorced|single|broke up|split up|girlfriend|boyfriend"
+        r"|seeing someone)\b",
     ),
     (
         "employer",
-        r"\bworks (as|at|for)\b|\bjob\b|\bemployer\b|\bjoined\b|\bhired\b"
-        r"|\bworking (as|at|for)\b",
+        r"\bworks (as|at|for)\b|\bjob\b|\bemployer\b|\bjoined\b|\bhired\b|\bworking (as|at|for)\b",
     ),
     ("travel", r"\b(flying|flight|trip|travell?ing|holiday|vacation) (to|in)\b|\bvisiting\b"),
     ("diet", r"\b(vegetarian|vegan|pescatarian|keto|kosher|halal|gluten-free)\b"),
 )
-_FRAME_RES = tuple((name, re.compile(rx, re.IGNORECASE)) for name, rx in FRAMES)
+_FRAME_RES = tuple((name, re.compile(rx, re.IGNORECASE)) for name, rx in _FRAMES)
+
+# "from X to Y", "instead of X", "stopped X", "replaced X with Y": X is the old value.
+_OLD_VALUE = re.compile(
+    r"\bfrom (?:the |a |an |their |his |her )?(.+?)(?= to\b| in\b| for\b|[,;:.]|$)"
+    r"|\binstead of (?:the |a |an )?(.+?)(?=[,;:.]|$)"
+    r"|\b(?:stopped|quit|dropped|cancell?ed|left|gone off|gave up|no longer|ditched|broke up with"
+    r"|sold|not)\s+(?:using |doing |eating |drinking |going to |the |a |an |their |his |her )?"
+    r"(.+?)(?=[,;:.]| in \w+ \d| in (?:19|20)\d\d| to focus| because| after| so\b|$)"
+    r"|\bafter trying (?:the |a |an )?(.+?)(?=[,;:.]|$)"
+    r"|\b(?:replaced|swapped|traded in) (?:the |a |an |their |his |her |old )*(.+?)"
+    r"(?= with\b| for\b|[,;:.]|$)",
+    re.IGNORECASE,
+)
+# "a new manager", "New half-marathon PB": the noun after "new" names the slot that changed.
+_NEW_SLOT = re.compile(r"\bnew ([\w-]+(?: [a-z][\w-]*)?)", re.IGNORECASE)
 
 _WORD = re.compile(r"[A-Za-zÀ-ÿ0-9£€$%+][\wÀ-ÿ'’+.&/%-]*[\wÀ-ÿ+%]|[A-Za-zÀ-ÿ0-9]")
 _MONEY = re.compile(r"([£$€])\s?(\d[\d,]*(?:\.\d+)?)\s?(k|m|bn)?\b", re.IGNORECASE)
-_PCT = re.compile(r"(\d+(?:\.\d+)?)\s?(%|percent|per cent)")
+_PERCENT = re.compile(r"(\d+(?:\.\d+)?)\s?(%|percent|per cent)")
 _DURATION = re.compile(r"\b(\d{1,2}):(\d{2}):(\d{2})\b")
 _CLOCK = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s?(am|pm)\b|\b(\d{1,2}):(\d{2})\b", re.IGNORECASE)
 _MONTH_RX = "|".join(sorted(MONTHS, key=len, reverse=True))
@@ -282,62 +285,49 @@ _DAY_MONTH = re.compile(
     rf"({_MONTH_RX})\b|\b({_MONTH_RX})\s+(\d{{1,2}})(?:st|nd|rd|th)?\b(?!\s?[:,]?\d{{2}})",
     re.IGNORECASE,
 )
-_BARE_HOUR = re.compile(
-    r"\b(?:before|after|until|till|from|at) (\d{1,2})\b(?![:.,]?\d|\s?%)", re.IGNORECASE
-)
+# "no calls before 11": a bare hour after a time preposition is a clock time.
+_BARE_HOUR = re.compile(r"\b(?:before|after|until|till|from|at) (\d{1,2})\b(?![:.,]?\d|\s?%)", re.I)
 _ORDINAL = re.compile(r"\bthe (\d{1,2})(?:st|nd|rd|th)\b", re.IGNORECASE)
 _YEAR = re.compile(r"\b(19\d\d|20\d\d)\b")
 _NUMBER = re.compile(r"(?<![\w.:£$€])(\d+(?:[.,]\d+)*)(?:\s?-\s?|\s)?([a-z]+)?", re.IGNORECASE)
 _NUMWORD = re.compile(
-    r"\b(" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True)) + r")\b\s*([a-z]+)?",
-    re.IGNORECASE,
+    r"\b(" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True)) + r")\b\s*([a-z]+)?", re.I
 )
-# "from X to Y", "instead of X", "stopped X": the words of X are the old value.
-_OLD_VALUE = re.compile(
-    r"\bfrom (?:the |a |an |their |his |her )?(.+?)(?= to\b| in\b| for\b|[,;:.]|$)"
-    r"|\binstead of (?:the |a |an )?(.+?)(?=[,;:.]|$)"
-    r"|\b(?:stopped|quit|dropped|cancell?ed|left|gone off|gave up|no longer|ditched|broke up with"
-    r"|sold|not)\s+(?:using |doing |eating |drinking |going to |the |a |an |their |his |her )?"
-    r"(.+?)(?=[,;:.]| in \w+ \d| in (?:19|20)\d\d| to focus| because| after| so\b|$)"
-    r"|\bafter trying (?:the |a |an )?(.+?)(?=[,;:.]|$)",
-    re.IGNORECASE,
-)
-# "a new manager", "new half-marathon PB": the noun after "new" names the slot that changed.
-_NEW_SLOT = re.compile(r"\bnew ([\w-]+(?: [a-z][\w-]*)?)", re.IGNORECASE)
-# "to Y", "now Y", "instead": the words after these are the new value.
-_NEW_VALUE = re.compile(
-    r"\b(?:to|now|into|with|for) (?:the |a |an )?(.+?)(?=[,;:.]| because| after| from| in \w+"
-    r" \d| in (?:19|20)\d\d|$)"
-    r"|\bbooked (?:the |a |an )?(.+?)(?= instead|[,;:.]|$)"
-    r"|\bsettled on (?:the |a |an )?(.+?)(?= for| after|[,;:.]|$)",
-    re.IGNORECASE,
-)
+# (suffix, replacement, letters that must remain)
+_SUFFIXES = (
+    ("ies", "y", 2), ("ied", "y", 2), ("ying", "y", 2), ("ing", "", 3), ("ed", "", 3),
+    ("es", "", 2), ("s", "", 3),
+)  # fmt: skip
 
 
 def stem(word: str) -> str:
     """A light suffix stripper: enough to match lives/live/living or classes/class."""
     w = word.lower().strip("'’.")
-    if w.endswith("'s") or w.endswith("’s"):
+    if w.endswith(("'s", "’s")):
         w = w[:-2]
-    if len(w) <= 3 or not w.isalpha():
+    if not w.isalpha() or len(w) < 3:
         return w
-    for suf, rep in (
-        ("ies", "y"),
-        ("ied", "y"),
-        ("ying", "y"),
-        ("ing", ""),
-        ("ed", ""),
-        ("es", "e"),
-        ("s", ""),
-    ):
-        if w.endswith(suf) and len(w) - len(suf) >= 3 and not w.endswith("ss"):
-            w = w[: len(w) - len(suf)] + rep
+    for suffix, replacement, keep in _SUFFIXES:
+        if w.endswith(suffix) and len(w) - len(suffix) >= keep and not w.endswith("ss"):
+            w = w[: len(w) - len(suffix)] + replacement
             break
-    if len(w) > 3 and w[-1] == w[-2] and w[-1] not in "aeiouls":
+    if len(w) > 3 and w[-1] == w[-2] and w[-1] not in "aeiouls":  # stopped -> stopp -> stop
         w = w[:-1]
-    if len(w) > 3 and w.endswith("e"):
+    if len(w) >= 3 and w.endswith("e"):  # live/lives/living all end as "liv"
         w = w[:-1]
     return w
+
+
+# Verbs too general to make two items one fact ("likes jazz" vs "likes classical music").
+LIGHT_VERBS = frozenset(
+    stem(w)
+    for w in _wordlist(
+        """
+        like love enjoy prefer hate dislike use own play eat drink watch read listen want need
+        work live go take buy wear speak learn study drive have doesn't don't won't can't never
+        """
+    )
+)
 
 
 def words(text: str) -> list[str]:
@@ -345,11 +335,15 @@ def words(text: str) -> list[str]:
     return _WORD.findall(text)
 
 
+def _bare(tok: str) -> str:
+    return re.sub(r"['’]s$", "", tok)
+
+
 def content_stems(tokens: Iterable[str]) -> frozenset[str]:
     """Stems of the words that carry meaning; a number glued to a unit is split off."""
     out: set[str] = set()
     for tok in tokens:
-        low = tok.lower()
+        low = _bare(tok.lower())
         if low in STOPWORDS:
             continue
         parts = re.split(r"[-/]", low) if re.search(r"\d", low) else [low]
@@ -380,13 +374,13 @@ def typed_values(text: str) -> dict[str, frozenset[str]]:
         vals.setdefault(kind, set()).add(value)
         used.append(span)
 
-    def free(span: tuple[int, int]) -> bool:
+    def free(span: tuple[int, int]) -> bool:  # not already read as a richer value
         return all(span[1] <= a or span[0] >= b for a, b in used)
 
     for m in _MONEY.finditer(text):
         mult = {"k": 1e3, "m": 1e6, "bn": 1e9}.get((m.group(3) or "").lower(), 1.0)
         add("money", _fmt(_num(m.group(2)) * mult), m.span())
-    for m in _PCT.finditer(text):
+    for m in _PERCENT.finditer(text):
         if free(m.span()):
             add("percent", _fmt(_num(m.group(1))), m.span())
     for m in _DURATION.finditer(text):
@@ -396,7 +390,7 @@ def typed_values(text: str) -> dict[str, frozenset[str]]:
             continue
         if m.group(3):
             month = MONTHS[m.group(3).lower()]
-            for day in (m.group(1), m.group(2)):
+            for day in (m.group(1), m.group(2)):  # "22-29 August" holds two dates
                 if day:
                     add("date", f"{int(day)} {month}", m.span())
         else:
@@ -410,7 +404,6 @@ def typed_values(text: str) -> dict[str, frozenset[str]]:
         else:
             add("clock", f"{int(m.group(4))}:{m.group(5)}", m.span())
     for m in _BARE_HOUR.finditer(text):
-        # "no calls before 11": a bare hour after a time preposition is a clock time.
         if free(m.span(1)):
             add("clock", f"{int(m.group(1))}:00", m.span(1))
     for m in _YEAR.finditer(text):
@@ -421,21 +414,22 @@ def typed_values(text: str) -> dict[str, frozenset[str]]:
             add("day", str(int(m.group(1))), m.span())
     low = text.lower()
     for tok in re.findall(r"[a-z]+", low):
-        if tok in MONTHS and tok != "may":
+        if tok in MONTHS and tok != "may":  # "may" is mostly the verb
             vals.setdefault("month", set()).add(MONTHS[tok])
         day = tok[:-1] if tok.endswith("s") else tok
         if day in WEEKDAYS:
             vals.setdefault("weekday", set()).add(WEEKDAYS[day])
+        elif day in _DAY_SETS:  # "on weekdays" names a set of days
+            vals.setdefault("weekday", set()).update(_DAY_SETS[day])
     if re.search(r"\bmay\b(?=\s+(\d|(19|20)\d\d))|\bin may\b", low):
         vals.setdefault("month", set()).add("may")
     for d in vals.get("date", set()):
         vals.setdefault("month", set()).add(d.split()[1])
     for m in _NUMBER.finditer(text):
-        if not free(m.span(1)):
-            continue
-        unit = m.group(2)
-        key = "n:" + (stem(unit) if unit and unit.lower() not in STOPWORDS else "")
-        vals.setdefault(key, set()).add(_fmt(_num(m.group(1))))
+        if free(m.span(1)):
+            unit = m.group(2)
+            key = "n:" + (stem(unit) if unit and unit.lower() not in STOPWORDS else "")
+            vals.setdefault(key, set()).add(_fmt(_num(m.group(1))))
     for m in _NUMWORD.finditer(low):
         unit = m.group(2)
         key = "n:" + (stem(unit) if unit and unit not in STOPWORDS else "")
@@ -443,25 +437,38 @@ def typed_values(text: str) -> dict[str, frozenset[str]]:
     return {k: frozenset(v) for k, v in vals.items()}
 
 
+def value_conflicts(a: dict[str, frozenset[str]], b: dict[str, frozenset[str]]) -> list[str]:
+    """Types where each side holds a value the other lacks (a changed number, date, day...)."""
+    out = [kind for kind in a.keys() & b.keys() if a[kind] - b[kind] and b[kind] - a[kind]]
+    if "date" in out and "month" in out:
+        out.remove("month")  # 15 May vs 28 April is one change, not two
+    return sorted(out)
+
+
+def shared_values(a: dict[str, frozenset[str]], b: dict[str, frozenset[str]]) -> int:
+    return sum(len(a[k] & b[k]) for k in a.keys() & b.keys())
+
+
 @dataclass(frozen=True)
 class Analysis:
     """What the judge needs to know about one item's sentence."""
 
     text: str
-    tokens: tuple[str, ...]
+    tokens: tuple[str, ...]  # lower-cased surface words, possessive 's removed
     stems: frozenset[str]
-    subject: frozenset[str]  # who/what the item is about ('user' when it starts with a verb)
+    subject: frozenset[str]  # who/what the item is about ('user' when it opens with a verb)
+    subject_is_person: bool  # the subject is the user, a relative, a pet or a sure name
     subject_stems: frozenset[str]  # content stems of the grammatical subject
     predicate_stems: frozenset[str]  # content stems after the subject
     entities: frozenset[str]  # every person, pet or proper name mentioned
-    names: frozenset[str]  # capitalised value words (products, places, people)
+    names: frozenset[str]  # capitalised value words (products, places, people), no acronyms
     values: dict[str, frozenset[str]] = field(hash=False)
     cues: frozenset[str] = frozenset()
     slot_words: frozenset[str] = frozenset()  # "a new manager": the slot that changed
-    old_words: frozenset[str] = frozenset()
-    new_words: frozenset[str] = frozenset()
-    negated: frozenset[str] = frozenset()
+    old_words: frozenset[str] = frozenset()  # "from X", "stopped X": the old value
+    negated: frozenset[str] = frozenset()  # verbs under a negation
     frames: frozenset[str] = frozenset()
+    preference: tuple[frozenset[str], frozenset[str]] | None = None  # (preferred, over)
     existence: bool = False  # "Has a teenage daughter": says only that someone exists
     tentative: bool = False
     exception: bool = False
@@ -473,40 +480,57 @@ def _is_verbish(low: str) -> bool:
 
 
 def _is_finite_verb(low: str) -> bool:
-    """A verb form that only follows a subject: 'is', 'owns', 'moved', 'grew' (not 'order')."""
+    """A verb form that follows a subject: 'is', 'owns', 'moved', 'grew' (not 'order')."""
     if low in AUX or low in _IRREGULAR:
         return True
-    return low in SENTENCE_VERBS and (low.endswith("s") or low.endswith("ed"))
+    return low in SENTENCE_VERBS and low.endswith(("s", "ed"))
 
 
 def _entity_key(tok: str) -> str | None:
-    low = tok.lower().rstrip("'’s") if tok.lower().endswith(("'s", "’s")) else tok.lower()
+    low = _bare(tok).lower()
     if low in RELATIONS:
         return RELATIONS[low]
+    if low.endswith("s") and low[:-1] in RELATIONS:  # "friends", "cousins"
+        return RELATIONS[low[:-1]]
     if _IN_LAW.match(low):
         return low
-    if low in ("user", "user's"):
-        return "user"
-    return None
+    return "user" if low == "user" else None
 
 
-def _name_like(tok: str, index: int, lowercase_vocab: frozenset[str], nxt: str | None) -> bool:
-    """Is a capitalised token a proper name (person, pet, product, place)?"""
-    bare = re.sub(r"['’]s$", "", tok)
+def is_relation(key: str) -> bool:
+    return key in _RELATION_KEYS or bool(_IN_LAW.match(key))
+
+
+def _capitalised(tok: str) -> bool:
+    bare = _bare(tok)
+    low = bare.lower()
     if not bare[:1].isupper() and not re.search(r"[a-z][A-Z]", bare):
         return False
-    low = bare.lower()
-    if low in MONTHS or low.rstrip("s") in WEEKDAYS or low in STOPWORDS or low in RELATIONS:
-        return False
-    if index > 0:
-        return True
-    if bare != tok:  # "Pepper's vet": a possessive opener names its owner
-        return True
+    return not (
+        low in MONTHS
+        or low.rstrip("s") in WEEKDAYS
+        or low in STOPWORDS
+        or low in RELATIONS
+        or low in LEADING_ADVERBS
+    )
+
+
+def _name_kind(toks: Sequence[str], i: int, lowercase_vocab: frozenset[str]) -> str | None:
+    """'sure' for a proper name, 'guess' for a capitalised opener that may be one, else None.
+
+    Mid-sentence capitals and possessives are names. A capitalised first word is only a guess
+    ("Marco owns ..." vs "Thesis is due ..."), and none at all if the word also appears in lower
+    case in the case's other items ("Rent goes up" beside "pays rent").
+    """
+    tok = toks[i]
+    if not _capitalised(tok):
+        return None
+    if i > 0 or _bare(tok) != tok:
+        return "sure"
+    low = tok.lower()
     if low in SENTENCE_VERBS or low in AUX or low in lowercase_vocab:
-        return False
-    # An opener followed by a finite verb ("Marco owns ...") is a name unless the word also
-    # appears in lower case elsewhere, which marks it as an ordinary noun ("Rent goes up").
-    return nxt is not None and _is_finite_verb(nxt.lower())
+        return None
+    return "guess" if i + 1 < len(toks) and _is_finite_verb(toks[i + 1].lower()) else None
 
 
 def _is_acronym(tok: str) -> bool:
@@ -522,132 +546,336 @@ def _phrase_stems(rx: re.Pattern[str], text: str) -> frozenset[str]:
     return frozenset(out)
 
 
+def _opens_with_verb(toks: Sequence[str], lows: Sequence[str], breaks: Sequence[str]) -> bool:
+    if not lows or _entity_key(toks[0]) is not None:
+        return False
+    verb = (
+        _is_verbish(lows[0])
+        or (lows[0].endswith("ed") and lows[0].isalpha())
+        # An unknown "-ing" opener before an article or a name is a verb ("Comparing Hetzner
+        # and ..."); before a plain noun it is usually a noun ("Wedding date is ...").
+        or (
+            lows[0].endswith("ing")
+            and len(toks) > 1
+            and (lows[1] in DETERMINERS or toks[1][:1].isupper())
+        )
+    )
+    if verb and lows[0] not in AUX:
+        # "Rent is ...", "Orders service owns ...": a noun that a present-tense verb follows.
+        for j in (1, 2):
+            nxt = lows[j] if j < len(lows) and not any(breaks[:j]) else ""
+            if nxt in AUX or (nxt.endswith("s") and nxt in SENTENCE_VERBS):
+                return False
+    return verb
+
+
+def _verb_after_subject(low: str, prev: str) -> bool:
+    """Is this the verb that follows a subject? 'owns', 'moved', 'grew'; a bare 'stay' only
+    after a plural ("the kids stay"), so 'review' in "Security review for ..." stays a noun."""
+    if _is_finite_verb(low) or (low.endswith("ed") and low.isalpha()):
+        return True
+    return low in SENTENCE_VERBS and prev.endswith("s") and not prev.endswith(("'s", "ss"))
+
+
+def _subject_span(toks: Sequence[str], breaks: Sequence[str]) -> tuple[int, bool]:
+    """Where the grammatical subject ends, and whether no verb ended it.
+
+    0 means the item opens with a verb, so its subject is the user ("Lives in Leeds"). A clause
+    without any verb ("Night owl; ...", "Vegan for five years") is about the user as well.
+    """
+    lows = [t.lower() for t in toks]
+    if _opens_with_verb(toks, lows, breaks):
+        return 0, False
+    for i in range(1, len(toks)):
+        low = lows[i]
+        if breaks[i - 1]:
+            return i, breaks[i - 1] != ":"  # "Subscriptions: ..." names its slot
+        if low in AUX:
+            return i, False
+        if low in CLAUSE_BREAKS:
+            return i, True  # "Vegetarian after years of ...": no verb before the clause
+        if _entity_key(toks[i]) is None and _verb_after_subject(low, lows[i - 1]):
+            return i, False
+    return len(toks), True
+
+
+def _existence_subjects(body: Sequence[str]) -> set[str]:
+    """'Has a cat called Tofu', 'User has a teenage daughter': the item is about that pet or
+    relative (and its name), not just about the user."""
+    m = re.match(
+        r"(?:user\s+)?(?:has|have|got|adopted|owns)\s+(?:a|an|two|three)\s+(.*)",
+        " ".join(body),
+        re.IGNORECASE,
+    )
+    rest = words(m.group(1)) if m else []
+    for i, tok in enumerate(rest[:4]):
+        key = _entity_key(tok)
+        if key:
+            return {"user", key} | {r.lower() for r in rest[i + 1 : i + 3] if r[:1].isupper()}
+    return set()
+
+
 def analyse(text: str, lowercase_vocab: frozenset[str] = frozenset()) -> Analysis:
     """Parse one item; `lowercase_vocab` holds words seen in lower case elsewhere in the case."""
-    toks = words(text)
-    lows = [t.lower() for t in toks]
+    matches = list(_WORD.finditer(text))
+    toks = [m.group() for m in matches]
+    # Punctuation right after a token ends a subject ("Subscriptions: Netflix, ...").
+    breaks = [ch if (ch := text[m.end() : m.end() + 1]) in (":", ";", ",") else "" for m in matches]
     entities: set[str] = set()
     names: set[str] = set()
+    sure: set[str] = set()
     for i, tok in enumerate(toks):
         key = _entity_key(tok)
-        nxt = toks[i + 1] if i + 1 < len(toks) else None
+        kind = None if key else _name_kind(toks, i, lowercase_vocab)
         if key:
             entities.add(key)
-        elif _name_like(tok, i, lowercase_vocab, nxt):
-            low = re.sub(r"['’]s$", "", tok.lower())
+        elif kind:
+            low = _bare(tok).lower()
             entities.add(low)
+            if kind == "sure":
+                sure.add(low)
             if not _is_acronym(tok):
                 names.add(low)
 
-    # Grammatical subject: the words before the first verb or clause break.
+    lead = 0
+    while lead < len(toks) - 1 and toks[lead].lower() in LEADING_ADVERBS:
+        lead += 1
+    body = toks[lead:]
+    split, verbless = _subject_span(body, breaks[lead:])
     subject: set[str] = set()
-    existence = False
-    subj_words: list[str] = []
-    starts_with_verb = (
-        bool(lows)
-        and _entity_key(toks[0]) is None
-        and (
-            _is_verbish(lows[0])
-            or lows[0].endswith("ed")
-            # "Practises Spanish daily" opens with a verb; "Backups are ..." with a plural noun.
-            or (
-                lows[0].endswith("s")
-                and not lows[0].endswith("ss")
-                and lows[0].isalpha()
-                and len(lows) > 1
-                and not _is_verbish(lows[1])
-                and not text[len(toks[0]) :].lstrip().startswith((":", "-", "("))
-            )
-        )
-    )
-    split = 0
-    if not starts_with_verb:
-        for i, tok in enumerate(toks):
-            low = lows[i]
-            nxt = toks[i + 1] if i + 1 < len(toks) else None
-            if i > 0 and (
-                low in AUX
-                or low in CLAUSE_BREAKS
-                or (low in SENTENCE_VERBS and _entity_key(tok) is None)
-            ):
-                break
-            if i > 0 and low.endswith("ed") and _entity_key(tok) is None and low.isalpha():
-                break
-            subj_words.append(tok)
-            split = i + 1
-            key = _entity_key(tok)
-            if key:
-                subject.add(key)
-            elif _name_like(tok, i, lowercase_vocab, nxt):
-                subject.add(re.sub(r"['’]s$", "", low))
-            if re.search(r"[:;,]", text[: text.find(tok) + len(tok) + 1][-1:]):
-                break
-    else:
+    for tok in body[:split]:
+        if tok.lower() in PREPOSITIONS:
+            break  # "Designer at Lumen Health": a name after a preposition is no subject
+        low = _bare(tok).lower()
+        key = _entity_key(tok)
+        if key or low in entities:
+            subject.add(key or low)
+    if verbless and not subject:
+        split = 0  # "Vegan for five years now": a verbless note about the user
+    if split == 0:
         subject.add("user")
-    if subject == {"user"}:
-        # "Has a cat called Tofu": an existence statement is about the pet or relative.
-        m = re.match(
-            r"(?:user\s+)?(?:has|have|got|adopted|owns)\s+(?:a|an|two|three)\s+(.*)", text, re.I
-        )
-        if m:
-            for i, tok in enumerate(words(m.group(1))[:4]):
-                key = _entity_key(tok)
-                if key:
-                    subject.add(key)
-                    existence = True
-                    rest = words(m.group(1))[i + 1 : i + 3]
-                    subject |= {r.lower() for r in rest if r[:1].isupper()}
-                    break
-    subject_stems = content_stems(subj_words)
-    predicate_stems = content_stems(toks[split:])
-
-    cues = frozenset(name for name, rx in _CUE_RES if rx.search(text))
-    negated = frozenset(stem(m.group(2)) for m in NEGATION.finditer(text))
-    frames = frozenset(name for name, rx in _FRAME_RES if rx.search(text))
+    existence: set[str] = set()
+    if subject <= {"user"} and (split == 0 or subject):
+        existence = _existence_subjects(body)
+        subject |= existence
     return Analysis(
         text=text,
-        tokens=tuple(lows),
+        tokens=tuple(_bare(t).lower() for t in toks),
         stems=content_stems(toks),
         subject=frozenset(subject),
-        subject_stems=subject_stems,
-        predicate_stems=predicate_stems,
+        subject_is_person=any(x == "user" or x in sure or is_relation(x) for x in subject),
+        subject_stems=content_stems(body[:split]),
+        predicate_stems=content_stems(body[split:]),
         entities=frozenset(entities),
         names=frozenset(names),
         values=typed_values(text),
-        cues=cues,
+        cues=_cues(text),
         slot_words=_phrase_stems(_NEW_SLOT, text),
         old_words=_phrase_stems(_OLD_VALUE, text),
-        new_words=_phrase_stems(_NEW_VALUE, text),
-        negated=negated,
-        frames=frames,
-        existence=existence,
-        tentative=bool(TENTATIVE.search(text)),
-        exception=bool(EXCEPTION.search(text)),
-        additive=bool(ADDITIVE.search(text)),
+        negated=_negated(text),
+        frames=frozenset(name for name, rx in _FRAME_RES if rx.search(text)),
+        preference=_preference(text),
+        existence=bool(existence),
+        tentative=bool(_TENTATIVE.search(text)),
+        exception=bool(_EXCEPTION.search(text)),
+        additive=bool(_ADDITIVE.search(text)),
     )
+
+
+def _cues(text: str) -> frozenset[str]:
+    cues = {name for name, rx in _CUE_RES if rx.search(text)}
+    if "new" in cues and not _new_value_cue(text):
+        cues.discard("new")
+    return frozenset(cues)
+
+
+def _new_value_cue(text: str) -> bool:
+    """'Has a new manager' reports a changed value; '... for the new admin panel' names a new
+    thing, and 'no time with the new job' only mentions one."""
+    lows = [w.lower() for w in words(text)]
+    for i, low in enumerate(lows):
+        if low == "new":
+            before = [w for w in lows[max(0, i - 2) : i] if w not in DETERMINERS]
+            if not before or before[-1] not in PREPOSITIONS:
+                return True
+    return False
+
+
+def _preference(text: str) -> tuple[frozenset[str], frozenset[str]] | None:
+    m = _PREFERENCE_PAIR.search(text)
+    if not m:
+        return None
+    return content_stems(words(m.group(1))), content_stems(words(m.group(2)))
+
+
+def _negated(text: str) -> frozenset[str]:
+    """Verbs under a negation ("won't renew"); "not paragraphs" negates no verb."""
+    out = set()
+    for m in _NEGATION.finditer(text):
+        neg, word = m.group(1).lower(), m.group(2).lower()
+        if neg in ("not", "never", "no longer") and word not in SENTENCE_VERBS:
+            continue
+        out.add(stem(word))
+    return frozenset(out)
 
 
 def lowercase_vocabulary(texts: Iterable[str]) -> frozenset[str]:
     """Words that appear in lower case somewhere in the texts (so they are not names)."""
-    out: set[str] = set()
-    for text in texts:
-        for tok in words(text):
-            if tok[:1].islower():
-                out.add(tok.lower())
-    return frozenset(out)
+    return frozenset(tok.lower() for text in texts for tok in words(text) if tok[:1].islower())
 
 
-def value_conflicts(a: dict[str, frozenset[str]], b: dict[str, frozenset[str]]) -> list[str]:
-    """Types where each side holds a value the other lacks (a changed number, date, day...)."""
-    out = []
-    for kind in a.keys() & b.keys():
-        if a[kind] - b[kind] and b[kind] - a[kind]:
-            out.append(kind)
-    # A month named alone may sit inside a full date on the other side: compare months only once.
-    if "date" in out and "month" not in out:
-        pass
-    return out
+# ----------------------------------------------------------------------------- pair features
 
 
-def shared_values(a: dict[str, frozenset[str]], b: dict[str, frozenset[str]]) -> int:
-    return sum(len(a[k] & b[k]) for k in a.keys() & b.keys())
+@dataclass(frozen=True)
+class Pair:
+    """How the candidate relates to one stored item."""
+
+    index: int
+    cos: float
+    same_category: bool
+    goal_vs_other: bool  # one side is a goal, the other is not
+    subject_conflict: bool  # they are about different people, pets or things
+    shared_subject: bool  # they are about the same named person, pet or thing
+    name_conflict: bool  # each side names a product/place/person the other does not
+    shared_names: int  # proper names of the candidate that this item also uses
+    slot_hit: bool  # "a new manager" and this item is about the manager
+    narrower: bool  # this item's subject carries a qualifier the candidate lacks
+    value_conflicts: tuple[str, ...]  # value types where the two hold different values
+    shared_values: int
+    shared_value_words: bool  # a name or typed value both state outside their subjects
+    contain_existing: float  # share of the stored item's words found in the candidate
+    predicate_overlap: float  # overlap of what is said once the subject is set aside
+    old_hit: float  # share of the candidate's "from X"/"stopped X" words found here
+    frame_match: bool
+    frame_mismatch: bool
+    polarity_flip: bool  # "won't renew" vs "will renew"
+    contrast: bool  # swapped word that the store uses for a different subject
+    other_object: bool  # same frame ("likes ..."), a different thing in it
+
+
+SWAP_COS = 0.6  # below this a one- or two-word swap changed the meaning, not the wording
+
+
+def _overlap(a: frozenset[str], b: frozenset[str]) -> float:
+    """Share of `b` found in `a`."""
+    return len(a & b) / len(b) if b else 0.0
+
+
+def mentions(a: Analysis, name: str) -> bool:
+    # "React-only" mentions React; "X-T4" does not mention "X100V".
+    return name in a.tokens or name in a.entities or name.split("-")[0] in a.tokens
+
+
+def _narrower(e: Analysis, c: Analysis) -> bool:
+    # A hyphenated qualifier on the stored subject that the candidate lacks ("skip-level
+    # manager", "half-marathon best") marks a narrower slot than the candidate's.
+    return any("-" in w and not any(ch.isdigit() for ch in w) for w in e.subject_stems - c.stems)
+
+
+def _flip(c: Analysis, e: Analysis) -> bool:
+    # The same verb negated on exactly one side is a reversal ("won't renew" -> "will renew").
+    if (e.negated - c.negated) & c.stems or (c.negated - e.negated) & e.stems:
+        return True
+    # So is a preference turned round: "prefers tea to coffee" after "prefers coffee to tea".
+    if c.preference and e.preference:
+        (c_yes, c_no), (e_yes, e_no) = c.preference, e.preference
+        return bool(c_yes & e_no) and bool(c_no & e_yes)
+    return False
+
+
+def _contrast(i: int, c: Analysis, others: Sequence[Analysis]) -> bool:
+    """Same statement about a swapped subject that the store knows as a separate thing.
+
+    "Security review for the mobile app is booked for 2 June" vs "... the web app ...": the
+    subjects differ by a word, the rest agrees, and another stored item is about the mobile app
+    itself, so mobile and web are two subjects rather than two words for one.
+    """
+    e = others[i]
+    if c.subject_stems or e.subject_stems:
+        only_c, only_e = c.subject_stems - e.stems, e.subject_stems - c.stems
+    else:  # both about the user: the swap sits in the object ("a dentist/GP appointment")
+        only_c, only_e = c.stems - e.stems, e.stems - c.stems
+    if not only_c or not only_e or len(only_c) > 2 or len(only_e) > 2:
+        return False
+    if _overlap(c.stems, e.predicate_stems) < 0.67:
+        return False
+    return any((only_c | only_e) & o.subject_stems for j, o in enumerate(others) if j != i)
+
+
+def _other_object(c: Analysis, e: Analysis, cos: float) -> bool:
+    """'Likes jazz' vs 'Likes classical music': same frame, a different thing in it.
+
+    Either the items share nothing but a light verb, or they are the same sentence with one or
+    two words swapped and the cosine still drops: the swapped words then differ in meaning
+    ("plays padel on Thursdays" vs "plays tennis on Thursdays"), unlike a synonym swap.
+    """
+    shared = c.stems & e.stems
+    only_c, only_e = c.stems - e.stems, e.stems - c.stems
+    if not shared or not only_c or not only_e:
+        return False
+    if shared <= LIGHT_VERBS:
+        return True
+    small_swap = len(only_c) <= 2 and len(only_e) <= 2 and len(shared) >= len(only_c)
+    return small_swap and cos < SWAP_COS
+
+
+def _subject_conflict(c: Analysis, e: Analysis) -> bool:
+    """Do the two items talk about different people, pets or things?"""
+    if not c.subject or not e.subject:
+        return False
+    c_named = {x for x in c.subject if not is_relation(x)} - {"user"}
+    e_named = {x for x in e.subject if not is_relation(x)} - {"user"}
+    if c_named and e_named:  # "Colleague Fatima" vs "Colleague Tom": the names decide
+        return not (c_named & e_named)
+    if c.subject & e.subject:
+        return False
+    # One side mentions the other's subject: "the kids stay at their dad's" and "shares
+    # custody; the children are with their father" are about the same people.
+    if (c.subject - {"user"}) & e.entities or (e.subject - {"user"}) & c.entities:
+        return False
+    # "Thesis is due ..." beside a user item is no clash; "Partner Sam ..." beside one is.
+    return c.subject_is_person and e.subject_is_person
+
+
+def compare(
+    i: int, c: Analysis, existing: Sequence[Analysis], cos: float, categories: tuple[str, str]
+) -> Pair:
+    """Features of candidate `c` against stored item `existing[i]` (the others give context)."""
+    e = existing[i]
+    c_only_names = {n for n in c.names if not mentions(e, n)}
+    e_only_names = {n for n in e.names if not mentions(c, n)}
+    n_shared_values = shared_values(c.values, e.values)
+    return Pair(
+        index=i,
+        cos=cos,
+        same_category=categories[0] == categories[1],
+        goal_vs_other=(categories[0] == "goal") != (categories[1] == "goal"),
+        subject_conflict=_subject_conflict(c, e),
+        shared_subject=bool(
+            (c.subject & e.subject) - {"user"}
+            or (c.subject - {"user"}) & e.entities
+            or (e.subject - {"user"}) & c.entities
+            # "Their flat has a balcony" / "Flat is on the fourth floor": same thing as subject
+            or c.subject_stems & e.subject_stems
+        ),
+        name_conflict=bool(c_only_names) and bool(e_only_names),
+        shared_names=sum(mentions(e, n) for n in c.names),
+        slot_hit=bool(c.slot_words & e.subject_stems),
+        narrower=_narrower(e, c),
+        value_conflicts=tuple(value_conflicts(c.values, e.values)),
+        shared_values=n_shared_values,
+        shared_value_words=bool(n_shared_values)
+        or any(mentions(e, n) for n in c.names - c.subject - e.subject),
+        contain_existing=_overlap(c.stems, e.stems),
+        predicate_overlap=max(
+            _overlap(c.predicate_stems, e.predicate_stems),
+            _overlap(e.predicate_stems, c.predicate_stems),
+        ),
+        old_hit=_overlap(e.stems, c.old_words),
+        frame_match=bool(c.frames & e.frames),
+        frame_mismatch=bool(c.frames) and bool(e.frames) and not (c.frames & e.frames),
+        polarity_flip=_flip(c, e),
+        contrast=_contrast(i, c, existing),
+        other_object=_other_object(c, e, cos),
+    )

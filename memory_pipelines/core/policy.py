@@ -10,9 +10,10 @@ similarity). Pure Python: no database, no model unless a similarity function is 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
+from typing import Any
 
 Similarity = Callable[[str, Sequence[str]], list[float]]
 
@@ -53,21 +54,23 @@ _DEADLINE = _rx(
 _LESSON = _rx(
     r"\blesson|\blearn(?:ed|t)\b|\bthe hard way\b|\bnever\b.{0,60}\bagain\b|\btakeaway|"
     r"\btook from\b|\bshould(?: have|'ve)\b|\bturns out\b|\broot cause\b|\bnote to self\b|"
-    r"\bnext time\b"
+    r"\bnext time\b|\bfinally (?:get|got|understand|understood|figured)\b|\bfigured out\b"
 )
 _COMMIT = _rx(
     r"\b(?:i|we)(?:'ll| will| shall|'m going to|'re going to| am going to| are going to)\b|"
-    r"\bpromis(?:e|ed)\b|\bon me\b|\b(?:it's|that's|is) mine\b|\bsigned up (?:to|for)\b|"
+    r"\bpromis(?:e|ed)\b|\bon me\b|\b(?:it's|that's) mine\b|\bgonna\b|\bsigned up (?:to|for)\b|"
     r"\btold\b.{0,40}\b(?:i'd|we'd|i would|we would|would be|will be)\b|\b(?:i|we) owe\b|"
-    r"\bcommitted to\b|\bagreed to\b|\bleave it with me\b"
+    r"\bcommitted to\b|\bagreed to\b|\bleave it with me\b|^\W*(?:(?:the )?user )?will\b"
 )
 _PROGRESSIVE = _rx(r"\b(?:i'm|i am|we're|we are) \w+ing\b")  # "I'm paying him back by June"
 _HABITUAL = _rx(r"\b(?:always|never|usually|whenever)\b")  # "what I'll always choose"
 _SHIPPED = _rx(  # past tense only, so "we'll launch in May" stays a commitment
-    r"\bshipped\b|\bwent live\b|\bis live\b|\blaunched\b|\breleased\b|\bdeployed\b|"
-    r"\brolled out\b|\bpublished\b|\bwent up\b|(?:'s| is) out\b|\bgot (?:funded|accepted|approved)|"
-    r"\bmerged\b|\b(?:is|are|was|were|'s) (?:done|finished|complete|completed)\b|^\W*done\b|"
-    r"\bfinished (?:in|on|at)\b|\bpassed\b|\bdelivered\b|\bsubmitted\b|\b(?:we|i) (?:opened|won)\b"
+    r"\bshipped\b|\bwent (?:live|out)\b|(?:'s| is) live\b|\blaunched\b|\breleased\b|\bdeployed\b|"
+    r"\brolled out\b|\bpublished\b|\bwent up\b|(?:'s| is) out\b|\bgot (?:funded|accepted)|"
+    r"\bgot (?:the|a|an) (?:job|offer|place|contract|role|promotion)\b|"
+    r"\b(?:was|were|got|been|has|have) approved\b|\bapproved the\b|"
+    r"\bmerged\b|\b(?:is|are|was|were|'s) (?:done|complete)\b|^\W*done\b|"
+    r"\bfinished\b|\bcompleted\b|\bpassed\b|\bdelivered\b|\bsubmitted\b|\b(?:we|i) (?:opened|won)\b"
 )
 _DECISION = _rx(
     r"\b(?:going|go|went|gone) with\b|\bopted\b|\bsettled on\b|\bdecided\b|\bdecision\b|"
@@ -75,16 +78,22 @@ _DECISION = _rx(
     r"\b(?:i'm|i am|we're|we are|i've|we've) (?:moving|moved|dropping|dropped|keeping|taking|"
     r"using|pinning|replacing|cancell?ing|ditching|swapping)\b|"
     # a first-person action plus its reason: "I'm caching the rates: the provider is hourly"
-    r"^\W*(?:\w+,\s*)?(?:(?:i|we)(?:'ve| have)? \w+ed|(?:i'm|we're|i am|we are) \w+ing)\b"
-    r".*(?:\bbecause\b|\bsince\b|\bso (?:that|i|we|it|the|they)\b|:)"
+    r"^\W*(?:\w+,\s*)?(?:(?:i|we)(?:'ve| have)? (?:\w+ed|set|put|made|kept|took|built|cut|"
+    r"split|left)|(?:i'm|we're|i am|we are) (?:not )?\w+ing)\b"
+    r".*(?:\bbecause\b|\bsince\b|\bso (?:that|i|we|it|the|they)\b|[:;])"
 )
 _PREFERENCE = _rx(
     r"\balways\b|\bnever\b|\bprefer|\bi (?:really )?(?:like|love|hate|dislike|enjoy|can't stand)\b|"
     r"\bi don't (?:like|eat|drink)\b|\bfrom now on\b|\bgoing forward\b|\bin future\b|"
     r"\bby default\b|\bcall me\b|\bi'm (?:not )?(?:a|an) \w+ person\b|\bfor anything\b|"
     r"\bi'd (?:rather|pick|choose|go for)\b|\bfavou?rite\b|\bskip the\b|\bplease\b|"
-    r"\bdon't (?:give|send|show|suggest|recommend|use|write)\b|^\W*no \w+ (?:in|for|on)\b|"
-    r"\bmax\b|\bat most\b|\bwhen(?:ever)? you\b|\bi'm (?:vegetarian|vegan|teetotal)\b|"
+    r"\b(?:don't|do not) (?:give|send|show|suggest|recommend|use|write|schedule|book|put|add|"
+    r"include|call|email|ask)\b|^\W*no \w+ (?:in|for|on)\b|\bmax\b|\bat most\b|"
+    r"\bwhen(?:ever)? you (?:recommend|suggest|write|draft|give|send|book|plan|make|reply|answer|"
+    r"explain|quote|list|show)\b|\bi'm (?:vegetarian|vegan|teetotal)\b|"
+    # an instruction with a general scope or a contrast: "Use tabs, not spaces, in all my code"
+    r"(?:^|[,;:]\s*|\bso\s+)(?:use|give|write|send|keep|put|avoid|stop|format|quote|convert|"
+    r"reply|answer|respond)\b.*(?:\ball\b|\bany\w*|\bevery\w*|\brather than\b|, not\b)|"
     r"\bkeep \w+ (?:short|narrow|brief|simple|concise|under|below)\b"
 )
 _HEDGE = _rx(
@@ -101,13 +110,19 @@ _SUGGESTION = _rx(r"\bi(?:'d)? (?:suggest|recommend)\b")  # hedged only when the
 # Small words that may open a sentence before a greeting or a meta phrase ("Sure, here's ...").
 _LEAD = r"^\W*(?:(?:sure|ok(?:ay)?|right|great|yes|yeah|sorry|and|hmm+)\W+)?"
 _META = _rx(  # talk about the conversation itself: reshape/repeat requests, pauses, sign-offs
-    _LEAD + r"(?:let me (?:think|know|check|look)|remind me|help me|tell me|show me|let's|"
+    _LEAD + r"(?:let me (?:think|know|check|look)|remind me|help me|tell me|show me|"
+    r"(?:shorter|longer|simpler|again|next|more|continue|go on|carry on)\b|repeat (?:that|it)|"
     r"one (?:moment|sec|second)|give me a (?:sec|second|minute|moment)|just a (?:sec|minute)|"
     r"hang on|hold on|brb|back in \d|(?:can|could|would|will) you\b[^?]*\?$|say that again|"
     r"what was .* again|here's (?:the|a|your) (?:\w+ )?(?:version|draft)|here you go|"
     r"you're welcome|have a (?:good|nice|great)|(?:good)?bye|see you|talk (?:later|soon)|"
-    r"take care|good night|that's (?:all|it)\b)|"
-    r"\bmake (?:it|that|this) (?:\w+ )?(?:shorter|longer|simpler)\b|\bthat's (?:all|it) for\b"
+    r"take care|good night|that's (?:all|it)\b|ready when you are|good (?:question|point)|"
+    r"fair point|as requested|here's\b[^.]*:$)|\b(?:speak|talk|chat) (?:later|soon|tomorrow)\b|"
+    r"\bhadn't thought of (?:that|it)\b|\blet me (?:dig|see|find|pull)\b|"
+    r"\b(?:i'll|let me) (?:have a look|take a look|look at it|get back to you|come back to you|"
+    r"think about it|sleep on it)\b|"
+    r"\bmake (?:it|that|this) (?:\w+ )?(?:shorter|longer|simpler)\b|\bthat's (?:all|it) for\b|"
+    r"\brepeat (?:that|it|the last)\b"
 )
 _LASTING = _rx(r"\b(?:always|never|from now on|going forward|in future|by default)\b")
 _ACK = _rx(
@@ -117,7 +132,8 @@ _ACK = _rx(
     r"yeah|yep|that's (?:great|perfect|brilliant|lovely|helpful|fine|amazing|awesome))\b"
 )
 _GREETING = _rx(
-    _LEAD + r"(?:hi|hello|hey|hiya|heya|howdy|yo|morning|evening|afternoon|greetings|"
+    _LEAD
+    + r"(?:hi|hello|hey|welcome(?: back)?|hiya|heya|howdy|yo|morning|evening|afternoon|greetings|"
     r"good (?:morning|afternoon|evening|day)|i'm back|back now)\b"
 )
 _FACT_SIGNAL = _rx(  # a concrete detail that makes small talk worth keeping
@@ -130,20 +146,22 @@ _HISTORY = _rx(
     r"\b(?:pasting|re-?sending|re-?posting|resend(?:ing)?|copying|forwarding)\b|"
     r"\bhere it is again\b|\bfrom before\b|\b(?:your|my) earlier (?:answer|message|reply)\b|"
     r"\bwhat (?:i|you) (?:wrote|said) earlier\b|\bsame (?:error|output|log|traceback)\b|"
+    r"\b(?:sent|pasted|posted|shared) (?:earlier|before)\b|"
     r"^\W*(?:again|once more):"
 )
 # A recap announces itself before its first colon: "Session summary: ...", "Recap: ...".
 _RECAP_HEAD = _rx(r"\brecap\w*|\bsummar(?:y|ies|ise|ize)\b|\bso far\b|\bwhere we (?:are|landed)\b")
 _QUOTED = re.compile(r"[\"\u201c`]([^\"\u201d`]{20,})[\"\u201d`]")
 _ECHO_STRONG = _rx(
+    r"\bwhat you're saying\b|\bso you mean\b|\bif i understand\b|\bwhat i said\b|"
     r"\b(?:like|as) i (?:said|mentioned)\b|\bto be clear\b|\bin other words\b|\bas mentioned\b|"
-    r"\bgot it\W*$|\bthat's the gist\b|\bin a nutshell\b"
+    r"\bgot it\W*$|\bthat's the gist\b|\bin a nutshell\b|\b(?:right|correct|is that right)\?$"
 )
 _ECHO_WEAK = _rx(r"^\W*(?:yeah|yep|yes|so|basically|right|exactly|i mean)\b")
 _ADDITIVE = _rx(r"\btoo\b|\balso\b|\bas well\b|\bplus\b|\banother\b|\bone more\b")
 _ASSISTANT_ACK = _rx(
-    r"^\W*(?:noted|got it|understood|ok(?:ay)?|will do|gotcha|of course|sure|right|makes sense)\b|"
-    r"\bnoted\b"
+    r"^\W*(?:noted|got it|understood|ok(?:ay)?|will do|gotcha|of course|sure|right|makes sense|"
+    r"sounds like|so you)\b|\bnoted\b"
 )
 _STOP_WORDS = (
     "a an the and or but so to of in on at for with by from is are was were be been it its this "
@@ -152,6 +170,17 @@ _STOP_WORDS = (
     "what which who when where how all any some"
 )
 _STOP = frozenset(_STOP_WORDS.split())
+# "Never buy X. They refused my claim." A rule for oneself backed by a past mishap is a lesson;
+# a rule that mentions me/you ("Never book me on red-eyes") is a preference about the service.
+_SELF_RULE = _rx(r"^\W*(?:never|always|don't|do not) (?!.*\b(?:me|my|you|your)\b)")
+# A one-off task for the assistant ("Write a haiku", "Compare these two offers") is not memory.
+_REQUEST = _rx(
+    r"^\W*(?:write|draft|make|create|find|compare|summari[sz]e|translate|explain|list|fix|check|"
+    r"sort|generate|plan|calculate|rewrite|proofread|review|look up|search|give me|tell me)\b"
+)
+_REASON = _rx(r"\bbecause\b|\bsince\b|\bso (?:that|we|i)\b")
+_STATIVE = _rx(r"^\W*(?:i'm|i am|we're|we are|i have|we have|i've got|we've got)\b")
+_PAST = _rx(r"\b(?:was|were|had|lost|got|\w+ed)\b")
 _SKIP_KINDS = ("meta", "ack", "greeting", "hedge")
 
 
@@ -159,7 +188,8 @@ def _norm(text: str) -> str:
     return " ".join(text.lower().replace("\u2019", "'").split())
 
 
-def _sentences(text: str) -> list[str]:
+def sentences(text: str) -> list[str]:
+    """Split a turn into sentences (and lines), the unit that sentence_kind labels."""
     return [p.strip() for p in re.split(r"(?<=[.!?])\s+|\n+", text.strip()) if p.strip()]
 
 
@@ -180,7 +210,7 @@ def _common(a: str, b: str) -> int:
     return SequenceMatcher(None, a, b, autojunk=False).find_longest_match().size
 
 
-def _sentence_kind(sent: str, role: str) -> str:
+def sentence_kind(sent: str, role: str) -> str:
     """A save reason, or one of meta, hedge, greeting, ack, fact (small talk with a concrete
     detail) and plain. The first rule that matches wins, most specific first."""
     low = _norm(sent)
@@ -200,14 +230,19 @@ def _sentence_kind(sent: str, role: str) -> str:
         return "decision_with_why"
     if _PREFERENCE.search(low):
         return "stable_preference"
+    if role == "user" and _REQUEST.search(low):
+        return "meta"
     lead = _GREETING.match(low) or _ACK.match(low)
     if lead or (re.search(r"\bthank", low) and not _FACT_SIGNAL.search(low)):
-        if lead and _FACT_SIGNAL.search(low[lead.end() :]):
-            return "fact"  # "Morning! Before I forget: our office moved"
+        rest = low[lead.end() :] if lead else ""
+        if _FACT_SIGNAL.search(rest) or (_ADDITIVE.search(rest) and len(_words(rest)) >= 3):
+            return "fact"  # "Morning! Before I forget: our office moved", "Yes, and X too"
+        if not _GREETING.match(low) and _REASON.search(rest):
+            return "decision_with_why"  # "OK, the later flight, because it's direct"
         return "greeting" if _GREETING.match(low) else "ack"
     if low.endswith("?"):
         return "meta"  # a question to the assistant is not a durable statement
-    return "fact" if _FACT_SIGNAL.search(low) else "plain"
+    return "fact" if _FACT_SIGNAL.search(low) or _STATIVE.search(low) else "plain"
 
 
 def is_already_in_history(text: str, recent: Sequence[str] = (), role: str = "user") -> bool:
@@ -216,7 +251,9 @@ def is_already_in_history(text: str, recent: Sequence[str] = (), role: str = "us
     if _HISTORY.search(text) or (":" in text and _RECAP_HEAD.search(text.split(":", 1)[0])):
         return True
     flat = _norm(text)
-    quotes = [_norm(q) for q in _QUOTED.findall(text)]
+    # Quoted spans and the lines of a pasted block are checked one by one.
+    lines = text.strip().splitlines()
+    quotes = [_norm(q) for q in [*_QUOTED.findall(text), *lines[1:]] if len(q.strip()) >= 20]
     block = "\n" in text.strip() or role == "user"
     for line in recent:
         other = _norm(_strip_role(line))
@@ -245,7 +282,7 @@ def _is_restatement(
     if new_numbers or any(k in SAVE_REASONS for k in kinds):
         return False
     sim = max(similarity(text, others), default=0.0) if similarity else None
-    if _ECHO_WEAK.search(text) and len(_words(text)) >= 3:  # "Yes, thanks!" is no echo
+    if _ECHO_WEAK.search(text) and len(_words(text)) >= 2:  # "Yes, thanks!" is no echo
         return sim is None or sim >= CUED_ECHO_SIM
     if sim is not None:
         return sim >= ECHO_SIM
@@ -253,12 +290,19 @@ def _is_restatement(
     return bool(words) and len(words & _words(" ".join(others))) / len(words) >= LEXICAL_ECHO
 
 
+def _is_self_rule_lesson(sents: list[str], kinds: list[str]) -> bool:
+    rules = [
+        i for i, k in enumerate(kinds) if k == "stable_preference" and _SELF_RULE.search(sents[i])
+    ]
+    return bool(rules) and any(_PAST.search(s) for i, s in enumerate(sents) if i not in rules)
+
+
 def _judge(
     text: str, role: str, recent: Sequence[str], similarity: Similarity | None
 ) -> tuple[PolicyVerdict, list[str]]:
     role = role.lower()
-    sents = _sentences(text)
-    kinds = [_sentence_kind(s, role) for s in sents]
+    sents = sentences(text)
+    kinds = [sentence_kind(s, role) for s in sents]
     if not sents:
         return PolicyVerdict(False, None, "meta_chatter"), kinds
     if is_already_in_history(text, recent, role):
@@ -267,6 +311,8 @@ def _judge(
         return PolicyVerdict(False, None, "restatement"), kinds
     for reason, category in SAVE_REASONS.items():
         if reason in kinds:
+            if reason == "stable_preference" and _is_self_rule_lesson(sents, kinds):
+                return PolicyVerdict(True, "lesson", "hard_lesson"), kinds
             return PolicyVerdict(True, category, reason), kinds
     # With no explicit durable marker a hedge beats plain statements ("I might be allergic?
     # I felt weird after the paella.") and a greeting beats the small talk after it.
@@ -309,7 +355,7 @@ def is_speculation(text: str) -> bool:
 
 def category_for(text: str, role: str = "user") -> str:
     """Best save category for a text, ignoring the skip rules (for extracted memory items)."""
-    kinds = {_sentence_kind(s, role.lower()) for s in _sentences(text)}
+    kinds = {sentence_kind(s, role.lower()) for s in sentences(text)}
     return next((cat for reason, cat in SAVE_REASONS.items() if reason in kinds), "fact")
 
 
@@ -326,7 +372,9 @@ def skip_reason_for_item(
     return verdict.reason
 
 
-def evaluate(cases: Iterable[dict], similarity: Similarity | None = None) -> dict:
+def evaluate(
+    cases: Iterable[Mapping[str, Any]], similarity: Similarity | None = None
+) -> dict[str, Any]:
     """Score judge_turn on labelled cases in the policy_dev.jsonl format."""
     tp = {"save": 0, "skip": 0}
     predicted = {"save": 0, "skip": 0}

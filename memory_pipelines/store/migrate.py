@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import re
-from typing import Any
 from importlib import resources
+from typing import Any
 
 import psycopg
 from psycopg.rows import tuple_row

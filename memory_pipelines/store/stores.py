@@ -84,3 +84,12 @@ def person_exists(conn: Conn, store_id: str, person_id: str) -> bool:
 def list_persons(conn: Conn, store_id: str) -> list[str]:
     rows = conn.execute("SELECT person_id FROM persons WHERE store_id = %s ORDER BY 1", (store_id,))
     return [r["person_id"] for r in rows]
+
+
+def drop_store(conn: Conn, store_id: str) -> None:
+    """Delete a store and every row of it (scratch stores of evaluations and tests)."""
+    with conn.transaction():
+        for table in ("events", "model_calls", "read_audit", "extraction_passes"):
+            # table names come from the fixed tuple above
+            conn.execute(f"DELETE FROM {table} WHERE store_id = %s", (store_id,))  # noqa: S608
+        conn.execute("DELETE FROM stores WHERE store_id = %s", (store_id,))

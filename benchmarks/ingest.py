@@ -1,0 +1,55 @@
+"""Ingest benchmark: the six LoCoMo dev conversations into a fresh store.
+
+Prints turns/s for (a) embedding the same texts alone and (b) the whole ingest (write + embed
++ index), measured in the same run, and their ratio (goal: b within 1.3x of a).
+
+    .venv/bin/python benchmarks/ingest.py [--data FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+import uuid
+from pathlib import Path
+
+from memory_pipelines.api import Memory
+from memory_pipelines.api.ingest import BATCH, ingest_chats
+from memory_pipelines.core.conversations import load_chats
+from memory_pipelines.models.embedder import get_embedder
+
+DATA = Path(__file__).resolve().parent / "data/locomo/locomo_dev.json"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--data", type=Path, default=DATA)
+    args = ap.parse_args()
+    chats, _ = load_chats(args.data)
+    texts = [t["text"] for c in chats for t in c.turns]
+    embedder = get_embedder()
+    embedder.embed(texts[:64])  # warm up
+    t0 = time.perf_counter()
+    for i in range(0, len(texts), BATCH):
+        embedder.embed(texts[i : i + BATCH])
+    embed_s = time.perf_counter() - t0
+    memory = Memory(f"bench-ingest-{uuid.uuid4().hex[:8]}", embedder=embedder)
+    summary = ingest_chats(memory, chats)
+    out = {
+        "turns": len(texts),
+        "embed_only_turns_per_s": round(len(texts) / embed_s, 1),
+        "ingest_turns_per_s": round(len(texts) / summary.seconds, 1),
+        "ratio_ingest_to_embed": round(summary.seconds / embed_s, 3),
+        "embed_only_s": round(embed_s, 2),
+        "ingest_s": round(summary.seconds, 2),
+    }
+    print(json.dumps(out, indent=2))
+    print(
+        f"ingest {out['ingest_turns_per_s']} turns/s vs embedding alone "
+        f"{out['embed_only_turns_per_s']} turns/s: {out['ratio_ingest_to_embed']}x (goal <= 1.3x)"
+    )
+
+
+if __name__ == "__main__":
+    main()

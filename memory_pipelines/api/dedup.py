@@ -1,0 +1,164 @@
+"""Dedup on save: recall the nearest items, let the judge decide, apply merge/supersede/create.
+
+Runs inside the caller's transaction under an advisory lock per (store, person), so two writers
+saving the same fact at once are serialised: the second sees the first's item and merges.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+import numpy as np
+from psycopg.types.json import Jsonb
+
+from memory_pipelines.core.judge import JudgeDecision, JudgeItem
+from memory_pipelines.core.merge import merged_fields
+from memory_pipelines.core.records import ItemInput
+from memory_pipelines.models.base import Invalid, Models
+from memory_pipelines.store import items as items_db
+from memory_pipelines.store.db import Conn
+
+NEIGHBOURS = 6
+
+
+@dataclass
+class Provenance:
+    origin: str
+    trusted: bool
+    written_by: str = ""
+    chat_id: int | None = None
+    from_seq: int | None = None
+    to_seq: int | None = None
+    model: str | None = None
+    fed_by: list[int] = field(default_factory=list)
+
+
+def nearest(
+    conn: Conn, store_id: str, person: str | None, text: str, embedding: np.ndarray, k: int
+) -> list[dict[str, Any]]:
+    """Current items of the same person (and shared ones; shared items only for a shared
+    candidate), by vector and by words, closest first."""
+    rows = conn.execute(
+        "WITH pool AS (SELECT * FROM agent_memory_items WHERE store_id = %(s)s"
+        "   AND state IN ('current', 'archived') AND (person_id IS NULL OR person_id = %(p)s)),"
+        " vec AS (SELECT item_id FROM pool ORDER BY embedding <=> %(e)s LIMIT %(k)s),"
+        " lex AS (SELECT item_id FROM pool, plainto_tsquery('english', %(t)s) q"
+        "   WHERE tsv @@ q ORDER BY ts_rank(tsv, q) DESC LIMIT %(k)s)"
+        " SELECT i.item_id, i.category, i.context, i.confidence, i.source, i.valid_from,"
+        "   i.embedding, 1 - (i.embedding <=> %(e)s) AS cos"
+        " FROM agent_memory_items i WHERE i.item_id IN (SELECT item_id FROM vec UNION"
+        "   SELECT item_id FROM lex) ORDER BY cos DESC LIMIT %(k)s",
+        {"s": store_id, "p": person, "e": embedding, "k": k, "t": text},
+    ).fetchall()
+    return [dict(r) for r in rows]
+
+
+def as_array(vec: Any) -> np.ndarray:
+    """A pgvector value as a float32 numpy array."""
+    return np.asarray(vec.to_numpy() if hasattr(vec, "to_numpy") else vec, dtype=np.float32)
+
+
+def _judge_item(row: dict[str, Any] | ItemInput) -> JudgeItem:
+    if isinstance(row, ItemInput):
+        return JudgeItem(row.context, row.category, row.confidence, row.source, None)
+    when: datetime = row["valid_from"]
+    return JudgeItem(
+        row["context"], row["category"], row["confidence"], row["source"], when.date().isoformat()
+    )
+
+
+def decide(
+    models: Models, item: ItemInput, embedding: np.ndarray, near: list[dict[str, Any]]
+) -> JudgeDecision:
+    """The judge's decision, with the neighbours shown as 0..n-1, never by database id."""
+    if not near:
+        return JudgeDecision("create", None, "nothing similar in the store")
+    existing = [_judge_item(r) for r in near]
+    vecs = np.stack([as_array(r["embedding"]) for r in near])
+    try:
+        return models.judge(_judge_item(item), existing, embedding, vecs)
+    except Invalid:
+        # The answer was dropped (and counted); the offline judge decides instead of guessing.
+        from memory_pipelines.core import judge as local_judge
+
+        d = local_judge.decide(_judge_item(item), existing, embedding, vecs)
+        return JudgeDecision(d.action, d.target, f"fallback after invalid answer: {d.reason}")
+
+
+def save_deduplicated(
+    conn: Conn,
+    store_id: str,
+    item: ItemInput,
+    embedding: np.ndarray,
+    models: Models,
+    prov: Provenance,
+) -> dict[str, Any]:
+    """Apply the judge's decision in the caller's transaction; returns what happened."""
+    conn.execute(
+        "SELECT pg_advisory_xact_lock(hashtext(%s), hashtext(coalesce(%s, '')))",
+        (store_id, item.person),
+    )
+    near = nearest(conn, store_id, item.person, item.context, embedding, NEIGHBOURS)
+    decision = decide(models, item, embedding, near)
+    target = near[decision.target]["item_id"] if decision.target is not None else None
+    if decision.action == "merge" and target is not None:
+        merge_into(conn, target, item, embedding, prov.written_by or prov.model or "")
+        return {"deduplicated": True, "mergedInto": target, "reason": decision.reason}
+    new_id = items_db.insert_item(
+        conn,
+        store_id,
+        item,
+        embedding,
+        origin=prov.origin,
+        trusted=prov.trusted,
+        written_by=prov.written_by,
+        chat_id=prov.chat_id,
+        from_seq=prov.from_seq,
+        to_seq=prov.to_seq,
+        model=prov.model,
+        fed_by=prov.fed_by,
+    )
+    if decision.action == "supersede" and target is not None:
+        supersede(conn, store_id, target, new_id, prov.written_by or prov.model or "")
+        return {"id": new_id, "superseded": target, "reason": decision.reason}
+    return {"id": new_id, "reason": decision.reason}
+
+
+def merge_into(
+    conn: Conn, item_id: int, cand: ItemInput, embedding: np.ndarray, actor: str
+) -> None:
+    """Evolve an item with a candidate that states the same fact (humble merge)."""
+    old = items_db.get_item(conn, item_id, for_update=True)
+    new = merged_fields(old, cand)
+    conn.execute(
+        "UPDATE agent_memory_items SET context = %(context)s, body = %(body)s,"
+        " source = %(source)s, confidence = %(confidence)s, tags = %(tags)s,"
+        " entities = %(entities)s, keywords = %(keywords)s, edges = %(edges)s,"
+        " importance = %(importance)s, confirm_count = confirm_count + 1,"
+        " last_confirmed_at = now(), updated_at = now(),"
+        " embedding = CASE WHEN %(text_changed)s THEN %(embedding)s ELSE embedding END,"
+        " state = CASE WHEN state = 'archived' THEN 'current' ELSE state END"
+        " WHERE item_id = %(id)s",
+        {**new, "edges": Jsonb(new["edges"]), "embedding": embedding, "id": item_id},
+    )
+    for e in cand.edges:
+        items_db.add_link(conn, old["store_id"], "item", item_id, e.kind, e.id, e.type, model=actor)
+    items_db.write_version(conn, item_id, "merge", actor)
+    items_db.record_event(conn, old["store_id"], "merge", item_id, actor)
+    if old["state"] == "archived":
+        items_db.record_event(conn, old["store_id"], "restore", item_id, actor)
+
+
+def supersede(conn: Conn, store_id: str, old_id: int, new_id: int, actor: str) -> None:
+    """Retire the old item in favour of the new one; its wording stays in the history."""
+    conn.execute(
+        "UPDATE agent_memory_items o SET state = 'superseded', superseded_by = %s,"
+        " valid_until = greatest(n.valid_from, o.valid_from), updated_at = now()"
+        " FROM agent_memory_items n WHERE o.item_id = %s AND n.item_id = %s",
+        (new_id, old_id, new_id),
+    )
+    items_db.add_link(conn, store_id, "item", new_id, "item", old_id, "supersedes", model=actor)
+    items_db.write_version(conn, old_id, "superseded", actor)
+    items_db.record_event(conn, store_id, "supersede", old_id, actor, {"by": new_id})

@@ -1,0 +1,45 @@
+"""`memory-pipelines dev`: the Dagster UI (webserver + daemon) on the embedded store."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+
+import click
+
+from memory_pipelines.store.dagster_home import ensure_dagster_home
+from memory_pipelines.store.server import resolve_dsn
+
+
+def run_dev(port: int, host: str) -> None:
+    dsn = resolve_dsn()
+    home = ensure_dagster_home(dsn)
+    env = {**os.environ, "DAGSTER_HOME": str(home), "MEMORY_PG_DSN": dsn}
+    cmd = [
+        sys.executable,
+        "-m",
+        "dagster",
+        "dev",
+        "-m",
+        "memory_pipelines.definitions",
+        "-p",
+        str(port),
+        "-h",
+        host,
+    ]
+    click.echo(f"Dagster UI on http://{host}:{port} (instance in {home}); Ctrl-C stops it")
+    # Its own process group, so Ctrl-C reaches the webserver and the daemon together.
+    proc = subprocess.Popen(cmd, env=env, start_new_session=True)
+    try:
+        proc.wait()
+    except KeyboardInterrupt:
+        click.echo("stopping Dagster ...")
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    click.echo(f"Dagster stopped (exit {proc.returncode})")

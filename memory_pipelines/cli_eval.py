@@ -1,0 +1,102 @@
+"""`memory-pipelines eval ...`: evaluations that print JSON."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+DATA = Path(__file__).resolve().parent.parent / "benchmarks/data"
+
+
+def _jsonl(path: Path) -> list[dict]:
+    with path.open(encoding="utf-8") as fh:
+        return [json.loads(line) for line in fh if line.strip()]
+
+
+def _emit(report: dict, out: Path | None) -> None:
+    text = json.dumps(report, indent=2, default=str)
+    if out:
+        out.write_text(text + "\n", encoding="utf-8")
+    click.echo(text)
+
+
+@click.group("eval")
+def eval_group() -> None:
+    """Evaluations that print JSON (also run on cases you do not have)."""
+
+
+backend_option = click.option(
+    "--backend",
+    type=click.Choice(["local", "openai"]),
+    default="local",
+    show_default=True,
+    help="Model backend (openai: MEMORY_LLM_* vars).",
+)
+out_option = click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Also write the JSON here.",
+)
+
+
+@eval_group.command("judge")
+@click.option(
+    "--data",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=DATA / "judge/judge_dev.jsonl",
+    show_default=True,
+)
+@backend_option
+@out_option
+def eval_judge(data: Path, backend: str, out: Path | None) -> None:
+    """Dedup judge accuracy on labelled cases (decision and target both right)."""
+    from memory_pipelines.evals.judge import evaluate
+    from memory_pipelines.models.base import Models
+    from memory_pipelines.models.embedder import get_embedder
+    from memory_pipelines.resources.models import make_backend
+    from memory_pipelines.store.db import get_database
+
+    emb = get_embedder()
+    _emit(evaluate(get_database(), Models(make_backend(backend, emb)), emb, _jsonl(data)), out)
+
+
+@eval_group.command("policy")
+@click.option(
+    "--data",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=DATA / "policy/policy_dev.jsonl",
+    show_default=True,
+)
+@out_option
+def eval_policy(data: Path, out: Path | None) -> None:
+    """Save-policy accuracy on labelled turns (save or skip, and the category)."""
+    from memory_pipelines.core import policy
+    from memory_pipelines.models.embedder import get_embedder
+    from memory_pipelines.models.local import LocalBackend
+
+    local = LocalBackend(get_embedder())
+    _emit(policy.evaluate(_jsonl(data), similarity=local.similarity), out)
+
+
+@eval_group.command("extraction")
+@click.option(
+    "--data",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=DATA / "locomo/locomo_dev.json",
+    show_default=True,
+)
+@backend_option
+@out_option
+def eval_extraction(data: Path, backend: str, out: Path | None) -> None:
+    """Extraction coverage of LoCoMo observations, precision proxy, items per 100 turns."""
+    from memory_pipelines.evals.extraction import evaluate
+    from memory_pipelines.models.base import Models
+    from memory_pipelines.models.embedder import get_embedder
+    from memory_pipelines.resources.models import make_backend
+    from memory_pipelines.store.db import get_database
+
+    emb = get_embedder()
+    _emit(evaluate(get_database(), Models(make_backend(backend, emb)), emb, data), out)

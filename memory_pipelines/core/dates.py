@@ -1,0 +1,121 @@
+"""Relative time phrases resolved against when they were said ("yesterday" said on 8 May 2023
+is 7 May 2023), so a fact keeps its date when it is read months later."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta
+
+_WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+_UNITS = {"day": 1, "week": 7}
+_NUM = {
+    "a": 1,
+    "an": 1,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "couple of": 2,
+    "few": 3,
+}
+
+_RX = re.compile(
+    r"\b(yesterday|today|tonight|tomorrow|last night|this morning|"
+    r"(?:last|this|next) (?:week|weekend|month|year|summer|winter|spring|fall|autumn)|"
+    r"(?:last|this|next|on) (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|"
+    r"(?:\d+|a|an|one|two|three|four|five|six|a couple of|a few) (?:day|week|month|year)s? ago)\b",
+    re.IGNORECASE,
+)
+
+
+def day(dt: datetime) -> str:
+    return f"{dt.day} {dt:%B %Y}"
+
+
+def _month_shift(dt: datetime, n: int) -> datetime:
+    y, m = divmod(dt.month - 1 + n, 12)
+    return dt.replace(year=dt.year + y, month=m + 1, day=1)
+
+
+def resolve(phrase: str, said_at: datetime) -> str | None:
+    """The absolute date a relative phrase means, in words, or None if it is not one."""
+    p = phrase.lower().strip()
+    if p in ("today", "tonight", "this morning"):
+        return day(said_at)
+    if p in ("yesterday", "last night"):
+        return day(said_at - timedelta(days=1))
+    if p == "tomorrow":
+        return day(said_at + timedelta(days=1))
+    rel, _, unit = p.partition(" ")
+    if unit in _WEEKDAYS:
+        target = _WEEKDAYS.index(unit)
+        delta = (said_at.weekday() - target) % 7
+        if rel == "last":
+            return day(said_at - timedelta(days=delta or 7))
+        ahead = (target - said_at.weekday()) % 7
+        if rel == "next":
+            return day(said_at + timedelta(days=ahead or 7))
+        return (
+            day(said_at + timedelta(days=ahead))
+            if rel == "this"
+            else (day(said_at - timedelta(days=delta)))
+        )
+    shift = {"last": -1, "this": 0, "next": 1}.get(rel)
+    if shift is not None and unit in ("week", "weekend"):
+        start = said_at - timedelta(days=said_at.weekday()) + timedelta(weeks=shift)
+        return f"the week of {day(start)}"
+    if shift is not None and unit == "month":
+        return f"{_month_shift(said_at, shift):%B %Y}"
+    if shift is not None and unit == "year":
+        return str(said_at.year + shift)
+    if shift is not None:  # a season
+        return f"{unit} {said_at.year + shift}"
+    m = re.fullmatch(r"(\d+|a couple of|a few|an?|one|two|three|four|five|six) (\w+?)s? ago", p)
+    if m:
+        n = int(m.group(1)) if m.group(1).isdigit() else _NUM.get(m.group(1).replace("a ", ""), 1)
+        unit = m.group(2)
+        if unit in _UNITS:
+            return day(said_at - timedelta(days=n * _UNITS[unit]))
+        if unit == "month":
+            return f"{_month_shift(said_at, -n):%B %Y}"
+        if unit == "year":
+            return str(said_at.year - n)
+    return None
+
+
+def annotate(text: str, said_at: datetime) -> tuple[str, list[str]]:
+    """Text with each relative phrase followed by its date in brackets, and the dates."""
+    dates: list[str] = []
+
+    def sub(m: re.Match[str]) -> str:
+        when = resolve(m.group(0), said_at)
+        if when is None:
+            return m.group(0)
+        dates.append(when)
+        return f"{m.group(0)} ({when})"
+
+    return _RX.sub(sub, text), dates
+
+
+_DUE = re.compile(
+    r"\b(?:by|before|on|until)\s+(?:this\s+|next\s+)?"
+    r"(monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|tonight)\b"
+    r"|\b(tomorrow|tonight)\b",
+    re.IGNORECASE,
+)
+
+
+def due_date(text: str, said_at: datetime) -> datetime | None:
+    """When a promise is due, if the text says it with a weekday or tomorrow/tonight."""
+    m = _DUE.search(text)
+    if not m:
+        return None
+    word = (m.group(1) or m.group(2)).lower()
+    if word == "tonight":
+        return said_at.replace(hour=23, minute=59, second=0, microsecond=0)
+    if word == "tomorrow":
+        return (said_at + timedelta(days=1)).replace(hour=23, minute=59, second=0, microsecond=0)
+    ahead = (_WEEKDAYS.index(word) - said_at.weekday()) % 7 or 7
+    return (said_at + timedelta(days=ahead)).replace(hour=23, minute=59, second=0, microsecond=0)

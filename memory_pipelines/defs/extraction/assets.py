@@ -1,0 +1,159 @@
+"""Extraction: conversation windows -> candidates -> deduplicated memory items, per store."""
+
+import time
+from typing import Any
+
+import dagster as dg
+
+from memory_pipelines.api import extraction
+from memory_pipelines.defs.partitions import stores_partitions
+from memory_pipelines.defs.turns.assets import turn_embeddings
+from memory_pipelines.resources import EmbedderResource, ModelResource, StoreResource
+from memory_pipelines.store import extraction as ex_db
+from memory_pipelines.store import stores as stores_db
+
+COMMON: dict[str, Any] = {
+    "partitions_def": stores_partitions,
+    "group_name": "extraction",
+    "owners": ["team:memory"],
+}
+
+
+def _models(store: StoreResource, model: ModelResource, embedder: EmbedderResource, store_id: str):
+    with store.database().connection() as conn:
+        s = stores_db.get_settings(conn, store_id).extraction
+    return model.models(
+        embedder.get(), backend=s.backend, model=s.model if s.backend == "openai" else ""
+    )
+
+
+@dg.asset(
+    deps=[turn_embeddings],
+    kinds={"postgres"},
+    description="Turns not yet extracted, grouped into windows by the store's extraction "
+    "settings (batch size, minimum messages, quiet period, how far back, which keys).",
+    **COMMON,
+)
+def conversation_windows(
+    context: dg.AssetExecutionContext, store: StoreResource
+) -> dg.MaterializeResult:
+    start = time.perf_counter()
+    res = extraction.plan_windows(store.database(), context.partition_key, log=context.log.info)
+    with store.database().connection() as conn:
+        ex_db.record_pass(
+            conn, context.partition_key, context.run_id, windows_new=res["windows_new"]
+        )
+    return dg.MaterializeResult(
+        metadata={
+            "dagster/table_name": "extraction_windows",
+            "windows_new": res["windows_new"],
+            "windows_pending": res.get("windows_pending", 0),
+            "extraction_enabled": res["enabled"],
+            "seconds": round(time.perf_counter() - start, 2),
+        }
+    )
+
+
+@dg.asset(
+    deps=[conversation_windows],
+    kinds={"postgres", "python"},
+    description="Stable-fact candidates read from each pending window (preferences, decisions "
+    "with why, durable facts, lessons, commitments), confidence capped at 6, with provenance; "
+    "invalid ones are dropped and counted.",
+    **COMMON,
+)
+def extracted_candidates(
+    context: dg.AssetExecutionContext,
+    store: StoreResource,
+    model: ModelResource,
+    embedder: EmbedderResource,
+) -> dg.MaterializeResult:
+    start = time.perf_counter()
+    models = _models(store, model, embedder, context.partition_key)
+    res = extraction.extract_pending(
+        store.database(), context.partition_key, models, log=context.log.info
+    )
+    with store.database().connection() as conn:
+        ex_db.record_pass(
+            conn,
+            context.partition_key,
+            context.run_id,
+            windows_read=res["windows_read"],
+            candidates=res["candidates"],
+            dropped_invalid=res["dropped_invalid"],
+            model_calls=res["model_calls"],
+        )
+    return dg.MaterializeResult(
+        metadata={
+            "dagster/table_name": "extraction_candidates",
+            **res,
+            "backend": models.backend.name,
+            "seconds": round(time.perf_counter() - start, 2),
+        }
+    )
+
+
+@dg.asset(
+    deps=[extracted_candidates],
+    kinds={"postgres", "python"},
+    description="Candidates saved through the dedup judge into agent_memory_items: a fact said "
+    "again confirms its item, a correction supersedes it (the old one stays in history).",
+    check_specs=[dg.AssetCheckSpec("extracted_items_capped_with_provenance", asset="memory_items")],
+    **COMMON,
+)
+def memory_items(
+    context: dg.AssetExecutionContext,
+    store: StoreResource,
+    model: ModelResource,
+    embedder: EmbedderResource,
+) -> dg.MaterializeResult:
+    start = time.perf_counter()
+    store_id = context.partition_key
+    db = store.database()
+    models = _models(store, model, embedder, store_id)
+    res = extraction.apply_extracted(
+        db, store_id, models, embedder.get(), context.log.info, context.run_id
+    )
+    seconds = time.perf_counter() - start
+    with db.connection() as conn:
+        ex_db.record_pass(
+            conn,
+            store_id,
+            context.run_id,
+            windows_applied=res["windows_applied"],
+            written=res["written"],
+            confirmed=res["confirmed"],
+            superseded=res["superseded"],
+            model_calls=res["model_calls"],
+            duration_s=seconds,
+        )
+        pass_row = ex_db.last_pass(conn, store_id, context.run_id) or {}
+        total = conn.execute(
+            "SELECT count(*) AS n FROM agent_memory_items WHERE store_id = %s"
+            " AND state = 'current'",
+            (store_id,),
+        ).fetchone()
+        bad = conn.execute(
+            "SELECT count(*) AS n FROM agent_memory_items WHERE store_id = %s AND written_by = %s"
+            " AND source = 'machine' AND (confidence > 6 OR chat_id IS NULL OR from_seq IS NULL)",
+            (store_id, extraction.EXTRACTOR),
+        ).fetchone()
+    assert total is not None and bad is not None
+    return dg.MaterializeResult(
+        metadata={
+            "dagster/row_count": int(total["n"]),
+            "dagster/table_name": "agent_memory_items",
+            **res,
+            "pass_windows_read": int(pass_row.get("windows_read", 0)),
+            "pass_dropped_invalid": int(pass_row.get("dropped_invalid", 0)),
+            "seconds": round(seconds, 2),
+        },
+        check_results=[
+            dg.AssetCheckResult(
+                check_name="extracted_items_capped_with_provenance",
+                passed=bad["n"] == 0,
+                metadata={"violations": int(bad["n"])},
+                description="Extracted items have confidence at most 6 and chat + seq provenance.",
+            )
+        ],
+    )

@@ -1,0 +1,100 @@
+"""One model interface for the judge, the extractor and (later) summariser, link proposer and
+reflector; every call is measured and recorded."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, TypeVar
+
+import numpy as np
+
+from memory_pipelines.core.extract import WindowTurn
+from memory_pipelines.core.judge import JudgeDecision, JudgeItem
+
+T = TypeVar("T")
+
+
+@dataclass
+class ModelCall:
+    tier: str  # classify (cheap) or generate
+    task: str  # judge, extract, summarise, link, contradiction, reflect
+    backend: str
+    model: str
+    tokens_in: int = 0
+    tokens_out: int = 0
+    latency_ms: float = 0.0
+    outcome: str = "ok"  # ok, invalid (dropped after a retry), error, fallback
+
+
+class Invalid(Exception):
+    """A model answer failed its schema (after the retry); it is dropped and counted."""
+
+
+class Backend(Protocol):
+    name: str
+    model: str
+
+    def judge(
+        self,
+        candidate: JudgeItem,
+        existing: Sequence[JudgeItem],
+        cand_vec: np.ndarray,
+        existing_vecs: np.ndarray,
+        call: ModelCall,
+    ) -> JudgeDecision: ...
+
+    def extract(
+        self, window: Sequence[WindowTurn], instructions: str, types: Sequence[str], call: ModelCall
+    ) -> list[dict[str, Any]]: ...
+
+
+@dataclass
+class Models:
+    """A backend plus the log of every call made through it (flushed to model_calls)."""
+
+    backend: Backend
+    calls: list[ModelCall] = field(default_factory=list)
+
+    def _run(self, tier: str, task: str, fn: Callable[[ModelCall], T]) -> T:
+        call = ModelCall(tier, task, self.backend.name, self.backend.model)
+        start = time.perf_counter()
+        try:
+            return fn(call)
+        except Invalid:
+            call.outcome = "invalid"
+            raise
+        except Exception:
+            call.outcome = "error"
+            raise
+        finally:
+            call.latency_ms = (time.perf_counter() - start) * 1000
+            self.calls.append(call)
+
+    def judge(
+        self,
+        candidate: JudgeItem,
+        existing: Sequence[JudgeItem],
+        cand_vec: np.ndarray,
+        existing_vecs: np.ndarray,
+    ) -> JudgeDecision:
+        return self._run(
+            "classify",
+            "judge",
+            lambda call: self.backend.judge(candidate, existing, cand_vec, existing_vecs, call),
+        )
+
+    def extract(
+        self, window: Sequence[WindowTurn], instructions: str = "", types: Sequence[str] = ()
+    ) -> list[dict[str, Any]]:
+        return self._run(
+            "generate",
+            "extract",
+            lambda call: self.backend.extract(window, instructions, types, call),
+        )
+
+    def drain(self) -> list[ModelCall]:
+        """The calls recorded since the last drain."""
+        out, self.calls = self.calls, []
+        return out

@@ -1,0 +1,59 @@
+"""The `local` backend: deterministic and offline, rules plus the embedder."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from memory_pipelines.core import judge as judge_rules
+from memory_pipelines.core.extract import extract_window
+from memory_pipelines.core.judge import JudgeDecision, JudgeItem
+from memory_pipelines.models.base import ModelCall, WindowTurn
+from memory_pipelines.models.embedder import Embedder
+
+
+class LocalBackend:
+    name = "local"
+    model = "local-rules-v1"
+
+    def __init__(self, embedder: Embedder) -> None:
+        self.embedder = embedder
+
+    def _tokens(self, *texts: str) -> int:
+        return sum(self.embedder.count_tokens(t) for t in texts)
+
+    def judge(
+        self,
+        candidate: JudgeItem,
+        existing: Sequence[JudgeItem],
+        cand_vec: np.ndarray,
+        existing_vecs: np.ndarray,
+        call: ModelCall,
+    ) -> JudgeDecision:
+        call.tokens_in = self._tokens(candidate.context, *(e.context for e in existing))
+        return judge_rules.decide(candidate, existing, cand_vec, existing_vecs)
+
+    def extract(
+        self, window: Sequence[WindowTurn], instructions: str, types: Sequence[str], call: ModelCall
+    ) -> list[dict[str, Any]]:
+        # `instructions` are for a language model; the rules follow the spec's save policy.
+        call.tokens_in = self._tokens(*(t.text for t in window))
+        known = {t.text: t.embedding for t in window if t.embedding is not None}
+        out = extract_window(window, types, similarity=lambda a, b: self.similarity(a, b, known))
+        call.tokens_out = self._tokens(*(c["context"] for c in out))
+        return out
+
+    def similarity(
+        self, text: str, others: Sequence[str], known: dict[str, np.ndarray] | None = None
+    ) -> list[float]:
+        """Cosines of text to others, reusing stored embeddings of known texts."""
+        if not others:
+            return []
+        known = known or {}
+        texts = [text, *others]
+        missing = [t for t in dict.fromkeys(texts) if t not in known]
+        fresh = dict(zip(missing, self.embedder.embed(missing), strict=True)) if missing else {}
+        vecs = np.stack([known[t] if t in known else fresh[t] for t in texts])
+        return [float(v) for v in vecs[1:] @ vecs[0]]

@@ -1,0 +1,47 @@
+"""Run the Dagster pipeline for stores in this process (the demo, evaluations, benchmarks)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from contextlib import contextmanager
+from typing import Any
+
+import dagster as dg
+
+from memory_pipelines.store.dagster_home import ensure_dagster_home
+
+
+@contextmanager
+def dagster_instance(dsn: str | None = None) -> Any:
+    """The persistent instance under MEMORY_HOME (runs visible later in `memory-pipelines dev`)."""
+    os.environ["DAGSTER_HOME"] = str(ensure_dagster_home(dsn))
+    with dg.DagsterInstance.get() as instance:
+        yield instance
+
+
+def materialize_stores(
+    instance: dg.DagsterInstance,
+    store_ids: Sequence[str],
+    assets: Sequence[Any] | None = None,
+    resources: dict[str, Any] | None = None,
+) -> list[dg.ExecuteInJobResult]:
+    """Materialise the assets for each store partition, adding partitions as needed."""
+    from memory_pipelines.definitions import ASSETS
+    from memory_pipelines.definitions import resources as default_resources
+
+    known = set(instance.get_dynamic_partitions("stores"))
+    missing = [s for s in store_ids if s not in known]
+    if missing:
+        instance.add_dynamic_partitions("stores", missing)
+    results = []
+    for store_id in store_ids:
+        result = dg.materialize(
+            list(assets or ASSETS),
+            partition_key=store_id,
+            instance=instance,
+            resources=resources or default_resources(),
+            tags={"memory/store": store_id},
+        )
+        results.append(result)
+    return results

@@ -1,0 +1,45 @@
+"""The model resource: one interface over the `local` and `openai` backends."""
+
+from __future__ import annotations
+
+import os
+
+import dagster as dg
+
+from memory_pipelines.models.base import Backend, Models
+from memory_pipelines.models.embedder import Embedder
+from memory_pipelines.models.local import LocalBackend
+from memory_pipelines.models.openai import OpenAIBackend
+
+
+class ModelResource(dg.ConfigurableResource):
+    """Serves the judge, extractor and summariser. `local` (default) is offline and
+    deterministic; `openai` talks to any OpenAI-compatible endpoint. `api_key` is best given as
+    EnvVar("MEMORY_LLM_API_KEY"); left empty, that variable is read when a run starts."""
+
+    backend: str = "local"
+    base_url: str = ""
+    model: str = ""
+    api_key: str = ""
+
+    def models(self, embedder: Embedder, backend: str | None = None, model: str = "") -> Models:
+        """A fresh call log over the chosen backend (a store's setting may pick the backend)."""
+        return Models(
+            make_backend(
+                backend or self.backend, embedder, self.base_url, model or self.model, self.api_key
+            )
+        )
+
+
+def make_backend(
+    name: str, embedder: Embedder, base_url: str = "", model: str = "", api_key: str = ""
+) -> Backend:
+    if name == "local":
+        return LocalBackend(embedder)
+    if name == "openai":
+        return OpenAIBackend(
+            base_url or os.environ.get("MEMORY_LLM_BASE_URL", ""),
+            model or os.environ.get("MEMORY_LLM_MODEL", "gpt-4o-mini"),
+            api_key or os.environ.get("MEMORY_LLM_API_KEY", ""),
+        )
+    raise ValueError(f"model backend must be local or openai, got {name!r}")

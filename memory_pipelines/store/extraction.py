@@ -1,0 +1,172 @@
+"""Windows, candidates and pass statistics of extraction."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from psycopg.types.json import Jsonb
+
+from memory_pipelines.core.extract import WindowTurn
+from memory_pipelines.core.windows import ChatState
+from memory_pipelines.store.db import Conn
+
+CONTEXT_TURNS = 3  # earlier turns shown with a window, so restatements can be recognised
+
+
+def chat_states(conn: Conn, store_id: str, lookback_days: int) -> list[ChatState]:
+    rows = conn.execute(
+        "SELECT c.chat_id, c.key_id, count(t.turn_id) AS total, max(t.seq) AS last_seq,"
+        " max(t.created_at) AS last_at,"
+        " coalesce(min(t.seq) FILTER (WHERE %(lb)s = 0"
+        "   OR t.created_at >= now() - make_interval(days => %(lb)s)), max(t.seq) + 1) AS first_lb,"
+        " coalesce((SELECT max(w.to_seq) FROM extraction_windows w"
+        "   WHERE w.chat_id = c.chat_id), 0) AS covered"
+        " FROM chats c JOIN turns t USING (chat_id) WHERE c.store_id = %(s)s"
+        " GROUP BY c.chat_id, c.key_id ORDER BY c.chat_id",
+        {"s": store_id, "lb": lookback_days},
+    ).fetchall()
+    return [
+        ChatState(
+            r["chat_id"],
+            r["key_id"],
+            r["total"],
+            r["covered"],
+            r["last_seq"],
+            r["last_at"],
+            r["first_lb"],
+        )
+        for r in rows
+    ]
+
+
+def insert_windows(
+    conn: Conn, store_id: str, chat_id: int, windows: Sequence[tuple[int, int]]
+) -> int:
+    new = 0
+    for first, last in windows:
+        row = conn.execute(
+            "INSERT INTO extraction_windows (store_id, chat_id, from_seq, to_seq)"
+            " VALUES (%s, %s, %s, %s) ON CONFLICT (chat_id, from_seq) DO NOTHING"
+            " RETURNING window_id",
+            (store_id, chat_id, first, last),
+        ).fetchone()
+        new += row is not None
+    return new
+
+
+def windows_in_state(conn: Conn, store_id: str, state: str) -> list[dict[str, Any]]:
+    return list(
+        conn.execute(
+            "SELECT window_id, chat_id, from_seq, to_seq FROM extraction_windows"
+            " WHERE store_id = %s AND state = %s ORDER BY chat_id, from_seq",
+            (store_id, state),
+        )
+    )
+
+
+def window_turns(conn: Conn, chat_id: int, from_seq: int, to_seq: int) -> list[WindowTurn]:
+    """The window's turns with a few earlier ones for context, oldest first."""
+    rows = conn.execute(
+        "SELECT seq, role, speaker, text, created_at, embedding FROM turns"
+        " WHERE chat_id = %s AND seq BETWEEN %s AND %s ORDER BY seq",
+        (chat_id, max(1, from_seq - CONTEXT_TURNS), to_seq),
+    ).fetchall()
+    return [
+        WindowTurn(
+            r["seq"],
+            r["role"],
+            r["speaker"],
+            r["text"],
+            r["created_at"],
+            None if r["embedding"] is None else r["embedding"].to_numpy(),
+        )
+        for r in rows
+    ]
+
+
+def store_candidates(
+    conn: Conn,
+    store_id: str,
+    window_id: int,
+    candidates: Sequence[tuple[dict[str, Any], bool, str | None]],
+) -> None:
+    """Replace the window's candidates and mark it extracted (call in one transaction)."""
+    conn.execute("DELETE FROM extraction_candidates WHERE window_id = %s", (window_id,))
+    with conn.cursor() as cur:
+        cur.executemany(
+            "INSERT INTO extraction_candidates (window_id, store_id, ord, payload, valid,"
+            " drop_reason) VALUES (%s, %s, %s, %s, %s, %s)",
+            [(window_id, store_id, i, Jsonb(p), v, r) for i, (p, v, r) in enumerate(candidates)],
+        )
+    conn.execute(
+        "UPDATE extraction_windows SET state = 'extracted', extracted_at = now()"
+        " WHERE window_id = %s",
+        (window_id,),
+    )
+
+
+def valid_candidates(conn: Conn, window_id: int) -> list[dict[str, Any]]:
+    return list(
+        conn.execute(
+            "SELECT candidate_id, payload FROM extraction_candidates"
+            " WHERE window_id = %s AND valid ORDER BY ord",
+            (window_id,),
+        )
+    )
+
+
+def set_outcome(conn: Conn, candidate_id: int, outcome: str, item_id: int) -> None:
+    conn.execute(
+        "UPDATE extraction_candidates SET outcome = %s, item_id = %s WHERE candidate_id = %s",
+        (outcome, item_id, candidate_id),
+    )
+
+
+def mark_applied(conn: Conn, window_id: int) -> None:
+    conn.execute(
+        "UPDATE extraction_windows SET state = 'applied', applied_at = now()"
+        " WHERE window_id = %s AND state = 'extracted'",
+        (window_id,),
+    )
+
+
+PASS_FIELDS = (
+    "windows_new",
+    "windows_read",
+    "candidates",
+    "dropped_invalid",
+    "windows_applied",
+    "written",
+    "confirmed",
+    "superseded",
+    "model_calls",
+    "duration_s",
+)
+
+
+def record_pass(conn: Conn, store_id: str, run_id: str, **counts: float) -> None:
+    """Add a stage's numbers to the pass row of this run (one row per store and run)."""
+    bad = set(counts) - set(PASS_FIELDS)
+    if bad:
+        raise ValueError(f"unknown pass fields {sorted(bad)}")
+    cols = list(counts)
+    conn.execute(
+        "INSERT INTO extraction_passes (store_id, run_id, finished_at"
+        + "".join(f", {c}" for c in cols)
+        + ") VALUES (%s, %s, now()"
+        + ", %s" * len(cols)
+        + ")"
+        " ON CONFLICT (store_id, run_id) DO UPDATE SET finished_at = now()"
+        + "".join(f", {c} = extraction_passes.{c} + EXCLUDED.{c}" for c in cols),
+        (store_id, run_id, *counts.values()),
+    )
+
+
+def last_pass(conn: Conn, store_id: str, run_id: str | None = None) -> dict[str, Any] | None:
+    """The pass row of a run, or the store's latest."""
+    return conn.execute(
+        "SELECT * FROM extraction_passes WHERE store_id = %s AND (%s::text IS NULL OR run_id = %s)"
+        " ORDER BY pass_id DESC LIMIT 1",
+        (store_id, run_id, run_id),
+    ).fetchone()

@@ -1,0 +1,137 @@
+"""save_with_dedup: the judge's merge / supersede / create, humble merges, concurrent writers."""
+
+from __future__ import annotations
+
+import threading
+
+from memory_pipelines.api import Memory
+from memory_pipelines.core.merge import merged_fields
+from memory_pipelines.core.records import validate_item
+
+
+def _fact(context: str, confidence: int = 7, **extra: object) -> dict:
+    return {"category": "fact", "context": context, "confidence": confidence, **extra}
+
+
+def test_paraphrase_merges_and_confirms(memory: Memory) -> None:
+    first = memory.save_with_dedup(_fact("Gets up at 5:30 most days"))
+    memory.save_with_dedup(_fact("Brother Tom lives in Cork"))
+    again = memory.save_with_dedup(_fact("Usually up at 5:30 in the morning", tags=["routine"]))
+    assert again["deduplicated"] is True and again["mergedInto"] == first["id"]
+    item = memory.get(first["id"])
+    assert item["confirm_count"] == 1 and item["last_confirmed_at"] is not None
+    assert item["tags"] == ["routine"]
+    assert [v["change"] for v in memory.history(first["id"])] == ["create", "merge"]
+    assert len(memory.items()) == 2
+
+
+def test_changed_value_supersedes_and_keeps_history(memory: Memory) -> None:
+    old = memory.save_with_dedup(_fact("Daily standup is at 9:30"))["id"]
+    res = memory.save_with_dedup(_fact("Daily standup now starts at 10:00"))
+    assert res["superseded"] == old
+    new = res["id"]
+    old_item = memory.get(old)
+    assert old_item["state"] == "superseded" and old_item["superseded_by"] == new
+    assert old_item["valid_until"] is not None
+    assert [i["item_id"] for i in memory.items()] == [new]  # only the new one is current
+    wording = [v["snapshot"]["context"] for v in memory.history(new)]
+    assert "Daily standup is at 9:30" in wording  # the old wording stays readable
+    with memory.db.connection() as conn:
+        link = conn.execute(
+            "SELECT link_type FROM links WHERE store_id = %s AND src_id = %s AND dst_id = %s",
+            (memory.store_id, new, old),
+        ).fetchone()
+    assert link == {"link_type": "supersedes"}
+
+
+def test_different_subject_creates(memory: Memory) -> None:
+    a = memory.save_with_dedup(_fact("Brother Tom lives in Cork"))
+    b = memory.save_with_dedup(_fact("Sister Mia lives in Cork"))
+    assert "deduplicated" not in b and "superseded" not in b and b["id"] != a["id"]
+
+
+def test_machine_text_never_overwrites_user_text_and_confidence_never_drops(
+    memory: Memory,
+) -> None:
+    user = memory.save_with_dedup(_fact("Wants comparisons as Markdown tables", 8))["id"]
+    res = memory.save_with_dedup(
+        {
+            "category": "fact",
+            "source": "machine",
+            "confidence": 5,
+            "tags": ["format"],
+            "context": "Appears to like product comparisons laid out as Markdown tables",
+        }
+    )
+    assert res.get("mergedInto") == user
+    item = memory.get(user)
+    assert item["context"] == "Wants comparisons as Markdown tables"
+    assert item["confidence"] == 8 and item["source"] == "user" and item["tags"] == ["format"]
+
+
+def test_merge_rules_directly() -> None:
+    old = {
+        "context": "Plays guitar",
+        "body": "",
+        "source": "machine",
+        "confidence": 5,
+        "importance": 4,
+        "tags": ["music"],
+        "entities": [],
+        "keywords": [],
+        "edges": [],
+    }
+    more = validate_item(
+        {
+            "category": "fact",
+            "context": "Plays guitar and bass",
+            "confidence": 3,
+            "source": "machine",
+            "tags": ["music", "bass"],
+        }
+    )
+    new = merged_fields(old, more)
+    assert new["context"] == "Plays guitar and bass"  # more detail wins between machine texts
+    assert new["confidence"] == 5 and new["importance"] == 4  # never lowered
+    assert new["tags"] == ["music", "bass"]
+    user_old = {**old, "source": "user"}
+    assert merged_fields(user_old, more)["context"] == "Plays guitar"
+    user_new = validate_item(
+        {"category": "fact", "context": "Plays guitar and bass daily", "confidence": 9}
+    )
+    taken = merged_fields(user_old, user_new)
+    assert taken["context"] == "Plays guitar and bass daily" and taken["confidence"] == 9
+
+
+def test_concurrent_duplicate_saves_end_with_one_item(memory: Memory) -> None:
+    memory.save_with_dedup(_fact("Favourite tea is Earl Grey"))  # warm up model and pool
+    barrier = threading.Barrier(4)
+    results: list[dict] = []
+
+    def writer() -> None:
+        barrier.wait()
+        results.append(memory.save_with_dedup(_fact("Allergic to penicillin since childhood")))
+
+    threads = [threading.Thread(target=writer) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    ids = {r.get("id") or r.get("mergedInto") for r in results}
+    assert len(ids) == 1
+    assert sum(1 for r in results if r.get("deduplicated")) == 3
+    assert len([i for i in memory.items() if "penicillin" in i["context"]]) == 1
+
+
+def test_model_calls_are_recorded(memory: Memory) -> None:
+    memory.save_with_dedup(_fact("Owns a grey cat called Miso"))
+    memory.save_with_dedup(_fact("Cat Miso is three years old"))
+    with memory.db.connection() as conn:
+        rows = conn.execute(
+            "SELECT task, backend, tier, outcome, tokens_in FROM model_calls WHERE store_id = %s",
+            (memory.store_id,),
+        ).fetchall()
+    # the first save had no neighbour to judge; the second asked the judge once
+    assert len(rows) == 1
+    assert rows[0]["task"] == "judge" and rows[0]["backend"] == "local"
+    assert rows[0]["outcome"] == "ok" and rows[0]["tokens_in"] > 0

@@ -1,0 +1,209 @@
+"""Extraction through Dagster: windows -> candidates -> memory items, idempotent and resumable."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from datetime import UTC, datetime, timedelta
+
+import dagster as dg
+
+from memory_pipelines.api import Memory
+from memory_pipelines.api.extraction import EXTRACTOR
+from memory_pipelines.definitions import ASSETS
+from memory_pipelines.resources import EmbedderResource, ModelResource, StoreResource
+
+T0 = datetime(2024, 3, 4, 9, 0, tzinfo=UTC)
+CHAT = [
+    ("user", "Ana", "Morning!"),
+    ("assistant", "", "Good morning, how can I help?"),
+    ("user", "Ana", "I always want prices quoted with VAT included, I forget to add it."),
+    ("assistant", "", "Understood, VAT included from now on."),
+    ("user", "Ana", "We're going with Flutter so one team can ship both apps."),
+    ("user", "Ana", "Thanks, that's all for today."),
+]
+
+
+def _write(memory: Memory, chat: str, turns: list[tuple[str, str, str]], start: datetime) -> None:
+    memory.write_turns(
+        chat,
+        [
+            {"role": r, "speaker": s, "text": t, "created_at": start + timedelta(minutes=i)}
+            for i, (r, s, t) in enumerate(turns)
+        ],
+    )
+
+
+def _materialize(memory: Memory, pg_dsn: str) -> dg.ExecuteInJobResult:
+    with dg.instance_for_test() as instance:
+        instance.add_dynamic_partitions("stores", [memory.store_id])
+        return dg.materialize(
+            ASSETS,
+            partition_key=memory.store_id,
+            instance=instance,
+            resources={
+                "store": StoreResource(dsn=pg_dsn),
+                "embedder": EmbedderResource(),
+                "model": ModelResource(),
+            },
+        )
+
+
+def _meta(result: dg.ExecuteInJobResult, asset: str) -> dict:
+    mat = result.asset_materializations_for_node(asset)[0]
+    return {k: v.value for k, v in mat.metadata.items()}
+
+
+def test_pipeline_extracts_stable_facts_with_provenance(memory: Memory, pg_dsn: str) -> None:
+    _write(memory, "c1", CHAT, T0)
+    result = _materialize(memory, pg_dsn)
+    assert result.success
+    meta = _meta(result, "memory_items")
+    items = memory.items()
+    contexts = " | ".join(i["context"] for i in items)
+    assert meta["written"] == len(items) >= 2
+    assert "VAT" in contexts and "Flutter" in contexts
+    assert "Morning" not in contexts and "Thanks" not in contexts
+    for i in items:
+        assert i["confidence"] <= 6 and i["source"] == "machine"
+        assert i["chat_id"] is not None and 1 <= i["from_seq"] <= i["to_seq"] <= len(CHAT)
+        assert i["written_by"] == EXTRACTOR and i["origin"] == "derived"
+    flutter = next(i for i in items if "Flutter" in i["context"])
+    assert flutter["category"] == "decision" and flutter["from_seq"] == 5
+    assert "Ana" in flutter["context"] or "We" in flutter["context"]
+    assert all(c.passed for c in result.get_asset_check_evaluations())
+    with memory.db.connection() as conn:
+        p = conn.execute(
+            "SELECT * FROM extraction_passes WHERE store_id = %s", (memory.store_id,)
+        ).fetchone()
+    assert p["windows_read"] == 1 and p["written"] == len(items) and p["model_calls"] >= 1
+
+    # a re-run over the same turns writes nothing new
+    again = _materialize(memory, pg_dsn)
+    assert _meta(again, "memory_items")["written"] == 0
+    assert len(memory.items()) == len(items)
+
+
+def test_fact_said_again_confirms_and_correction_supersedes(memory: Memory, pg_dsn: str) -> None:
+    _write(
+        memory,
+        "c1",
+        [
+            ("user", "Ana", "Our API gateway times out requests after 30 seconds."),
+            ("assistant", "", "Good to know."),
+        ],
+        T0,
+    )
+    _materialize(memory, pg_dsn)
+    [first] = memory.items()
+    _write(
+        memory,
+        "c2",
+        [
+            (
+                "user",
+                "Ana",
+                "Reminder: the API gateway times out requests after 30 seconds, keep calls short.",
+            ),
+            ("assistant", "", "Will do."),
+        ],
+        T0 + timedelta(days=1),
+    )
+    _materialize(memory, pg_dsn)
+    assert memory.get(first["item_id"])["confirm_count"] >= 1
+    _write(
+        memory,
+        "c3",
+        [
+            ("user", "Ana", "The API gateway timeout is now 60 seconds, we raised it yesterday."),
+            ("assistant", "", "Thanks for the update."),
+        ],
+        T0 + timedelta(days=2),
+    )
+    result = _materialize(memory, pg_dsn)
+    assert _meta(result, "memory_items")["superseded"] == 1
+    assert memory.get(first["item_id"])["state"] == "superseded"
+
+
+def test_extraction_can_be_switched_off(memory: Memory, pg_dsn: str) -> None:
+    memory.configure(extraction={"enabled": False})
+    _write(memory, "c1", CHAT, T0)
+    result = _materialize(memory, pg_dsn)
+    assert _meta(result, "conversation_windows")["windows_new"] == 0
+    assert memory.items() == []
+
+
+APPLY = """
+import sys
+from memory_pipelines.api.extraction import apply_extracted
+from memory_pipelines.models.base import Models
+from memory_pipelines.models.embedder import get_embedder
+from memory_pipelines.models.local import LocalBackend
+from memory_pipelines.store.db import get_database
+e = get_embedder()
+apply_extracted(get_database(), sys.argv[1], Models(LocalBackend(e)), e)
+"""
+
+
+def test_killed_run_leaves_whole_windows_and_next_run_completes(
+    memory: Memory, db, embedder, pg_dsn: str
+) -> None:
+    from memory_pipelines.api.extraction import apply_extracted, extract_pending, plan_windows
+    from memory_pipelines.api.ingest import ingest_chats
+    from memory_pipelines.core.conversations import load_chats
+    from memory_pipelines.models.base import Models
+    from memory_pipelines.models.local import LocalBackend
+    from tests.conftest import LOCOMO
+
+    chats, _ = load_chats(LOCOMO)
+    chat = chats[0]
+    chat.turns = chat.turns[:160]
+    twin = Memory(memory.store_id + "-twin", db=db, embedder=embedder)
+    models = Models(LocalBackend(embedder))
+    for m in (memory, twin):
+        m.configure(extraction={"batch_size": 8})
+        ingest_chats(m, [chat])
+        plan_windows(db, m.store_id)
+        extract_pending(db, m.store_id, models)
+    apply_extracted(db, twin.store_id, models, embedder)  # the uninterrupted reference
+
+    proc = subprocess.Popen(
+        [sys.executable, "-c", APPLY, memory.store_id], env={**os.environ, "MEMORY_PG_DSN": pg_dsn}
+    )
+    deadline = time.time() + 120
+    applied = 0
+    while time.time() < deadline and applied < 2:
+        with db.connection() as conn:
+            applied = conn.execute(
+                "SELECT count(*) AS n FROM extraction_windows WHERE store_id"
+                " = %s AND state = 'applied'",
+                (memory.store_id,),
+            ).fetchone()["n"]
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    with db.connection() as conn:
+        states = conn.execute(
+            "SELECT w.state, count(c.outcome) AS decided, count(c.candidate_id) FILTER"
+            " (WHERE c.valid) AS valid FROM extraction_windows w LEFT JOIN extraction_candidates c"
+            " USING (window_id) WHERE w.store_id = %s GROUP BY w.window_id, w.state",
+            (memory.store_id,),
+        ).fetchall()
+    assert any(s["state"] == "extracted" for s in states), "the kill came too late to test"
+    for s in states:  # a window is either wholly applied or not at all
+        assert s["decided"] == (s["valid"] if s["state"] == "applied" else 0)
+
+    apply_extracted(db, memory.store_id, models, embedder)
+    with db.connection() as conn:
+        left = conn.execute(
+            "SELECT count(*) AS n FROM extraction_windows WHERE store_id = %s"
+            " AND state <> 'applied'",
+            (memory.store_id,),
+        ).fetchone()["n"]
+    assert left == 0
+    got = sorted(i["context"] for i in memory.items(state=None, limit=1000))
+    want = sorted(i["context"] for i in twin.items(state=None, limit=1000))
+    assert got == want and got

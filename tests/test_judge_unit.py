@@ -1,0 +1,200 @@
+"""Unit tests of the deterministic dedup judge on hand-written cases (none from the dev file).
+
+Each case is a candidate, its recalled neighbours and the expected decision. The model is the
+real embedder (loaded once for the module); no database is involved.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+import pytest
+
+from memory_pipelines.core.judge import JudgeDecision, JudgeItem, decide, evaluate
+from memory_pipelines.core.judge_rules import analyse, typed_values, value_conflicts
+from memory_pipelines.models.embedder import Embedder, get_embedder
+
+
+@pytest.fixture(scope="module")
+def embedder() -> Embedder:
+    return get_embedder()
+
+
+def judge(embedder: Embedder, candidate: JudgeItem, existing: list[JudgeItem]) -> JudgeDecision:
+    vecs = embedder.embed([candidate.context, *(x.context for x in existing)])
+    return decide(candidate, existing, vecs[0], vecs[1:])
+
+
+def items(*texts: str, category: str = "fact") -> list[JudgeItem]:
+    return [JudgeItem(t, category, valid_from="2024-03-01") for t in texts]
+
+
+# (candidate, candidate category, existing texts, expected action, expected target index)
+CASES: list[tuple[str, str, list[str], str, int | None]] = [
+    # merge: paraphrase, more detail, list extended, machine confirmation
+    ("Drinks her coffee black, no sugar", "fact",
+     ["Takes coffee black without sugar", "Drinks green tea in the afternoon", "Owns a Moka pot"],
+     "merge", 0),
+    ("Senior backend engineer at Fernhill, working on the search API", "fact",
+     ["Lives in Glasgow", "Works as a backend engineer at Fernhill", "Previously worked at a bank"],
+     "merge", 1),
+    ("Speaks French and Italian", "fact",
+     ["Spent a year in Lyon", "Speaks French", "Wants to learn Japanese"], "merge", 1),
+    ("Tea: always Earl Grey with a splash of milk", "fact",
+     ["Drinks coffee only at weekends", "Drinks Earl Grey with milk"], "merge", 1),
+    ("Moved to Bristol for the new job", "fact",
+     ["Grew up in Swansea", "Lives in Bristol", "Works at a design studio"], "merge", 1),
+    ("Vegan for about five years now", "fact",
+     ["Partner eats meat", "Is vegan", "Likes Thai food"], "merge", 1),
+    # supersede: moved, number or date changed, negation, reversal, status, preference turned
+    ("Now lives in Manchester after moving from Leeds in April", "fact",
+     ["Works in Leeds city centre", "Parents live in York", "Lives in Leeds"], "supersede", 2),
+    ("Salary went up to £68k after the promotion", "fact",
+     ["Pension contribution is 5%", "Salary is £60k", "Got promoted to senior in March"],
+     "supersede", 1),
+    ("Thesis deadline pushed to 30 November", "fact",
+     ["Thesis supervisor is Dr Hale", "Thesis is due on 30 September", "Viva expected in January"],
+     "supersede", 1),
+    ("Gave up coffee in January", "fact",
+     ["Likes green tea", "Drinks three coffees a day", "Sleeps badly"], "supersede", 1),
+    ("Decided against the loft conversion; extending the kitchen instead", "fact",
+     ["Kitchen is small and dark", "Planning a loft conversion next year", "Builder is Harlow"],
+     "supersede", 1),
+    ("Their goldfish Bubbles died last week", "fact",
+     ["Has a cat called Mittens", "Cleans the tank every Sunday", "Has a goldfish called Bubbles"],
+     "supersede", 2),
+    ("Weekly team sync moved to Thursdays at 2pm", "fact",
+     ["1:1 with manager on Fridays", "Weekly team sync is on Tuesdays at 2pm", "Team has six"],
+     "supersede", 1),
+    ("Prefers tea to coffee these days", "fact",
+     ["Drinks oat milk", "Prefers coffee to tea", "Has an espresso machine"], "supersede", 1),
+    ("Changed their mobile provider from Vodafone to Giffgaff", "fact",
+     ["Broadband is with BT", "Phone is a Pixel 7", "Mobile provider is Vodafone"],
+     "supersede", 2),
+    # create: other subject with the same attribute, new attribute, exception, second item
+    ("Brother Sam lives in Leeds", "fact",
+     ["Sister Jo lives in Leeds", "Sam works as a plumber", "Parents live in Hull"],
+     "create", None),
+    ("Father has type 2 diabetes", "fact",
+     ["User has type 2 diabetes", "Father lives in Cardiff", "Mother is a retired teacher"],
+     "create", None),
+    ("Dog Rex is 5", "fact",
+     ["Dog Rex is a German shepherd", "Cat Tilly is 5", "Walks Rex twice a day"], "create", None),
+    ("Colleague Fatima is moving to the Dublin office in June", "fact",
+     ["Colleague Tom is moving to the Dublin office in June", "Fatima leads the data team"],
+     "create", None),
+    ("Car insurance renews on 1 August", "fact",
+     ["Home insurance renews on 1 August", "Car is a 2019 Honda Jazz", "Insurer is Aviva"],
+     "create", None),
+    ("Uses Yarn only for the old dashboard repo", "fact",
+     ["Uses pnpm for all JavaScript projects", "The dashboard is built with Angular"],
+     "create", None),
+    ("Bought a second bike for commuting", "fact",
+     ["Owns a Cannondale road bike", "Cycles 60 km on Sundays"], "create", None),
+    ("Plays padel on Thursday evenings", "fact",
+     ["Plays tennis on Thursday evenings", "Club is Riverside Racquets", "Has a bad shoulder"],
+     "create", None),
+    ("Their flat has a south-facing balcony", "fact",
+     ["Flat is on the fourth floor", "Flat has two bedrooms"], "create", None),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("candidate", "category", "existing", "action", "target"), CASES)
+def test_hand_written_cases(
+    embedder: Embedder,
+    candidate: str,
+    category: str,
+    existing: list[str],
+    action: str,
+    target: int | None,
+) -> None:
+    decision = judge(embedder, JudgeItem(candidate, category), items(*existing))
+    assert (decision.action, decision.target) == (action, target), decision.reason
+    assert decision.reason
+
+
+def test_no_neighbours_is_create(embedder: Embedder) -> None:
+    vec = embedder.embed(["Likes hiking"])[0]
+    decision = decide(JudgeItem("Likes hiking", "preference"), [], vec, np.zeros((0, vec.size)))
+    assert decision == JudgeDecision("create", None, decision.reason)
+
+
+def test_machine_origin_and_confidence_do_not_decide(embedder: Embedder) -> None:
+    existing = items("Asked for answers as bullet points, not paragraphs", "Prefers UK spelling")
+    text = "Seems to prefer bullet points over long paragraphs"
+    as_user = judge(embedder, JudgeItem(text, "fact", 9, "user"), existing)
+    as_machine = judge(embedder, JudgeItem(text, "fact", 4, "machine"), existing)
+    assert (as_user.action, as_user.target) == (as_machine.action, as_machine.target)
+    assert (as_machine.action, as_machine.target) == ("merge", 0)
+
+
+def test_target_follows_the_order_of_existing(embedder: Embedder) -> None:
+    texts = ["Council tax is £140 a month", "Flat is in Bedford", "Rent is £1,100 per month"]
+    candidate = JudgeItem("Rent went up to £1,250 a month", "fact")
+    for seed in range(4):
+        order = random.Random(seed).sample(texts, len(texts))
+        decision = judge(embedder, candidate, items(*order))
+        assert decision.action == "supersede"
+        assert decision.target is not None and order[decision.target] == texts[2]
+
+
+def test_deterministic(embedder: Embedder) -> None:
+    candidate = JudgeItem("Standup now starts at 10:00", "fact")
+    existing = items("Daily standup is at 9:30", "Retro is every other Friday")
+    first = judge(embedder, candidate, existing)
+    assert all(judge(embedder, candidate, existing) == first for _ in range(3))
+    assert (first.action, first.target) == ("supersede", 0)
+
+
+def test_evaluate_reports_scores(embedder: Embedder) -> None:
+    def case(cid: str, cand: str, ex: list[str], label: str, target: str | None) -> dict[str, Any]:
+        return {
+            "id": cid,
+            "candidate": {"category": "fact", "context": cand, "confidence": 7, "origin": "user"},
+            "existing": [
+                {"id": f"m{i + 1}", "category": "fact", "context": t, "valid_from": "2024-01-01"}
+                for i, t in enumerate(ex)
+            ],
+            "label": label,
+            "target": target,
+        }
+
+    cases = [
+        case("a", "Speaks French and Italian", ["Speaks French", "Plays chess"], "merge", "m1"),
+        case("b", "No longer on the on-call rota", ["Is on the on-call rota"], "supersede", "m1"),
+        case("c", "Brother Sam lives in Leeds", ["Sister Jo lives in Leeds"], "create", None),
+        # deliberately mislabelled, so one miss is reported
+        case("d", "Speaks French and Italian", ["Speaks French"], "create", None),
+    ]
+    result = evaluate(cases, embedder)
+    assert result["n"] == 4
+    assert result["accuracy"] == 0.75
+    assert result["misses"] == ["d"]
+    assert result["confusion"]["create"] == {"merge": 1, "supersede": 0, "create": 1}
+    assert result["per_label"]["merge"] == {"precision": 0.5, "recall": 1.0, "n": 1}
+    assert result["per_label"]["create"] == {"precision": 1.0, "recall": 0.5, "n": 2}
+
+
+def test_typed_values_read_money_times_dates_and_counts() -> None:
+    vals = typed_values("Rent is €1,420 a month from 3 April; standup at 9:30, gym at 6pm")
+    assert vals["money"] == {"1420"}
+    assert vals["date"] == {"3 apr"}
+    assert vals["clock"] == {"9:30", "18:00"}
+    assert typed_values("Team has 7 engineers")["n:engineer"] == {"7"}
+    assert typed_values("three sessions a week")["n:session"] == {"3"}
+    assert value_conflicts(typed_values("due 12 June"), typed_values("due 19 June")) == ["date"]
+    assert value_conflicts(typed_values("on 14 June"), typed_values("on 14 June 2019")) == []
+
+
+def test_analysis_reads_subjects_and_cues() -> None:
+    assert analyse("Lives in Leeds").subject == {"user"}
+    assert analyse("Sister Mia lives in Cork").subject == {"sister", "mia"}
+    assert analyse("Mother-in-law Helen is visiting").subject == {"mother-in-law", "helen"}
+    assert analyse("Has a cat called Tofu").subject == {"user", "cat", "tofu"}
+    assert "no longer" in analyse("No longer vegetarian").cues
+    assert "new" in analyse("Has a new manager").cues
+    assert "new" not in analyse("Chose Svelte for the new admin panel").cues
+    assert "instead" not in analyse("Set a timeout so it fails instead of blocking").cues
+    assert analyse("Switched from Lightroom to darktable").old_words == {"lightroom"}

@@ -1,0 +1,90 @@
+"""The openai backend against a local server speaking the protocol: valid, invalid, retried."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+
+import numpy as np
+import pytest
+
+from memory_pipelines.api import Memory
+from memory_pipelines.core.extract import WindowTurn
+from memory_pipelines.core.judge import JudgeItem
+from memory_pipelines.models.base import Invalid, Models
+from memory_pipelines.models.openai import OpenAIBackend
+from tests.fake_openai import FakeOpenAI
+
+V = np.zeros(384, dtype=np.float32)
+
+
+def test_judge_answer_validated_and_retried_once() -> None:
+    answers = ["not json at all", json.dumps({"action": "merge", "target": 1, "reason": "same"})]
+    with FakeOpenAI(answers) as fake:
+        models = Models(OpenAIBackend(fake.url, "tiny", api_key="sk-test"))
+        d = models.judge(
+            JudgeItem("Up at 5:30", "fact"),
+            [JudgeItem("Owns a cat", "fact"), JudgeItem("Gets up at 5:30", "fact")],
+            V,
+            np.stack([V, V]),
+        )
+    assert (d.action, d.target) == ("merge", 1)
+    assert len(fake.requests) == 2 and fake.requests[0]["auth"] == "Bearer sk-test"
+    [call] = models.drain()
+    assert call.outcome == "ok" and call.tokens_in == 100 and call.tokens_out == 14
+    assert "0: Owns a cat" in fake.requests[0]["body"]["messages"][1]["content"]
+
+
+def test_invented_target_is_invalid_and_counted() -> None:
+    bad = json.dumps({"action": "supersede", "target": 7})
+    with FakeOpenAI([bad, bad]) as fake:
+        models = Models(OpenAIBackend(fake.url, "tiny"))
+        with pytest.raises(Invalid):
+            models.judge(JudgeItem("a", "fact"), [JudgeItem("b", "fact")], V, np.stack([V]))
+    assert [c.outcome for c in models.drain()] == ["invalid"]
+
+
+def test_extract_parses_items() -> None:
+    answer = json.dumps(
+        {
+            "items": [
+                {
+                    "category": "preference",
+                    "context": "Ana wants VAT shown",
+                    "confidence": 9,
+                    "from_seq": 3,
+                    "to_seq": 3,
+                }
+            ]
+        }
+    )
+    with FakeOpenAI([answer]) as fake:
+        models = Models(OpenAIBackend(fake.url, "tiny"))
+        out = models.extract(
+            [WindowTurn(3, "user", "Ana", "Always show VAT", datetime.now(UTC))], "", ["preference"]
+        )
+    assert out[0]["context"] == "Ana wants VAT shown" and out[0]["source"] == "machine"
+
+
+def test_save_with_dedup_falls_back_when_answers_are_invalid(memory: Memory) -> None:
+    memory.save_with_dedup({"category": "fact", "context": "Lives in Leeds", "confidence": 7})
+    with FakeOpenAI(["{}", "{}"]) as fake:
+        m2 = Memory(
+            memory.store_id,
+            db=memory.db,
+            embedder=memory.embedder,
+            models=Models(OpenAIBackend(fake.url, "tiny")),
+        )
+        res = m2.save_with_dedup(
+            {"category": "fact", "context": "Lives in Leeds, near the park", "confidence": 7}
+        )
+    assert res["saved"] and "fallback" in res["reason"]
+    with memory.db.connection() as conn:
+        outcomes = [
+            r["outcome"]
+            for r in conn.execute(
+                "SELECT outcome FROM model_calls WHERE store_id = %s ORDER BY call_id",
+                (memory.store_id,),
+            )
+        ]
+    assert "invalid" in outcomes

@@ -1,0 +1,158 @@
+"""Unit tests of the save policy on hand-written turns (none taken from the dev data file)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+
+from memory_pipelines.core.policy import (
+    PolicyVerdict,
+    category_for,
+    evaluate,
+    is_greeting,
+    is_meta_chatter,
+    is_speculation,
+    judge_turn,
+    skip_reason_for_item,
+)
+
+SAVES = [
+    ("user", "I always want flight options sorted by total travel time.", "preference"),
+    ("user", "Keep the summaries under 200 words please, I read them on the bus.", "preference"),
+    ("user", "We went with the smaller venue because the big one wanted a deposit.", "decision"),
+    ("assistant", "I chose SQLite for the prototype because it needs no server.", "decision"),
+    ("user", "My daughter Mila starts secondary school in September.", "fact"),
+    ("user", "Our production database is Postgres 15 in eu-west-2.", "fact"),
+    ("user", "Lesson learnt: photograph the meter reading on move-in day.", "lesson"),
+    ("user", "I'll have the draft contract to Priya by Wednesday evening.", "commitment"),
+    ("assistant", "I'll rerun the benchmark overnight and have numbers by 9am.", "commitment"),
+    ("user", "The kitchen extension is finished, two weeks late but on budget.", "fact"),
+]
+
+SKIPS = [
+    ("user", "Good evening, hope you're well.", "greeting"),
+    ("user", "Cheers, that's brilliant.", "meta_chatter"),
+    ("user", "Give me a sec, looking for the invoice.", "meta_chatter"),
+    ("assistant", "One moment while I check the docs.", "meta_chatter"),
+    ("user", "Perhaps we'll move to Leeds next year, we haven't talked about it.", "speculation"),
+    ("assistant", "You could try a standing desk for the back pain.", "speculation"),
+    (
+        "assistant",
+        "Quick summary: we fixed the login bug and drafted the changelog.",
+        "already_in_history",
+    ),
+]
+
+
+@pytest.mark.parametrize(("role", "text", "category"), SAVES)
+def test_saves_with_category(role: str, text: str, category: str) -> None:
+    verdict = judge_turn(text, role)
+    assert verdict.save and verdict.category == category, verdict
+
+
+@pytest.mark.parametrize(("role", "text", "reason"), SKIPS)
+def test_skips_with_reason(role: str, text: str, reason: str) -> None:
+    assert judge_turn(text, role) == PolicyVerdict(False, None, reason)
+
+
+def test_durable_part_wins_over_greeting_and_thanks() -> None:
+    assert judge_turn("Hi! Just so you know, our VAT number changed last month.").save
+    verdict = judge_turn("Thanks for that. One more thing: I'm allergic to nuts.")
+    assert verdict.save and verdict.category == "fact"
+    assert judge_turn("Hey! Sorry I vanished, busy morning.").reason == "greeting"
+
+
+def test_hedge_beats_plain_statements() -> None:
+    text = "I might be allergic to cats? Not sure. My eyes itched at Jo's flat."
+    assert judge_turn(text).reason == "speculation"
+
+
+def test_restatements_and_new_details() -> None:
+    recent = ["user: use British spelling in everything you write for me please"]
+    assert judge_turn("Noted, British English.", "assistant", recent).reason == "restatement"
+    recent = ["user: I'm allergic to penicillin", "assistant: Any other medicines?"]
+    added = judge_turn("Yes, the penicillin one, and ibuprofen too.", "user", recent)
+    assert added.save and added.category == "fact"
+    echo = "Yeah, no meetings after 4, like I told you."
+    assert judge_turn(echo, "user", ["user: I don't take meetings after 4pm."]).save is False
+
+
+def test_repasted_block_is_already_in_history() -> None:
+    log = "ERROR 03:14 disk full on /var/lib/postgres"
+    verdict = judge_turn(f"Here it is:\n{log}", "user", [f"user: {log}"])
+    assert verdict.reason == "already_in_history"
+
+
+def test_similarity_callback_drives_restatement() -> None:
+    def always_close(text: str, others: Sequence[str]) -> list[float]:
+        return [0.95 for _ in others]
+
+    def always_far(text: str, others: Sequence[str]) -> list[float]:
+        return [0.05 for _ in others]
+
+    recent = ["user: our newsletter goes out on the first Monday of each month"]
+    turn = "The newsletter is sent on the first Monday every month."
+    assert judge_turn(turn, "assistant", recent, similarity=always_close).reason == "restatement"
+    assert judge_turn(turn, "assistant", recent, similarity=always_far).save
+
+
+def test_item_helpers() -> None:
+    assert is_greeting("Morning all")
+    assert is_meta_chatter("ok cool")
+    assert is_speculation("Maybe I'll learn the cello one day.")
+    assert skip_reason_for_item("Allergic to kiwi.") is None
+    assert skip_reason_for_item("User might be lactose intolerant.") == "speculation"
+    assert skip_reason_for_item("Thanks, that's perfect") == "meta_chatter"
+    assert category_for("Prefers metric units, always.") == "preference"
+    assert category_for("Will send the form to Mr Patel by Thursday.") == "commitment"
+
+
+def test_evaluate_reports_metrics() -> None:
+    cases: list[dict[str, Any]] = [
+        {
+            "id": "a",
+            "turn": {"role": "user", "text": "Hi!"},
+            "recent": [],
+            "label": "skip",
+            "category": None,
+        },
+        {
+            "id": "b",
+            "turn": {"role": "user", "text": "My cat Pixel is diabetic."},
+            "recent": [],
+            "label": "save",
+            "category": "fact",
+        },
+        {
+            "id": "c",
+            "turn": {"role": "user", "text": "lol"},
+            "recent": [],
+            "label": "save",
+            "category": "fact",
+        },
+    ]
+    result = evaluate(cases)
+    assert result["n"] == 3 and result["misses"] == ["c"]
+    assert result["accuracy"] == pytest.approx(2 / 3)
+    assert result["per_label"]["save"] == {"precision": 1.0, "recall": 0.5, "n": 2}
+    assert result["category_accuracy"] == pytest.approx(0.5)
+
+
+def test_with_the_sentence_embedder() -> None:
+    embedder_mod = pytest.importorskip("memory_pipelines.models.embedder")
+    try:
+        embedder = embedder_mod.get_embedder()
+    except Exception as exc:  # the model package may be missing on a slim install
+        pytest.skip(f"embedder unavailable: {exc}")
+
+    def similarity(text: str, others: Sequence[str]) -> list[float]:
+        vecs = embedder.embed([text, *others])
+        return [float(v) for v in vecs[1:] @ vecs[0]]
+
+    recent = ["user: Our Mailchimp plan caps us at 2,000 emails a month."]
+    echo = "So your plan lets you send up to 2,000 emails a month."
+    assert judge_turn(echo, "assistant", recent, similarity=similarity).reason == "restatement"
+    new = "I'll move the list to the bigger plan by Friday so the launch mail goes out."
+    assert judge_turn(new, "assistant", recent, similarity=similarity).save
