@@ -15,7 +15,13 @@ def test_definitions_load() -> None:
     d = defs()
     repo = d.get_repository_def()
     keys = {k.to_user_string() for k in repo.asset_graph.get_all_asset_keys()}
-    assert "turn_embeddings" in keys
+    assert {
+        "turn_embeddings",
+        "conversation_windows",
+        "extracted_candidates",
+        "memory_items",
+    } <= keys
+    assert {s.name for s in d.sensors or []} == {"new_turns_sensor"}
 
 
 def test_turn_embeddings_materialises(memory: Memory, pg_dsn: str) -> None:
@@ -42,28 +48,4 @@ def test_turn_embeddings_materialises(memory: Memory, pg_dsn: str) -> None:
                 (memory.store_id,),
             ).fetchone()["n"]
             == 0
-        )
-
-
-def test_sensor_adds_partitions_and_requests_runs(memory: Memory, pg_dsn: str) -> None:
-    from memory_pipelines.defs.turns.sensors import store_partitions_sensor
-
-    memory.write_turns("c", [{"text": "pending turn"}], embed=False)
-    with dg.instance_for_test() as instance:
-        ctx = dg.build_sensor_context(
-            instance=instance, resources={"store": StoreResource(dsn=pg_dsn)}
-        )
-        result = store_partitions_sensor(ctx)
-        assert isinstance(result, dg.SensorResult)
-        added = result.dynamic_partitions_requests[0].partition_keys
-        assert memory.store_id in added
-        assert any(r.partition_key == memory.store_id for r in result.run_requests)
-        ctx2 = dg.build_sensor_context(
-            instance=instance, cursor=result.cursor, resources={"store": StoreResource(dsn=pg_dsn)}
-        )
-        instance.add_dynamic_partitions("stores", list(added))
-        again = store_partitions_sensor(ctx2)
-        # nothing new since the cursor: no second run for the same turns
-        assert isinstance(again, dg.SkipReason) or not any(
-            r.partition_key == memory.store_id for r in again.run_requests
         )
