@@ -19,6 +19,7 @@ from memory_pipelines.core.records import ItemInput
 from memory_pipelines.models.base import Invalid, Models
 from memory_pipelines.store import items as items_db
 from memory_pipelines.store.db import Conn
+from memory_pipelines.store.search import OR_QUERY
 
 NEIGHBOURS = 6
 
@@ -41,16 +42,17 @@ def nearest(
     """Current items of the same person (and shared ones; shared items only for a shared
     candidate), by vector and by words, closest first."""
     rows = conn.execute(
-        "WITH pool AS (SELECT * FROM agent_memory_items WHERE store_id = %(s)s"
+        "WITH pool AS MATERIALIZED (SELECT item_id, embedding, tsv FROM agent_memory_items"
+        "   WHERE store_id = %(s)s"
         "   AND state IN ('current', 'archived') AND (person_id IS NULL OR person_id = %(p)s)),"
         " vec AS (SELECT item_id FROM pool ORDER BY embedding <=> %(e)s LIMIT %(k)s),"
-        " lex AS (SELECT item_id FROM pool, plainto_tsquery('english', %(t)s) q"
-        "   WHERE tsv @@ q ORDER BY ts_rank(tsv, q) DESC LIMIT %(k)s)"
+        f" lex AS (SELECT item_id FROM pool, {OR_QUERY} AS q(tsq)"
+        "   WHERE tsv @@ q.tsq ORDER BY ts_rank(tsv, q.tsq) DESC LIMIT %(k)s)"
         " SELECT i.item_id, i.category, i.context, i.confidence, i.source, i.valid_from,"
         "   i.embedding, 1 - (i.embedding <=> %(e)s) AS cos"
         " FROM agent_memory_items i WHERE i.item_id IN (SELECT item_id FROM vec UNION"
         "   SELECT item_id FROM lex) ORDER BY cos DESC LIMIT %(k)s",
-        {"s": store_id, "p": person, "e": embedding, "k": k, "t": text},
+        {"s": store_id, "p": person, "e": embedding, "k": k, "q": text},
     ).fetchall()
     return [dict(r) for r in rows]
 

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from memory_pipelines.api import boot
 from memory_pipelines.api.dedup import Provenance, save_deduplicated
 from memory_pipelines.core import policy
 from memory_pipelines.core.records import parse_time, trust_for, validate_item
@@ -295,6 +296,14 @@ class Memory:
             raise ValidationError("actor", "is required: who deletes the item")
         with self.db.transaction() as conn:
             items_db.delete_item(conn, self.store_id, item_id, actor)
+
+    # -- history --------------------------------------------------------------------------
+
+    def boot_window(self, chat: str, budget_tokens: int) -> dict[str, Any]:
+        """A chat's whole history within budget_tokens, oldest first: the newest turns raw,
+        older history as level-1 summaries, older still as level 2 and up. See
+        api.boot.boot_window for the records and token counts returned."""
+        return boot.boot_window(self.db, self.store_id, chat, budget_tokens, self.embedder)
 
 
 class _Skip(Exception):

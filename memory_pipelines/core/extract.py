@@ -127,12 +127,40 @@ def durable_parts(text: str, role: str) -> list[tuple[str, str]]:
     (lesson, commitment, decision, ...) first, then plain statements of fact."""
     strong, plain = [], []
     for sentence in policy.sentences(text):
+        if not _stands_alone(sentence):
+            continue
         kind = policy.sentence_kind(sentence, role.lower())
         if kind in policy.SAVE_REASONS:
             strong.append((sentence, policy.SAVE_REASONS[kind]))
         elif kind == "fact" or (kind == "plain" and len(sentence.split()) >= 5):
             plain.append((sentence, "fact"))
     return strong + plain
+
+
+# Small talk aimed at the listener ("Your kids look so happy!", "Sorry that happened to you")
+# or about the conversation itself says nothing durable about anybody.
+_LISTENER = re.compile(r"(?:you|your|you're|you've|yours|yourself)", re.IGNORECASE)
+_SPEAKER = re.compile(r"(?:i|i'm|i've|i'd|i'll|my|me|mine|we|our|us)", re.IGNORECASE)
+_REACTION = re.compile(
+    r"^\W*(?:wow|aw+|oh|ooh|haha|lol|yay|omg|that's|that is|sounds|so glad|glad|sorry|congrats|"
+    r"congratulations|good luck|thanks|thank you|love (?:that|it|this)|what a|how)\b",
+    re.IGNORECASE,
+)
+
+
+def _stands_alone(sentence: str) -> bool:
+    """Whether a sentence could be a memory on its own: not a bare image caption, not a
+    reaction, not about the listener alone, and long enough to say something."""
+    words = sentence.split()
+    if len(words) < 4 or sentence.lstrip().startswith("[image:"):
+        return False
+    if _REACTION.search(sentence):
+        return False
+    return not (
+        _LISTENER.search(sentence)
+        and not _SPEAKER.search(sentence)
+        and not _CAPITALISED.search(" ".join(words[1:]))
+    )
 
 
 def extract_window(

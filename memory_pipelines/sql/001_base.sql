@@ -56,7 +56,6 @@ CREATE TABLE turns (
 CREATE INDEX turns_store_idx ON turns (store_id, turn_id);
 CREATE INDEX turns_created_idx ON turns (store_id, created_at);
 CREATE INDEX turns_tsv_idx ON turns USING gin (tsv);
-CREATE INDEX turns_embedding_idx ON turns USING hnsw (embedding vector_cosine_ops);
 CREATE INDEX turns_unembedded_idx ON turns (store_id) WHERE embedding IS NULL;
 
 -- Turns are append-only: only the embedding may be filled in later.
@@ -97,7 +96,6 @@ CREATE TABLE chunks (
 );
 CREATE INDEX chunks_store_idx ON chunks (store_id, period_start);
 CREATE INDEX chunks_tsv_idx ON chunks USING gin (tsv);
-CREATE INDEX chunks_embedding_idx ON chunks USING hnsw (embedding vector_cosine_ops);
 
 -- Memory items: distilled, stable facts. The dataset the spec names.
 CREATE TABLE agent_memory_items (
@@ -152,7 +150,6 @@ CREATE TABLE agent_memory_items (
 CREATE INDEX items_store_state_idx ON agent_memory_items (store_id, state, person_id);
 CREATE INDEX items_valid_from_idx ON agent_memory_items (store_id, valid_from);
 CREATE INDEX items_tsv_idx ON agent_memory_items USING gin (tsv);
-CREATE INDEX items_embedding_idx ON agent_memory_items USING hnsw (embedding vector_cosine_ops);
 CREATE INDEX items_chat_idx ON agent_memory_items (chat_id, from_seq);
 
 -- Every version of an item, oldest first: a snapshot of the item after each change.
@@ -167,6 +164,11 @@ CREATE TABLE item_versions (
     snapshot    jsonb NOT NULL,
     UNIQUE (item_id, version)
 );
+
+-- Vector search is exact within a store (the store_id indexes narrow it, then cosine distance
+-- over that store's rows). pgvector 0.6's HNSW index applies a store filter after its scan, so a
+-- small store among large ones gets fewer than k neighbours back, and each insert into it cost
+-- ~5 ms per row here. See README, "Vector search".
 
 -- Typed links between objects, from the curated vocabulary only.
 CREATE TABLE links (

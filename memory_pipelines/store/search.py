@@ -53,10 +53,12 @@ def vector(
 ) -> list[tuple[int, float]]:
     """(id, cosine similarity) of the k nearest records of one kind."""
     table, id_col, visible = _KINDS[kind]
+    # MATERIALIZED keeps the planner on the store's rows (exact search), see 001_base.sql.
     sql = (
-        f"SELECT {id_col} AS id, 1 - (embedding <=> %(e)s) AS score FROM {table}"  # noqa: S608
-        f" WHERE store_id = %(store)s AND {visible}"
-        f" ORDER BY embedding <=> %(e)s LIMIT %(k)s"
+        f"WITH pool AS MATERIALIZED (SELECT {id_col} AS id, embedding FROM {table}"  # noqa: S608
+        f"   WHERE store_id = %(store)s AND {visible})"
+        " SELECT id, 1 - (embedding <=> %(e)s) AS score FROM pool"
+        " ORDER BY embedding <=> %(e)s LIMIT %(k)s"
     )
     rows = conn.execute(sql, {"e": embedding, "store": store_id, "person": person, "k": k})
     return [(int(r["id"]), float(r["score"])) for r in rows]

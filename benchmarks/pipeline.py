@@ -1,0 +1,68 @@
+"""Pipeline benchmark: ingest + extraction + dedup over the six LoCoMo dev conversations.
+
+Prints end-to-end turns/s beside the time to embed the same turns alone, measured in the same
+run (goal: end-to-end within 1.5x of embedding alone, by embedding each text once).
+
+    .venv/bin/python benchmarks/pipeline.py [--data FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+import uuid
+from pathlib import Path
+
+from memory_pipelines.api import Memory
+from memory_pipelines.api.extraction import run_extraction
+from memory_pipelines.api.ingest import BATCH, ingest_chats
+from memory_pipelines.core.conversations import load_chats
+from memory_pipelines.models.base import Models
+from memory_pipelines.models.embedder import get_embedder
+from memory_pipelines.models.local import LocalBackend
+
+DATA = Path(__file__).resolve().parent / "data/locomo/locomo_dev.json"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--data", type=Path, default=DATA)
+    args = ap.parse_args()
+    chats, _ = load_chats(args.data)
+    texts = [t["text"] for c in chats for t in c.turns]
+    embedder = get_embedder()
+    embedder.embed(texts[:64])  # warm up
+    t0 = time.perf_counter()
+    for i in range(0, len(texts), BATCH):
+        embedder.embed(texts[i : i + BATCH])
+    embed_s = time.perf_counter() - t0
+
+    store_id = f"bench-pipeline-{uuid.uuid4().hex[:8]}"
+    models = Models(LocalBackend(embedder))
+    memory = Memory(store_id, embedder=embedder, models=models)
+    t0 = time.perf_counter()
+    ingest = ingest_chats(memory, chats)
+    counts = run_extraction(memory.db, store_id, models, embedder, run_id="bench")
+    total_s = time.perf_counter() - t0
+    out = {
+        "turns": len(texts),
+        "embed_only_s": round(embed_s, 2),
+        "ingest_s": round(ingest.seconds, 2),
+        "extraction_s": round(total_s - ingest.seconds, 2),
+        "end_to_end_s": round(total_s, 2),
+        "embed_only_turns_per_s": round(len(texts) / embed_s, 1),
+        "end_to_end_turns_per_s": round(len(texts) / total_s, 1),
+        "ratio_end_to_end_to_embed": round(total_s / embed_s, 3),
+        "pass": counts,
+    }
+    print(json.dumps(out, indent=2))
+    print(
+        f"end-to-end {out['end_to_end_turns_per_s']} turns/s vs embedding alone "
+        f"{out['embed_only_turns_per_s']} turns/s: {out['ratio_end_to_end_to_embed']}x "
+        f"(goal <= 1.5x); {counts['written']} items written, {counts['confirmed']} confirmed"
+    )
+
+
+if __name__ == "__main__":
+    main()

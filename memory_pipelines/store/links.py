@@ -1,0 +1,144 @@
+"""The link graph in Postgres: items linkgen has still to read, their candidate neighbours, the
+per-item progress marks, and the store's links as counts and edges."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from memory_pipelines.core.links import LinkNode, Ref
+from memory_pipelines.store import search
+from memory_pipelines.store.db import Conn
+
+_ITEM_NODE = (
+    "SELECT item_id AS id, category, context AS text, 0 AS level, chat_id, from_seq, to_seq,"
+    " entities, coalesce(metadata->>'owner', person_id) AS owner, fed_by, valid_from,"
+    " person_id, updated_at, embedding FROM agent_memory_items"
+    " WHERE store_id = %s AND item_id = ANY(%s)"
+)
+_CHUNK_NODE = (
+    "SELECT chunk_id AS id, 'chunk' AS category, summary AS text, level, chat_id, from_seq,"
+    " to_seq, '{}'::text[] AS entities, NULL AS owner, '{}'::bigint[] AS fed_by,"
+    " period_start AS valid_from, NULL AS person_id, created_at AS updated_at, embedding"
+    " FROM chunks WHERE store_id = %s AND chunk_id = ANY(%s)"
+)
+
+
+def pending_items(conn: Conn, store_id: str) -> list[int]:
+    """Current items whose present version linkgen has not read yet, oldest change first."""
+    rows = conn.execute(
+        "SELECT i.item_id FROM agent_memory_items i LEFT JOIN linkgen_items g USING (item_id)"
+        " WHERE i.store_id = %s AND i.state = 'current'"
+        " AND (g.item_id IS NULL OR g.item_updated_at <> i.updated_at)"
+        " ORDER BY i.updated_at, i.item_id",
+        (store_id,),
+    )
+    return [int(r["item_id"]) for r in rows]
+
+
+def _node(kind: str, r: dict[str, Any]) -> LinkNode:
+    return LinkNode(
+        kind=kind,
+        id=int(r["id"]),
+        text=r["text"],
+        category=r["category"],
+        level=int(r["level"]),
+        chat_id=r["chat_id"],
+        from_seq=r["from_seq"],
+        to_seq=r["to_seq"],
+        entities=tuple(r["entities"]),
+        owner=r["owner"],
+        fed_by=tuple(r["fed_by"]),
+        valid_from=r["valid_from"],
+        embedding=None if r["embedding"] is None else r["embedding"].to_numpy(),
+    )
+
+
+def load_nodes(
+    conn: Conn, store_id: str, kind: str, ids: Sequence[int]
+) -> list[tuple[LinkNode, dict[str, Any]]]:
+    """(node, row) per id found, in the order given; the row keeps person_id and updated_at."""
+    if not ids:
+        return []
+    sql = _ITEM_NODE if kind == "item" else _CHUNK_NODE
+    rows = {int(r["id"]): dict(r) for r in conn.execute(sql, (store_id, list(ids)))}
+    return [(_node(kind, rows[i]), rows[i]) for i in ids if i in rows]
+
+
+def candidates(
+    conn: Conn, store_id: str, source: LinkNode, person: str | None, k: int
+) -> list[LinkNode]:
+    """The source item's neighbours, at most 3k: the chunks holding the turns it was read
+    from and the items it was drawn from first (provenance), then nearest and lexical matches
+    among current items (those its person may read) and chunks, alternating by rank."""
+    refs: list[Ref] = []
+    if source.chat_id is not None and source.from_seq is not None:
+        for r in conn.execute(
+            "SELECT chunk_id FROM chunks WHERE store_id = %s AND chat_id = %s"
+            " AND from_seq <= %s AND to_seq >= %s ORDER BY level LIMIT 3",
+            (store_id, source.chat_id, source.from_seq, source.to_seq or source.from_seq),
+        ):
+            refs.append(("chunk", int(r["chunk_id"])))
+    refs += [("item", i) for i in source.fed_by]
+    ranked: list[list[tuple[int, float]]] = []
+    for kind in ("item", "chunk"):
+        vec = source.embedding
+        ranked.append(
+            [] if vec is None else search.vector(conn, kind, store_id, vec, person, k + 1)
+        )
+        ranked.append(search.lexical(conn, kind, store_id, source.text, person, k + 1))
+    for rank in range(k + 1):
+        for kind, hits in zip(("item", "item", "chunk", "chunk"), ranked, strict=True):
+            if rank < len(hits):
+                refs.append((kind, hits[rank][0]))
+    unique = [r for r in dict.fromkeys(refs) if r != (source.kind, source.id)][: 3 * k]
+    nodes: dict[Ref, LinkNode] = {}
+    for kind in ("item", "chunk"):
+        ids = [i for kd, i in unique if kd == kind]
+        nodes.update({(kind, n.id): n for n, _ in load_nodes(conn, store_id, kind, ids)})
+    return [nodes[r] for r in unique if r in nodes]
+
+
+def lock_items(conn: Conn, store_id: str, ids: Sequence[int]) -> set[int]:
+    """The ids that still exist, locked against a delete until the transaction ends."""
+    rows = conn.execute(
+        "SELECT item_id FROM agent_memory_items WHERE store_id = %s AND item_id = ANY(%s)"
+        " FOR SHARE",
+        (store_id, sorted(set(ids))),
+    )
+    return {int(r["item_id"]) for r in rows}
+
+
+def mark_read(
+    conn: Conn, store_id: str, versions: Sequence[tuple[int, datetime]], run_id: str
+) -> None:
+    """Record which version of each item linkgen has read (a deleted item is skipped)."""
+    with conn.cursor() as cur:
+        cur.executemany(
+            "INSERT INTO linkgen_items (item_id, store_id, item_updated_at, run_id)"
+            " SELECT item_id, store_id, %s, %s FROM agent_memory_items"
+            " WHERE item_id = %s AND store_id = %s"
+            " ON CONFLICT (item_id) DO UPDATE SET item_updated_at = excluded.item_updated_at,"
+            " run_id = excluded.run_id, linked_at = now()",
+            [(at, run_id, item_id, store_id) for item_id, at in versions],
+        )
+
+
+def counts_by_type(conn: Conn, store_id: str) -> list[dict[str, Any]]:
+    """[{link_type, n}] over every link of the store."""
+    rows = conn.execute(
+        "SELECT link_type, count(*) AS n FROM links WHERE store_id = %s"
+        " GROUP BY link_type ORDER BY link_type",
+        (store_id,),
+    )
+    return [dict(r) for r in rows]
+
+
+def edges(conn: Conn, store_id: str) -> list[tuple[Ref, Ref]]:
+    """Every link of the store as ((src_kind, src_id), (dst_kind, dst_id))."""
+    rows = conn.execute(
+        "SELECT src_kind, src_id, dst_kind, dst_id FROM links WHERE store_id = %s",
+        (store_id,),
+    )
+    return [((r["src_kind"], int(r["src_id"])), (r["dst_kind"], int(r["dst_id"]))) for r in rows]
