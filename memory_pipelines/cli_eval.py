@@ -100,3 +100,34 @@ def eval_extraction(data: Path, backend: str, out: Path | None) -> None:
 
     emb = get_embedder()
     _emit(evaluate(get_database(), Models(make_backend(backend, emb)), emb, data), out)
+
+
+@eval_group.command("locomo")
+@click.option(
+    "--data",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=DATA / "locomo/locomo_dev.json",
+    show_default=True,
+)
+@click.option("--reuse", is_flag=True, help="Keep stores already built by an earlier run.")
+@out_option
+def eval_locomo(data: Path, reuse: bool, out: Path | None) -> None:
+    """LoCoMo retrieval: fresh store per conversation, full pipeline through Dagster, each
+    question to the public search API, hits flattened to turns, scored against evidence."""
+    import sys
+
+    from memory_pipelines.evals.locomo import evaluate
+    from memory_pipelines.models.embedder import get_embedder
+    from memory_pipelines.store.db import get_database
+
+    def log(msg: str) -> None:
+        click.echo(msg, err=True)
+
+    report = evaluate(get_database(), get_embedder(), data, reuse=reuse, log=log)
+    _emit(report, out)
+    h = report["headline"]
+    print(
+        f"LoCoMo categories 1-4: R@10 {h['recall@10']} MRR {h['mrr']} (n={h['n']}); "
+        f"latency p95 {report['latency_ms']['p95']} ms",
+        file=sys.stderr,
+    )

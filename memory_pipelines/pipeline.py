@@ -42,6 +42,8 @@ def materialize_stores(
             instance=instance,
             resources=resources or default_resources(),
             tags={"memory/store": store_id},
+            # Step-level DEBUG events stay in the run log (and the UI); the console gets INFO.
+            run_config={"loggers": {"console": {"config": {"log_level": "INFO"}}}},
         )
         results.append(result)
     return results

@@ -12,8 +12,10 @@ from memory_pipelines.resources import EmbedderResource, StoreResource
 
 
 def test_definitions_load() -> None:
-    d = defs()
-    repo = d.get_repository_def()
+    # A fresh instance: Dagster keeps a thread's last test instance around after it closes.
+    with dg.instance_for_test():
+        d = defs()
+        repo = d.get_repository_def()
     keys = {k.to_user_string() for k in repo.asset_graph.get_all_asset_keys()}
     assert {
         "turn_embeddings",

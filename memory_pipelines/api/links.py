@@ -45,8 +45,9 @@ def link_pending(
     k: int = NEIGHBOURS,
 ) -> dict[str, Any]:
     """Propose and store links for every current item whose present version linkgen has not
-    read. Proposals outside the vocabulary, or aimed at a candidate not shown, are dropped and
-    counted; an unusable answer is counted and its item is not asked again until it changes."""
+    read (or whose turns a new level-1 chunk covers). Proposals outside the vocabulary, or aimed
+    at a candidate not shown, are dropped and counted; an unusable answer is counted and its
+    item is not asked again until it changes. Returns the counts, `created` by link type."""
     with db.connection() as conn:
         pending = links_db.pending_items(conn, store_id)
     counts: dict[str, Any] = {
@@ -59,6 +60,7 @@ def link_pending(
     created: Counter[str] = Counter()
     for start in range(0, len(pending), BATCH):
         with db.connection() as conn:
+            read_at = links_db.now(conn)
             work = [
                 (src, row, links_db.candidates(conn, store_id, src, row["person_id"], k))
                 for src, row in links_db.load_nodes(
@@ -106,7 +108,7 @@ def link_pending(
                 if new:
                     created[p.type] += 1
             links_db.mark_read(
-                conn, store_id, [(s.id, r["updated_at"]) for s, r, _ in work], run_id
+                conn, store_id, [(s.id, r["updated_at"]) for s, r, _ in work], read_at, run_id
             )
             record_calls(conn, store_id, calls, run_id)
         counts["items_read"] += len(work)

@@ -9,11 +9,13 @@ from typing import Any
 from memory_pipelines.api import boot
 from memory_pipelines.api.dedup import Provenance, save_deduplicated
 from memory_pipelines.core import policy
+from memory_pipelines.core.passages import split_passages
 from memory_pipelines.core.records import parse_time, trust_for, validate_item
 from memory_pipelines.errors import ValidationError
 from memory_pipelines.models.base import Models
 from memory_pipelines.models.embedder import DEFAULT_MODEL, Embedder, get_embedder
 from memory_pipelines.models.local import LocalBackend
+from memory_pipelines.store import documents as documents_db
 from memory_pipelines.store import items as items_db
 from memory_pipelines.store import stores as stores_db
 from memory_pipelines.store import turns as turns_db
@@ -141,6 +143,49 @@ class Memory:
         return [
             {"turn_id": tid, "chat_id": chat_id, "seq": seq, "new": new} for tid, seq, new in ids
         ]
+
+    # -- documents and emails --------------------------------------------------------------
+
+    def add_document(
+        self,
+        external_id: str,
+        text: str,
+        *,
+        kind: str = "basic",
+        title: str = "",
+        sender: str | None = None,
+        recipients: Sequence[str] = (),
+        person: str | None = None,
+        created_at: datetime | str | None = None,
+    ) -> dict[str, Any]:
+        """Store a document (kind `basic`) or an email (kind `email`) for recall's scopes of the
+        same names, split into passages and embedded. Re-adding the same id replaces it."""
+        if kind not in ("basic", "email"):
+            raise ValidationError("kind", f"must be basic or email, got {kind!r}")
+        if not isinstance(external_id, str) or not external_id.strip():
+            raise ValidationError("id", "is required: the document or message id")
+        if not isinstance(text, str) or not text.strip():
+            raise ValidationError("text", "is required: the document's text")
+        when = parse_time("created_at", created_at)
+        passages = split_passages(text)
+        vecs = self.embedder.embed([f"{title}. {p}" if title else p for p in passages])
+        with self.db.transaction() as conn:
+            if person is not None and not stores_db.person_exists(conn, self.store_id, person):
+                raise ValidationError("person", f"{person!r} is not a person of this store")
+            documents_db.replace_document(
+                conn,
+                self.store_id,
+                kind,
+                external_id,
+                title,
+                passages,
+                vecs,
+                sender=sender,
+                recipients=recipients,
+                person_id=person,
+                created_at=when,
+            )
+        return {"id": external_id, "kind": kind, "passages": len(passages)}
 
     # -- items ----------------------------------------------------------------------------
 

@@ -19,7 +19,7 @@ import numpy as np
 from memory_pipelines.core import pyramid
 from memory_pipelines.core.summarise import summarise as summarise_extractive
 from memory_pipelines.core.summarise import turn_text
-from memory_pipelines.errors import StoreError
+from memory_pipelines.errors import StoreError, ValidationError
 from memory_pipelines.models.base import Invalid, Models
 from memory_pipelines.models.embedder import Embedder
 from memory_pipelines.store import chunks as chunks_db
@@ -59,10 +59,11 @@ def rollup(
     Counts: `created` per level, `chunks_created`, `turns_covered` (by level-1 chunks),
     `turns_waiting` (in incomplete batches), `model_calls`, `summaries_fallback` (a model
     answer failed validation twice: the local extractive summary stands in), `turns_embedded`
-    (turns without a stored embedding, embedded to summarise them), `seconds`.
+    (turns without a stored embedding, embedded to summarise them), `seconds`, and of those
+    `summarise_seconds` and `embed_seconds` (embedding the summaries).
     """
     if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
-        raise ValueError(f"batch_size must be a positive integer, got {batch_size!r}")
+        raise ValidationError("batch_size", f"must be a positive integer, got {batch_size!r}")
     start = time.perf_counter()
     with db.connection() as conn:
         states = chunks_db.pyramid_states(conn, store_id)
@@ -78,6 +79,8 @@ def rollup(
         "model_calls": 0,
         "summaries_fallback": 0,
         "turns_embedded": 0,
+        "summarise_seconds": 0.0,
+        "embed_seconds": 0.0,
     }
     for i in range(0, len(plan), batch_size):
         # Batches never straddle levels: a level is only read once the one below is written.
@@ -90,6 +93,8 @@ def rollup(
     counts["turns_covered"] = covered
     counts["turns_waiting"] = sum(s.turns for s in states) - covered
     counts["seconds"] = round(time.perf_counter() - start, 3)
+    for key in ("summarise_seconds", "embed_seconds"):
+        counts[key] = round(counts[key], 3)
     log(
         f"store {store_id}: rolled up {counts['chunks_created']} chunks "
         f"({', '.join(f'L{lv}: {n}' for lv, n in sorted(counts['created'].items())) or 'none'})"
@@ -119,6 +124,7 @@ def _build(
             inputs[n]["vectors"][j] = vec
         counts["turns_embedded"] += len(missing)
     summaries, model_names = [], []
+    t0 = time.perf_counter()
     for (p, _), inp in zip(part, inputs, strict=True):
         vecs = np.stack(inp["vectors"])
         try:
@@ -128,7 +134,10 @@ def _build(
             summaries.append(summarise_extractive(inp["texts"], vecs, words_for(p.level)))
             model_names.append(FALLBACK_MODEL)
             counts["summaries_fallback"] += 1
+    t1 = time.perf_counter()
     vectors = embedder.embed(summaries)
+    counts["summarise_seconds"] += t1 - t0
+    counts["embed_seconds"] += time.perf_counter() - t1
     rows = [
         chunks_db.NewChunk(
             chat_id=chat,

@@ -8,13 +8,22 @@ from datetime import datetime
 from typing import Any, cast
 
 from memory_pipelines.core.ranking import rrf
-from memory_pipelines.errors import ValidationError
+from memory_pipelines.core.records import parse_time
+from memory_pipelines.errors import NotFound, ValidationError
 from memory_pipelines.models.embedder import DEFAULT_MODEL, Embedder, get_embedder
+from memory_pipelines.store import browse as browse_db
+from memory_pipelines.store import chunks as chunks_db
 from memory_pipelines.store import items as items_db
 from memory_pipelines.store import search as search_db
 from memory_pipelines.store.db import Database, get_database
 
-SCOPES: dict[str, tuple[str, ...]] = {"agent": ("item",), "history": ("turn", "chunk")}
+SCOPES: dict[str, tuple[str, ...]] = {
+    "agent": ("item",),
+    "history": ("turn", "chunk"),
+    "basic": ("document",),
+    "email": ("email",),
+}
+ALL_SCOPES: tuple[str, ...] = tuple(SCOPES)
 MAX_K = 200
 
 
@@ -32,6 +41,36 @@ class Hit:
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+    @property
+    def ref(self) -> str:
+        """The handle for neighbors() and drill_down(): "kind:id"."""
+        return f"{self.kind}:{self.id}"
+
+
+Ref = Hit | str | tuple[str, int]
+KINDS = ("item", "turn", "chunk", "chat", "document", "email")
+
+
+def parse_ref(ref: Ref) -> tuple[str, int]:
+    """(kind, id) from a Hit, a "kind:id" string or a tuple; a clear error otherwise."""
+    if isinstance(ref, Hit):
+        return ref.kind, ref.id
+    if isinstance(ref, str) and ":" in ref:
+        kind, _, num = ref.partition(":")
+        if num.isdigit():
+            ref = (kind, int(num))
+    if (
+        isinstance(ref, tuple)
+        and len(ref) == 2
+        and ref[0] in KINDS
+        and isinstance(ref[1], int)
+        and ref[1] > 0
+    ):
+        return ref[0], ref[1]
+    raise ValidationError(
+        "ref", f"must be a hit or 'kind:id' with kind one of {', '.join(KINDS)}, got {ref!r}"
+    )
 
 
 class Recall:
@@ -91,10 +130,75 @@ class Recall:
             ids: dict[str, list[int]] = {}
             for (kind, rid), _ in fused:
                 ids.setdefault(kind, []).append(rid)
-            rows = search_db.fetch_texts(conn, self.store_id, ids)
+            rows = search_db.fetch_texts(conn, self.store_id, ids, qvec)
             hits = [_hit(key[0], rows[key], score) for key, score in fused if key in rows]
             items_db.touch_items(conn, ids.get("item", []))
         return hits
+
+    def hydrate(self, hits: Sequence[Ref], *, person: str | None = None) -> list[dict[str, Any]]:
+        """Full records for hits (or refs), in one read, in the order given; records the caller
+        may not read are left out."""
+        refs = [parse_ref(h) for h in hits]
+        with self.db.connection() as conn:
+            found = browse_db.hydrate(conn, self.store_id, refs, person)
+            items_db.touch_items(conn, [i for k, i in refs if k == "item" and (k, i) in found])
+        return [{"kind": k, "id": i, **found[(k, i)]} for k, i in refs if (k, i) in found]
+
+    def by_period(
+        self,
+        start: datetime | str,
+        end: datetime | str,
+        *,
+        person: str | None = None,
+        limit: int = 200,
+    ) -> list[dict[str, Any]]:
+        """Memory items (by valid_from), turns (by created_at) and chunks (by period_start)
+        from start up to end, merged in time order."""
+        t0, t1 = parse_time("start", start), parse_time("end", end)
+        if t0 is None or t1 is None or t1 <= t0:
+            raise ValidationError("end", f"must be after start, got {start!r} .. {end!r}")
+        if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 5000:
+            raise ValidationError("limit", f"must be 1-5000, got {limit!r}")
+        with self.db.connection() as conn:
+            rows = browse_db.by_period(conn, self.store_id, t0, t1, person, limit)
+            items_db.touch_items(conn, [r["id"] for r in rows if r["kind"] == "item"])
+        return rows
+
+    def neighbors(self, ref: Ref, *, person: str | None = None) -> list[dict[str, Any]]:
+        """Forward links of a record plus the links into it (backlinks), with the other end's
+        name resolved: [{direction, link_type, kind, id, confidence, name, at}]."""
+        kind, rid = parse_ref(ref)
+        with self.db.connection() as conn:
+            rows = browse_db.neighbors(conn, self.store_id, kind, rid, person)
+            items_db.touch_items(conn, [r["id"] for r in rows if r["kind"] == "item"])
+        return rows
+
+    def drill_down(self, ref: Ref, *, person: str | None = None) -> dict[str, Any]:
+        """Open a record one level: a chunk gives its children (chunks, or raw turns under
+        level 1); a turn gives its trace_ref (to open its run); an item gives the turns it
+        came from. Never a dead end: every chunk has children."""
+        kind, rid = parse_ref(ref)
+        found = self.hydrate([(kind, rid)], person=person)
+        if not found:
+            raise NotFound(
+                f"{kind} {rid} does not exist in store {self.store_id!r} or is not readable here"
+            )
+        record = found[0]
+        with self.db.connection() as conn:
+            if kind == "chunk":
+                children = chunks_db.children_of(conn, rid, self.store_id)
+                return {"ref": f"chunk:{rid}", "level": record["level"], "children": children}
+            if kind == "turn":
+                return {"ref": f"turn:{rid}", "trace_ref": record.get("trace_ref"), "turn": record}
+            if kind == "item" and record.get("chat_id") is not None:
+                turns = conn.execute(
+                    "SELECT 'turn' AS kind, turn_id AS id, seq, speaker, text, created_at,"
+                    " trace_ref FROM turns WHERE chat_id = %s AND seq BETWEEN %s AND %s"
+                    " ORDER BY seq",
+                    (record["chat_id"], record["from_seq"], record["to_seq"]),
+                ).fetchall()
+                return {"ref": f"item:{rid}", "children": turns}
+        return {"ref": f"{kind}:{rid}", "children": []}
 
 
 def _hit(kind: str, row: dict[str, Any], score: float) -> Hit:

@@ -12,6 +12,7 @@ import numpy as np
 
 from memory_pipelines.core.extract import WindowTurn
 from memory_pipelines.core.judge import JudgeDecision, JudgeItem
+from memory_pipelines.core.links import LinkNode, LinkProposal
 
 T = TypeVar("T")
 
@@ -48,6 +49,18 @@ class Backend(Protocol):
     def extract(
         self, window: Sequence[WindowTurn], instructions: str, types: Sequence[str], call: ModelCall
     ) -> list[dict[str, Any]]: ...
+
+    def propose_links(
+        self, source: LinkNode, candidates: Sequence[LinkNode], call: ModelCall
+    ) -> list[LinkProposal]: ...
+
+    def summarise(
+        self,
+        texts: Sequence[str],
+        call: ModelCall,
+        vectors: np.ndarray | None = None,
+        max_words: int = 60,
+    ) -> str: ...
 
 
 @dataclass
@@ -92,6 +105,25 @@ class Models:
             "generate",
             "extract",
             lambda call: self.backend.extract(window, instructions, types, call),
+        )
+
+    def propose_links(self, source: LinkNode, candidates: Sequence[LinkNode]) -> list[LinkProposal]:
+        """Typed links from source to candidates, unchecked (core.links.check_proposals)."""
+        return self._run(
+            "classify",
+            "link",
+            lambda call: self.backend.propose_links(source, candidates, call),
+        )
+
+    def summarise(
+        self, texts: Sequence[str], vectors: np.ndarray | None = None, max_words: int = 60
+    ) -> str:
+        """One summary of texts (turns as `Speaker (date): text`, or child summaries), about
+        max_words long. `vectors` are the texts' stored embeddings, when the caller has them."""
+        return self._run(
+            "generate",
+            "summarise",
+            lambda call: self.backend.summarise(texts, call, vectors, max_words),
         )
 
     def drain(self) -> list[ModelCall]:

@@ -10,6 +10,8 @@ import numpy as np
 from memory_pipelines.core import judge as judge_rules
 from memory_pipelines.core.extract import extract_window
 from memory_pipelines.core.judge import JudgeDecision, JudgeItem
+from memory_pipelines.core.links import LinkNode, LinkProposal, cause_clause, propose_local
+from memory_pipelines.core.summarise import summarise as summarise_extractive
 from memory_pipelines.models.base import ModelCall, WindowTurn
 from memory_pipelines.models.embedder import Embedder
 
@@ -43,6 +45,42 @@ class LocalBackend:
         known = {t.text: t.embedding for t in window if t.embedding is not None}
         out = extract_window(window, types, similarity=lambda a, b: self.similarity(a, b, known))
         call.tokens_out = self._tokens(*(c["context"] for c in out))
+        return out
+
+    def propose_links(
+        self, source: LinkNode, candidates: Sequence[LinkNode], call: ModelCall
+    ) -> list[LinkProposal]:
+        """Rules over provenance, entities and cosines (core.links.propose_local)."""
+        call.tokens_in = self._tokens(source.text, *(c.text for c in candidates))
+        if not candidates:
+            return []
+        # Stored embeddings are reused; only nodes without one (e.g. a chunk) are embedded.
+        missing = [n.text for n in (source, *candidates) if n.embedding is None]
+        fresh = iter(self.embedder.embed(missing)) if missing else iter(())
+        vecs = np.stack(
+            [n.embedding if n.embedding is not None else next(fresh) for n in (source, *candidates)]
+        )
+        sims = [float(v) for v in vecs[1:] @ vecs[0]]
+        clause = cause_clause(source.text)
+        cause_sims = None
+        if clause is not None:
+            cause_sims = [float(v) for v in vecs[1:] @ self.embedder.embed_one(clause)]
+        return propose_local(source, candidates, sims, cause_sims)
+
+    def summarise(
+        self,
+        texts: Sequence[str],
+        call: ModelCall,
+        vectors: np.ndarray | None = None,
+        max_words: int = 60,
+    ) -> str:
+        """Extractive (core.summarise): central sentences, names and dates kept. Pass the
+        stored vectors of the texts: without them every text is embedded here."""
+        call.tokens_in = self._tokens(*texts)
+        if vectors is None:
+            vectors = self.embedder.embed(texts)
+        out = summarise_extractive(texts, vectors, max_words)
+        call.tokens_out = self._tokens(out)
         return out
 
     def similarity(

@@ -14,6 +14,7 @@ import numpy as np
 from pydantic import BaseModel, Field, ValidationError
 
 from memory_pipelines.core.judge import JudgeDecision, JudgeItem
+from memory_pipelines.core.links import LinkNode, LinkProposal
 from memory_pipelines.models.base import Invalid, ModelCall, WindowTurn
 
 M = TypeVar("M", bound=BaseModel)
@@ -35,6 +36,25 @@ EXTRACT_SYSTEM = (
     '"due_at": ISO date or null, "owed_to": name or null}]}.'
 )
 
+LINK_SYSTEM = (
+    "You link the records of a memory store. Given a SOURCE record and CANDIDATE records "
+    "numbered from 0, propose typed links from SOURCE to candidates, using only these types: "
+    "relates_to (same subject), caused_by (SOURCE happened because of the candidate), "
+    "supersedes (SOURCE replaces the candidate), decided_in (SOURCE was decided in the "
+    "candidate), part_of (SOURCE is a part of the candidate), owned_by (the candidate is who "
+    "owns SOURCE), discussed_in (SOURCE was talked about in the candidate). Propose nothing "
+    'when unsure. Answer JSON {"links": [{"target": candidate number, "type": one of the '
+    'types, "confidence": 0-1}]}.'
+)
+
+SUMMARISE_SYSTEM = (
+    "You summarise a stretch of a conversation for an agent's long-term memory. The input is "
+    "either turns, each as 'Speaker (date): text', or summaries of consecutive stretches, oldest "
+    "first. Write one summary of at most {max_words} words: what happened and what was decided "
+    "or learnt, keeping people's names, dates (as absolute dates), places and numbers; no "
+    'greetings, no commentary. Answer JSON {{"summary": text}}.'
+)
+
 
 class JudgeAnswer(BaseModel):
     action: Literal["merge", "supersede", "create"]
@@ -54,6 +74,32 @@ class ExtractedItem(BaseModel):
 
 class ExtractAnswer(BaseModel):
     items: list[dict[str, Any]]
+
+
+class SummaryAnswer(BaseModel):
+    summary: str = Field(min_length=1)
+
+
+class ProposedLink(BaseModel):
+    # type and confidence stay loose here: core.links.check_proposals drops and counts a bad
+    # proposal alone, where a schema failure would drop the whole answer.
+    target: int
+    type: str
+    confidence: float = 0.5
+
+
+class LinksAnswer(BaseModel):
+    links: list[ProposedLink] = Field(default_factory=list)
+
+
+def _link_line(node: LinkNode, source: LinkNode) -> str:
+    """A record as the model sees it: no database ids, provenance relative to the source."""
+    what = f"chunk, level {node.level}" if node.kind == "chunk" else f"item, {node.category}"
+    if node.chat_id is not None and node.from_seq is not None:
+        where = "same conversation" if node.chat_id == source.chat_id else "another conversation"
+        what += f", {where}, turns {node.from_seq}-{node.to_seq or node.from_seq}"
+    text = node.text if len(node.text) <= 500 else node.text[:499] + "…"
+    return f"[{what}] {text}"
 
 
 class OpenAIBackend:
@@ -146,3 +192,34 @@ class OpenAIBackend:
         )
         ans = self._ask(EXTRACT_SYSTEM, user, ExtractAnswer, call)
         return [dict(item, source="machine") for item in ans.items]
+
+    def propose_links(
+        self, source: LinkNode, candidates: Sequence[LinkNode], call: ModelCall
+    ) -> list[LinkProposal]:
+        """Links as the model proposes them, candidates numbered from 0 (never record ids)."""
+        if not candidates:
+            return []
+        lines = [f"SOURCE: {_link_line(source, source)}", "CANDIDATES:"]
+        lines += [f"{i}: {_link_line(c, source)}" for i, c in enumerate(candidates)]
+        ans = self._ask(LINK_SYSTEM, "\n".join(lines), LinksAnswer, call)
+        return [LinkProposal(p.target, p.type, p.confidence) for p in ans.links]
+
+    def summarise(
+        self,
+        texts: Sequence[str],
+        call: ModelCall,
+        vectors: np.ndarray | None = None,
+        max_words: int = 60,
+    ) -> str:
+        """Abstractive, through the chat endpoint; `vectors` are not needed here."""
+        # A summary well past the asked length is as unusable as a malformed one: retried.
+        limit = max_words * 3 // 2
+
+        def check(a: SummaryAnswer) -> None:
+            words = len(a.summary.split())
+            if not a.summary.strip() or words > limit:
+                raise ValueError(f"summary must be 1-{limit} words, got {words}")
+
+        user = "\n".join(f"{i}. {t}" for i, t in enumerate(texts, start=1))
+        system = SUMMARISE_SYSTEM.format(max_words=max_words)
+        return " ".join(self._ask(system, user, SummaryAnswer, call, check).summary.split())

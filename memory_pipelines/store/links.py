@@ -26,11 +26,16 @@ _CHUNK_NODE = (
 
 
 def pending_items(conn: Conn, store_id: str) -> list[int]:
-    """Current items whose present version linkgen has not read yet, oldest change first."""
+    """Current items whose present version linkgen has not read yet, or whose turns a level-1
+    chunk has covered since it was read (so an item extracted before the pyramid reached its
+    turns still gets its decided_in / discussed_in link); oldest change first."""
     rows = conn.execute(
         "SELECT i.item_id FROM agent_memory_items i LEFT JOIN linkgen_items g USING (item_id)"
         " WHERE i.store_id = %s AND i.state = 'current'"
-        " AND (g.item_id IS NULL OR g.item_updated_at <> i.updated_at)"
+        " AND (g.item_id IS NULL OR g.item_updated_at <> i.updated_at OR EXISTS ("
+        "   SELECT 1 FROM chunks c WHERE c.chat_id = i.chat_id AND c.level = 1"
+        "   AND c.from_seq <= i.from_seq AND c.to_seq >= coalesce(i.to_seq, i.from_seq)"
+        "   AND c.created_at > g.read_at))"
         " ORDER BY i.updated_at, i.item_id",
         (store_id,),
     )
@@ -111,18 +116,30 @@ def lock_items(conn: Conn, store_id: str, ids: Sequence[int]) -> set[int]:
 
 
 def mark_read(
-    conn: Conn, store_id: str, versions: Sequence[tuple[int, datetime]], run_id: str
+    conn: Conn,
+    store_id: str,
+    versions: Sequence[tuple[int, datetime]],
+    read_at: datetime,
+    run_id: str,
 ) -> None:
-    """Record which version of each item linkgen has read (a deleted item is skipped)."""
+    """Record which version (updated_at) of each item linkgen read, and when it read the
+    candidates; a deleted item is skipped."""
     with conn.cursor() as cur:
         cur.executemany(
-            "INSERT INTO linkgen_items (item_id, store_id, item_updated_at, run_id)"
-            " SELECT item_id, store_id, %s, %s FROM agent_memory_items"
+            "INSERT INTO linkgen_items (item_id, store_id, item_updated_at, read_at, run_id)"
+            " SELECT item_id, store_id, %s, %s, %s FROM agent_memory_items"
             " WHERE item_id = %s AND store_id = %s"
             " ON CONFLICT (item_id) DO UPDATE SET item_updated_at = excluded.item_updated_at,"
-            " run_id = excluded.run_id, linked_at = now()",
-            [(at, run_id, item_id, store_id) for item_id, at in versions],
+            " read_at = excluded.read_at, run_id = excluded.run_id",
+            [(at, read_at, run_id, item_id, store_id) for item_id, at in versions],
         )
+
+
+def now(conn: Conn) -> datetime:
+    """The database's clock, so read times compare with rows' created_at."""
+    row = conn.execute("SELECT now() AS now").fetchone()
+    assert row is not None
+    return row["now"]
 
 
 def counts_by_type(conn: Conn, store_id: str) -> list[dict[str, Any]]:

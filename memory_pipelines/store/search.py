@@ -15,6 +15,12 @@ OR_QUERY = (
     " FROM unnest(tsvector_to_array(to_tsvector('english', %(q)s))) AS l)"
 )
 
+# A person's chats are read only in that person's recalls; shared chats (NULL) by everybody.
+VISIBLE_CHATS = (
+    "SELECT chat_id FROM chats WHERE store_id = %(store)s"
+    " AND (person_id IS NULL OR person_id = %(person)s)"
+)
+
 # Per kind: table, id column, the store's visibility filter. Items are filtered by person:
 # a person's records reach only that person's recalls; shared (NULL) ones reach everybody.
 _KINDS: dict[str, tuple[str, str, str]] = {
@@ -23,8 +29,18 @@ _KINDS: dict[str, tuple[str, str, str]] = {
         "item_id",
         "state = 'current' AND (person_id IS NULL OR person_id = %(person)s)",
     ),
-    "turn": ("turns", "turn_id", "embedding IS NOT NULL"),
-    "chunk": ("chunks", "chunk_id", "true"),
+    "turn": ("turns", "turn_id", f"embedding IS NOT NULL AND chat_id IN ({VISIBLE_CHATS})"),
+    "chunk": ("chunks", "chunk_id", f"chat_id IN ({VISIBLE_CHATS})"),
+    "document": (
+        "documents",
+        "passage_id",
+        "kind = 'basic' AND (person_id IS NULL OR person_id = %(person)s)",
+    ),
+    "email": (
+        "documents",
+        "passage_id",
+        "kind = 'email' AND (person_id IS NULL OR person_id = %(person)s)",
+    ),
 }
 
 
@@ -65,32 +81,44 @@ def vector(
 
 
 def fetch_texts(
-    conn: Conn, store_id: str, ids_by_kind: dict[str, list[int]]
+    conn: Conn, store_id: str, ids_by_kind: dict[str, list[int]], qvec: np.ndarray
 ) -> dict[tuple[str, int], dict[str, Any]]:
-    """Short display fields of hits, one query per kind present."""
+    """Short display fields of hits and their cosine to the query, one query per kind."""
     out: dict[tuple[str, int], dict[str, Any]] = {}
     if ids_by_kind.get("item"):
         for r in conn.execute(
             "SELECT item_id AS id, context AS text, category, confidence, valid_from AS at,"
-            " chat_id, from_seq, to_seq, person_id, trusted"
+            " chat_id, from_seq, to_seq, person_id, trusted, 1 - (embedding <=> %s) AS cos"
             " FROM agent_memory_items WHERE store_id = %s AND item_id = ANY(%s)",
-            (store_id, ids_by_kind["item"]),
+            (qvec, store_id, ids_by_kind["item"]),
         ):
             out[("item", r["id"])] = dict(r)
     if ids_by_kind.get("turn"):
         for r in conn.execute(
             "SELECT t.turn_id AS id, t.text, t.speaker, t.role, t.created_at AS at, t.chat_id,"
-            " t.seq AS from_seq, t.seq AS to_seq, t.external_id, t.trace_ref, c.external_id AS chat"
+            " t.seq AS from_seq, t.seq AS to_seq, t.external_id, t.trace_ref,"
+            " c.external_id AS chat,"
+            " 1 - (t.embedding <=> %s) AS cos"
             " FROM turns t JOIN chats c USING (chat_id)"
             " WHERE t.store_id = %s AND t.turn_id = ANY(%s)",
-            (store_id, ids_by_kind["turn"]),
+            (qvec, store_id, ids_by_kind["turn"]),
         ):
             out[("turn", r["id"])] = dict(r)
     if ids_by_kind.get("chunk"):
         for r in conn.execute(
             "SELECT chunk_id AS id, summary AS text, level, period_start AS at, chat_id,"
-            " from_seq, to_seq FROM chunks WHERE store_id = %s AND chunk_id = ANY(%s)",
-            (store_id, ids_by_kind["chunk"]),
+            " from_seq, to_seq, 1 - (embedding <=> %s) AS cos"
+            " FROM chunks WHERE store_id = %s AND chunk_id = ANY(%s)",
+            (qvec, store_id, ids_by_kind["chunk"]),
         ):
             out[("chunk", r["id"])] = dict(r)
+    docs = (ids_by_kind.get("document") or []) + (ids_by_kind.get("email") or [])
+    if docs:
+        for r in conn.execute(
+            "SELECT passage_id AS id, kind, title, text, sender, created_at AS at, external_id,"
+            " part, 1 - (embedding <=> %s) AS cos"
+            " FROM documents WHERE store_id = %s AND passage_id = ANY(%s)",
+            (qvec, store_id, docs),
+        ):
+            out[("email" if r["kind"] == "email" else "document", r["id"])] = dict(r)
     return out

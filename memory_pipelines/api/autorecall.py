@@ -1,0 +1,102 @@
+"""Auto-recall at the start of every turn: an index-backed search of the user's message (no
+model call), the top hits within a token budget, logged to agent_roi_injections."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from memory_pipelines.api.boot import boot_window
+from memory_pipelines.api.recall import ALL_SCOPES, Recall
+from memory_pipelines.core import injection, policy
+from memory_pipelines.errors import ValidationError
+from memory_pipelines.store import stores as stores_db
+from memory_pipelines.store import turns as turns_db
+
+MIN_COSINE = 0.35  # below this a hit is not about the message (all-MiniLM-L6-v2 cosines)
+CANDIDATES = 12
+BOOT_BUDGET = 2000
+
+
+def autorecall(
+    recall: Recall,
+    chat: str,
+    user_message: str,
+    *,
+    person: str | None = None,
+    budget_tokens: int = 400,
+    boot_budget_tokens: int = BOOT_BUDGET,
+    turn_seq: int | None = None,
+) -> dict[str, Any]:
+    """What to inject before the model answers `user_message` in `chat`: {"messages": [...],
+    "records": [...], "tokens": n, "skipped": {...}}. Nothing is injected for generic
+    messages, hits below the relevance threshold, or hits the boot window already holds."""
+    if not isinstance(budget_tokens, int) or budget_tokens < 1:
+        raise ValidationError("budget_tokens", f"must be a positive integer, got {budget_tokens!r}")
+    db, store_id, embedder = recall.db, recall.store_id, recall.embedder
+    with db.connection() as conn:
+        settings = stores_db.get_settings(conn, store_id)
+        chat_id = turns_db.chat_id_of(conn, store_id, chat)
+    skipped = {"below_threshold": 0, "in_boot_window": 0, "over_budget": 0}
+    hits: list[Any] = []
+    if user_message.strip() and not is_generic(user_message):
+        hits = recall.search(user_message, ALL_SCOPES, person=person, k=CANDIDATES)
+    in_window = {
+        (r["kind"], r["id"])
+        for r in boot_window(db, store_id, chat, boot_budget_tokens, embedder)["records"]
+    }
+    lines, chosen, tokens = [], [], 0
+    for h in hits:
+        if h.extra.get("cos", 0.0) < MIN_COSINE:
+            skipped["below_threshold"] += 1
+            continue
+        if (h.kind, h.id) in in_window:
+            skipped["in_boot_window"] += 1
+            continue
+        row = {"kind": h.kind, "id": h.id, "text": h.text, "at": h.at, **h.extra}
+        line = injection.memory_line(row) if h.kind == "item" else injection.history_line(row)
+        cost = embedder.count_tokens(str(line))
+        if tokens + cost > budget_tokens:
+            skipped["over_budget"] += 1
+            continue
+        lines.append(line)
+        chosen.append(h)
+        tokens += cost
+    if settings.commitments.carry_open and settings.commitments.most_carried > 0:
+        lines += [
+            injection.commitment_line(c)
+            for c in _open_commitments(recall, person, settings.commitments.most_carried)
+        ]
+    messages = injection.render(user_message, lines, settings.trust_envelope) if lines else []
+    with db.connection() as conn:
+        conn.execute(
+            "INSERT INTO agent_roi_injections (store_id, chat_id, turn_seq, person_id, hit_ids,"
+            " scores, tokens) VALUES (%s, %s, %s, %s, %s, %s, %s)",
+            (
+                store_id,
+                chat_id,
+                turn_seq,
+                person,
+                [h.ref for h in chosen],
+                [round(float(h.extra.get("cos", 0.0)), 4) for h in chosen],
+                tokens,
+            ),
+        )
+    return {"messages": messages, "records": lines, "tokens": tokens, "skipped": skipped}
+
+
+def is_generic(message: str) -> bool:
+    """Greetings and acknowledgements ("ok thanks", "hi!") ask nothing of memory."""
+    kinds = {policy.sentence_kind(s, "user") for s in policy.sentences(message)}
+    return not kinds or kinds <= {"greeting", "ack"}
+
+
+def _open_commitments(recall: Recall, person: str | None, most: int) -> list[dict[str, Any]]:
+    """The person's open commitments (and shared ones), the one due soonest first."""
+    with recall.db.connection() as conn:
+        return conn.execute(
+            "SELECT item_id, context, due_at, owed_to FROM agent_memory_items"
+            " WHERE store_id = %s AND category = 'commitment' AND status = 'open'"
+            " AND state = 'current' AND (person_id IS NULL OR person_id = %s)"
+            " ORDER BY due_at ASC NULLS LAST, item_id LIMIT %s",
+            (recall.store_id, person, most),
+        ).fetchall()

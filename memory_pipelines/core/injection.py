@@ -1,0 +1,88 @@
+"""How auto-recall hits reach the model: a synthetic `run_cell` call whose code is the literal
+recall idiom, a digest-shaped result, and the records as data, one JSON line each, in a message
+of their own (never a system instruction)."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Any
+
+RECALL_IDIOM = (
+    'r = use("agent:recall@v1").recall(c, space)\n'
+    'r.search({query}, scopes=["agent", "history", "basic", "email"])'
+)
+
+
+def _day(at: Any) -> str | None:
+    return at.date().isoformat() if isinstance(at, datetime) else (str(at)[:10] if at else None)
+
+
+def memory_line(hit: dict[str, Any]) -> dict[str, Any]:
+    """A memory hit as a distilled fact with its provenance date and confidence."""
+    return {
+        "type": "memory",
+        "ref": f"item:{hit['id']}",
+        "fact": hit["text"],
+        "category": hit.get("category"),
+        "date": _day(hit.get("at")),
+        "confidence": hit.get("confidence"),
+    }
+
+
+def history_line(hit: dict[str, Any]) -> dict[str, Any]:
+    """A history hit as a pointer to related past discussion, with a drill-down handle."""
+    who = hit.get("speaker")
+    text = f"{who}: {hit['text']}" if who else hit["text"]
+    return {
+        "type": "related past discussion",
+        "ref": f"{hit['kind']}:{hit['id']}",
+        "excerpt": text[:300],
+        "date": _day(hit.get("at")),
+        "drill_down": f'r.drill_down("{hit["kind"]}:{hit["id"]}")',
+    }
+
+
+def commitment_line(c: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "type": "open commitment",
+        "ref": f"item:{c['item_id']}",
+        "promise": c["context"],
+        "due": c["due_at"].isoformat() if c.get("due_at") else None,
+        "owed_to": c.get("owed_to"),
+    }
+
+
+def render(query: str, lines: list[dict[str, Any]], trust_envelope: bool) -> list[dict[str, Any]]:
+    """Chat messages to prepend to the turn: the synthetic call, its digest, the data."""
+    code = RECALL_IDIOM.format(query=json.dumps(query))
+    kinds: dict[str, int] = {}
+    for line in lines:
+        kinds[line["type"]] = kinds.get(line["type"], 0) + 1
+    digest = ", ".join(f"{n} {t}" for t, n in kinds.items()) or "nothing relevant"
+    body = "\n".join(json.dumps(line, ensure_ascii=False, sort_keys=True) for line in lines)
+    data = (
+        f'<untrusted source="memory">\n{body}\n</untrusted>'
+        if trust_envelope
+        else f"[memory]\n{body}\n[/memory]"
+    )
+    return [
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {
+                    "id": "autorecall",
+                    "type": "function",
+                    "function": {"name": "run_cell", "arguments": json.dumps({"code": code})},
+                }
+            ],
+        },
+        {
+            "role": "tool",
+            "tool_call_id": "autorecall",
+            "content": f"{len(lines)} records: {digest}. Evidence from memory, possibly stale; "
+            "the records follow as data.",
+        },
+        {"role": "user", "content": data},
+    ]

@@ -1,0 +1,163 @@
+"""The LoCoMo retrieval evaluation, exactly the protocol of the recall issue:
+
+1. a fresh store per conversation, its sessions ingested as one chat (dated turns, speakers,
+   captions appended, dia_id kept as the external id);
+2. the full pipeline materialised for that store through Dagster with the local backends;
+3. each question alone sent to the public search API (all scopes, no person filter);
+4. hits flattened to turns (an item or chunk gives the turns of its provenance, most relevant to
+   the question first; duplicates dropped), each turn one of the k slots;
+5. scored against the evidence, per category, with search latency and pipeline wall time.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from memory_pipelines.api.ingest import ingest_chats
+from memory_pipelines.api.memory import Memory
+from memory_pipelines.api.recall import ALL_SCOPES, Hit, Recall
+from memory_pipelines.core.conversations import load_chats
+from memory_pipelines.evals.locomo_scoring import KS, aggregate, evidence_ids, score_question
+from memory_pipelines.models.embedder import Embedder
+from memory_pipelines.store import stores as stores_db
+from memory_pipelines.store.db import Database
+
+K_MAX = max(KS)
+
+
+def _store_id(sample_id: str) -> str:
+    return "locomo-" + "".join(c if c.isalnum() else "-" for c in sample_id.lower())
+
+
+def provenance_turns(
+    db: Database, store_id: str, hits: Sequence[Hit], qvec: np.ndarray
+) -> list[str]:
+    """Flatten ranked hits to turn external ids: a turn is itself; an item or a chunk gives
+    the turns it came from (items also those of every merged restatement), best match first."""
+    spans: dict[int, list[tuple[int, int, int]]] = defaultdict(list)  # hit index -> spans
+    item_ids = [h.id for h in hits if h.kind == "item"]
+    with db.connection() as conn:
+        extra: dict[int, list[tuple[int, int]]] = defaultdict(list)
+        if item_ids:
+            for r in conn.execute(
+                "SELECT c.item_id, (c.payload->>'from_seq')::int AS f, (c.payload->>'to_seq')::int"
+                " AS t FROM extraction_candidates c WHERE c.store_id = %s AND c.item_id = ANY(%s)",
+                (store_id, item_ids),
+            ):
+                extra[r["item_id"]].append((r["f"], r["t"]))
+        for i, h in enumerate(hits):
+            if h.chat_id is None or h.from_seq is None:
+                continue
+            spans[i].append((h.chat_id, h.from_seq, h.to_seq or h.from_seq))
+            if h.kind == "item":
+                spans[i] += [(h.chat_id, f, t) for f, t in extra.get(h.id, [])]
+        wanted = {(c, s) for ss in spans.values() for c, f, t in ss for s in range(f, t + 1)}
+        chats = sorted({c for c, _ in wanted})
+        turns = {}
+        if chats:
+            for r in conn.execute(
+                "SELECT chat_id, seq, external_id, embedding FROM turns WHERE chat_id = ANY(%s)",
+                (chats,),
+            ):
+                if (r["chat_id"], r["seq"]) in wanted:
+                    turns[(r["chat_id"], r["seq"])] = r
+    ranked: list[str] = []
+    for i, h in enumerate(hits):
+        if h.kind == "turn":
+            found = [h.extra.get("external_id")]
+        else:
+            keys = sorted({(c, s) for c, f, t in spans[i] for s in range(f, t + 1)} & turns.keys())
+            scored = [
+                (
+                    -float(np.asarray(turns[k]["embedding"].to_numpy()) @ qvec)
+                    if turns[k]["embedding"] is not None
+                    else 0.0,
+                    k,
+                )
+                for k in keys
+            ]
+            found = [turns[k]["external_id"] for _, k in sorted(scored)]
+        for ext in found:
+            if ext and ext not in ranked:
+                ranked.append(ext)
+    return ranked
+
+
+def prepare(
+    db: Database, embedder: Embedder, path: Path, reuse: bool, log: Callable[[str], None]
+) -> tuple[list[tuple[str, dict[str, Any]]], float]:
+    """Fresh stores with the full pipeline run; returns (store, sample) pairs and wall time."""
+    from memory_pipelines.pipeline import dagster_instance, materialize_stores
+
+    chats, samples = load_chats(path, "locomo")
+    start = time.perf_counter()
+    pairs, to_run = [], []
+    for chat, sample in zip(chats, samples, strict=True):
+        store_id = _store_id(chat.external_id)
+        pairs.append((store_id, sample))
+        with db.connection() as conn:
+            exists = conn.execute(
+                "SELECT 1 FROM stores WHERE store_id = %s", (store_id,)
+            ).fetchone()
+            if exists and reuse:
+                continue
+            stores_db.drop_store(conn, store_id)
+        ingest_chats(Memory(store_id, db=db, embedder=embedder), [chat])
+        log(f"{chat.external_id}: {len(chat.turns)} turns ingested into store {store_id}")
+        to_run.append(store_id)
+    if to_run:
+        with dagster_instance() as instance:
+            for result in materialize_stores(instance, to_run):
+                if not result.success:
+                    raise RuntimeError(f"pipeline run {result.run_id} failed")
+    return pairs, time.perf_counter() - start
+
+
+def evaluate(
+    db: Database,
+    embedder: Embedder,
+    path: Path,
+    reuse: bool = False,
+    log: Callable[[str], None] = print,
+) -> dict[str, Any]:
+    pairs, pipeline_s = prepare(db, embedder, path, reuse, log)
+    by_cat: dict[str, list[dict[str, float]]] = defaultdict(list)
+    latencies: list[float] = []
+    for store_id, sample in pairs:
+        recall = Recall(store_id, db=db, embedder=embedder)
+        with db.connection() as conn:
+            known = {
+                r["external_id"]
+                for r in conn.execute(
+                    "SELECT external_id FROM turns WHERE store_id = %s", (store_id,)
+                )
+            }
+        for qa in sample["qa"]:
+            gold = evidence_ids(qa.get("evidence", []), known)
+            if not gold:
+                continue
+            t0 = time.perf_counter()
+            hits = recall.search(qa["question"], ALL_SCOPES, k=K_MAX)
+            latencies.append((time.perf_counter() - t0) * 1000)
+            qvec = embedder.embed_one(qa["question"])
+            ranked = provenance_turns(db, store_id, hits, qvec)[:K_MAX]
+            by_cat[str(qa["category"])].append(score_question(ranked, gold))
+        log(f"{store_id}: {len(sample['qa'])} questions scored")
+    headline = [r for c in ("1", "2", "3", "4") for r in by_cat.get(c, [])]
+    lat = np.asarray(latencies) if latencies else np.zeros(1)
+    return {
+        "headline": aggregate(headline),
+        "by_category": {c: aggregate(by_cat.get(c, [])) for c in ("1", "2", "3", "4", "5")},
+        "latency_ms": {
+            "p50": round(float(np.percentile(lat, 50)), 2),
+            "p95": round(float(np.percentile(lat, 95)), 2),
+        },
+        "pipeline_seconds": round(pipeline_s, 1),
+        "conversations": len(pairs),
+    }

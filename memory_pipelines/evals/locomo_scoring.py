@@ -1,0 +1,45 @@
+"""LoCoMo retrieval scoring: evidence ids repaired, recall@k, all-evidence hit, MRR."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+KS = (5, 10, 20, 50)
+
+
+def evidence_ids(evidence: Iterable[Any], known: set[str]) -> list[str]:
+    """Split multi-id strings, repair 'D:11:26' and 'D30:05', drop ids matching no turn."""
+    out: list[str] = []
+    for raw in evidence:
+        for part in re.split(r"[;\s]+", str(raw)):
+            m = re.fullmatch(r"D:?(\d+):0*(\d+)", part.strip())
+            if not m:
+                continue
+            dia = f"D{int(m.group(1))}:{int(m.group(2))}"
+            if dia in known and dia not in out:
+                out.append(dia)
+    return out
+
+
+def score_question(ranked: Sequence[str], gold: Sequence[str]) -> dict[str, float]:
+    """recall@k, all@10 and reciprocal rank of one question's ranked turn ids."""
+    gold_set = set(gold)
+    out: dict[str, float] = {}
+    for k in KS:
+        out[f"recall@{k}"] = len(gold_set & set(ranked[:k])) / len(gold_set)
+    out["all@10"] = float(gold_set <= set(ranked[:10]))
+    first = next((i for i, t in enumerate(ranked, start=1) if t in gold_set), None)
+    out["mrr"] = 1.0 / first if first else 0.0
+    return out
+
+
+def aggregate(rows: Sequence[dict[str, float]]) -> dict[str, float]:
+    if not rows:
+        return {"n": 0}
+    keys = [f"recall@{k}" for k in KS] + ["all@10", "mrr"]
+    agg: dict[str, float] = {"n": len(rows)}
+    for key in keys:
+        agg[key] = round(sum(r[key] for r in rows) / len(rows), 4)
+    return agg

@@ -1,0 +1,106 @@
+"""Reads behind recall's other axes: hydrate, by period, neighbours, drill-down.
+
+Every read applies the same visibility as search: memory items only when current and shared or
+the caller's person's; turns and chunks only of shared chats or the person's own."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from memory_pipelines.store.db import Conn
+from memory_pipelines.store.search import VISIBLE_CHATS
+
+ITEM_VISIBLE = "state = 'current' AND (person_id IS NULL OR person_id = %(person)s)"
+DOC_VISIBLE = "(person_id IS NULL OR person_id = %(person)s)"
+
+
+def hydrate(
+    conn: Conn, store_id: str, refs: Sequence[tuple[str, int]], person: str | None
+) -> dict[tuple[str, int], dict[str, Any]]:
+    """Full records for (kind, id) refs, in one read."""
+    ids: dict[str, list[int]] = {}
+    for kind, rid in refs:
+        ids.setdefault(kind, []).append(rid)
+    rows = conn.execute(
+        f"""
+        SELECT 'item' AS kind, item_id AS id, to_jsonb(i) - 'embedding' - 'tsv' AS record
+          FROM agent_memory_items i WHERE store_id = %(store)s AND item_id = ANY(%(item)s)
+          AND {ITEM_VISIBLE}
+        UNION ALL SELECT 'turn', turn_id, to_jsonb(t) - 'embedding' - 'tsv' FROM turns t
+          WHERE store_id = %(store)s AND turn_id = ANY(%(turn)s) AND chat_id IN ({VISIBLE_CHATS})
+        UNION ALL SELECT 'chunk', chunk_id, to_jsonb(c) - 'embedding' - 'tsv' FROM chunks c
+          WHERE store_id = %(store)s AND chunk_id = ANY(%(chunk)s)
+          AND chat_id IN ({VISIBLE_CHATS})
+        UNION ALL SELECT CASE WHEN kind = 'email' THEN 'email' ELSE 'document' END, passage_id,
+          to_jsonb(d) - 'embedding' - 'tsv' FROM documents d WHERE store_id = %(store)s
+          AND passage_id = ANY(%(doc)s) AND {DOC_VISIBLE}
+        """,  # noqa: S608 - visibility fragments are constants
+        {
+            "store": store_id,
+            "person": person,
+            "item": ids.get("item", []),
+            "turn": ids.get("turn", []),
+            "chunk": ids.get("chunk", []),
+            "doc": ids.get("document", []) + ids.get("email", []),
+        },
+    ).fetchall()
+    return {(r["kind"], r["id"]): r["record"] for r in rows}
+
+
+def by_period(
+    conn: Conn, store_id: str, start: datetime, end: datetime, person: str | None, limit: int
+) -> list[dict[str, Any]]:
+    """Items (valid_from), turns (created_at) and chunks (period_start) in [start, end), in
+    time order."""
+    return conn.execute(
+        f"""
+        SELECT * FROM (
+          SELECT 'item' AS kind, item_id AS id, valid_from AS at, context AS text,
+                 category AS label FROM agent_memory_items
+           WHERE store_id = %(store)s AND {ITEM_VISIBLE}
+             AND valid_from >= %(start)s AND valid_from < %(end)s
+          UNION ALL SELECT 'turn', turn_id, created_at, text, speaker FROM turns
+           WHERE store_id = %(store)s AND chat_id IN ({VISIBLE_CHATS})
+             AND created_at >= %(start)s AND created_at < %(end)s
+          UNION ALL SELECT 'chunk', chunk_id, period_start, summary, 'L' || level FROM chunks
+           WHERE store_id = %(store)s AND chat_id IN ({VISIBLE_CHATS})
+             AND period_start >= %(start)s AND period_start < %(end)s
+        ) AS everything ORDER BY at, kind, id LIMIT %(limit)s
+        """,  # noqa: S608
+        {"store": store_id, "person": person, "start": start, "end": end, "limit": limit},
+    ).fetchall()
+
+
+def neighbors(
+    conn: Conn, store_id: str, kind: str, rid: int, person: str | None
+) -> list[dict[str, Any]]:
+    """Links out of the record and back into it, each with the other end's name resolved;
+    ends the caller may not read are left out."""
+    return conn.execute(
+        f"""
+        WITH edges AS (
+          SELECT 'out' AS direction, link_type, dst_kind AS kind, dst_id AS id, confidence
+            FROM links WHERE store_id = %(store)s AND src_kind = %(kind)s AND src_id = %(id)s
+          UNION ALL
+          SELECT 'back', link_type, src_kind, src_id, confidence
+            FROM links WHERE store_id = %(store)s AND dst_kind = %(kind)s AND dst_id = %(id)s),
+        named AS (
+          SELECT e.*, coalesce(i.context,
+                   left(coalesce(nullif(t.speaker, '') || ': ', '') || t.text, 200),
+                   left(c.summary, 200), coalesce(nullif(ch.title, ''), ch.external_id)) AS name
+            FROM edges e
+            LEFT JOIN agent_memory_items i ON e.kind = 'item' AND i.item_id = e.id
+                 AND i.store_id = %(store)s AND {ITEM_VISIBLE}
+            LEFT JOIN turns t ON e.kind = 'turn' AND t.turn_id = e.id
+                 AND t.chat_id IN ({VISIBLE_CHATS})
+            LEFT JOIN chunks c ON e.kind = 'chunk' AND c.chunk_id = e.id
+                 AND c.chat_id IN ({VISIBLE_CHATS})
+            LEFT JOIN chats ch ON e.kind = 'chat' AND ch.chat_id = e.id
+                 AND ch.chat_id IN ({VISIBLE_CHATS}))
+        SELECT * FROM named WHERE name IS NOT NULL
+         ORDER BY direction DESC, link_type, kind, id
+        """,  # noqa: S608 - visibility fragments are constants
+        {"store": store_id, "person": person, "kind": kind, "id": rid},
+    ).fetchall()

@@ -1,0 +1,53 @@
+"""Documents and emails of a store, stored as passages."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+import numpy as np
+
+from memory_pipelines.store.db import Conn
+
+
+def replace_document(
+    conn: Conn,
+    store_id: str,
+    kind: str,
+    external_id: str,
+    title: str,
+    passages: Sequence[str],
+    embeddings: np.ndarray,
+    *,
+    sender: str | None = None,
+    recipients: Sequence[str] = (),
+    person_id: str | None = None,
+    created_at: datetime | None = None,
+) -> None:
+    """Write a document's passages, replacing an earlier version of the same document."""
+    conn.execute(
+        "DELETE FROM documents WHERE store_id = %s AND kind = %s AND external_id = %s",
+        (store_id, kind, external_id),
+    )
+    with conn.cursor() as cur:
+        cur.executemany(
+            "INSERT INTO documents (store_id, kind, external_id, part, title, text, sender,"
+            " recipients, person_id, created_at, embedding)"
+            " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, coalesce(%s, now()), %s)",
+            [
+                (
+                    store_id,
+                    kind,
+                    external_id,
+                    i + 1,
+                    title,
+                    text,
+                    sender,
+                    list(recipients),
+                    person_id,
+                    created_at,
+                    embeddings[i],
+                )
+                for i, text in enumerate(passages)
+            ],
+        )
