@@ -18,6 +18,7 @@ from memory_pipelines.api import Memory
 from memory_pipelines.api.ingest import BATCH, ingest_chats
 from memory_pipelines.core.conversations import load_chats
 from memory_pipelines.models.embedder import get_embedder
+from memory_pipelines.store.turns import embedding_text
 
 DATA = Path(__file__).resolve().parent / "data/locomo/locomo_dev.json"
 
@@ -27,7 +28,7 @@ def main() -> None:
     ap.add_argument("--data", type=Path, default=DATA)
     args = ap.parse_args()
     chats, _ = load_chats(args.data)
-    texts = [t["text"] for c in chats for t in c.turns]
+    texts = [embedding_text(t.get("speaker", ""), t["text"]) for c in chats for t in c.turns]
     embedder = get_embedder()
     embedder.embed(texts[:64])  # warm up
     t0 = time.perf_counter()

@@ -9,7 +9,9 @@ from typing import Any
 
 import click
 
+from memory_pipelines.cli_commitments import commitments_group
 from memory_pipelines.cli_eval import eval_group
+from memory_pipelines.cli_jobs import feed, jobs_group
 from memory_pipelines.errors import MemoryPipelinesError
 
 DEFAULT_STORE = "default"
@@ -234,6 +236,9 @@ def dev(port: int, host: str) -> None:
 
 
 main.add_command(eval_group)
+main.add_command(commitments_group)
+main.add_command(jobs_group)
+main.add_command(feed)
 
 
 if __name__ == "__main__":

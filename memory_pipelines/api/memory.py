@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from datetime import datetime
 from typing import Any
 
-from memory_pipelines.api import boot
+from memory_pipelines.api import boot, feed
+from memory_pipelines.api import commitments as commitments_api
 from memory_pipelines.api.dedup import Provenance, save_deduplicated
 from memory_pipelines.core import policy
 from memory_pipelines.core.passages import split_passages
@@ -132,7 +133,11 @@ class Memory:
         new = [_new_turn(t, i if len(turns) > 1 else None) for i, t in enumerate(turns)]
         for i, t in enumerate(new):
             t.validate(i if len(new) > 1 else None)
-        vecs = self.embedder.embed([t.text for t in new]) if embed and new else None
+        vecs = (
+            self.embedder.embed([turns_db.embedding_text(t.speaker, t.text) for t in new])
+            if embed and new
+            else None
+        )
         with self.db.transaction() as conn:
             if person is not None and not stores_db.person_exists(conn, self.store_id, person):
                 raise ValidationError("person", f"{person!r} is not a person of this store")
@@ -341,6 +346,24 @@ class Memory:
             raise ValidationError("actor", "is required: who deletes the item")
         with self.db.transaction() as conn:
             items_db.delete_item(conn, self.store_id, item_id, actor)
+
+    # -- commitments and the change feed --------------------------------------------------
+
+    def fulfil(self, item_id: int, actor: str) -> dict[str, Any]:
+        """Mark an open commitment fulfilled (version row and event); see api.commitments."""
+        return commitments_api.fulfil(self.db, self.store_id, item_id, actor)
+
+    def cancel(self, item_id: int, actor: str) -> dict[str, Any]:
+        """Mark an open commitment cancelled (version row and event); see api.commitments."""
+        return commitments_api.cancel(self.db, self.store_id, item_id, actor)
+
+    def commitments(self, **filters: Any) -> list[dict[str, Any]]:
+        """Commitments filtered by status, overdue, person; the one due soonest first."""
+        return commitments_api.list_commitments(self.db, self.store_id, **filters)
+
+    def subscribe(self, after_id: int = 0, **options: Any) -> Iterator[dict[str, Any]]:
+        """The store's change feed from after_id on, in event_id order; see api.feed."""
+        return feed.subscribe(self.store_id, after_id, db=self.db, **options)
 
     # -- history --------------------------------------------------------------------------
 

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
-from datetime import datetime
-from typing import Any, cast
+from datetime import UTC, datetime
+from typing import Any
 
-from memory_pipelines.core.ranking import rrf
+import numpy as np
+
+from memory_pipelines.core import ranking
 from memory_pipelines.core.records import parse_time
 from memory_pipelines.errors import NotFound, ValidationError
 from memory_pipelines.models.embedder import DEFAULT_MODEL, Embedder, get_embedder
@@ -15,7 +17,7 @@ from memory_pipelines.store import browse as browse_db
 from memory_pipelines.store import chunks as chunks_db
 from memory_pipelines.store import items as items_db
 from memory_pipelines.store import search as search_db
-from memory_pipelines.store.db import Database, get_database
+from memory_pipelines.store.db import Conn, Database, get_database
 
 SCOPES: dict[str, tuple[str, ...]] = {
     "agent": ("item",),
@@ -85,9 +87,12 @@ class Recall:
         embedder: Embedder | None = None,
         dsn: str | None = None,
         model: str = DEFAULT_MODEL,
+        reranker: Callable[[str, list[Hit]], Sequence[Hit]] | None = None,
     ) -> None:
         self.store_id = store_id
         self.db = db or get_database(dsn)
+        # Optional: reorders the best 2k hits (e.g. a cross-encoder or a metered model call).
+        self.reranker = reranker
         self._embedder = embedder
         self._model = model
 
@@ -105,8 +110,15 @@ class Recall:
         person: str | None = None,
         k: int = 10,
     ) -> list[Hit]:
-        """The k best records for a query: lexical and vector candidates per kind, fused by
-        reciprocal rank. Returned memory items count as recalled (access_count goes up)."""
+        """The k best records for a query over the scopes (agent: memory items; history:
+        turns and chunks; basic: documents; email: emails).
+
+        Candidates per kind come from the words of the query (BM25), its meaning (cosine) and
+        the graph (records naming an entity the question names); one score ranks them all
+        (core/ranking.py), then the optional reranker reorders the best. Only current items,
+        shared or the person's, and only shared or the person's chats are read. Returned memory
+        items count as recalled (access_count and last_recalled_at go up).
+        """
         if not isinstance(query, str) or not query.strip():
             raise ValidationError("query", "is required: the text to search for")
         bad = [s for s in scopes if s not in SCOPES]
@@ -119,20 +131,19 @@ class Recall:
         kinds = [kind for s in scopes for kind in SCOPES[s]]
         qvec = self.embedder.embed_one(query)
         depth = max(2 * k, 30)
-        lists: list[list[tuple[str, int]]] = []
         with self.db.connection() as conn:
-            for kind in kinds:
-                lex = search_db.lexical(conn, kind, self.store_id, query, person, depth)
-                vec = search_db.vector(conn, kind, self.store_id, qvec, person, depth)
-                lists.append([(kind, i) for i, _ in lex])
-                lists.append([(kind, i) for i, _ in vec])
-            fused = [(cast(tuple[str, int], key), score) for key, score in rrf(lists)[:k]]
+            ranked = rank_candidates(
+                conn, self.store_id, query, qvec, kinds, person, depth, datetime.now(UTC)
+            )
+            top = ranked[: 2 * k if self.reranker else k]
             ids: dict[str, list[int]] = {}
-            for (kind, rid), _ in fused:
-                ids.setdefault(kind, []).append(rid)
+            for c, _ in top:
+                ids.setdefault(c.kind, []).append(c.id)
             rows = search_db.fetch_texts(conn, self.store_id, ids, qvec)
-            hits = [_hit(key[0], rows[key], score) for key, score in fused if key in rows]
-            items_db.touch_items(conn, ids.get("item", []))
+            hits = [_hit(c.kind, rows[c.key], s) for c, s in top if c.key in rows]
+            if self.reranker:
+                hits = list(self.reranker(query, hits))[:k]
+            items_db.touch_items(conn, [h.id for h in hits if h.kind == "item"])
         return hits
 
     def hydrate(self, hits: Sequence[Ref], *, person: str | None = None) -> list[dict[str, Any]]:
@@ -199,6 +210,38 @@ class Recall:
                 ).fetchall()
                 return {"ref": f"item:{rid}", "children": turns}
         return {"ref": f"{kind}:{rid}", "children": []}
+
+
+def rank_candidates(
+    conn: Conn,
+    store_id: str,
+    query: str,
+    qvec: np.ndarray,
+    kinds: Sequence[str],
+    person: str | None,
+    depth: int,
+    now: datetime,
+    consume: Sequence[str] | None = None,
+) -> list[tuple[ranking.Candidate, float]]:
+    """Every candidate of these kinds for the query with its score, best first: what `search`
+    ranks (also measured by evals/activation.py). `consume` names the gated jobs whose fields
+    ranking uses; None: the jobs active for the store (see store.search.hybrid)."""
+    names = search_db.entity_names(conn, store_id, ranking.capitalised(query))
+    cands = [
+        ranking.Candidate(
+            kind,
+            int(r["id"]),
+            r["lexical"],
+            r["cos"],
+            int(r["named"]),
+            r.get("salience"),
+            r.get("confidence"),
+            r.get("at"),
+        )
+        for kind in kinds
+        for r in search_db.hybrid(conn, kind, store_id, query, qvec, person, depth, names, consume)
+    ]
+    return ranking.rank(cands, now)
 
 
 def _hit(kind: str, row: dict[str, Any], score: float) -> Hit:

@@ -18,3 +18,5 @@ SOURCES: tuple[str, ...] = ("user", "machine")
 COMMITMENT_STATUSES: tuple[str, ...] = ("open", "fulfilled", "cancelled")
 ROLES: tuple[str, ...] = ("user", "assistant", "system", "tool")
 STABLE_CATEGORIES: tuple[str, ...] = ("preference", "decision", "fact", "lesson", "commitment")
+# Background jobs that ship disabled and activate one at a time behind an evaluation.
+GATED_JOBS: tuple[str, ...] = ("reflection", "evolution", "decay")

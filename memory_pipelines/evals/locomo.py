@@ -39,50 +39,38 @@ def provenance_turns(
     db: Database, store_id: str, hits: Sequence[Hit], qvec: np.ndarray
 ) -> list[str]:
     """Flatten ranked hits to turn external ids: a turn is itself; an item or a chunk gives
-    the turns it came from (items also those of every merged restatement), best match first."""
-    spans: dict[int, list[tuple[int, int, int]]] = defaultdict(list)  # hit index -> spans
-    item_ids = [h.id for h in hits if h.kind == "item"]
+    the turns it came from, the best match to the question first."""
+    # An item's provenance is the span it records (chat, from_seq..to_seq); a chunk's is the
+    # turns it covers. Restatements merged into an item later are confirmations, not provenance.
+    spans = {
+        i: [(h.chat_id, h.from_seq, h.to_seq or h.from_seq)]
+        for i, h in enumerate(hits)
+        if h.chat_id is not None and h.from_seq is not None
+    }
     with db.connection() as conn:
-        extra: dict[int, list[tuple[int, int]]] = defaultdict(list)
-        if item_ids:
-            for r in conn.execute(
-                "SELECT c.item_id, (c.payload->>'from_seq')::int AS f, (c.payload->>'to_seq')::int"
-                " AS t FROM extraction_candidates c WHERE c.store_id = %s AND c.item_id = ANY(%s)",
-                (store_id, item_ids),
-            ):
-                extra[r["item_id"]].append((r["f"], r["t"]))
-        for i, h in enumerate(hits):
-            if h.chat_id is None or h.from_seq is None:
-                continue
-            spans[i].append((h.chat_id, h.from_seq, h.to_seq or h.from_seq))
-            if h.kind == "item":
-                spans[i] += [(h.chat_id, f, t) for f, t in extra.get(h.id, [])]
-        wanted = {(c, s) for ss in spans.values() for c, f, t in ss for s in range(f, t + 1)}
-        chats = sorted({c for c, _ in wanted})
+        wanted = sorted(
+            {(c, s) for ss in spans.values() for c, f, t in ss for s in range(f, t + 1)}
+        )
         turns = {}
-        if chats:
+        if wanted:
             for r in conn.execute(
-                "SELECT chat_id, seq, external_id, embedding FROM turns WHERE chat_id = ANY(%s)",
-                (chats,),
+                "SELECT t.chat_id, t.seq, t.external_id, 1 - (t.embedding <=> %s) AS cos"
+                " FROM turns t JOIN unnest(%s::bigint[], %s::int[]) AS w(chat_id, seq)"
+                " USING (chat_id, seq)",
+                (qvec, [c for c, _ in wanted], [s for _, s in wanted]),
             ):
-                if (r["chat_id"], r["seq"]) in wanted:
-                    turns[(r["chat_id"], r["seq"])] = r
+                turns[(r["chat_id"], r["seq"])] = r
     ranked: list[str] = []
     for i, h in enumerate(hits):
         if h.kind == "turn":
             found = [h.extra.get("external_id")]
         else:
-            keys = sorted({(c, s) for c, f, t in spans[i] for s in range(f, t + 1)} & turns.keys())
-            scored = [
-                (
-                    -float(np.asarray(turns[k]["embedding"].to_numpy()) @ qvec)
-                    if turns[k]["embedding"] is not None
-                    else 0.0,
-                    k,
-                )
-                for k in keys
+            span = spans.get(i, [])
+            keys = sorted({(c, s) for c, f, t in span for s in range(f, t + 1)} & turns.keys())
+            found = [
+                turns[k]["external_id"]
+                for k in sorted(keys, key=lambda k: -(turns[k]["cos"] or 0.0))
             ]
-            found = [turns[k]["external_id"] for _, k in sorted(scored)]
         for ext in found:
             if ext and ext not in ranked:
                 ranked.append(ext)
@@ -93,6 +81,7 @@ def prepare(
     db: Database, embedder: Embedder, path: Path, reuse: bool, log: Callable[[str], None]
 ) -> tuple[list[tuple[str, dict[str, Any]]], float]:
     """Fresh stores with the full pipeline run; returns (store, sample) pairs and wall time."""
+    from memory_pipelines.definitions import ASSETS, BACKGROUND_ASSETS
     from memory_pipelines.pipeline import dagster_instance, materialize_stores
 
     chats, samples = load_chats(path, "locomo")
@@ -113,7 +102,8 @@ def prepare(
         to_run.append(store_id)
     if to_run:
         with dagster_instance() as instance:
-            for result in materialize_stores(instance, to_run):
+            # extraction, dedup, pyramid, links and decay: the whole pipeline
+            for result in materialize_stores(instance, to_run, [*ASSETS, *BACKGROUND_ASSETS]):
                 if not result.success:
                     raise RuntimeError(f"pipeline run {result.run_id} failed")
     return pairs, time.perf_counter() - start

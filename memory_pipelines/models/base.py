@@ -10,6 +10,7 @@ from typing import Any, Protocol, TypeVar
 
 import numpy as np
 
+from memory_pipelines.core.contradiction import Contradiction
 from memory_pipelines.core.extract import WindowTurn
 from memory_pipelines.core.judge import JudgeDecision, JudgeItem
 from memory_pipelines.core.links import LinkNode, LinkProposal
@@ -61,6 +62,8 @@ class Backend(Protocol):
         vectors: np.ndarray | None = None,
         max_words: int = 60,
     ) -> str: ...
+
+    def contradicts(self, a: str, b: str, call: ModelCall) -> Contradiction: ...
 
 
 @dataclass
@@ -124,6 +127,13 @@ class Models:
             "generate",
             "summarise",
             lambda call: self.backend.summarise(texts, call, vectors, max_words),
+        )
+
+    def contradicts(self, a: str, b: str) -> Contradiction:
+        """Whether records `a` and `b` cannot both be true, and why; only a judgement (the
+        caller flags both records, and nothing picks a winner)."""
+        return self._run(
+            "classify", "contradiction", lambda call: self.backend.contradicts(a, b, call)
         )
 
     def drain(self) -> list[ModelCall]:

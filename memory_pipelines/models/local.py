@@ -8,6 +8,8 @@ from typing import Any
 import numpy as np
 
 from memory_pipelines.core import judge as judge_rules
+from memory_pipelines.core.contradiction import Contradiction
+from memory_pipelines.core.contradiction import judge as judge_contradiction
 from memory_pipelines.core.extract import extract_window
 from memory_pipelines.core.judge import JudgeDecision, JudgeItem
 from memory_pipelines.core.links import LinkNode, LinkProposal, cause_clause, propose_local
@@ -82,6 +84,12 @@ class LocalBackend:
         out = summarise_extractive(texts, vectors, max_words)
         call.tokens_out = self._tokens(out)
         return out
+
+    def contradicts(self, a: str, b: str, call: ModelCall) -> Contradiction:
+        """Negation, a changed value or another value of a single-valued slot
+        (core.contradiction)."""
+        call.tokens_in = self._tokens(a, b)
+        return judge_contradiction(a, b)
 
     def similarity(
         self, text: str, others: Sequence[str], known: dict[str, np.ndarray] | None = None

@@ -13,6 +13,7 @@ import httpx
 import numpy as np
 from pydantic import BaseModel, Field, ValidationError
 
+from memory_pipelines.core.contradiction import Contradiction
 from memory_pipelines.core.judge import JudgeDecision, JudgeItem
 from memory_pipelines.core.links import LinkNode, LinkProposal
 from memory_pipelines.models.base import Invalid, ModelCall, WindowTurn
@@ -55,10 +56,26 @@ SUMMARISE_SYSTEM = (
     'greetings, no commentary. Answer JSON {{"summary": text}}.'
 )
 
+CONTRADICT_SYSTEM = (
+    "You check a memory store for contradictions. Given two records A and B kept for the same "
+    "person (or shared by everyone), decide whether both can be true at the same time. They "
+    "contradict when one negates the other, or when they give different values (a place, "
+    "number, date, time, name) for the same single-valued attribute of the same subject. "
+    "Records about different subjects or different occasions, or where one only adds detail, "
+    "do not contradict. Do not decide which is right. Answer JSON "
+    '{"contradicts": true or false, "reason": short text}.'
+)
+
 
 class JudgeAnswer(BaseModel):
     action: Literal["merge", "supersede", "create"]
     target: int | None = None
+    reason: str = ""
+
+
+class ContradictionAnswer(BaseModel):
+    # strict: "yes" or 1 is not an answer to a yes/no question; it is retried
+    contradicts: bool = Field(strict=True)
     reason: str = ""
 
 
@@ -223,3 +240,9 @@ class OpenAIBackend:
         user = "\n".join(f"{i}. {t}" for i, t in enumerate(texts, start=1))
         system = SUMMARISE_SYSTEM.format(max_words=max_words)
         return " ".join(self._ask(system, user, SummaryAnswer, call, check).summary.split())
+
+    def contradicts(self, a: str, b: str, call: ModelCall) -> Contradiction:
+        """The model's judgement on two records, shown as A and B (never by database id)."""
+        ans = self._ask(CONTRADICT_SYSTEM, f"A: {a}\nB: {b}", ContradictionAnswer, call)
+        verdict = "contradicts" if ans.contradicts else "no contradiction"
+        return Contradiction(ans.contradicts, ans.reason or f"{self.model}: {verdict}")

@@ -48,8 +48,12 @@ CREATE TABLE turns (
     text        text NOT NULL,
     trace_ref   text,
     external_id text,
-    embedding   vector(384),
-    tsv         tsvector GENERATED ALWAYS AS (to_tsvector('english', text)) STORED,
+    embedding   vector(384),   -- of "speaker: text", so a name in a question finds its turns
+    -- Words of "speaker text" (weight A) and of the turn before (weight B): a reply is found by
+    -- the question it answers. Set once at insert (see store/turns.py); doc_len is their BM25
+    -- length, B words counting 0.3.
+    tsv         tsvector NOT NULL,
+    doc_len     real NOT NULL,
     UNIQUE (chat_id, seq),
     UNIQUE (chat_id, external_id)
 );
@@ -57,6 +61,7 @@ CREATE INDEX turns_store_idx ON turns (store_id, turn_id);
 CREATE INDEX turns_created_idx ON turns (store_id, created_at);
 CREATE INDEX turns_tsv_idx ON turns USING gin (tsv);
 CREATE INDEX turns_unembedded_idx ON turns (store_id) WHERE embedding IS NULL;
+CREATE INDEX turns_speaker_idx ON turns (store_id, lower(speaker));
 
 -- Turns are append-only: only the embedding may be filled in later.
 CREATE FUNCTION turns_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -150,6 +155,7 @@ CREATE TABLE agent_memory_items (
 CREATE INDEX items_store_state_idx ON agent_memory_items (store_id, state, person_id);
 CREATE INDEX items_valid_from_idx ON agent_memory_items (store_id, valid_from);
 CREATE INDEX items_tsv_idx ON agent_memory_items USING gin (tsv);
+CREATE INDEX items_entities_idx ON agent_memory_items USING gin (entities);
 CREATE INDEX items_chat_idx ON agent_memory_items (chat_id, from_seq);
 
 -- Every version of an item, oldest first: a snapshot of the item after each change.

@@ -79,11 +79,47 @@ def record_event(
     item_id: int | None,
     actor: str = "",
     payload: dict[str, Any] | None = None,
-) -> None:
-    conn.execute(
-        "INSERT INTO events (store_id, kind, item_id, actor, payload) VALUES (%s, %s, %s, %s, %s)",
+) -> bool:
+    """Append an event to the change feed; False when a unique index says it was already
+    recorded (an `overdue` is recorded once per item). On commit the database gives it its
+    final event_id in commit order and announces it with NOTIFY (see 008_feed_jobs.sql)."""
+    row = conn.execute(
+        "INSERT INTO events (store_id, kind, item_id, actor, payload) VALUES (%s, %s, %s, %s, %s)"
+        " ON CONFLICT DO NOTHING RETURNING 1 AS new",
         (store_id, kind, item_id, actor, Jsonb(payload or {})),
+    ).fetchone()
+    return row is not None
+
+
+# Fields a status change or a background job sets on an existing item (a closed list: the names
+# are written into SQL). Context and body are not among them: no job rewrites anyone's words.
+UPDATABLE = ("status", "tags", "entities")
+
+
+def update_item(
+    conn: Conn,
+    item_id: int,
+    change: str,
+    actor: str,
+    fields: dict[str, Any],
+    *,
+    touch: bool = True,
+    payload: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Set some fields of an item, then write a version row and an event of kind `change`;
+    returns the record after the change. `touch` moves updated_at (the decay clock) too."""
+    bad = sorted(set(fields) - set(UPDATABLE))
+    if bad or not fields:
+        raise ValueError(f"fields must be some of {', '.join(UPDATABLE)}, got {sorted(fields)}")
+    sets = ", ".join(f"{k} = %({k})s" for k in fields)
+    stamp = ", updated_at = now()" if touch else ""
+    conn.execute(
+        f"UPDATE agent_memory_items SET {sets}{stamp} WHERE item_id = %(item_id)s",  # noqa: S608
+        {**fields, "item_id": item_id},
     )
+    record = write_version(conn, item_id, change, actor)
+    record_event(conn, record["store_id"], change, item_id, actor, payload)
+    return record
 
 
 def insert_item(

@@ -75,8 +75,8 @@ def candidates(
     conn: Conn, store_id: str, source: LinkNode, person: str | None, k: int
 ) -> list[LinkNode]:
     """The source item's neighbours, at most 3k: the chunks holding the turns it was read
-    from and the items it was drawn from first (provenance), then nearest and lexical matches
-    among current items (those its person may read) and chunks, alternating by rank."""
+    from and the items it was drawn from first (provenance), then the best matches by words
+    and meaning among current items (those its person may read) and chunks, alternating."""
     refs: list[Ref] = []
     if source.chat_id is not None and source.from_seq is not None:
         for r in conn.execute(
@@ -86,17 +86,18 @@ def candidates(
         ):
             refs.append(("chunk", int(r["chunk_id"])))
     refs += [("item", i) for i in source.fed_by]
-    ranked: list[list[tuple[int, float]]] = []
+    ranked: list[list[int]] = []
     for kind in ("item", "chunk"):
-        vec = source.embedding
-        ranked.append(
-            [] if vec is None else search.vector(conn, kind, store_id, vec, person, k + 1)
-        )
-        ranked.append(search.lexical(conn, kind, store_id, source.text, person, k + 1))
+        if source.embedding is None:
+            ranked.append([])
+            continue
+        hits = search.hybrid(conn, kind, store_id, source.text, source.embedding, person, k + 1)
+        hits.sort(key=lambda h: (-(h["lexical"] + h["cos"]), h["id"]))  # as recall ranks
+        ranked.append([int(h["id"]) for h in hits[: k + 1]])
     for rank in range(k + 1):
-        for kind, hits in zip(("item", "item", "chunk", "chunk"), ranked, strict=True):
-            if rank < len(hits):
-                refs.append((kind, hits[rank][0]))
+        for kind, ids in zip(("item", "chunk"), ranked, strict=True):
+            if rank < len(ids):
+                refs.append((kind, ids[rank]))
     unique = [r for r in dict.fromkeys(refs) if r != (source.kind, source.id)][: 3 * k]
     nodes: dict[Ref, LinkNode] = {}
     for kind in ("item", "chunk"):

@@ -1,8 +1,9 @@
-"""Candidate generation in Postgres: lexical (full text, OR of the query's lexemes) and vector
-(cosine over pgvector) lists per kind of record. Ranking lives in core/ranking.py."""
+"""Candidate generation in Postgres: per kind of record, the records matching a word of the
+query (with their BM25) and the nearest by cosine. Ranking lives in core/ranking.py."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -21,13 +22,27 @@ VISIBLE_CHATS = (
     " AND (person_id IS NULL OR person_id = %(person)s)"
 )
 
+
+def _consumes(job: str) -> str:
+    """SQL: whether ranking consumes a gated job's fields. By default (%(consume)s NULL) only
+    while job_activations says the job is active for the store; an evaluation passes the list
+    of jobs to measure with and without them. `job` is a fixed name from this module."""
+    return (
+        f"(CASE WHEN %(consume)s::text[] IS NULL THEN EXISTS (SELECT 1 FROM job_activations ja"
+        f" WHERE ja.store_id = %(store)s AND ja.job = '{job}' AND ja.active)"
+        f" ELSE '{job}' = ANY(%(consume)s::text[]) END)"
+    )
+
+
 # Per kind: table, id column, the store's visibility filter. Items are filtered by person:
 # a person's records reach only that person's recalls; shared (NULL) ones reach everybody.
+# Reflection's insights are recorded before they are consumed: found only once it is active.
 _KINDS: dict[str, tuple[str, str, str]] = {
     "item": (
         "agent_memory_items",
         "item_id",
-        "state = 'current' AND (person_id IS NULL OR person_id = %(person)s)",
+        "state = 'current' AND (person_id IS NULL OR person_id = %(person)s)"
+        f" AND (category <> 'insight' OR {_consumes('reflection')})",
     ),
     "turn": ("turns", "turn_id", f"embedding IS NOT NULL AND chat_id IN ({VISIBLE_CHATS})"),
     "chunk": ("chunks", "chunk_id", f"chat_id IN ({VISIBLE_CHATS})"),
@@ -44,40 +59,115 @@ _KINDS: dict[str, tuple[str, str, str]] = {
 }
 
 
-def lexical(
-    conn: Conn, kind: str, store_id: str, query: str, person: str | None, k: int
-) -> list[tuple[int, float]]:
-    """(id, ts_rank) of the k best lexical matches of one kind."""
-    table, id_col, visible = _KINDS[kind]
-    sql = (
-        f"WITH q AS (SELECT {OR_QUERY} AS tsq)"  # noqa: S608 - names from the closed table above
-        f" SELECT {id_col} AS id, ts_rank(tsv, q.tsq) AS score FROM {table}, q"
-        f" WHERE store_id = %(store)s AND {visible} AND tsv @@ q.tsq"
-        f" ORDER BY score DESC, {id_col} LIMIT %(k)s"
+# How many entities of the question a record names (the knowledge graph's signal).
+_NAMED = {
+    "item": "cardinality(ARRAY(SELECT unnest(entities)"
+    " INTERSECT SELECT unnest(%(names)s::text[])))",
+    "turn": "(speaker = ANY(%(names)s::text[]))::int",
+}
+# Ranking fields only items have. Decay salience is recorded whenever decay runs, and consumed
+# only while decay is active for the store.
+_EXTRA = {
+    "item": ", confidence, valid_from AS at,"
+    f" CASE WHEN {_consumes('decay')} THEN (SELECT salience FROM item_scores sc"
+    " WHERE sc.item_id = agent_memory_items.item_id) END AS salience",
+}
+
+
+def entity_names(conn: Conn, store_id: str, words: Sequence[str]) -> list[str]:
+    """Which of the words name a speaker of the store or an entity of its current items."""
+    if not words:
+        return []
+    rows = conn.execute(
+        "SELECT w FROM unnest(%(w)s::text[]) AS w WHERE EXISTS (SELECT 1 FROM turns"
+        "   WHERE store_id = %(s)s AND lower(speaker) = lower(w))"
+        " OR EXISTS (SELECT 1 FROM agent_memory_items WHERE store_id = %(s)s"
+        "   AND state = 'current' AND entities @> ARRAY[w])",
+        {"w": list(words), "s": store_id},
     )
-    rows = conn.execute(sql, {"q": query, "store": store_id, "person": person, "k": k})
-    return [(int(r["id"]), float(r["score"])) for r in rows]
+    return [r["w"] for r in rows]
 
 
-def vector(
+# BM25 parameters: Anserini's defaults for short documents.
+K1 = 0.9
+B = 0.4
+
+
+def hybrid(
     conn: Conn,
     kind: str,
     store_id: str,
+    query: str,
     embedding: np.ndarray,
     person: str | None,
-    k: int,
-) -> list[tuple[int, float]]:
-    """(id, cosine similarity) of the k nearest records of one kind."""
+    depth: int,
+    names: Sequence[str] = (),
+    consume: Sequence[str] | None = None,
+) -> list[dict[str, Any]]:
+    """(id, lexical, cosine) for the candidates of one kind: every record matching a word of
+    the query (scored by BM25, then divided by the best BM25 of this query, so 0..1) plus the
+    `depth` nearest by cosine (exact within the store: see 001_base.sql).
+
+    A turn's words include the turn before it at weight B, counting 0.3 (see store/turns.py).
+    `names` are entities of the question: items naming them (and turns by such a speaker) are
+    candidates too, and each row says how many it names (`named`). Items also bring their
+    salience, confidence and valid_from for ranking. `consume` names the gated jobs whose
+    fields (decay salience, reflection insights) to use; None: those active for the store.
+    """
     table, id_col, visible = _KINDS[kind]
-    # MATERIALIZED keeps the planner on the store's rows (exact search), see 001_base.sql.
-    sql = (
-        f"WITH pool AS MATERIALIZED (SELECT {id_col} AS id, embedding FROM {table}"  # noqa: S608
-        f"   WHERE store_id = %(store)s AND {visible})"
-        " SELECT id, 1 - (embedding <=> %(e)s) AS score FROM pool"
-        " ORDER BY embedding <=> %(e)s LIMIT %(k)s"
-    )
-    rows = conn.execute(sql, {"e": embedding, "store": store_id, "person": person, "k": k})
-    return [(int(r["id"]), float(r["score"])) for r in rows]
+    length = "doc_len" if kind == "turn" else "length(tsv)"
+    named, extra = _NAMED.get(kind, "0"), _EXTRA.get(kind, "")
+    # Only small columns travel back: parsing 384 floats per row costs more than the query.
+    out = ", p.confidence, p.at, p.salience" if kind == "item" else ""
+    sql = f"""
+    WITH words AS MATERIALIZED (
+        SELECT DISTINCT lexeme FROM unnest(to_tsvector('english', %(q)s))),
+    q AS MATERIALIZED (
+        SELECT coalesce(string_agg(quote_literal(lexeme), ' | '), '')::tsquery AS tsq,
+               coalesce(array_agg(lexeme), '{{}}') AS lexemes FROM words),
+    pool AS MATERIALIZED (
+        SELECT {id_col} AS id, tsv, {length} AS dl, embedding, {named} AS named{extra}
+          FROM {table} WHERE store_id = %(store)s AND {visible}),
+    stats AS MATERIALIZED (SELECT count(*)::float AS n, greatest(avg(dl), 1) AS avgdl FROM pool),
+    df AS MATERIALIZED (SELECT w.lexeme, count(p.id)::float AS df FROM words w
+             JOIN pool p ON p.tsv @@ quote_literal(w.lexeme)::tsquery GROUP BY w.lexeme),
+    lex AS MATERIALIZED (
+        SELECT p.id, sum(ln(1 + (s.n - df.df + 0.5) / (df.df + 0.5))
+                         * t.tf * ({K1} + 1) / (t.tf + {K1} * (1 - {B} + {B} * p.dl / s.avgdl)))
+               AS bm25
+          FROM pool p CROSS JOIN q CROSS JOIN stats s,
+               LATERAL (SELECT u.lexeme, (SELECT sum(CASE w WHEN 'B' THEN 0.3 ELSE 1 END)
+                                            FROM unnest(u.weights) AS w) AS tf
+                          FROM unnest(p.tsv) AS u
+                         WHERE u.lexeme = ANY(q.lexemes)) AS t
+          JOIN df ON df.lexeme = t.lexeme
+         WHERE p.tsv @@ q.tsq
+         GROUP BY p.id),
+    near AS (SELECT id FROM pool ORDER BY embedding <=> %(e)s LIMIT %(depth)s),
+    graph AS (SELECT id FROM pool WHERE named > 0 ORDER BY embedding <=> %(e)s LIMIT %(depth)s),
+    scored AS MATERIALIZED (
+        SELECT id, max(lexical) AS lexical FROM (
+            SELECT id, bm25 / nullif(max(bm25) OVER (), 0) AS lexical FROM lex
+            UNION ALL SELECT id, 0 FROM near UNION ALL SELECT id, 0 FROM graph) AS c
+         GROUP BY id)
+    SELECT p.id, p.named{out}, coalesce(c.lexical, 0) AS lexical,
+           1 - (p.embedding <=> %(e)s) AS cos
+      FROM scored c JOIN pool p USING (id)
+     WHERE p.embedding IS NOT NULL
+    """  # noqa: S608 - table and column names come from the closed _KINDS table
+    rows = conn.execute(
+        sql,
+        {
+            "q": query,
+            "e": embedding,
+            "store": store_id,
+            "person": person,
+            "depth": depth,
+            "names": list(names),
+            "consume": None if consume is None else list(consume),
+        },
+    ).fetchall()
+    return rows
 
 
 def fetch_texts(

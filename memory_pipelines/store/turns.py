@@ -13,6 +13,13 @@ from memory_pipelines.errors import NotFound, ValidationError
 from memory_pipelines.store.db import Conn
 
 MAX_TURN_CHARS = 100_000
+PREV_WEIGHT = 0.3  # how much a word of the turn before counts towards a turn (BM25 tf)
+_POSITIONS = "(SELECT coalesce(sum(array_length(positions, 1)), 0) FROM unnest({}))"
+
+
+def embedding_text(speaker: str, text: str) -> str:
+    """What a turn's embedding is computed from: who said it and what."""
+    return f"{speaker}: {text}" if speaker else text
 
 
 @dataclass(frozen=True)
@@ -114,6 +121,10 @@ def append_turns(
     if row is None:
         raise NotFound(f"chat {chat_id} does not exist")
     first = int(row["next_seq"]) - len(fresh)
+    before = conn.execute(
+        "SELECT text FROM turns WHERE chat_id = %s AND seq = %s", (chat_id, first - 1)
+    ).fetchone()
+    prev = before["text"] if before else ""
     rows = []
     for n, i in enumerate(fresh):
         t = turns[i]
@@ -130,15 +141,22 @@ def append_turns(
                 t.trace_ref,
                 t.external_id,
                 emb,
+                f"{t.speaker} {t.text}",
+                prev,
             )
         )
+        prev = t.text
     ids: list[int] = []
     if rows:
         with conn.cursor() as cur:
             cur.executemany(
                 "INSERT INTO turns (store_id, chat_id, seq, created_at, role, speaker, text,"
-                " trace_ref, external_id, embedding)"
-                " VALUES (%s, %s, %s, coalesce(%s, now()), %s, %s, %s, %s, %s, %s)"
+                " trace_ref, external_id, embedding, tsv, doc_len)"
+                " SELECT %s, %s, %s, coalesce(%s, now()), %s, %s, %s, %s, %s, %s,"
+                f" setweight(own, 'A') || setweight(prev, 'B'), {_POSITIONS.format('own')}"
+                f" + {PREV_WEIGHT} * {_POSITIONS.format('prev')}"
+                " FROM (SELECT to_tsvector('english', %s) AS own,"
+                " to_tsvector('english', %s) AS prev) AS words"
                 " RETURNING turn_id",
                 rows,
                 returning=True,
@@ -163,7 +181,7 @@ def append_turns(
 def unembedded_turns(conn: Conn, store_id: str, limit: int) -> list[dict]:
     return list(
         conn.execute(
-            "SELECT turn_id, text FROM turns WHERE store_id = %s AND embedding IS NULL"
+            "SELECT turn_id, speaker, text FROM turns WHERE store_id = %s AND embedding IS NULL"
             " ORDER BY turn_id LIMIT %s",
             (store_id, limit),
         )

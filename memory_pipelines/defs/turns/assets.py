@@ -32,7 +32,7 @@ def turn_embeddings(
             pending = turns_db.unembedded_turns(conn, store_id, BATCH)
         if not pending:
             break
-        vecs = model.embed([r["text"] for r in pending])
+        vecs = model.embed([turns_db.embedding_text(r["speaker"], r["text"]) for r in pending])
         with db.transaction() as conn:
             turns_db.set_turn_embeddings(conn, [r["turn_id"] for r in pending], vecs)
         embedded += len(pending)

@@ -1,0 +1,120 @@
+"""Commitments: mark one fulfilled or cancelled, list them, announce the overdue ones.
+
+A commitment is an item of category `commitment` with a status (open, fulfilled, cancelled),
+due_at and owed_to. Only an open one changes status, and each change is a version row plus an
+event on the feed. An open commitment past its due time is announced once with an `overdue`
+event (the sensor `overdue_commitments_sensor` calls `announce_overdue`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from memory_pipelines.core.vocabulary import COMMITMENT_STATUSES
+from memory_pipelines.errors import ValidationError
+from memory_pipelines.store import commitments as commitments_db
+from memory_pipelines.store import items as items_db
+from memory_pipelines.store.db import Database
+
+# status -> the verb a person uses for it, and the change written to versions and events
+_CHANGES = {"fulfilled": "fulfil", "cancelled": "cancel"}
+ANNOUNCER = "overdue_commitments_sensor"
+
+
+def fulfil(db: Database, store_id: str, item_id: int, actor: str) -> dict[str, Any]:
+    """Mark an open commitment fulfilled; returns the record. Writes a version row (change
+    `fulfil`) and a `fulfil` event. Raises ValidationError naming the field when the item is
+    not a commitment, is superseded, or is not open (fulfilled or cancelled already)."""
+    return _set_status(db, store_id, item_id, "fulfilled", actor)
+
+
+def cancel(db: Database, store_id: str, item_id: int, actor: str) -> dict[str, Any]:
+    """Mark an open commitment cancelled; returns the record. Writes a version row (change
+    `cancel`) and a `cancel` event; the same checks as `fulfil`."""
+    return _set_status(db, store_id, item_id, "cancelled", actor)
+
+
+def _set_status(
+    db: Database, store_id: str, item_id: int, status: str, actor: str
+) -> dict[str, Any]:
+    change = _CHANGES[status]
+    if not isinstance(actor, str) or not actor.strip():
+        raise ValidationError("actor", f"is required: who marks the commitment {status}")
+    with db.transaction() as conn:
+        # Locked, so two people closing the same commitment at once cannot both succeed.
+        item = items_db.get_item(conn, item_id, store_id=store_id, for_update=True)
+        if item["category"] != "commitment":
+            raise ValidationError(
+                "category",
+                f"item {item_id} is a {item['category']}, not a commitment; only a commitment "
+                f"has a status ({', '.join(COMMITMENT_STATUSES)})",
+            )
+        if item["state"] == "superseded":
+            raise ValidationError(
+                "state",
+                f"commitment {item_id} is superseded by {item['superseded_by']}; "
+                f"{change} the current one",
+            )
+        if item["status"] != "open":
+            raise ValidationError(
+                "status",
+                f"only an open commitment can be {status}; commitment {item_id} is "
+                f"{item['status']}",
+            )
+        return items_db.update_item(
+            conn, item_id, change, actor.strip(), {"status": status}, payload={"from": "open"}
+        )
+
+
+def list_commitments(
+    db: Database,
+    store_id: str,
+    *,
+    status: str | None = None,
+    overdue: bool = False,
+    person: str | None = None,
+    limit: int = 100,
+) -> list[dict[str, Any]]:
+    """Commitments of the store, the one due soonest first (superseded wordings left out).
+
+    `status` is open, fulfilled or cancelled (None: all); `overdue` keeps open, current ones
+    past their due time; `person` keeps one person's (shared ones have person None)."""
+    if status is not None and status not in COMMITMENT_STATUSES:
+        raise ValidationError(
+            "status", f"must be one of {', '.join(COMMITMENT_STATUSES)}, got {status!r}"
+        )
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+        raise ValidationError("limit", f"must be a positive integer, got {limit!r}")
+    with db.connection() as conn:
+        return commitments_db.list_commitments(
+            conn, store_id, status=status, overdue=overdue, person=person, limit=limit
+        )
+
+
+def announce_overdue(db: Database, limit: int = 1000) -> dict[str, Any]:
+    """Record one `overdue` event per open commitment past its due time, over every store,
+    once per commitment however often it is called (a unique index on the event backs this).
+    One transaction per store. Returns {"announced": {store: n}, "already": n}."""
+    with db.connection() as conn:
+        pending = commitments_db.unannounced_overdue(conn, limit)
+    by_store: dict[str, list[int]] = {}
+    for row in pending:
+        by_store.setdefault(row["store_id"], []).append(int(row["item_id"]))
+    announced: Counter[str] = Counter()
+    already = 0
+    for store_id, ids in sorted(by_store.items()):
+        with db.transaction() as conn:
+            for c in commitments_db.still_overdue(conn, store_id, ids):
+                payload = {
+                    "due_at": c["due_at"].isoformat(),
+                    "owed_to": c["owed_to"],
+                    "person_id": c["person_id"],
+                }
+                if items_db.record_event(
+                    conn, store_id, "overdue", c["item_id"], ANNOUNCER, payload
+                ):
+                    announced[store_id] += 1
+                else:
+                    already += 1
+    return {"announced": dict(announced), "already": already}

@@ -1,0 +1,94 @@
+"""evolution@v1 over a store: each linked item's tags and entities refreshed from its neighbours.
+
+`plan` reads the current items and the links between them (no writes); `apply` writes in the
+caller's transaction, re-reading each item under lock, through store.items.update_item: a
+version row (change `evolve`) and an `evolve` event per item changed. updated_at is not moved:
+a refresh is not new evidence, so it neither restarts decay's idle clock nor counts as a use.
+Nothing is ever removed and no context or body is rewritten (see core/evolution.py).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable
+from typing import Any
+
+from memory_pipelines.core.evolution import Node, Refresh, merged, refresh
+from memory_pipelines.errors import NotFound
+from memory_pipelines.store import items as items_db
+from memory_pipelines.store import neighbours as neighbours_db
+from memory_pipelines.store.db import Conn, Database
+
+EVOLVER = "evolution@v1"
+Log = Callable[[str], None]
+
+
+def plan(conn: Conn, store_id: str) -> tuple[list[Refresh], dict[str, Any]]:
+    """The refresh of every current item that has linked neighbours and something to learn."""
+    rows = neighbours_db.current_items(conn, store_id)
+    nodes = {
+        int(r["item_id"]): Node(
+            id=int(r["item_id"]),
+            person=r["person_id"],
+            text=f"{r['context']} {r['body']}",
+            tags=tuple(r["tags"]),
+            entities=tuple(r["entities"]),
+        )
+        for r in rows
+    }
+    adjacent: dict[int, set[int]] = defaultdict(set)
+    for a, b, _ in neighbours_db.item_links(conn, store_id):
+        if a in nodes and b in nodes and a != b:
+            adjacent[a].add(b)
+            adjacent[b].add(a)
+    changes = [
+        r
+        for item_id in sorted(adjacent)
+        if (r := refresh(nodes[item_id], [nodes[n] for n in sorted(adjacent[item_id])]))
+    ]
+    return changes, {"items_read": len(nodes), "items_linked": len(adjacent)}
+
+
+def apply(conn: Conn, store_id: str, changes: list[Refresh], run_id: str = "") -> dict[str, int]:
+    """Write the refreshes in the caller's transaction; returns the counts."""
+    counts = {"items_evolved": 0, "tags_added": 0, "entities_added": 0}
+    for ch in changes:
+        try:
+            item = items_db.get_item(conn, ch.item_id, store_id=store_id, for_update=True)
+        except NotFound:
+            continue  # deleted since it was read
+        if item["state"] != "current":
+            continue
+        tags = merged(item["tags"], ch.tags)
+        entities = merged(item["entities"], ch.entities)
+        added_tags = tags[len(item["tags"]) :]
+        added_entities = entities[len(item["entities"]) :]
+        if not added_tags and not added_entities:
+            continue
+        items_db.update_item(
+            conn,
+            ch.item_id,
+            "evolve",
+            EVOLVER,
+            {"tags": tags, "entities": entities},
+            touch=False,
+            payload={"tags": added_tags, "entities": added_entities, "run_id": run_id},
+        )
+        counts["items_evolved"] += 1
+        counts["tags_added"] += len(added_tags)
+        counts["entities_added"] += len(added_entities)
+    return counts
+
+
+def evolve(db: Database, store_id: str, run_id: str = "", log: Log | None = None) -> dict[str, Any]:
+    """One evolution pass over the store: plan on a connection, write in one transaction."""
+    with db.connection() as conn:
+        changes, stats = plan(conn, store_id)
+    with db.transaction() as conn:
+        counts = apply(conn, store_id, changes, run_id)
+    if log:
+        log(
+            f"store {store_id}: {counts['items_evolved']} of {stats['items_linked']} linked items"
+            f" evolved (+{counts['tags_added']} tags, +{counts['entities_added']} entities)"
+        )
+    return {**stats, **counts}

@@ -1,0 +1,150 @@
+"""The change feed: subscribe to a store's events (create, merge, supersede, archive, restore,
+delete, contest, fulfil, cancel, evolve, overdue, ...) in event_id order, resumable by cursor.
+
+How it stays whole: the feed is the `events` table, not the notifications. Within a store,
+event_id increases in commit order (the database takes the id again at commit under a per-store
+lock, see 008_feed_jobs.sql), so "every event with event_id > cursor" is exactly what the
+subscriber has not seen. It LISTENs first, then reads the backlog, then waits for a
+notification (or `poll_seconds`) and reads again from its cursor. A notification only says
+"look again": one missed while reconnecting costs nothing, because the next read starts from
+the cursor. After a dropped connection it reconnects and resumes from the last event it
+yielded, so nothing is lost and nothing repeats; a consumer that stops keeps the last event_id
+it handled and passes it as `after_id` next time.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import psycopg
+from psycopg.rows import DictRow, dict_row
+
+from memory_pipelines.errors import StoreError, ValidationError
+from memory_pipelines.store.db import Database, get_database
+
+CHANNEL = "memory_events"
+APP_NAME = "memory-feed"  # application_name of a subscriber's connection (pg_stat_activity)
+
+_READ = (
+    "SELECT event_id, store_id, kind, item_id, actor, payload, created_at FROM events"
+    " WHERE store_id = %s AND event_id > %s ORDER BY event_id LIMIT %s"
+)
+
+
+def subscribe(
+    store_id: str,
+    after_id: int = 0,
+    *,
+    db: Database | None = None,
+    dsn: str | None = None,
+    idle_timeout: float | None = None,
+    poll_seconds: float = 5.0,
+    batch: int = 500,
+    retries: int = 10,
+) -> Iterator[dict[str, Any]]:
+    """Yield the store's events with event_id > after_id, oldest first, then new ones as they
+    are committed, each once: {event_id, store_id, kind, item_id, actor, payload, created_at}.
+
+    Runs until the consumer stops, or `idle_timeout` seconds pass without a new event (None:
+    forever). A dropped connection is reopened (up to `retries` failures in a row, with
+    backoff; then StoreError) and reading resumes from the last event yielded. Uses its own
+    connection (LISTEN cannot share a pooled one), closed when the generator is closed."""
+    if isinstance(after_id, bool) or not isinstance(after_id, int) or after_id < 0:
+        raise ValidationError("after_id", f"must be an event id >= 0, got {after_id!r}")
+    if isinstance(batch, bool) or not isinstance(batch, int) or batch < 1:
+        raise ValidationError("batch", f"must be a positive integer, got {batch!r}")
+    if poll_seconds <= 0:
+        raise ValidationError("poll_seconds", f"must be > 0, got {poll_seconds!r}")
+    url = (db or get_database(dsn)).dsn  # get_database also brings the schema up to date
+    return _follow(url, store_id, after_id, idle_timeout, poll_seconds, batch, retries)
+
+
+def _follow(
+    dsn: str,
+    store_id: str,
+    cursor: int,
+    idle_timeout: float | None,
+    poll_seconds: float,
+    batch: int,
+    retries: int,
+) -> Iterator[dict[str, Any]]:
+    conn: psycopg.Connection[DictRow] | None = None
+    failures = 0
+    last_new = time.monotonic()
+    try:
+        while True:
+            try:
+                if conn is None:
+                    conn = _listen(dsn, store_id)
+                rows = conn.execute(_READ, (store_id, cursor, batch)).fetchall()
+                failures = 0
+            except psycopg.OperationalError as exc:
+                _close(conn)
+                conn = None
+                failures += 1
+                if failures > retries:
+                    raise StoreError(
+                        f"event feed of store {store_id!r}: connection lost {failures} times "
+                        f"in a row ({exc}); resume with after_id={cursor}"
+                    ) from exc
+                time.sleep(min(0.05 * 2**failures, 5.0))
+                continue
+            for row in rows:
+                cursor = int(row["event_id"])
+                yield dict(row)
+            if rows:
+                last_new = time.monotonic()
+                if len(rows) == batch:
+                    continue  # more backlog: read on before waiting
+            wait = poll_seconds
+            if idle_timeout is not None:
+                left = idle_timeout - (time.monotonic() - last_new)
+                if left <= 0:
+                    return
+                wait = min(wait, left)
+            try:
+                _wait(conn, store_id, wait)
+            except psycopg.OperationalError:
+                _close(conn)  # the next read reconnects and counts the failure
+                conn = None
+    finally:
+        _close(conn)
+
+
+def _listen(dsn: str, store_id: str) -> psycopg.Connection[DictRow]:
+    """A dedicated autocommit connection LISTENing on the feed's channel. LISTEN comes before
+    the first read, so an event committed after that read is always notified."""
+    conn = psycopg.connect(
+        dsn,
+        autocommit=True,
+        row_factory=dict_row,
+        application_name=f"{APP_NAME} {store_id}"[:63],
+        connect_timeout=10,
+    )
+    conn.execute(f"LISTEN {CHANNEL}")
+    return conn
+
+
+def _wait(conn: psycopg.Connection[DictRow], store_id: str, seconds: float) -> None:
+    """Until a notification about this store arrives, or `seconds` pass (then the caller reads
+    anyway, so even a lost notification only delays an event by one poll)."""
+    deadline = time.monotonic() + seconds
+    while (left := deadline - time.monotonic()) > 0:
+        for note in conn.notifies(timeout=left, stop_after=1):
+            try:
+                if json.loads(note.payload).get("store_id") != store_id:
+                    continue  # another store's event: keep waiting
+            except (ValueError, AttributeError):
+                pass  # not ours to parse: read again, it costs one query
+            return
+
+
+def _close(conn: psycopg.Connection[DictRow] | None) -> None:
+    """Close a connection that may already be broken (nothing is left to release then)."""
+    if conn is not None:
+        with contextlib.suppress(psycopg.Error):
+            conn.close()

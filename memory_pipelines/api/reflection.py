@@ -1,0 +1,178 @@
+"""reflection@v1 over a store: never-recalled clusters synthesised into insight items.
+
+`plan` reads and asks the model (no writes, no locks); `apply` writes in the caller's
+transaction, after checking again under lock that every member is still current and never
+recalled and that no insight of the same members exists. Each insight goes through the normal
+insert path (a version row and a `create` event), with origin derived, source machine, fed_by
+listing every member, and a part_of link from each member to it. A cluster that grew past the
+members of an existing insight replaces it (supersede), so one live insight covers a cluster.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from memory_pipelines.api.dedup import as_array, supersede
+from memory_pipelines.core.records import validate_item
+from memory_pipelines.core.reflection import (
+    SUMMARY_WORDS,
+    Member,
+    build_graph,
+    clusters,
+    cohesion,
+    decide,
+    insight_item,
+)
+from memory_pipelines.models.base import Models
+from memory_pipelines.models.embedder import Embedder
+from memory_pipelines.store import items as items_db
+from memory_pipelines.store import neighbours as neighbours_db
+from memory_pipelines.store.calls import record_calls
+from memory_pipelines.store.db import Conn, Database
+
+REFLECTOR = "reflection@v1"
+MAX_ITEMS = 3000  # newest never-recalled items read per run; the similarity matrix is n x n
+Log = Callable[[str], None]
+
+
+@dataclass
+class Planned:
+    """A cluster that needs an insight: its members, the model's summary, their cohesion."""
+
+    members: list[Member]
+    summary: str
+    cohesion: float
+
+
+def plan(
+    conn: Conn, store_id: str, models: Models, max_items: int = MAX_ITEMS
+) -> tuple[list[Planned], dict[str, Any]]:
+    """The clusters that need an insight, each summarised by the model; and the counts."""
+    rows = neighbours_db.current_items(conn, store_id, never_recalled=True, limit=max_items)
+    members = {
+        int(r["item_id"]): Member(
+            id=int(r["item_id"]),
+            person=r["person_id"],
+            context=r["context"],
+            confidence=int(r["confidence"]),
+            trusted=bool(r["trusted"]),
+            tags=tuple(r["tags"]),
+            entities=tuple(r["entities"]),
+            embedding=as_array(r["embedding"]),
+        )
+        for r in rows
+    }
+    graph = build_graph(list(members.values()), neighbours_db.item_links(conn, store_id))
+    found, too_big = clusters(graph)
+    existing = neighbours_db.insights(conn, store_id)
+    plans: list[Planned] = []
+    already = 0
+    for ids in found:
+        if decide(ids, existing)[0] == "skip":
+            already += 1
+            continue
+        group = [members[i] for i in ids]
+        vecs = np.stack([m.embedding for m in group if m.embedding is not None])
+        summary = models.summarise([m.context for m in group], vecs, SUMMARY_WORDS)
+        plans.append(Planned(group, summary, cohesion(group)))
+    stats = {
+        "never_recalled": len(rows),
+        "read_capped": len(rows) >= max_items,
+        "graph_edges": graph.number_of_edges(),
+        "clusters": len(found),
+        "clusters_too_big": too_big,
+        "clusters_already_made": already,
+    }
+    return plans, stats
+
+
+def apply(
+    conn: Conn,
+    store_id: str,
+    plans: list[Planned],
+    embedder: Embedder,
+    model: str,
+    run_id: str = "",
+) -> dict[str, int]:
+    """Write the planned insights in the caller's transaction; returns the counts."""
+    counts = dict.fromkeys(
+        ("insights_created", "insights_superseded", "part_of_links", "clusters_changed"), 0
+    )
+    if not plans:
+        return counts
+    # One reflection writer per store at a time, so two runs cannot make the same insight.
+    conn.execute(
+        "SELECT pg_advisory_xact_lock(hashtextextended('reflection:' || %s, 0))", (store_id,)
+    )
+    existing = neighbours_db.insights(conn, store_id)
+    drafts = [insight_item(p.members, p.summary) for p in plans]
+    vecs = embedder.embed([fields["context"] for fields, _ in drafts])
+    for p, (fields, trusted), vec in zip(plans, drafts, vecs, strict=True):
+        ids = [m.id for m in p.members]
+        if neighbours_db.lock_unrecalled(conn, store_id, ids) != set(ids):
+            counts["clusters_changed"] += 1  # a member was recalled, replaced or deleted
+            continue
+        action, target = decide(ids, existing)
+        if action == "skip":
+            continue
+        fields["metadata"]["cohesion"] = round(p.cohesion, 3)
+        new_id = items_db.insert_item(
+            conn,
+            store_id,
+            validate_item(fields),
+            vec,
+            origin="derived",
+            trusted=trusted,
+            written_by=REFLECTOR,
+            model=model,
+            fed_by=ids,
+        )
+        for member in ids:
+            items_db.add_link(
+                conn,
+                store_id,
+                "item",
+                member,
+                "item",
+                new_id,
+                "part_of",
+                model=model,
+                run_id=run_id,
+            )
+        counts["part_of_links"] += len(ids)
+        counts["insights_created"] += 1
+        if action == "supersede" and target is not None:
+            supersede(conn, store_id, target, new_id, REFLECTOR)
+            counts["insights_superseded"] += 1
+            existing = [(i, "superseded" if i == target else s, f) for i, s, f in existing]
+        existing.append((new_id, "current", ids))
+    return counts
+
+
+def reflect(
+    db: Database,
+    store_id: str,
+    models: Models,
+    embedder: Embedder,
+    run_id: str = "",
+    log: Log | None = None,
+) -> dict[str, Any]:
+    """One reflection pass over the store: plan on a connection (the model is asked outside
+    any transaction), then write every insight, link and model call in one transaction."""
+    with db.connection() as conn:
+        plans, stats = plan(conn, store_id, models)
+    calls = models.drain()
+    with db.transaction() as conn:
+        counts = apply(conn, store_id, plans, embedder, models.backend.model, run_id)
+        record_calls(conn, store_id, calls, run_id)
+    if log:
+        log(
+            f"store {store_id}: {stats['clusters']} clusters among {stats['never_recalled']}"
+            f" never-recalled items, {counts['insights_created']} insights written,"
+            f" {stats['clusters_already_made']} already made"
+        )
+    return {**stats, **counts, "model_calls": len(calls)}

@@ -1,0 +1,97 @@
+"""`memory-pipelines jobs ...` (the gated background jobs of a store) and `feed` (its change
+feed, followed like tail -f)."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from memory_pipelines.core.vocabulary import GATED_JOBS
+
+DEFAULT_STORE = "default"
+store_option = click.option(
+    "--store", "-s", default=DEFAULT_STORE, show_default=True, help="Store (tenant) id."
+)
+job_argument = click.argument("job", type=click.Choice(GATED_JOBS))
+
+
+@click.group("jobs")
+def jobs_group() -> None:
+    """Reflection, evolution and decay ship disabled: evaluate one on the store, then activate
+    it on a passing evaluation, one job at a time."""
+
+
+@jobs_group.command("status")
+@store_option
+def status(store: str) -> None:
+    """Whether each job is active for the store, and its latest evaluation."""
+    from memory_pipelines.api.jobs import job_status
+    from memory_pipelines.store.db import get_database
+
+    for row in job_status(get_database(), store):
+        ev = row["latest_evaluation"]
+        last = (
+            f"evaluation {ev['evaluation_id']}: {ev['metric']} {ev['baseline']:.3f} -> "
+            f"{ev['with_job']:.3f}, {'passed' if ev['passed'] else 'failed'}"
+            if ev
+            else "never evaluated"
+        )
+        state = f"active since {row['activated_at']:%Y-%m-%d}" if row["active"] else "inactive"
+        click.echo(f"{row['job']:10} {state:24} {last}")
+
+
+@jobs_group.command("evaluate")
+@job_argument
+@store_option
+def evaluate(job: str, store: str) -> None:
+    """Measure JOB on the store without changing it (self_recall@10 of its recent turns,
+    without and with the job) and record the result; prints it as JSON."""
+    from memory_pipelines.evals.activation import evaluate_job
+    from memory_pipelines.models.embedder import get_embedder
+    from memory_pipelines.store.db import get_database
+
+    row = evaluate_job(get_database(), store, job, get_embedder())
+    click.echo(json.dumps(row, indent=2, default=str))
+
+
+@jobs_group.command("activate")
+@job_argument
+@store_option
+@click.option("--evaluation", type=int, required=True, help="The passing evaluation's id.")
+@click.option("--actor", required=True, help="Who activates it (recorded).")
+@click.option("--force", is_flag=True, help="Even if another job was activated < 7 days ago.")
+def activate(job: str, store: str, evaluation: int, actor: str, force: bool) -> None:
+    """Activate JOB for the store on a passing evaluation (its latest)."""
+    from memory_pipelines.api.jobs import activate_job
+    from memory_pipelines.store.db import get_database
+
+    row = activate_job(get_database(), store, job, evaluation, actor=actor, force=force)
+    forced = " (forced)" if row["forced"] else ""
+    click.echo(f"{job} active for store {store!r} since {row['activated_at']}{forced}")
+
+
+@jobs_group.command("deactivate")
+@job_argument
+@store_option
+@click.option("--actor", required=True, help="Who deactivates it (recorded).")
+def deactivate(job: str, store: str, actor: str) -> None:
+    """Switch JOB off for the store; what it wrote stays, ranking stops consuming it."""
+    from memory_pipelines.api.jobs import deactivate_job
+    from memory_pipelines.store.db import get_database
+
+    deactivate_job(get_database(), store, job, actor=actor)
+    click.echo(f"{job} inactive for store {store!r}")
+
+
+@click.command("feed")
+@store_option
+@click.option("--after", default=0, show_default=True, help="Start after this event id.")
+@click.option("--follow/--no-follow", default=True, show_default=True, help="Wait for new events.")
+def feed(store: str, after: int, follow: bool) -> None:
+    """Print the store's change feed, one JSON line per event in event_id order; with
+    --follow, keep waiting for new ones (resume later with --after LAST_ID)."""
+    from memory_pipelines.api.memory import Memory
+
+    for event in Memory(store).subscribe(after, idle_timeout=None if follow else 0.0):
+        click.echo(json.dumps(event, default=str, ensure_ascii=False))

@@ -1,0 +1,72 @@
+"""The maintenance pass per store: merge duplicates, archive what faded, flag contradictions
+(maintenance@v1). Never deletes."""
+
+import dagster as dg
+
+from memory_pipelines.api.maintenance import maintain
+from memory_pipelines.defs.decay.assets import decay_scores
+from memory_pipelines.defs.extraction.assets import memory_items
+from memory_pipelines.defs.partitions import stores_partitions
+from memory_pipelines.resources import EmbedderResource, ModelResource, StoreResource
+from memory_pipelines.store import maintenance as maint_db
+
+COUNTS = ("merged", "archived", "restored", "contested", "judged", "items_scanned")
+
+
+@dg.asset(
+    # link_graph by key: its module need not be imported for the lineage edge.
+    deps=[memory_items, decay_scores, dg.AssetKey("link_graph")],
+    partitions_def=stores_partitions,
+    group_name="maintenance",
+    kinds={"postgres", "numpy"},
+    owners=["team:memory"],
+    description="The store's Maintenance card as a periodic pass over agent_memory_items: "
+    "records of one person and type at the duplicate threshold are merged (the weaker is "
+    "superseded by the stronger, which keeps the union of tags, entities, keywords and edges); "
+    "records whose salience (decay_scores) fell under archive_below and that nobody used for "
+    "archive_idle_days are archived; with check_contradictions on, the model judges near "
+    "records and both sides of a contradiction are flagged contested. Nothing is deleted.",
+    check_specs=[dg.AssetCheckSpec("supersede_chains_acyclic", asset="maintenance")],
+)
+def maintenance(
+    context: dg.AssetExecutionContext,
+    store: StoreResource,
+    model: ModelResource,
+    embedder: EmbedderResource,
+) -> dg.MaterializeResult:
+    store_id = context.partition_key
+    db = store.database()
+    res = maintain(
+        db,
+        store_id,
+        lambda: model.models(embedder.get()),
+        run_id=context.run_id,
+        log=context.log.info,
+    )
+    with db.connection() as conn:
+        cycles = maint_db.supersede_cycles(conn, store_id)
+    check = dg.AssetCheckResult(
+        check_name="supersede_chains_acyclic",
+        passed=cycles == 0,
+        metadata={"items_in_cycles": cycles},
+        description="No superseded_by chain of the store runs in a circle.",
+    )
+    if "skipped" in res:
+        # A skipped pass still says so in the UI, with zeros plotted rather than gaps.
+        context.log.info(f"store {store_id}: {res['skipped']} (Maintenance card enabled=false)")
+        return dg.MaterializeResult(
+            metadata={"skipped": res["skipped"], **dict.fromkeys(COUNTS, 0), "seconds": 0.0},
+            check_results=[check],
+        )
+    return dg.MaterializeResult(
+        metadata={
+            "dagster/row_count": res["current_items"],
+            "dagster/table_name": "agent_memory_items",
+            **{k: res[k] for k in COUNTS},
+            "duplicate_clusters": res["clusters"],
+            "judgements_pending": res["judgements_pending"],
+            "answers_invalid": res["answers_invalid"],
+            "seconds": res["seconds"],
+        },
+        check_results=[check],
+    )

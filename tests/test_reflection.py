@@ -1,0 +1,216 @@
+"""reflection@v1 (insights from never-recalled clusters: trust, provenance, idempotence) and
+evolution@v1 (tags and entities from neighbours, versions, never a user's words), through their
+Dagster assets: refused while inactive, run by hand with force."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import dagster as dg
+import pytest
+
+from memory_pipelines.api import Memory
+from memory_pipelines.api.evolution import evolve
+from memory_pipelines.api.reflection import reflect
+from memory_pipelines.core.records import trust_for, validate_item
+from memory_pipelines.defs.evolution.assets import evolution
+from memory_pipelines.defs.evolution.schedules import evolution_schedule
+from memory_pipelines.defs.gating import GatedJobConfig
+from memory_pipelines.defs.reflection.assets import reflection
+from memory_pipelines.defs.reflection.schedules import reflection_schedule
+from memory_pipelines.resources import EmbedderResource, ModelResource, StoreResource
+from memory_pipelines.store import items as items_db
+
+ANA = [  # cosines 0.52-0.69 with all-MiniLM-L6-v2: a cluster by similarity alone
+    "Ana prefers morning meetings before 10am",
+    "Ana does not want meetings on Fridays",
+    "Ana asked to keep standups short, under 15 minutes",
+]
+IMPORTER = [  # cosines 0.39-0.48: below the bar, a cluster only through their links
+    "The importer uses sqlite for simpler operations",
+    "The importer batch size is 500 rows",
+    "The importer runs nightly at 2am",
+]
+
+
+@pytest.fixture(scope="module")
+def instance() -> Iterator[dg.DagsterInstance]:
+    # One Dagster instance for the module: making one costs more than a run.
+    with dg.instance_for_test() as inst:
+        yield inst
+
+
+def _materialise(
+    instance: dg.DagsterInstance, asset: Any, memory: Memory, pg_dsn: str, force: bool
+) -> dict[str, Any]:
+    if not instance.has_dynamic_partition("stores", memory.store_id):
+        instance.add_dynamic_partitions("stores", [memory.store_id])
+    result = dg.materialize(
+        [asset],
+        partition_key=memory.store_id,
+        instance=instance,
+        resources={
+            "store": StoreResource(dsn=pg_dsn),
+            "embedder": EmbedderResource(),
+            "model": ModelResource(),
+        },
+        run_config=dg.RunConfig(ops={asset.op.name: GatedJobConfig(force=force)}),
+    )
+    assert result.success
+    [check] = result.get_asset_check_evaluations()
+    assert check.passed
+    mat = result.asset_materializations_for_node(asset.op.name)[0]
+    return {k: v.value for k, v in mat.metadata.items()}
+
+
+def _add(memory: Memory, *items: dict[str, Any]) -> list[int]:
+    """Facts through the normal insert path, embedded in one batch (the save policy is tested
+    elsewhere). An item may name its origin; `outside` is untrusted."""
+    vecs = memory.embedder.embed([i["context"] for i in items])
+    with memory.db.transaction() as conn:
+        return [
+            items_db.insert_item(
+                conn,
+                memory.store_id,
+                validate_item({"category": "fact", "confidence": 8, **_fields(i)}),
+                vec,
+                origin=i.get("origin", "explicit"),
+                trusted=trust_for(i.get("origin", "explicit"), []),
+            )
+            for i, vec in zip(items, vecs, strict=True)
+        ]
+
+
+def _fields(item: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in item.items() if k != "origin"}
+
+
+def _reflect(memory: Memory) -> dict[str, Any]:
+    return reflect(memory.db, memory.store_id, memory.models, memory.embedder)
+
+
+def _insights(memory: Memory, state: str | None = "current") -> list[dict[str, Any]]:
+    return memory.items(category="insight", state=state)
+
+
+def test_reflection_synthesises_clusters_into_insights(
+    instance: dg.DagsterInstance, memory: Memory, pg_dsn: str
+) -> None:
+    ana = _add(
+        memory,
+        *({"context": t, "origin": "outside" if i == 1 else "explicit"} for i, t in enumerate(ANA)),
+    )
+    imp = _add(
+        memory, *({"context": t, "entities": ["importer"], "tags": ["etl"]} for t in IMPORTER)
+    )
+    [recalled, _] = _add(
+        memory,
+        {"context": "Ana likes her meetings early in the morning"},
+        {"context": "Bruno's dog is called Pixel"},
+    )
+    with memory.db.transaction() as conn:
+        for a, b in [(imp[0], imp[1]), (imp[1], imp[2])]:
+            items_db.add_link(conn, memory.store_id, "item", a, "item", b, "relates_to")
+        items_db.touch_items(conn, [recalled])  # recalled once: not a reflection candidate
+
+    refused = _materialise(instance, reflection, memory, pg_dsn, force=False)
+    assert refused["active"] is False and "not active" in refused["skipped"]
+    assert _insights(memory) == []
+
+    meta = _materialise(instance, reflection, memory, pg_dsn, force=True)
+    assert meta["insights_created"] == 2 and meta["part_of_links"] == 6 and meta["forced"]
+    by_members = {tuple(sorted(i["fed_by"])): i for i in _insights(memory)}
+    assert set(by_members) == {tuple(sorted(ana)), tuple(sorted(imp))}
+    untrusted, trusted = by_members[tuple(sorted(ana))], by_members[tuple(sorted(imp))]
+    assert untrusted["trusted"] is False  # one member came from outside: the least trust wins
+    assert trusted["trusted"] is True
+    for insight in (untrusted, trusted):
+        assert insight["origin"] == "derived" and insight["source"] == "machine"
+        assert insight["confidence"] <= 6 and insight["written_by"] == "reflection@v1"
+        assert insight["context"] and "\n" not in insight["context"]
+        assert [v["change"] for v in memory.history(insight["item_id"])] == ["create"]
+    assert trusted["entities"] == ["importer"] and trusted["tags"] == ["etl"]
+    with memory.db.connection() as conn:
+        parts = conn.execute(
+            "SELECT src_id, dst_id FROM links WHERE store_id = %s AND link_type = 'part_of'",
+            (memory.store_id,),
+        ).fetchall()
+    assert {(p["src_id"], p["dst_id"]) for p in parts} == {
+        *((m, untrusted["item_id"]) for m in ana),
+        *((m, trusted["item_id"]) for m in imp),
+    }
+
+    # Reruns through the API (the asset's own work): the same members make nothing new.
+    again = _reflect(memory)
+    assert again["insights_created"] == 0 and again["clusters_already_made"] == 2
+
+    [grown] = _add(memory, {"context": "Ana wants meeting invites sent a day ahead"})
+    with memory.db.transaction() as conn:
+        items_db.add_link(conn, memory.store_id, "item", grown, "item", ana[0], "relates_to")
+    third = _reflect(memory)
+    assert third["insights_created"] == 1 and third["insights_superseded"] == 1
+    assert memory.get(untrusted["item_id"])["state"] == "superseded"
+    assert sorted(_insights(memory)[0]["fed_by"]) == sorted([*ana, grown])
+
+
+def test_evolution_adds_neighbour_labels_and_keeps_user_text(
+    instance: dg.DagsterInstance, memory: Memory, pg_dsn: str
+) -> None:
+    memory.add_person("ana")
+    hub, n1, n2, *private = _add(
+        memory,
+        {"context": "The Porto office hosts the quarterly offsite", "tags": ["offsite"]},
+        {
+            "context": "The Porto office has a rooftop terrace",
+            "tags": ["office"],
+            "entities": ["Porto"],
+        },
+        {
+            "context": "The Porto office lease ends in 2026",
+            "tags": ["office", "lease"],
+            "entities": ["Porto"],
+            "source": "machine",
+            "confidence": 5,
+            "origin": "outside",
+        },
+        # Ana's own records: whatever they share never reaches the shared hub
+        {
+            "context": "Ana is negotiating a Porto transfer",
+            "person": "ana",
+            "tags": ["ana-private"],
+        },
+        {"context": "Ana asked HR about moving to Porto", "person": "ana", "tags": ["ana-private"]},
+    )
+    with memory.db.transaction() as conn:
+        for other in (n1, n2, *private):
+            items_db.add_link(conn, memory.store_id, "item", other, "item", hub, "relates_to")
+    before = {i["item_id"]: i for i in memory.items()}
+
+    meta = _materialise(instance, evolution, memory, pg_dsn, force=True)
+    assert meta["items_evolved"] >= 1
+    after = memory.get(hub)
+    assert after["tags"] == ["offsite", "office", "Porto"]  # shared by two visible neighbours
+    assert after["entities"] == ["Porto"]  # a neighbour's entity its own text names
+    assert "ana-private" not in after["tags"]
+    assert after["context"] == before[hub]["context"]  # the user's words, untouched
+    assert after["updated_at"] == before[hub]["updated_at"]  # not new evidence
+    versions = memory.history(hub)
+    assert [v["change"] for v in versions] == ["create", "evolve"]
+    assert versions[-1]["actor"] == "evolution@v1" and versions[-1]["snapshot"]["tags"][-1]
+    for item_id, old in before.items():  # no context or body changed, machine's included
+        now = memory.get(item_id)
+        assert (now["context"], now["body"]) == (old["context"], old["body"])
+
+    # The hub's new entity reaches Ana's records on the next pass (they name Porto and may read
+    # the shared hub); then nothing is left to learn, and a rerun writes nothing.
+    second = evolve(memory.db, memory.store_id)
+    assert second["items_evolved"] == 2 and memory.get(private[0])["entities"] == ["Porto"]
+    assert evolve(memory.db, memory.store_id)["items_evolved"] == 0
+    assert [v["change"] for v in memory.history(hub)] == ["create", "evolve"]
+
+
+@pytest.mark.parametrize("schedule", [reflection_schedule, evolution_schedule])
+def test_schedules_ship_stopped(schedule: dg.ScheduleDefinition) -> None:
+    assert schedule.default_status == dg.DefaultScheduleStatus.STOPPED
+    assert schedule.execution_timezone == "UTC"
