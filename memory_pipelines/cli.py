@@ -84,6 +84,53 @@ def ingest(file: Path, store: str, fmt: str) -> None:
     click.echo(summary.line())
 
 
+@main.command("ingest-docs")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@store_option
+@click.option(
+    "--kind",
+    type=click.Choice(["basic", "email"]),
+    default="basic",
+    show_default=True,
+    help="basic: documents; email: messages.",
+)
+def ingest_docs(file: Path, store: str, kind: str) -> None:
+    """Add documents or emails from JSON Lines, one per line: {"id", "text" (or "body"),
+    "title" (or "subject"), "sender" (or "from"), "to": [...], "created_at" (or "sent_at"),
+    "person"}. Re-adding an id replaces it."""
+    from memory_pipelines.api.memory import Memory
+    from memory_pipelines.errors import ValidationError
+
+    memory = Memory(store)
+    added = passages = 0
+    with file.open(encoding="utf-8") as fh:
+        for n, line in enumerate(fh, start=1):
+            if not line.strip():
+                continue
+            try:
+                doc = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise ValidationError(f"line {n}", f"not valid JSON ({exc.msg})") from None
+            if not isinstance(doc, dict):
+                raise ValidationError(f"line {n}", "each line must be a JSON object")
+            res = memory.add_document(
+                str(doc.get("id", "")),
+                doc.get("text") or doc.get("body") or "",
+                kind=kind,
+                title=doc.get("title") or doc.get("subject") or "",
+                sender=doc.get("sender") or doc.get("from"),
+                recipients=doc.get("to") or [],
+                person=doc.get("person"),
+                created_at=doc.get("created_at") or doc.get("sent_at"),
+            )
+            added += 1
+            passages += res["passages"]
+    click.echo(
+        f"added {added} {'emails' if kind == 'email' else 'documents'}"
+        f" ({passages} passages) to store {store!r}"
+    )
+
+
 @main.command()
 @store_option
 @click.option("--category", required=True, help="Slug: preference, decision, fact, lesson, ...")

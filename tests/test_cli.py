@@ -1,0 +1,89 @@
+"""The command line: --help on every subcommand, and a round trip through the store."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from pathlib import Path
+
+import click
+from click.testing import CliRunner
+
+from memory_pipelines.cli import main
+
+
+def _commands(group: click.Group, prefix: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+    out = []
+    for name, cmd in group.commands.items():
+        out.append((*prefix, name))
+        if isinstance(cmd, click.Group):
+            out += _commands(cmd, (*prefix, name))
+    return out
+
+
+def test_every_subcommand_has_help() -> None:
+    runner = CliRunner()
+    names = _commands(main)
+    assert {
+        ("init",),
+        ("ingest",),
+        ("save",),
+        ("search",),
+        ("items",),
+        ("history",),
+        ("delete",),
+        ("demo",),
+        ("dev",),
+        ("eval", "locomo"),
+    } <= set(names)
+    for path in names:
+        res = runner.invoke(main, [*path, "--help"])
+        assert res.exit_code == 0, (path, res.output)
+        assert "Usage:" in res.output
+
+
+def test_save_search_items_history_delete(pg_dsn: str, tmp_path: Path) -> None:
+    runner = CliRunner()
+    store = f"cli-{uuid.uuid4().hex[:8]}"
+    saved = runner.invoke(
+        main,
+        [
+            "save",
+            "-s",
+            store,
+            "--category",
+            "preference",
+            "--context",
+            "Wants invoices as PDF, never Word",
+            "--confidence",
+            "8",
+        ],
+    )
+    assert saved.exit_code == 0, saved.output
+    item = json.loads(saved.stdout)["id"]
+    bad = runner.invoke(
+        main,
+        ["save", "-s", store, "--category", "preference", "--context", "x", "--confidence", "12"],
+    )
+    assert bad.exit_code == 2 and "confidence" in bad.output
+    mails = tmp_path / "mails.jsonl"
+    mails.write_text(
+        json.dumps(
+            {"id": "m1", "subject": "Invoice format", "body": "Please send invoices as PDF files."}
+        )
+        + "\n"
+    )
+    assert (
+        runner.invoke(main, ["ingest-docs", str(mails), "-s", store, "--kind", "email"]).exit_code
+        == 0
+    )
+    found = runner.invoke(
+        main, ["search", "invoice format", "-s", store, "--scope", "agent", "--scope", "email"]
+    )
+    assert "Wants invoices as PDF" in found.output and "email" in found.output
+    listed = runner.invoke(main, ["items", "-s", store])
+    assert "1 items" in listed.output
+    hist = runner.invoke(main, ["history", str(item), "-s", store])
+    assert "create" in hist.output
+    gone = runner.invoke(main, ["delete", str(item), "-s", store, "--actor", "test", "--yes"])
+    assert gone.exit_code == 0 and "deleted" in gone.output
