@@ -13,6 +13,11 @@ from memory_pipelines.store.dagster_home import ensure_dagster_home
 from memory_pipelines.store.server import resolve_dsn
 
 
+def _default_signals() -> None:
+    # A shell that starts us in the background ignores SIGINT, and children inherit that.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def run_dev(port: int, host: str) -> None:
     dsn = resolve_dsn()
     home = ensure_dagster_home(dsn)
@@ -31,12 +36,21 @@ def run_dev(port: int, host: str) -> None:
     ]
     click.echo(f"Dagster UI on http://{host}:{port} (instance in {home}); Ctrl-C stops it")
     # Its own process group, so Ctrl-C reaches the webserver and the daemon together.
-    proc = subprocess.Popen(cmd, env=env, start_new_session=True)
+    proc = subprocess.Popen(cmd, env=env, start_new_session=True, preexec_fn=_default_signals)
+
+    def stop(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    # Ctrl-C, or a TERM from a supervisor; both also work when started in the background,
+    # where a shell ignores SIGINT for us.
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
     try:
         proc.wait()
     except KeyboardInterrupt:
         click.echo("stopping Dagster ...")
-        os.killpg(proc.pid, signal.SIGTERM)
+        # SIGINT is what `dagster dev` treats as Ctrl-C: it stops the webserver and daemon.
+        os.killpg(proc.pid, signal.SIGINT)
         try:
             proc.wait(timeout=30)
         except subprocess.TimeoutExpired:
