@@ -10,37 +10,26 @@ from __future__ import annotations
 
 import argparse
 import json
-import time
 import uuid
 from pathlib import Path
 
-from memory_pipelines.api import Memory
-from memory_pipelines.api.ingest import BATCH, ingest_chats
-from memory_pipelines.core.conversations import load_chats
-from memory_pipelines.models.embedder import get_embedder
-from memory_pipelines.store.turns import embedding_text
+from common import DATA, chats_and_embed_baseline
 
-DATA = Path(__file__).resolve().parent / "data/locomo/locomo_dev.json"
+from memory_pipelines.api import Memory
+from memory_pipelines.api.ingest import ingest_chats
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--data", type=Path, default=DATA)
     args = ap.parse_args()
-    chats, _ = load_chats(args.data)
-    texts = [embedding_text(t.get("speaker", ""), t["text"]) for c in chats for t in c.turns]
-    embedder = get_embedder()
-    embedder.embed(texts[:64])  # warm up
-    t0 = time.perf_counter()
-    for i in range(0, len(texts), BATCH):
-        embedder.embed(texts[i : i + BATCH])
-    embed_s = time.perf_counter() - t0
+    chats, n_turns, embed_s, embedder = chats_and_embed_baseline(args.data)
     memory = Memory(f"bench-ingest-{uuid.uuid4().hex[:8]}", embedder=embedder)
     summary = ingest_chats(memory, chats)
     out = {
-        "turns": len(texts),
-        "embed_only_turns_per_s": round(len(texts) / embed_s, 1),
-        "ingest_turns_per_s": round(len(texts) / summary.seconds, 1),
+        "turns": n_turns,
+        "embed_only_turns_per_s": round(n_turns / embed_s, 1),
+        "ingest_turns_per_s": round(n_turns / summary.seconds, 1),
         "ratio_ingest_to_embed": round(summary.seconds / embed_s, 3),
         "embed_only_s": round(embed_s, 2),
         "ingest_s": round(summary.seconds, 2),

@@ -14,30 +14,20 @@ import time
 import uuid
 from pathlib import Path
 
+from common import DATA, chats_and_embed_baseline
+
 from memory_pipelines.api import Memory
 from memory_pipelines.api.extraction import run_extraction
-from memory_pipelines.api.ingest import BATCH, ingest_chats
-from memory_pipelines.core.conversations import load_chats
+from memory_pipelines.api.ingest import ingest_chats
 from memory_pipelines.models.base import Models
-from memory_pipelines.models.embedder import get_embedder
 from memory_pipelines.models.local import LocalBackend
-from memory_pipelines.store.turns import embedding_text
-
-DATA = Path(__file__).resolve().parent / "data/locomo/locomo_dev.json"
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--data", type=Path, default=DATA)
     args = ap.parse_args()
-    chats, _ = load_chats(args.data)
-    texts = [embedding_text(t.get("speaker", ""), t["text"]) for c in chats for t in c.turns]
-    embedder = get_embedder()
-    embedder.embed(texts[:64])  # warm up
-    t0 = time.perf_counter()
-    for i in range(0, len(texts), BATCH):
-        embedder.embed(texts[i : i + BATCH])
-    embed_s = time.perf_counter() - t0
+    chats, n_turns, embed_s, embedder = chats_and_embed_baseline(args.data)
 
     store_id = f"bench-pipeline-{uuid.uuid4().hex[:8]}"
     models = Models(LocalBackend(embedder))
@@ -47,13 +37,13 @@ def main() -> None:
     counts = run_extraction(memory.db, store_id, models, embedder, run_id="bench")
     total_s = time.perf_counter() - t0
     out = {
-        "turns": len(texts),
+        "turns": n_turns,
         "embed_only_s": round(embed_s, 2),
         "ingest_s": round(ingest.seconds, 2),
         "extraction_s": round(total_s - ingest.seconds, 2),
         "end_to_end_s": round(total_s, 2),
-        "embed_only_turns_per_s": round(len(texts) / embed_s, 1),
-        "end_to_end_turns_per_s": round(len(texts) / total_s, 1),
+        "embed_only_turns_per_s": round(n_turns / embed_s, 1),
+        "end_to_end_turns_per_s": round(n_turns / total_s, 1),
         "ratio_end_to_end_to_embed": round(total_s / embed_s, 3),
         "pass": counts,
     }
