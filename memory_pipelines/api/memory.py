@@ -6,17 +6,15 @@ from collections.abc import Iterator, Sequence
 from datetime import datetime
 from typing import Any
 
-from memory_pipelines.api import boot, feed
+from memory_pipelines.api import boot, documents, feed
 from memory_pipelines.api import commitments as commitments_api
 from memory_pipelines.api.dedup import Provenance, save_deduplicated
 from memory_pipelines.core import policy
-from memory_pipelines.core.passages import split_passages
 from memory_pipelines.core.records import parse_time, trust_for, validate_item
 from memory_pipelines.errors import ValidationError
 from memory_pipelines.models.base import Models
 from memory_pipelines.models.embedder import DEFAULT_MODEL, Embedder, get_embedder
 from memory_pipelines.models.local import LocalBackend
-from memory_pipelines.store import documents as documents_db
 from memory_pipelines.store import items as items_db
 from memory_pipelines.store import stores as stores_db
 from memory_pipelines.store import turns as turns_db
@@ -165,32 +163,19 @@ class Memory:
     ) -> dict[str, Any]:
         """Store a document (kind `basic`) or an email (kind `email`) for recall's scopes of the
         same names, split into passages and embedded. Re-adding the same id replaces it."""
-        if kind not in ("basic", "email"):
-            raise ValidationError("kind", f"must be basic or email, got {kind!r}")
-        if not isinstance(external_id, str) or not external_id.strip():
-            raise ValidationError("id", "is required: the document or message id")
-        if not isinstance(text, str) or not text.strip():
-            raise ValidationError("text", "is required: the document's text")
-        when = parse_time("created_at", created_at)
-        passages = split_passages(text)
-        vecs = self.embedder.embed([f"{title}. {p}" if title else p for p in passages])
-        with self.db.transaction() as conn:
-            if person is not None and not stores_db.person_exists(conn, self.store_id, person):
-                raise ValidationError("person", f"{person!r} is not a person of this store")
-            documents_db.replace_document(
-                conn,
-                self.store_id,
-                kind,
-                external_id,
-                title,
-                passages,
-                vecs,
-                sender=sender,
-                recipients=recipients,
-                person_id=person,
-                created_at=when,
-            )
-        return {"id": external_id, "kind": kind, "passages": len(passages)}
+        return documents.add_document(
+            self.db,
+            self.embedder,
+            self.store_id,
+            external_id,
+            text,
+            kind=kind,
+            title=title,
+            sender=sender,
+            recipients=recipients,
+            person=person,
+            created_at=created_at,
+        )
 
     # -- items ----------------------------------------------------------------------------
 
@@ -305,14 +290,9 @@ class Memory:
         if confidence <= LOW_CONFIDENCE:
             return "speculation"
         texts = [f"{r['role']}: {r['text']}" for r in recent]
-        return policy.skip_reason_for_item(context, texts, similarity=self.similarity)
-
-    def similarity(self, text: str, others: Sequence[str]) -> list[float]:
-        """Cosine similarity of text to each of others, with the store's embedder."""
-        if not others:
-            return []
-        vecs = self.embedder.embed([text, *others])
-        return [float(v) for v in vecs[1:] @ vecs[0]]
+        # The same cosine the extractor's policy uses (one implementation, in models/local).
+        similarity = LocalBackend(self.embedder).similarity
+        return policy.skip_reason_for_item(context, texts, similarity=similarity)
 
     def _check_references(self, conn: Conn, person: str | None, fed: list[int]) -> None:
         if person is not None and not stores_db.person_exists(conn, self.store_id, person):
