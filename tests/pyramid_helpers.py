@@ -41,7 +41,10 @@ def write(memory: Memory, chat: str, first: int, last: int, embedded: bool = Tru
         texts = [turn(n)["text"] for n in range(first, last + 1)]
         with memory.db.transaction() as conn:
             turns_db.set_turn_embeddings(
-                conn, [r["turn_id"] for r in rows], np.stack([vector(t) for t in texts])
+                conn,
+                [r["turn_id"] for r in rows],
+                np.stack([vector(t) for t in texts]),
+                [[] for _ in texts],
             )
 
 

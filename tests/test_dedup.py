@@ -135,3 +135,32 @@ def test_model_calls_are_recorded(memory: Memory) -> None:
     assert len(rows) == 1
     assert rows[0]["task"] == "judge" and rows[0]["backend"] == "local"
     assert rows[0]["outcome"] == "ok" and rows[0]["tokens_in"] > 0
+
+
+def test_pool_answers_like_the_table_and_follows_other_writers(memory: Memory) -> None:
+    from memory_pipelines.api.dedup import DedupPool, nearest
+
+    facts = [
+        "Ana adopted a greyhound named Pixel.",
+        "Ana works night shifts at the hospital.",
+        "Ben plays the cello in a quartet.",
+        "Ana is allergic to penicillin.",
+    ]
+    ids = [memory.save({"category": "fact", "context": f})["id"] for f in facts]
+    probe = "Ana got a dog called Pixel"
+    vec = memory.embedder.embed_one(probe)
+    with memory.db.connection() as conn:
+        pool = DedupPool(conn, memory.store_id, memory.embedder.dim)
+        assert len(pool.vectors) == 4
+        by_table = [r["item_id"] for r in nearest(conn, memory.store_id, None, probe, vec, 3)]
+        by_pool = [r["item_id"] for r in nearest(conn, memory.store_id, None, probe, vec, 3, pool)]
+    assert by_pool == by_table and by_pool[0] == ids[0]
+
+    # Another writer adds one item and deletes another: the next refresh sees both.
+    other = memory.save({"category": "fact", "context": "Ana's greyhound Pixel is four years old."})
+    memory.delete(ids[0], actor="test")
+    with memory.db.connection() as conn:
+        pool.refresh(conn)
+        near = [r["item_id"] for r in nearest(conn, memory.store_id, None, probe, vec, 3, pool)]
+    assert other["id"] in pool.vectors and ids[0] not in pool.vectors
+    assert near[0] == other["id"] and ids[0] not in near

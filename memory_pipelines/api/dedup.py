@@ -16,9 +16,10 @@ from psycopg.types.json import Jsonb
 from memory_pipelines.core.judge import JudgeDecision, JudgeItem
 from memory_pipelines.core.merge import merged_fields
 from memory_pipelines.core.records import ItemInput
+from memory_pipelines.core.vector_pool import VectorPool
 from memory_pipelines.models.base import Invalid, Models
 from memory_pipelines.store import items as items_db
-from memory_pipelines.store.db import Conn
+from memory_pipelines.store.db import Conn, as_array
 from memory_pipelines.store.search import OR_QUERY
 
 NEIGHBOURS = 6
@@ -36,30 +37,91 @@ class Provenance:
     fed_by: list[int] = field(default_factory=list)
 
 
+_REACHABLE = (
+    "store_id = %(s)s AND state IN ('current', 'archived')"
+    " AND (person_id IS NULL OR person_id = %(p)s)"
+)
+
+
 def nearest(
-    conn: Conn, store_id: str, person: str | None, text: str, embedding: np.ndarray, k: int
+    conn: Conn,
+    store_id: str,
+    person: str | None,
+    text: str,
+    embedding: np.ndarray,
+    k: int,
+    pool: DedupPool | None = None,
 ) -> list[dict[str, Any]]:
     """Current items of the same person (and shared ones; shared items only for a shared
-    candidate), by vector and by words, closest first."""
-    rows = conn.execute(
-        "WITH pool AS MATERIALIZED (SELECT item_id, embedding, tsv FROM agent_memory_items"
-        "   WHERE store_id = %(s)s"
-        "   AND state IN ('current', 'archived') AND (person_id IS NULL OR person_id = %(p)s)),"
-        " vec AS (SELECT item_id FROM pool ORDER BY embedding <=> %(e)s LIMIT %(k)s),"
-        f" lex AS (SELECT item_id FROM pool, {OR_QUERY} AS q(tsq)"
-        "   WHERE tsv @@ q.tsq ORDER BY ts_rank(tsv, q.tsq) DESC LIMIT %(k)s)"
-        " SELECT i.item_id, i.category, i.context, i.confidence, i.source, i.valid_from,"
-        "   i.embedding, 1 - (i.embedding <=> %(e)s) AS cos"
-        " FROM agent_memory_items i WHERE i.item_id IN (SELECT item_id FROM vec UNION"
-        "   SELECT item_id FROM lex) ORDER BY cos DESC LIMIT %(k)s",
-        {"s": store_id, "p": person, "e": embedding, "k": k, "q": text},
-    ).fetchall()
+    candidate), by vector and by words, closest first. With a pool the vector search is done in
+    memory and only the words are searched in SQL."""
+    if pool is None:
+        vec = f"SELECT item_id FROM agent_memory_items WHERE {_REACHABLE}"
+        vec += " ORDER BY embedding <=> %(e)s LIMIT %(k)s"
+        ids: list[int] = []
+    else:
+        vec = "SELECT item_id FROM agent_memory_items WHERE item_id = ANY(%(ids)s)"
+        vec += f" AND {_REACHABLE}"
+        ids = pool.vectors.nearest(person, embedding, k)
+    rows = (
+        conn.cursor(binary=True)
+        .execute(
+            f"WITH vec AS ({vec}),"
+            f" lex AS (SELECT item_id FROM agent_memory_items, {OR_QUERY} AS q(tsq)"
+            f"   WHERE {_REACHABLE} AND tsv @@ q.tsq ORDER BY ts_rank(tsv, q.tsq) DESC LIMIT %(k)s)"
+            " SELECT i.item_id, i.person_id, i.category, i.context, i.confidence, i.source,"
+            "   i.valid_from, i.embedding, 1 - (i.embedding <=> %(e)s) AS cos"
+            " FROM agent_memory_items i WHERE i.item_id IN (SELECT item_id FROM vec UNION"
+            "   SELECT item_id FROM lex) ORDER BY cos DESC LIMIT %(k)s",
+            {"s": store_id, "p": person, "e": embedding, "k": k, "q": text, "ids": ids},
+        )
+        .fetchall()
+    )
     return [dict(r) for r in rows]
 
 
-def as_array(vec: Any) -> np.ndarray:
-    """A pgvector value as a float32 numpy array."""
-    return np.asarray(vec.to_numpy() if hasattr(vec, "to_numpy") else vec, dtype=np.float32)
+class DedupPool:
+    """A store's item vectors in memory for a run of many saves (core/vector_pool.py). The
+    run's own saves update it as they happen; `refresh()`, called at the start of each
+    transaction, takes in what other writers changed since, from the change feed (every create,
+    merge, supersede, archive, restore and delete is an event there)."""
+
+    def __init__(self, conn: Conn, store_id: str, dim: int) -> None:
+        self.store_id = store_id
+        self.vectors = VectorPool(dim)
+        self.seen = self._last_event(conn)
+        for r in conn.cursor(binary=True).execute(
+            "SELECT item_id, person_id, embedding FROM agent_memory_items WHERE store_id = %s"
+            " AND state IN ('current', 'archived') AND embedding IS NOT NULL",
+            (store_id,),
+        ):
+            self.vectors.put(r["item_id"], r["person_id"], as_array(r["embedding"]))
+
+    def _last_event(self, conn: Conn) -> int:
+        row = conn.execute(
+            "SELECT coalesce(max(event_id), 0) AS last FROM events WHERE store_id = %s",
+            (self.store_id,),
+        ).fetchone()
+        return int(row["last"]) if row else 0
+
+    def refresh(self, conn: Conn) -> None:
+        last = self._last_event(conn)
+        if last == self.seen:
+            return
+        for r in conn.cursor(binary=True).execute(
+            "SELECT c.item_id, i.person_id, i.embedding, i.state FROM (SELECT DISTINCT item_id"
+            "   FROM events WHERE store_id = %s AND event_id > %s AND event_id <= %s"
+            "   AND item_id IS NOT NULL) c LEFT JOIN agent_memory_items i USING (item_id)",
+            (self.store_id, self.seen, last),
+        ):
+            self._track(r["item_id"], r["state"], r["person_id"], r["embedding"])
+        self.seen = last
+
+    def _track(self, item_id: int, state: str | None, person: str | None, vec: Any) -> None:
+        if state in ("current", "archived") and vec is not None:
+            self.vectors.put(item_id, person, as_array(vec))
+        else:
+            self.vectors.drop(item_id)
 
 
 def _judge_item(row: dict[str, Any] | ItemInput) -> JudgeItem:
@@ -96,17 +158,21 @@ def save_deduplicated(
     embedding: np.ndarray,
     models: Models,
     prov: Provenance,
+    pool: DedupPool | None = None,
 ) -> dict[str, Any]:
-    """Apply the judge's decision in the caller's transaction; returns what happened."""
+    """Apply the judge's decision in the caller's transaction; returns what happened. A pool
+    (for runs of many saves) is searched instead of the table and kept up to date."""
     conn.execute(
         "SELECT pg_advisory_xact_lock(hashtext(%s), hashtext(coalesce(%s, '')))",
         (store_id, item.person),
     )
-    near = nearest(conn, store_id, item.person, item.context, embedding, NEIGHBOURS)
+    near = nearest(conn, store_id, item.person, item.context, embedding, NEIGHBOURS, pool)
     decision = decide(models, item, embedding, near)
-    target = near[decision.target]["item_id"] if decision.target is not None else None
-    if decision.action == "merge" and target is not None:
-        merge_into(conn, target, item, embedding, prov.written_by or prov.model or "")
+    chosen = near[decision.target] if decision.target is not None else None
+    target = chosen["item_id"] if chosen else None
+    if decision.action == "merge" and chosen and target is not None:
+        if merge_into(conn, target, item, embedding, prov.written_by or prov.model or "") and pool:
+            pool.vectors.put(target, chosen["person_id"], embedding)
         return {"deduplicated": True, "mergedInto": target, "reason": decision.reason}
     new_id = items_db.insert_item(
         conn,
@@ -122,16 +188,21 @@ def save_deduplicated(
         model=prov.model,
         fed_by=prov.fed_by,
     )
+    if pool is not None:
+        pool.vectors.put(new_id, item.person, embedding)
     if decision.action == "supersede" and target is not None:
         supersede(conn, store_id, target, new_id, prov.written_by or prov.model or "")
+        if pool is not None:
+            pool.vectors.drop(target)
         return {"id": new_id, "superseded": target, "reason": decision.reason}
     return {"id": new_id, "reason": decision.reason}
 
 
 def merge_into(
     conn: Conn, item_id: int, cand: ItemInput, embedding: np.ndarray, actor: str
-) -> None:
-    """Evolve an item with a candidate that states the same fact (humble merge)."""
+) -> bool:
+    """Evolve an item with a candidate that states the same fact (humble merge). Returns whether
+    its text (and so its embedding) changed."""
     old = items_db.get_item(conn, item_id, for_update=True)
     new = merged_fields(old, cand)
     conn.execute(
@@ -151,6 +222,7 @@ def merge_into(
     items_db.record_event(conn, old["store_id"], "merge", item_id, actor)
     if old["state"] == "archived":
         items_db.record_event(conn, old["store_id"], "restore", item_id, actor)
+    return bool(new["text_changed"])
 
 
 def supersede(conn: Conn, store_id: str, old_id: int, new_id: int, actor: str) -> None:

@@ -8,20 +8,22 @@ and the next run picks up where it stopped.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from typing import Any
 
-from memory_pipelines.api.dedup import Provenance, save_deduplicated
-from memory_pipelines.core.extract import check_candidate
-from memory_pipelines.core.records import validate_item
+import numpy as np
+
+from memory_pipelines.api.dedup import DedupPool, Provenance, save_deduplicated
+from memory_pipelines.core.extract import PROVENANCE_KEYS, check_candidate
+from memory_pipelines.core.records import ItemInput, validate_item
 from memory_pipelines.core.windows import windows_for
 from memory_pipelines.models.base import Invalid, Models
-from memory_pipelines.models.embedder import Embedder
+from memory_pipelines.models.embedder import DIM, Embedder
 from memory_pipelines.store import extraction as ex_db
 from memory_pipelines.store import stores as stores_db
 from memory_pipelines.store.calls import record_calls
-from memory_pipelines.store.db import Database
+from memory_pipelines.store.db import Conn, Database, as_array
 
 EXTRACTOR = "extraction@v1"
 Log = Callable[[str], None]
@@ -71,21 +73,34 @@ def extract_pending(
         for cand in raw:
             if cand.get("from_seq", w["from_seq"]) < w["from_seq"]:
                 continue  # said in the context turns before the window: not this window's
+            vec = _known_vector(cand.pop("embedding", None))
             item, why = check_candidate(cand, w["from_seq"], w["to_seq"], settings.types)
-            checked.append((item or {"raw": cand}, item is not None, why))
+            checked.append((item or {"raw": cand}, item is not None, why, vec if item else None))
             counts["dropped_invalid"] += item is None
         calls = models.drain()
         with db.transaction() as conn:
             ex_db.store_candidates(conn, store_id, w["window_id"], checked)
             record_calls(conn, store_id, calls)
         counts["windows_read"] += 1
-        counts["candidates"] += sum(1 for _, ok, _ in checked if ok)
+        counts["candidates"] += sum(1 for _, ok, _, _ in checked if ok)
         counts["model_calls"] += len(calls)
     log(
         f"store {store_id}: read {counts['windows_read']} windows, {counts['candidates']}"
         f" candidates, {counts['dropped_invalid']} dropped as invalid"
     )
     return counts
+
+
+EMBED_GROUP = 512  # candidates to embed in one call: small batches cost several times more
+GROUP_WINDOWS = 64  # windows read ahead at most
+
+
+def _known_vector(value: Any) -> np.ndarray | None:
+    """The vector a local extractor attached (its sentence's, from the turn's embedding pass).
+    An answer parsed from JSON never carries one: its candidates are embedded when applied."""
+    if isinstance(value, np.ndarray) and value.shape == (DIM,):
+        return value.astype(np.float32)
+    return None
 
 
 def apply_extracted(
@@ -97,55 +112,94 @@ def apply_extracted(
     run_id: str = "",
 ) -> dict[str, Any]:
     """Save every extracted window's candidates through the dedup judge, one transaction each:
-    a fact said again confirms its item, a correction supersedes it."""
+    a fact said again confirms its item, a correction supersedes it. Candidate texts are
+    embedded once, many windows at a time, and the store's item vectors are searched in memory
+    (api/dedup.DedupPool)."""
     with db.connection() as conn:
         windows = ex_db.windows_in_state(conn, store_id, "extracted")
+        pool = DedupPool(conn, store_id, embedder.dim) if windows else None
     counts = {"windows_applied": 0, "written": 0, "confirmed": 0, "superseded": 0, "model_calls": 0}
-    for w in windows:
-        with db.transaction() as conn:
-            cands = ex_db.valid_candidates(conn, w["window_id"])
-            items = [
-                validate_item(
-                    {k: v for k, v in c["payload"].items() if k not in ("from_seq", "to_seq")}
-                )
-                for c in cands
-            ]
-            vecs = embedder.embed([i.context for i in items])
-            for cand, item, vec in zip(cands, items, vecs, strict=True):
-                p = cand["payload"]
-                prov = Provenance(
-                    origin="derived",
-                    trusted=True,
-                    written_by=EXTRACTOR,
-                    chat_id=w["chat_id"],
-                    from_seq=p["from_seq"],
-                    to_seq=p["to_seq"],
-                    model=models.backend.model,
-                )
-                result = save_deduplicated(conn, store_id, item, vec, models, prov)
-                if result.get("deduplicated"):
-                    outcome, item_id = "merged", result["mergedInto"]
-                    counts["confirmed"] += 1
-                elif "superseded" in result:
-                    outcome, item_id = "superseded", result["id"]
-                    counts["superseded"] += 1
-                    counts["written"] += 1
-                else:
-                    outcome, item_id = "created", result["id"]
-                    counts["written"] += 1
-                ex_db.set_outcome(conn, cand["candidate_id"], outcome, item_id)
-            calls = models.drain()
-            record_calls(conn, store_id, calls, run_id)
-            ex_db.mark_applied(conn, w["window_id"])
-        counts["windows_applied"] += 1
-        counts["model_calls"] += len(calls)
-        if counts["windows_applied"] % 20 == 0:
-            log(f"store {store_id}: applied {counts['windows_applied']}/{len(windows)} windows")
+    for group in _groups(db, windows):
+        missing = [
+            item.context for _, cands in group for c, item in cands if c["embedding"] is None
+        ]
+        fresh = iter(embedder.embed(missing))
+        for w, cands in group:
+            with db.transaction() as conn:
+                if not ex_db.claim_for_apply(conn, w["window_id"]):
+                    continue  # applied meanwhile by another run
+                assert pool is not None
+                pool.refresh(conn)
+                for cand, item in cands:
+                    known = cand["embedding"]
+                    vec = next(fresh) if known is None else as_array(known)
+                    outcome, item_id = _save(conn, store_id, w, cand, item, vec, models, pool)
+                    counts[outcome] += 1
+                    counts["written"] += outcome == "superseded"
+                    ex_db.set_outcome(conn, cand["candidate_id"], _OUTCOME[outcome], item_id)
+                calls = models.drain()
+                record_calls(conn, store_id, calls, run_id)
+            counts["windows_applied"] += 1
+            counts["model_calls"] += len(calls)
+            if counts["windows_applied"] % 20 == 0:
+                log(f"store {store_id}: applied {counts['windows_applied']}/{len(windows)} windows")
     log(
         f"store {store_id}: {counts['written']} written, {counts['confirmed']} confirmed,"
         f" {counts['superseded']} superseded from {counts['windows_applied']} windows"
     )
     return counts
+
+
+_OUTCOME = {"written": "created", "confirmed": "merged", "superseded": "superseded"}
+Group = list[tuple[dict[str, Any], list[tuple[dict[str, Any], ItemInput]]]]
+
+
+def _groups(db: Database, windows: list[dict[str, Any]]) -> Iterator[Group]:
+    """Windows with their valid candidates, in groups of about EMBED_GROUP candidates to embed
+    (or GROUP_WINDOWS windows)."""
+    group: Group = []
+    size = 0
+    for w in windows:
+        with db.connection() as conn:
+            cands = ex_db.valid_candidates(conn, w["window_id"])
+        items = [
+            validate_item({k: v for k, v in c["payload"].items() if k not in PROVENANCE_KEYS})
+            for c in cands
+        ]
+        group.append((w, list(zip(cands, items, strict=True))))
+        size += sum(1 for c in cands if c["embedding"] is None)
+        if size >= EMBED_GROUP or len(group) >= GROUP_WINDOWS:
+            yield group
+            group, size = [], 0
+    if group:
+        yield group
+
+
+def _save(
+    conn: Conn,
+    store_id: str,
+    w: dict[str, Any],
+    cand: dict[str, Any],
+    item: ItemInput,
+    vec: np.ndarray,
+    models: Models,
+    pool: DedupPool,
+) -> tuple[str, int]:
+    """One candidate through dedup; returns the count it adds to and the item it ended in."""
+    p = cand["payload"]
+    prov = Provenance(
+        origin="derived",
+        trusted=True,
+        written_by=EXTRACTOR,
+        chat_id=w["chat_id"],
+        from_seq=p["from_seq"],
+        to_seq=p["to_seq"],
+        model=models.backend.model,
+    )
+    result = save_deduplicated(conn, store_id, item, vec, models, prov, pool)
+    if result.get("deduplicated"):
+        return "confirmed", result["mergedInto"]
+    return ("superseded" if "superseded" in result else "written"), result["id"]
 
 
 def run_extraction(

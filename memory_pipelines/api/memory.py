@@ -131,10 +131,10 @@ class Memory:
         new = [_new_turn(t, i if len(turns) > 1 else None) for i, t in enumerate(turns)]
         for i, t in enumerate(new):
             t.validate(i if len(new) > 1 else None)
-        vecs = (
-            self.embedder.embed([turns_db.embedding_text(t.speaker, t.text) for t in new])
+        vecs, sentences = (
+            turns_db.embed_turns(self.embedder, [(t.speaker, t.text) for t in new])
             if embed and new
-            else None
+            else (None, None)
         )
         with self.db.transaction() as conn:
             if person is not None and not stores_db.person_exists(conn, self.store_id, person):
@@ -142,7 +142,7 @@ class Memory:
             chat_id = turns_db.ensure_chat(
                 conn, self.store_id, chat, key_id=key_id, person_id=person
             )
-            ids = turns_db.append_turns(conn, self.store_id, chat_id, new, vecs)
+            ids = turns_db.append_turns(conn, self.store_id, chat_id, new, vecs, sentences)
         return [
             {"turn_id": tid, "chat_id": chat_id, "seq": seq, "new": new} for tid, seq, new in ids
         ]

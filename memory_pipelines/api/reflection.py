@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from memory_pipelines.api.dedup import as_array, supersede
+from memory_pipelines.api.dedup import supersede
 from memory_pipelines.core.records import validate_item
 from memory_pipelines.core.reflection import (
     SUMMARY_WORDS,
@@ -32,7 +32,7 @@ from memory_pipelines.models.embedder import Embedder
 from memory_pipelines.store import items as items_db
 from memory_pipelines.store import neighbours as neighbours_db
 from memory_pipelines.store.calls import record_calls
-from memory_pipelines.store.db import Conn, Database
+from memory_pipelines.store.db import Conn, Database, as_array
 
 REFLECTOR = "reflection@v1"
 MAX_ITEMS = 3000  # newest never-recalled items read per run; the similarity matrix is n x n

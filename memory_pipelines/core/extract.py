@@ -8,8 +8,8 @@ when the turn was said. Confidence is capped at 6: a machine proposes, a person 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -97,6 +97,7 @@ class WindowTurn:
     text: str
     created_at: datetime
     embedding: np.ndarray | None = None  # the stored one, so no text is embedded twice
+    sentences: Mapping[str, np.ndarray] = field(default_factory=dict)  # sentence -> vector
 
 
 def third_person(text: str, speaker: str) -> str:
@@ -127,20 +128,22 @@ def durable_parts(text: str, role: str) -> list[tuple[str, str]]:
     (lesson, commitment, decision, ...) first, then plain statements of fact."""
     strong, plain = [], []
     for sentence in policy.sentences(text):
-        if not _stands_alone(sentence):
-            continue
         kind = policy.sentence_kind(sentence, role.lower())
+        if not _stands_alone(sentence, kind in policy.SAVE_REASONS):
+            continue
         if kind in policy.SAVE_REASONS:
             strong.append((sentence, policy.SAVE_REASONS[kind]))
         elif kind == "fact" or (kind == "plain" and len(sentence.split()) >= 5):
             plain.append((sentence, "fact"))
-    return strong + plain
+    return strong + plain[:1]
 
 
 # Small talk aimed at the listener ("Your kids look so happy!", "Sorry that happened to you")
 # or about the conversation itself says nothing durable about anybody.
-_LISTENER = re.compile(r"(?:you|your|you're|you've|yours|yourself)", re.IGNORECASE)
-_SPEAKER = re.compile(r"(?:i|i'm|i've|i'd|i'll|my|me|mine|we|our|us)", re.IGNORECASE)
+_LISTENER = re.compile(r"\b(?:you|your|you're|you've|yours|yourself)\b", re.IGNORECASE)
+_SPEAKER = re.compile(
+    r"\b(?:i|i'm|i've|i'd|i'll|my|me|mine|myself|we|we're|we've|our|us)\b", re.IGNORECASE
+)
 _REACTION = re.compile(
     r"^\W*(?:wow|aw+|oh|ooh|haha|lol|yay|omg|that's|that is|sounds|so glad|glad|sorry|congrats|"
     r"congratulations|good luck|thanks|thank you|love (?:that|it|this)|what a|how)\b",
@@ -148,19 +151,28 @@ _REACTION = re.compile(
 )
 
 
-def _stands_alone(sentence: str) -> bool:
+def _names_somebody(sentence: str) -> bool:
+    """The speaker (first person) or a name after the first word: who the fact is about."""
+    if _SPEAKER.search(sentence):
+        return True
+    return any(
+        m.group(1).split()[0] not in _NOT_ENTITIES
+        for m in _CAPITALISED.finditer(sentence, len(sentence.split()[0]))
+    )
+
+
+def _stands_alone(sentence: str, strong: bool) -> bool:
     """Whether a sentence could be a memory on its own: not a bare image caption, not a
-    reaction, not about the listener alone, and long enough to say something."""
+    reaction, long enough to say something, and (unless it carries an explicit save reason)
+    about somebody: "It was so vibrant" or "Cherish the moments" say nothing durable."""
     words = sentence.split()
     if len(words) < 4 or sentence.lstrip().startswith("[image:"):
         return False
     if _REACTION.search(sentence):
         return False
-    return not (
-        _LISTENER.search(sentence)
-        and not _SPEAKER.search(sentence)
-        and not _CAPITALISED.search(" ".join(words[1:]))
-    )
+    if _LISTENER.search(sentence) and not _names_somebody(sentence):
+        return False
+    return strong or _names_somebody(sentence)
 
 
 def extract_window(
@@ -193,6 +205,8 @@ def extract_window(
                 "from_seq": turn.seq,
                 "to_seq": turn.seq,
             }
+            if sentence in turn.sentences:
+                cand["embedding"] = turn.sentences[sentence]  # not embedded a second time
             if category == "commitment":
                 cand["status"] = "open"
                 due = due_date(sentence, turn.created_at)

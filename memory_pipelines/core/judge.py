@@ -26,7 +26,7 @@ import numpy as np
 from memory_pipelines.core.judge_rules import (
     Analysis,
     Pair,
-    analyse,
+    analyse_in_case,
     compare,
     lowercase_vocabulary,
     mentions,
@@ -154,8 +154,8 @@ def decide(
         return JudgeDecision("create", None, "nothing stored nearby")
     # Words seen in lower case anywhere in the case are common nouns, not names ("Rent ...").
     vocab = lowercase_vocabulary([candidate.context, *(x.context for x in existing)])
-    c = analyse(candidate.context, vocab)
-    es = [analyse(x.context, vocab) for x in existing]
+    c = analyse_in_case(candidate.context, vocab)
+    es = [analyse_in_case(x.context, vocab) for x in existing]
     sims = np.asarray(existing_vecs, dtype=np.float32) @ np.asarray(cand_vec, dtype=np.float32)
     pairs = [
         compare(i, c, es, float(sims[i]), (candidate.category, x.category))

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 
 def _wordlist(text: str) -> tuple[str, ...]:
@@ -721,7 +722,27 @@ def _negated(text: str) -> frozenset[str]:
 
 def lowercase_vocabulary(texts: Iterable[str]) -> frozenset[str]:
     """Words that appear in lower case somewhere in the texts (so they are not names)."""
-    return frozenset(tok.lower() for text in texts for tok in words(text) if tok[:1].islower())
+    return frozenset().union(*(_lowercase_words(text) for text in texts))
+
+
+@lru_cache(maxsize=16384)
+def _lowercase_words(text: str) -> frozenset[str]:
+    return frozenset(tok.lower() for tok in words(text) if tok[:1].islower())
+
+
+def analyse_in_case(text: str, lowercase_vocab: frozenset[str]) -> Analysis:
+    """analyse(text, lowercase_vocab), cached: dedup shows the same stored items again and again.
+    The vocabulary only decides whether a capitalised first word is a name, so the cache key is
+    the text and whether its first word is in the vocabulary."""
+    first = _WORD.search(text)
+    return _analyse_cached(text, first is not None and first.group().lower() in lowercase_vocab)
+
+
+@lru_cache(maxsize=16384)
+def _analyse_cached(text: str, first_word_common: bool) -> Analysis:
+    first = _WORD.search(text)
+    vocab = frozenset({first.group().lower()}) if first and first_word_common else frozenset()
+    return analyse(text, vocab)
 
 
 # ----------------------------------------------------------------------------- pair features

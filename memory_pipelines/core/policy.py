@@ -193,6 +193,18 @@ def sentences(text: str) -> list[str]:
     return [p.strip() for p in re.split(r"(?<=[.!?])\s+|\n+", text.strip()) if p.strip()]
 
 
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    """Where each of sentences(text) lies in text: (start, end) character offsets."""
+    spans, pos = [], 0
+    for sentence in sentences(text):
+        start = text.find(sentence, pos)
+        if start < 0:  # cannot happen: sentences are stripped pieces of text, in order
+            continue
+        pos = start + len(sentence)
+        spans.append((start, pos))
+    return spans
+
+
 def _strip_role(line: str) -> str:
     return re.sub(r"^(?:user|assistant|system|tool):\s*", "", line.strip(), flags=re.IGNORECASE)
 
@@ -205,9 +217,14 @@ def _numbers(text: str) -> set[str]:
     return set(re.findall(r"\d+(?:[.,]\d+)*", text))
 
 
-def _common(a: str, b: str) -> int:
-    """Length of the longest run of characters that a and b share."""
-    return SequenceMatcher(None, a, b, autojunk=False).find_longest_match().size
+def _shares_run(a: str, b: str, n: float) -> bool:
+    """Whether a and b share a run of at least n characters. A run that long covers one of a's
+    pieces of length ~n/2 cut at fixed steps, so when b holds none of them there is no need
+    for the (slow) longest-match search."""
+    size = max(1, int(n + 1) // 2)
+    if not any(a[i : i + size] in b for i in range(0, len(a) - size + 1, size)):
+        return False
+    return SequenceMatcher(None, a, b, autojunk=False).find_longest_match().size >= n
 
 
 def sentence_kind(sent: str, role: str) -> str:
@@ -257,9 +274,9 @@ def is_already_in_history(text: str, recent: Sequence[str] = (), role: str = "us
     block = "\n" in text.strip() or role == "user"
     for line in recent:
         other = _norm(_strip_role(line))
-        if any(_common(q, other) >= 0.8 * len(q) for q in quotes):
+        if any(_shares_run(q, other, 0.8 * len(q)) for q in quotes):
             return True
-        if block and _common(flat, other) >= max(30, len(flat) // 2):
+        if block and _shares_run(flat, other, max(30, len(flat) // 2)):
             return True
     return False
 

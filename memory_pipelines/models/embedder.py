@@ -51,12 +51,63 @@ class Embedder:
             )
         return np.asarray(vecs, dtype=np.float32)
 
+    def embed_with_parts(
+        self, texts: Sequence[str], parts: Sequence[Sequence[tuple[int, int]]], batch_size: int = 64
+    ) -> tuple[np.ndarray, list[np.ndarray]]:
+        """Embed texts as embed() does, and from the same forward pass a vector for each part
+        (a character span, e.g. a sentence) of each text: the mean of the span's contextual
+        token vectors and the text's special and leading tokens, normalised ("late chunking").
+        So a sentence gets a vector without a second pass over its words.
+        Returns (text vectors (n, dim), one (len(parts[i]), dim) array per text)."""
+        import torch
+
+        model = self._model
+        tokenizer = model.tokenizer
+        vecs = np.zeros((len(texts), self.dim), dtype=np.float32)
+        part_vecs = [np.zeros((len(p), self.dim), dtype=np.float32) for p in parts]
+        order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))  # like encode()
+        with self._lock, torch.inference_mode():
+            for start in range(0, len(order), batch_size):
+                idx = order[start : start + batch_size]
+                enc = tokenizer(
+                    [texts[i] for i in idx],
+                    padding=True,
+                    truncation=True,
+                    max_length=model.max_seq_length,
+                    return_tensors="pt",
+                    return_offsets_mapping=True,
+                )
+                offsets = enc.pop("offset_mapping").numpy()
+                tokens = model[0].auto_model(**enc).last_hidden_state.numpy()
+                mask = enc["attention_mask"].numpy().astype(bool)
+                for b, i in enumerate(idx):
+                    tok, off = tokens[b][mask[b]], offsets[b][mask[b]]
+                    vecs[i] = _unit(tok.mean(axis=0))
+                    # Special tokens have empty offsets; the first span is the speaker's name.
+                    lead = (off[:, 1] == 0) | (off[:, 1] <= (parts[i][0][0] if parts[i] else 0))
+                    for j, (a, z) in enumerate(parts[i]):
+                        inside = (off[:, 0] >= a) & (off[:, 1] <= z) & (off[:, 1] > off[:, 0])
+                        if inside.any():
+                            part_vecs[i][j] = _unit(tok[inside | lead].mean(axis=0))
+                        else:  # cut off by the model's length limit: the text stands for it
+                            part_vecs[i][j] = vecs[i]
+        return vecs, part_vecs
+
     def embed_one(self, text: str) -> np.ndarray:
         return self.embed([text])[0]
 
     def count_tokens(self, text: str) -> int:
-        """Word pieces of the model's tokenizer (offline), without special tokens."""
+        """Word pieces of the model's tokenizer (offline), without special tokens. Cached:
+        the same stored items are counted again each time dedup shows them to the judge."""
+        return self._count_tokens(text)
+
+    @functools.lru_cache(maxsize=65536)  # noqa: B019 - one embedder per process, kept for life
+    def _count_tokens(self, text: str) -> int:
         return len(self._model.tokenizer.encode(text, add_special_tokens=False))
+
+
+def _unit(v: np.ndarray) -> np.ndarray:
+    return (v / max(float(np.linalg.norm(v)), 1e-12)).astype(np.float32)
 
 
 @functools.lru_cache(maxsize=4)

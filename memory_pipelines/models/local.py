@@ -44,7 +44,7 @@ class LocalBackend:
     ) -> list[dict[str, Any]]:
         # `instructions` are for a language model; the rules follow the spec's save policy.
         call.tokens_in = self._tokens(*(t.text for t in window))
-        known = {t.text: t.embedding for t in window if t.embedding is not None}
+        known = {t.text.strip(): t.embedding for t in window if t.embedding is not None}
         out = extract_window(window, types, similarity=lambda a, b: self.similarity(a, b, known))
         call.tokens_out = self._tokens(*(c["context"] for c in out))
         return out
@@ -94,11 +94,12 @@ class LocalBackend:
     def similarity(
         self, text: str, others: Sequence[str], known: dict[str, np.ndarray] | None = None
     ) -> list[float]:
-        """Cosines of text to others, reusing stored embeddings of known texts."""
+        """Cosines of text to others, reusing stored embeddings of known texts (keyed by the
+        stripped text: the policy strips what it compares)."""
         if not others:
             return []
         known = known or {}
-        texts = [text, *others]
+        texts = [t.strip() for t in (text, *others)]
         missing = [t for t in dict.fromkeys(texts) if t not in known]
         fresh = dict(zip(missing, self.embedder.embed(missing), strict=True)) if missing else {}
         vecs = np.stack([known[t] if t in known else fresh[t] for t in texts])

@@ -6,7 +6,9 @@ import functools
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
+import numpy as np
 import psycopg
 from pgvector.psycopg import register_vector
 from psycopg.rows import DictRow, dict_row
@@ -80,3 +82,8 @@ def _database(dsn: str) -> Database:
 def get_database(dsn: str | None = None) -> Database:
     """The process-wide Database for a DSN (default: MEMORY_PG_DSN or the embedded server)."""
     return _database(resolve_dsn(dsn))
+
+
+def as_array(vec: Any) -> np.ndarray:
+    """A pgvector value as a float32 numpy array."""
+    return np.asarray(vec.to_numpy() if hasattr(vec, "to_numpy") else vec, dtype=np.float32)

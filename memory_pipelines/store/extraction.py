@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
 from psycopg.types.json import Jsonb
 
 from memory_pipelines.core.extract import WindowTurn
 from memory_pipelines.core.windows import ChatState
-from memory_pipelines.store.db import Conn
+from memory_pipelines.store.db import Conn, as_array
 
 CONTEXT_TURNS = 3  # earlier turns shown with a window, so restatements can be recognised
 
@@ -66,12 +67,21 @@ def windows_in_state(conn: Conn, store_id: str, state: str) -> list[dict[str, An
 
 
 def window_turns(conn: Conn, chat_id: int, from_seq: int, to_seq: int) -> list[WindowTurn]:
-    """The window's turns with a few earlier ones for context, oldest first."""
-    rows = conn.execute(
-        "SELECT seq, role, speaker, text, created_at, embedding FROM turns"
-        " WHERE chat_id = %s AND seq BETWEEN %s AND %s ORDER BY seq",
-        (chat_id, max(1, from_seq - CONTEXT_TURNS), to_seq),
-    ).fetchall()
+    """The window's turns with a few earlier ones for context, oldest first, with their stored
+    vectors and their sentences' vectors (so the extractor embeds nothing again)."""
+    rows = (
+        conn.cursor(binary=True)
+        .execute(
+            "SELECT t.seq, t.role, t.speaker, t.text, t.created_at, t.embedding,"
+            "   array_agg(s.start_char ORDER BY s.ord) FILTER (WHERE s.ord IS NOT NULL) AS starts,"
+            "   array_agg(s.end_char ORDER BY s.ord) FILTER (WHERE s.ord IS NOT NULL) AS ends,"
+            "   array_agg(s.embedding ORDER BY s.ord) FILTER (WHERE s.ord IS NOT NULL) AS vecs"
+            " FROM turns t LEFT JOIN turn_sentences s USING (turn_id)"
+            " WHERE t.chat_id = %s AND t.seq BETWEEN %s AND %s GROUP BY t.turn_id ORDER BY t.seq",
+            (chat_id, max(1, from_seq - CONTEXT_TURNS), to_seq),
+        )
+        .fetchall()
+    )
     return [
         WindowTurn(
             r["seq"],
@@ -79,7 +89,11 @@ def window_turns(conn: Conn, chat_id: int, from_seq: int, to_seq: int) -> list[W
             r["speaker"],
             r["text"],
             r["created_at"],
-            None if r["embedding"] is None else r["embedding"].to_numpy(),
+            None if r["embedding"] is None else as_array(r["embedding"]),
+            {
+                r["text"][a:z]: as_array(v)
+                for a, z, v in zip(r["starts"] or [], r["ends"] or [], r["vecs"] or [], strict=True)
+            },
         )
         for r in rows
     ]
@@ -89,15 +103,19 @@ def store_candidates(
     conn: Conn,
     store_id: str,
     window_id: int,
-    candidates: Sequence[tuple[dict[str, Any], bool, str | None]],
+    candidates: Sequence[tuple[dict[str, Any], bool, str | None, np.ndarray | None]],
 ) -> None:
-    """Replace the window's candidates and mark it extracted (call in one transaction)."""
+    """Replace the window's candidates (payload, valid, why not, vector if known) and mark it
+    extracted (call in one transaction)."""
     conn.execute("DELETE FROM extraction_candidates WHERE window_id = %s", (window_id,))
     with conn.cursor() as cur:
         cur.executemany(
             "INSERT INTO extraction_candidates (window_id, store_id, ord, payload, valid,"
-            " drop_reason) VALUES (%s, %s, %s, %s, %s, %s)",
-            [(window_id, store_id, i, Jsonb(p), v, r) for i, (p, v, r) in enumerate(candidates)],
+            " drop_reason, embedding) VALUES (%s, %s, %s, %s, %s, %s, %s)",
+            [
+                (window_id, store_id, i, Jsonb(p), v, r, e)
+                for i, (p, v, r, e) in enumerate(candidates)
+            ],
         )
     conn.execute(
         "UPDATE extraction_windows SET state = 'extracted', extracted_at = now()"
@@ -109,7 +127,7 @@ def store_candidates(
 def valid_candidates(conn: Conn, window_id: int) -> list[dict[str, Any]]:
     return list(
         conn.execute(
-            "SELECT candidate_id, payload FROM extraction_candidates"
+            "SELECT candidate_id, payload, embedding FROM extraction_candidates"
             " WHERE window_id = %s AND valid ORDER BY ord",
             (window_id,),
         )
@@ -123,12 +141,15 @@ def set_outcome(conn: Conn, candidate_id: int, outcome: str, item_id: int) -> No
     )
 
 
-def mark_applied(conn: Conn, window_id: int) -> None:
-    conn.execute(
+def claim_for_apply(conn: Conn, window_id: int) -> bool:
+    """Mark an extracted window applied, in the transaction that applies it; False when another
+    run got there first (the row lock makes a concurrent run wait, then see it applied)."""
+    row = conn.execute(
         "UPDATE extraction_windows SET state = 'applied', applied_at = now()"
-        " WHERE window_id = %s AND state = 'extracted'",
+        " WHERE window_id = %s AND state = 'extracted' RETURNING window_id",
         (window_id,),
-    )
+    ).fetchone()
+    return row is not None
 
 
 PASS_FIELDS = (

@@ -5,12 +5,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 import numpy as np
 
+from memory_pipelines.core.policy import sentence_spans
 from memory_pipelines.core.vocabulary import ROLES
 from memory_pipelines.errors import NotFound, ValidationError
 from memory_pipelines.store.db import Conn
+
+if TYPE_CHECKING:
+    from memory_pipelines.models.embedder import Embedder
 
 MAX_TURN_CHARS = 100_000
 PREV_WEIGHT = 0.3  # how much a word of the turn before counts towards a turn (BM25 tf)
@@ -20,6 +25,44 @@ _POSITIONS = "(SELECT coalesce(sum(array_length(positions, 1)), 0) FROM unnest({
 def embedding_text(speaker: str, text: str) -> str:
     """What a turn's embedding is computed from: who said it and what."""
     return f"{speaker}: {text}" if speaker else text
+
+
+# A sentence of a turn: (ord, start, end, vector), offsets into the turn's text.
+Sentence = tuple[int, int, int, np.ndarray]
+
+
+def embed_turns(
+    embedder: Embedder, turns: Sequence[tuple[str, str]]
+) -> tuple[np.ndarray, list[list[Sentence]]]:
+    """Vectors of (speaker, text) turns, and of each turn's sentences (as the save policy
+    splits them) from the same pass of the model (Embedder.embed_with_parts)."""
+    texts = [embedding_text(speaker, text) for speaker, text in turns]
+    spans = [sentence_spans(text) for _, text in turns]
+    shifts = [len(full) - len(text) for full, (_, text) in zip(texts, turns, strict=True)]
+    parts = [[(a + d, z + d) for a, z in sp] for sp, d in zip(spans, shifts, strict=True)]
+    vecs, part_vecs = embedder.embed_with_parts(texts, parts)
+    sentences = [
+        [(j, a, z, pv[j]) for j, (a, z) in enumerate(sp)]
+        for sp, pv in zip(spans, part_vecs, strict=True)
+    ]
+    return vecs, sentences
+
+
+def insert_sentences(
+    conn: Conn, turn_ids: Sequence[int], sentences: Sequence[list[Sentence]]
+) -> None:
+    rows = [
+        (tid, j, a, z, vec)
+        for tid, sents in zip(turn_ids, sentences, strict=True)
+        for j, a, z, vec in sents
+    ]
+    if rows:
+        with conn.cursor() as cur:
+            cur.executemany(
+                "INSERT INTO turn_sentences (turn_id, ord, start_char, end_char, embedding)"
+                " VALUES (%s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
+                rows,
+            )
 
 
 @dataclass(frozen=True)
@@ -90,6 +133,7 @@ def append_turns(
     chat_id: int,
     turns: Sequence[NewTurn],
     embeddings: np.ndarray | None = None,
+    sentences: Sequence[list[Sentence]] | None = None,
 ) -> list[tuple[int, int, bool]]:
     """Append turns in order; returns (turn_id, seq, written_now) per turn.
 
@@ -167,6 +211,8 @@ def append_turns(
                 ids.append(int(got["turn_id"]))
                 if not cur.nextset():
                     break
+        if sentences is not None:
+            insert_sentences(conn, ids, [sentences[i] for i in fresh])
     out: list[tuple[int, int, bool]] = []
     it = iter(zip(ids, range(first, first + len(fresh)), strict=True))
     for t in turns:
@@ -188,12 +234,18 @@ def unembedded_turns(conn: Conn, store_id: str, limit: int) -> list[dict]:
     )
 
 
-def set_turn_embeddings(conn: Conn, turn_ids: Sequence[int], embeddings: np.ndarray) -> None:
+def set_turn_embeddings(
+    conn: Conn,
+    turn_ids: Sequence[int],
+    embeddings: np.ndarray,
+    sentences: Sequence[list[Sentence]],
+) -> None:
     with conn.cursor() as cur:
         cur.executemany(
             "UPDATE turns SET embedding = %s WHERE turn_id = %s AND embedding IS NULL",
             [(embeddings[i], tid) for i, tid in enumerate(turn_ids)],
         )
+    insert_sentences(conn, turn_ids, sentences)
 
 
 def recent_turns(conn: Conn, chat_id: int, before_seq: int | None, n: int) -> list[dict]:

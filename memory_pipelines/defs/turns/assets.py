@@ -32,9 +32,9 @@ def turn_embeddings(
             pending = turns_db.unembedded_turns(conn, store_id, BATCH)
         if not pending:
             break
-        vecs = model.embed([turns_db.embedding_text(r["speaker"], r["text"]) for r in pending])
+        vecs, sentences = turns_db.embed_turns(model, [(r["speaker"], r["text"]) for r in pending])
         with db.transaction() as conn:
-            turns_db.set_turn_embeddings(conn, [r["turn_id"] for r in pending], vecs)
+            turns_db.set_turn_embeddings(conn, [r["turn_id"] for r in pending], vecs, sentences)
         embedded += len(pending)
         context.log.info(f"embedded {embedded} turns of store {store_id}")
     with db.connection() as conn:

@@ -1,0 +1,34 @@
+"""The in-memory vector pool dedup searches during extraction runs."""
+
+import numpy as np
+
+from memory_pipelines.core.vector_pool import VectorPool
+
+
+def _unit(*xs: float) -> np.ndarray:
+    v = np.array(xs, dtype=np.float32)
+    return v / np.linalg.norm(v)
+
+
+def test_nearest_sees_own_and_shared_items_only() -> None:
+    pool = VectorPool(3)
+    pool.put(1, None, _unit(1, 0, 0))  # shared
+    pool.put(2, "ana", _unit(1, 0.1, 0))
+    pool.put(3, "ben", _unit(1, 0.05, 0))
+    pool.put(4, "ana", _unit(0, 1, 0))
+    q = _unit(1, 0.08, 0)
+    assert pool.nearest("ana", q, 2) == [2, 1]
+    assert pool.nearest("ben", q, 5) == [3, 1]
+    assert pool.nearest(None, q, 5) == [1]  # a shared candidate sees shared items only
+
+
+def test_put_replaces_drop_forgets_and_the_pool_grows() -> None:
+    pool = VectorPool(2)
+    for i in range(1000):
+        pool.put(i, None, _unit(1, i / 1000))
+    assert len(pool) == 1000
+    pool.put(500, None, _unit(-1, 0))  # its text changed
+    pool.drop(0)
+    assert pool.nearest(None, _unit(1, 0), 2) == [1, 2]
+    assert pool.nearest(None, _unit(-1, 0), 1) == [500]
+    assert 0 not in pool and 500 in pool
