@@ -156,3 +156,9 @@ def test_with_the_sentence_embedder() -> None:
     assert judge_turn(echo, "assistant", recent, similarity=similarity).reason == "restatement"
     new = "I'll move the list to the bigger plan by Friday so the launch mail goes out."
     assert judge_turn(new, "assistant", recent, similarity=similarity).save
+
+
+def test_a_greeting_does_not_hide_what_happened_to_the_speaker() -> None:
+    assert judge_turn("Hey Mel! I adopted a rescue dog named Oscar last week.").save
+    assert not judge_turn("Hey Mel! How are you doing?").save
+    assert not judge_turn("Can you repeat that last part? I missed it.").save

@@ -180,6 +180,11 @@ _REQUEST = _rx(
 )
 _REASON = _rx(r"\bbecause\b|\bsince\b|\bso (?:that|we|i)\b")
 _STATIVE = _rx(r"^\W*(?:i'm|i am|we're|we are|i have|we have|i've got|we've got)\b")
+# Something that happened to the speaker: "I adopted a dog last week", "we went to Lisbon".
+_EVENT = _rx(
+    r"^\W*(?:i|we)(?: just| finally| also| recently)? (?:\w+ed|went|got|made|took|ran|saw|met|"
+    r"bought|found|gave|won|lost|began|wrote|built|sold|left|became|moved)\b"
+)
 _PAST = _rx(r"\b(?:was|were|had|lost|got|\w+ed)\b")
 _SKIP_KINDS = ("meta", "ack", "greeting", "hedge")
 
@@ -259,7 +264,9 @@ def sentence_kind(sent: str, role: str) -> str:
         return "greeting" if _GREETING.match(low) else "ack"
     if low.endswith("?"):
         return "meta"  # a question to the assistant is not a durable statement
-    return "fact" if _FACT_SIGNAL.search(low) or _STATIVE.search(low) else "plain"
+    event = _EVENT.search(low) and len(low.split()) >= 5  # "I missed it" tells nothing
+    concrete = _FACT_SIGNAL.search(low) or _STATIVE.search(low) or event
+    return "fact" if concrete else "plain"
 
 
 def is_already_in_history(text: str, recent: Sequence[str] = (), role: str = "user") -> bool:
