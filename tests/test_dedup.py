@@ -152,8 +152,8 @@ def test_pool_answers_like_the_table_and_follows_other_writers(memory: Memory) -
     with memory.db.connection() as conn:
         pool = DedupPool(conn, memory.store_id, memory.embedder.dim)
         assert len(pool.vectors) == 4
-        by_table = [r["item_id"] for r in nearest(conn, memory.store_id, None, probe, vec, 3)]
-        by_pool = [r["item_id"] for r in nearest(conn, memory.store_id, None, probe, vec, 3, pool)]
+        by_table = [r["item_id"] for r in nearest(conn, memory.store_id, None, vec, 3)]
+        by_pool = [r["item_id"] for r in nearest(conn, memory.store_id, None, vec, 3, pool)]
     assert by_pool == by_table and by_pool[0] == ids[0]
 
     # Another writer adds one item and deletes another: the next refresh sees both.
@@ -161,6 +161,6 @@ def test_pool_answers_like_the_table_and_follows_other_writers(memory: Memory) -
     memory.delete(ids[0], actor="test")
     with memory.db.connection() as conn:
         pool.refresh(conn)
-        near = [r["item_id"] for r in nearest(conn, memory.store_id, None, probe, vec, 3, pool)]
+        near = [r["item_id"] for r in nearest(conn, memory.store_id, None, vec, 3, pool)]
     assert other["id"] in pool.vectors and ids[0] not in pool.vectors
     assert near[0] == other["id"] and ids[0] not in near

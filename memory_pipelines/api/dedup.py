@@ -20,7 +20,6 @@ from memory_pipelines.core.vector_pool import VectorPool
 from memory_pipelines.models.base import Invalid, Models
 from memory_pipelines.store import items as items_db
 from memory_pipelines.store.db import Conn, as_array
-from memory_pipelines.store.search import OR_QUERY
 
 NEIGHBOURS = 6
 
@@ -47,33 +46,26 @@ def nearest(
     conn: Conn,
     store_id: str,
     person: str | None,
-    text: str,
     embedding: np.ndarray,
     k: int,
     pool: DedupPool | None = None,
 ) -> list[dict[str, Any]]:
-    """Current items of the same person (and shared ones; shared items only for a shared
-    candidate), by vector and by words, closest first. With a pool the vector search is done in
-    memory and only the words are searched in SQL."""
+    """The k current items closest to the embedding among the person's and the shared ones
+    (shared items only for a shared candidate), closest first. The search is exact, so it needs
+    no help from words: the k closest are the k closest. With a pool it is done in memory and
+    only the chosen rows are read (and checked to be still current)."""
     if pool is None:
-        vec = f"SELECT item_id FROM agent_memory_items WHERE {_REACHABLE}"
-        vec += " ORDER BY embedding <=> %(e)s LIMIT %(k)s"
-        ids: list[int] = []
+        where, order, ids = _REACHABLE, "embedding <=> %(e)s", []
     else:
-        vec = "SELECT item_id FROM agent_memory_items WHERE item_id = ANY(%(ids)s)"
-        vec += f" AND {_REACHABLE}"
+        where, order = f"item_id = ANY(%(ids)s) AND {_REACHABLE}", "cos DESC"
         ids = pool.vectors.nearest(person, embedding, k)
     rows = (
         conn.cursor(binary=True)
         .execute(
-            f"WITH vec AS ({vec}),"
-            f" lex AS (SELECT item_id FROM agent_memory_items, {OR_QUERY} AS q(tsq)"
-            f"   WHERE {_REACHABLE} AND tsv @@ q.tsq ORDER BY ts_rank(tsv, q.tsq) DESC LIMIT %(k)s)"
-            " SELECT i.item_id, i.person_id, i.category, i.context, i.confidence, i.source,"
-            "   i.valid_from, i.embedding, 1 - (i.embedding <=> %(e)s) AS cos"
-            " FROM agent_memory_items i WHERE i.item_id IN (SELECT item_id FROM vec UNION"
-            "   SELECT item_id FROM lex) ORDER BY cos DESC LIMIT %(k)s",
-            {"s": store_id, "p": person, "e": embedding, "k": k, "q": text, "ids": ids},
+            "SELECT item_id, person_id, category, context, confidence, source, valid_from,"
+            f" embedding, 1 - (embedding <=> %(e)s) AS cos FROM agent_memory_items WHERE {where}"
+            f" ORDER BY {order} LIMIT %(k)s",
+            {"s": store_id, "p": person, "e": embedding, "k": k, "ids": ids},
         )
         .fetchall()
     )
@@ -166,7 +158,7 @@ def save_deduplicated(
         "SELECT pg_advisory_xact_lock(hashtext(%s), hashtext(coalesce(%s, '')))",
         (store_id, item.person),
     )
-    near = nearest(conn, store_id, item.person, item.context, embedding, NEIGHBOURS, pool)
+    near = nearest(conn, store_id, item.person, embedding, NEIGHBOURS, pool)
     decision = decide(models, item, embedding, near)
     chosen = near[decision.target] if decision.target is not None else None
     target = chosen["item_id"] if chosen else None
@@ -205,7 +197,7 @@ def merge_into(
     its text (and so its embedding) changed."""
     old = items_db.get_item(conn, item_id, for_update=True)
     new = merged_fields(old, cand)
-    conn.execute(
+    record = conn.execute(
         "UPDATE agent_memory_items SET context = %(context)s, body = %(body)s,"
         " source = %(source)s, confidence = %(confidence)s, tags = %(tags)s,"
         " entities = %(entities)s, keywords = %(keywords)s, edges = %(edges)s,"
@@ -213,12 +205,12 @@ def merge_into(
         " last_confirmed_at = now(), updated_at = now(),"
         " embedding = CASE WHEN %(text_changed)s THEN %(embedding)s ELSE embedding END,"
         " state = CASE WHEN state = 'archived' THEN 'current' ELSE state END"
-        " WHERE item_id = %(id)s",
+        f" WHERE item_id = %(id)s RETURNING {items_db.SELECT_RECORD}",
         {**new, "edges": Jsonb(new["edges"]), "embedding": embedding, "id": item_id},
-    )
+    ).fetchone()
     for e in cand.edges:
         items_db.add_link(conn, old["store_id"], "item", item_id, e.kind, e.id, e.type, model=actor)
-    items_db.write_version(conn, item_id, "merge", actor)
+    items_db.write_version(conn, item_id, "merge", actor, dict(record) if record else None)
     items_db.record_event(conn, old["store_id"], "merge", item_id, actor)
     if old["state"] == "archived":
         items_db.record_event(conn, old["store_id"], "restore", item_id, actor)

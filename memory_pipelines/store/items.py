@@ -60,9 +60,13 @@ def _jsonable(record: dict[str, Any]) -> dict[str, Any]:
     return json.loads(json.dumps(record, default=lambda v: v.isoformat()))
 
 
-def write_version(conn: Conn, item_id: int, change: str, actor: str = "") -> dict[str, Any]:
-    """Snapshot the item as it is now into item_versions; returns the record."""
-    record = get_item(conn, item_id, for_update=False)
+def write_version(
+    conn: Conn, item_id: int, change: str, actor: str = "", record: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """Snapshot the item as it is now into item_versions (pass `record` when the statement that
+    changed it returned it); returns the record."""
+    if record is None:
+        record = get_item(conn, item_id, for_update=False)
     conn.execute(
         "INSERT INTO item_versions (item_id, store_id, version, change, actor, snapshot)"
         " SELECT %s, %s, coalesce(max(version), 0) + 1, %s, %s, %s"
@@ -144,7 +148,7 @@ def insert_item(
         " source, origin, trusted, written_by, chat_id, from_seq, to_seq, model, fed_by,"
         " status, due_at, owed_to, embedding)"
         " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, coalesce(%s, now()),"
-        " %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING item_id",
+        f" %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING {SELECT_RECORD}",
         (
             store_id,
             item.person,
@@ -178,7 +182,7 @@ def insert_item(
     item_id = int(row["item_id"])
     for e in item.edges:
         add_link(conn, store_id, "item", item_id, e.kind, e.id, e.type, model=written_by)
-    write_version(conn, item_id, "create", written_by)
+    write_version(conn, item_id, "create", written_by, dict(row))
     record_event(conn, store_id, "create", item_id, written_by)
     return item_id
 
