@@ -6,6 +6,7 @@ saving the same fact at once are serialised: the second sees the first's item an
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -96,6 +97,17 @@ class DedupPool:
         ).fetchone()
         return int(row["last"]) if row else 0
 
+    def lock_and_refresh(self, conn: Conn, persons: Iterable[str | None]) -> None:
+        """At the start of a transaction: take the dedup locks of these persons (in one order,
+        so two runs cannot deadlock), then take in what other writers committed since the last
+        refresh. Saves through this pool in the transaction then skip their own lock."""
+        conn.execute(
+            "SELECT pg_advisory_xact_lock(hashtext(%s), hashtext(p))"
+            " FROM unnest(%s::text[]) AS p ORDER BY p",
+            (self.store_id, sorted({p or "" for p in persons})),
+        )
+        self.refresh(conn)
+
     def refresh(self, conn: Conn) -> None:
         last = self._last_event(conn)
         if last == self.seen:
@@ -153,11 +165,13 @@ def save_deduplicated(
     pool: DedupPool | None = None,
 ) -> dict[str, Any]:
     """Apply the judge's decision in the caller's transaction; returns what happened. A pool
-    (for runs of many saves) is searched instead of the table and kept up to date."""
-    conn.execute(
-        "SELECT pg_advisory_xact_lock(hashtext(%s), hashtext(coalesce(%s, '')))",
-        (store_id, item.person),
-    )
+    (for runs of many saves) is searched instead of the table and kept up to date; its
+    lock_and_refresh() took the lock at the start of the transaction."""
+    if pool is None:
+        conn.execute(
+            "SELECT pg_advisory_xact_lock(hashtext(%s), hashtext(coalesce(%s, '')))",
+            (store_id, item.person),
+        )
     near = nearest(conn, store_id, item.person, embedding, NEIGHBOURS, pool)
     decision = decide(models, item, embedding, near)
     chosen = near[decision.target] if decision.target is not None else None

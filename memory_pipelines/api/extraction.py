@@ -129,14 +129,16 @@ def apply_extracted(
                 if not ex_db.claim_for_apply(conn, w["window_id"]):
                     continue  # applied meanwhile by another run
                 assert pool is not None
-                pool.refresh(conn)
+                pool.lock_and_refresh(conn, [item.person for _, item in cands])
+                outcomes = []
                 for cand, item in cands:
                     known = cand["embedding"]
                     vec = next(fresh) if known is None else as_array(known)
                     outcome, item_id = _save(conn, store_id, w, cand, item, vec, models, pool)
                     counts[outcome] += 1
                     counts["written"] += outcome == "superseded"
-                    ex_db.set_outcome(conn, cand["candidate_id"], _OUTCOME[outcome], item_id)
+                    outcomes.append((cand["candidate_id"], _OUTCOME[outcome], item_id))
+                ex_db.set_outcomes(conn, outcomes)
                 calls = models.drain()
                 record_calls(conn, store_id, calls, run_id)
             counts["windows_applied"] += 1

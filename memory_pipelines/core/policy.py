@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
+from functools import lru_cache
 from typing import Any
 
 Similarity = Callable[[str, Sequence[str]], list[float]]
@@ -232,6 +233,7 @@ def _shares_run(a: str, b: str, n: float) -> bool:
     return SequenceMatcher(None, a, b, autojunk=False).find_longest_match().size >= n
 
 
+@lru_cache(maxsize=16384)  # a turn is judged again as context of the next window
 def sentence_kind(sent: str, role: str) -> str:
     """A save reason, or one of meta, hedge, greeting, ack, fact (small talk with a concrete
     detail) and plain. The first rule that matches wins, most specific first."""

@@ -134,11 +134,13 @@ def valid_candidates(conn: Conn, window_id: int) -> list[dict[str, Any]]:
     )
 
 
-def set_outcome(conn: Conn, candidate_id: int, outcome: str, item_id: int) -> None:
-    conn.execute(
-        "UPDATE extraction_candidates SET outcome = %s, item_id = %s WHERE candidate_id = %s",
-        (outcome, item_id, candidate_id),
-    )
+def set_outcomes(conn: Conn, outcomes: Sequence[tuple[int, str, int]]) -> None:
+    """(candidate_id, outcome, item_id) of each applied candidate."""
+    with conn.cursor() as cur:
+        cur.executemany(
+            "UPDATE extraction_candidates SET outcome = %s, item_id = %s WHERE candidate_id = %s",
+            [(outcome, item_id, cid) for cid, outcome, item_id in outcomes],
+        )
 
 
 def claim_for_apply(conn: Conn, window_id: int) -> bool:
