@@ -207,3 +207,51 @@ def test_killed_run_leaves_whole_windows_and_next_run_completes(
     got = sorted(i["context"] for i in memory.items(state=None, limit=1000))
     want = sorted(i["context"] for i in twin.items(state=None, limit=1000))
     assert got == want and got
+
+
+def test_two_concurrent_apply_runs_apply_each_window_once(memory: Memory) -> None:
+    import threading
+
+    from memory_pipelines.api.extraction import apply_extracted, extract_pending, plan_windows
+    from memory_pipelines.models.base import Models
+    from memory_pipelines.models.local import LocalBackend
+
+    for n in range(3):  # three conversations, a window each
+        _write(memory, f"c{n}", CHAT, T0 + timedelta(days=n))
+    plan = plan_windows(memory.db, memory.store_id, now=T0 + timedelta(days=30))
+    extract_pending(memory.db, memory.store_id, Models(LocalBackend(memory.embedder)))
+    results: list[dict] = []
+
+    def run() -> None:
+        models = Models(LocalBackend(memory.embedder))  # one per thread, like two processes
+        results.append(apply_extracted(memory.db, memory.store_id, models, memory.embedder))
+
+    threads = [threading.Thread(target=run) for _ in range(2)]
+    # Hold the windows' rows so both runs list them as waiting and then race for each one.
+    with memory.db.transaction() as conn:
+        conn.execute(
+            "SELECT window_id FROM extraction_windows WHERE store_id = %s FOR UPDATE",
+            (memory.store_id,),
+        )
+        for t in threads:
+            t.start()
+        time.sleep(1.0)
+    for t in threads:
+        t.join()
+    assert plan["windows_new"] == 3
+    assert sum(r["windows_applied"] for r in results) == 3  # none applied twice
+    with memory.db.connection() as conn:
+        row = conn.execute(
+            "SELECT count(*) FILTER (WHERE outcome IS NULL) AS open, count(*) AS n,"
+            " count(DISTINCT item_id) AS items FROM extraction_candidates WHERE store_id = %s"
+            " AND valid",
+            (memory.store_id,),
+        ).fetchone()
+        current = conn.execute(
+            "SELECT count(*) AS n FROM agent_memory_items WHERE store_id = %s"
+            " AND state = 'current'",
+            (memory.store_id,),
+        ).fetchone()
+    assert row["open"] == 0 and row["n"] == 3 * 2  # two facts a conversation
+    # The same two facts told three times: two items, each confirmed twice.
+    assert current["n"] == 2 and row["items"] == 2
