@@ -65,13 +65,34 @@ _NAMED = {
     " INTERSECT SELECT unnest(%(names)s::text[])))",
     "turn": "(speaker = ANY(%(names)s::text[]))::int",
 }
-# Ranking fields only items have. Decay salience is recorded whenever decay runs, and consumed
-# only while decay is active for the store.
+
+
+def _asks(column: str) -> str:
+    """SQL: whether a text asks rather than tells: it ends with a question mark, once a trailing
+    attachment in brackets (an image caption, "[image: ...]") is set aside."""
+    return rf"(regexp_replace({column}, '\s*\[[^]]*\]\s*$', '') ~ '\?\s*$')"
+
+
+# Ranking fields beyond lexical, cosine and named. Items: confidence, valid_from and decay
+# salience (recorded whenever decay runs, and consumed only while decay is active for the
+# store). Items and turns: whether they ask. Turns: where they sit, for their context.
 _EXTRA = {
     "item": ", confidence, valid_from AS at,"
     f" CASE WHEN {_consumes('decay')} THEN (SELECT salience FROM item_scores sc"
-    " WHERE sc.item_id = agent_memory_items.item_id) END AS salience",
+    " WHERE sc.item_id = agent_memory_items.item_id) END AS salience,"
+    f" {_asks('context')} AS asks",
+    "turn": f", chat_id, seq, created_at, {_asks('text')} AS asks",
 }
+# Turns further apart than this are not one exchange: a turn's context is its neighbours
+# (seq - 1, seq + 1) in the same chat written within this time of it.
+SESSION_GAP = "6 hours"
+# The summed cosine of a turn's neighbours in the same session (see core/ranking.py).
+_CONTEXT = (
+    "coalesce((SELECT sum(1 - (n.embedding <=> %(e)s)) FROM turns n"
+    " WHERE n.chat_id = p.chat_id AND n.seq IN (p.seq - 1, p.seq + 1)"
+    f" AND n.created_at BETWEEN p.created_at - interval '{SESSION_GAP}'"
+    f" AND p.created_at + interval '{SESSION_GAP}'), 0)"
+)
 
 
 def entity_names(conn: Conn, store_id: str, words: Sequence[str]) -> list[str]:
@@ -111,14 +132,19 @@ def hybrid(
     A turn's words include the turn before it at weight B, counting 0.3 (see store/turns.py).
     `names` are entities of the question: items naming them (and turns by such a speaker) are
     candidates too, and each row says how many it names (`named`). Items also bring their
-    salience, confidence and valid_from for ranking. `consume` names the gated jobs whose
-    fields (decay salience, reflection insights) to use; None: those active for the store.
+    salience, confidence and valid_from for ranking; items and turns whether they ask (`asks`);
+    turns the summed cosine of their neighbours in the same session (`context`). `consume`
+    names the gated jobs whose fields (decay salience, reflection insights) to use; None: those
+    active for the store.
     """
     table, id_col, visible = _KINDS[kind]
     length = "doc_len" if kind == "turn" else "length(tsv)"
     named, extra = _NAMED.get(kind, "0"), _EXTRA.get(kind, "")
     # Only small columns travel back: parsing 384 floats per row costs more than the query.
-    out = ", p.confidence, p.at, p.salience" if kind == "item" else ""
+    out = {
+        "item": ", p.confidence, p.at, p.salience, p.asks",
+        "turn": f", p.asks, {_CONTEXT} AS context",
+    }.get(kind, "")
     sql = f"""
     WITH words AS MATERIALIZED (
         SELECT DISTINCT lexeme FROM unnest(to_tsvector('english', %(q)s))),
