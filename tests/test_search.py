@@ -50,7 +50,9 @@ def test_search_validates_input(recall: Recall) -> None:
 def test_turns_bring_whether_they_ask_and_their_neighbours_meaning(
     memory: Memory, recall: Recall
 ) -> None:
-    memory.write_turn("c", "What's the name of your new dog?", speaker="Jo", created_at=_DAY1)
+    memory.write_turn(
+        "c", "What's the name of your new dog? [image: a puppy]", speaker="Jo", created_at=_DAY1
+    )
     memory.write_turn("c", "Her name is Shadow! [image: a dog]", speaker="Mia", created_at=_DAY1)
     memory.write_turn("c", "She sleeps on my bed already.", speaker="Mia", created_at=_DAY1)
     # two days later: another session, not the context of the turn before it
@@ -69,7 +71,7 @@ def test_turns_bring_whether_they_ask_and_their_neighbours_meaning(
     cos = {r["seq"]: r["cos"] for r in rows}
     by_id = {c.id: c for c, _ in ranked}
     by_seq = {seq: by_id[_turn_id(memory, seq)] for seq in sorted(cos)}
-    assert by_seq[1].asks and not by_seq[2].asks  # the caption does not hide the full stop
+    assert by_seq[1].asks and not by_seq[2].asks  # a caption hides neither ? nor !
     assert by_seq[2].context == pytest.approx(cos[1] + cos[3], abs=1e-5)
     assert by_seq[3].context == pytest.approx(cos[2], abs=1e-5)  # seq 4 is another session
     assert by_seq[4].context == pytest.approx(0.0)
