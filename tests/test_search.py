@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
 
 from memory_pipelines.api import Memory, Recall
+from memory_pipelines.api.recall import rank_candidates
 from memory_pipelines.errors import ValidationError
 
 
@@ -42,3 +45,48 @@ def test_search_validates_input(recall: Recall) -> None:
         recall.search("x", k=0)
     with pytest.raises(ValidationError, match="query"):
         recall.search("  ")
+
+
+def test_turns_bring_whether_they_ask_and_their_neighbours_meaning(
+    memory: Memory, recall: Recall
+) -> None:
+    memory.write_turn(
+        "c", "What's the name of your new dog? [image: a puppy]", speaker="Jo", created_at=_DAY1
+    )
+    memory.write_turn("c", "Her name is Shadow! [image: a dog]", speaker="Mia", created_at=_DAY1)
+    memory.write_turn("c", "She sleeps on my bed already.", speaker="Mia", created_at=_DAY1)
+    # two days later: another session, not the context of the turn before it
+    memory.write_turn("c", "My dog chewed my new shoes.", speaker="Mia", created_at=_DAY3)
+    query = "What is Mia's dog called?"
+    qvec = recall.embedder.embed_one(query)
+    with recall.db.connection() as conn:
+        ranked = rank_candidates(
+            conn, recall.store_id, query, qvec, ["turn"], None, 30, datetime.now(UTC)
+        )
+        rows = conn.execute(
+            "SELECT seq, 1 - (embedding <=> %s) AS cos FROM turns t JOIN chats c USING (chat_id)"
+            " WHERE c.store_id = %s ORDER BY seq",
+            (qvec, recall.store_id),
+        ).fetchall()
+    cos = {r["seq"]: r["cos"] for r in rows}
+    by_id = {c.id: c for c, _ in ranked}
+    by_seq = {seq: by_id[_turn_id(memory, seq)] for seq in sorted(cos)}
+    assert by_seq[1].asks and not by_seq[2].asks  # a caption hides neither ? nor !
+    assert by_seq[2].context == pytest.approx(cos[1] + cos[3], abs=1e-5)
+    assert by_seq[3].context == pytest.approx(cos[2], abs=1e-5)  # seq 4 is another session
+    assert by_seq[4].context == pytest.approx(0.0)
+    assert [c.named for c in by_seq.values()] == [0, 1, 1, 1]  # Mia speaks: the speaker bonus
+    assert ranked[0][0].id == by_seq[2].id  # the answer, read with its question, comes first
+
+
+_DAY1 = datetime(2024, 5, 1, 10, 0, tzinfo=UTC)
+_DAY3 = datetime(2024, 5, 3, 18, 0, tzinfo=UTC)
+
+
+def _turn_id(memory: Memory, seq: int) -> int:
+    with memory.db.connection() as conn:
+        row = conn.execute(
+            "SELECT turn_id FROM turns WHERE store_id = %s AND seq = %s", (memory.store_id, seq)
+        ).fetchone()
+    assert row is not None
+    return int(row["turn_id"])

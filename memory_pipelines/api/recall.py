@@ -237,6 +237,8 @@ def rank_candidates(
             r.get("salience"),
             r.get("confidence"),
             r.get("at"),
+            bool(r.get("asks")),
+            float(r.get("context") or 0.0),
         )
         for kind in kinds
         for r in search_db.hybrid(conn, kind, store_id, query, qvec, person, depth, names, consume)

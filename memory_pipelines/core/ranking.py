@@ -1,9 +1,11 @@
 """Ranking: candidates from every kind of record scored on one scale, best first.
 
 Kept apart from candidate generation (store/search.py). A candidate's score is its lexical
-score (BM25 divided by the query's best, 0..1) plus ALPHA times its cosine to the query, plus
-small boosts: a record naming an entity of the question (the graph), and for memory items their
-salience (decay scores), confidence and recency.
+score (BM25 divided by the query's best, 0..1) plus ALPHA times its cosine to the query (for a
+turn, plus a part of its neighbours' cosines: a reply is read with what it answers), plus small
+boosts: a record naming an entity of the question (the graph; a turn spoken by a person the
+question names counts more), and for memory items their salience (decay scores), confidence and
+recency; minus a penalty for a record that asks rather than tells.
 """
 
 from __future__ import annotations
@@ -14,15 +16,26 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
-ALPHA = 1.0  # words and meaning count alike
-GRAPH_BONUS = 0.1
+ALPHA = 1.25  # meaning a little more than words
+GRAPH_BONUS = 0.1  # per entity of the question a record names, up to two
+# A turn spoken by a person the question names: questions about somebody ("What books has
+# Melanie read?") are answered by what that person said, in whatever words.
+SPEAKER_BONUS = 0.4
+# A turn's cosine plus this part of the cosine of each neighbouring turn of the same session
+# (store/search.py): a reply ("Her name is Shadow!") means little without the turn it answers,
+# and a question is answered by the next turn.
+CONTEXT_WEIGHT = 0.2
+# A record that asks (its text ends with a question mark) rather than tells: "Seen any good
+# movies lately?" matches a question about movies well and answers nothing.
+QUESTION_PENALTY = 0.3
 SALIENCE_WEIGHT = 0.05
 CONFIDENCE_WEIGHT = 0.03
 RECENCY_WEIGHT = 0.02
 RECENCY_DAYS = 365.0
 # A record's weight by kind. A chunk stands for ten turns or chunks, so its match is coarse; an
 # item is a one-line restatement whose short text scores high on cosine alone. Chosen on three
-# LoCoMo dev conversations and checked on the other three (see the recall issue's note).
+# LoCoMo dev conversations and checked on the other three (see the recall issue's note); so
+# were ALPHA, SPEAKER_BONUS, CONTEXT_WEIGHT and QUESTION_PENALTY.
 KIND_WEIGHTS: dict[str, float] = {"chunk": 0.5, "item": 0.8}
 
 
@@ -36,6 +49,8 @@ class Candidate:
     salience: float | None = None
     confidence: int | None = None
     at: datetime | None = None
+    asks: bool = False  # the record's text is a question
+    context: float = 0.0  # a turn: the summed cosine of its neighbours in the same session
 
     @property
     def key(self) -> tuple[str, int]:
@@ -43,7 +58,11 @@ class Candidate:
 
 
 def score(c: Candidate, now: datetime | None = None) -> float:
-    s = c.lexical + ALPHA * c.cos + GRAPH_BONUS * min(c.named, 2)
+    # A turn's `named` says whether its speaker is a person of the question.
+    bonus = SPEAKER_BONUS * min(c.named, 1) if c.kind == "turn" else GRAPH_BONUS * min(c.named, 2)
+    s = c.lexical + ALPHA * (c.cos + CONTEXT_WEIGHT * c.context) + bonus
+    if c.asks:
+        s -= QUESTION_PENALTY
     if c.kind == "item":
         if c.salience is not None:
             s += SALIENCE_WEIGHT * c.salience

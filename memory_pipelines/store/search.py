@@ -65,12 +65,44 @@ _NAMED = {
     " INTERSECT SELECT unnest(%(names)s::text[])))",
     "turn": "(speaker = ANY(%(names)s::text[]))::int",
 }
-# Ranking fields only items have. Decay salience is recorded whenever decay runs, and consumed
-# only while decay is active for the store.
+
+
+def _asks(column: str) -> str:
+    """SQL: whether a text asks rather than tells: it ends with a question mark, but for a
+    trailing attachment in brackets (an image caption, "[image: ...]")."""
+    return rf"({column} ~ '\?\s*(\[[^]]*\]\s*)?$')"
+
+
+# Turns further apart than this are not one exchange: a turn's context is its neighbours
+# (seq - 1, seq + 1) in the same chat written within this time of it.
+SESSION_GAP = "6 hours"
+
+
+def _neighbour_cos(fn: str, step: str) -> str:
+    """SQL (over the turns' pool): the cosine of the turn before (lag) or after (lead) this
+    one, 0 when there is none in the same session."""
+    w = "OVER (PARTITION BY chat_id ORDER BY seq)"
+    return (
+        f"coalesce(CASE WHEN {fn}(seq) {w} = seq {step} 1"
+        f" AND {fn}(created_at) {w} BETWEEN created_at - interval '{SESSION_GAP}'"
+        f" AND created_at + interval '{SESSION_GAP}' THEN {fn}(cos) {w} END, 0)"
+    )
+
+
+# Ranking fields beyond lexical, cosine and named. Items: confidence, valid_from and decay
+# salience (recorded whenever decay runs, and consumed only while decay is active for the
+# store). Items and turns: whether they ask. Turns: the summed cosine of their neighbours in
+# the same session, their context (see core/ranking.py).
 _EXTRA = {
     "item": ", confidence, valid_from AS at,"
     f" CASE WHEN {_consumes('decay')} THEN (SELECT salience FROM item_scores sc"
-    " WHERE sc.item_id = agent_memory_items.item_id) END AS salience",
+    " WHERE sc.item_id = agent_memory_items.item_id) END AS salience,"
+    f" {_asks('context')} AS asks",
+    "turn": f", chat_id, seq, created_at, {_asks('text')} AS asks",
+}
+# Fields computed over the whole pool, once each record's cosine is known.
+_OVER_POOL = {
+    "turn": f", {_neighbour_cos('lag', '-')} + {_neighbour_cos('lead', '+')} AS context",
 }
 
 
@@ -111,14 +143,19 @@ def hybrid(
     A turn's words include the turn before it at weight B, counting 0.3 (see store/turns.py).
     `names` are entities of the question: items naming them (and turns by such a speaker) are
     candidates too, and each row says how many it names (`named`). Items also bring their
-    salience, confidence and valid_from for ranking. `consume` names the gated jobs whose
-    fields (decay salience, reflection insights) to use; None: those active for the store.
+    salience, confidence and valid_from for ranking; items and turns whether they ask (`asks`);
+    turns the summed cosine of their neighbours in the same session (`context`). `consume`
+    names the gated jobs whose fields (decay salience, reflection insights) to use; None: those
+    active for the store.
     """
     table, id_col, visible = _KINDS[kind]
     length = "doc_len" if kind == "turn" else "length(tsv)"
-    named, extra = _NAMED.get(kind, "0"), _EXTRA.get(kind, "")
+    named, extra, over = _NAMED.get(kind, "0"), _EXTRA.get(kind, ""), _OVER_POOL.get(kind, "")
     # Only small columns travel back: parsing 384 floats per row costs more than the query.
-    out = ", p.confidence, p.at, p.salience" if kind == "item" else ""
+    out = {
+        "item": ", p.confidence, p.at, p.salience, p.asks",
+        "turn": ", p.asks, p.context",
+    }.get(kind, "")
     sql = f"""
     WITH words AS MATERIALIZED (
         SELECT DISTINCT lexeme FROM unnest(to_tsvector('english', %(q)s))),
@@ -126,34 +163,36 @@ def hybrid(
         SELECT coalesce(string_agg(quote_literal(lexeme), ' | '), '')::tsquery AS tsq,
                coalesce(array_agg(lexeme), '{{}}') AS lexemes FROM words),
     pool AS MATERIALIZED (
-        SELECT {id_col} AS id, tsv, {length} AS dl, embedding, {named} AS named{extra}
-          FROM {table} WHERE store_id = %(store)s AND {visible}),
+        SELECT *{over} FROM (
+            SELECT {id_col} AS id, tsv, {length} AS dl, 1 - (embedding <=> %(e)s) AS cos,
+                   {named} AS named{extra}
+              FROM {table} WHERE store_id = %(store)s AND {visible}) AS records),
     stats AS MATERIALIZED (SELECT count(*)::float AS n, greatest(avg(dl), 1) AS avgdl FROM pool),
-    df AS MATERIALIZED (SELECT w.lexeme, count(p.id)::float AS df FROM words w
-             JOIN pool p ON p.tsv @@ quote_literal(w.lexeme)::tsquery GROUP BY w.lexeme),
-    lex AS MATERIALIZED (
-        SELECT p.id, sum(ln(1 + (s.n - df.df + 0.5) / (df.df + 0.5))
-                         * t.tf * ({K1} + 1) / (t.tf + {K1} * (1 - {B} + {B} * p.dl / s.avgdl)))
-               AS bm25
-          FROM pool p CROSS JOIN q CROSS JOIN stats s,
+    matches AS MATERIALIZED (
+        SELECT p.id, p.dl, t.lexeme, t.tf
+          FROM pool p CROSS JOIN q,
                LATERAL (SELECT u.lexeme, (SELECT sum(CASE w WHEN 'B' THEN 0.3 ELSE 1 END)
                                             FROM unnest(u.weights) AS w) AS tf
                           FROM unnest(p.tsv) AS u
                          WHERE u.lexeme = ANY(q.lexemes)) AS t
-          JOIN df ON df.lexeme = t.lexeme
-         WHERE p.tsv @@ q.tsq
-         GROUP BY p.id),
-    near AS (SELECT id FROM pool ORDER BY embedding <=> %(e)s LIMIT %(depth)s),
-    graph AS (SELECT id FROM pool WHERE named > 0 ORDER BY embedding <=> %(e)s LIMIT %(depth)s),
+         WHERE p.tsv @@ q.tsq),
+    df AS MATERIALIZED (SELECT lexeme, count(*)::float AS df FROM matches GROUP BY lexeme),
+    lex AS MATERIALIZED (
+        SELECT m.id, sum(ln(1 + (s.n - df.df + 0.5) / (df.df + 0.5))
+                         * m.tf * ({K1} + 1) / (m.tf + {K1} * (1 - {B} + {B} * m.dl / s.avgdl)))
+               AS bm25
+          FROM matches m JOIN df USING (lexeme) CROSS JOIN stats s
+         GROUP BY m.id),
+    near AS (SELECT id FROM pool ORDER BY cos DESC NULLS LAST LIMIT %(depth)s),
+    graph AS (SELECT id FROM pool WHERE named > 0 ORDER BY cos DESC NULLS LAST LIMIT %(depth)s),
     scored AS MATERIALIZED (
         SELECT id, max(lexical) AS lexical FROM (
             SELECT id, bm25 / nullif(max(bm25) OVER (), 0) AS lexical FROM lex
             UNION ALL SELECT id, 0 FROM near UNION ALL SELECT id, 0 FROM graph) AS c
          GROUP BY id)
-    SELECT p.id, p.named{out}, coalesce(c.lexical, 0) AS lexical,
-           1 - (p.embedding <=> %(e)s) AS cos
+    SELECT p.id, p.named{out}, coalesce(c.lexical, 0) AS lexical, p.cos
       FROM scored c JOIN pool p USING (id)
-     WHERE p.embedding IS NOT NULL
+     WHERE p.cos IS NOT NULL
     """  # noqa: S608 - table and column names come from the closed _KINDS table
     rows = conn.execute(
         sql,

@@ -1,0 +1,38 @@
+"""Ranking rules on candidates (no database): one score for every kind of record."""
+
+from __future__ import annotations
+
+import pytest
+
+from memory_pipelines.core import ranking
+from memory_pipelines.core.ranking import Candidate, score
+
+
+def test_a_turn_by_a_person_of_the_question_gets_the_speaker_bonus() -> None:
+    by_other = Candidate("turn", 1, lexical=0.5, cos=0.4, named=0)
+    by_named = Candidate("turn", 2, lexical=0.5, cos=0.4, named=1)
+    assert score(by_named) == pytest.approx(score(by_other) + ranking.SPEAKER_BONUS)
+    # items keep the graph bonus per entity named, up to two
+    item = Candidate("item", 3, lexical=0.5, cos=0.4, named=0)
+    item3 = Candidate("item", 4, lexical=0.5, cos=0.4, named=3)
+    weight = ranking.KIND_WEIGHTS["item"]
+    assert score(item3) == pytest.approx(score(item) + 2 * ranking.GRAPH_BONUS * weight)
+
+
+def test_a_record_that_asks_ranks_below_one_that_tells() -> None:
+    tells = Candidate("turn", 1, lexical=0.8, cos=0.5)
+    asks = Candidate("turn", 2, lexical=0.8, cos=0.5, asks=True)
+    assert score(asks) == pytest.approx(score(tells) - ranking.QUESTION_PENALTY)
+    item_tells = Candidate("item", 3, lexical=0.8, cos=0.5)
+    item_asks = Candidate("item", 4, lexical=0.8, cos=0.5, asks=True)
+    weight = ranking.KIND_WEIGHTS["item"]
+    assert score(item_asks) == pytest.approx(score(item_tells) - ranking.QUESTION_PENALTY * weight)
+
+
+def test_a_turn_is_read_with_its_neighbours() -> None:
+    alone = Candidate("turn", 1, lexical=0.0, cos=0.3)
+    answering = Candidate("turn", 2, lexical=0.0, cos=0.3, context=0.9)
+    gain = ranking.ALPHA * ranking.CONTEXT_WEIGHT * 0.9
+    assert score(answering) == pytest.approx(score(alone) + gain)
+    ranked = ranking.rank([alone, answering])
+    assert [c.id for c, _ in ranked] == [2, 1]
