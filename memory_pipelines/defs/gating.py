@@ -1,12 +1,9 @@
 """What the gated background jobs (reflection, evolution) share in Dagster: the `force` flag
-of a hand-made materialisation, the refusal while the job is inactive, and schedules that ask
-for runs only of the stores where the job is active."""
+of a hand-made materialisation and the refusal while the job is inactive (their schedules ask
+for runs only of the stores where the job is active: partitions.per_store_schedule)."""
 
 import dagster as dg
 from pydantic import Field
-
-from memory_pipelines.resources import StoreResource
-from memory_pipelines.store import jobs as jobs_db
 
 
 class GatedJobConfig(dg.Config):
@@ -30,20 +27,3 @@ def refusal(job: str, store_id: str, active: bool, force: bool) -> dict | None:
             "materialise by hand with config force: true."
         ),
     }
-
-
-def active_store_runs(
-    context: dg.ScheduleEvaluationContext, store: StoreResource, job: str
-) -> dg.SkipReason | list[dg.RunRequest]:
-    """One run per store partition where the job is active (keyed by the tick), else a skip
-    reason; an inactive store's run would only say it did nothing."""
-    stores = context.instance.get_dynamic_partitions("stores")
-    if not stores:
-        return dg.SkipReason("no stores yet")
-    with store.database().connection() as conn:
-        on = jobs_db.active_stores(conn, job)
-    active = [s for s in sorted(stores) if s in on]
-    if not active:
-        return dg.SkipReason(f"{job} is active for no store (memory-pipelines jobs activate)")
-    tick = context.scheduled_execution_time.isoformat() if context.scheduled_execution_time else ""
-    return [dg.RunRequest(partition_key=s, run_key=f"{job}:{s}:{tick}") for s in active]

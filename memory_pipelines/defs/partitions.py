@@ -1,17 +1,90 @@
-"""One Dagster dynamic partition per store."""
+"""One Dagster dynamic partition per store, and the per-store job + schedule every background
+job uses: a tick asks for one run per store (or per store where a gated job is active)."""
+
+from collections.abc import Iterable
+from functools import partial
 
 import dagster as dg
 
+from memory_pipelines.resources import StoreResource
+from memory_pipelines.store import jobs as jobs_db
+
 stores_partitions = dg.DynamicPartitionsDefinition(name="stores")
+
+
+def _runs(
+    context: dg.ScheduleEvaluationContext, key: str, stores: Iterable[str]
+) -> list[dg.RunRequest]:
+    """One run per store, keyed by the tick, so a tick never runs a store twice."""
+    tick = context.scheduled_execution_time.isoformat() if context.scheduled_execution_time else ""
+    return [dg.RunRequest(partition_key=s, run_key=f"{key}:{s}:{tick}") for s in sorted(stores)]
 
 
 def runs_per_store(
     context: dg.ScheduleEvaluationContext, job: str
 ) -> dg.SkipReason | list[dg.RunRequest]:
-    """A schedule's answer: one run per store partition (keyed by the tick, so a tick never
-    runs a store twice), or a skip reason while there is no store."""
+    """A schedule's answer: one run per store partition, or a skip reason while there is none."""
     stores = context.instance.get_dynamic_partitions("stores")
     if not stores:
         return dg.SkipReason("no stores yet")
-    tick = context.scheduled_execution_time.isoformat() if context.scheduled_execution_time else ""
-    return [dg.RunRequest(partition_key=s, run_key=f"{job}:{s}:{tick}") for s in sorted(stores)]
+    return _runs(context, job, stores)
+
+
+def active_store_runs(
+    context: dg.ScheduleEvaluationContext, store: StoreResource, job: str
+) -> dg.SkipReason | list[dg.RunRequest]:
+    """One run per store partition where the gated job is active, else a skip reason; an
+    inactive store's run would only say it did nothing."""
+    stores = context.instance.get_dynamic_partitions("stores")
+    if not stores:
+        return dg.SkipReason("no stores yet")
+    with store.database().connection() as conn:
+        on = jobs_db.active_stores(conn, job)
+    active = [s for s in stores if s in on]
+    if not active:
+        return dg.SkipReason(f"{job} is active for no store (memory-pipelines jobs activate)")
+    return _runs(context, job, active)
+
+
+def per_store_schedule(
+    name: str,
+    asset: dg.AssetsDefinition,
+    *,
+    job: str,
+    job_description: str,
+    cron: str,
+    running: bool,
+    description: str,
+    timezone: str = "UTC",
+    gated: str | None = None,
+) -> tuple["dg.UnresolvedAssetJobDefinition", dg.ScheduleDefinition]:
+    """The job materialising one asset for a store partition, and the schedule `name` that asks
+    for it per store at `cron` (only where the gated job `gated` is active, when given)."""
+    job_def = dg.define_asset_job(
+        job, selection=[asset], partitions_def=stores_partitions, description=job_description
+    )
+    status = dg.DefaultScheduleStatus.RUNNING if running else dg.DefaultScheduleStatus.STOPPED
+    schedule = partial(
+        dg.schedule,
+        name=name,
+        job=job_def,
+        cron_schedule=cron,
+        execution_timezone=timezone,
+        default_status=status,
+        description=description,
+    )
+    if gated is None:
+
+        @schedule()
+        def every_store(context: dg.ScheduleEvaluationContext):
+            return runs_per_store(context, job)
+
+        return job_def, every_store
+
+    gate = gated
+
+    @schedule()
+    def active_stores(context: dg.ScheduleEvaluationContext, store: StoreResource):
+        return active_store_runs(context, store, gate)
+
+    return job_def, active_stores
