@@ -5,6 +5,9 @@ for runs only of the stores where the job is active: partitions.per_store_schedu
 import dagster as dg
 from pydantic import Field
 
+from memory_pipelines.store import jobs as jobs_db
+from memory_pipelines.store.db import Database
+
 
 class GatedJobConfig(dg.Config):
     force: bool = Field(
@@ -27,3 +30,17 @@ def refusal(job: str, store_id: str, active: bool, force: bool) -> dict | None:
             "materialise by hand with config force: true."
         ),
     }
+
+
+def gate(
+    context: dg.AssetExecutionContext, db: Database, job: str, force: bool
+) -> tuple[bool, dict | None]:
+    """Whether the job is active for the run's store, and the metadata of a run that does
+    nothing (logged) when it is neither active nor forced, else None."""
+    store_id = context.partition_key
+    with db.connection() as conn:
+        active = jobs_db.is_active(conn, store_id, job)
+    skipped = refusal(job, store_id, active, force)
+    if skipped is not None:
+        context.log.info(skipped["skipped"].value)
+    return active, skipped

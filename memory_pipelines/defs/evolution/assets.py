@@ -5,11 +5,10 @@ import time
 import dagster as dg
 
 from memory_pipelines.api import evolution as evolution_api
-from memory_pipelines.defs.gating import GatedJobConfig, refusal
+from memory_pipelines.defs.gating import GatedJobConfig, gate
 from memory_pipelines.defs.links.assets import link_graph
 from memory_pipelines.defs.partitions import stores_partitions
 from memory_pipelines.resources import StoreResource
-from memory_pipelines.store import jobs as jobs_db
 from memory_pipelines.store import neighbours as neighbours_db
 
 
@@ -31,9 +30,7 @@ def evolution(
     start = time.perf_counter()
     store_id = context.partition_key
     db = store.database()
-    with db.connection() as conn:
-        active = jobs_db.is_active(conn, store_id, "evolution")
-    metadata = refusal("evolution", store_id, active, config.force)
+    active, metadata = gate(context, db, "evolution", config.force)
     if metadata is None:
         res = evolution_api.evolve(db, store_id, context.run_id, log=context.log.info)
         metadata = {
@@ -43,8 +40,6 @@ def evolution(
             "forced": not active,
             **res,
         }
-    else:
-        context.log.info(metadata["skipped"].value)
     with db.connection() as conn:
         changed = neighbours_db.evolve_text_changes(conn, store_id)
     metadata["seconds"] = round(time.perf_counter() - start, 2)

@@ -5,11 +5,10 @@ import time
 import dagster as dg
 
 from memory_pipelines.api import reflection as reflection_api
-from memory_pipelines.defs.gating import GatedJobConfig, refusal
+from memory_pipelines.defs.gating import GatedJobConfig, gate
 from memory_pipelines.defs.links.assets import link_graph
 from memory_pipelines.defs.partitions import stores_partitions
 from memory_pipelines.resources import EmbedderResource, ModelResource, StoreResource
-from memory_pipelines.store import jobs as jobs_db
 from memory_pipelines.store import neighbours as neighbours_db
 
 
@@ -36,9 +35,7 @@ def reflection(
     start = time.perf_counter()
     store_id = context.partition_key
     db = store.database()
-    with db.connection() as conn:
-        active = jobs_db.is_active(conn, store_id, "reflection")
-    metadata = refusal("reflection", store_id, active, config.force)
+    active, metadata = gate(context, db, "reflection", config.force)
     if metadata is None:
         models = model.models(embedder.get())
         res = reflection_api.reflect(
@@ -53,8 +50,6 @@ def reflection(
             "backend": models.backend.name,
             "model": models.backend.model,
         }
-    else:
-        context.log.info(metadata["skipped"].value)
     with db.connection() as conn:
         bad = neighbours_db.insight_trust_violations(conn, store_id)
     metadata["seconds"] = round(time.perf_counter() - start, 2)
