@@ -20,12 +20,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from memory_pipelines.core.judge_pairs import compare
 from memory_pipelines.core.judge_rules import (
     MONTHS,
     WEEKDAYS,
     Analysis,
     analyse,
-    compare,
     content_stems,
     lowercase_vocabulary,
     words,

@@ -3,8 +3,9 @@
 Recall hands the judge a candidate and its nearest stored items. Cosine similarity alone cannot
 tell a paraphrase from "same attribute, other person" (both score high), nor find the item whose
 value moved (often a low score: "moved to Berlin" vs "lives in Lisbon"). So the judge combines the
-cosine with structure read by `judge_rules`: who each item is about, typed values (numbers, dates,
-times, money), change cues, the old value a change names, and a few slot frames.
+cosine with structure read by `judge_rules` and `judge_pairs`: who each item is about, typed
+values (numbers, dates, times, money), change cues, the old value a change names, and a few slot
+frames.
 
 The flow of `decide()`:
 1. A change cue ("no longer", "moved", "pushed to", "instead") or a flipped negation sends the
@@ -23,14 +24,8 @@ from typing import Any
 
 import numpy as np
 
-from memory_pipelines.core.judge_rules import (
-    Analysis,
-    Pair,
-    analyse_in_case,
-    compare,
-    lowercase_vocabulary,
-    mentions,
-)
+from memory_pipelines.core.judge_pairs import Pair, compare, mentions
+from memory_pipelines.core.judge_rules import Analysis, analyse_in_case, lowercase_vocabulary
 
 MERGE_THRESHOLD = 0.52  # merge score (cosine + containment) for "the same fact"
 SUPERSEDE_FLOOR = 0.45  # cosine that makes a stored item the plausible target of a strong cue

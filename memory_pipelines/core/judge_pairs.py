@@ -1,0 +1,172 @@
+"""Pair features for the dedup judge: a candidate beside one stored item.
+
+`compare()` sets the `Analysis` of a candidate (core/judge_rules.py) beside that of one stored
+item and returns a `Pair` of features that `judge.decide()` weighs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from memory_pipelines.core.judge_rules import (
+    LIGHT_VERBS,
+    Analysis,
+    is_relation,
+    shared_values,
+    value_conflicts,
+)
+
+
+@dataclass(frozen=True)
+class Pair:
+    """How the candidate relates to one stored item."""
+
+    index: int
+    cos: float
+    same_category: bool
+    goal_vs_other: bool  # one side is a goal, the other is not
+    subject_conflict: bool  # they are about different people, pets or things
+    shared_subject: bool  # they are about the same named person, pet or thing
+    name_conflict: bool  # each side names a product/place/person the other does not
+    shared_names: int  # proper names of the candidate that this item also uses
+    slot_hit: bool  # "a new manager" and this item is about the manager
+    narrower: bool  # this item's subject carries a qualifier the candidate lacks
+    value_conflicts: tuple[str, ...]  # value types where the two hold different values
+    shared_values: int
+    shared_value_words: bool  # a name or typed value both state outside their subjects
+    contain_existing: float  # share of the stored item's words found in the candidate
+    predicate_overlap: float  # overlap of what is said once the subject is set aside
+    old_hit: float  # share of the candidate's "from X"/"stopped X" words found here
+    frame_match: bool
+    frame_mismatch: bool
+    polarity_flip: bool  # "won't renew" vs "will renew"
+    contrast: bool  # swapped word that the store uses for a different subject
+    other_object: bool  # same frame ("likes ..."), a different thing in it
+
+
+SWAP_COS = 0.6  # below this a one- or two-word swap changed the meaning, not the wording
+
+
+def _overlap(a: frozenset[str], b: frozenset[str]) -> float:
+    """Share of `b` found in `a`."""
+    return len(a & b) / len(b) if b else 0.0
+
+
+def mentions(a: Analysis, name: str) -> bool:
+    # "React-only" mentions React; "X-T4" does not mention "X100V".
+    return name in a.tokens or name in a.entities or name.split("-")[0] in a.tokens
+
+
+def _narrower(e: Analysis, c: Analysis) -> bool:
+    # A hyphenated qualifier on the stored subject that the candidate lacks ("skip-level
+    # manager", "half-marathon best") marks a narrower slot than the candidate's.
+    return any("-" in w and not any(ch.isdigit() for ch in w) for w in e.subject_stems - c.stems)
+
+
+def _flip(c: Analysis, e: Analysis) -> bool:
+    # The same verb negated on exactly one side is a reversal ("won't renew" -> "will renew").
+    if (e.negated - c.negated) & c.stems or (c.negated - e.negated) & e.stems:
+        return True
+    # So is a preference turned round: "prefers tea to coffee" after "prefers coffee to tea".
+    if c.preference and e.preference:
+        (c_yes, c_no), (e_yes, e_no) = c.preference, e.preference
+        return bool(c_yes & e_no) and bool(c_no & e_yes)
+    return False
+
+
+def _contrast(i: int, c: Analysis, others: Sequence[Analysis]) -> bool:
+    """Same statement about a swapped subject that the store knows as a separate thing.
+
+    "Security review for the mobile app is booked for 2 June" vs "... the web app ...": the
+    subjects differ by a word, the rest agrees, and another stored item is about the mobile app
+    itself, so mobile and web are two subjects rather than two words for one.
+    """
+    e = others[i]
+    if c.subject_stems or e.subject_stems:
+        only_c, only_e = c.subject_stems - e.stems, e.subject_stems - c.stems
+    else:  # both about the user: the swap sits in the object ("a dentist/GP appointment")
+        only_c, only_e = c.stems - e.stems, e.stems - c.stems
+    if not only_c or not only_e or len(only_c) > 2 or len(only_e) > 2:
+        return False
+    if _overlap(c.stems, e.predicate_stems) < 0.67:
+        return False
+    return any((only_c | only_e) & o.subject_stems for j, o in enumerate(others) if j != i)
+
+
+def _other_object(c: Analysis, e: Analysis, cos: float) -> bool:
+    """'Likes jazz' vs 'Likes classical music': same frame, a different thing in it.
+
+    Either the items share nothing but a light verb, or they are the same sentence with one or
+    two words swapped and the cosine still drops: the swapped words then differ in meaning
+    ("plays padel on Thursdays" vs "plays tennis on Thursdays"), unlike a synonym swap.
+    """
+    shared = c.stems & e.stems
+    only_c, only_e = c.stems - e.stems, e.stems - c.stems
+    if not shared or not only_c or not only_e:
+        return False
+    if shared <= LIGHT_VERBS:
+        return True
+    small_swap = len(only_c) <= 2 and len(only_e) <= 2 and len(shared) >= len(only_c)
+    return small_swap and cos < SWAP_COS
+
+
+def _subject_conflict(c: Analysis, e: Analysis) -> bool:
+    """Do the two items talk about different people, pets or things?"""
+    if not c.subject or not e.subject:
+        return False
+    c_named = {x for x in c.subject if not is_relation(x)} - {"user"}
+    e_named = {x for x in e.subject if not is_relation(x)} - {"user"}
+    if c_named and e_named:  # "Colleague Fatima" vs "Colleague Tom": the names decide
+        return not (c_named & e_named)
+    if c.subject & e.subject:
+        return False
+    # One side mentions the other's subject: "the kids stay at their dad's" and "shares
+    # custody; the children are with their father" are about the same people.
+    if (c.subject - {"user"}) & e.entities or (e.subject - {"user"}) & c.entities:
+        return False
+    # "Thesis is due ..." beside a user item is no clash; "Partner Sam ..." beside one is.
+    return c.subject_is_person and e.subject_is_person
+
+
+def compare(
+    i: int, c: Analysis, existing: Sequence[Analysis], cos: float, categories: tuple[str, str]
+) -> Pair:
+    """Features of candidate `c` against stored item `existing[i]` (the others give context)."""
+    e = existing[i]
+    c_only_names = {n for n in c.names if not mentions(e, n)}
+    e_only_names = {n for n in e.names if not mentions(c, n)}
+    n_shared_values = shared_values(c.values, e.values)
+    return Pair(
+        index=i,
+        cos=cos,
+        same_category=categories[0] == categories[1],
+        goal_vs_other=(categories[0] == "goal") != (categories[1] == "goal"),
+        subject_conflict=_subject_conflict(c, e),
+        shared_subject=bool(
+            (c.subject & e.subject) - {"user"}
+            or (c.subject - {"user"}) & e.entities
+            or (e.subject - {"user"}) & c.entities
+            # "Their flat has a balcony" / "Flat is on the fourth floor": same thing as subject
+            or c.subject_stems & e.subject_stems
+        ),
+        name_conflict=bool(c_only_names) and bool(e_only_names),
+        shared_names=sum(mentions(e, n) for n in c.names),
+        slot_hit=bool(c.slot_words & e.subject_stems),
+        narrower=_narrower(e, c),
+        value_conflicts=tuple(value_conflicts(c.values, e.values)),
+        shared_values=n_shared_values,
+        shared_value_words=bool(n_shared_values)
+        or any(mentions(e, n) for n in c.names - c.subject - e.subject),
+        contain_existing=_overlap(c.stems, e.stems),
+        predicate_overlap=max(
+            _overlap(c.predicate_stems, e.predicate_stems),
+            _overlap(e.predicate_stems, c.predicate_stems),
+        ),
+        old_hit=_overlap(e.stems, c.old_words),
+        frame_match=bool(c.frames & e.frames),
+        frame_mismatch=bool(c.frames) and bool(e.frames) and not (c.frames & e.frames),
+        polarity_flip=_flip(c, e),
+        contrast=_contrast(i, c, existing),
+        other_object=_other_object(c, e, cos),
+    )
