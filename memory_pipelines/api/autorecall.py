@@ -35,14 +35,14 @@ def autorecall(
     db, store_id, embedder = recall.db, recall.store_id, recall.embedder
     with db.connection() as conn:
         settings = stores_db.get_settings(conn, store_id)
-        chat_id = turns_db.chat_id_of(conn, store_id, chat)
+        chat_id = turns_db.check_reader(conn, store_id, chat, person)
     skipped = {"below_threshold": 0, "in_boot_window": 0, "over_budget": 0}
     hits: list[Any] = []
     if user_message.strip() and not is_generic(user_message):
         hits = recall.search(user_message, ALL_SCOPES, person=person, k=CANDIDATES)
     in_window = {
         (r["kind"], r["id"])
-        for r in boot_window(db, store_id, chat, boot_budget_tokens, embedder)["records"]
+        for r in boot_window(db, store_id, chat, boot_budget_tokens, embedder, person)["records"]
     }
     lines, chosen, tokens = [], [], 0
     for h in hits:

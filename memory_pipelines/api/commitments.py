@@ -16,6 +16,7 @@ from memory_pipelines.errors import ValidationError
 from memory_pipelines.store import commitments as commitments_db
 from memory_pipelines.store import items as items_db
 from memory_pipelines.store.db import Database
+from memory_pipelines.store.visibility import EVERYONE, Reader
 
 # status -> the verb a person uses for it, and the change written to versions and events
 _CHANGES = {"fulfilled": "fulfil", "cancelled": "cancel"}
@@ -75,11 +76,13 @@ def list_commitments(
     overdue: bool = False,
     person: str | None = None,
     limit: int = 100,
+    reader: Reader = EVERYONE,
 ) -> list[dict[str, Any]]:
     """Commitments of the store, the one due soonest first (superseded wordings left out).
 
     `status` is open, fulfilled or cancelled (None: all); `overdue` keeps open, current ones
-    past their due time; `person` keeps one person's (shared ones have person None)."""
+    past their due time; `person` keeps one person's (shared ones have person None); a
+    `reader` (a person, or None) sees only the shared ones and their own."""
     if status is not None and status not in COMMITMENT_STATUSES:
         raise ValidationError(
             "status", f"must be one of {', '.join(COMMITMENT_STATUSES)}, got {status!r}"
@@ -88,7 +91,13 @@ def list_commitments(
         raise ValidationError("limit", f"must be a positive integer, got {limit!r}")
     with db.connection() as conn:
         return commitments_db.list_commitments(
-            conn, store_id, status=status, overdue=overdue, person=person, limit=limit
+            conn,
+            store_id,
+            status=status,
+            overdue=overdue,
+            person=person,
+            limit=limit,
+            reader=reader,
         )
 
 

@@ -37,9 +37,11 @@ class Provenance:
     fed_by: list[int] = field(default_factory=list)
 
 
+# A candidate is judged against records of its own person only (shared against shared): a
+# merge or supersede across persons would show one person's words to another, or take a shared
+# fact away from everybody.
 _REACHABLE = (
-    "store_id = %(s)s AND state IN ('current', 'archived')"
-    " AND (person_id IS NULL OR person_id = %(p)s)"
+    "store_id = %(s)s AND state IN ('current', 'archived') AND person_id IS NOT DISTINCT FROM %(p)s"
 )
 
 
@@ -51,8 +53,8 @@ def nearest(
     k: int,
     pool: DedupPool | None = None,
 ) -> list[dict[str, Any]]:
-    """The k current items closest to the embedding among the person's and the shared ones
-    (shared items only for a shared candidate), closest first. The search is exact, so it needs
+    """The k current (or archived) items closest to the embedding among the person's own (the
+    shared ones for a shared candidate), closest first. The search is exact, so it needs
     no help from words: the k closest are the k closest. With a pool it is done in memory and
     only the chosen rows are read (and checked to be still current)."""
     if pool is None:

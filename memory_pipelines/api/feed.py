@@ -25,13 +25,16 @@ from psycopg.rows import DictRow, dict_row
 
 from memory_pipelines.errors import StoreError, ValidationError
 from memory_pipelines.store.db import Database, get_database
+from memory_pipelines.store.visibility import EVERYONE, Reader, reader_params, reader_sees
 
 CHANNEL = "memory_events"
 APP_NAME = "memory-feed"  # application_name of a subscriber's connection (pg_stat_activity)
 
+# A person's feed: events about shared records (or none) and their own (see 010_privacy.sql).
 _READ = (
     "SELECT event_id, store_id, kind, item_id, actor, payload, created_at FROM events"
-    " WHERE store_id = %s AND event_id > %s ORDER BY event_id LIMIT %s"
+    f" WHERE store_id = %(store)s AND event_id > %(after)s AND {reader_sees()}"
+    " ORDER BY event_id LIMIT %(batch)s"
 )
 
 
@@ -45,6 +48,7 @@ def subscribe(
     poll_seconds: float = 5.0,
     batch: int = 500,
     retries: int = 10,
+    reader: Reader = EVERYONE,
 ) -> Iterator[dict[str, Any]]:
     """Yield the store's events with event_id > after_id, oldest first, then new ones as they
     are committed, each once: {event_id, store_id, kind, item_id, actor, payload, created_at}.
@@ -60,18 +64,19 @@ def subscribe(
     if poll_seconds <= 0:
         raise ValidationError("poll_seconds", f"must be > 0, got {poll_seconds!r}")
     url = (db or get_database(dsn)).dsn  # get_database also brings the schema up to date
-    return _follow(url, store_id, after_id, idle_timeout, poll_seconds, batch, retries)
+    params = {"store": store_id, "batch": batch, **reader_params(reader)}
+    return _follow(url, params, after_id, idle_timeout, poll_seconds, retries)
 
 
 def _follow(
     dsn: str,
-    store_id: str,
+    params: dict[str, Any],
     cursor: int,
     idle_timeout: float | None,
     poll_seconds: float,
-    batch: int,
     retries: int,
 ) -> Iterator[dict[str, Any]]:
+    store_id, batch = params["store"], params["batch"]
     conn: psycopg.Connection[DictRow] | None = None
     failures = 0
     last_new = time.monotonic()
@@ -80,7 +85,7 @@ def _follow(
             try:
                 if conn is None:
                     conn = _listen(dsn, store_id)
-                rows = conn.execute(_READ, (store_id, cursor, batch)).fetchall()
+                rows = conn.execute(_READ, {**params, "after": cursor}).fetchall()
                 failures = 0
             except psycopg.OperationalError as exc:
                 _close(conn)

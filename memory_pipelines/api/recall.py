@@ -17,6 +17,7 @@ from memory_pipelines.store import browse as browse_db
 from memory_pipelines.store import chunks as chunks_db
 from memory_pipelines.store import items as items_db
 from memory_pipelines.store import search as search_db
+from memory_pipelines.store import visibility
 from memory_pipelines.store.db import Conn, Database, get_database
 
 SCOPES: dict[str, tuple[str, ...]] = {
@@ -140,6 +141,7 @@ class Recall:
             for c, _ in top:
                 ids.setdefault(c.kind, []).append(c.id)
             rows = search_db.fetch_texts(conn, self.store_id, ids, qvec)
+            _redact_rows(conn, self.store_id, person, rows)
             hits = [_hit(c.kind, rows[c.key], s) for c, s in top if c.key in rows]
             if self.reranker:
                 hits = list(self.reranker(query, hits))[:k]
@@ -152,6 +154,7 @@ class Recall:
         refs = [parse_ref(h) for h in hits]
         with self.db.connection() as conn:
             found = browse_db.hydrate(conn, self.store_id, refs, person)
+            _redact_rows(conn, self.store_id, person, found)
             items_db.touch_items(conn, [i for k, i in refs if k == "item" and (k, i) in found])
         return [{"kind": k, "id": i, **found[(k, i)]} for k, i in refs if (k, i) in found]
 
@@ -180,6 +183,11 @@ class Recall:
         name resolved: [{direction, link_type, kind, id, confidence, name, at}]."""
         kind, rid = parse_ref(ref)
         with self.db.connection() as conn:
+            if not visibility.visible(conn, self.store_id, person, [(kind, rid)]):
+                raise NotFound(
+                    f"{kind} {rid} does not exist in store {self.store_id!r} or is not"
+                    " readable here"
+                )
             rows = browse_db.neighbors(conn, self.store_id, kind, rid, person)
             items_db.touch_items(conn, [r["id"] for r in rows if r["kind"] == "item"])
         return rows
@@ -201,14 +209,13 @@ class Recall:
                 return {"ref": f"chunk:{rid}", "level": record["level"], "children": children}
             if kind == "turn":
                 return {"ref": f"turn:{rid}", "trace_ref": record.get("trace_ref"), "turn": record}
+            # hydrate took out the chat of an item derived in a chat the reader may not see
             if kind == "item" and record.get("chat_id") is not None:
-                turns = conn.execute(
-                    "SELECT 'turn' AS kind, turn_id AS id, seq, speaker, text, created_at,"
-                    " trace_ref FROM turns WHERE chat_id = %s AND seq BETWEEN %s AND %s"
-                    " ORDER BY seq",
-                    (record["chat_id"], record["from_seq"], record["to_seq"]),
-                ).fetchall()
-                return {"ref": f"item:{rid}", "children": turns}
+                turns = chunks_db.turns_between(
+                    conn, record["chat_id"], record["from_seq"], record["to_seq"]
+                )
+                children = [{"kind": "turn", "id": t["turn_id"], **t} for t in turns]
+                return {"ref": f"item:{rid}", "children": children}
         return {"ref": f"{kind}:{rid}", "children": []}
 
 
@@ -244,6 +251,17 @@ def rank_candidates(
         for r in search_db.hybrid(conn, kind, store_id, query, qvec, person, depth, names, consume)
     ]
     return ranking.rank(cands, now)
+
+
+def _redact_rows(
+    conn: Conn, store_id: str, person: str | None, rows: dict[tuple[str, int], dict[str, Any]]
+) -> None:
+    """Take out of the item rows every reference the reader may not see (store/visibility)."""
+    keys = [key for key in rows if key[0] == "item"]
+    for key, record in zip(
+        keys, visibility.redact_items(conn, store_id, person, [rows[k] for k in keys]), strict=True
+    ):
+        rows[key] = record
 
 
 def _hit(kind: str, row: dict[str, Any], score: float) -> Hit:
