@@ -132,7 +132,10 @@ class Isolation(RuleBasedStateMachine):
 
     @rule(person=WHO, i=st.integers(0, 20))
     def write_turn(self, person: str | None, i: int) -> None:
-        self.memory.write_turn(self.chat(person), self.text(person, i), person=person)
+        speaker = (person or "Sam").title()  # the extractor rewrites "I" as the speaker
+        self.memory.write_turn(
+            self.chat(person), self.text(person, i), person=person, speaker=speaker
+        )
         self.seq[person] += 1
 
     @rule(person=WHO, i=st.integers(0, 20), in_chat=st.booleans(), share=st.booleans())
