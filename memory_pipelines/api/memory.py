@@ -10,7 +10,17 @@ from memory_pipelines.api import boot, documents, feed
 from memory_pipelines.api import commitments as commitments_api
 from memory_pipelines.api.dedup import Provenance, save_deduplicated
 from memory_pipelines.core import policy
-from memory_pipelines.core.records import parse_time, trust_for, validate_item
+from memory_pipelines.core.inputs import id_field, repeated_external_ids, validate_turn
+from memory_pipelines.core.records import (
+    int_field,
+    json_value,
+    optional_int,
+    show,
+    text_field,
+    trust_for,
+    validate_item,
+)
+from memory_pipelines.core.vocabulary import ORIGINS, STATES
 from memory_pipelines.errors import ValidationError
 from memory_pipelines.models.base import Models
 from memory_pipelines.models.embedder import DEFAULT_MODEL, Embedder, get_embedder
@@ -22,13 +32,16 @@ from memory_pipelines.store.calls import record_calls
 from memory_pipelines.store.db import Conn, Database, get_database
 
 LOW_CONFIDENCE = 2  # at or below: low-confidence speculation, skipped by the save policy
+MAX_SEQ = 2**31 - 1  # seq is an integer column
+MAX_ID_VALUE = 2**63 - 1  # ids are bigint columns
 
 
 class Memory:
     """Memory of one store: write turns, save items, read an item's history, delete.
 
     `Memory("acme")` uses MEMORY_PG_DSN (or the embedded server) and the default embedder, and
-    creates the store on first use.
+    creates the store on first use; with `create=False` a store that does not exist is NotFound
+    (readers must not create what they read).
     """
 
     def __init__(
@@ -40,6 +53,7 @@ class Memory:
         dsn: str | None = None,
         model: str = DEFAULT_MODEL,
         models: Models | None = None,
+        create: bool = True,
     ) -> None:
         self.store_id = store_id
         self._models = models
@@ -47,7 +61,10 @@ class Memory:
         self._embedder = embedder
         self._model = model
         with self.db.connection() as conn:
-            stores_db.ensure_store(conn, store_id)
+            if create:
+                stores_db.ensure_store(conn, store_id)
+            else:
+                stores_db.require_store(conn, store_id)
 
     @property
     def embedder(self) -> Embedder:
@@ -66,6 +83,8 @@ class Memory:
 
     def add_person(self, person_id: str, name: str = "") -> None:
         """Register a person of this store (records can then be written for them)."""
+        id_field("person", person_id)
+        text_field("name", name, max_len=200, one_line=True)
         with self.db.connection() as conn:
             stores_db.add_person(conn, self.store_id, person_id, name)
 
@@ -128,9 +147,22 @@ class Memory:
         Turns whose external_id the chat already holds are skipped (a re-ingest writes nothing).
         With embed=False the `turn_embeddings` asset embeds them later.
         """
-        new = [_new_turn(t, i if len(turns) > 1 else None) for i, t in enumerate(turns)]
-        for i, t in enumerate(new):
-            t.validate(i if len(new) > 1 else None)
+        id_field("chat", chat)
+        id_field("person", person, nullable=True)
+        id_field("key_id", key_id, nullable=True)
+        if not isinstance(embed, bool):
+            raise ValidationError("embed", f"must be true or false, got {embed!r}")
+        if isinstance(turns, str | bytes | dict) or not isinstance(turns, Sequence):
+            raise ValidationError("turns", f"must be a list of turn objects, got {show(turns)}")
+        many = len(turns) > 1
+        checked = [validate_turn(t, f"turns[{i}]." if many else "") for i, t in enumerate(turns)]
+        twice = repeated_external_ids(checked)
+        if twice is not None:
+            first, again = twice
+            raise ValidationError(
+                f"turns[{again}].external_id", f"repeats turns[{first}]: one turn per external id"
+            )
+        new = [turns_db.NewTurn(**t) for t in checked]
         vecs, sentences = (
             turns_db.embed_turns(self.embedder, [(t.speaker, t.text) for t in new])
             if embed and new
@@ -219,6 +251,19 @@ class Memory:
         fed_by: Sequence[int] = (),
     ) -> dict[str, Any]:
         parsed = validate_item(item)
+        id_field("chat", chat, nullable=True)
+        turn_seq, from_seq, to_seq = (
+            optional_int(name, value, 1, MAX_SEQ)
+            for name, value in (("turn_seq", turn_seq), ("from_seq", from_seq), ("to_seq", to_seq))
+        )
+        text_field("written_by", written_by, max_len=200, one_line=True)
+        text_field("model", model, max_len=200, nullable=True, one_line=True)
+        if isinstance(fed_by, str | bytes) or not isinstance(fed_by, Sequence):
+            raise ValidationError("fed_by", f"must be a list of item ids, got {show(fed_by)}")
+        if origin is not None and (not isinstance(origin, str) or origin not in ORIGINS):
+            raise ValidationError(
+                "origin", f"must be one of {', '.join(ORIGINS)}, got {show(origin)}"
+            )
         origin = origin or ("derived" if chat is not None else "explicit")
         if origin == "derived" and (chat is None or turn_seq is None):
             raise ValidationError(
@@ -306,24 +351,29 @@ class Memory:
 
     def get(self, item_id: int) -> dict[str, Any]:
         """One memory item of this store, whatever its state."""
+        _positive_int("item_id", item_id)
         with self.db.connection() as conn:
             return items_db.get_item(conn, item_id, store_id=self.store_id)
 
     def items(self, **filters: Any) -> list[dict[str, Any]]:
         """Items filtered by state (default current; None = all), category, person,
-        min_confidence, metadata (every key and value), newest change first."""
+        min_confidence, metadata (every key and value), limit (1-5000, default 100), newest
+        change first."""
         with self.db.connection() as conn:
-            return items_db.list_items(conn, self.store_id, **filters)
+            return items_db.list_items(conn, self.store_id, **_item_filters(filters))
 
     def history(self, item_id: int) -> list[dict[str, Any]]:
         """Every version of a fact, oldest first, including the items it superseded."""
+        _positive_int("item_id", item_id)
         with self.db.connection() as conn:
             return items_db.history(conn, self.store_id, item_id)
 
     def delete(self, item_id: int, *, actor: str) -> None:
         """Really delete an item with its versions, embedding and links; records who did it."""
+        _positive_int("item_id", item_id)
         if not actor:
             raise ValidationError("actor", "is required: who deletes the item")
+        text_field("actor", actor, max_len=200, one_line=True)
         with self.db.transaction() as conn:
             items_db.delete_item(conn, self.store_id, item_id, actor)
 
@@ -360,9 +410,34 @@ class _Skip(Exception):
 
 
 def _positive_int(name: str, value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ValidationError(name, f"must be record ids (positive integers), got {value!r}")
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_ID_VALUE:
+        raise ValidationError(name, f"must be a record id (a positive integer), got {show(value)}")
     return value
+
+
+ITEM_FILTERS = ("state", "category", "person", "min_confidence", "metadata", "limit")
+
+
+def _item_filters(filters: dict[str, Any]) -> dict[str, Any]:
+    """items()'s filters checked, so a bad one is named instead of reaching the driver."""
+    unknown = sorted(set(filters) - set(ITEM_FILTERS))
+    if unknown:
+        raise ValidationError(unknown[0], f"unknown filter; allowed: {', '.join(ITEM_FILTERS)}")
+    state = filters.get("state", "current")
+    if state is not None and (not isinstance(state, str) or state not in STATES):
+        raise ValidationError("state", f"must be one of {', '.join(STATES)} or None (all)")
+    out = dict(filters)
+    out["category"] = text_field("category", filters.get("category"), max_len=40, nullable=True)
+    out["person"] = id_field("person", filters.get("person"), nullable=True)
+    out["min_confidence"] = optional_int("min_confidence", filters.get("min_confidence"), 1, 10)
+    metadata = filters.get("metadata")
+    if metadata is not None and not isinstance(metadata, dict):
+        raise ValidationError(
+            "metadata", f"must be an object of key -> value, got {show(metadata)}"
+        )
+    out["metadata"] = json_value("metadata", metadata)
+    out["limit"] = int_field("limit", filters.get("limit", 100), 1, 5000)
+    return out
 
 
 def _trust_of(conn: Conn, store_id: str, ids: list[int]) -> list[bool]:
@@ -399,17 +474,3 @@ def _take_budget(conn: Conn, chat_id: int, seq: int, budget: int) -> bool:
         (chat_id, seq, budget),
     ).fetchone()
     return row is not None and row["saves"] <= budget
-
-
-def _new_turn(raw: dict[str, Any], index: int | None) -> turns_db.NewTurn:
-    where = "" if index is None else f"turns[{index}]."
-    if not isinstance(raw, dict):
-        raise ValidationError(where.rstrip(".") or "turn", "must be an object with text")
-    return turns_db.NewTurn(
-        text=raw.get("text", ""),
-        role=raw.get("role") or "user",
-        speaker=raw.get("speaker") or "",
-        created_at=parse_time(f"{where}created_at", raw.get("created_at")),
-        trace_ref=raw.get("trace_ref"),
-        external_id=raw.get("external_id"),
-    )
