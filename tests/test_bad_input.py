@@ -8,6 +8,10 @@ Add a case here whenever a new bad input is found: (id, call, the field the erro
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import subprocess
+import sys
 import uuid
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta, timezone
@@ -367,3 +371,38 @@ def test_cli_memory_home_not_writable(tmp_path: Path) -> None:
     res = CliRunner(env=env).invoke(main, ["items", "-s", "x"])
     assert res.exit_code == 2 and "Traceback" not in res.output
     assert res.output.startswith("error: ") and str(blocker) in res.output, res.output
+
+
+def _can_mount_read_only(tmp_path: Path) -> bool:
+    if not shutil.which("unshare"):
+        return False
+    probe = subprocess.run(
+        ["unshare", "-m", "sh", "-c", f"mount --bind -o ro {tmp_path} {tmp_path}"],
+        capture_output=True,
+    )
+    return probe.returncode == 0
+
+
+def test_cli_read_only_memory_home(tmp_path: Path) -> None:
+    """A really read-only MEMORY_HOME (a read-only bind mount, which binds root too)."""
+    home = tmp_path / "home"
+    home.mkdir()
+    if not _can_mount_read_only(home):
+        pytest.skip("needs unshare and mount (root) to make a read-only file system")
+    script = (
+        f"mount --bind -o ro {home} {home} && exec {sys.executable} -m memory_pipelines.cli"
+        " items -s x"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "MEMORY_PG_DSN"}
+    res = subprocess.run(
+        ["unshare", "-m", "sh", "-c", script],
+        capture_output=True,
+        text=True,
+        env={**env, "MEMORY_HOME": str(home)},
+        cwd=Path(__file__).resolve().parent.parent,
+        timeout=120,
+    )
+    assert res.returncode == 2, res.stderr
+    assert "Traceback" not in res.stderr and res.stdout == ""
+    assert f"error: Read-only file system ({home}/pg)" in res.stderr
+    assert list(home.iterdir()) == []
