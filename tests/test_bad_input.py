@@ -22,6 +22,7 @@ import pytest
 from click.testing import CliRunner
 
 from memory_pipelines.api import Memory, Recall
+from memory_pipelines.api.autorecall import autorecall
 from memory_pipelines.cli import main
 from memory_pipelines.core.inputs import MAX_DOCUMENT_CHARS
 from memory_pipelines.errors import ValidationError
@@ -160,6 +161,29 @@ API_CASES: list[tuple[str, Call, str]] = [
     ("items min_confidence text", lambda m, r: m.items(min_confidence="5"), "min_confidence"),
     ("items unknown filter", lambda m, r: m.items(colour="red"), "colour"),
     ("history id text", lambda m, r: m.history("abc"), "item_id"),
+    ("commitments person int", lambda m, r: m.commitments(person=5), "person"),
+    ("commitments unknown filter", lambda m, r: m.commitments(colour=5), "colour"),
+    ("commitments limit -5", lambda m, r: m.commitments(limit=-5), "limit"),
+    ("fulfil id text", lambda m, r: m.fulfil("x", "me"), "item_id"),
+    ("fulfil actor NUL", lambda m, r: m.fulfil(1, "a\x00"), "actor"),
+    ("delete actor int", lambda m, r: m.delete(1, actor=5), "actor"),
+    ("boot window chat int", lambda m, r: m.boot_window(5, 100), "chat"),
+    ("boot window chat NUL", lambda m, r: m.boot_window("c\x00", 100), "chat"),
+    ("autorecall message int", lambda m, r: autorecall(r, "c", 5), "user_message"),
+    ("autorecall message NUL", lambda m, r: autorecall(r, "c", "hours?\x00"), "user_message"),
+    (
+        "autorecall turn_seq text",
+        lambda m, r: autorecall(r, "c", "hours?", turn_seq="1"),
+        "turn_seq",
+    ),
+    ("autorecall person int", lambda m, r: autorecall(r, "c", "hours?", person=5), "person"),
+    ("drill_down person int", lambda m, r: r.drill_down("turn:1", person=5), "person"),
+    ("subscribe after text", lambda m, r: next(m.subscribe("x")), "after_id"),
+    (
+        "item edge target past bigint",
+        lambda m, r: m.save(_item(edges=[{"type": "relates_to", "target": 2**70}])),
+        "edges[0].target",
+    ),
     ("get id past bigint", lambda m, r: m.get(2**70), "item_id"),
 ]
 

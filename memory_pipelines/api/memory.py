@@ -388,7 +388,12 @@ class Memory:
         return commitments_api.cancel(self.db, self.store_id, item_id, actor)
 
     def commitments(self, **filters: Any) -> list[dict[str, Any]]:
-        """Commitments filtered by status, overdue, person; the one due soonest first."""
+        """Commitments filtered by status, overdue, person, limit; the one due soonest first."""
+        unknown = sorted(set(filters) - {"status", "overdue", "person", "limit"})
+        if unknown:
+            raise ValidationError(
+                unknown[0], "unknown filter; allowed: status, overdue, person, limit"
+            )
         return commitments_api.list_commitments(self.db, self.store_id, **filters)
 
     def subscribe(self, after_id: int = 0, **options: Any) -> Iterator[dict[str, Any]]:

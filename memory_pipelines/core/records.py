@@ -235,7 +235,7 @@ def _edges(value: Any) -> list[Edge]:
                 f"edges[{i}].kind", f"must be one of {', '.join(OBJECT_KINDS)}, got {kind!r}"
             )
         target = e.get("target")
-        if isinstance(target, bool) or not isinstance(target, int) or target < 1:
+        if isinstance(target, bool) or not isinstance(target, int) or not 0 < target < 2**63:
             raise ValidationError(f"edges[{i}].target", f"must be a record id, got {target!r}")
         out.append(Edge(type=etype, kind=kind, id=target))
     return out
