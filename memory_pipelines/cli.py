@@ -63,7 +63,7 @@ def init(store: str) -> None:
 
 
 @main.command()
-@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("file", type=click.Path(path_type=Path))  # read_text names a bad file
 @store_option
 @click.option(
     "--format",
@@ -89,7 +89,7 @@ def ingest(file: Path, store: str, fmt: str) -> None:
 
 
 @main.command("ingest-docs")
-@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("file", type=click.Path(path_type=Path))  # read_text names a bad file
 @store_option
 @click.option(
     "--kind",
