@@ -10,17 +10,14 @@ from memory_pipelines.api import boot, documents, feed
 from memory_pipelines.api import commitments as commitments_api
 from memory_pipelines.api.dedup import Provenance, save_deduplicated
 from memory_pipelines.core import policy
-from memory_pipelines.core.inputs import id_field, repeated_external_ids, validate_turn
-from memory_pipelines.core.records import (
-    int_field,
-    json_value,
-    optional_int,
-    show,
-    text_field,
-    trust_for,
-    validate_item,
+from memory_pipelines.core.inputs import (
+    id_field,
+    item_filters,
+    repeated_external_ids,
+    validate_turn,
 )
-from memory_pipelines.core.vocabulary import ORIGINS, STATES
+from memory_pipelines.core.records import optional_int, show, text_field, trust_for, validate_item
+from memory_pipelines.core.vocabulary import ORIGINS
 from memory_pipelines.errors import ValidationError
 from memory_pipelines.models.base import Models
 from memory_pipelines.models.embedder import DEFAULT_MODEL, Embedder, get_embedder
@@ -360,7 +357,7 @@ class Memory:
         min_confidence, metadata (every key and value), limit (1-5000, default 100), newest
         change first."""
         with self.db.connection() as conn:
-            return items_db.list_items(conn, self.store_id, **_item_filters(filters))
+            return items_db.list_items(conn, self.store_id, **item_filters(filters))
 
     def history(self, item_id: int) -> list[dict[str, Any]]:
         """Every version of a fact, oldest first, including the items it superseded."""
@@ -418,31 +415,6 @@ def _positive_int(name: str, value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_ID_VALUE:
         raise ValidationError(name, f"must be a record id (a positive integer), got {show(value)}")
     return value
-
-
-ITEM_FILTERS = ("state", "category", "person", "min_confidence", "metadata", "limit")
-
-
-def _item_filters(filters: dict[str, Any]) -> dict[str, Any]:
-    """items()'s filters checked, so a bad one is named instead of reaching the driver."""
-    unknown = sorted(set(filters) - set(ITEM_FILTERS))
-    if unknown:
-        raise ValidationError(unknown[0], f"unknown filter; allowed: {', '.join(ITEM_FILTERS)}")
-    state = filters.get("state", "current")
-    if state is not None and (not isinstance(state, str) or state not in STATES):
-        raise ValidationError("state", f"must be one of {', '.join(STATES)} or None (all)")
-    out = dict(filters)
-    out["category"] = text_field("category", filters.get("category"), max_len=40, nullable=True)
-    out["person"] = id_field("person", filters.get("person"), nullable=True)
-    out["min_confidence"] = optional_int("min_confidence", filters.get("min_confidence"), 1, 10)
-    metadata = filters.get("metadata")
-    if metadata is not None and not isinstance(metadata, dict):
-        raise ValidationError(
-            "metadata", f"must be an object of key -> value, got {show(metadata)}"
-        )
-    out["metadata"] = json_value("metadata", metadata)
-    out["limit"] = int_field("limit", filters.get("limit", 100), 1, 5000)
-    return out
 
 
 def _trust_of(conn: Conn, store_id: str, ids: list[int]) -> list[bool]:

@@ -1,4 +1,4 @@
-"""Turn and document input: every field checked, nothing coerced, the field named.
+"""Turn, document and filter input: every field checked, nothing coerced, the field named.
 
 Pure: no database. The API and the file importers check a whole request (or a whole file)
 with these before anything is embedded or written.
@@ -11,8 +11,15 @@ from datetime import datetime
 from typing import Any
 
 from memory_pipelines.core.passages import split_passages
-from memory_pipelines.core.records import parse_time, show, text_field
-from memory_pipelines.core.vocabulary import ROLES
+from memory_pipelines.core.records import (
+    int_field,
+    json_value,
+    optional_int,
+    parse_time,
+    show,
+    text_field,
+)
+from memory_pipelines.core.vocabulary import ROLES, STATES
 from memory_pipelines.errors import ValidationError
 
 MAX_TURN_CHARS = 100_000
@@ -190,3 +197,28 @@ def document_from_line(obj: Any, kind: str, where: str) -> DocumentInput:
         if name is None:
             raise
         raise ValidationError(f"{where}{name}{sep}{rest}", exc.message) from None
+
+
+ITEM_FILTERS = ("state", "category", "person", "min_confidence", "metadata", "limit")
+
+
+def item_filters(filters: dict[str, Any]) -> dict[str, Any]:
+    """Memory.items()' filters checked, so a bad one is named instead of reaching the driver."""
+    unknown = sorted(set(filters) - set(ITEM_FILTERS))
+    if unknown:
+        raise ValidationError(unknown[0], f"unknown filter; allowed: {', '.join(ITEM_FILTERS)}")
+    state = filters.get("state", "current")
+    if state is not None and (not isinstance(state, str) or state not in STATES):
+        raise ValidationError("state", f"must be one of {', '.join(STATES)} or None (all)")
+    out = dict(filters)
+    out["category"] = text_field("category", filters.get("category"), max_len=40, nullable=True)
+    out["person"] = id_field("person", filters.get("person"), nullable=True)
+    out["min_confidence"] = optional_int("min_confidence", filters.get("min_confidence"), 1, 10)
+    metadata = filters.get("metadata")
+    if metadata is not None and not isinstance(metadata, dict):
+        raise ValidationError(
+            "metadata", f"must be an object of key -> value, got {show(metadata)}"
+        )
+    out["metadata"] = json_value("metadata", metadata)
+    out["limit"] = int_field("limit", filters.get("limit", 100), 1, 5000)
+    return out
