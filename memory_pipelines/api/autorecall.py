@@ -6,8 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 from memory_pipelines.api.boot import boot_window
-from memory_pipelines.api.recall import ALL_SCOPES, Recall
+from memory_pipelines.api.recall import ALL_SCOPES, MAX_QUERY, Recall
 from memory_pipelines.core import injection, policy
+from memory_pipelines.core.inputs import id_field
+from memory_pipelines.core.records import optional_int, text_field
 from memory_pipelines.errors import ValidationError
 from memory_pipelines.store import stores as stores_db
 from memory_pipelines.store import turns as turns_db
@@ -30,8 +32,12 @@ def autorecall(
     """What to inject before the model answers `user_message` in `chat`: {"messages": [...],
     "records": [...], "tokens": n, "skipped": {...}}. Nothing is injected for generic
     messages, hits below the relevance threshold, or hits the boot window already holds."""
-    if not isinstance(budget_tokens, int) or budget_tokens < 1:
+    if isinstance(budget_tokens, bool) or not isinstance(budget_tokens, int) or budget_tokens < 1:
         raise ValidationError("budget_tokens", f"must be a positive integer, got {budget_tokens!r}")
+    id_field("chat", chat)
+    text_field("user_message", user_message, max_len=MAX_QUERY)
+    id_field("person", person, nullable=True)
+    optional_int("turn_seq", turn_seq, 1, 2**31 - 1)
     db, store_id, embedder = recall.db, recall.store_id, recall.embedder
     with db.connection() as conn:
         settings = stores_db.get_settings(conn, store_id)

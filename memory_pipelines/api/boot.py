@@ -7,6 +7,7 @@ from itertools import groupby
 from typing import Any
 
 from memory_pipelines.core import boot, pyramid
+from memory_pipelines.core.inputs import id_field
 from memory_pipelines.errors import ValidationError
 from memory_pipelines.models.embedder import Embedder
 from memory_pipelines.store import chunks as chunks_db
@@ -107,6 +108,7 @@ def boot_window(
     """
     if isinstance(budget_tokens, bool) or not isinstance(budget_tokens, int) or budget_tokens < 1:
         raise ValidationError("budget_tokens", f"must be a positive integer, got {budget_tokens!r}")
+    id_field("chat", chat)
     with db.connection() as conn:
         if isinstance(reader, Everyone):
             chat_id = turns_db.chat_id_of(conn, store_id, chat)

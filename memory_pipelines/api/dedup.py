@@ -217,16 +217,25 @@ def merge_into(
         "UPDATE agent_memory_items SET context = %(context)s, body = %(body)s,"
         " source = %(source)s, confidence = %(confidence)s, tags = %(tags)s,"
         " entities = %(entities)s, keywords = %(keywords)s, edges = %(edges)s,"
-        " importance = %(importance)s, confirm_count = confirm_count + 1,"
+        " metadata = %(metadata)s, importance = %(importance)s, confirm_count = confirm_count + 1,"
         " last_confirmed_at = now(), updated_at = now(),"
         " embedding = CASE WHEN %(text_changed)s THEN %(embedding)s ELSE embedding END,"
         " state = CASE WHEN state = 'archived' THEN 'current' ELSE state END"
         f" WHERE item_id = %(id)s RETURNING {items_db.SELECT_RECORD}",
-        {**new, "edges": Jsonb(new["edges"]), "embedding": embedding, "id": item_id},
+        {
+            **new,
+            "edges": Jsonb(new["edges"]),
+            "metadata": Jsonb(new["metadata"]),
+            "embedding": embedding,
+            "id": item_id,
+        },
     ).fetchone()
     for e in cand.edges:
         items_db.add_link(conn, old["store_id"], "item", item_id, e.kind, e.id, e.type, model=actor)
-    items_db.write_version(conn, item_id, "merge", actor, dict(record) if record else None)
+    snapshot = dict(record) if record else None
+    if snapshot is not None and new["metadata_dropped"]:  # the candidate's values not kept
+        snapshot["dropped"] = {"metadata": new["metadata_dropped"]}
+    items_db.write_version(conn, item_id, "merge", actor, snapshot)
     items_db.record_event(conn, old["store_id"], "merge", item_id, actor)
     if old["state"] == "archived":
         items_db.record_event(conn, old["store_id"], "restore", item_id, actor)

@@ -11,7 +11,21 @@ from memory_pipelines.api import boot, documents, feed
 from memory_pipelines.api import commitments as commitments_api
 from memory_pipelines.api.dedup import Provenance, save_deduplicated
 from memory_pipelines.core import policy
-from memory_pipelines.core.records import ItemInput, parse_time, trust_for, validate_item
+from memory_pipelines.core.inputs import (
+    id_field,
+    item_filters,
+    repeated_external_ids,
+    validate_turn,
+)
+from memory_pipelines.core.records import (
+    ItemInput,
+    optional_int,
+    show,
+    text_field,
+    trust_for,
+    validate_item,
+)
+from memory_pipelines.core.vocabulary import ORIGINS
 from memory_pipelines.errors import NotFound, ValidationError
 from memory_pipelines.models.base import Models
 from memory_pipelines.models.embedder import DEFAULT_MODEL, Embedder, get_embedder
@@ -25,13 +39,16 @@ from memory_pipelines.store.db import Conn, Database, get_database
 from memory_pipelines.store.visibility import EVERYONE, Everyone, Reader
 
 LOW_CONFIDENCE = 2  # at or below: low-confidence speculation, skipped by the save policy
+MAX_SEQ = 2**31 - 1  # seq is an integer column
+MAX_ID_VALUE = 2**63 - 1  # ids are bigint columns
 
 
 class Memory:
     """Memory of one store: write turns, save items, read an item's history, delete.
 
     `Memory("acme")` uses MEMORY_PG_DSN (or the embedded server) and the default embedder, and
-    creates the store on first use.
+    creates the store on first use; with `create=False` a store that does not exist is NotFound
+    (readers must not create what they read).
     """
 
     def __init__(
@@ -43,6 +60,7 @@ class Memory:
         dsn: str | None = None,
         model: str = DEFAULT_MODEL,
         models: Models | None = None,
+        create: bool = True,
     ) -> None:
         self.store_id = store_id
         self._models = models
@@ -50,7 +68,10 @@ class Memory:
         self._embedder = embedder
         self._model = model
         with self.db.connection() as conn:
-            stores_db.ensure_store(conn, store_id)
+            if create:
+                stores_db.ensure_store(conn, store_id)
+            else:
+                stores_db.require_store(conn, store_id)
 
     @property
     def embedder(self) -> Embedder:
@@ -69,6 +90,8 @@ class Memory:
 
     def add_person(self, person_id: str, name: str = "") -> None:
         """Register a person of this store (records can then be written for them)."""
+        id_field("person", person_id)
+        text_field("name", name, max_len=200, one_line=True)
         with self.db.connection() as conn:
             stores_db.add_person(conn, self.store_id, person_id, name)
 
@@ -131,9 +154,22 @@ class Memory:
         Turns whose external_id the chat already holds are skipped (a re-ingest writes nothing).
         With embed=False the `turn_embeddings` asset embeds them later.
         """
-        new = [_new_turn(t, i if len(turns) > 1 else None) for i, t in enumerate(turns)]
-        for i, t in enumerate(new):
-            t.validate(i if len(new) > 1 else None)
+        id_field("chat", chat)
+        id_field("person", person, nullable=True)
+        id_field("key_id", key_id, nullable=True)
+        if not isinstance(embed, bool):
+            raise ValidationError("embed", f"must be true or false, got {embed!r}")
+        if isinstance(turns, str | bytes | dict) or not isinstance(turns, Sequence):
+            raise ValidationError("turns", f"must be a list of turn objects, got {show(turns)}")
+        many = len(turns) > 1
+        checked = [validate_turn(t, f"turns[{i}]." if many else "") for i, t in enumerate(turns)]
+        twice = repeated_external_ids(checked)
+        if twice is not None:
+            first, again = twice
+            raise ValidationError(
+                f"turns[{again}].external_id", f"repeats turns[{first}]: one turn per external id"
+            )
+        new = [turns_db.NewTurn(**t) for t in checked]
         vecs, sentences = (
             turns_db.embed_turns(self.embedder, [(t.speaker, t.text) for t in new])
             if embed and new
@@ -222,6 +258,19 @@ class Memory:
         fed_by: Sequence[int] = (),
     ) -> dict[str, Any]:
         parsed = validate_item(item)
+        id_field("chat", chat, nullable=True)
+        turn_seq, from_seq, to_seq = (
+            optional_int(name, value, 1, MAX_SEQ)
+            for name, value in (("turn_seq", turn_seq), ("from_seq", from_seq), ("to_seq", to_seq))
+        )
+        text_field("written_by", written_by, max_len=200, one_line=True)
+        text_field("model", model, max_len=200, nullable=True, one_line=True)
+        if isinstance(fed_by, str | bytes) or not isinstance(fed_by, Sequence):
+            raise ValidationError("fed_by", f"must be a list of item ids, got {show(fed_by)}")
+        if origin is not None and (not isinstance(origin, str) or origin not in ORIGINS):
+            raise ValidationError(
+                "origin", f"must be one of {', '.join(ORIGINS)}, got {show(origin)}"
+            )
         if chat is not None:
             with self.db.connection() as conn:
                 _, owner = turns_db.chat_owner(conn, self.store_id, chat)
@@ -337,6 +386,7 @@ class Memory:
 
     def get(self, item_id: int, *, reader: Reader = EVERYONE) -> dict[str, Any]:
         """One memory item of this store, whatever its state."""
+        _positive_int("item_id", item_id)
         with self.db.connection() as conn:
             record = items_db.get_item(conn, item_id, store_id=self.store_id)
             if isinstance(reader, Everyone):
@@ -350,19 +400,23 @@ class Memory:
 
     def items(self, *, reader: Reader = EVERYONE, **filters: Any) -> list[dict[str, Any]]:
         """Items filtered by state (default current; None = all), category, person,
-        min_confidence, metadata (every key and value), newest change first."""
+        min_confidence, metadata (every key and value), limit (1-5000, default 100), newest
+        change first."""
         with self.db.connection() as conn:
-            return items_db.list_items(conn, self.store_id, reader=reader, **filters)
+            return items_db.list_items(conn, self.store_id, reader=reader, **item_filters(filters))
 
     def history(self, item_id: int, *, reader: Reader = EVERYONE) -> list[dict[str, Any]]:
         """Every version of a fact, oldest first, including the items it superseded."""
+        _positive_int("item_id", item_id)
         with self.db.connection() as conn:
             return items_db.history(conn, self.store_id, item_id, reader)
 
     def delete(self, item_id: int, *, actor: str) -> None:
         """Really delete an item with its versions, embedding and links; records who did it."""
+        _positive_int("item_id", item_id)
         if not actor:
             raise ValidationError("actor", "is required: who deletes the item")
+        text_field("actor", actor, max_len=200, one_line=True)
         with self.db.transaction() as conn:
             items_db.delete_item(conn, self.store_id, item_id, actor)
 
@@ -377,8 +431,12 @@ class Memory:
         return commitments_api.cancel(self.db, self.store_id, item_id, actor)
 
     def commitments(self, **filters: Any) -> list[dict[str, Any]]:
-        """Commitments filtered by status, overdue, person (and seen by `reader`); the one
-        due soonest first."""
+        """Commitments filtered by status, overdue, person, limit (and seen by `reader`); the
+        one due soonest first."""
+        allowed = ("status", "overdue", "person", "limit", "reader")
+        unknown = sorted(set(filters) - set(allowed))
+        if unknown:
+            raise ValidationError(unknown[0], f"unknown filter; allowed: {', '.join(allowed)}")
         return commitments_api.list_commitments(self.db, self.store_id, **filters)
 
     def subscribe(self, after_id: int = 0, **options: Any) -> Iterator[dict[str, Any]]:
@@ -417,8 +475,8 @@ class _Skip(Exception):
 
 
 def _positive_int(name: str, value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ValidationError(name, f"must be record ids (positive integers), got {value!r}")
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_ID_VALUE:
+        raise ValidationError(name, f"must be a record id (a positive integer), got {show(value)}")
     return value
 
 
@@ -456,17 +514,3 @@ def _take_budget(conn: Conn, chat_id: int, seq: int, budget: int) -> bool:
         (chat_id, seq, budget),
     ).fetchone()
     return row is not None and row["saves"] <= budget
-
-
-def _new_turn(raw: dict[str, Any], index: int | None) -> turns_db.NewTurn:
-    where = "" if index is None else f"turns[{index}]."
-    if not isinstance(raw, dict):
-        raise ValidationError(where.rstrip(".") or "turn", "must be an object with text")
-    return turns_db.NewTurn(
-        text=raw.get("text", ""),
-        role=raw.get("role") or "user",
-        speaker=raw.get("speaker") or "",
-        created_at=parse_time(f"{where}created_at", raw.get("created_at")),
-        trace_ref=raw.get("trace_ref"),
-        external_id=raw.get("external_id"),
-    )

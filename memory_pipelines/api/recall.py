@@ -10,7 +10,8 @@ from typing import Any
 import numpy as np
 
 from memory_pipelines.core import ranking
-from memory_pipelines.core.records import parse_time
+from memory_pipelines.core.inputs import id_field
+from memory_pipelines.core.records import parse_time, text_field
 from memory_pipelines.errors import NotFound, ValidationError
 from memory_pipelines.models.embedder import DEFAULT_MODEL, Embedder, get_embedder
 from memory_pipelines.store import browse as browse_db
@@ -28,6 +29,7 @@ SCOPES: dict[str, tuple[str, ...]] = {
 }
 ALL_SCOPES: tuple[str, ...] = tuple(SCOPES)
 MAX_K = 200
+MAX_QUERY = 10_000  # characters; the embedder reads the first 256 word pieces anyway
 
 
 @dataclass
@@ -68,7 +70,8 @@ def parse_ref(ref: Ref) -> tuple[str, int]:
         and len(ref) == 2
         and ref[0] in KINDS
         and isinstance(ref[1], int)
-        and ref[1] > 0
+        and not isinstance(ref[1], bool)
+        and 0 < ref[1] < 2**63  # ids are bigint
     ):
         return ref[0], ref[1]
     raise ValidationError(
@@ -120,8 +123,10 @@ class Recall:
         shared or the person's, and only shared or the person's chats are read. Returned memory
         items count as recalled (access_count and last_recalled_at go up).
         """
-        if not isinstance(query, str) or not query.strip():
-            raise ValidationError("query", "is required: the text to search for")
+        text_field("query", query, max_len=MAX_QUERY, required=True)
+        id_field("person", person, nullable=True)
+        if isinstance(scopes, str) or not isinstance(scopes, Sequence):
+            raise ValidationError("scopes", f"must be a list of scopes, got {scopes!r}")
         bad = [s for s in scopes if s not in SCOPES]
         if bad or not scopes:
             raise ValidationError(
@@ -151,6 +156,9 @@ class Recall:
     def hydrate(self, hits: Sequence[Ref], *, person: str | None = None) -> list[dict[str, Any]]:
         """Full records for hits (or refs), in one read, in the order given; records the caller
         may not read are left out."""
+        id_field("person", person, nullable=True)
+        if isinstance(hits, str) or not isinstance(hits, Sequence):
+            raise ValidationError("hits", f"must be a list of hits or refs, got {hits!r}")
         refs = [parse_ref(h) for h in hits]
         with self.db.connection() as conn:
             found = browse_db.hydrate(conn, self.store_id, refs, person)
@@ -168,6 +176,7 @@ class Recall:
     ) -> list[dict[str, Any]]:
         """Memory items (by valid_from), turns (by created_at) and chunks (by period_start)
         from start up to end, merged in time order."""
+        id_field("person", person, nullable=True)
         t0, t1 = parse_time("start", start), parse_time("end", end)
         if t0 is None or t1 is None or t1 <= t0:
             raise ValidationError("end", f"must be after start, got {start!r} .. {end!r}")
@@ -182,6 +191,7 @@ class Recall:
         """Forward links of a record plus the links into it (backlinks), with the other end's
         name resolved: [{direction, link_type, kind, id, confidence, name, at}]."""
         kind, rid = parse_ref(ref)
+        id_field("person", person, nullable=True)
         with self.db.connection() as conn:
             if not visibility.visible(conn, self.store_id, person, [(kind, rid)]):
                 raise NotFound(

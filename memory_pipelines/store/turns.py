@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from memory_pipelines.core.inputs import MAX_TURN_CHARS
 from memory_pipelines.core.policy import sentence_spans
 from memory_pipelines.core.vocabulary import ROLES
 from memory_pipelines.errors import NotFound, ValidationError
@@ -17,7 +18,6 @@ from memory_pipelines.store.db import Conn
 if TYPE_CHECKING:
     from memory_pipelines.models.embedder import Embedder
 
-MAX_TURN_CHARS = 100_000
 PREV_WEIGHT = 0.3  # how much a word of the turn before counts towards a turn (BM25 tf)
 _POSITIONS = "(SELECT coalesce(sum(array_length(positions, 1)), 0) FROM unnest({}))"
 
