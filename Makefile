@@ -26,6 +26,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check memory_pipelines tests benchmarks
 	$(BIN)/ruff format --check memory_pipelines tests benchmarks
 	$(BIN)/mypy
+	$(BIN)/lint-imports
 	$(BIN)/dg check defs
 
 test: lint

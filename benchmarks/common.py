@@ -7,9 +7,9 @@ import time
 from pathlib import Path
 
 from memory_pipelines.api.ingest import BATCH
+from memory_pipelines.api.turns import embedding_text
 from memory_pipelines.core.conversations import Chat, load_chats
 from memory_pipelines.models.embedder import Embedder, get_embedder
-from memory_pipelines.store.turns import embedding_text
 
 DATA = Path(__file__).resolve().parent / "data/locomo/locomo_dev.json"
 

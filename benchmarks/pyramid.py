@@ -69,14 +69,14 @@ def main() -> None:
     for chat in chats:
         w = memory.boot_window(chat.external_id, args.budget)
         levels: dict[str, int] = {}
-        for r in w["records"]:
-            key = "turns" if r["level"] == 0 else f"L{r['level']}"
+        for r in w.records:
+            key = "turns" if r.level == 0 else f"L{r.level}"
             levels[key] = levels.get(key, 0) + 1
         windows[chat.external_id] = {
-            "tokens": w["tokens"],
-            "frame_tokens": w["frame_tokens"],
-            "overhead": w["overhead"],
-            "complete": w["complete"],
+            "tokens": w.tokens,
+            "frame_tokens": w.frame_tokens,
+            "overhead": w.overhead,
+            "complete": w.complete,
             "records": levels,
         }
     all_tokens = sum(w["tokens"] for w in windows.values())

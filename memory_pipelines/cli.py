@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import click
+from pydantic import BaseModel
 
 from memory_pipelines.cli_commitments import commitments_group
 from memory_pipelines.cli_eval import eval_group
@@ -18,8 +19,9 @@ DEFAULT_STORE = "default"
 LOCOMO_DEV = Path(__file__).resolve().parent.parent / "benchmarks/data/locomo/locomo_dev.json"
 
 
-def _print(obj: Any) -> None:
-    click.echo(json.dumps(obj, indent=2, default=str, ensure_ascii=False))
+def _print(obj: BaseModel) -> None:
+    """A result as JSON, as the HTTP API serves it."""
+    click.echo(json.dumps(obj.model_dump(mode="json"), indent=2, ensure_ascii=False))
 
 
 class _Cli(click.Group):
@@ -52,14 +54,14 @@ def init(store: str) -> None:
     """Create or migrate the schema (harmless to repeat) and create the store."""
     from memory_pipelines.store import stores as stores_db
     from memory_pipelines.store.db import get_database
-    from memory_pipelines.store.migrate import migrate
+    from memory_pipelines.store.migrate import migrate, schema_version
 
     db = get_database()
     with db.connection() as conn:
         migrate(conn)
         stores_db.ensure_store(conn, store)
-        versions = [r["version"] for r in conn.execute("SELECT version FROM schema_migrations")]
-    click.echo(f"schema at version {max(versions)}; store {store!r} ready")
+        version = schema_version(conn)
+    click.echo(f"schema at version {version}; store {store!r} ready")
 
 
 @main.command()
@@ -212,10 +214,10 @@ def items(
         limit=limit,
     )
     for r in rows:
-        who = r["person_id"] or "shared"
+        who = r.person_id or "shared"
         click.echo(
-            f"{r['item_id']:>7} {r['state']:10} {r['category']:11} c{r['confidence']:<2}"
-            f" {who:10} {r['context'][:90]}"
+            f"{r.item_id:>7} {r.state:10} {r.category:11} c{r.confidence:<2}"
+            f" {who:10} {r.context[:90]}"
         )
     click.echo(f"{len(rows)} items")
 
@@ -228,10 +230,9 @@ def history(item: int, store: str) -> None:
     from memory_pipelines.api.memory import Memory
 
     for v in Memory(store, create=False).history(item):
-        snap = v["snapshot"]
         click.echo(
-            f"{v['changed_at']:%Y-%m-%d %H:%M} item {v['item_id']} v{v['version']}"
-            f" {v['change']:10} {snap['state']:10} {snap['context']}"
+            f"{v.changed_at:%Y-%m-%d %H:%M} item {v.item_id} v{v.version}"
+            f" {v.change:10} {v.snapshot.state:10} {v.snapshot.context}"
         )
 
 

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import click
 
+from memory_pipelines.core.types import Commitment
 from memory_pipelines.core.vocabulary import COMMITMENT_STATUSES
 
 DEFAULT_STORE = "default"
@@ -14,12 +13,12 @@ store_option = click.option(
 )
 
 
-def _line(c: dict[str, Any]) -> str:
-    due = c["due_at"].strftime("%Y-%m-%d %H:%M") if c["due_at"] else "no due time"
-    flag = " OVERDUE" if c["overdue"] and c["state"] == "current" else ""
-    who = c["person_id"] or "shared"
-    owed = f" -> {c['owed_to']}" if c["owed_to"] else ""
-    return f"{c['item_id']:>7} {c['status']:9} {due:16}{flag:8} {who:10}{owed}  {c['context'][:80]}"
+def _line(c: Commitment) -> str:
+    due = c.due_at.strftime("%Y-%m-%d %H:%M") if c.due_at else "no due time"
+    flag = " OVERDUE" if c.overdue and c.state == "current" else ""
+    who = c.person_id or "shared"
+    owed = f" -> {c.owed_to}" if c.owed_to else ""
+    return f"{c.item_id:>7} {c.status:9} {due:16}{flag:8} {who:10}{owed}  {c.context[:80]}"
 
 
 @click.group("commitments", invoke_without_command=True)
@@ -58,7 +57,7 @@ def _mark(verb: str, item: int, store: str, actor: str) -> None:
 
     memory = Memory(store, create=False)
     record = memory.fulfil(item, actor) if verb == "fulfil" else memory.cancel(item, actor)
-    click.echo(f"commitment {item} of store {store!r} is {record['status']} (by {actor})")
+    click.echo(f"commitment {item} of store {store!r} is {record.status} (by {actor})")
 
 
 @commitments_group.command("fulfil")

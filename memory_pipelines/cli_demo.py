@@ -14,6 +14,8 @@ from memory_pipelines.api.recall import Recall
 from memory_pipelines.core.conversations import load_chats
 from memory_pipelines.pipeline import dagster_instance, materialize_stores
 from memory_pipelines.store import extraction as ex_db
+from memory_pipelines.store import items as items_db
+from memory_pipelines.store import turns as turns_db
 from memory_pipelines.store.server import memory_home
 
 
@@ -35,15 +37,8 @@ def run_demo(data: Path, store: str) -> None:
         run_id = result.run_id
     with memory.db.connection() as conn:
         p = ex_db.last_pass(conn, store, run_id) or {}
-        row = conn.execute(
-            "SELECT (SELECT count(*) FROM turns WHERE store_id = %(s)s) AS turns,"
-            " (SELECT count(*) FROM agent_memory_items WHERE store_id = %(s)s"
-            "   AND state = 'current') AS current,"
-            " (SELECT count(*) FROM agent_memory_items WHERE store_id = %(s)s"
-            "   AND state = 'superseded') AS superseded",
-            {"s": store},
-        ).fetchone()
-    assert row is not None
+        turns, _ = turns_db.embedding_counts(conn, store)
+        states = items_db.count_by_state(conn, store)
     click.echo(
         f"extraction pass (run {run_id[:8]}): {p.get('windows_read', 0)} windows read,"
         f" {p.get('candidates', 0)} candidates, {p.get('written', 0)} written,"
@@ -52,8 +47,8 @@ def run_demo(data: Path, store: str) -> None:
         f" in {p.get('duration_s', 0):.1f}s"
     )
     click.echo(
-        f"store holds {row['turns']} turns, {row['current']} current memory items"
-        f" ({row['superseded']} superseded)"
+        f"store holds {turns} turns, {states.get('current', 0)} current memory items"
+        f" ({states.get('superseded', 0)} superseded)"
     )
     question = samples[0]["qa"][0]["question"] if samples else "what did we decide?"
     click.echo(f"\nrecall: {question}")

@@ -94,4 +94,4 @@ def feed(store: str, after: int, follow: bool) -> None:
     from memory_pipelines.api.memory import Memory
 
     for event in Memory(store, create=False).subscribe(after, idle_timeout=None if follow else 0.0):
-        click.echo(json.dumps(event, default=str, ensure_ascii=False))
+        click.echo(json.dumps(event.model_dump(mode="json"), ensure_ascii=False))

@@ -29,7 +29,7 @@ def turn(n: int) -> dict:
 
 
 def vector(text: str) -> np.ndarray:
-    seed = int.from_bytes(hashlib.sha1(text.encode()).digest()[:4], "big")
+    seed = int.from_bytes(hashlib.sha1(text.encode(), usedforsecurity=False).digest()[:4], "big")
     v = np.random.default_rng(seed).standard_normal(384).astype(np.float32)
     return v / np.linalg.norm(v)
 
@@ -42,7 +42,7 @@ def write(memory: Memory, chat: str, first: int, last: int, embedded: bool = Tru
         with memory.db.transaction() as conn:
             turns_db.set_turn_embeddings(
                 conn,
-                [r["turn_id"] for r in rows],
+                [r.turn_id for r in rows],
                 np.stack([vector(t) for t in texts]),
                 [[] for _ in texts],
             )

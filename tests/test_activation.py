@@ -75,8 +75,8 @@ def _scores(recall: Recall, query: str) -> dict[int, float]:
 
 
 def test_salience_is_ignored_while_decay_is_inactive(memory: Memory, recall: Recall) -> None:
-    a = memory.save({"category": "fact", "context": "The staging database runs Postgres 16"})["id"]
-    b = memory.save({"category": "fact", "context": "The staging cluster has three nodes"})["id"]
+    a = memory.save({"category": "fact", "context": "The staging database runs Postgres 16"}).id
+    b = memory.save({"category": "fact", "context": "The staging cluster has three nodes"}).id
     base = _scores(recall, "staging database")
     with memory.db.connection() as conn:  # recorded by a decay run, not yet consumed
         conn.execute(
@@ -115,7 +115,7 @@ def test_insights_reach_recall_only_once_reflection_is_active(
         hits = Recall(memory.store_id, db=memory.db, embedder=memory.embedder).search(
             "Ana meetings", ["agent"], k=10
         )
-        return insight["item_id"] in {h.id for h in hits}
+        return insight.item_id in {h.id for h in hits}
 
     assert not found()
     with memory.db.transaction() as conn:

@@ -9,13 +9,14 @@ import pytest
 
 from memory_pipelines.api import Memory, Recall
 from memory_pipelines.api.autorecall import autorecall
+from memory_pipelines.core.types import AutoRecall
 from memory_pipelines.errors import NotFound
 
 T0 = datetime(2024, 2, 1, 9, 0, tzinfo=UTC)
 
 
-def _lines(result: dict) -> list[dict]:
-    data = result["messages"][-1]["content"]
+def _lines(result: AutoRecall) -> list[dict]:
+    data = result.messages[-1]["content"]
     body = data.split("\n")[1:-1]
     return [json.loads(line) for line in body]
 
@@ -26,7 +27,7 @@ def test_generic_message_injects_nothing(memory: Memory, recall: Recall) -> None
     )
     memory.write_turn("c", "hello")
     out = autorecall(recall, "c", "ok thanks")
-    assert out["messages"] == [] and out["records"] == []
+    assert out.messages == [] and out.records == []
     with memory.db.connection() as conn:
         row = conn.execute(
             "SELECT hit_ids, tokens FROM agent_roi_injections WHERE store_id = %s",
@@ -38,7 +39,7 @@ def test_generic_message_injects_nothing(memory: Memory, recall: Recall) -> None
 def test_relevant_memory_is_injected_with_envelope(memory: Memory, recall: Recall) -> None:
     item = memory.save(
         {"category": "preference", "context": "Prefers aisle seats on flights", "confidence": 8}
-    )["id"]
+    ).id
     memory.write_turn("c", "Let's plan the trip.")
     out = autorecall(
         recall, "c", "Book me a flight to Lisbon, which seat should I pick?", turn_seq=2
@@ -46,7 +47,7 @@ def test_relevant_memory_is_injected_with_envelope(memory: Memory, recall: Recal
     lines = _lines(out)
     assert lines[0]["type"] == "memory" and lines[0]["ref"] == f"item:{item}"
     assert lines[0]["confidence"] == 8 and lines[0]["date"]
-    call, result, data = out["messages"]
+    call, result, data = out.messages
     code = json.loads(call["tool_calls"][0]["function"]["arguments"])["code"]
     assert call["tool_calls"][0]["function"]["name"] == "run_cell"
     assert 'use("agent:recall@v1")' in code and "r.search(" in code
@@ -55,7 +56,7 @@ def test_relevant_memory_is_injected_with_envelope(memory: Memory, recall: Recal
     assert data["content"].endswith("</untrusted>")
     memory.configure(trust_envelope=False)
     plain = autorecall(recall, "c", "Which seat do I like on a flight?")
-    content = plain["messages"][-1]["content"]
+    content = plain.messages[-1]["content"]
     assert content.startswith("[memory]\n") and content.endswith("\n[/memory]")
     with memory.db.connection() as conn:
         logged = conn.execute(
@@ -76,10 +77,10 @@ def test_hits_inside_the_boot_window_are_skipped(memory: Memory, recall: Recall)
         ],
     )
     out = autorecall(recall, "c", "What's the cabin wifi password?")
-    assert out["skipped"]["in_boot_window"] >= 1
-    assert not any("pinecone42" in json.dumps(r) for r in out["records"])
+    assert out.skipped["in_boot_window"] >= 1
+    assert not any("pinecone42" in json.dumps(r) for r in out.records)
     tiny = autorecall(recall, "c", "What's the cabin wifi password?", boot_budget_tokens=1)
-    assert any("pinecone42" in json.dumps(r) for r in tiny["records"])
+    assert any("pinecone42" in json.dumps(r) for r in tiny.records)
 
 
 def test_open_commitments_ride_along_soonest_first_capped(memory: Memory, recall: Recall) -> None:
@@ -110,13 +111,13 @@ def test_open_commitments_ride_along_soonest_first_capped(memory: Memory, recall
             "due_at": T0.isoformat(),
         }
     )
-    assert done["saved"]
+    assert done.saved
     memory.configure(commitments={"most_carried": 3})
     out = autorecall(recall, "c", "What do I still owe people this week?", person="sam")
-    promised = [r["promise"] for r in out["records"] if r["type"] == "open commitment"]
+    promised = [r["promise"] for r in out.records if r["type"] == "open commitment"]
     assert promised == ["Call the plumber back", "Pay the council tax", "Return the library books"]
     memory.write_turn("shared", "hi")
     other = autorecall(recall, "shared", "What do I still owe people this week?", person=None)
-    assert not [r for r in other["records"] if r["type"] == "open commitment"]
+    assert not [r for r in other.records if r["type"] == "open commitment"]
     with pytest.raises(NotFound):  # sam's chat is not a turn for nobody
         autorecall(recall, "c", "What do I still owe people this week?", person=None)

@@ -66,37 +66,37 @@ def test_boot_window_over_a_rolled_up_chat(memory: Memory) -> None:
     write(memory, "c", 1, 255)
     roll(memory)
     full = memory.boot_window("c", 100_000)
-    assert [r["kind"] for r in full["records"]] == ["turn"] * 255 and full["complete"]
+    assert [r.kind for r in full.records] == ["turn"] * 255 and full.complete
     seen_levels = set()
     for budget in (900, 1500, 2500, 4000):
         w = memory.boot_window("c", budget)
-        recs = w["records"]
-        assert w["complete"] and w["tokens"] <= budget
-        assert _turns_covered((r["level"], r["seq"]) for r in recs) == list(range(1, 256))
-        levels = [r["level"] for r in recs]
+        recs = w.records
+        assert w.complete and w.tokens <= budget
+        assert _turns_covered((r.level, r.seq) for r in recs) == list(range(1, 256))
+        levels = [r.level for r in recs]
         assert levels == sorted(levels, reverse=True)  # newest raw, then L1, then L2
-        assert recs[-1]["kind"] == "turn" and recs[-1]["seq"] == 255
-        starts = [r["period_start"] for r in recs]
+        assert recs[-1].kind == "turn" and recs[-1].seq == 255
+        starts = [r.period_start for r in recs]
         assert starts == sorted(starts)
         # the token counts are the tokenizer's, and add up
-        assert w["tokens"] == sum(memory.embedder.count_tokens(r["line"]) for r in recs)
-        assert w["frame_tokens"] == sum(r["frame_tokens"] for r in recs)
-        assert 0 < w["overhead"] == round(w["frame_tokens"] / w["tokens"], 4) < 0.5
-        assert w["text"].splitlines() == [r["line"] for r in recs]
+        assert w.tokens == sum(memory.embedder.count_tokens(r.line) for r in recs)
+        assert w.frame_tokens == sum(r.frame_tokens for r in recs)
+        assert 0 < w.overhead == round(w.frame_tokens / w.tokens, 4) < 0.5
+        assert w.text.splitlines() == [r.line for r in recs]
         seen_levels |= set(levels)
     assert seen_levels == {0, 1, 2}
-    l2 = next(r for r in memory.boot_window("c", 900)["records"] if r["level"] == 2)
-    assert l2["line"].startswith("[L2 turns 1-100, ") and l2["kind"] == "chunk"
+    l2 = next(r for r in memory.boot_window("c", 900).records if r.level == 2)
+    assert l2.line.startswith("[L2 turns 1-100, ") and l2.kind == "chunk"
 
 
 def test_boot_window_before_any_rollup_and_with_a_tiny_budget(memory: Memory) -> None:
     write(memory, "c", 1, 12)
     w = memory.boot_window("c", 1000)
-    assert [r["seq"] for r in w["records"]] == list(range(1, 13))  # raw turns, nothing rolled up
-    assert w["records"][0]["line"].startswith("[turn 1 Melanie, 8 May 2023] Melanie talked")
+    assert [r.seq for r in w.records] == list(range(1, 13))  # raw turns, nothing rolled up
+    assert w.records[0].line.startswith("[turn 1 Melanie, 8 May 2023] Melanie talked")
     tiny = memory.boot_window("c", 60)
-    assert not tiny["complete"] and tiny["dropped"] > 0 and tiny["tokens"] <= 60
-    assert tiny["records"][-1]["seq"] == 12  # the newest turns are what stays
+    assert not tiny.complete and tiny.dropped > 0 and tiny.tokens <= 60
+    assert tiny.records[-1].seq == 12  # the newest turns are what stays
 
 
 def test_boot_window_validates(memory: Memory) -> None:

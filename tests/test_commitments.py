@@ -20,8 +20,8 @@ def _promise(memory: Memory, text: str, due: str | None, **extra: Any) -> int:
     res = memory.save(
         {"category": "commitment", "context": text, "confidence": 8, "due_at": due, **extra}
     )
-    assert res["saved"], res
-    return int(res["id"])
+    assert res.saved, res
+    return int(res.id)
 
 
 def _events(memory: Memory, item_id: int) -> list[tuple[str, str]]:
@@ -39,15 +39,15 @@ def test_fulfil_and_cancel_write_a_version_and_an_event(memory: Memory) -> None:
     )
     b = _promise(memory, "Bruno will book the venue for the Porto offsite", "2030-06-01")
     done = memory.fulfil(a, actor="ana")
-    assert done["status"] == "fulfilled" and memory.get(a)["status"] == "fulfilled"
-    assert [(v["change"], v["actor"]) for v in memory.history(a)] == [
+    assert done.status == "fulfilled" and memory.get(a).status == "fulfilled"
+    assert [(v.change, v.actor) for v in memory.history(a)] == [
         ("create", ""),
         ("fulfil", "ana"),
     ]
-    assert memory.history(a)[-1]["snapshot"]["status"] == "fulfilled"
+    assert memory.history(a)[-1].snapshot.status == "fulfilled"
     assert _events(memory, a) == [("create", ""), ("fulfil", "ana")]
-    assert memory.cancel(b, actor="bruno")["status"] == "cancelled"
-    assert [v["change"] for v in memory.history(b)] == ["create", "cancel"]
+    assert memory.cancel(b, actor="bruno").status == "cancelled"
+    assert [v.change for v in memory.history(b)] == ["create", "cancel"]
     assert _events(memory, b)[-1] == ("cancel", "bruno")
 
 
@@ -61,13 +61,13 @@ def test_only_an_open_commitment_changes_status(memory: Memory) -> None:
         memory.cancel(c, actor="ana")
     fact = memory.save({"category": "fact", "context": "The office moved to Rua Augusta 12"})
     with pytest.raises(ValidationError) as err:
-        memory.fulfil(fact["id"], actor="ana")
+        memory.fulfil(fact.id, actor="ana")
     assert err.value.field == "category" and "open, fulfilled, cancelled" in str(err.value)
     with pytest.raises(ValidationError, match="actor"):
         memory.fulfil(
             _promise(memory, "Ana will call the landlord about the leak", None), actor=" "
         )
-    assert [v["change"] for v in memory.history(c)] == ["create", "cancel"]  # nothing more
+    assert [v.change for v in memory.history(c)] == ["create", "cancel"]  # nothing more
 
 
 def _tick(instance: dg.DagsterInstance, pg_dsn: str) -> dg.SkipReason:
@@ -146,8 +146,8 @@ def test_views_and_listing(memory: Memory) -> None:
         ("ana", None, "open", False, 1),
         ("ana", None, "open", True, 1),
     ]
-    assert [c["item_id"] for c in memory.commitments(overdue=True)] == [a]
-    assert [c["item_id"] for c in memory.commitments(person="ana")] == [a, b]
+    assert [c.item_id for c in memory.commitments(overdue=True)] == [a]
+    assert [c.item_id for c in memory.commitments(person="ana")] == [a, b]
     with pytest.raises(ValidationError, match="status: must be one of open"):
         memory.commitments(status="done")
 

@@ -113,7 +113,7 @@ def test_contradictions_flag_both_records_and_pick_no_winner(memory: Memory, pg_
     memory.configure(maintenance={"check_contradictions": True})
 
     def save(text: str, person: str | None = "ana") -> int:
-        return memory.save({"category": "fact", "context": text, "person": person})["id"]
+        return memory.save({"category": "fact", "context": text, "person": person}).id
 
     veg, not_veg = save("Ana is vegetarian"), save("Ana is not vegetarian")
     leeds, york = save("Lives in Leeds"), save("Lives in York")  # cosine 0.5: linked instead
@@ -131,11 +131,11 @@ def test_contradictions_flag_both_records_and_pick_no_winner(memory: Memory, pg_
     }
     for a, b in ((veg, not_veg), (leeds, york)):
         ra, rb = memory.get(a), memory.get(b)
-        assert ra["state"] == rb["state"] == "current"  # nobody wins
-        assert ra["contested"] and rb["contested"]
-        assert ra["contested_with"] == [b] and rb["contested_with"] == [a]
-        assert [v["change"] for v in memory.history(a)] == ["create", "contest"]
-    assert not memory.get(bens)["contested"]
+        assert ra.state == rb.state == "current"  # nobody wins
+        assert ra.contested and rb.contested
+        assert ra.contested_with == [b] and rb.contested_with == [a]
+        assert [v.change for v in memory.history(a)] == ["create", "contest"]
+    assert not memory.get(bens).contested
     with memory.db.connection() as conn:
         events = conn.execute(
             "SELECT item_id, payload FROM events WHERE store_id = %s AND kind = 'contest'",
@@ -154,7 +154,7 @@ def test_contradictions_flag_both_records_and_pick_no_winner(memory: Memory, pg_
             (york,),
         )
     third = run(memory.store_id, pg_dsn)
-    assert third["judged"] >= 1 and memory.get(york)["contested_with"] == [leeds]
+    assert third["judged"] >= 1 and memory.get(york).contested_with == [leeds]
 
 
 def test_invalid_answers_are_counted_and_not_asked_again(memory: Memory, pg_dsn: str) -> None:

@@ -82,7 +82,7 @@ def test_histogram_buckets() -> None:
 def test_decay_asset_writes_scores_and_never_changes_items(memory: Memory, pg_dsn: str) -> None:
     memory.configure(decay_per_type={"half_life_days": {"fact": 10}})
     ids = [
-        memory.save({"category": c, "context": t, "confidence": 8})["id"]
+        memory.save({"category": c, "context": t, "confidence": 8}).id
         for c, t in [
             ("fact", "The office wifi password rotates every month"),
             ("fact", "Deploys happen on Tuesdays after the standup"),
@@ -95,7 +95,7 @@ def test_decay_asset_writes_scores_and_never_changes_items(memory: Memory, pg_ds
             " WHERE item_id = ANY(%s)",
             (ids,),
         )
-    before = {i["item_id"]: i for i in memory.items()}
+    before = {i.item_id: i for i in memory.items()}
 
     def run() -> tuple[dict[int, dict[str, Any]], dict[str, Any]]:
         with dg.instance_for_test() as instance:
@@ -131,7 +131,7 @@ def test_decay_asset_writes_scores_and_never_changes_items(memory: Memory, pg_ds
     assert meta["mean_salience"] == pytest.approx((0.3 + 0.3 + 0.6) / 3, abs=1e-3)
     # a hair more than one half-life has passed by the time it runs: just under 0.3
     assert meta["salience_counts"] == [0, 0, 2, 0, 0, 0, 1, 0, 0, 0]
-    after = {i["item_id"]: i for i in memory.items()}
+    after = {i.item_id: i for i in memory.items()}
     assert after == before  # confidence, state, timestamps: nothing changed, nothing deleted
 
     with memory.db.connection() as conn:  # recalled now: back to its base

@@ -7,6 +7,8 @@ import threading
 from memory_pipelines.api import Memory
 from memory_pipelines.core.merge import merged_fields
 from memory_pipelines.core.records import validate_item
+from memory_pipelines.core.types import SaveResult
+from tests.item_helpers import make_item
 
 
 def _fact(context: str, confidence: int = 7, **extra: object) -> dict:
@@ -17,24 +19,24 @@ def test_paraphrase_merges_and_confirms(memory: Memory) -> None:
     first = memory.save_with_dedup(_fact("Gets up at 5:30 most days"))
     memory.save_with_dedup(_fact("Brother Tom lives in Cork"))
     again = memory.save_with_dedup(_fact("Usually up at 5:30 in the morning", tags=["routine"]))
-    assert again["deduplicated"] is True and again["mergedInto"] == first["id"]
-    item = memory.get(first["id"])
-    assert item["confirm_count"] == 1 and item["last_confirmed_at"] is not None
-    assert item["tags"] == ["routine"]
-    assert [v["change"] for v in memory.history(first["id"])] == ["create", "merge"]
+    assert again.deduplicated is True and again.merged_into == first.id
+    item = memory.get(first.id)
+    assert item.confirm_count == 1 and item.last_confirmed_at is not None
+    assert item.tags == ["routine"]
+    assert [v.change for v in memory.history(first.id)] == ["create", "merge"]
     assert len(memory.items()) == 2
 
 
 def test_changed_value_supersedes_and_keeps_history(memory: Memory) -> None:
-    old = memory.save_with_dedup(_fact("Daily standup is at 9:30"))["id"]
+    old = memory.save_with_dedup(_fact("Daily standup is at 9:30")).id
     res = memory.save_with_dedup(_fact("Daily standup now starts at 10:00"))
-    assert res["superseded"] == old
-    new = res["id"]
+    assert res.superseded == old
+    new = res.id
     old_item = memory.get(old)
-    assert old_item["state"] == "superseded" and old_item["superseded_by"] == new
-    assert old_item["valid_until"] is not None
-    assert [i["item_id"] for i in memory.items()] == [new]  # only the new one is current
-    wording = [v["snapshot"]["context"] for v in memory.history(new)]
+    assert old_item.state == "superseded" and old_item.superseded_by == new
+    assert old_item.valid_until is not None
+    assert [i.item_id for i in memory.items()] == [new]  # only the new one is current
+    wording = [v.snapshot.context for v in memory.history(new)]
     assert "Daily standup is at 9:30" in wording  # the old wording stays readable
     with memory.db.connection() as conn:
         link = conn.execute(
@@ -47,13 +49,13 @@ def test_changed_value_supersedes_and_keeps_history(memory: Memory) -> None:
 def test_different_subject_creates(memory: Memory) -> None:
     a = memory.save_with_dedup(_fact("Brother Tom lives in Cork"))
     b = memory.save_with_dedup(_fact("Sister Mia lives in Cork"))
-    assert "deduplicated" not in b and "superseded" not in b and b["id"] != a["id"]
+    assert not b.deduplicated and b.superseded is None and b.id != a.id
 
 
 def test_machine_text_never_overwrites_user_text_and_confidence_never_drops(
     memory: Memory,
 ) -> None:
-    user = memory.save_with_dedup(_fact("Wants comparisons as Markdown tables", 8))["id"]
+    user = memory.save_with_dedup(_fact("Wants comparisons as Markdown tables", 8)).id
     res = memory.save_with_dedup(
         {
             "category": "fact",
@@ -63,24 +65,16 @@ def test_machine_text_never_overwrites_user_text_and_confidence_never_drops(
             "context": "Appears to like product comparisons laid out as Markdown tables",
         }
     )
-    assert res.get("mergedInto") == user
+    assert res.merged_into == user
     item = memory.get(user)
-    assert item["context"] == "Wants comparisons as Markdown tables"
-    assert item["confidence"] == 8 and item["source"] == "user" and item["tags"] == ["format"]
+    assert item.context == "Wants comparisons as Markdown tables"
+    assert item.confidence == 8 and item.source == "user" and item.tags == ["format"]
 
 
 def test_merge_rules_directly() -> None:
-    old = {
-        "context": "Plays guitar",
-        "body": "",
-        "source": "machine",
-        "confidence": 5,
-        "importance": 4,
-        "tags": ["music"],
-        "entities": [],
-        "keywords": [],
-        "edges": [],
-    }
+    old = make_item(
+        context="Plays guitar", source="machine", confidence=5, importance=4, tags=["music"]
+    )
     more = validate_item(
         {
             "category": "fact",
@@ -94,7 +88,7 @@ def test_merge_rules_directly() -> None:
     assert new["context"] == "Plays guitar and bass"  # more detail wins between machine texts
     assert new["confidence"] == 5 and new["importance"] == 4  # never lowered
     assert new["tags"] == ["music", "bass"]
-    user_old = {**old, "source": "user"}
+    user_old = old.model_copy(update={"source": "user"})
     assert merged_fields(user_old, more)["context"] == "Plays guitar"
     user_new = validate_item(
         {"category": "fact", "context": "Plays guitar and bass daily", "confidence": 9}
@@ -106,7 +100,7 @@ def test_merge_rules_directly() -> None:
 def test_concurrent_duplicate_saves_end_with_one_item(memory: Memory) -> None:
     memory.save_with_dedup(_fact("Favourite tea is Earl Grey"))  # warm up model and pool
     barrier = threading.Barrier(4)
-    results: list[dict] = []
+    results: list[SaveResult] = []
 
     def writer() -> None:
         barrier.wait()
@@ -117,10 +111,10 @@ def test_concurrent_duplicate_saves_end_with_one_item(memory: Memory) -> None:
         t.start()
     for t in threads:
         t.join()
-    ids = {r.get("id") or r.get("mergedInto") for r in results}
+    ids = {r.id or r.merged_into for r in results}
     assert len(ids) == 1
-    assert sum(1 for r in results if r.get("deduplicated")) == 3
-    assert len([i for i in memory.items() if "penicillin" in i["context"]]) == 1
+    assert sum(1 for r in results if r.deduplicated) == 3
+    assert len([i for i in memory.items() if "penicillin" in i.context]) == 1
 
 
 def test_model_calls_are_recorded(memory: Memory) -> None:
@@ -146,14 +140,14 @@ def test_pool_answers_like_the_table_and_follows_other_writers(memory: Memory) -
         "Ben plays the cello in a quartet.",
         "Ana is allergic to penicillin.",
     ]
-    ids = [memory.save({"category": "fact", "context": f})["id"] for f in facts]
+    ids = [memory.save({"category": "fact", "context": f}).id for f in facts]
     probe = "Ana got a dog called Pixel"
     vec = memory.embedder.embed_one(probe)
     with memory.db.connection() as conn:
         pool = DedupPool(conn, memory.store_id, memory.embedder.dim)
         assert len(pool.vectors) == 4
-        by_table = [r["item_id"] for r in nearest(conn, memory.store_id, None, vec, 3)]
-        by_pool = [r["item_id"] for r in nearest(conn, memory.store_id, None, vec, 3, pool)]
+        by_table = [r.item_id for r, _ in nearest(conn, memory.store_id, None, vec, 3)]
+        by_pool = [r.item_id for r, _ in nearest(conn, memory.store_id, None, vec, 3, pool)]
     assert by_pool == by_table and by_pool[0] == ids[0]
 
     # Another writer adds one item and deletes another: the next refresh sees both.
@@ -161,6 +155,6 @@ def test_pool_answers_like_the_table_and_follows_other_writers(memory: Memory) -
     memory.delete(ids[0], actor="test")
     with memory.db.connection() as conn:
         pool.refresh(conn)
-        near = [r["item_id"] for r in nearest(conn, memory.store_id, None, vec, 3, pool)]
-    assert other["id"] in pool.vectors and ids[0] not in pool.vectors
-    assert near[0] == other["id"] and ids[0] not in near
+        near = [r.item_id for r, _ in nearest(conn, memory.store_id, None, vec, 3, pool)]
+    assert other.id in pool.vectors and ids[0] not in pool.vectors
+    assert near[0] == other.id and ids[0] not in near

@@ -63,17 +63,17 @@ def test_pipeline_extracts_stable_facts_with_provenance(memory: Memory, pg_dsn: 
     assert result.success
     meta = _meta(result, "memory_items")
     items = memory.items()
-    contexts = " | ".join(i["context"] for i in items)
+    contexts = " | ".join(i.context for i in items)
     assert meta["written"] == len(items) >= 2
     assert "VAT" in contexts and "Flutter" in contexts
     assert "Morning" not in contexts and "Thanks" not in contexts
     for i in items:
-        assert i["confidence"] <= 6 and i["source"] == "machine"
-        assert i["chat_id"] is not None and 1 <= i["from_seq"] <= i["to_seq"] <= len(CHAT)
-        assert i["written_by"] == EXTRACTOR and i["origin"] == "derived"
-    flutter = next(i for i in items if "Flutter" in i["context"])
-    assert flutter["category"] == "decision" and flutter["from_seq"] == 5
-    assert "Ana" in flutter["context"] or "We" in flutter["context"]
+        assert i.confidence <= 6 and i.source == "machine"
+        assert i.chat_id is not None and 1 <= i.from_seq <= i.to_seq <= len(CHAT)
+        assert i.written_by == EXTRACTOR and i.origin == "derived"
+    flutter = next(i for i in items if "Flutter" in i.context)
+    assert flutter.category == "decision" and flutter.from_seq == 5
+    assert "Ana" in flutter.context or "We" in flutter.context
     assert all(c.passed for c in result.get_asset_check_evaluations())
     with memory.db.connection() as conn:
         p = conn.execute(
@@ -113,7 +113,7 @@ def test_fact_said_again_confirms_and_correction_supersedes(memory: Memory, pg_d
         T0 + timedelta(days=1),
     )
     _materialize(memory, pg_dsn)
-    assert memory.get(first["item_id"])["confirm_count"] >= 1
+    assert memory.get(first.item_id).confirm_count >= 1
     _write(
         memory,
         "c3",
@@ -125,7 +125,7 @@ def test_fact_said_again_confirms_and_correction_supersedes(memory: Memory, pg_d
     )
     result = _materialize(memory, pg_dsn)
     assert _meta(result, "memory_items")["superseded"] == 1
-    assert memory.get(first["item_id"])["state"] == "superseded"
+    assert memory.get(first.item_id).state == "superseded"
 
 
 def test_extraction_can_be_switched_off(memory: Memory, pg_dsn: str) -> None:
@@ -204,8 +204,8 @@ def test_killed_run_leaves_whole_windows_and_next_run_completes(
             (memory.store_id,),
         ).fetchone()["n"]
     assert left == 0
-    got = sorted(i["context"] for i in memory.items(state=None, limit=1000))
-    want = sorted(i["context"] for i in twin.items(state=None, limit=1000))
+    got = sorted(i.context for i in memory.items(state=None, limit=1000))
+    want = sorted(i.context for i in twin.items(state=None, limit=1000))
     assert got == want and got
 
 

@@ -43,12 +43,12 @@ def test_ids_follow_commit_order_under_concurrent_writers(memory: Memory, pg_dsn
         )
         second.commit()  # took its id later, commits first
         seen = list(memory.subscribe(0, idle_timeout=0.0))
-        assert [e["actor"] for e in seen] == ["second"]
+        assert [e.actor for e in seen] == ["second"]
         first.commit()
-    later = list(memory.subscribe(seen[-1]["event_id"], idle_timeout=0.0))
+    later = list(memory.subscribe(seen[-1].event_id, idle_timeout=0.0))
     # a cursor past "second" still gets "first": its id was taken at commit
-    assert [e["actor"] for e in later] == ["first"]
-    assert later[0]["event_id"] > seen[0]["event_id"]
+    assert [e.actor for e in later] == ["first"]
+    assert later[0].event_id > seen[0].event_id
 
 
 def test_backlog_then_live_events_by_notification(memory: Memory) -> None:
@@ -56,13 +56,13 @@ def test_backlog_then_live_events_by_notification(memory: Memory) -> None:
     _write(memory, 2, "old")
     feed = memory.subscribe(0, idle_timeout=10.0, poll_seconds=30.0)
     backlog = [next(feed) for _ in range(3)]
-    assert [(e["kind"], e["item_id"]) for e in backlog][0] == ("create", saved["id"])
+    assert [(e.kind, e.item_id) for e in backlog][0] == ("create", saved.id)
     writer = threading.Timer(0.3, _write, (memory, 1, "live"))
     start = time.monotonic()
     writer.start()
     live = next(feed)
     # well before the 30 s poll: the NOTIFY woke the subscriber
-    assert live["actor"] == "live0" and time.monotonic() - start < 5
+    assert live.actor == "live0" and time.monotonic() - start < 5
     feed.close()
     writer.join()
 
@@ -81,15 +81,15 @@ def test_resume_after_a_dropped_connection_loses_and_repeats_nothing(
 ) -> None:
     _write(memory, 5, "a")
     feed = memory.subscribe(0, idle_timeout=1.5, poll_seconds=0.5)
-    got = [next(feed)["event_id"] for _ in range(2)]  # mid-stream: 3 of the backlog unread
+    got = [next(feed).event_id for _ in range(2)]  # mid-stream: 3 of the backlog unread
     assert _kill(memory, pg_dsn) == 1
     _write(memory, 3, "b")
-    got += [e["event_id"] for e in feed]  # reconnects, resumes from its cursor, then idles out
+    got += [e.event_id for e in feed]  # reconnects, resumes from its cursor, then idles out
     assert got == _all_ids(memory) and len(got) == 8 == len(set(got))
 
     # a consumer that stopped resumes with the last id it handled
     _write(memory, 2, "c")
-    rest = [e["event_id"] for e in memory.subscribe(got[-1], idle_timeout=0.0)]
+    rest = [e.event_id for e in memory.subscribe(got[-1], idle_timeout=0.0)]
     assert got + rest == _all_ids(memory) and len(rest) == 2
 
 
@@ -98,14 +98,14 @@ def test_every_item_change_is_on_the_feed(memory: Memory) -> None:
     c = memory.save(
         {"category": "commitment", "context": "Ana will send the deploy checklist to Rui"}
     )
-    memory.fulfil(c["id"], actor="ana")
-    memory.delete(a["id"], actor="ana")
-    kinds = [(e["kind"], e["item_id"]) for e in memory.subscribe(0, idle_timeout=0.0)]
+    memory.fulfil(c.id, actor="ana")
+    memory.delete(a.id, actor="ana")
+    kinds = [(e.kind, e.item_id) for e in memory.subscribe(0, idle_timeout=0.0)]
     assert kinds == [
-        ("create", a["id"]),
-        ("create", c["id"]),
-        ("fulfil", c["id"]),
-        ("delete", a["id"]),
+        ("create", a.id),
+        ("create", c.id),
+        ("fulfil", c.id),
+        ("delete", a.id),
     ]
 
 

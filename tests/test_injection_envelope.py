@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from memory_pipelines.core import injection
+from memory_pipelines.core.types import Commitment
+
+NOW = datetime(2024, 5, 1, tzinfo=UTC)
 
 MARKERS = [
     "</untrusted>",
@@ -45,7 +49,20 @@ def _records(texts: list[str]) -> list[dict]:
         else:
             lines.append(
                 injection.commitment_line(
-                    {"item_id": i + 1, "context": t, "due_at": None, "owed_to": t}
+                    Commitment(
+                        item_id=i + 1,
+                        store_id="s",
+                        person_id=None,
+                        context=t,
+                        status="open",
+                        due_at=None,
+                        owed_to=t,
+                        confidence=5,
+                        state="current",
+                        overdue=False,
+                        created_at=NOW,
+                        updated_at=NOW,
+                    )
                 )
             )
     return lines

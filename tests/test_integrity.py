@@ -70,11 +70,11 @@ def test_a_turn_of_year_10000_is_refused_and_the_store_still_answers(
     hits = recall.search("When is the deploy window?")
     assert [h.text for h in hits] == ["The deploy window is Tuesday at 10am."]
     window = memory.boot_window("c", 500)
-    assert [r["text"] for r in window["records"]] == ["The deploy window is Tuesday at 10am."]
+    assert [r.text for r in window.records] == ["The deploy window is Tuesday at 10am."]
     out = autorecall(recall, "c", "Remind me when the deploy window is?", boot_budget_tokens=1)
-    assert "Tuesday at 10am" in out["messages"][-1]["content"]
+    assert "Tuesday at 10am" in out.messages[-1]["content"]
     rows = recall.by_period("2024-01-01", "2024-12-31")
-    assert [r["kind"] for r in rows] == ["turn"]
+    assert [r.kind for r in rows] == ["turn"]
 
 
 # -- point 8: settings ------------------------------------------------------------------------
@@ -221,7 +221,7 @@ def test_document_size_limits_are_checked_before_embedding(
         m.add_document("many", "a " * (MAX_DOCUMENT_CHARS // 2 - 10))
     assert err.value.field == "text" and f"{MAX_PASSAGES} passages" in err.value.message
     assert counting.texts == 0
-    assert m.add_document("ok", "The office closes at 6pm.")["passages"] == 1
+    assert m.add_document("ok", "The office closes at 6pm.").passages == 1
     assert counting.texts == 1
 
 
@@ -243,10 +243,10 @@ def test_merge_unions_metadata_and_records_what_it_dropped(memory: Memory) -> No
             "metadata": {"source": "email", "ticket": "OPS-12"},
         }
     )
-    assert merged.get("mergedInto") == first["id"], merged
-    item = memory.get(first["id"])
-    assert item["metadata"] == {"source": "handbook", "page": 4, "ticket": "OPS-12"}
-    versions = memory.history(first["id"])
-    assert versions[-1]["change"] == "merge"
-    assert versions[-1]["snapshot"]["dropped"] == {"metadata": {"source": "email"}}
-    assert versions[-1]["snapshot"]["metadata"] == item["metadata"]
+    assert merged.merged_into == first.id, merged
+    item = memory.get(first.id)
+    assert item.metadata == {"source": "handbook", "page": 4, "ticket": "OPS-12"}
+    versions = memory.history(first.id)
+    assert versions[-1].change == "merge"
+    assert versions[-1].snapshot.dropped == {"metadata": {"source": "email"}}
+    assert versions[-1].snapshot.metadata == item.metadata

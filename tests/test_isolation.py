@@ -17,6 +17,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, rule
+from pydantic import BaseModel
 
 from memory_pipelines.api import Memory, Recall, evolution, links, maintenance, pyramid, reflection
 from memory_pipelines.api.autorecall import autorecall
@@ -56,6 +57,7 @@ _ID_FIELDS = {
     "passage_id": "document",
     "superseded_by": "item",
     "mergedInto": "item",
+    "merged_into": "item",
     "by": "item",
     "with": "item",
 }
@@ -65,6 +67,8 @@ _ID_LISTS = {"fed_by": "item", "contested_with": "item", "merged": "item", "chil
 def refs_in(value: Any, out: set[tuple[str, int]] | None = None) -> set[tuple[str, int]]:
     """Every (kind, id) a read result names, wherever it sits."""
     out = set() if out is None else out
+    if isinstance(value, BaseModel):
+        value = value.model_dump()
     if is_dataclass(value) and not isinstance(value, type):
         value = asdict(value)
     if isinstance(value, dict):
@@ -166,7 +170,7 @@ class Isolation(RuleBasedStateMachine):
             "category": "decision",
             "context": self.text(person, 2),
             "person": person,
-            "edges": [{"type": "relates_to", "kind": "item", "target": targets[0]["item_id"]}],
+            "edges": [{"type": "relates_to", "kind": "item", "target": targets[0].item_id}],
         }
         if other == person:
             self.memory.save(item)
@@ -198,7 +202,7 @@ class Isolation(RuleBasedStateMachine):
     def delete_one(self, person: str | None) -> None:
         items = self.memory.items(person=person) if person else []
         if items:
-            self.memory.delete(items[-1]["item_id"], actor="test")
+            self.memory.delete(items[-1].item_id, actor="test")
 
     # ---- read paths -------------------------------------------------------------------------
 
@@ -257,7 +261,7 @@ class Isolation(RuleBasedStateMachine):
         out.append(self.memory.commitments(reader=reader))
         for item in self.memory.items(state=None, limit=1000):
             with contextlib.suppress(NotFound):
-                out.append(self.memory.history(item["item_id"], reader=reader))
+                out.append(self.memory.history(item.item_id, reader=reader))
         out.append(list(self.memory.subscribe(0, reader=reader, idle_timeout=0.05)))
         return out
 

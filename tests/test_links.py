@@ -48,7 +48,7 @@ def _item(memory: Memory, context: str, category: str = "fact", **kw: Any) -> in
             origin="explicit",
             trusted=True,
             **prov,
-        )
+        ).item_id
 
 
 def _chunk(memory: Memory, chat_id: int, lo: int, hi: int, summary: str, level: int = 1) -> int:
@@ -167,7 +167,7 @@ def test_local_links_typed_with_provenance_and_rerun_adds_nothing(
     memory: Memory, pg_dsn: str
 ) -> None:
     turns = memory.write_turns("c1", [{"text": f"turn {i}"} for i in range(10)])
-    chat = turns[0]["chat_id"]
+    chat = turns[0].chat_id
     chunk = _chunk(memory, chat, 1, 10, CHUNK)
     crash = _item(
         memory,
@@ -253,7 +253,7 @@ def test_local_links_typed_with_provenance_and_rerun_adds_nothing(
 
 
 def test_a_chunk_built_later_sends_its_items_back(memory: Memory) -> None:
-    chat = memory.write_turns("c1", [{"text": f"turn {i}"} for i in range(10)])[0]["chat_id"]
+    chat = memory.write_turns("c1", [{"text": f"turn {i}"} for i in range(10)])[0].chat_id
     item = _item(memory, "The importer must run offline on laptops", chat_id=chat, from_seq=4)
     models = Models(LocalBackend(memory.embedder))
     assert link_pending(memory.db, memory.store_id, models)["items_read"] == 1

@@ -14,10 +14,12 @@ import pytest
 from memory_pipelines.api import Memory
 from memory_pipelines.api.decay import score_store
 from memory_pipelines.core.maintenance import Strength, duplicate_clusters, faded, union_fields
+from memory_pipelines.core.types import Edge
 from memory_pipelines.definitions import defs
 from memory_pipelines.defs.maintenance.assets import maintenance
 from memory_pipelines.defs.maintenance.schedules import maintenance_schedule
 from memory_pipelines.resources import EmbedderResource, ModelResource, StoreResource
+from tests.item_helpers import make_item
 
 NOW = datetime(2024, 6, 1, tzinfo=UTC)
 TABLES = ("agent_memory_items", "item_versions", "links", "events")
@@ -115,20 +117,19 @@ def test_a_contradiction_is_never_merged_as_a_duplicate() -> None:
 
 
 def test_union_of_fields_keeps_order_and_drops_self_edges() -> None:
-    keep = {"item_id": 1, "tags": ["a"], "entities": [], "keywords": ["k"], "edges": []}
-    weak = {
-        "item_id": 2,
-        "tags": ["b", "a"],
-        "entities": ["Ana"],
-        "keywords": [],
-        "edges": [
+    keep = make_item(item_id=1, tags=["a"], keywords=["k"])
+    weak = make_item(
+        item_id=2,
+        tags=["b", "a"],
+        entities=["Ana"],
+        edges=[
             {"type": "relates_to", "kind": "item", "target": 1},
             {"type": "part_of", "kind": "item", "target": 9},
         ],
-    }
+    )
     out = union_fields(keep, [weak])
     assert out["tags"] == ["a", "b"] and out["entities"] == ["Ana"] and out["keywords"] == ["k"]
-    assert out["edges"] == [{"type": "part_of", "kind": "item", "target": 9}]
+    assert out["edges"] == [Edge(type="part_of", kind="item", target=9)]
 
 
 def test_faded_needs_a_fresh_score_low_salience_and_idle_days() -> None:
@@ -155,12 +156,12 @@ def test_duplicates_merged_within_a_person_never_across(memory: Memory, pg_dsn: 
     memory.add_person("ana")
     memory.add_person("ben")
     memory.configure(maintenance={"duplicate_threshold": 0.9})
-    other = memory.save({"category": "fact", "context": "Ana flies to Lisbon each spring"})["id"]
+    other = memory.save({"category": "fact", "context": "Ana flies to Lisbon each spring"}).id
     text = "Ana prefers window seats on flights"
 
     def save(**kw: Any) -> int:
         item = {"category": "preference", "context": text, "person": "ana", **kw}
-        return memory.save(item)["id"]
+        return memory.save(item).id
 
     weak = save(
         source="machine",
@@ -179,14 +180,14 @@ def test_duplicates_merged_within_a_person_never_across(memory: Memory, pg_dsn: 
     assert meta["merged"] == 1 and meta["duplicate_clusters"] == 1
     assert meta["items_scanned"] == 6 and meta["dagster/row_count"] == 5
     gone, kept = memory.get(weak), memory.get(strong)
-    assert gone["state"] == "superseded" and gone["superseded_by"] == strong
-    assert gone["valid_until"] is not None
-    assert kept["state"] == "current" and kept["valid_until"] is None
-    assert kept["tags"] == ["seating", "travel"] and kept["entities"] == ["Ana"]
-    assert kept["keywords"] == ["w"] and kept["source"] == "user"
-    assert kept["edges"] == [{"type": "relates_to", "kind": "item", "target": other}]
+    assert gone.state == "superseded" and gone.superseded_by == strong
+    assert gone.valid_until is not None
+    assert kept.state == "current" and kept.valid_until is None
+    assert kept.tags == ["seating", "travel"] and kept.entities == ["Ana"]
+    assert kept.keywords == ["w"] and kept.source == "user"
+    assert kept.edges == [Edge(type="relates_to", kind="item", target=other)]
     for i in (bens, shared, goal, other):
-        assert memory.get(i)["state"] == "current"
+        assert memory.get(i).state == "current"
     with memory.db.connection() as conn:
         links = conn.execute(
             "SELECT src_id, dst_id, link_type FROM links WHERE store_id = %s ORDER BY link_id",
@@ -199,8 +200,8 @@ def test_duplicates_merged_within_a_person_never_across(memory: Memory, pg_dsn: 
     assert {"src_id": strong, "dst_id": weak, "link_type": "supersedes"} in links
     assert {"src_id": strong, "dst_id": other, "link_type": "relates_to"} in links
     assert {(e["kind"], e["item_id"]) for e in events} == {("supersede", weak), ("merge", strong)}
-    assert [v["change"] for v in memory.history(strong)][-1] == "merge"
-    assert "superseded" in [v["change"] for v in memory.history(weak)]
+    assert [v.change for v in memory.history(strong)][-1] == "merge"
+    assert "superseded" in [v.change for v in memory.history(weak)]
 
     after = row_counts(memory)
     assert after["agent_memory_items"] == before["agent_memory_items"]  # nothing deleted
@@ -214,8 +215,8 @@ def test_archive_then_confirm_restores(memory: Memory, pg_dsn: str) -> None:
         decay_per_type={"half_life_days": {"fact": 10}},
         maintenance={"archive_idle_days": 30},
     )
-    faded_id = memory.save({"category": "fact", "context": "The old VPN host is vpn-3"})["id"]
-    fresh = memory.save({"category": "fact", "context": "Deploys happen on Tuesdays"})["id"]
+    faded_id = memory.save({"category": "fact", "context": "The old VPN host is vpn-3"}).id
+    fresh = memory.save({"category": "fact", "context": "Deploys happen on Tuesdays"}).id
     with memory.db.connection() as conn:  # 100 days without use: ten half-lives
         conn.execute(
             "UPDATE agent_memory_items SET created_at = now() - interval '100 days',"
@@ -227,29 +228,29 @@ def test_archive_then_confirm_restores(memory: Memory, pg_dsn: str) -> None:
         conn.execute(
             "UPDATE agent_memory_items SET created_at = now() - interval '100 days'"
             " WHERE item_id = %s",
-            (unscored["id"],),
+            (unscored.id,),
         )
     score_store(memory.db, memory.store_id)
     with memory.db.connection() as conn:  # as if the third came after the decay pass
-        conn.execute("DELETE FROM item_scores WHERE item_id = %s", (unscored["id"],))
+        conn.execute("DELETE FROM item_scores WHERE item_id = %s", (unscored.id,))
     before = row_counts(memory)
 
     meta = run_maintenance(memory.store_id, pg_dsn)
     assert meta["archived"] == 1 and meta["restored"] == 0
-    assert memory.get(faded_id)["state"] == "archived"
-    assert memory.get(fresh)["state"] == "current"
-    assert memory.get(unscored["id"])["state"] == "current"  # no score: nothing to go on
-    assert [v["change"] for v in memory.history(faded_id)] == ["create", "archive"]
+    assert memory.get(faded_id).state == "archived"
+    assert memory.get(fresh).state == "current"
+    assert memory.get(unscored.id).state == "current"  # no score: nothing to go on
+    assert [v.change for v in memory.history(faded_id)] == ["create", "archive"]
     assert row_counts(memory)["agent_memory_items"] == before["agent_memory_items"]
 
     # Said again: dedup on save merges into the archived record and brings it back.
     res = memory.save_with_dedup({"category": "fact", "context": "The old VPN host is vpn-3"})
-    assert res.get("mergedInto") == faded_id
-    assert memory.get(faded_id)["state"] == "current"
+    assert res.merged_into == faded_id
+    assert memory.get(faded_id).state == "current"
     # Its stale score is still under the bar, but it was just confirmed: it stays current.
     meta = run_maintenance(memory.store_id, pg_dsn)
     assert meta["archived"] == 0 and meta["restored"] == 1
-    assert memory.get(faded_id)["state"] == "current"
+    assert memory.get(faded_id).state == "current"
     assert run_maintenance(memory.store_id, pg_dsn)["restored"] == 0  # counted once
     with memory.db.connection() as conn:
         passes = conn.execute(
@@ -262,12 +263,12 @@ def test_archive_then_confirm_restores(memory: Memory, pg_dsn: str) -> None:
 
 def test_maintenance_off_skips_the_store(memory: Memory, pg_dsn: str) -> None:
     memory.configure(maintenance={"enabled": False, "duplicate_threshold": 0.5})
-    ids = [memory.save({"category": "fact", "context": "Office closes at 6pm"})["id"]]
-    ids.append(memory.save({"category": "fact", "context": "The office closes at 6pm"})["id"])
+    ids = [memory.save({"category": "fact", "context": "Office closes at 6pm"}).id]
+    ids.append(memory.save({"category": "fact", "context": "The office closes at 6pm"}).id)
     before = row_counts(memory)
     meta = run_maintenance(memory.store_id, pg_dsn)
     assert meta["skipped"] == "maintenance is off for this store" and meta["merged"] == 0
-    assert [memory.get(i)["state"] for i in ids] == ["current", "current"]
+    assert [memory.get(i).state for i in ids] == ["current", "current"]
     assert row_counts(memory) == before
     with memory.db.connection() as conn:
         row = conn.execute(

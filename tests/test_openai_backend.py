@@ -78,7 +78,7 @@ def test_save_with_dedup_falls_back_when_answers_are_invalid(memory: Memory) -> 
         res = m2.save_with_dedup(
             {"category": "fact", "context": "Lives in Leeds, near the park", "confidence": 7}
         )
-    assert res["saved"] and "fallback" in res["reason"]
+    assert res.saved and res.reason is not None and "fallback" in res.reason
     with memory.db.connection() as conn:
         outcomes = [
             r["outcome"]

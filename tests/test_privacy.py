@@ -7,6 +7,7 @@ import json
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from pydantic import BaseModel
 
 from memory_pipelines.api import Memory, Recall
 from memory_pipelines.api.autorecall import autorecall
@@ -42,8 +43,12 @@ def _write(memory: Memory, chat: str, texts: list[str], person: str | None) -> N
     )
 
 
+def _json(value: object) -> object:
+    return value.model_dump(mode="json") if isinstance(value, BaseModel) else str(value)
+
+
 def _leaks(out: object) -> list[str]:
-    text = json.dumps(out, default=str).lower()
+    text = json.dumps(out, default=_json).lower()
     return [s for s in SECRETS if s in text]
 
 
@@ -56,16 +61,16 @@ def test_extracted_items_belong_to_their_chats_person(memory: Memory, recall: Re
     )
     assert counts["written"] >= 3
     items = memory.items(state=None)
-    assert items and {i["person_id"] for i in items} == {"ana"}
-    assert any("4321" in i["context"] for i in items)
+    assert items and {i.person_id for i in items} == {"ana"}
+    assert any("4321" in i.context for i in items)
 
     q = "What is Ana's bank PIN?"
-    assert not _leaks([h.to_dict() for h in recall.search(q, person="bob")])
+    assert not _leaks([h.model_dump() for h in recall.search(q, person="bob")])
     assert not _leaks(autorecall(recall, "bob-chat", q, person="bob"))
     assert not _leaks(recall.by_period("2024-01-01", "2025-01-01", person="bob"))
-    assert not _leaks(recall.hydrate([f"item:{i['item_id']}" for i in items], person="bob"))
+    assert not _leaks(recall.hydrate([f"item:{i.item_id}" for i in items], person="bob"))
     assert not _leaks(memory.items(reader="bob"))
-    assert _leaks([h.to_dict() for h in recall.search(q, person="ana")])  # ana still finds it
+    assert _leaks([h.model_dump() for h in recall.search(q, person="ana")])  # ana still finds it
 
 
 def test_drill_down_and_hydrate_hide_another_persons_turns(memory: Memory, recall: Recall) -> None:
@@ -76,14 +81,12 @@ def test_drill_down_and_hydrate_hide_another_persons_turns(memory: Memory, recal
         chat="ana-chat",
         turn_seq=1,
     )
-    ref = f"item:{saved['id']}"
-    assert recall.drill_down(ref, person="ana")["children"]  # ana opens her own turn
-    assert recall.drill_down(ref, person="bob")["children"] == []
+    ref = f"item:{saved.id}"
+    assert recall.drill_down(ref, person="ana").children  # ana opens her own turn
+    assert recall.drill_down(ref, person="bob").children == []
     [seen] = recall.hydrate([ref], person="bob")
-    assert (seen["chat_id"], seen["from_seq"], seen["to_seq"]) == (None, None, None)
-    [hit] = [
-        h for h in recall.search("office Lisbon", ["agent"], person="bob") if h.id == seen["id"]
-    ]
+    assert (seen.chat_id, seen.from_seq, seen.to_seq) == (None, None, None)
+    [hit] = [h for h in recall.search("office Lisbon", ["agent"], person="bob") if h.id == seen.id]
     assert hit.chat_id is None and hit.from_seq is None
 
 
@@ -93,7 +96,7 @@ def test_an_item_saved_in_a_persons_chat_is_theirs_unless_shared(memory: Memory)
     mine = memory.save(
         {"category": "fact", "context": "Ana lives in Porto"}, chat="ana-chat", turn_seq=1
     )
-    assert memory.get(mine["id"])["person_id"] == "ana"
+    assert memory.get(mine.id).person_id == "ana"
     with pytest.raises(ValidationError, match="person"):
         memory.save(
             {"category": "fact", "context": "Ana lives in Porto now", "person": "bob"},
@@ -119,10 +122,10 @@ def test_dedup_never_merges_or_supersedes_across_persons(memory: Memory, recall:
     moved = memory.save_with_dedup(
         {"category": "fact", "context": "Deploy day is Thursday", "person": "ana"}
     )
-    assert "mergedInto" not in private and "superseded" not in moved
-    shared = memory.get(lunch["id"])
-    assert shared["tags"] == [] and "therapist" not in shared["context"]
-    assert memory.get(deploy["id"])["state"] == "current"
+    assert private.merged_into is None and moved.superseded is None
+    shared = memory.get(lunch.id)
+    assert shared.tags == [] and "therapist" not in shared.context
+    assert memory.get(deploy.id).state == "current"
     texts = [h.text for h in recall.search("When is deploy day?", ["agent"], person="bob")]
     assert "Deploy day is Tuesday" in texts and "Deploy day is Thursday" not in texts
 
@@ -135,7 +138,7 @@ def test_edges_must_point_at_records_the_item_s_person_may_read(
     foreign = other.save({"category": "fact", "context": "The other store keeps this"})
     ana = memory.save({"category": "fact", "context": "Ana's sister is Rita", "person": "ana"})
     edge = {"type": "relates_to", "kind": "item"}
-    for target in (999_999_999, foreign["id"]):
+    for target in (999_999_999, foreign.id):
         with pytest.raises(ValidationError, match=r"edges\[0\]\.target"):
             memory.save(
                 {
@@ -149,25 +152,25 @@ def test_edges_must_point_at_records_the_item_s_person_may_read(
             {
                 "category": "fact",
                 "context": "Family dinner on Sunday",
-                "edges": [{**edge, "target": ana["id"]}],
+                "edges": [{**edge, "target": ana.id}],
             }
         )
     with pytest.raises(ValidationError, match="fed_by"):
-        memory.save({"category": "fact", "context": "Family dinner is Sunday"}, fed_by=[ana["id"]])
+        memory.save({"category": "fact", "context": "Family dinner is Sunday"}, fed_by=[ana.id])
     bobs = memory.save({"category": "fact", "context": "Bob hosts on Sundays", "person": "bob"})
     linked = memory.save(
         {"category": "fact", "context": "Ana visits Rita in June", "person": "ana",
-         "edges": [{**edge, "target": ana["id"]}]}
+         "edges": [{**edge, "target": ana.id}]}
     )  # fmt: skip
-    assert recall.neighbors(f"item:{linked['id']}", person="ana")
-    for ref in (f"item:{ana['id']}", f"item:{linked['id']}"):
+    assert recall.neighbors(f"item:{linked.id}", person="ana")
+    for ref in (f"item:{ana.id}", f"item:{linked.id}"):
         with pytest.raises(NotFound):
             recall.neighbors(ref, person="bob")
-    assert recall.neighbors(f"item:{bobs['id']}", person="bob") == []
+    assert recall.neighbors(f"item:{bobs.id}", person="bob") == []
     with pytest.raises(NotFound):
-        memory.history(ana["id"], reader="bob")
+        memory.history(ana.id, reader="bob")
     with pytest.raises(NotFound):
-        memory.get(ana["id"], reader="bob")
+        memory.get(ana.id, reader="bob")
 
 
 def test_hidden_references_are_taken_out_of_what_a_reader_sees(
@@ -183,38 +186,38 @@ def test_hidden_references_are_taken_out_of_what_a_reader_sees(
             "UPDATE agent_memory_items SET edges = %s::jsonb, fed_by = %s, contested_with = %s"
             " WHERE item_id = %s",
             (
-                json.dumps([{"type": "relates_to", "kind": "item", "target": ana["id"]}]),
-                [ana["id"]],
-                [ana["id"]],
-                shared["id"],
+                json.dumps([{"type": "relates_to", "kind": "item", "target": ana.id}]),
+                [ana.id],
+                [ana.id],
+                shared.id,
             ),
         )
     for record in (
-        recall.hydrate([f"item:{shared['id']}"], person="bob")[0],
-        memory.get(shared["id"], reader="bob"),
+        recall.hydrate([f"item:{shared.id}"], person="bob")[0],
+        memory.get(shared.id, reader="bob"),
         memory.items(reader="bob")[0],
     ):
-        assert (record["edges"], record["fed_by"], record["contested_with"]) == ([], [], [])
-    assert memory.get(shared["id"])["fed_by"] == [ana["id"]]  # the application sees all
+        assert (record.edges, record.fed_by, record.contested_with) == ([], [], [])
+    assert memory.get(shared.id).fed_by == [ana.id]  # the application sees all
 
 
 def test_readers_of_commitments_and_the_feed_see_shared_and_their_own(memory: Memory) -> None:
     _people(memory)
     ana = memory.save({"category": "commitment", "context": "Ana pays Rita back", "person": "ana"})
     shared = memory.save({"category": "commitment", "context": "Team sends the report"})
-    memory.delete(ana["id"], actor="ana")
-    assert [c["item_id"] for c in memory.commitments(reader="bob")] == [shared["id"]]
+    memory.delete(ana.id, actor="ana")
+    assert [c.item_id for c in memory.commitments(reader="bob")] == [shared.id]
     events = list(memory.subscribe(0, reader="bob", idle_timeout=0.2))
-    assert events and {e["item_id"] for e in events} == {shared["id"]}
+    assert events and {e.item_id for e in events} == {shared.id}
     everything = list(memory.subscribe(0, idle_timeout=0.2))
-    assert {e["item_id"] for e in everything} == {ana["id"], shared["id"]}
-    assert {e["kind"] for e in everything if e["item_id"] == ana["id"]} == {"create", "delete"}
+    assert {e.item_id for e in everything} == {ana.id, shared.id}
+    assert {e.kind for e in everything if e.item_id == ana.id} == {"create", "delete"}
 
 
 def test_boot_window_of_another_persons_chat_is_not_found(memory: Memory) -> None:
     _people(memory)
     _write(memory, "ana-chat", ["I see my therapist every Tuesday."], "ana")
-    assert memory.boot_window("ana-chat", 500, reader="ana")["records"]
+    assert memory.boot_window("ana-chat", 500, reader="ana").records
     for reader in ("bob", None):
         with pytest.raises(NotFound):
             memory.boot_window("ana-chat", 500, reader=reader)

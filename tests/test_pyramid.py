@@ -162,9 +162,9 @@ def test_children_of_drills_down_to_turns(memory: Memory) -> None:
     [l2] = [r for r in rows if r["level"] == 2]
     with memory.db.connection() as conn:
         kids = chunks_db.children_of(conn, l2["chunk_id"], memory.store_id)
-        assert [k["kind"] for k in kids] == ["chunk"] * 10
-        leaves = chunks_db.children_of(conn, kids[-1]["id"])
+        assert [k.kind for k in kids] == ["chunk"] * 10
+        leaves = chunks_db.children_of(conn, kids[-1].id)
         with pytest.raises(NotFound, match="chunk 0 does not exist"):
             chunks_db.children_of(conn, 0)
-    assert [(k["kind"], k["from_seq"]) for k in leaves] == [("turn", s) for s in range(91, 101)]
-    assert leaves[0]["text"] == turn(91)["text"]
+    assert [(k.kind, k.seq) for k in leaves] == [("turn", s) for s in range(91, 101)]
+    assert leaves[0].text == turn(91)["text"]

@@ -8,6 +8,7 @@ from datetime import UTC, datetime, timedelta
 
 import psycopg
 import pytest
+from psycopg import sql
 
 from memory_pipelines.api import Memory, Recall
 from memory_pipelines.errors import NotFound, ValidationError
@@ -50,10 +51,10 @@ def test_by_period_merges_items_turns_and_chunks_in_time_order(
     )
     rollup(memory.db, memory.store_id, Models(LocalBackend(memory.embedder)), memory.embedder)
     rows = recall.by_period(T0, T0 + timedelta(days=5))
-    kinds = [r["kind"] for r in rows]
+    kinds = [r.kind for r in rows]
     assert kinds.count("turn") == 5 and kinds.count("item") == 1 and kinds.count("chunk") == 1
-    assert [r["at"] for r in rows] == sorted(r["at"] for r in rows)
-    assert any(r["kind"] == "item" and r["id"] == early["id"] for r in rows)
+    assert [r.at for r in rows] == sorted(r.at for r in rows)
+    assert any(r.kind == "item" and r.id == early.id for r in rows)
     with pytest.raises(ValidationError, match="end"):
         recall.by_period(T0, T0)
 
@@ -61,7 +62,7 @@ def test_by_period_merges_items_turns_and_chunks_in_time_order(
 def test_neighbors_walk_links_both_ways_with_names(memory: Memory, recall: Recall) -> None:
     a = memory.save(
         {"category": "decision", "context": "Chose Postgres for the importer", "confidence": 8}
-    )["id"]
+    ).id
     b = memory.save(
         {
             "category": "fact",
@@ -69,13 +70,13 @@ def test_neighbors_walk_links_both_ways_with_names(memory: Memory, recall: Recal
             "confidence": 7,
             "edges": [{"type": "caused_by", "target": a}],
         }
-    )["id"]
+    ).id
     out = recall.neighbors(f"item:{b}")
-    assert [(r["direction"], r["link_type"], r["id"], r["name"]) for r in out] == [
+    assert [(r.direction, r.link_type, r.id, r.name) for r in out] == [
         ("out", "caused_by", a, "Chose Postgres for the importer")
     ]
     back = recall.neighbors(("item", a))
-    assert [(r["direction"], r["id"], r["name"]) for r in back] == [
+    assert [(r.direction, r.id, r.name) for r in back] == [
         ("back", b, "The importer handles 2M rows a day")
     ]
     with pytest.raises(ValidationError, match="ref"):
@@ -100,9 +101,9 @@ def test_drill_down_never_dead_ends(memory: Memory, recall: Recall) -> None:
             "SELECT chunk_id FROM chunks WHERE store_id = %s", (memory.store_id,)
         ).fetchone()["chunk_id"]
     opened = recall.drill_down(f"chunk:{chunk_id}")
-    assert [c["kind"] for c in opened["children"]] == ["turn"] * 10
-    turn = recall.drill_down(("turn", opened["children"][3]["id"]))
-    assert turn["trace_ref"] == "run-3"
+    assert [c.kind for c in opened.children] == ["turn"] * 10
+    turn = recall.drill_down(("turn", opened.children[3].id))
+    assert turn.trace_ref == "run-3"
     with pytest.raises(NotFound):
         recall.drill_down("chunk:999999999")
 
@@ -113,20 +114,21 @@ def test_hydrate_reads_once_and_keeps_order(
     t = memory.write_turn("c", "The landlord fixed the boiler on Monday.")
     i = memory.save(
         {"category": "fact", "context": "Boiler was fixed by the landlord", "confidence": 7}
-    )["id"]
+    ).id
     statements: list[str] = []
     real = psycopg.Connection.execute
 
     def counting(self, query, *args, **kwargs):  # type: ignore[no-untyped-def]
-        statements.append(str(query).split()[0].upper())
+        text = query.as_string(self) if isinstance(query, sql.Composable) else str(query)
+        statements.append(text.split()[0].upper())
         return real(self, query, *args, **kwargs)
 
     monkeypatch.setattr(psycopg.Connection, "execute", counting)
-    records = recall.hydrate([f"item:{i}", ("turn", t["turn_id"]), "item:999999999"])
+    records = recall.hydrate([f"item:{i}", ("turn", t.turn_id), "item:999999999"])
     monkeypatch.undo()
     assert statements.count("SELECT") == 1  # one read for every kind
-    assert [(r["kind"], r["id"]) for r in records] == [("item", i), ("turn", t["turn_id"])]
-    assert records[0]["context"] == "Boiler was fixed by the landlord"
+    assert [(r.kind, r.id) for r in records] == [("item", i), ("turn", t.turn_id)]
+    assert records[0].context == "Boiler was fixed by the landlord"
     assert "embedding" not in records[0]
 
 
@@ -148,7 +150,7 @@ def test_documents_and_emails_are_searchable_scopes(memory: Memory, recall: Reca
     mails = recall.search("when is the deposit due?", ["email"], k=3)
     assert mails[0].kind == "email" and mails[0].extra["sender"] == "events@venue.example"
     again = memory.add_document("handbook", "Expenses need approval.", title="Staff handbook")
-    assert again["passages"] == 1  # re-adding replaces the earlier version
+    assert again.passages == 1  # re-adding replaces the earlier version
     with pytest.raises(ValidationError, match="kind"):
         memory.add_document("x", "text", kind="fax")
 
@@ -156,7 +158,7 @@ def test_documents_and_emails_are_searchable_scopes(memory: Memory, recall: Reca
 def test_access_counts_under_concurrent_recalls(memory: Memory, recall: Recall) -> None:
     item = memory.save(
         {"category": "preference", "context": "Takes coffee black, no sugar", "confidence": 8}
-    )["id"]
+    ).id
     recall.search("how does she take her coffee?", ["agent"], k=1)  # warm up
 
     def worker() -> None:
@@ -169,4 +171,4 @@ def test_access_counts_under_concurrent_recalls(memory: Memory, recall: Recall) 
     for t in threads:
         t.join()
     got = memory.get(item)
-    assert got["access_count"] == 31 and got["last_recalled_at"] is not None
+    assert got.access_count == 31 and got.last_recalled_at is not None

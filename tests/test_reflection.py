@@ -14,6 +14,7 @@ from memory_pipelines.api import Memory
 from memory_pipelines.api.evolution import evolve
 from memory_pipelines.api.reflection import reflect
 from memory_pipelines.core.records import trust_for, validate_item
+from memory_pipelines.core.types import Item
 from memory_pipelines.defs.evolution.assets import evolution
 from memory_pipelines.defs.evolution.schedules import evolution_schedule
 from memory_pipelines.defs.gating import GatedJobConfig
@@ -77,7 +78,7 @@ def _add(memory: Memory, *items: dict[str, Any]) -> list[int]:
                 vec,
                 origin=i.get("origin", "explicit"),
                 trusted=trust_for(i.get("origin", "explicit"), []),
-            )
+            ).item_id
             for i, vec in zip(items, vecs, strict=True)
         ]
 
@@ -90,7 +91,7 @@ def _reflect(memory: Memory) -> dict[str, Any]:
     return reflect(memory.db, memory.store_id, memory.models, memory.embedder)
 
 
-def _insights(memory: Memory, state: str | None = "current") -> list[dict[str, Any]]:
+def _insights(memory: Memory, state: str | None = "current") -> list[Item]:
     return memory.items(category="insight", state=state)
 
 
@@ -120,25 +121,25 @@ def test_reflection_synthesises_clusters_into_insights(
 
     meta = _materialise(instance, reflection, memory, pg_dsn, force=True)
     assert meta["insights_created"] == 2 and meta["part_of_links"] == 6 and meta["forced"]
-    by_members = {tuple(sorted(i["fed_by"])): i for i in _insights(memory)}
+    by_members = {tuple(sorted(i.fed_by)): i for i in _insights(memory)}
     assert set(by_members) == {tuple(sorted(ana)), tuple(sorted(imp))}
     untrusted, trusted = by_members[tuple(sorted(ana))], by_members[tuple(sorted(imp))]
-    assert untrusted["trusted"] is False  # one member came from outside: the least trust wins
-    assert trusted["trusted"] is True
+    assert untrusted.trusted is False  # one member came from outside: the least trust wins
+    assert trusted.trusted is True
     for insight in (untrusted, trusted):
-        assert insight["origin"] == "derived" and insight["source"] == "machine"
-        assert insight["confidence"] <= 6 and insight["written_by"] == "reflection@v1"
-        assert insight["context"] and "\n" not in insight["context"]
-        assert [v["change"] for v in memory.history(insight["item_id"])] == ["create"]
-    assert trusted["entities"] == ["importer"] and trusted["tags"] == ["etl"]
+        assert insight.origin == "derived" and insight.source == "machine"
+        assert insight.confidence <= 6 and insight.written_by == "reflection@v1"
+        assert insight.context and "\n" not in insight.context
+        assert [v.change for v in memory.history(insight.item_id)] == ["create"]
+    assert trusted.entities == ["importer"] and trusted.tags == ["etl"]
     with memory.db.connection() as conn:
         parts = conn.execute(
             "SELECT src_id, dst_id FROM links WHERE store_id = %s AND link_type = 'part_of'",
             (memory.store_id,),
         ).fetchall()
     assert {(p["src_id"], p["dst_id"]) for p in parts} == {
-        *((m, untrusted["item_id"]) for m in ana),
-        *((m, trusted["item_id"]) for m in imp),
+        *((m, untrusted.item_id) for m in ana),
+        *((m, trusted.item_id) for m in imp),
     }
 
     # Reruns through the API (the asset's own work): the same members make nothing new.
@@ -150,8 +151,8 @@ def test_reflection_synthesises_clusters_into_insights(
         items_db.add_link(conn, memory.store_id, "item", grown, "item", ana[0], "relates_to")
     third = _reflect(memory)
     assert third["insights_created"] == 1 and third["insights_superseded"] == 1
-    assert memory.get(untrusted["item_id"])["state"] == "superseded"
-    assert sorted(_insights(memory)[0]["fed_by"]) == sorted([*ana, grown])
+    assert memory.get(untrusted.item_id).state == "superseded"
+    assert sorted(_insights(memory)[0].fed_by) == sorted([*ana, grown])
 
 
 def test_evolution_adds_neighbour_labels_and_keeps_user_text(
@@ -185,29 +186,29 @@ def test_evolution_adds_neighbour_labels_and_keeps_user_text(
     with memory.db.transaction() as conn:
         for other in (n1, n2, *private):
             items_db.add_link(conn, memory.store_id, "item", other, "item", hub, "relates_to")
-    before = {i["item_id"]: i for i in memory.items()}
+    before = {i.item_id: i for i in memory.items()}
 
     meta = _materialise(instance, evolution, memory, pg_dsn, force=True)
     assert meta["items_evolved"] >= 1
     after = memory.get(hub)
-    assert after["tags"] == ["offsite", "office", "Porto"]  # shared by two visible neighbours
-    assert after["entities"] == ["Porto"]  # a neighbour's entity its own text names
-    assert "ana-private" not in after["tags"]
-    assert after["context"] == before[hub]["context"]  # the user's words, untouched
-    assert after["updated_at"] == before[hub]["updated_at"]  # not new evidence
+    assert after.tags == ["offsite", "office", "Porto"]  # shared by two visible neighbours
+    assert after.entities == ["Porto"]  # a neighbour's entity its own text names
+    assert "ana-private" not in after.tags
+    assert after.context == before[hub].context  # the user's words, untouched
+    assert after.updated_at == before[hub].updated_at  # not new evidence
     versions = memory.history(hub)
-    assert [v["change"] for v in versions] == ["create", "evolve"]
-    assert versions[-1]["actor"] == "evolution@v1" and versions[-1]["snapshot"]["tags"][-1]
+    assert [v.change for v in versions] == ["create", "evolve"]
+    assert versions[-1].actor == "evolution@v1" and versions[-1].snapshot.tags[-1]
     for item_id, old in before.items():  # no context or body changed, machine's included
         now = memory.get(item_id)
-        assert (now["context"], now["body"]) == (old["context"], old["body"])
+        assert (now.context, now.body) == (old.context, old.body)
 
     # The hub's new entity reaches Ana's records on the next pass (they name Porto and may read
     # the shared hub); then nothing is left to learn, and a rerun writes nothing.
     second = evolve(memory.db, memory.store_id)
-    assert second["items_evolved"] == 2 and memory.get(private[0])["entities"] == ["Porto"]
+    assert second["items_evolved"] == 2 and memory.get(private[0]).entities == ["Porto"]
     assert evolve(memory.db, memory.store_id)["items_evolved"] == 0
-    assert [v["change"] for v in memory.history(hub)] == ["create", "evolve"]
+    assert [v.change for v in memory.history(hub)] == ["create", "evolve"]
 
 
 @pytest.mark.parametrize("schedule", [reflection_schedule, evolution_schedule])

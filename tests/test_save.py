@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from memory_pipelines.api import Memory
+from memory_pipelines.core.types import SaveResult
 from memory_pipelines.errors import NotFound, ValidationError
 
 GOOD = {
@@ -75,22 +76,22 @@ def test_durable_fact_is_saved_with_provenance(memory: Memory) -> None:
     r = memory.save(
         {**GOOD, "person": "ana", "tags": ["travel"], "importance": 6}, written_by="app-key"
     )
-    assert r["saved"] is True
-    item = memory.get(r["id"])
-    assert item["person_id"] == "ana" and item["tags"] == ["travel"]
-    assert item["origin"] == "explicit" and item["trusted"] is True
-    assert item["state"] == "current" and item["written_by"] == "app-key"
+    assert r.saved is True
+    item = memory.get(r.id)
+    assert item.person_id == "ana" and item.tags == ["travel"]
+    assert item.origin == "explicit" and item.trusted is True
+    assert item.state == "current" and item.written_by == "app-key"
     with memory.db.connection() as conn:
         emb = conn.execute(
             "SELECT vector_dims(embedding) AS d FROM agent_memory_items WHERE item_id = %s",
-            (r["id"],),
+            (r.id,),
         ).fetchone()["d"]
     assert emb == 384
 
 
 def test_greeting_is_skipped(memory: Memory) -> None:
     r = memory.save({"category": "fact", "context": "Hi there, good morning!", "confidence": 7})
-    assert r == {"saved": False, "skipped": "greeting"}
+    assert r == SaveResult(saved=False, skipped="greeting")
     assert _counts(memory)[0] == 0
 
 
@@ -98,9 +99,9 @@ def test_low_confidence_speculation_is_skipped(memory: Memory) -> None:
     r = memory.save(
         {"category": "fact", "context": "Might learn Go one day, not sure", "confidence": 6}
     )
-    assert r["skipped"] == "speculation"
+    assert r.skipped == "speculation"
     r = memory.save({"category": "fact", "context": "Owns a red bicycle", "confidence": 2})
-    assert r["skipped"] == "speculation"
+    assert r.skipped == "speculation"
 
 
 def test_restatement_is_skipped(memory: Memory) -> None:
@@ -110,11 +111,11 @@ def test_restatement_is_skipped(memory: Memory) -> None:
     r = memory.save(
         {"category": "fact", "context": "I'm allergic to kiwi", "confidence": 7},
         chat="c",
-        turn_seq=t2["seq"],
-        from_seq=t2["seq"],
+        turn_seq=t2.seq,
+        from_seq=t2.seq,
     )
-    assert r == {"saved": False, "skipped": "restatement"}
-    assert t["seq"] == 2
+    assert r == SaveResult(saved=False, skipped="restatement")
+    assert t.seq == 2
 
 
 def test_text_already_in_history_is_skipped(memory: Memory) -> None:
@@ -126,7 +127,7 @@ def test_text_already_in_history_is_skipped(memory: Memory) -> None:
             "context": "traceback: KeyError 'user_id' in billing/export.py line 42",
         }
     )
-    assert r["skipped"] == "already_in_history"
+    assert r.skipped == "already_in_history"
 
 
 def test_budget_per_turn(memory: Memory) -> None:
@@ -137,13 +138,11 @@ def test_budget_per_turn(memory: Memory) -> None:
         "Our CI pipelines run on GitLab",
     ]
     results = [
-        memory.save(
-            {"category": "fact", "context": f, "confidence": 7}, chat="c", turn_seq=t["seq"]
-        )
+        memory.save({"category": "fact", "context": f, "confidence": 7}, chat="c", turn_seq=t.seq)
         for f in facts
     ]
-    assert [r["saved"] for r in results] == [True, True, False]
-    assert results[2]["skipped"] == "budget"
+    assert [r.saved for r in results] == [True, True, False]
+    assert results[2].skipped == "budget"
     assert _counts(memory)[0] == 2
 
 
@@ -151,12 +150,12 @@ def test_derived_trust_is_the_least_of_its_inputs(memory: Memory) -> None:
     memory.write_turn("c", "Let's plan the offsite.")
     trusted = memory.save(
         {"category": "fact", "context": "Offsite budget is 5000 euros", "confidence": 8}
-    )["id"]
+    ).id
     untrusted = memory.save(
         {"category": "fact", "context": "Offsite venue is the Lisbon hub", "confidence": 6},
         origin="outside",
-    )["id"]
-    assert memory.get(untrusted)["trusted"] is False
+    ).id
+    assert memory.get(untrusted).trusted is False
     both = memory.save(
         {
             "category": "decision",
@@ -177,11 +176,9 @@ def test_derived_trust_is_the_least_of_its_inputs(memory: Memory) -> None:
         turn_seq=1,
         fed_by=[trusted],
     )
-    a, b = memory.get(both["id"]), memory.get(only_trusted["id"])
-    assert (
-        a["origin"] == "derived" and a["trusted"] is False and a["fed_by"] == [trusted, untrusted]
-    )
-    assert b["origin"] == "derived" and b["trusted"] is True
+    a, b = memory.get(both.id), memory.get(only_trusted.id)
+    assert a.origin == "derived" and a.trusted is False and a.fed_by == [trusted, untrusted]
+    assert b.origin == "derived" and b.trusted is True
     with pytest.raises(ValidationError, match="fed_by"):
         memory.save(
             {"category": "fact", "context": "Fed by a ghost", "confidence": 6},
@@ -192,9 +189,7 @@ def test_derived_trust_is_the_least_of_its_inputs(memory: Memory) -> None:
 
 
 def test_history_oldest_first_and_delete_cascades(memory: Memory) -> None:
-    a = memory.save({"category": "fact", "context": "Team standup is at 9:30", "confidence": 7})[
-        "id"
-    ]
+    a = memory.save({"category": "fact", "context": "Team standup is at 9:30", "confidence": 7}).id
     b = memory.save(
         {
             "category": "fact",
@@ -202,15 +197,16 @@ def test_history_oldest_first_and_delete_cascades(memory: Memory) -> None:
             "confidence": 7,
             "edges": [{"type": "relates_to", "target": a}],
         }
-    )["id"]
+    ).id
     with memory.db.transaction() as conn:
         from memory_pipelines.store import items as items_db
+        from memory_pipelines.store.versions import write_version
 
         conn.execute("UPDATE agent_memory_items SET confidence = 9 WHERE item_id = %s", (a,))
-        items_db.write_version(conn, a, "update", "test")
+        write_version(conn, items_db.get_item(conn, a), "update", "test")
     versions = memory.history(a)
-    assert [v["version"] for v in versions] == [1, 2]
-    assert [v["snapshot"]["confidence"] for v in versions] == [7, 9]
+    assert [v.version for v in versions] == [1, 2]
+    assert [v.snapshot.confidence for v in versions] == [7, 9]
     assert _counts(memory) == (2, 3, 1)
     memory.delete(a, actor="alice")
     assert _counts(memory) == (1, 1, 0)  # a's versions and the link into it are gone
@@ -223,4 +219,4 @@ def test_history_oldest_first_and_delete_cascades(memory: Memory) -> None:
             (memory.store_id, a),
         ).fetchone()
     assert ev == {"kind": "delete", "actor": "alice"}
-    assert memory.get(b)["state"] == "current"
+    assert memory.get(b).state == "current"

@@ -18,7 +18,7 @@ def test_hybrid_search_finds_items_and_turns(memory: Memory, recall: Recall) -> 
     memory.write_turn("c", "We had pasta for dinner.")
     shared = memory.save(
         {"category": "fact", "context": "Sister owns a greyhound named Biscuit", "confidence": 7}
-    )["id"]
+    ).id
     private = memory.save(
         {
             "category": "fact",
@@ -26,7 +26,7 @@ def test_hybrid_search_finds_items_and_turns(memory: Memory, recall: Recall) -> 
             "confidence": 7,
             "person": "ana",
         }
-    )["id"]
+    ).id
     hits = recall.search("what dog does the sister have?", k=3)
     assert hits[0].kind in ("item", "turn")
     kinds_ids = {(h.kind, h.id) for h in hits}
@@ -35,7 +35,7 @@ def test_hybrid_search_finds_items_and_turns(memory: Memory, recall: Recall) -> 
     assert any(h.kind == "turn" and "greyhound" in h.text for h in hits)
     as_ana = recall.search("greyhound", ["agent"], person="ana", k=5)
     assert {h.id for h in as_ana} == {shared, private}
-    assert memory.get(shared)["access_count"] == 2
+    assert memory.get(shared).access_count == 2
 
 
 def test_search_validates_input(recall: Recall) -> None:

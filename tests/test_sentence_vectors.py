@@ -5,10 +5,10 @@ import pytest
 
 from memory_pipelines.api.extraction import run_extraction
 from memory_pipelines.api.memory import Memory
+from memory_pipelines.api.turns import embed_turns, embedding_text
 from memory_pipelines.models.base import Models
 from memory_pipelines.models.embedder import Embedder
 from memory_pipelines.models.local import LocalBackend
-from memory_pipelines.store.turns import embed_turns, embedding_text
 
 TURNS = [
     ("Caroline", "I adopted a rescue dog named Oscar last week. The forecast says rain."),

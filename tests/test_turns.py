@@ -46,7 +46,7 @@ def test_concurrent_writers_keep_seq_dense(memory: Memory) -> None:
 def test_turns_are_append_only(memory: Memory) -> None:
     t = memory.write_turn("c", "original text")
     with memory.db.connection() as conn, pytest.raises(psycopg.errors.RaiseException):
-        conn.execute("UPDATE turns SET text = 'edited' WHERE turn_id = %s", (t["turn_id"],))
+        conn.execute("UPDATE turns SET text = 'edited' WHERE turn_id = %s", (t.turn_id,))
 
 
 def test_write_turn_validates_role(memory: Memory) -> None:

@@ -3,16 +3,17 @@ model call), the top hits within a token budget, logged to agent_roi_injections.
 
 from __future__ import annotations
 
-from typing import Any
-
 from memory_pipelines.api.boot import boot_window
 from memory_pipelines.api.recall import ALL_SCOPES, MAX_QUERY, Recall
 from memory_pipelines.core import injection, policy
 from memory_pipelines.core.inputs import id_field
 from memory_pipelines.core.records import optional_int, text_field
+from memory_pipelines.core.types import AutoRecall, Hit
 from memory_pipelines.errors import ValidationError
+from memory_pipelines.store import commitments as commitments_db
 from memory_pipelines.store import stores as stores_db
 from memory_pipelines.store import turns as turns_db
+from memory_pipelines.store.injections import record_injection
 
 MIN_COSINE = 0.35  # below this a hit is not about the message (all-MiniLM-L6-v2 cosines)
 CANDIDATES = 12
@@ -28,10 +29,11 @@ def autorecall(
     budget_tokens: int = 400,
     boot_budget_tokens: int = BOOT_BUDGET,
     turn_seq: int | None = None,
-) -> dict[str, Any]:
-    """What to inject before the model answers `user_message` in `chat`: {"messages": [...],
-    "records": [...], "tokens": n, "skipped": {...}}. Nothing is injected for generic
-    messages, hits below the relevance threshold, or hits the boot window already holds."""
+) -> AutoRecall:
+    """What to inject before the model answers `user_message` in `chat`: the messages to
+    prepend, the records they carry, their tokens and what was skipped (AutoRecall). Nothing
+    is injected for generic messages, hits below the relevance threshold, or hits the boot
+    window already holds."""
     if isinstance(budget_tokens, bool) or not isinstance(budget_tokens, int) or budget_tokens < 1:
         raise ValidationError("budget_tokens", f"must be a positive integer, got {budget_tokens!r}")
     id_field("chat", chat)
@@ -43,12 +45,12 @@ def autorecall(
         settings = stores_db.get_settings(conn, store_id)
         chat_id = turns_db.check_reader(conn, store_id, chat, person)
     skipped = {"below_threshold": 0, "in_boot_window": 0, "over_budget": 0}
-    hits: list[Any] = []
+    hits: list[Hit] = []
     if user_message.strip() and not is_generic(user_message):
         hits = recall.search(user_message, ALL_SCOPES, person=person, k=CANDIDATES)
     in_window = {
-        (r["kind"], r["id"])
-        for r in boot_window(db, store_id, chat, boot_budget_tokens, embedder, person)["records"]
+        (r.kind, r.id)
+        for r in boot_window(db, store_id, chat, boot_budget_tokens, embedder, person).records
     }
     lines, chosen, tokens = [], [], 0
     for h in hits:
@@ -68,41 +70,27 @@ def autorecall(
         chosen.append(h)
         tokens += cost
     if settings.commitments.carry_open and settings.commitments.most_carried > 0:
-        lines += [
-            injection.commitment_line(c)
-            for c in _open_commitments(recall, person, settings.commitments.most_carried)
-        ]
+        with db.connection() as conn:
+            carried = commitments_db.open_commitments(
+                conn, store_id, person, settings.commitments.most_carried
+            )
+        lines += [injection.commitment_line(c) for c in carried]
     messages = injection.render(user_message, lines, settings.trust_envelope) if lines else []
     with db.connection() as conn:
-        conn.execute(
-            "INSERT INTO agent_roi_injections (store_id, chat_id, turn_seq, person_id, hit_ids,"
-            " scores, tokens) VALUES (%s, %s, %s, %s, %s, %s, %s)",
-            (
-                store_id,
-                chat_id,
-                turn_seq,
-                person,
-                [h.ref for h in chosen],
-                [round(float(h.extra.get("cos", 0.0)), 4) for h in chosen],
-                tokens,
-            ),
+        record_injection(
+            conn,
+            store_id,
+            chat_id,
+            turn_seq,
+            person,
+            [h.ref for h in chosen],
+            [round(float(h.extra.get("cos", 0.0)), 4) for h in chosen],
+            tokens,
         )
-    return {"messages": messages, "records": lines, "tokens": tokens, "skipped": skipped}
+    return AutoRecall(messages=messages, records=lines, tokens=tokens, skipped=skipped)
 
 
 def is_generic(message: str) -> bool:
     """Greetings and acknowledgements ("ok thanks", "hi!") ask nothing of memory."""
     kinds = {policy.sentence_kind(s, "user") for s in policy.sentences(message)}
     return not kinds or kinds <= {"greeting", "ack"}
-
-
-def _open_commitments(recall: Recall, person: str | None, most: int) -> list[dict[str, Any]]:
-    """The person's open commitments (and shared ones), the one due soonest first."""
-    with recall.db.connection() as conn:
-        return conn.execute(
-            "SELECT item_id, context, due_at, owed_to FROM agent_memory_items"
-            " WHERE store_id = %s AND category = 'commitment' AND status = 'open'"
-            " AND state = 'current' AND (person_id IS NULL OR person_id = %s)"
-            " ORDER BY due_at ASC NULLS LAST, item_id LIMIT %s",
-            (recall.store_id, person, most),
-        ).fetchall()

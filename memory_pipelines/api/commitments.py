@@ -13,9 +13,11 @@ from typing import Any
 
 from memory_pipelines.core.inputs import id_field
 from memory_pipelines.core.records import text_field
+from memory_pipelines.core.types import Commitment, Item
 from memory_pipelines.core.vocabulary import COMMITMENT_STATUSES
 from memory_pipelines.errors import ValidationError
 from memory_pipelines.store import commitments as commitments_db
+from memory_pipelines.store import events as events_db
 from memory_pipelines.store import items as items_db
 from memory_pipelines.store.db import Database
 from memory_pipelines.store.visibility import EVERYONE, Reader
@@ -25,22 +27,20 @@ _CHANGES = {"fulfilled": "fulfil", "cancelled": "cancel"}
 ANNOUNCER = "overdue_commitments_sensor"
 
 
-def fulfil(db: Database, store_id: str, item_id: int, actor: str) -> dict[str, Any]:
+def fulfil(db: Database, store_id: str, item_id: int, actor: str) -> Item:
     """Mark an open commitment fulfilled; returns the record. Writes a version row (change
     `fulfil`) and a `fulfil` event. Raises ValidationError naming the field when the item is
     not a commitment, is superseded, or is not open (fulfilled or cancelled already)."""
     return _set_status(db, store_id, item_id, "fulfilled", actor)
 
 
-def cancel(db: Database, store_id: str, item_id: int, actor: str) -> dict[str, Any]:
+def cancel(db: Database, store_id: str, item_id: int, actor: str) -> Item:
     """Mark an open commitment cancelled; returns the record. Writes a version row (change
     `cancel`) and a `cancel` event; the same checks as `fulfil`."""
     return _set_status(db, store_id, item_id, "cancelled", actor)
 
 
-def _set_status(
-    db: Database, store_id: str, item_id: int, status: str, actor: str
-) -> dict[str, Any]:
+def _set_status(db: Database, store_id: str, item_id: int, status: str, actor: str) -> Item:
     change = _CHANGES[status]
     if isinstance(item_id, bool) or not isinstance(item_id, int) or not 0 < item_id < 2**63:
         raise ValidationError(
@@ -52,23 +52,22 @@ def _set_status(
     with db.transaction() as conn:
         # Locked, so two people closing the same commitment at once cannot both succeed.
         item = items_db.get_item(conn, item_id, store_id=store_id, for_update=True)
-        if item["category"] != "commitment":
+        if item.category != "commitment":
             raise ValidationError(
                 "category",
-                f"item {item_id} is a {item['category']}, not a commitment; only a commitment "
+                f"item {item_id} is a {item.category}, not a commitment; only a commitment "
                 f"has a status ({', '.join(COMMITMENT_STATUSES)})",
             )
-        if item["state"] == "superseded":
+        if item.state == "superseded":
             raise ValidationError(
                 "state",
-                f"commitment {item_id} is superseded by {item['superseded_by']}; "
+                f"commitment {item_id} is superseded by {item.superseded_by}; "
                 f"{change} the current one",
             )
-        if item["status"] != "open":
+        if item.status != "open":
             raise ValidationError(
                 "status",
-                f"only an open commitment can be {status}; commitment {item_id} is "
-                f"{item['status']}",
+                f"only an open commitment can be {status}; commitment {item_id} is {item.status}",
             )
         return items_db.update_item(
             conn, item_id, change, actor.strip(), {"status": status}, payload={"from": "open"}
@@ -84,7 +83,7 @@ def list_commitments(
     person: str | None = None,
     limit: int = 100,
     reader: Reader = EVERYONE,
-) -> list[dict[str, Any]]:
+) -> list[Commitment]:
     """Commitments of the store, the one due soonest first (superseded wordings left out).
 
     `status` is open, fulfilled or cancelled (None: all); `overdue` keeps open, current ones
@@ -119,20 +118,18 @@ def announce_overdue(db: Database, limit: int = 1000) -> dict[str, Any]:
         pending = commitments_db.unannounced_overdue(conn, limit)
     by_store: dict[str, list[int]] = {}
     for row in pending:
-        by_store.setdefault(row["store_id"], []).append(int(row["item_id"]))
+        by_store.setdefault(row.store_id, []).append(row.item_id)
     announced: Counter[str] = Counter()
     already = 0
     for store_id, ids in sorted(by_store.items()):
         with db.transaction() as conn:
             for c in commitments_db.still_overdue(conn, store_id, ids):
                 payload = {
-                    "due_at": c["due_at"].isoformat(),
-                    "owed_to": c["owed_to"],
-                    "person_id": c["person_id"],
+                    "due_at": c.due_at.isoformat() if c.due_at else None,
+                    "owed_to": c.owed_to,
+                    "person_id": c.person_id,
                 }
-                if items_db.record_event(
-                    conn, store_id, "overdue", c["item_id"], ANNOUNCER, payload
-                ):
+                if events_db.record_event(conn, store_id, "overdue", c.item_id, ANNOUNCER, payload):
                     announced[store_id] += 1
                 else:
                     already += 1

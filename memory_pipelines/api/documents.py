@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
 
 from memory_pipelines.core.inputs import DocumentInput, validate_document
+from memory_pipelines.core.types import AddedDocument
 from memory_pipelines.errors import ValidationError
 from memory_pipelines.models.embedder import Embedder
 from memory_pipelines.store import documents as documents_db
@@ -27,7 +27,7 @@ def add_document(
     recipients: Sequence[str] = (),
     person: str | None = None,
     created_at: datetime | str | None = None,
-) -> dict[str, Any]:
+) -> AddedDocument:
     """Store a document (kind `basic`) or an email (kind `email`) for recall's scopes of the
     same names, split into passages and embedded. Re-adding the same id replaces it. A text
     past MAX_DOCUMENT_CHARS characters or MAX_PASSAGES passages (core/inputs.py) is refused
@@ -43,7 +43,7 @@ def add_document(
         created_at=created_at,
     )
     write_documents(db, embedder, store_id, [doc])
-    return {"id": doc.external_id, "kind": doc.kind, "passages": len(doc.passages)}
+    return AddedDocument(id=doc.external_id, kind=doc.kind, passages=len(doc.passages))
 
 
 def write_documents(

@@ -57,12 +57,12 @@ def apply(conn: Conn, store_id: str, changes: list[Refresh], run_id: str = "") -
             item = items_db.get_item(conn, ch.item_id, store_id=store_id, for_update=True)
         except NotFound:
             continue  # deleted since it was read
-        if item["state"] != "current":
+        if item.state != "current":
             continue
-        tags = merged(item["tags"], ch.tags)
-        entities = merged(item["entities"], ch.entities)
-        added_tags = tags[len(item["tags"]) :]
-        added_entities = entities[len(item["entities"]) :]
+        tags = merged(item.tags, ch.tags)
+        entities = merged(item.entities, ch.entities)
+        added_tags = tags[len(item.tags) :]
+        added_entities = entities[len(item.entities) :]
         if not added_tags and not added_entities:
             continue
         items_db.update_item(

@@ -19,6 +19,7 @@ from memory_pipelines.api.dedup import DedupPool, Provenance, save_deduplicated
 from memory_pipelines.core.extract import PROVENANCE_KEYS, check_candidate
 from memory_pipelines.core.records import ItemInput, validate_item
 from memory_pipelines.core.windows import windows_for
+from memory_pipelines.errors import StoreError
 from memory_pipelines.models.base import Invalid, Models
 from memory_pipelines.models.embedder import DIM, Embedder
 from memory_pipelines.store import extraction as ex_db
@@ -116,10 +117,13 @@ def apply_extracted(
     a fact said again confirms its item, a correction supersedes it. Candidate texts are
     embedded once, many windows at a time, and the store's item vectors are searched in memory
     (api/dedup.DedupPool)."""
+    counts = {"windows_applied": 0, "written": 0, "confirmed": 0, "superseded": 0, "model_calls": 0}
     with db.connection() as conn:
         windows = ex_db.windows_in_state(conn, store_id, "extracted")
-        pool = DedupPool(conn, store_id, embedder.dim) if windows else None
-    counts = {"windows_applied": 0, "written": 0, "confirmed": 0, "superseded": 0, "model_calls": 0}
+    if not windows:  # then reading every vector of the store is not worth it
+        return _applied(store_id, counts, log)
+    with db.connection() as conn:
+        pool = DedupPool(conn, store_id, embedder.dim)
     for group in _groups(db, windows):
         missing = [
             item.context for _, cands in group for c, item in cands if c["embedding"] is None
@@ -129,7 +133,6 @@ def apply_extracted(
             with db.transaction() as conn:
                 if not ex_db.claim_for_apply(conn, w["window_id"]):
                     continue  # applied meanwhile by another run
-                assert pool is not None
                 pool.lock_and_refresh(conn, [item.person for _, item in cands])
                 outcomes = []
                 for cand, item in cands:
@@ -146,6 +149,10 @@ def apply_extracted(
             counts["model_calls"] += len(calls)
             if counts["windows_applied"] % 20 == 0:
                 log(f"store {store_id}: applied {counts['windows_applied']}/{len(windows)} windows")
+    return _applied(store_id, counts, log)
+
+
+def _applied(store_id: str, counts: dict[str, Any], log: Log) -> dict[str, Any]:
     log(
         f"store {store_id}: {counts['written']} written, {counts['confirmed']} confirmed,"
         f" {counts['superseded']} superseded from {counts['windows_applied']} windows"
@@ -204,9 +211,11 @@ def _save(
         model=models.backend.model,
     )
     result = save_deduplicated(conn, store_id, item, vec, models, prov, pool)
-    if result.get("deduplicated"):
-        return "confirmed", result["mergedInto"]
-    return ("superseded" if "superseded" in result else "written"), result["id"]
+    if result.deduplicated and result.merged_into is not None:
+        return "confirmed", result.merged_into
+    if result.id is None:
+        raise StoreError(f"dedup of a candidate of window {w['window_id']} saved nothing")
+    return ("superseded" if result.superseded is not None else "written"), result.id
 
 
 def run_extraction(

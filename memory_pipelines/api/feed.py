@@ -14,28 +14,19 @@ it handled and passes it as `after_id` next time.
 
 from __future__ import annotations
 
-import contextlib
-import json
 import time
 from collections.abc import Iterator
 from typing import Any
 
 import psycopg
-from psycopg.rows import DictRow, dict_row
 
+from memory_pipelines.core.types import Event
 from memory_pipelines.errors import StoreError, ValidationError
+from memory_pipelines.store import events as events_db
 from memory_pipelines.store.db import Database, get_database
-from memory_pipelines.store.visibility import EVERYONE, Reader, reader_params, reader_sees
+from memory_pipelines.store.visibility import EVERYONE, Reader, reader_params
 
-CHANNEL = "memory_events"
 APP_NAME = "memory-feed"  # application_name of a subscriber's connection (pg_stat_activity)
-
-# A person's feed: events about shared records (or none) and their own (see 010_privacy.sql).
-_READ = (
-    "SELECT event_id, store_id, kind, item_id, actor, payload, created_at FROM events"
-    f" WHERE store_id = %(store)s AND event_id > %(after)s AND {reader_sees()}"
-    " ORDER BY event_id LIMIT %(batch)s"
-)
 
 
 def subscribe(
@@ -49,9 +40,10 @@ def subscribe(
     batch: int = 500,
     retries: int = 10,
     reader: Reader = EVERYONE,
-) -> Iterator[dict[str, Any]]:
+) -> Iterator[Event]:
     """Yield the store's events with event_id > after_id, oldest first, then new ones as they
-    are committed, each once: {event_id, store_id, kind, item_id, actor, payload, created_at}.
+    are committed, each once (an Event: event_id, store_id, kind, item_id, actor, payload,
+    created_at).
 
     Runs until the consumer stops, or `idle_timeout` seconds pass without a new event (None:
     forever). A dropped connection is reopened (up to `retries` failures in a row, with
@@ -75,20 +67,20 @@ def _follow(
     idle_timeout: float | None,
     poll_seconds: float,
     retries: int,
-) -> Iterator[dict[str, Any]]:
+) -> Iterator[Event]:
     store_id, batch = params["store"], params["batch"]
-    conn: psycopg.Connection[DictRow] | None = None
+    conn: events_db.Listener | None = None
     failures = 0
     last_new = time.monotonic()
     try:
         while True:
             try:
                 if conn is None:
-                    conn = _listen(dsn, store_id)
-                rows = conn.execute(_READ, {**params, "after": cursor}).fetchall()
+                    conn = events_db.listen(dsn, f"{APP_NAME} {store_id}")
+                rows = events_db.read_events(conn, params, cursor)
                 failures = 0
             except psycopg.OperationalError as exc:
-                _close(conn)
+                events_db.close(conn)
                 conn = None
                 failures += 1
                 if failures > retries:
@@ -99,8 +91,8 @@ def _follow(
                 time.sleep(min(0.05 * 2**failures, 5.0))
                 continue
             for row in rows:
-                cursor = int(row["event_id"])
-                yield dict(row)
+                cursor = row.event_id
+                yield row
             if rows:
                 last_new = time.monotonic()
                 if len(rows) == batch:
@@ -112,44 +104,9 @@ def _follow(
                     return
                 wait = min(wait, left)
             try:
-                _wait(conn, store_id, wait)
+                events_db.wait_for_store(conn, store_id, wait)
             except psycopg.OperationalError:
-                _close(conn)  # the next read reconnects and counts the failure
+                events_db.close(conn)  # the next read reconnects and counts the failure
                 conn = None
     finally:
-        _close(conn)
-
-
-def _listen(dsn: str, store_id: str) -> psycopg.Connection[DictRow]:
-    """A dedicated autocommit connection LISTENing on the feed's channel. LISTEN comes before
-    the first read, so an event committed after that read is always notified."""
-    conn = psycopg.connect(
-        dsn,
-        autocommit=True,
-        row_factory=dict_row,
-        application_name=f"{APP_NAME} {store_id}"[:63],
-        connect_timeout=10,
-    )
-    conn.execute(f"LISTEN {CHANNEL}")
-    return conn
-
-
-def _wait(conn: psycopg.Connection[DictRow], store_id: str, seconds: float) -> None:
-    """Until a notification about this store arrives, or `seconds` pass (then the caller reads
-    anyway, so even a lost notification only delays an event by one poll)."""
-    deadline = time.monotonic() + seconds
-    while (left := deadline - time.monotonic()) > 0:
-        for note in conn.notifies(timeout=left, stop_after=1):
-            try:
-                if json.loads(note.payload).get("store_id") != store_id:
-                    continue  # another store's event: keep waiting
-            except (ValueError, AttributeError):
-                pass  # not ours to parse: read again, it costs one query
-            return
-
-
-def _close(conn: psycopg.Connection[DictRow] | None) -> None:
-    """Close a connection that may already be broken (nothing is left to release then)."""
-    if conn is not None:
-        with contextlib.suppress(psycopg.Error):
-            conn.close()
+        events_db.close(conn)

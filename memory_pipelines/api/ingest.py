@@ -53,7 +53,7 @@ def ingest_chats(
     for chat in chats:
         for n, turn in enumerate(chat.turns, start=1):
             if not turn.get("external_id"):
-                digest = hashlib.sha1(turn["text"].encode()).hexdigest()[:10]
+                digest = hashlib.sha1(turn["text"].encode(), usedforsecurity=False).hexdigest()[:10]
                 turn["external_id"] = f"L{n}:{digest}"
     read = written = 0
     try:
@@ -61,7 +61,7 @@ def ingest_chats(
             for i in range(0, len(chat.turns), BATCH):
                 batch = chat.turns[i : i + BATCH]
                 rows = memory.write_turns(chat.external_id, batch, embed=embed)
-                written += sum(1 for r in rows if r["new"])
+                written += sum(1 for r in rows if r.new)
                 read += len(batch)
                 if progress:
                     progress(len(batch))

@@ -16,7 +16,7 @@ from typing import Any
 
 from memory_pipelines.core.vocabulary import GATED_JOBS
 from memory_pipelines.errors import ValidationError
-from memory_pipelines.store import items as items_db
+from memory_pipelines.store import events as events_db
 from memory_pipelines.store import jobs as jobs_db
 from memory_pipelines.store import stores as stores_db
 from memory_pipelines.store.db import Database
@@ -103,7 +103,7 @@ def activate_job(
             evaluation=snapshot,
             forced=bool(blocking),
         )
-        items_db.record_event(
+        events_db.record_event(
             conn, store_id, "activate", None, actor, {"job": job, "evaluation_id": eval_id}
         )
     return out
@@ -117,7 +117,7 @@ def deactivate_job(db: Database, store_id: str, job: str, *, actor: str = "") ->
         stores_db.get_settings(conn, store_id)
         jobs_db.lock_store(conn, store_id)
         out = jobs_db.set_activation(conn, store_id, job, active=False, actor=actor)
-        items_db.record_event(conn, store_id, "deactivate", None, actor, {"job": job})
+        events_db.record_event(conn, store_id, "deactivate", None, actor, {"job": job})
     return out
 
 

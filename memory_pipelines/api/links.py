@@ -21,12 +21,10 @@ from memory_pipelines.core.links import (
 )
 from memory_pipelines.core.vocabulary import LINK_TYPES
 from memory_pipelines.models.base import Invalid, Models
-from memory_pipelines.store import items as items_db
 from memory_pipelines.store import links as links_db
 from memory_pipelines.store.calls import record_calls
 from memory_pipelines.store.db import Database
 
-LINKER = "linkgen@v1"
 BATCH = 32
 NEIGHBOURS = 6  # per search list; at most 3x this many candidates are shown per item
 Log = Callable[[str], None]
@@ -93,7 +91,7 @@ def link_pending(
                 if any(n.kind == "item" and n.id not in alive for n in (src, dst)):
                     continue  # deleted while the model was thinking
                 (sk, sid), (dk, did) = oriented((src.kind, src.id), (dst.kind, dst.id), p.type)
-                new = items_db.add_link(
+                new = links_db.add_link(
                     conn,
                     store_id,
                     sk,

@@ -19,6 +19,7 @@ import numpy as np
 from memory_pipelines.core.maintenance import Strength, duplicate_clusters, faded, near_pairs
 from memory_pipelines.core.settings import Maintenance
 from memory_pipelines.models.base import Invalid, Models
+from memory_pipelines.store import items as items_db
 from memory_pipelines.store import maintenance as maint_db
 from memory_pipelines.store import stores as stores_db
 from memory_pipelines.store.calls import record_calls
@@ -85,7 +86,7 @@ def maintain(
     counts["seconds"] = round(time.perf_counter() - start, 3)
     with db.transaction() as conn:
         maint_db.record_pass(conn, store_id, run_id, started_at, counts, watermark)
-        counts["current_items"] = maint_db.count_current(conn, store_id)
+        counts["current_items"] = items_db.count_current(conn, store_id)
     log(
         f"store {store_id}: scanned {len(rows)}, merged {counts['merged']} duplicates,"
         f" archived {counts['archived']}, {restored} restored since the last pass,"
@@ -115,7 +116,7 @@ def merge_pass(
     merged = 0
     for batch in _batches(clusters, MERGE_BATCH):
         with db.transaction() as conn:
-            maint_db.lock_persons(conn, store_id, (rows[c.survivor]["person_id"] for c in batch))
+            items_db.lock_persons(conn, store_id, (rows[c.survivor]["person_id"] for c in batch))
             for c in batch:
                 weaker = [
                     (rows[w]["item_id"], cos) for w, cos in zip(c.weaker, c.cosines, strict=True)

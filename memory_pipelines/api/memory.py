@@ -10,6 +10,7 @@ from typing import Any
 from memory_pipelines.api import boot, documents, feed
 from memory_pipelines.api import commitments as commitments_api
 from memory_pipelines.api.dedup import Provenance, save_deduplicated
+from memory_pipelines.api.turns import embed_turns
 from memory_pipelines.core import policy
 from memory_pipelines.core.inputs import (
     id_field,
@@ -25,6 +26,17 @@ from memory_pipelines.core.records import (
     trust_for,
     validate_item,
 )
+from memory_pipelines.core.types import (
+    AddedDocument,
+    BootWindow,
+    Commitment,
+    Event,
+    Item,
+    ItemVersion,
+    SaveResult,
+    Turn,
+    TurnWritten,
+)
 from memory_pipelines.core.vocabulary import ORIGINS
 from memory_pipelines.errors import NotFound, ValidationError
 from memory_pipelines.models.base import Models
@@ -33,6 +45,7 @@ from memory_pipelines.models.local import LocalBackend
 from memory_pipelines.store import items as items_db
 from memory_pipelines.store import stores as stores_db
 from memory_pipelines.store import turns as turns_db
+from memory_pipelines.store import versions as versions_db
 from memory_pipelines.store import visibility
 from memory_pipelines.store.calls import record_calls
 from memory_pipelines.store.db import Conn, Database, get_database
@@ -119,8 +132,9 @@ class Memory:
         external_id: str | None = None,
         person: str | None = None,
         key_id: str | None = None,
-    ) -> dict[str, Any]:
-        """Append a turn to a chat (created on first use); returns {turn_id, chat_id, seq, new}.
+    ) -> TurnWritten:
+        """Append a turn to a chat (created on first use); returns its id, chat, seq and
+        whether it is new.
 
         The turn is embedded as it is written, so recall finds it at once.
         """
@@ -148,7 +162,7 @@ class Memory:
         person: str | None = None,
         key_id: str | None = None,
         embed: bool = True,
-    ) -> list[dict[str, Any]]:
+    ) -> list[TurnWritten]:
         """Append several turns in order, in one transaction, embedded in one batch.
 
         Turns whose external_id the chat already holds are skipped (a re-ingest writes nothing).
@@ -169,10 +183,9 @@ class Memory:
             raise ValidationError(
                 f"turns[{again}].external_id", f"repeats turns[{first}]: one turn per external id"
             )
-        new = [turns_db.NewTurn(**t) for t in checked]
         vecs, sentences = (
-            turns_db.embed_turns(self.embedder, [(t.speaker, t.text) for t in new])
-            if embed and new
+            embed_turns(self.embedder, [(t.speaker, t.text) for t in checked])
+            if embed and checked
             else (None, None)
         )
         with self.db.transaction() as conn:
@@ -181,9 +194,9 @@ class Memory:
             chat_id = turns_db.ensure_chat(
                 conn, self.store_id, chat, key_id=key_id, person_id=person
             )
-            ids = turns_db.append_turns(conn, self.store_id, chat_id, new, vecs, sentences)
+            ids = turns_db.append_turns(conn, self.store_id, chat_id, checked, vecs, sentences)
         return [
-            {"turn_id": tid, "chat_id": chat_id, "seq": seq, "new": new} for tid, seq, new in ids
+            TurnWritten(turn_id=tid, chat_id=chat_id, seq=seq, new=new) for tid, seq, new in ids
         ]
 
     # -- documents and emails --------------------------------------------------------------
@@ -199,7 +212,7 @@ class Memory:
         recipients: Sequence[str] = (),
         person: str | None = None,
         created_at: datetime | str | None = None,
-    ) -> dict[str, Any]:
+    ) -> AddedDocument:
         """Store a document (kind `basic`) or an email (kind `email`) for recall's scopes of the
         same names, split into passages and embedded. Re-adding the same id replaces it."""
         return documents.add_document(
@@ -218,13 +231,13 @@ class Memory:
 
     # -- items ----------------------------------------------------------------------------
 
-    def save(self, item: dict[str, Any], **provenance: Any) -> dict[str, Any]:
+    def save(self, item: dict[str, Any], **provenance: Any) -> SaveResult:
         """Save a memory item under the save policy, without dedup; returns what happened.
 
-        Returns `{"saved": True, "id": ..., "item": {...}}`, or `{"saved": False, "skipped":
-        reason}` when the policy skips it (greeting, meta_chatter, restatement,
-        already_in_history, speculation, budget). Raises ValidationError naming the field when
-        the item is malformed; nothing is written then.
+        A SaveResult: `saved` with the new item's `id` and the `item`, or `saved` False and
+        `skipped` with the reason when the policy skips it (greeting, meta_chatter,
+        restatement, already_in_history, speculation, budget). Raises ValidationError naming
+        the field when the item is malformed; nothing is written then.
 
         Provenance keywords: `chat` and `turn_seq` (a save made during a turn is `derived`: as
         trusted as the least trusted item in `fed_by`, and counted against the per-turn
@@ -233,13 +246,13 @@ class Memory:
         """
         return self._save(item, dedup=False, **provenance)
 
-    def save_with_dedup(self, item: dict[str, Any], **provenance: Any) -> dict[str, Any]:
+    def save_with_dedup(self, item: dict[str, Any], **provenance: Any) -> SaveResult:
         """Save with dedup: recall the nearest items and let the judge merge, supersede or create.
 
-        Returns `{"saved": True, "id": ...}` (plus `"superseded": old_id` when it replaced an
-        item), `{"saved": True, "deduplicated": True, "mergedInto": id}` when the fact was
-        already known, or `{"saved": False, "skipped": reason}` under the save policy. Takes the
-        same provenance keywords as `save`.
+        A SaveResult: `saved` with the new item's `id` (and `superseded`, the id of the item it
+        replaced), `deduplicated` with `merged_into` (`mergedInto` in JSON) when the fact was
+        already known, or `saved` False with `skipped` under the save policy; `reason` is the
+        judge's. Takes the same provenance keywords as `save`.
         """
         return self._save(item, dedup=True, **provenance)
 
@@ -256,7 +269,7 @@ class Memory:
         written_by: str = "",
         model: str | None = None,
         fed_by: Sequence[int] = (),
-    ) -> dict[str, Any]:
+    ) -> SaveResult:
         parsed = validate_item(item)
         id_field("chat", chat, nullable=True)
         turn_seq, from_seq, to_seq = (
@@ -273,7 +286,7 @@ class Memory:
             )
         if chat is not None:
             with self.db.connection() as conn:
-                _, owner = turns_db.chat_owner(conn, self.store_id, chat)
+                owner = turns_db.get_chat(conn, self.store_id, chat).person_id
             parsed = _person_in_chat(parsed, "person" in item, owner, chat)
         origin = origin or ("derived" if chat is not None else "explicit")
         if origin == "derived" and (chat is None or turn_seq is None):
@@ -281,21 +294,21 @@ class Memory:
                 "turn_seq", "a derived save needs the chat and turn_seq it is made in"
             )
         fed = [_positive_int("fed_by", f) for f in fed_by]
-        recent: list[dict[str, Any]] = []
+        recent: list[Turn] = []
         with self.db.connection() as conn:
             # Every field is checked before the policy, so a malformed item is always an error.
             self._check_references(conn, parsed, fed)
-            chat_id = turns_db.chat_id_of(conn, self.store_id, chat) if chat else None
+            chat_id = turns_db.get_chat(conn, self.store_id, chat).chat_id if chat else None
             if chat_id is not None:
                 recent = turns_db.recent_turns(conn, chat_id, from_seq or turn_seq, 3)
-            in_history = _in_history(conn, self.store_id, parsed.context)
+            in_history = turns_db.in_history(conn, self.store_id, parsed.context)
         reason = (
             "already_in_history"
             if in_history
             else self._policy_skip(parsed.context, parsed.confidence, recent)
         )
         if reason:
-            return {"saved": False, "skipped": reason}
+            return SaveResult(saved=False, skipped=reason)
         embedding = self.embedder.embed_one(parsed.context)
         first = from_seq if from_seq is not None else turn_seq
         try:
@@ -303,7 +316,7 @@ class Memory:
                 self._check_references(conn, parsed, fed)
                 prov = Provenance(
                     origin=origin,
-                    trusted=trust_for(origin, _trust_of(conn, self.store_id, fed)),
+                    trusted=trust_for(origin, items_db.trust_of(conn, self.store_id, fed)),
                     written_by=written_by,
                     chat_id=chat_id,
                     from_seq=first,
@@ -313,15 +326,15 @@ class Memory:
                 )
                 if chat_id is not None and turn_seq is not None:
                     budget = stores_db.get_settings(conn, self.store_id).save_policy.budget_per_turn
-                    if not _take_budget(conn, chat_id, turn_seq, budget):
+                    if not turns_db.take_budget(conn, chat_id, turn_seq, budget):
                         raise _Skip("budget")
                 if dedup:
                     result = save_deduplicated(
                         conn, self.store_id, parsed, embedding, self.models, prov
                     )
                     record_calls(conn, self.store_id, self.models.drain())
-                    return {"saved": True, **result}
-                item_id = items_db.insert_item(
+                    return result
+                saved = items_db.insert_item(
                     conn,
                     self.store_id,
                     parsed,
@@ -335,17 +348,14 @@ class Memory:
                     model=model,
                     fed_by=fed,
                 )
-                record = items_db.get_item(conn, item_id)
         except _Skip as skip:
-            return {"saved": False, "skipped": skip.reason}
-        return {"saved": True, "id": item_id, "item": record}
+            return SaveResult(saved=False, skipped=skip.reason)
+        return SaveResult(saved=True, id=saved.item_id, item=saved)
 
-    def _policy_skip(
-        self, context: str, confidence: int, recent: list[dict[str, Any]]
-    ) -> str | None:
+    def _policy_skip(self, context: str, confidence: int, recent: list[Turn]) -> str | None:
         if confidence <= LOW_CONFIDENCE:
             return "speculation"
-        texts = [f"{r['role']}: {r['text']}" for r in recent]
+        texts = [f"{r.role}: {r.text}" for r in recent]
         # The same cosine the extractor's policy uses (one implementation, in models/local).
         similarity = LocalBackend(self.embedder).similarity
         return policy.skip_reason_for_item(context, texts, similarity=similarity)
@@ -363,13 +373,13 @@ class Memory:
                 f"{', '.join(known) or 'none'} (add one with add_person), or null for shared",
             )
         whom = "shared records" if person is None else f"{person!r}"
-        refs = [(e.kind, e.id) for e in item.edges] + [("item", i) for i in fed]
+        refs = [(e.kind, e.target) for e in item.edges] + [("item", i) for i in fed]
         seen = visibility.visible(conn, self.store_id, person, refs)
         for i, e in enumerate(item.edges):
-            if (e.kind, e.id) not in seen:
+            if (e.kind, e.target) not in seen:
                 raise ValidationError(
                     f"edges[{i}].target",
-                    f"{e.kind} {e.id} does not exist in store {self.store_id!r} or is not"
+                    f"{e.kind} {e.target} does not exist in store {self.store_id!r} or is not"
                     f" readable by {whom}",
                 )
         hidden = sorted(i for i in fed if ("item", i) not in seen)
@@ -384,7 +394,7 @@ class Memory:
     # store); a person, or None for a turn that is for nobody, sees the shared records and
     # their own, with references to anything else taken out (store/visibility.py).
 
-    def get(self, item_id: int, *, reader: Reader = EVERYONE) -> dict[str, Any]:
+    def get(self, item_id: int, *, reader: Reader = EVERYONE) -> Item:
         """One memory item of this store, whatever its state."""
         _positive_int("item_id", item_id)
         with self.db.connection() as conn:
@@ -398,18 +408,18 @@ class Memory:
             raise NotFound(f"memory item {item_id} does not exist in store {self.store_id!r}")
         return seen[0]
 
-    def items(self, *, reader: Reader = EVERYONE, **filters: Any) -> list[dict[str, Any]]:
+    def items(self, *, reader: Reader = EVERYONE, **filters: Any) -> list[Item]:
         """Items filtered by state (default current; None = all), category, person,
         min_confidence, metadata (every key and value), limit (1-5000, default 100), newest
         change first."""
         with self.db.connection() as conn:
             return items_db.list_items(conn, self.store_id, reader=reader, **item_filters(filters))
 
-    def history(self, item_id: int, *, reader: Reader = EVERYONE) -> list[dict[str, Any]]:
+    def history(self, item_id: int, *, reader: Reader = EVERYONE) -> list[ItemVersion]:
         """Every version of a fact, oldest first, including the items it superseded."""
         _positive_int("item_id", item_id)
         with self.db.connection() as conn:
-            return items_db.history(conn, self.store_id, item_id, reader)
+            return versions_db.history(conn, self.store_id, item_id, reader)
 
     def delete(self, item_id: int, *, actor: str) -> None:
         """Really delete an item with its versions, embedding and links; records who did it."""
@@ -422,15 +432,15 @@ class Memory:
 
     # -- commitments and the change feed --------------------------------------------------
 
-    def fulfil(self, item_id: int, actor: str) -> dict[str, Any]:
+    def fulfil(self, item_id: int, actor: str) -> Item:
         """Mark an open commitment fulfilled (version row and event); see api.commitments."""
         return commitments_api.fulfil(self.db, self.store_id, item_id, actor)
 
-    def cancel(self, item_id: int, actor: str) -> dict[str, Any]:
+    def cancel(self, item_id: int, actor: str) -> Item:
         """Mark an open commitment cancelled (version row and event); see api.commitments."""
         return commitments_api.cancel(self.db, self.store_id, item_id, actor)
 
-    def commitments(self, **filters: Any) -> list[dict[str, Any]]:
+    def commitments(self, **filters: Any) -> list[Commitment]:
         """Commitments filtered by status, overdue, person, limit (and seen by `reader`); the
         one due soonest first."""
         allowed = ("status", "overdue", "person", "limit", "reader")
@@ -439,7 +449,7 @@ class Memory:
             raise ValidationError(unknown[0], f"unknown filter; allowed: {', '.join(allowed)}")
         return commitments_api.list_commitments(self.db, self.store_id, **filters)
 
-    def subscribe(self, after_id: int = 0, **options: Any) -> Iterator[dict[str, Any]]:
+    def subscribe(self, after_id: int = 0, **options: Any) -> Iterator[Event]:
         """The store's change feed from after_id on, in event_id order (a `reader` sees
         events about shared records and their own); see api.feed."""
         return feed.subscribe(self.store_id, after_id, db=self.db, **options)
@@ -448,7 +458,7 @@ class Memory:
 
     def boot_window(
         self, chat: str, budget_tokens: int, *, reader: Reader = EVERYONE
-    ) -> dict[str, Any]:
+    ) -> BootWindow:
         """A chat's whole history within budget_tokens, oldest first: the newest turns raw,
         older history as level-1 summaries, older still as level 2 and up. See
         api.boot.boot_window for the records and token counts returned."""
@@ -478,39 +488,3 @@ def _positive_int(name: str, value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_ID_VALUE:
         raise ValidationError(name, f"must be a record id (a positive integer), got {show(value)}")
     return value
-
-
-def _trust_of(conn: Conn, store_id: str, ids: list[int]) -> list[bool]:
-    if not ids:
-        return []
-    rows = conn.execute(
-        "SELECT item_id, trusted FROM agent_memory_items WHERE store_id = %s AND item_id = ANY(%s)",
-        (store_id, ids),
-    ).fetchall()
-    missing = set(ids) - {r["item_id"] for r in rows}
-    if missing:
-        raise ValidationError("fed_by", f"items {sorted(missing)} do not exist in this store")
-    return [bool(r["trusted"]) for r in rows]
-
-
-def _in_history(conn: Conn, store_id: str, text: str) -> bool:
-    """Whether a turn of the store already holds this text word for word (it is drillable)."""
-    row = conn.execute(
-        "SELECT 1 FROM turns WHERE store_id = %s"
-        " AND md5(lower(btrim(text))) = md5(lower(btrim(%s))) LIMIT 1",
-        (store_id, text),
-    ).fetchone()
-    return row is not None
-
-
-def _take_budget(conn: Conn, chat_id: int, seq: int, budget: int) -> bool:
-    """Count one save against the turn's budget; False when the budget is spent."""
-    if budget < 1:
-        return False
-    row = conn.execute(
-        "INSERT INTO turn_saves (chat_id, seq, saves) VALUES (%s, %s, 1)"
-        " ON CONFLICT (chat_id, seq) DO UPDATE SET saves = turn_saves.saves + 1"
-        " WHERE turn_saves.saves < %s RETURNING saves",
-        (chat_id, seq, budget),
-    ).fetchone()
-    return row is not None and row["saves"] <= budget

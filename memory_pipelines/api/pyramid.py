@@ -19,14 +19,15 @@ import numpy as np
 from memory_pipelines.core import pyramid
 from memory_pipelines.core.summarise import summarise as summarise_extractive
 from memory_pipelines.core.summarise import turn_text
+from memory_pipelines.core.types import Chunk, Turn
 from memory_pipelines.errors import StoreError, ValidationError
 from memory_pipelines.models.base import Invalid, Models
 from memory_pipelines.models.embedder import Embedder
 from memory_pipelines.store import chunks as chunks_db
+from memory_pipelines.store import turns as turns_db
 from memory_pipelines.store.calls import record_calls
 from memory_pipelines.store.db import Conn, Database
 
-ROLLUP = "rollup@v1"
 BATCH = 32  # chunks per transaction (and per embedding call for their summaries)
 # Words per summary: a level-1 chunk reads ~10 turns (~260 words in LoCoMo), so 60 words is a
 # real summary; higher levels cover ten times more each and get a little more room.
@@ -169,11 +170,13 @@ def _build(
 def _inputs(conn: Conn, store_id: str, p: pyramid.Planned, chat_id: int) -> dict[str, Any]:
     """What summarising one planned chunk reads: turns for level 1, child chunks above."""
     if p.level == 1:
-        rows = chunks_db.turns_between(conn, chat_id, p.first_child, p.last_child, embedding=True)
+        turns = turns_db.turns_with_vectors(conn, chat_id, p.first_child, p.last_child)
+        rows: Sequence[tuple[Turn | Chunk, np.ndarray | None]] = turns
     else:
-        rows = chunks_db.chunks_between(
-            conn, chat_id, p.level - 1, p.first_child, p.last_child, embedding=True
+        chunks = chunks_db.chunks_with_vectors(
+            conn, chat_id, p.level - 1, p.first_child, p.last_child
         )
+        rows = chunks
     if len(rows) != pyramid.BRANCH:
         what = "turns" if p.level == 1 else f"level-{p.level - 1} chunks"
         raise StoreError(
@@ -182,22 +185,22 @@ def _inputs(conn: Conn, store_id: str, p: pyramid.Planned, chat_id: int) -> dict
         )
     if p.level == 1:
         return {
-            "texts": [turn_text(r["speaker"], r["role"], r["created_at"], r["text"]) for r in rows],
-            "raw": [r["text"] for r in rows],
-            "vectors": [r["embedding"] for r in rows],
-            "children": [r["turn_id"] for r in rows],
-            "from_seq": rows[0]["seq"],
-            "to_seq": rows[-1]["seq"],
-            "period_start": min(r["created_at"] for r in rows),
-            "period_end": max(r["created_at"] for r in rows),
+            "texts": [turn_text(t.speaker, t.role, t.created_at, t.text) for t, _ in turns],
+            "raw": [t.text for t, _ in turns],
+            "vectors": [v for _, v in turns],
+            "children": [t.turn_id for t, _ in turns],
+            "from_seq": turns[0][0].seq,
+            "to_seq": turns[-1][0].seq,
+            "period_start": min(t.created_at for t, _ in turns),
+            "period_end": max(t.created_at for t, _ in turns),
         }
     return {
-        "texts": [r["summary"] for r in rows],
-        "raw": [r["summary"] for r in rows],
-        "vectors": [r["embedding"] for r in rows],
-        "children": [r["chunk_id"] for r in rows],
-        "from_seq": rows[0]["from_seq"],
-        "to_seq": rows[-1]["to_seq"],
-        "period_start": min(r["period_start"] for r in rows),
-        "period_end": max(r["period_end"] for r in rows),
+        "texts": [c.summary for c, _ in chunks],
+        "raw": [c.summary for c, _ in chunks],
+        "vectors": [v for _, v in chunks],
+        "children": [c.chunk_id for c, _ in chunks],
+        "from_seq": chunks[0][0].from_seq,
+        "to_seq": chunks[-1][0].to_seq,
+        "period_start": min(c.period_start for c, _ in chunks),
+        "period_end": max(c.period_end for c, _ in chunks),
     }

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
@@ -12,12 +11,23 @@ import numpy as np
 from memory_pipelines.core import ranking
 from memory_pipelines.core.inputs import id_field
 from memory_pipelines.core.records import parse_time, text_field
+from memory_pipelines.core.types import (
+    Chunk,
+    DrillDown,
+    Hit,
+    Item,
+    Neighbor,
+    Passage,
+    PeriodRecord,
+    Turn,
+)
 from memory_pipelines.errors import NotFound, ValidationError
 from memory_pipelines.models.embedder import DEFAULT_MODEL, Embedder, get_embedder
 from memory_pipelines.store import browse as browse_db
 from memory_pipelines.store import chunks as chunks_db
 from memory_pipelines.store import items as items_db
 from memory_pipelines.store import search as search_db
+from memory_pipelines.store import turns as turns_db
 from memory_pipelines.store import visibility
 from memory_pipelines.store.db import Conn, Database, get_database
 
@@ -30,27 +40,6 @@ SCOPES: dict[str, tuple[str, ...]] = {
 ALL_SCOPES: tuple[str, ...] = tuple(SCOPES)
 MAX_K = 200
 MAX_QUERY = 10_000  # characters; the embedder reads the first 256 word pieces anyway
-
-
-@dataclass
-class Hit:
-    kind: str  # item, turn or chunk
-    id: int
-    score: float
-    text: str
-    at: datetime | None = None
-    chat_id: int | None = None
-    from_seq: int | None = None
-    to_seq: int | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-    @property
-    def ref(self) -> str:
-        """The handle for neighbors() and drill_down(): "kind:id"."""
-        return f"{self.kind}:{self.id}"
 
 
 Ref = Hit | str | tuple[str, int]
@@ -146,25 +135,34 @@ class Recall:
             for c, _ in top:
                 ids.setdefault(c.kind, []).append(c.id)
             rows = search_db.fetch_texts(conn, self.store_id, ids, qvec)
-            _redact_rows(conn, self.store_id, person, rows)
-            hits = [_hit(c.kind, rows[c.key], s) for c, s in top if c.key in rows]
+            hits = _redact_hits(
+                conn,
+                self.store_id,
+                person,
+                [_hit(c.kind, rows[c.key], s) for c, s in top if c.key in rows],
+            )
             if self.reranker:
                 hits = list(self.reranker(query, hits))[:k]
             items_db.touch_items(conn, [h.id for h in hits if h.kind == "item"])
         return hits
 
-    def hydrate(self, hits: Sequence[Ref], *, person: str | None = None) -> list[dict[str, Any]]:
+    def hydrate(
+        self, hits: Sequence[Ref], *, person: str | None = None
+    ) -> list[Item | Turn | Chunk | Passage]:
         """Full records for hits (or refs), in one read, in the order given; records the caller
-        may not read are left out."""
+        may not read are left out. Each is its kind's record type (a document's or an email's
+        a Passage), whose `kind` and `id` name it."""
         id_field("person", person, nullable=True)
         if isinstance(hits, str) or not isinstance(hits, Sequence):
             raise ValidationError("hits", f"must be a list of hits or refs, got {hits!r}")
         refs = [parse_ref(h) for h in hits]
         with self.db.connection() as conn:
             found = browse_db.hydrate(conn, self.store_id, refs, person)
-            _redact_rows(conn, self.store_id, person, found)
+            items = [r for r in found.values() if isinstance(r, Item)]
+            for item in visibility.redact_items(conn, self.store_id, person, items):
+                found[("item", item.item_id)] = item
             items_db.touch_items(conn, [i for k, i in refs if k == "item" and (k, i) in found])
-        return [{"kind": k, "id": i, **found[(k, i)]} for k, i in refs if (k, i) in found]
+        return [found[(k, i)] for k, i in refs if (k, i) in found]
 
     def by_period(
         self,
@@ -173,7 +171,7 @@ class Recall:
         *,
         person: str | None = None,
         limit: int = 200,
-    ) -> list[dict[str, Any]]:
+    ) -> list[PeriodRecord]:
         """Memory items (by valid_from), turns (by created_at) and chunks (by period_start)
         from start up to end, merged in time order."""
         id_field("person", person, nullable=True)
@@ -184,12 +182,12 @@ class Recall:
             raise ValidationError("limit", f"must be 1-5000, got {limit!r}")
         with self.db.connection() as conn:
             rows = browse_db.by_period(conn, self.store_id, t0, t1, person, limit)
-            items_db.touch_items(conn, [r["id"] for r in rows if r["kind"] == "item"])
+            items_db.touch_items(conn, [r.id for r in rows if r.kind == "item"])
         return rows
 
-    def neighbors(self, ref: Ref, *, person: str | None = None) -> list[dict[str, Any]]:
+    def neighbors(self, ref: Ref, *, person: str | None = None) -> list[Neighbor]:
         """Forward links of a record plus the links into it (backlinks), with the other end's
-        name resolved: [{direction, link_type, kind, id, confidence, name, at}]."""
+        name resolved."""
         kind, rid = parse_ref(ref)
         id_field("person", person, nullable=True)
         with self.db.connection() as conn:
@@ -199,10 +197,10 @@ class Recall:
                     " readable here"
                 )
             rows = browse_db.neighbors(conn, self.store_id, kind, rid, person)
-            items_db.touch_items(conn, [r["id"] for r in rows if r["kind"] == "item"])
+            items_db.touch_items(conn, [r.id for r in rows if r.kind == "item"])
         return rows
 
-    def drill_down(self, ref: Ref, *, person: str | None = None) -> dict[str, Any]:
+    def drill_down(self, ref: Ref, *, person: str | None = None) -> DrillDown:
         """Open a record one level: a chunk gives its children (chunks, or raw turns under
         level 1); a turn gives its trace_ref (to open its run); an item gives the turns it
         came from. Never a dead end: every chunk has children."""
@@ -214,19 +212,18 @@ class Recall:
             )
         record = found[0]
         with self.db.connection() as conn:
-            if kind == "chunk":
+            if isinstance(record, Chunk):
                 children = chunks_db.children_of(conn, rid, self.store_id)
-                return {"ref": f"chunk:{rid}", "level": record["level"], "children": children}
-            if kind == "turn":
-                return {"ref": f"turn:{rid}", "trace_ref": record.get("trace_ref"), "turn": record}
+                return DrillDown(ref=f"chunk:{rid}", level=record.level, children=children)
+            if isinstance(record, Turn):
+                return DrillDown(ref=f"turn:{rid}", trace_ref=record.trace_ref, turn=record)
             # hydrate took out the chat of an item derived in a chat the reader may not see
-            if kind == "item" and record.get("chat_id") is not None:
-                turns = chunks_db.turns_between(
-                    conn, record["chat_id"], record["from_seq"], record["to_seq"]
+            if isinstance(record, Item) and record.chat_id is not None and record.from_seq:
+                turns = turns_db.turns_between(
+                    conn, record.chat_id, record.from_seq, record.to_seq or record.from_seq
                 )
-                children = [{"kind": "turn", "id": t["turn_id"], **t} for t in turns]
-                return {"ref": f"item:{rid}", "children": children}
-        return {"ref": f"{kind}:{rid}", "children": []}
+                return DrillDown(ref=f"item:{rid}", children=list(turns))
+        return DrillDown(ref=f"{kind}:{rid}")
 
 
 def rank_candidates(
@@ -263,15 +260,11 @@ def rank_candidates(
     return ranking.rank(cands, now)
 
 
-def _redact_rows(
-    conn: Conn, store_id: str, person: str | None, rows: dict[tuple[str, int], dict[str, Any]]
-) -> None:
-    """Take out of the item rows every reference the reader may not see (store/visibility)."""
-    keys = [key for key in rows if key[0] == "item"]
-    for key, record in zip(
-        keys, visibility.redact_items(conn, store_id, person, [rows[k] for k in keys]), strict=True
-    ):
-        rows[key] = record
+def _redact_hits(conn: Conn, store_id: str, person: str | None, hits: list[Hit]) -> list[Hit]:
+    """Take out of the item hits every reference the reader may not see (store/visibility)."""
+    items = [h for h in hits if h.kind == "item"]
+    redacted = iter(visibility.redact_items(conn, store_id, person, items))
+    return [next(redacted) if h.kind == "item" else h for h in hits]
 
 
 def _hit(kind: str, row: dict[str, Any], score: float) -> Hit:

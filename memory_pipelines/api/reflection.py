@@ -16,7 +16,6 @@ from typing import Any
 
 import numpy as np
 
-from memory_pipelines.api.dedup import supersede
 from memory_pipelines.core.records import validate_item
 from memory_pipelines.core.reflection import (
     SUMMARY_WORDS,
@@ -33,6 +32,7 @@ from memory_pipelines.store import items as items_db
 from memory_pipelines.store import neighbours as neighbours_db
 from memory_pipelines.store.calls import record_calls
 from memory_pipelines.store.db import Conn, Database, as_array
+from memory_pipelines.store.links import add_link
 
 REFLECTOR = "reflection@v1"
 MAX_ITEMS = 3000  # newest never-recalled items read per run; the similarity matrix is n x n
@@ -105,9 +105,7 @@ def apply(
     if not plans:
         return counts
     # One reflection writer per store at a time, so two runs cannot make the same insight.
-    conn.execute(
-        "SELECT pg_advisory_xact_lock(hashtextextended('reflection:' || %s, 0))", (store_id,)
-    )
+    neighbours_db.lock_reflection(conn, store_id)
     existing = neighbours_db.insights(conn, store_id)
     drafts = [insight_item(p.members, p.summary) for p in plans]
     vecs = embedder.embed([fields["context"] for fields, _ in drafts])
@@ -130,9 +128,9 @@ def apply(
             written_by=REFLECTOR,
             model=model,
             fed_by=ids,
-        )
+        ).item_id
         for member in ids:
-            items_db.add_link(
+            add_link(
                 conn,
                 store_id,
                 "item",
@@ -146,7 +144,7 @@ def apply(
         counts["part_of_links"] += len(ids)
         counts["insights_created"] += 1
         if action == "supersede" and target is not None:
-            supersede(conn, store_id, target, new_id, REFLECTOR)
+            items_db.supersede(conn, store_id, target, new_id, REFLECTOR)
             counts["insights_superseded"] += 1
             existing = [(i, "superseded" if i == target else s, f) for i, s, f in existing]
         existing.append((new_id, "current", ids))

@@ -114,7 +114,7 @@ def check_chats(chats: list[Chat]) -> None:
         seen: dict[str, int] = {}
         for i, turn in enumerate(chat.turns):
             where = chat.where_of(i)
-            ext = validate_turn(turn, where)["external_id"]
+            ext = validate_turn(turn, where).external_id
             if ext is not None:
                 if ext in seen:
                     raise ValidationError(

@@ -4,11 +4,20 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
+
+from croniter import croniter
 
 from memory_pipelines.core.settings import Extraction
 
 # (cron, timezone, since, now) -> whether a cron tick falls in (since, now]
 CronTicked = Callable[[str, str, datetime, datetime], bool]
+
+
+def cron_ticked(cron: str, timezone: str, since: datetime, now: datetime) -> bool:
+    """Whether a tick of `cron`, read in `timezone`, falls in (since, now]."""
+    nxt: datetime = croniter(cron, since.astimezone(ZoneInfo(timezone))).get_next(datetime)
+    return nxt <= now
 
 
 def extraction_due(

@@ -9,6 +9,8 @@ import re
 from datetime import datetime
 from typing import Any
 
+from memory_pipelines.core.types import Commitment
+
 RECALL_IDIOM = (
     'r = use("agent:recall@v1").recall(c, space)\n'
     'r.search({query}, scopes=["agent", "history", "basic", "email"])'
@@ -58,13 +60,14 @@ def history_line(hit: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def commitment_line(c: dict[str, Any]) -> dict[str, Any]:
+def commitment_line(c: Commitment) -> dict[str, Any]:
+    """An open commitment the turn carries: the promise, when it is due, to whom."""
     return {
         "type": "open commitment",
-        "ref": f"item:{c['item_id']}",
-        "promise": c["context"],
-        "due": c["due_at"].isoformat() if c.get("due_at") else None,
-        "owed_to": c.get("owed_to"),
+        "ref": f"item:{c.item_id}",
+        "promise": c.context,
+        "due": c.due_at.isoformat() if c.due_at else None,
+        "owed_to": c.owed_to,
     }
 
 

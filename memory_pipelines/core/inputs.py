@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal, cast
 
 from memory_pipelines.core.passages import split_passages
 from memory_pipelines.core.records import (
@@ -44,7 +44,19 @@ def id_field(name: str, value: Any, *, nullable: bool = False) -> Any:
     return value
 
 
-def validate_turn(raw: Any, where: str = "") -> dict[str, Any]:
+@dataclass(frozen=True)
+class TurnInput:
+    """A turn as a caller writes it, checked by validate_turn."""
+
+    text: str
+    role: str = "user"
+    speaker: str = ""
+    created_at: datetime | None = None
+    trace_ref: str | None = None
+    external_id: str | None = None
+
+
+def validate_turn(raw: Any, where: str = "") -> TurnInput:
     """The fields of one turn, checked; `where` prefixes each field's name ("turns[3].")."""
     if not isinstance(raw, dict):
         raise ValidationError(where.rstrip(".") or "turn", "must be an object with text")
@@ -63,24 +75,24 @@ def validate_turn(raw: Any, where: str = "") -> dict[str, Any]:
     speaker = text_field(
         f"{where}speaker", raw.get("speaker"), max_len=MAX_ID, nullable=True, one_line=True
     )
-    return {
-        "text": text,
-        "role": role,
-        "speaker": speaker or "",
-        "created_at": parse_time(f"{where}created_at", raw.get("created_at")),
-        "trace_ref": text_field(
+    return TurnInput(
+        text=text,
+        role=role,
+        speaker=speaker or "",
+        created_at=parse_time(f"{where}created_at", raw.get("created_at")),
+        trace_ref=text_field(
             f"{where}trace_ref", raw.get("trace_ref"), max_len=1000, nullable=True
         ),
-        "external_id": id_field(f"{where}external_id", raw.get("external_id"), nullable=True),
-    }
+        external_id=id_field(f"{where}external_id", raw.get("external_id"), nullable=True),
+    )
 
 
-def repeated_external_ids(turns: list[dict[str, Any]]) -> tuple[int, int] | None:
+def repeated_external_ids(turns: list[TurnInput]) -> tuple[int, int] | None:
     """The positions (first, again) of an external id given twice in one write, if any: the
     chat keeps one turn per external id, so the second could only fail or be lost."""
     seen: dict[str, int] = {}
     for i, t in enumerate(turns):
-        ext = t.get("external_id")
+        ext = t.external_id
         if ext is None:
             continue
         if ext in seen:
@@ -92,7 +104,7 @@ def repeated_external_ids(turns: list[dict[str, Any]]) -> tuple[int, int] | None
 @dataclass(frozen=True)
 class DocumentInput:
     external_id: str
-    kind: str
+    kind: Literal["basic", "email"]
     title: str
     passages: list[str]
     sender: str | None
@@ -138,7 +150,7 @@ def validate_document(
         )
     return DocumentInput(
         external_id=external_id,
-        kind=kind,
+        kind=cast(Literal["basic", "email"], kind),
         title=title,
         passages=passages,
         sender=sender,

@@ -22,6 +22,7 @@ import numpy as np
 import polars as pl
 
 from memory_pipelines.core.contradiction import judge as contradiction_rules
+from memory_pipelines.core.types import Edge, Item
 
 BLOCK = 1024  # rows of the similarity matrix computed at once: memory is BLOCK x group size
 _DAY_US = 86_400 * 1_000_000
@@ -145,17 +146,17 @@ def duplicate_clusters(
     return sorted(out, key=lambda c: c.survivor)
 
 
-def union_fields(survivor: dict[str, Any], weaker: Sequence[dict[str, Any]]) -> dict[str, Any]:
+def union_fields(survivor: Item, weaker: Sequence[Item]) -> dict[str, Any]:
     """The survivor's tags, entities, keywords and edges with the weaker records' added (the
     survivor's own first, then each weaker's in the order given). An edge of a weaker record
     that points at the survivor itself is dropped: a record does not link to itself."""
     out: dict[str, Any] = {}
     for name in ("tags", "entities", "keywords", "edges"):
-        merged = list(survivor[name] or [])
+        merged = list(getattr(survivor, name))
         for w in weaker:
-            for v in w[name] or []:
-                self_edge = name == "edges" and (
-                    v.get("kind") == "item" and v.get("target") == survivor["item_id"]
+            for v in getattr(w, name):
+                self_edge = (
+                    isinstance(v, Edge) and v.kind == "item" and v.target == survivor.item_id
                 )
                 if v not in merged and not self_edge:
                     merged.append(v)

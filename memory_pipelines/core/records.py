@@ -9,10 +9,11 @@ from __future__ import annotations
 import json
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import UTC, date, datetime
 from typing import Any
 
+from memory_pipelines.core.types import Edge
 from memory_pipelines.core.vocabulary import (
     COMMITMENT_STATUSES,
     LINK_TYPES,
@@ -35,35 +36,12 @@ MAX_JSON_DEPTH = 10
 EARLIEST = datetime(1000, 1, 1, tzinfo=UTC)
 LATEST = datetime(3000, 1, 1, tzinfo=UTC)
 
-FIELDS = (
-    "category",
-    "context",
-    "body",
-    "confidence",
-    "importance",
-    "tags",
-    "entities",
-    "keywords",
-    "edges",
-    "valid_from",
-    "person",
-    "source",
-    "status",
-    "due_at",
-    "owed_to",
-    "metadata",
-)
-
-
-@dataclass(frozen=True)
-class Edge:
-    type: str
-    kind: str
-    id: int
-
 
 @dataclass
 class ItemInput:
+    """A memory item as a caller writes it, checked by validate_item (its fields are the ones a
+    caller may give; the store adds the rest of an Item)."""
+
     category: str
     context: str
     body: str = ""
@@ -80,6 +58,9 @@ class ItemInput:
     due_at: datetime | None = None
     owed_to: str | None = None
     metadata: dict[str, Any] = field(default_factory=dict)
+
+
+FIELDS = tuple(f.name for f in fields(ItemInput))
 
 
 def show(value: Any, limit: int = 60) -> str:
@@ -237,7 +218,7 @@ def _edges(value: Any) -> list[Edge]:
         target = e.get("target")
         if isinstance(target, bool) or not isinstance(target, int) or not 0 < target < 2**63:
             raise ValidationError(f"edges[{i}].target", f"must be a record id, got {target!r}")
-        out.append(Edge(type=etype, kind=kind, id=target))
+        out.append(Edge(type=etype, kind=kind, target=target))
     return out
 
 

@@ -44,9 +44,10 @@ def run_case(
                         "valid_from": e.get("valid_from"),
                     }
                 )
-                ids[
-                    items_db.insert_item(conn, store_id, item, vec, origin="explicit", trusted=True)
-                ] = e["id"]
+                new = items_db.insert_item(
+                    conn, store_id, item, vec, origin="explicit", trusted=True
+                )
+                ids[new.item_id] = e["id"]
             item = validate_item(
                 {
                     "category": cand["category"],
@@ -59,10 +60,10 @@ def run_case(
             res = save_deduplicated(
                 conn, store_id, item, vecs[-1], models, Provenance(origin="explicit", trusted=True)
             )
-            if res.get("deduplicated"):
-                decided = ("merge", ids.get(res["mergedInto"]))
-            elif "superseded" in res:
-                decided = ("supersede", ids.get(res["superseded"]))
+            if res.deduplicated and res.merged_into is not None:
+                decided = ("merge", ids.get(res.merged_into))
+            elif res.superseded is not None:
+                decided = ("supersede", ids.get(res.superseded))
             raise _Rollback
     except _Rollback:
         pass

@@ -10,24 +10,15 @@ from typing import Any, Protocol, TypeVar
 
 import numpy as np
 
+from memory_pipelines.core.calls import ModelCall
 from memory_pipelines.core.contradiction import Contradiction
 from memory_pipelines.core.extract import WindowTurn
 from memory_pipelines.core.judge import JudgeDecision, JudgeItem
 from memory_pipelines.core.links import LinkNode, LinkProposal
 
+__all__ = ["Backend", "Invalid", "ModelCall", "Models", "WindowTurn"]
+
 T = TypeVar("T")
-
-
-@dataclass
-class ModelCall:
-    tier: str  # classify (cheap) or generate
-    task: str  # judge, extract, summarise, link, contradiction, reflect
-    backend: str
-    model: str
-    tokens_in: int = 0
-    tokens_out: int = 0
-    latency_ms: float = 0.0
-    outcome: str = "ok"  # ok, invalid (dropped after a retry), error, fallback
 
 
 class Invalid(Exception):

@@ -79,16 +79,6 @@ class ContradictionAnswer(BaseModel):
     reason: str = ""
 
 
-class ExtractedItem(BaseModel):
-    category: str = Field(pattern=r"^[a-z][a-z0-9_-]{0,39}$")
-    context: str = Field(min_length=1, max_length=300)
-    confidence: int = Field(ge=1, le=10)
-    from_seq: int
-    to_seq: int
-    due_at: str | None = None
-    owed_to: str | None = None
-
-
 class ExtractAnswer(BaseModel):
     items: list[dict[str, Any]]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from memory_pipelines.models.base import ModelCall
+from memory_pipelines.core.calls import ModelCall
 from memory_pipelines.store.db import Conn
 
 

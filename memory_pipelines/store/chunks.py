@@ -5,13 +5,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 import numpy as np
+from psycopg import sql
 
 from memory_pipelines.core.pyramid import MAX_LEVEL, StoredChunk, contiguity_problems
+from memory_pipelines.core.types import Chunk, Turn
 from memory_pipelines.errors import NotFound
 from memory_pipelines.store.db import Conn
+from memory_pipelines.store.rows import columns, fetch_all, with_vector
+from memory_pipelines.store.turns import turns_by_ids
 
 
 @dataclass(frozen=True)
@@ -61,39 +64,29 @@ def pyramid_states(conn: Conn, store_id: str, chat_id: int | None = None) -> lis
     ]
 
 
-def _numpy(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    # pgvector hands back Vector objects; callers stack numpy arrays (None: not embedded yet).
-    for r in rows:
-        if r.get("embedding") is not None:
-            r["embedding"] = np.asarray(r["embedding"].to_numpy(), dtype=np.float32)
-    return rows
+CHUNK_COLUMNS = columns(Chunk)
+_BETWEEN = sql.SQL(
+    "SELECT {}{} FROM chunks WHERE chat_id = %s AND level = %s AND seq BETWEEN %s AND %s"
+    " ORDER BY seq"
+)
 
 
-def turns_between(
-    conn: Conn, chat_id: int, first: int, last: int, *, embedding: bool = False
-) -> list[dict[str, Any]]:
-    """Turns first..last of a chat in seq order (with their stored embeddings if asked)."""
-    emb = ", embedding" if embedding else ""
+def chunks_between(conn: Conn, chat_id: int, level: int, first: int, last: int) -> list[Chunk]:
+    """Chunks first..last of one level of a chat in seq order."""
+    return fetch_all(
+        conn, Chunk, _BETWEEN.format(CHUNK_COLUMNS, sql.SQL("")), (chat_id, level, first, last)
+    )
+
+
+def chunks_with_vectors(
+    conn: Conn, chat_id: int, level: int, first: int, last: int
+) -> list[tuple[Chunk, np.ndarray | None]]:
+    """Chunks first..last of one level of a chat in seq order, each with its embedding."""
     rows = conn.execute(
-        "SELECT turn_id, seq, role, speaker, text, created_at, trace_ref" + emb + " FROM turns"
-        " WHERE chat_id = %s AND seq BETWEEN %s AND %s ORDER BY seq",
-        (chat_id, first, last),
-    ).fetchall()
-    return _numpy(rows)
-
-
-def chunks_between(
-    conn: Conn, chat_id: int, level: int, first: int, last: int, *, embedding: bool = False
-) -> list[dict[str, Any]]:
-    """Chunks first..last of one level of a chat in seq order (embeddings if asked)."""
-    emb = ", embedding" if embedding else ""
-    rows = conn.execute(
-        "SELECT chunk_id, level, seq, from_seq, to_seq, summary, period_start, period_end,"
-        " units_covered, children" + emb + " FROM chunks"
-        " WHERE chat_id = %s AND level = %s AND seq BETWEEN %s AND %s ORDER BY seq",
+        _BETWEEN.format(CHUNK_COLUMNS, sql.SQL(", embedding AS vector")),
         (chat_id, level, first, last),
     ).fetchall()
-    return _numpy(rows)
+    return [with_vector(Chunk, r) for r in rows]
 
 
 def insert_chunks(conn: Conn, store_id: str, chunks: Sequence[NewChunk]) -> int:
@@ -167,11 +160,11 @@ def check_contiguity(conn: Conn, store_id: str) -> list[str]:
     return contiguity_problems(stored_chunks(conn, store_id))
 
 
-def children_of(conn: Conn, chunk_id: int, store_id: str | None = None) -> list[dict[str, Any]]:
-    """What a chunk stands for, in order: its child chunks, or its raw turns for level 1. Each
-    row has `kind` ("chunk" or "turn"), so drill-down can go on until it reaches turns."""
+def children_of(conn: Conn, chunk_id: int, store_id: str | None = None) -> list[Turn | Chunk]:
+    """What a chunk stands for, in order: its child chunks, or its raw turns for level 1, so
+    drill-down can go on until it reaches turns."""
     row = conn.execute(
-        "SELECT chunk_id, chat_id, level, children FROM chunks WHERE chunk_id = %s"
+        "SELECT level, children FROM chunks WHERE chunk_id = %s"
         " AND (%s::text IS NULL OR store_id = %s)",
         (chunk_id, store_id, store_id),
     ).fetchone()
@@ -179,15 +172,14 @@ def children_of(conn: Conn, chunk_id: int, store_id: str | None = None) -> list[
         where = f" in store {store_id!r}" if store_id else ""
         raise NotFound(f"chunk {chunk_id} does not exist{where}")
     if row["level"] == 1:
-        sql = (
-            "SELECT 'turn' AS kind, turn_id AS id, 0 AS level, seq AS from_seq, seq AS to_seq,"
-            " speaker, role, text, created_at AS period_start, created_at AS period_end"
-            " FROM turns WHERE turn_id = ANY(%s) ORDER BY seq"
+        return list(turns_by_ids(conn, row["children"]))
+    return list(
+        fetch_all(
+            conn,
+            Chunk,
+            sql.SQL("SELECT {} FROM chunks WHERE chunk_id = ANY(%s) ORDER BY seq").format(
+                CHUNK_COLUMNS
+            ),
+            (list(row["children"]),),
         )
-    else:
-        sql = (
-            "SELECT 'chunk' AS kind, chunk_id AS id, level, from_seq, to_seq, '' AS speaker,"
-            " '' AS role, summary AS text, period_start, period_end"
-            " FROM chunks WHERE chunk_id = ANY(%s) ORDER BY seq"
-        )
-    return conn.execute(sql, (list(row["children"]),)).fetchall()
+    )

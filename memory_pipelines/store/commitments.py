@@ -1,16 +1,24 @@
-"""Commitments in Postgres: the analyst views read back, and overdue ones not yet announced."""
+"""Commitments in Postgres: read through the `commitments` view, open ones for a turn, and the
+overdue ones not yet announced."""
 
 from __future__ import annotations
 
-from typing import Any
+from psycopg import sql
 
+from memory_pipelines.core.types import Commitment
 from memory_pipelines.store.db import Conn
+from memory_pipelines.store.rows import columns, fetch_all
 from memory_pipelines.store.visibility import EVERYONE, Reader, reader_params, reader_sees
 
-_COLUMNS = (
-    "item_id, store_id, person_id, context, status, due_at, owed_to, confidence, state,"
-    " overdue, created_at, updated_at"
-)
+COMMITMENT_COLUMNS = columns(Commitment)
+
+_LIST = sql.SQL(
+    "SELECT {} FROM commitments WHERE store_id = %(store)s"
+    " AND state <> 'superseded' AND (%(status)s::text IS NULL OR status = %(status)s)"
+    " AND (NOT %(overdue)s OR (overdue AND state = 'current'))"
+    " AND (%(person)s::text IS NULL OR person_id = %(person)s) AND {}"
+    " ORDER BY due_at ASC NULLS LAST, item_id LIMIT %(limit)s"
+).format(COMMITMENT_COLUMNS, sql.SQL(reader_sees()))
 
 
 def list_commitments(
@@ -22,15 +30,13 @@ def list_commitments(
     person: str | None = None,
     limit: int = 100,
     reader: Reader = EVERYONE,
-) -> list[dict[str, Any]]:
+) -> list[Commitment]:
     """Commitments of the store (superseded wordings left out), the one due soonest first;
     a reader sees the shared ones and their own."""
-    rows = conn.execute(
-        f"SELECT {_COLUMNS} FROM commitments WHERE store_id = %(store)s"  # noqa: S608
-        " AND state <> 'superseded' AND (%(status)s::text IS NULL OR status = %(status)s)"
-        " AND (NOT %(overdue)s OR (overdue AND state = 'current'))"
-        f" AND (%(person)s::text IS NULL OR person_id = %(person)s) AND {reader_sees()}"
-        " ORDER BY due_at ASC NULLS LAST, item_id LIMIT %(limit)s",
+    return fetch_all(
+        conn,
+        Commitment,
+        _LIST,
         {
             "store": store_id,
             "status": status,
@@ -39,30 +45,48 @@ def list_commitments(
             "limit": limit,
             **reader_params(reader),
         },
-    ).fetchall()
-    return [dict(r) for r in rows]
+    )
 
 
-def unannounced_overdue(conn: Conn, limit: int = 1000) -> list[dict[str, Any]]:
+def open_commitments(conn: Conn, store_id: str, person: str | None, most: int) -> list[Commitment]:
+    """The current open commitments a turn for `person` carries (theirs and the shared ones),
+    the one due soonest first."""
+    return fetch_all(
+        conn,
+        Commitment,
+        sql.SQL(
+            "SELECT {} FROM commitments WHERE store_id = %s AND status = 'open'"
+            " AND state = 'current' AND (person_id IS NULL OR person_id = %s)"
+            " ORDER BY due_at ASC NULLS LAST, item_id LIMIT %s"
+        ).format(COMMITMENT_COLUMNS),
+        (store_id, person, most),
+    )
+
+
+def unannounced_overdue(conn: Conn, limit: int = 1000) -> list[Commitment]:
     """Overdue commitments of every store with no `overdue` event yet, oldest due first."""
-    rows = conn.execute(
-        "SELECT o.store_id, o.item_id, o.person_id, o.due_at, o.owed_to FROM overdue_commitments o"
-        " WHERE NOT EXISTS (SELECT 1 FROM events e WHERE e.kind = 'overdue'"
-        "   AND e.item_id = o.item_id)"
-        " ORDER BY o.due_at, o.item_id LIMIT %s",
+    return fetch_all(
+        conn,
+        Commitment,
+        sql.SQL(
+            "SELECT {} FROM commitments o WHERE o.overdue AND o.state = 'current'"
+            " AND NOT EXISTS (SELECT 1 FROM events e WHERE e.kind = 'overdue'"
+            "   AND e.item_id = o.item_id)"
+            " ORDER BY o.due_at, o.item_id LIMIT %s"
+        ).format(COMMITMENT_COLUMNS),
         (limit,),
-    ).fetchall()
-    return [dict(r) for r in rows]
+    )
 
 
-def still_overdue(conn: Conn, store_id: str, item_ids: list[int]) -> list[dict[str, Any]]:
+def still_overdue(conn: Conn, store_id: str, item_ids: list[int]) -> list[Commitment]:
     """The given commitments that are still open and overdue, locked until the transaction
     ends, so a fulfil racing the announcement waits for it (or wins and is not announced)."""
-    rows = conn.execute(
-        "SELECT item_id, person_id, due_at, owed_to FROM agent_memory_items"
-        " WHERE store_id = %s AND item_id = ANY(%s) AND category = 'commitment'"
-        " AND status = 'open' AND state = 'current' AND due_at < now()"
-        " ORDER BY item_id FOR UPDATE",
+    return fetch_all(
+        conn,
+        Commitment,
+        sql.SQL(
+            "SELECT {} FROM commitments WHERE store_id = %s AND item_id = ANY(%s)"
+            " AND overdue AND state = 'current' ORDER BY item_id FOR UPDATE"
+        ).format(COMMITMENT_COLUMNS),
         (store_id, item_ids),
-    ).fetchall()
-    return [dict(r) for r in rows]
+    )

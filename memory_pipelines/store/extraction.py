@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from psycopg import sql
 from psycopg.types.json import Jsonb
 
 from memory_pipelines.core.extract import WindowTurn
@@ -175,15 +176,19 @@ def record_pass(conn: Conn, store_id: str, run_id: str, **counts: float) -> None
     bad = set(counts) - set(PASS_FIELDS)
     if bad:
         raise ValueError(f"unknown pass fields {sorted(bad)}")
-    cols = list(counts)
+    cols = [sql.Identifier(c) for c in counts]
     conn.execute(
-        "INSERT INTO extraction_passes (store_id, run_id, finished_at"
-        + "".join(f", {c}" for c in cols)
-        + ") VALUES (%s, %s, now()"
-        + ", %s" * len(cols)
-        + ")"
-        " ON CONFLICT (store_id, run_id) DO UPDATE SET finished_at = now()"
-        + "".join(f", {c} = extraction_passes.{c} + EXCLUDED.{c}" for c in cols),
+        sql.SQL(
+            "INSERT INTO extraction_passes (store_id, run_id, finished_at{})"
+            " VALUES (%s, %s, now(){}) ON CONFLICT (store_id, run_id)"
+            " DO UPDATE SET finished_at = now(){}"
+        ).format(
+            sql.SQL("").join(sql.SQL(", {}").format(c) for c in cols),
+            sql.SQL("").join(sql.SQL(", %s") for _ in cols),
+            sql.SQL("").join(
+                sql.SQL(", {c} = extraction_passes.{c} + EXCLUDED.{c}").format(c=c) for c in cols
+            ),
+        ),
         (store_id, run_id, *counts.values()),
     )
 
@@ -195,3 +200,14 @@ def last_pass(conn: Conn, store_id: str, run_id: str | None = None) -> dict[str,
         " ORDER BY pass_id DESC LIMIT 1",
         (store_id, run_id, run_id),
     ).fetchone()
+
+
+def uncapped_items(conn: Conn, store_id: str, extractor: str) -> int:
+    """Items the extractor wrote that break its promise: confidence above 6, or no chat and
+    seq provenance (the memory_items asset's check)."""
+    row = conn.execute(
+        "SELECT count(*) AS n FROM agent_memory_items WHERE store_id = %s AND written_by = %s"
+        " AND source = 'machine' AND (confidence > 6 OR chat_id IS NULL OR from_seq IS NULL)",
+        (store_id, extractor),
+    ).fetchone()
+    return int(row["n"]) if row else 0

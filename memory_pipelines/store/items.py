@@ -1,17 +1,24 @@
-"""The one place that reads and writes memory items, their versions and their edges."""
+"""The one place that reads and writes memory items: insert, read, list, update, merge,
+supersede, delete, and the use counters."""
 
 from __future__ import annotations
 
-import json
+from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
 import numpy as np
+from psycopg import sql
 from psycopg.types.json import Jsonb
 
 from memory_pipelines.core.records import ItemInput
-from memory_pipelines.errors import NotFound
+from memory_pipelines.core.types import Item
+from memory_pipelines.errors import NotFound, ValidationError
 from memory_pipelines.store.db import Conn
+from memory_pipelines.store.events import record_event
+from memory_pipelines.store.links import add_link
+from memory_pipelines.store.rows import columns, fetch_all, fetch_one, one
+from memory_pipelines.store.versions import write_version
 from memory_pipelines.store.visibility import (
     EVERYONE,
     Everyone,
@@ -21,117 +28,32 @@ from memory_pipelines.store.visibility import (
     redact_items,
 )
 
-# Columns a caller sees; the embedding and tsvector stay in the database.
-RECORD_COLUMNS = (
-    "item_id",
-    "store_id",
-    "person_id",
-    "category",
-    "context",
-    "body",
-    "confidence",
-    "importance",
-    "tags",
-    "entities",
-    "keywords",
-    "edges",
-    "metadata",
-    "valid_from",
-    "valid_until",
-    "state",
-    "superseded_by",
-    "contested",
-    "contested_with",
-    "source",
-    "origin",
-    "trusted",
-    "written_by",
-    "chat_id",
-    "from_seq",
-    "to_seq",
-    "model",
-    "fed_by",
-    "status",
-    "due_at",
-    "owed_to",
-    "access_count",
-    "last_recalled_at",
-    "last_confirmed_at",
-    "confirm_count",
-    "created_at",
-    "updated_at",
-)
-SELECT_RECORD = ", ".join(RECORD_COLUMNS)
+# What a caller sees of an item: the Item type's fields (the embedding and tsv stay here).
+ITEM_COLUMNS = columns(Item)
 
 
-def _jsonable(record: dict[str, Any]) -> dict[str, Any]:
-    return json.loads(json.dumps(record, default=lambda v: v.isoformat()))
+def returning_item(statement: str) -> sql.Composed:
+    """A write statement that returns the item as it is after the write."""
+    return sql.SQL("{} RETURNING {}").format(sql.SQL(statement), ITEM_COLUMNS)
 
 
-def write_version(
-    conn: Conn, item_id: int, change: str, actor: str = "", record: dict[str, Any] | None = None
-) -> dict[str, Any]:
-    """Snapshot the item as it is now into item_versions (pass `record` when the statement that
-    changed it returned it); returns the record."""
-    if record is None:
-        record = get_item(conn, item_id, for_update=False)
-    conn.execute(
-        "INSERT INTO item_versions (item_id, store_id, version, change, actor, snapshot)"
-        " SELECT %s, %s, coalesce(max(version), 0) + 1, %s, %s, %s"
-        " FROM item_versions WHERE item_id = %s",
-        (item_id, record["store_id"], change, actor, Jsonb(_jsonable(record)), item_id),
+def get_item(
+    conn: Conn, item_id: int, *, store_id: str | None = None, for_update: bool = False
+) -> Item:
+    """One item (of the store, when given), locked for the transaction if asked."""
+    item = fetch_one(
+        conn,
+        Item,
+        sql.SQL(
+            "SELECT {} FROM agent_memory_items WHERE item_id = %s"
+            " AND (%s::text IS NULL OR store_id = %s){}"
+        ).format(ITEM_COLUMNS, sql.SQL(" FOR UPDATE" if for_update else "")),
+        (item_id, store_id, store_id),
     )
-    return record
-
-
-def record_event(
-    conn: Conn,
-    store_id: str,
-    kind: str,
-    item_id: int | None,
-    actor: str = "",
-    payload: dict[str, Any] | None = None,
-) -> bool:
-    """Append an event to the change feed; False when a unique index says it was already
-    recorded (an `overdue` is recorded once per item). On commit the database gives it its
-    final event_id in commit order and announces it with NOTIFY (see 008_feed_jobs.sql)."""
-    row = conn.execute(
-        "INSERT INTO events (store_id, kind, item_id, actor, payload) VALUES (%s, %s, %s, %s, %s)"
-        " ON CONFLICT DO NOTHING RETURNING 1 AS new",
-        (store_id, kind, item_id, actor, Jsonb(payload or {})),
-    ).fetchone()
-    return row is not None
-
-
-# Fields a status change or a background job sets on an existing item (a closed list: the names
-# are written into SQL). Context and body are not among them: no job rewrites anyone's words.
-UPDATABLE = ("status", "tags", "entities")
-
-
-def update_item(
-    conn: Conn,
-    item_id: int,
-    change: str,
-    actor: str,
-    fields: dict[str, Any],
-    *,
-    touch: bool = True,
-    payload: dict[str, Any] | None = None,
-) -> dict[str, Any]:
-    """Set some fields of an item, then write a version row and an event of kind `change`;
-    returns the record after the change. `touch` moves updated_at (the decay clock) too."""
-    bad = sorted(set(fields) - set(UPDATABLE))
-    if bad or not fields:
-        raise ValueError(f"fields must be some of {', '.join(UPDATABLE)}, got {sorted(fields)}")
-    sets = ", ".join(f"{k} = %({k})s" for k in fields)
-    stamp = ", updated_at = now()" if touch else ""
-    conn.execute(
-        f"UPDATE agent_memory_items SET {sets}{stamp} WHERE item_id = %(item_id)s",  # noqa: S608
-        {**fields, "item_id": item_id},
-    )
-    record = write_version(conn, item_id, change, actor)
-    record_event(conn, record["store_id"], change, item_id, actor, payload)
-    return record
+    if item is None:
+        where = f" in store {store_id!r}" if store_id else ""
+        raise NotFound(f"memory item {item_id} does not exist{where}")
+    return item
 
 
 def insert_item(
@@ -148,15 +70,19 @@ def insert_item(
     to_seq: int | None = None,
     model: str | None = None,
     fed_by: list[int] | None = None,
-) -> int:
-    """Insert a new current item with its first version row and a `create` event."""
-    row = conn.execute(
-        "INSERT INTO agent_memory_items (store_id, person_id, category, context, body,"
-        " confidence, importance, tags, entities, keywords, edges, metadata, valid_from,"
-        " source, origin, trusted, written_by, chat_id, from_seq, to_seq, model, fed_by,"
-        " status, due_at, owed_to, embedding)"
-        " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, coalesce(%s, now()),"
-        f" %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING {SELECT_RECORD}",
+) -> Item:
+    """Insert a new current item with its links, its first version row and a `create` event."""
+    row = fetch_one(
+        conn,
+        Item,
+        returning_item(
+            "INSERT INTO agent_memory_items (store_id, person_id, category, context, body,"
+            " confidence, importance, tags, entities, keywords, edges, metadata, valid_from,"
+            " source, origin, trusted, written_by, chat_id, from_seq, to_seq, model, fed_by,"
+            " status, due_at, owed_to, embedding)"
+            " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, coalesce(%s, now()),"
+            " %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
+        ),
         (
             store_id,
             item.person,
@@ -168,7 +94,7 @@ def insert_item(
             item.tags,
             item.entities,
             item.keywords,
-            Jsonb([{"type": e.type, "kind": e.kind, "target": e.id} for e in item.edges]),
+            Jsonb([e.model_dump() for e in item.edges]),
             Jsonb(item.metadata),
             item.valid_from,
             item.source,
@@ -185,89 +111,143 @@ def insert_item(
             item.owed_to,
             embedding,
         ),
-    ).fetchone()
-    assert row is not None
-    item_id = int(row["item_id"])
+    )
+    new: Item = one(row, "inserting a memory item")
     for e in item.edges:
-        add_link(conn, store_id, "item", item_id, e.kind, e.id, e.type, model=written_by)
-    write_version(conn, item_id, "create", written_by, dict(row))
-    record_event(conn, store_id, "create", item_id, written_by)
-    return item_id
+        add_link(conn, store_id, "item", new.item_id, e.kind, e.target, e.type, model=written_by)
+    write_version(conn, new, "create", written_by)
+    record_event(conn, store_id, "create", new.item_id, written_by)
+    return new
 
 
-def add_link(
+# Fields a status change or a background job sets on an existing item (a closed list: the names
+# are written into SQL). Context and body are not among them: no job rewrites anyone's words.
+UPDATABLE = ("status", "tags", "entities")
+
+
+def update_item(
+    conn: Conn,
+    item_id: int,
+    change: str,
+    actor: str,
+    fields: dict[str, Any],
+    *,
+    touch: bool = True,
+    payload: dict[str, Any] | None = None,
+) -> Item:
+    """Set some fields of an item, then write a version row and an event of kind `change`;
+    returns the item after the change. `touch` moves updated_at (the decay clock) too."""
+    bad = sorted(set(fields) - set(UPDATABLE))
+    if bad or not fields:
+        raise ValueError(f"fields must be some of {', '.join(UPDATABLE)}, got {sorted(fields)}")
+    sets: list[sql.Composable] = [
+        sql.SQL("{} = {}").format(sql.Identifier(k), sql.Placeholder(k)) for k in sorted(fields)
+    ]
+    if touch:
+        sets.append(sql.SQL("updated_at = now()"))
+    item = one(
+        fetch_one(
+            conn,
+            Item,
+            sql.SQL(
+                "UPDATE agent_memory_items SET {} WHERE item_id = %(item_id)s RETURNING {}"
+            ).format(sql.SQL(", ").join(sets), ITEM_COLUMNS),
+            {**fields, "item_id": item_id},
+        ),
+        f"updating memory item {item_id}",
+    )
+    write_version(conn, item, change, actor)
+    record_event(conn, item.store_id, change, item_id, actor, payload)
+    return item
+
+
+def merge_item(
+    conn: Conn,
+    old: Item,
+    fields: dict[str, Any],
+    embedding: np.ndarray | None,
+    actor: str,
+    dropped: dict[str, Any] | None = None,
+) -> Item:
+    """Evolve an item (read with get_item(for_update=True)) with a candidate stating the same
+    fact, to the fields core.merge chose: one more confirmation, restored if it was archived,
+    re-embedded when its text changed (`embedding` not None). Writes a `merge` version and
+    event, and a `restore` event when it was archived; returns the item after the merge."""
+    item_id = old.item_id
+    item = one(
+        fetch_one(
+            conn,
+            Item,
+            returning_item(
+                "UPDATE agent_memory_items SET context = %(context)s, body = %(body)s,"
+                " source = %(source)s, confidence = %(confidence)s, tags = %(tags)s,"
+                " entities = %(entities)s, keywords = %(keywords)s, edges = %(edges)s,"
+                " metadata = %(metadata)s, importance = %(importance)s,"
+                " confirm_count = confirm_count + 1, last_confirmed_at = now(),"
+                " updated_at = now(), embedding = coalesce(%(embedding)s, embedding),"
+                " state = CASE WHEN state = 'archived' THEN 'current' ELSE state END"
+                " WHERE item_id = %(id)s"
+            ),
+            {
+                **fields,
+                "edges": Jsonb([e.model_dump() for e in fields["edges"]]),
+                "metadata": Jsonb(fields["metadata"]),
+                "embedding": embedding,
+                "id": item_id,
+            },
+        ),
+        f"merging into memory item {item_id}",
+    )
+    write_version(conn, item, "merge", actor, dropped)
+    record_event(conn, item.store_id, "merge", item_id, actor)
+    if old.state == "archived":
+        record_event(conn, item.store_id, "restore", item_id, actor)
+    return item
+
+
+def supersede(
     conn: Conn,
     store_id: str,
-    src_kind: str,
-    src_id: int,
-    dst_kind: str,
-    dst_id: int,
-    link_type: str,
+    old_id: int,
+    new_id: int,
+    actor: str,
     *,
-    confidence: float = 1.0,
-    model: str = "",
     run_id: str = "",
-) -> bool:
-    """Store a typed link once; returns whether it is new."""
-    row = conn.execute(
-        "INSERT INTO links (store_id, src_kind, src_id, dst_kind, dst_id, link_type, confidence,"
-        " model, run_id) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)"
-        " ON CONFLICT DO NOTHING RETURNING link_id",
-        (store_id, src_kind, src_id, dst_kind, dst_id, link_type, confidence, model, run_id),
-    ).fetchone()
-    return row is not None
+    payload: dict[str, Any] | None = None,
+) -> None:
+    """Retire the old item in favour of the new one: state superseded, a `supersedes` link
+    from the new one, a `superseded` version and a `supersede` event (its payload says `by`
+    and whatever the caller adds). Its wording stays in the history.
 
-
-def get_item(
-    conn: Conn, item_id: int, *, store_id: str | None = None, for_update: bool = False
-) -> dict[str, Any]:
-    lock = " FOR UPDATE" if for_update else ""
-    row = conn.execute(
-        f"SELECT {SELECT_RECORD} FROM agent_memory_items WHERE item_id = %s"  # noqa: S608
-        f" AND (%s::text IS NULL OR store_id = %s){lock}",
-        (item_id, store_id, store_id),
-    ).fetchone()
-    if row is None:
-        where = f" in store {store_id!r}" if store_id else ""
-        raise NotFound(f"memory item {item_id} does not exist{where}")
-    return dict(row)
-
-
-# A version is visible with the person its snapshot was written for (an item's person never
-# changes, and the versions of a deleted item go with it).
-_VERSION_SEEN = reader_sees("(v.snapshot->>'person_id')")
-
-
-def history(
-    conn: Conn, store_id: str, item_id: int, reader: Reader = EVERYONE
-) -> list[dict[str, Any]]:
-    """Every version of the item and of the items it superseded, oldest first; a reader sees
-    only the versions of items visible to them, each with hidden references taken out."""
-    rows = conn.execute(
-        "WITH RECURSIVE chain(item_id) AS ("
-        "  SELECT %(id)s::bigint"
-        "  UNION SELECT l.dst_id FROM links l JOIN chain c ON l.src_id = c.item_id"
-        "  WHERE l.store_id = %(store)s AND l.src_kind = 'item' AND l.dst_kind = 'item'"
-        "  AND l.link_type = 'supersedes')"
-        " SELECT v.item_id, v.version, v.change, v.actor, v.changed_at, v.snapshot"
-        " FROM item_versions v JOIN chain USING (item_id)"
-        f" WHERE v.store_id = %(store)s AND {_VERSION_SEEN}"
-        " ORDER BY v.changed_at, v.version_id",
-        {"id": item_id, "store": store_id, **reader_params(reader)},
-    ).fetchall()
-    if not any(r["item_id"] == item_id for r in rows):
-        raise NotFound(f"memory item {item_id} does not exist in store {store_id!r}")
-    out = [dict(r) for r in rows]
-    if not isinstance(reader, Everyone):
-        snapshots = redact_items(conn, store_id, reader, [r["snapshot"] for r in out])
-        for r, snap in zip(out, snapshots, strict=True):
-            r["snapshot"] = snap
-    return out
+    The old item stays valid until the new one became valid (its valid_from): that is when the
+    fact changed. When the new one's valid_from is earlier than the old one's (a correction
+    dated before the fact it corrects, or a maintenance survivor older than the duplicate it
+    absorbs), the old item ends where it began: valid for no time, never for negative time,
+    so every item's validity is an interval that by_period and history can rely on."""
+    old = one(
+        fetch_one(
+            conn,
+            Item,
+            sql.SQL(
+                "UPDATE agent_memory_items o SET state = 'superseded', superseded_by = n.item_id,"
+                " valid_until = greatest(n.valid_from, o.valid_from), updated_at = now()"
+                " FROM agent_memory_items n WHERE o.item_id = %s AND n.item_id = %s"
+                " RETURNING {}"
+            ).format(columns(Item, "o")),
+            (old_id, new_id),
+        ),
+        f"superseding memory item {old_id} by {new_id}",
+    )
+    add_link(
+        conn, store_id, "item", new_id, "item", old_id, "supersedes", model=actor, run_id=run_id
+    )
+    write_version(conn, old, "superseded", actor)
+    record_event(conn, store_id, "supersede", old_id, actor, {"by": new_id, **(payload or {})})
 
 
 def delete_item(conn: Conn, store_id: str, item_id: int, actor: str) -> None:
     """Really delete the item, its versions, embedding and links; audited as an event."""
-    record = get_item(conn, item_id, store_id=store_id, for_update=True)
+    item = get_item(conn, item_id, store_id=store_id, for_update=True)
     conn.execute(
         "DELETE FROM links WHERE store_id = %s AND ((src_kind = 'item' AND src_id = %s)"
         " OR (dst_kind = 'item' AND dst_id = %s))",
@@ -285,8 +265,20 @@ def delete_item(conn: Conn, store_id: str, item_id: int, actor: str) -> None:
         "delete",
         item_id,
         actor,
-        {"category": record["category"], "person_id": record["person_id"]},
+        {"category": item.category, "person_id": item.person_id},
     )
+
+
+_LIST = sql.SQL(
+    "SELECT {} FROM agent_memory_items WHERE store_id = %(store)s"
+    " AND (%(state)s::text IS NULL OR state = %(state)s)"
+    " AND (%(category)s::text IS NULL OR category = %(category)s)"
+    " AND (%(person)s::text IS NULL OR person_id = %(person)s)"
+    " AND (%(conf)s::int IS NULL OR confidence >= %(conf)s)"
+    " AND metadata @> %(meta)s AND {}"
+    " AND (%(ids)s::bigint[] IS NULL OR item_id = ANY(%(ids)s))"
+    " ORDER BY updated_at DESC, item_id DESC LIMIT %(limit)s"
+).format(ITEM_COLUMNS, sql.SQL(reader_sees()))
 
 
 def list_items(
@@ -301,18 +293,13 @@ def list_items(
     limit: int = 100,
     reader: Reader = EVERYONE,
     ids: list[int] | None = None,
-) -> list[dict[str, Any]]:
+) -> list[Item]:
     """Items filtered by state, category, person (records for that person), confidence and
     metadata, newest change first; a reader sees only what is visible to them."""
-    rows = conn.execute(
-        f"SELECT {SELECT_RECORD} FROM agent_memory_items WHERE store_id = %(store)s"  # noqa: S608
-        " AND (%(state)s::text IS NULL OR state = %(state)s)"
-        " AND (%(category)s::text IS NULL OR category = %(category)s)"
-        " AND (%(person)s::text IS NULL OR person_id = %(person)s)"
-        " AND (%(conf)s::int IS NULL OR confidence >= %(conf)s)"
-        f" AND metadata @> %(meta)s AND {reader_sees()}"
-        " AND (%(ids)s::bigint[] IS NULL OR item_id = ANY(%(ids)s))"
-        " ORDER BY updated_at DESC, item_id DESC LIMIT %(limit)s",
+    out = fetch_all(
+        conn,
+        Item,
+        _LIST,
         {
             "store": store_id,
             "state": state,
@@ -324,8 +311,7 @@ def list_items(
             "ids": ids,
             **reader_params(reader),
         },
-    ).fetchall()
-    out = [dict(r) for r in rows]
+    )
     return out if isinstance(reader, Everyone) else redact_items(conn, store_id, reader, out)
 
 
@@ -337,3 +323,44 @@ def touch_items(conn: Conn, item_ids: list[int], at: datetime | None = None) -> 
             " last_recalled_at = coalesce(%s, now()) WHERE item_id = ANY(%s)",
             (at, sorted(set(item_ids))),
         )
+
+
+def trust_of(conn: Conn, store_id: str, ids: list[int]) -> list[bool]:
+    """Whether the store vouches for each of these items (ValidationError naming `fed_by`
+    for ids that are not items of the store)."""
+    if not ids:
+        return []
+    rows = conn.execute(
+        "SELECT item_id, trusted FROM agent_memory_items WHERE store_id = %s AND item_id = ANY(%s)",
+        (store_id, ids),
+    ).fetchall()
+    missing = set(ids) - {r["item_id"] for r in rows}
+    if missing:
+        raise ValidationError("fed_by", f"items {sorted(missing)} do not exist in this store")
+    return [bool(r["trusted"]) for r in rows]
+
+
+def count_current(conn: Conn, store_id: str) -> int:
+    """How many current items the store holds."""
+    return count_by_state(conn, store_id).get("current", 0)
+
+
+def count_by_state(conn: Conn, store_id: str) -> dict[str, int]:
+    """The store's items per state (states it has none of are left out)."""
+    rows = conn.execute(
+        "SELECT state, count(*) AS n FROM agent_memory_items WHERE store_id = %s GROUP BY state",
+        (store_id,),
+    ).fetchall()
+    return {r["state"]: int(r["n"]) for r in rows}
+
+
+def lock_persons(conn: Conn, store_id: str, persons: Iterable[str | None]) -> None:
+    """Take the per-(store, person) locks under which one person's items are changed (dedup on
+    save, a dedup pool's transaction, maintenance's merges), in one fixed order, so two writers
+    never change one person's items at once and never deadlock. Held until the transaction
+    ends."""
+    conn.execute(
+        "SELECT pg_advisory_xact_lock(hashtext(%s), hashtext(p))"
+        " FROM unnest(%s::text[]) AS p ORDER BY p",
+        (store_id, sorted({p or "" for p in persons})),
+    )

@@ -7,6 +7,7 @@ from typing import Any
 from psycopg.types.json import Jsonb
 
 from memory_pipelines.store.db import Conn
+from memory_pipelines.store.rows import one
 
 
 def is_active(conn: Conn, store_id: str, job: str) -> bool:
@@ -38,8 +39,7 @@ def record_evaluation(
         " VALUES (%s, %s, %s, %s, %s, %s, %s) RETURNING *",
         (store_id, job, metric, baseline, with_job, passed, Jsonb(detail)),
     ).fetchone()
-    assert row is not None
-    return dict(row)
+    return dict(one(row, "recording an evaluation"))
 
 
 def get_evaluation(conn: Conn, evaluation_id: int) -> dict[str, Any] | None:
@@ -89,7 +89,8 @@ def set_activation(
     """Activate (with the evaluation that allowed it) or deactivate a job of the store.
     Deactivating keeps activated_at and the evaluation, for the record."""
     if active:
-        assert evaluation is not None
+        if evaluation is None:
+            raise ValueError("activating a job needs the evaluation that allows it")
         row = conn.execute(
             "INSERT INTO job_activations (store_id, job, active, activated_at, evaluation,"
             " passed, forced, actor) VALUES (%s, %s, true, now(), %s, %s, %s, %s)"
@@ -107,5 +108,4 @@ def set_activation(
             " changed_at = now() RETURNING *",
             (store_id, job, actor),
         ).fetchone()
-    assert row is not None
-    return dict(row)
+    return dict(one(row, f"setting the activation of {job}"))

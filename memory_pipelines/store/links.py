@@ -1,5 +1,6 @@
-"""The link graph in Postgres: items linkgen has still to read, their candidate neighbours, the
-per-item progress marks, and the store's links as counts and edges."""
+"""The link graph in Postgres: typed links between records, the items linkgen has still to read,
+their candidate neighbours, the per-item progress marks, and the store's links as counts and
+edges."""
 
 from __future__ import annotations
 
@@ -10,6 +11,31 @@ from typing import Any
 from memory_pipelines.core.links import LinkNode, Ref
 from memory_pipelines.store import search
 from memory_pipelines.store.db import Conn
+from memory_pipelines.store.rows import one
+
+
+def add_link(
+    conn: Conn,
+    store_id: str,
+    src_kind: str,
+    src_id: int,
+    dst_kind: str,
+    dst_id: int,
+    link_type: str,
+    *,
+    confidence: float = 1.0,
+    model: str = "",
+    run_id: str = "",
+) -> bool:
+    """Store a typed link once; returns whether it is new."""
+    row = conn.execute(
+        "INSERT INTO links (store_id, src_kind, src_id, dst_kind, dst_id, link_type, confidence,"
+        " model, run_id) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)"
+        " ON CONFLICT DO NOTHING RETURNING link_id",
+        (store_id, src_kind, src_id, dst_kind, dst_id, link_type, confidence, model, run_id),
+    ).fetchone()
+    return row is not None
+
 
 _ITEM_NODE = (
     "SELECT item_id AS id, category, context AS text, 0 AS level, chat_id, from_seq, to_seq,"
@@ -138,9 +164,7 @@ def mark_read(
 
 def now(conn: Conn) -> datetime:
     """The database's clock, so read times compare with rows' created_at."""
-    row = conn.execute("SELECT now() AS now").fetchone()
-    assert row is not None
-    return row["now"]
+    return one(conn.execute("SELECT now() AS now").fetchone(), "reading the clock")["now"]
 
 
 def counts_by_type(conn: Conn, store_id: str) -> list[dict[str, Any]]:

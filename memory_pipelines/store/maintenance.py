@@ -7,7 +7,7 @@ the rows are still as read, so an item saved, recalled or deleted meanwhile is l
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -16,8 +16,14 @@ import polars as pl
 from psycopg.types.json import Jsonb
 
 from memory_pipelines.core.maintenance import union_fields
+from memory_pipelines.core.types import Item
 from memory_pipelines.store import items as items_db
 from memory_pipelines.store.db import Conn
+from memory_pipelines.store.events import record_event
+from memory_pipelines.store.items import returning_item
+from memory_pipelines.store.links import add_link
+from memory_pipelines.store.rows import fetch_all, fetch_one, one
+from memory_pipelines.store.versions import write_version
 
 ACTOR = "maintenance@v1"
 _UTC = pl.Datetime("us", "UTC")
@@ -44,13 +50,6 @@ def current_items(conn: Conn, store_id: str) -> tuple[list[dict[str, Any]], np.n
         ).fetchall()
     vecs = np.stack([r.pop("embedding").to_numpy() for r in rows]) if rows else np.zeros((0, 0))
     return [dict(r) for r in rows], vecs.astype(np.float32, copy=False)
-
-
-def lock_persons(conn: Conn, store_id: str, persons: Iterable[str | None]) -> None:
-    """Take the per-(store, person) locks that dedup on save takes, in one fixed order, so a
-    save and the pass never change one person's items at once (and never deadlock)."""
-    for person in sorted({p or "" for p in persons}):
-        conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s), hashtext(%s))", (store_id, person))
 
 
 def _lock_current(conn: Conn, store_id: str, ids: Sequence[int]) -> dict[int, str]:
@@ -87,36 +86,38 @@ def merge_duplicates(
     keep = items_db.get_item(conn, survivor)
     records = [items_db.get_item(conn, w) for w, _ in gone]
     fields = union_fields(keep, records)
-    conn.execute(
-        "UPDATE agent_memory_items SET tags = %s, entities = %s, keywords = %s, edges = %s,"
-        " updated_at = now() WHERE item_id = %s",
-        (fields["tags"], fields["entities"], fields["keywords"], Jsonb(fields["edges"]), survivor),
+    merged = one(
+        fetch_one(
+            conn,
+            Item,
+            returning_item(
+                "UPDATE agent_memory_items SET tags = %s, entities = %s, keywords = %s,"
+                " edges = %s, updated_at = now() WHERE item_id = %s"
+            ),
+            (
+                fields["tags"],
+                fields["entities"],
+                fields["keywords"],
+                Jsonb([e.model_dump() for e in fields["edges"]]),
+                survivor,
+            ),
+        ),
+        f"merging duplicates into item {survivor}",
     )
     for e in fields["edges"]:
-        if e not in keep["edges"]:
-            items_db.add_link(
-                conn, store_id, "item", survivor, e["kind"], e["target"], e["type"],
+        if e not in keep.edges:
+            add_link(
+                conn, store_id, "item", survivor, e.kind, e.target, e.type,
                 model=ACTOR, run_id=run_id,
             )  # fmt: skip
     for w, cos in gone:
-        conn.execute(
-            "UPDATE agent_memory_items SET state = 'superseded', superseded_by = %s,"
-            " valid_until = greatest(now(), valid_from), updated_at = now() WHERE item_id = %s",
-            (survivor, w),
-        )
-        items_db.add_link(
-            conn, store_id, "item", survivor, "item", w, "supersedes", model=ACTOR, run_id=run_id
-        )
-        items_db.write_version(conn, w, "superseded", ACTOR)
-        items_db.record_event(
-            conn, store_id, "supersede", w, ACTOR,
-            {"by": survivor, "reason": "duplicate", "cosine": round(cos, 4)},
+        items_db.supersede(
+            conn, store_id, w, survivor, ACTOR, run_id=run_id,
+            payload={"reason": "duplicate", "cosine": round(cos, 4)},
         )  # fmt: skip
     ids = [w for w, _ in gone]
-    items_db.write_version(conn, survivor, "merge", ACTOR)
-    items_db.record_event(
-        conn, store_id, "merge", survivor, ACTOR, {"merged": ids, "reason": "duplicate"}
-    )
+    write_version(conn, merged, "merge", ACTOR)
+    record_event(conn, store_id, "merge", survivor, ACTOR, {"merged": ids, "reason": "duplicate"})
     return ids
 
 
@@ -142,22 +143,24 @@ def archive(
     if not faded:
         return []
     why = {i: (s, d) for i, s, d in faded}
-    rows = conn.execute(
-        "UPDATE agent_memory_items SET state = 'archived', updated_at = now()"
-        " WHERE store_id = %s AND item_id = ANY(%s) AND state = 'current'"
-        " AND coalesce(greatest(last_recalled_at, last_confirmed_at), created_at) <= %s"
-        " RETURNING item_id",
+    archived = fetch_all(
+        conn,
+        Item,
+        returning_item(
+            "UPDATE agent_memory_items SET state = 'archived', updated_at = now()"
+            " WHERE store_id = %s AND item_id = ANY(%s) AND state = 'current'"
+            " AND coalesce(greatest(last_recalled_at, last_confirmed_at), created_at) <= %s"
+        ),
         (store_id, sorted(why), idle_cutoff),
-    ).fetchall()
-    ids = sorted(int(r["item_id"]) for r in rows)
-    for i in ids:
-        salience, idle_days = why[i]
-        items_db.write_version(conn, i, "archive", ACTOR)
-        items_db.record_event(
-            conn, store_id, "archive", i, ACTOR,
+    )
+    for item in sorted(archived, key=lambda i: i.item_id):
+        salience, idle_days = why[item.item_id]
+        write_version(conn, item, "archive", ACTOR)
+        record_event(
+            conn, store_id, "archive", item.item_id, ACTOR,
             {"salience": round(salience, 4), "idle_days": round(idle_days, 1)},
         )  # fmt: skip
-    return ids
+    return sorted(i.item_id for i in archived)
 
 
 def restores_since_last_pass(conn: Conn, store_id: str) -> tuple[int, int]:
@@ -238,16 +241,21 @@ def contest(conn: Conn, store_id: str, a: int, b: int, md5s: tuple[str, str], re
         return False
     for item, other in ((a, b), (b, a)):
         # updated_at stays: a flag is no new wording, and linkgen re-reads changed items
-        conn.execute(
-            "UPDATE agent_memory_items SET contested = true, contested_with = CASE"
-            " WHEN %s = ANY(contested_with) THEN contested_with"
-            " ELSE array_append(contested_with, %s) END WHERE item_id = %s",
-            (other, other, item),
+        flagged = one(
+            fetch_one(
+                conn,
+                Item,
+                returning_item(
+                    "UPDATE agent_memory_items SET contested = true, contested_with = CASE"
+                    " WHEN %s = ANY(contested_with) THEN contested_with"
+                    " ELSE array_append(contested_with, %s) END WHERE item_id = %s"
+                ),
+                (other, other, item),
+            ),
+            f"flagging item {item} contested",
         )
-        items_db.write_version(conn, item, "contest", ACTOR)
-        items_db.record_event(
-            conn, store_id, "contest", item, ACTOR, {"with": other, "reason": reason}
-        )
+        write_version(conn, flagged, "contest", ACTOR)
+        record_event(conn, store_id, "contest", item, ACTOR, {"with": other, "reason": reason})
     return True
 
 
@@ -268,14 +276,6 @@ def record_pass(
         " %(restored)s, %(contested)s, %(judged)s, %(seconds)s, %(e)s)",
         {**counts, "s": store_id, "r": run_id, "t": started_at, "e": last_event_id},
     )
-
-
-def count_current(conn: Conn, store_id: str) -> int:
-    row = conn.execute(
-        "SELECT count(*) AS n FROM agent_memory_items WHERE store_id = %s AND state = 'current'",
-        (store_id,),
-    ).fetchone()
-    return int(row["n"]) if row else 0
 
 
 def supersede_cycles(conn: Conn, store_id: str) -> int:

@@ -52,3 +52,13 @@ def migrate(conn: psycopg.Connection[Any], upto: int | None = None) -> list[int]
             )
             applied_now.append(version)
     return applied_now
+
+
+def schema_version(conn: psycopg.Connection[Any]) -> int:
+    """The newest migration applied to the database (0 when none is)."""
+    row = (
+        conn.cursor(row_factory=tuple_row)
+        .execute("SELECT coalesce(max(version), 0) FROM schema_migrations")
+        .fetchone()
+    )
+    return int(row[0]) if row else 0

@@ -86,3 +86,10 @@ def evolve_text_changes(conn: Conn, store_id: str) -> int:
         (store_id,),
     ).fetchone()
     return int(row["n"]) if row else 0
+
+
+def lock_reflection(conn: Conn, store_id: str) -> None:
+    """Serialise reflection's writers of one store until the transaction ends."""
+    conn.execute(
+        "SELECT pg_advisory_xact_lock(hashtextextended('reflection:' || %s, 0))", (store_id,)
+    )

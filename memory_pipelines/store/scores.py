@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 
 import polars as pl
+from psycopg import sql
 
 from memory_pipelines.core.decay import SCORE_COLUMNS, TIME_COLUMNS
 from memory_pipelines.store.db import Conn
@@ -22,8 +23,9 @@ ITEM_SCHEMA: dict[str, pl.DataType] = {
 def items_frame(conn: Conn, store_id: str) -> pl.DataFrame:
     """Every item of the store (any state) with the columns decay reads."""
     rows = conn.execute(
-        f"SELECT {', '.join(ITEM_SCHEMA)} FROM agent_memory_items"  # noqa: S608 - fixed names
-        " WHERE store_id = %s ORDER BY item_id",
+        sql.SQL("SELECT {} FROM agent_memory_items WHERE store_id = %s ORDER BY item_id").format(
+            sql.SQL(", ").join(map(sql.Identifier, ITEM_SCHEMA))
+        ),
         (store_id,),
     ).fetchall()
     return pl.DataFrame(rows, schema=ITEM_SCHEMA, orient="row")
@@ -40,7 +42,11 @@ def write_scores(
     )
     with (
         conn.cursor() as cur,
-        cur.copy(f"COPY new_scores ({', '.join(SCORE_COLUMNS)}) FROM STDIN") as cp,
+        cur.copy(
+            sql.SQL("COPY new_scores ({}) FROM STDIN").format(
+                sql.SQL(", ").join(map(sql.Identifier, SCORE_COLUMNS))
+            )
+        ) as cp,
     ):
         for row in scores.select(SCORE_COLUMNS).iter_rows():
             cp.write_row(row)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from psycopg import sql
 from psycopg.types.json import Jsonb
 
 from memory_pipelines.core.settings import CARDS, StoreSettings, card_to_json, parse_card
@@ -67,7 +68,9 @@ def update_settings(conn: Conn, store_id: str, cards: dict[str, Any]) -> None:
         for card, value in parsed.items():
             # card names come from the closed CARDS list above, never from the caller's text
             conn.execute(
-                f"UPDATE stores SET {card} = %s WHERE store_id = %s",  # noqa: S608
+                sql.SQL("UPDATE stores SET {} = %s WHERE store_id = %s").format(
+                    sql.Identifier(card)
+                ),
                 (value, store_id),
             )
 
@@ -107,6 +110,8 @@ def drop_store(conn: Conn, store_id: str) -> None:
     """Delete a store and every row of it (scratch stores of evaluations and tests)."""
     with conn.transaction():
         for table in ("events", "model_calls", "read_audit", "extraction_passes"):
-            # table names come from the fixed tuple above
-            conn.execute(f"DELETE FROM {table} WHERE store_id = %s", (store_id,))  # noqa: S608
+            conn.execute(
+                sql.SQL("DELETE FROM {} WHERE store_id = %s").format(sql.Identifier(table)),
+                (store_id,),
+            )
         conn.execute("DELETE FROM stores WHERE store_id = %s", (store_id,))

@@ -5,47 +5,22 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING
 
 import numpy as np
+from psycopg import sql
 
-from memory_pipelines.core.inputs import MAX_TURN_CHARS
-from memory_pipelines.core.policy import sentence_spans
-from memory_pipelines.core.vocabulary import ROLES
+from memory_pipelines.core.inputs import TurnInput
+from memory_pipelines.core.types import Chat, Turn
 from memory_pipelines.errors import NotFound, ValidationError
 from memory_pipelines.store.db import Conn
-
-if TYPE_CHECKING:
-    from memory_pipelines.models.embedder import Embedder
+from memory_pipelines.store.rows import columns, fetch_all, fetch_one, one, with_vector
 
 PREV_WEIGHT = 0.3  # how much a word of the turn before counts towards a turn (BM25 tf)
 _POSITIONS = "(SELECT coalesce(sum(array_length(positions, 1)), 0) FROM unnest({}))"
-
-
-def embedding_text(speaker: str, text: str) -> str:
-    """What a turn's embedding is computed from: who said it and what."""
-    return f"{speaker}: {text}" if speaker else text
-
+TURN_COLUMNS = columns(Turn)
 
 # A sentence of a turn: (ord, start, end, vector), offsets into the turn's text.
 Sentence = tuple[int, int, int, np.ndarray]
-
-
-def embed_turns(
-    embedder: Embedder, turns: Sequence[tuple[str, str]]
-) -> tuple[np.ndarray, list[list[Sentence]]]:
-    """Vectors of (speaker, text) turns, and of each turn's sentences (as the save policy
-    splits them) from the same pass of the model (Embedder.embed_with_parts)."""
-    texts = [embedding_text(speaker, text) for speaker, text in turns]
-    spans = [sentence_spans(text) for _, text in turns]
-    shifts = [len(full) - len(text) for full, (_, text) in zip(texts, turns, strict=True)]
-    parts = [[(a + d, z + d) for a, z in sp] for sp, d in zip(spans, shifts, strict=True)]
-    vecs, part_vecs = embedder.embed_with_parts(texts, parts)
-    sentences = [
-        [(j, a, z, pv[j]) for j, (a, z) in enumerate(sp)]
-        for sp, pv in zip(spans, part_vecs, strict=True)
-    ]
-    return vecs, sentences
 
 
 def insert_sentences(
@@ -62,29 +37,6 @@ def insert_sentences(
                 "INSERT INTO turn_sentences (turn_id, ord, start_char, end_char, embedding)"
                 " VALUES (%s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
                 rows,
-            )
-
-
-@dataclass(frozen=True)
-class NewTurn:
-    text: str
-    role: str = "user"
-    speaker: str = ""
-    created_at: datetime | None = None
-    trace_ref: str | None = None
-    external_id: str | None = None
-
-    def validate(self, index: int | None = None) -> None:
-        where = "" if index is None else f"turns[{index}]."
-        if not isinstance(self.text, str) or not self.text.strip():
-            raise ValidationError(f"{where}text", "is required: the message text")
-        if len(self.text) > MAX_TURN_CHARS:
-            raise ValidationError(
-                f"{where}text", f"at most {MAX_TURN_CHARS} characters, got {len(self.text)}"
-            )
-        if self.role not in ROLES:
-            raise ValidationError(
-                f"{where}role", f"must be one of {', '.join(ROLES)}, got {self.role!r}"
             )
 
 
@@ -108,69 +60,58 @@ def ensure_chat(
         " RETURNING chat_id",
         (store_id, external_id, key_id, person_id, title),
     ).fetchone()
-    if row is None:
-        row = conn.execute(
-            "SELECT chat_id, person_id FROM chats WHERE store_id = %s AND external_id = %s",
-            (store_id, external_id),
-        ).fetchone()
-        assert row is not None
-        # A chat is one person's, or shared: a turn for somebody else never lands in it.
-        if person_id is not None and row["person_id"] != person_id:
-            owner = "shared" if row["person_id"] is None else f"for {row['person_id']!r}"
-            raise ValidationError(
-                "person",
-                f"chat {external_id!r} is {owner}; a turn for {person_id!r} goes in a chat of"
-                " their own",
-            )
-    return int(row["chat_id"])
+    if row is not None:
+        return int(row["chat_id"])
+    chat = get_chat(conn, store_id, external_id)
+    # A chat is one person's, or shared: a turn for somebody else never lands in it.
+    if person_id is not None and chat.person_id != person_id:
+        owner = "shared" if chat.person_id is None else f"for {chat.person_id!r}"
+        raise ValidationError(
+            "person",
+            f"chat {external_id!r} is {owner}; a turn for {person_id!r} goes in a chat of"
+            " their own",
+        )
+    return chat.chat_id
 
 
-def chat_owner(conn: Conn, store_id: str, external_id: str) -> tuple[int, str | None]:
-    """(chat_id, the person the chat is for or None when shared) of a store's conversation."""
-    row = conn.execute(
-        "SELECT chat_id, person_id FROM chats WHERE store_id = %s AND external_id = %s",
+def get_chat(conn: Conn, store_id: str, external_id: str) -> Chat:
+    """A store's conversation by its external id (NotFound when it has none)."""
+    chat = fetch_one(
+        conn,
+        Chat,
+        sql.SQL("SELECT {} FROM chats WHERE store_id = %s AND external_id = %s").format(
+            columns(Chat)
+        ),
         (store_id, external_id),
-    ).fetchone()
-    if row is None:
+    )
+    if chat is None:
         raise NotFound(f"chat {external_id!r} does not exist in store {store_id!r}")
-    return int(row["chat_id"]), row["person_id"]
+    return chat
 
 
 def check_reader(conn: Conn, store_id: str, external_id: str, person: str | None) -> int:
     """The chat_id of a conversation the reader may read (a shared chat, or their own); the
     same NotFound for another person's chat as for a missing one."""
-    chat_id, owner = chat_owner(conn, store_id, external_id)
-    if owner is not None and owner != person:
+    chat = get_chat(conn, store_id, external_id)
+    if chat.person_id is not None and chat.person_id != person:
         raise NotFound(f"chat {external_id!r} does not exist in store {store_id!r}")
-    return chat_id
-
-
-def chat_id_of(conn: Conn, store_id: str, external_id: str) -> int:
-    row = conn.execute(
-        "SELECT chat_id FROM chats WHERE store_id = %s AND external_id = %s",
-        (store_id, external_id),
-    ).fetchone()
-    if row is None:
-        raise NotFound(f"chat {external_id!r} does not exist in store {store_id!r}")
-    return int(row["chat_id"])
+    return chat.chat_id
 
 
 def append_turns(
     conn: Conn,
     store_id: str,
     chat_id: int,
-    turns: Sequence[NewTurn],
+    turns: Sequence[TurnInput],
     embeddings: np.ndarray | None = None,
     sentences: Sequence[list[Sentence]] | None = None,
 ) -> list[tuple[int, int, bool]]:
-    """Append turns in order; returns (turn_id, seq, written_now) per turn.
+    """Append checked turns in order; returns (turn_id, seq, written_now) per turn.
 
     Call inside a transaction. The chat row stays locked until it commits, so concurrent
     writers get dense, unique seqs, and a turn whose external_id the chat already has is not
     written again (re-ingesting a file is harmless, even two ingests at once).
     """
-    for i, t in enumerate(turns):
-        t.validate(i if len(turns) > 1 else None)
     if (
         conn.execute("SELECT 1 FROM chats WHERE chat_id = %s FOR UPDATE", (chat_id,)).fetchone()
         is None
@@ -222,21 +163,24 @@ def append_turns(
     if rows:
         with conn.cursor() as cur:
             cur.executemany(
-                "INSERT INTO turns (store_id, chat_id, seq, created_at, role, speaker, text,"
-                " trace_ref, external_id, embedding, tsv, doc_len)"
-                " SELECT %s, %s, %s, coalesce(%s, now()), %s, %s, %s, %s, %s, %s,"
-                f" setweight(own, 'A') || setweight(prev, 'B'), {_POSITIONS.format('own')}"
-                f" + {PREV_WEIGHT} * {_POSITIONS.format('prev')}"
-                " FROM (SELECT to_tsvector('english', %s) AS own,"
-                " to_tsvector('english', %s) AS prev) AS words"
-                " RETURNING turn_id",
+                sql.SQL(
+                    "INSERT INTO turns (store_id, chat_id, seq, created_at, role, speaker, text,"
+                    " trace_ref, external_id, embedding, tsv, doc_len)"
+                    " SELECT %s, %s, %s, coalesce(%s, now()), %s, %s, %s, %s, %s, %s,"
+                    " setweight(own, 'A') || setweight(prev, 'B'), {} + {} * {}"
+                    " FROM (SELECT to_tsvector('english', %s) AS own,"
+                    " to_tsvector('english', %s) AS prev) AS words"
+                    " RETURNING turn_id"
+                ).format(
+                    sql.SQL(_POSITIONS.format("own")),
+                    sql.Literal(PREV_WEIGHT),
+                    sql.SQL(_POSITIONS.format("prev")),
+                ),
                 rows,
                 returning=True,
             )
             while True:
-                got = cur.fetchone()
-                assert got is not None
-                ids.append(int(got["turn_id"]))
+                ids.append(int(one(cur.fetchone(), "inserting a turn")["turn_id"]))
                 if not cur.nextset():
                     break
         if sentences is not None:
@@ -252,13 +196,37 @@ def append_turns(
     return out
 
 
-def unembedded_turns(conn: Conn, store_id: str, limit: int) -> list[dict]:
-    return list(
-        conn.execute(
-            "SELECT turn_id, speaker, text FROM turns WHERE store_id = %s AND embedding IS NULL"
-            " ORDER BY turn_id LIMIT %s",
-            (store_id, limit),
-        )
+@dataclass(frozen=True)
+class StoreTurns:
+    """What the new-turns sensor watches of a store: its newest turn, when the last turn was
+    said, and whether any turn waits for its embedding."""
+
+    top: int
+    last_at: datetime
+    unembedded: bool
+
+
+def turns_by_store(conn: Conn) -> dict[str, StoreTurns]:
+    """Per store with turns, its StoreTurns."""
+    rows = conn.execute(
+        "SELECT store_id, max(turn_id) AS top, max(created_at) AS last_at,"
+        " bool_or(embedding IS NULL) AS unembedded FROM turns GROUP BY store_id"
+    ).fetchall()
+    return {
+        r["store_id"]: StoreTurns(int(r["top"]), r["last_at"], bool(r["unembedded"])) for r in rows
+    }
+
+
+def unembedded_turns(conn: Conn, store_id: str, limit: int) -> list[Turn]:
+    """The store's turns written without an embedding, oldest first."""
+    return fetch_all(
+        conn,
+        Turn,
+        sql.SQL(
+            "SELECT {} FROM turns WHERE store_id = %s AND embedding IS NULL"
+            " ORDER BY turn_id LIMIT %s"
+        ).format(TURN_COLUMNS),
+        (store_id, limit),
     )
 
 
@@ -276,11 +244,82 @@ def set_turn_embeddings(
     insert_sentences(conn, turn_ids, sentences)
 
 
-def recent_turns(conn: Conn, chat_id: int, before_seq: int | None, n: int) -> list[dict]:
+def embedding_counts(conn: Conn, store_id: str) -> tuple[int, int]:
+    """(turns of the store, those without an embedding yet)."""
+    row = one(
+        conn.execute(
+            "SELECT count(*) AS n, count(*) FILTER (WHERE embedding IS NULL) AS missing"
+            " FROM turns WHERE store_id = %s",
+            (store_id,),
+        ).fetchone(),
+        "counting turns",
+    )
+    return int(row["n"]), int(row["missing"])
+
+
+def recent_turns(conn: Conn, chat_id: int, before_seq: int | None, n: int) -> list[Turn]:
     """The n turns before before_seq (or the last n), oldest first."""
-    rows = conn.execute(
-        "SELECT seq, role, speaker, text FROM turns WHERE chat_id = %s"
-        " AND (%s::int IS NULL OR seq < %s) ORDER BY seq DESC LIMIT %s",
+    rows = fetch_all(
+        conn,
+        Turn,
+        sql.SQL(
+            "SELECT {} FROM turns WHERE chat_id = %s"
+            " AND (%s::int IS NULL OR seq < %s) ORDER BY seq DESC LIMIT %s"
+        ).format(TURN_COLUMNS),
         (chat_id, before_seq, before_seq, n),
-    ).fetchall()
+    )
     return list(reversed(rows))
+
+
+_BETWEEN = sql.SQL(
+    "SELECT {}{} FROM turns WHERE chat_id = %s AND seq BETWEEN %s AND %s ORDER BY seq"
+)
+
+
+def turns_between(conn: Conn, chat_id: int, first: int, last: int) -> list[Turn]:
+    """Turns first..last of a chat in seq order."""
+    return fetch_all(conn, Turn, _BETWEEN.format(TURN_COLUMNS, sql.SQL("")), (chat_id, first, last))
+
+
+def turns_with_vectors(
+    conn: Conn, chat_id: int, first: int, last: int
+) -> list[tuple[Turn, np.ndarray | None]]:
+    """Turns first..last of a chat in seq order, each with its stored embedding (None: not
+    embedded yet)."""
+    rows = conn.execute(
+        _BETWEEN.format(TURN_COLUMNS, sql.SQL(", embedding AS vector")), (chat_id, first, last)
+    ).fetchall()
+    return [with_vector(Turn, r) for r in rows]
+
+
+def turns_by_ids(conn: Conn, turn_ids: Sequence[int]) -> list[Turn]:
+    """These turns, in seq order."""
+    return fetch_all(
+        conn,
+        Turn,
+        sql.SQL("SELECT {} FROM turns WHERE turn_id = ANY(%s) ORDER BY seq").format(TURN_COLUMNS),
+        (list(turn_ids),),
+    )
+
+
+def in_history(conn: Conn, store_id: str, text: str) -> bool:
+    """Whether a turn of the store already holds this text word for word (it is drillable)."""
+    row = conn.execute(
+        "SELECT 1 FROM turns WHERE store_id = %s"
+        " AND md5(lower(btrim(text))) = md5(lower(btrim(%s))) LIMIT 1",
+        (store_id, text),
+    ).fetchone()
+    return row is not None
+
+
+def take_budget(conn: Conn, chat_id: int, seq: int, budget: int) -> bool:
+    """Count one save against the turn's budget (turn_saves); False when the budget is spent."""
+    if budget < 1:
+        return False
+    row = conn.execute(
+        "INSERT INTO turn_saves (chat_id, seq, saves) VALUES (%s, %s, 1)"
+        " ON CONFLICT (chat_id, seq) DO UPDATE SET saves = turn_saves.saves + 1"
+        " WHERE turn_saves.saves < %s RETURNING saves",
+        (chat_id, seq, budget),
+    ).fetchone()
+    return row is not None and row["saves"] <= budget

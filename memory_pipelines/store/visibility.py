@@ -11,7 +11,10 @@ chat nor her turns.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, TypeVar
+
+from psycopg import sql
+from pydantic import BaseModel
 
 from memory_pipelines.store.db import Conn
 
@@ -26,16 +29,19 @@ Ref = tuple[str, int]
 
 # Per kind of record: the query giving which of some ids the reader may see.
 _VISIBLE_IDS = {
-    "item": "SELECT item_id AS id FROM agent_memory_items WHERE store_id = %(store)s"
-    f" AND item_id = ANY(%(ids)s) AND {ITEM_VISIBLE}",
-    "chat": f"SELECT chat_id AS id FROM chats WHERE chat_id = ANY(%(ids)s)"
-    f" AND chat_id IN ({VISIBLE_CHATS})",
-    "turn": "SELECT turn_id AS id FROM turns WHERE store_id = %(store)s"
-    f" AND turn_id = ANY(%(ids)s) AND chat_id IN ({VISIBLE_CHATS})",
-    "chunk": "SELECT chunk_id AS id FROM chunks WHERE store_id = %(store)s"
-    f" AND chunk_id = ANY(%(ids)s) AND chat_id IN ({VISIBLE_CHATS})",
-    "document": "SELECT passage_id AS id FROM documents WHERE store_id = %(store)s"
-    f" AND passage_id = ANY(%(ids)s) AND {ITEM_VISIBLE}",
+    kind: sql.SQL(query).format(chats=sql.SQL(VISIBLE_CHATS), person=sql.SQL(ITEM_VISIBLE))
+    for kind, query in {
+        "item": "SELECT item_id AS id FROM agent_memory_items WHERE store_id = %(store)s"
+        " AND item_id = ANY(%(ids)s) AND {person}",
+        "chat": "SELECT chat_id AS id FROM chats WHERE chat_id = ANY(%(ids)s)"
+        " AND chat_id IN ({chats})",
+        "turn": "SELECT turn_id AS id FROM turns WHERE store_id = %(store)s"
+        " AND turn_id = ANY(%(ids)s) AND chat_id IN ({chats})",
+        "chunk": "SELECT chunk_id AS id FROM chunks WHERE store_id = %(store)s"
+        " AND chunk_id = ANY(%(ids)s) AND chat_id IN ({chats})",
+        "document": "SELECT passage_id AS id FROM documents WHERE store_id = %(store)s"
+        " AND passage_id = ANY(%(ids)s) AND {person}",
+    }.items()
 }
 _VISIBLE_IDS["email"] = _VISIBLE_IDS["document"]
 
@@ -47,48 +53,62 @@ def visible(conn: Conn, store_id: str, person: str | None, refs: Iterable[Ref]) 
         by_kind.setdefault(kind, set()).add(int(rid))
     out: set[Ref] = set()
     for kind, ids in by_kind.items():
-        sql = _VISIBLE_IDS.get(kind)
-        if sql is None:
+        query = _VISIBLE_IDS.get(kind)
+        if query is None:
             continue  # an unknown kind is never visible
-        rows = conn.execute(sql, {"store": store_id, "person": person, "ids": sorted(ids)})
+        rows = conn.execute(query, {"store": store_id, "person": person, "ids": sorted(ids)})
         out.update((kind, int(r["id"])) for r in rows)
     return out
 
 
-def item_refs(record: dict[str, Any]) -> set[Ref]:
+# The fields of a record type that name other records; a record type has some or all of them
+# (an Item all, a Hit only its chat and turns), and redaction takes out what the reader may not
+# see of whichever it has.
+R = TypeVar("R", bound=BaseModel)
+
+
+def _has(record: BaseModel, name: str) -> bool:
+    return name in type(record).model_fields
+
+
+def item_refs(record: BaseModel) -> set[Ref]:
     """Every record an item's fields point to: its chat, edges, feeders, contested partners and
     successor."""
     refs: set[Ref] = set()
-    if record.get("chat_id") is not None:
-        refs.add(("chat", int(record["chat_id"])))
-    for e in record.get("edges") or []:
-        refs.add((str(e["kind"]), int(e["target"])))
+    chat_id = getattr(record, "chat_id", None)
+    if chat_id is not None:
+        refs.add(("chat", int(chat_id)))
+    for e in getattr(record, "edges", None) or []:
+        refs.add((str(e.kind), int(e.target)))
     for key in ("fed_by", "contested_with"):
-        refs.update(("item", int(i)) for i in record.get(key) or [])
-    if record.get("superseded_by") is not None:
-        refs.add(("item", int(record["superseded_by"])))
+        refs.update(("item", int(i)) for i in getattr(record, key, None) or [])
+    successor = getattr(record, "superseded_by", None)
+    if successor is not None:
+        refs.add(("item", int(successor)))
     return refs
 
 
-def redact_item(record: dict[str, Any], seen: set[Ref]) -> dict[str, Any]:
+def redact_item(record: R, seen: set[Ref]) -> R:
     """The item with every reference outside `seen` taken out (a hidden chat takes its seqs
     with it)."""
-    out = dict(record)
-    if "chat_id" in out and out["chat_id"] is not None and ("chat", out["chat_id"]) not in seen:
+    out: dict[str, Any] = {}
+    chat_id = getattr(record, "chat_id", None)
+    if chat_id is not None and ("chat", chat_id) not in seen:
         out.update(chat_id=None, from_seq=None, to_seq=None)
-    if "edges" in out:
-        out["edges"] = [e for e in out["edges"] or [] if (e["kind"], e["target"]) in seen]
+    if _has(record, "edges"):
+        out["edges"] = [
+            e for e in getattr(record, "edges", None) or [] if (e.kind, e.target) in seen
+        ]
     for key in ("fed_by", "contested_with"):
-        if key in out:
-            out[key] = [i for i in out[key] or [] if ("item", i) in seen]
-    if out.get("superseded_by") is not None and ("item", out["superseded_by"]) not in seen:
+        if _has(record, key):
+            out[key] = [i for i in getattr(record, key) if ("item", i) in seen]
+    successor = getattr(record, "superseded_by", None)
+    if successor is not None and ("item", successor) not in seen:
         out["superseded_by"] = None
-    return out
+    return record.model_copy(update=out)
 
 
-def redact_items(
-    conn: Conn, store_id: str, person: str | None, records: list[dict[str, Any]]
-) -> list[dict[str, Any]]:
+def redact_items(conn: Conn, store_id: str, person: str | None, records: list[R]) -> list[R]:
     """Items as a reader may see them: references to records hidden from them taken out."""
     refs = set().union(*(item_refs(r) for r in records)) if records else set()
     seen = visible(conn, store_id, person, refs) if refs else set()

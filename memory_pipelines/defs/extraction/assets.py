@@ -10,6 +10,7 @@ from memory_pipelines.defs.partitions import stores_partitions
 from memory_pipelines.defs.turns.assets import turn_embeddings
 from memory_pipelines.resources import EmbedderResource, ModelResource, StoreResource
 from memory_pipelines.store import extraction as ex_db
+from memory_pipelines.store import items as items_db
 from memory_pipelines.store import stores as stores_db
 
 COMMON: dict[str, Any] = {
@@ -128,20 +129,11 @@ def memory_items(
             duration_s=seconds,
         )
         pass_row = ex_db.last_pass(conn, store_id, context.run_id) or {}
-        total = conn.execute(
-            "SELECT count(*) AS n FROM agent_memory_items WHERE store_id = %s"
-            " AND state = 'current'",
-            (store_id,),
-        ).fetchone()
-        bad = conn.execute(
-            "SELECT count(*) AS n FROM agent_memory_items WHERE store_id = %s AND written_by = %s"
-            " AND source = 'machine' AND (confidence > 6 OR chat_id IS NULL OR from_seq IS NULL)",
-            (store_id, extraction.EXTRACTOR),
-        ).fetchone()
-    assert total is not None and bad is not None
+        total = items_db.count_current(conn, store_id)
+        bad = ex_db.uncapped_items(conn, store_id, extraction.EXTRACTOR)
     return dg.MaterializeResult(
         metadata={
-            "dagster/row_count": int(total["n"]),
+            "dagster/row_count": total,
             "dagster/table_name": "agent_memory_items",
             **res,
             "pass_windows_read": int(pass_row.get("windows_read", 0)),
@@ -151,8 +143,8 @@ def memory_items(
         check_results=[
             dg.AssetCheckResult(
                 check_name="extracted_items_capped_with_provenance",
-                passed=bad["n"] == 0,
-                metadata={"violations": int(bad["n"])},
+                passed=bad == 0,
+                metadata={"violations": bad},
                 description="Extracted items have confidence at most 6 and chat + seq provenance.",
             )
         ],

@@ -4,9 +4,8 @@ import json
 from datetime import UTC, datetime
 
 import dagster as dg
-from dagster._utils.schedules import cron_string_iterator
 
-from memory_pipelines.core.due import extraction_due
+from memory_pipelines.core.due import cron_ticked, extraction_due
 from memory_pipelines.defs.extraction.assets import (
     conversation_windows,
     extracted_candidates,
@@ -16,6 +15,7 @@ from memory_pipelines.defs.partitions import stores_partitions
 from memory_pipelines.defs.turns.assets import turn_embeddings
 from memory_pipelines.resources import StoreResource
 from memory_pipelines.store import stores as stores_db
+from memory_pipelines.store import turns as turns_db
 
 extraction_job = dg.define_asset_job(
     "extraction",
@@ -26,13 +26,6 @@ extraction_job = dg.define_asset_job(
 embed_job = dg.define_asset_job(
     "embed_turns", selection=[turn_embeddings], partitions_def=stores_partitions
 )
-
-
-def cron_ticked(cron: str, timezone: str, since: datetime, now: datetime) -> bool:
-    nxt = next(cron_string_iterator(since.timestamp(), cron, timezone))
-    if nxt.timestamp() <= since.timestamp():
-        nxt = next(cron_string_iterator(since.timestamp() + 1, cron, timezone))
-    return nxt.timestamp() <= now.timestamp()
 
 
 @dg.sensor(
@@ -47,43 +40,37 @@ def new_turns_sensor(context: dg.SensorEvaluationContext, store: StoreResource):
     seen: dict = state["stores"]  # store -> {"turn": last turn id requested, "at": iso time}
     now = datetime.now(UTC)
     with store.database().connection() as conn:
-        stores = [r["store_id"] for r in conn.execute("SELECT store_id FROM stores ORDER BY 1")]
-        tops = {
-            r["store_id"]: r
-            for r in conn.execute(
-                "SELECT store_id, max(turn_id) AS top, max(created_at) AS last_at,"
-                " bool_or(embedding IS NULL) AS unembedded FROM turns GROUP BY store_id"
-            )
-        }
+        stores = stores_db.list_stores(conn)
+        tops = turns_db.turns_by_store(conn)
         settings = {s: stores_db.get_settings(conn, s).extraction for s in tops}
     known = set(context.instance.get_dynamic_partitions("stores"))
     new_partitions = [s for s in stores if s not in known]
     runs, waiting = [], []
     for store_id, top in tops.items():
         prev = seen.get(store_id, {})
-        if top["top"] <= prev.get("turn", 0):
+        if top.top <= prev.get("turn", 0):
             continue
         last_at = datetime.fromisoformat(prev["at"]) if "at" in prev else None
-        due, why = extraction_due(settings[store_id], now, top["last_at"], last_at, cron_ticked)
+        due, why = extraction_due(settings[store_id], now, top.last_at, last_at, cron_ticked)
         if due:
             runs.append(
                 dg.RunRequest(
                     job_name="extraction",
                     partition_key=store_id,
-                    run_key=f"extract:{store_id}:{top['top']}",
+                    run_key=f"extract:{store_id}:{top.top}",
                     tags={"memory/why": why},
                 )
             )
-            seen[store_id] = {"turn": top["top"], "at": now.isoformat()}
-        elif top["unembedded"] and not settings[store_id].enabled:
+            seen[store_id] = {"turn": top.top, "at": now.isoformat()}
+        elif top.unembedded and not settings[store_id].enabled:
             runs.append(
                 dg.RunRequest(
                     job_name="embed_turns",
                     partition_key=store_id,
-                    run_key=f"embed:{store_id}:{top['top']}",
+                    run_key=f"embed:{store_id}:{top.top}",
                 )
             )
-            seen[store_id] = {**prev, "turn": top["top"]}
+            seen[store_id] = {**prev, "turn": top.top}
         else:
             waiting.append(f"{store_id}: {why}")
     for line in waiting:

@@ -4,6 +4,7 @@ import time
 
 import dagster as dg
 
+from memory_pipelines.api.turns import embed_turns
 from memory_pipelines.defs.partitions import stores_partitions
 from memory_pipelines.resources import EmbedderResource, StoreResource
 from memory_pipelines.store import turns as turns_db
@@ -32,23 +33,18 @@ def turn_embeddings(
             pending = turns_db.unembedded_turns(conn, store_id, BATCH)
         if not pending:
             break
-        vecs, sentences = turns_db.embed_turns(model, [(r["speaker"], r["text"]) for r in pending])
+        vecs, sentences = embed_turns(model, [(t.speaker, t.text) for t in pending])
         with db.transaction() as conn:
-            turns_db.set_turn_embeddings(conn, [r["turn_id"] for r in pending], vecs, sentences)
+            turns_db.set_turn_embeddings(conn, [t.turn_id for t in pending], vecs, sentences)
         embedded += len(pending)
         context.log.info(f"embedded {embedded} turns of store {store_id}")
     with db.connection() as conn:
-        row = conn.execute(
-            "SELECT count(*) AS n, count(*) FILTER (WHERE embedding IS NULL) AS missing"
-            " FROM turns WHERE store_id = %s",
-            (store_id,),
-        ).fetchone()
-    assert row is not None
+        total, missing = turns_db.embedding_counts(conn, store_id)
     seconds = time.perf_counter() - start
     context.log.info(f"store {store_id}: embedded {embedded} turns in {seconds:.1f}s")
     return dg.MaterializeResult(
         metadata={
-            "dagster/row_count": int(row["n"]),
+            "dagster/row_count": total,
             "dagster/table_name": "turns",
             "embedded_now": embedded,
             "model": model.model_name,
@@ -57,8 +53,8 @@ def turn_embeddings(
         check_results=[
             dg.AssetCheckResult(
                 check_name="every_turn_embedded",
-                passed=row["missing"] == 0,
-                metadata={"unembedded_turns": int(row["missing"])},
+                passed=missing == 0,
+                metadata={"unembedded_turns": missing},
             )
         ],
     )

@@ -1,0 +1,99 @@
+"""The change feed's events: appended by every write, read in event_id order (see api/feed)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import time
+from typing import Any
+
+import psycopg
+from psycopg import sql
+from psycopg.rows import DictRow, class_row, dict_row
+from psycopg.types.json import Jsonb
+
+from memory_pipelines.core.types import Event
+from memory_pipelines.store.db import Conn
+from memory_pipelines.store.rows import columns
+from memory_pipelines.store.visibility import reader_sees
+
+CHANNEL = "memory_events"  # what the database NOTIFYs on commit (see 008_feed_jobs.sql)
+
+# A person's feed: events about shared records (or none) and their own (see 010_privacy.sql).
+_READ = sql.SQL(
+    "SELECT {} FROM events WHERE store_id = %(store)s AND event_id > %(after)s AND {}"
+    " ORDER BY event_id LIMIT %(batch)s"
+).format(columns(Event), sql.SQL(reader_sees()))
+
+
+def record_event(
+    conn: Conn,
+    store_id: str,
+    kind: str,
+    item_id: int | None,
+    actor: str = "",
+    payload: dict[str, Any] | None = None,
+) -> bool:
+    """Append an event to the change feed; False when a unique index says it was already
+    recorded (an `overdue` is recorded once per item). On commit the database gives it its
+    final event_id in commit order and announces it with NOTIFY (see 008_feed_jobs.sql)."""
+    row = conn.execute(
+        "INSERT INTO events (store_id, kind, item_id, actor, payload) VALUES (%s, %s, %s, %s, %s)"
+        " ON CONFLICT DO NOTHING RETURNING 1 AS new",
+        (store_id, kind, item_id, actor, Jsonb(payload or {})),
+    ).fetchone()
+    return row is not None
+
+
+def last_event_id(conn: Conn, store_id: str) -> int:
+    """The store's newest event id (0 when it has none)."""
+    row = conn.execute(
+        "SELECT coalesce(max(event_id), 0) AS last FROM events WHERE store_id = %s", (store_id,)
+    ).fetchone()
+    return int(row["last"]) if row else 0
+
+
+# -- following the feed on a connection of its own (LISTEN cannot share a pooled one) --------
+
+Listener = psycopg.Connection[DictRow]
+
+
+def listen(dsn: str, application_name: str) -> Listener:
+    """A dedicated autocommit connection LISTENing on the feed's channel."""
+    conn = psycopg.connect(
+        dsn,
+        autocommit=True,
+        row_factory=dict_row,
+        application_name=application_name[:63],
+        connect_timeout=10,
+    )
+    conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(CHANNEL)))
+    return conn
+
+
+def read_events(conn: Listener, params: dict[str, Any], after: int) -> list[Event]:
+    """Events of the store after `after`, oldest first, at most params' batch, as the reader
+    of reader_params sees them."""
+    with conn.cursor(row_factory=class_row(Event)) as cur:
+        return cur.execute(_READ, {**params, "after": after}).fetchall()
+
+
+def wait_for_store(conn: Listener, store_id: str, seconds: float) -> None:
+    """Until a notification about this store arrives, or `seconds` pass (then the caller reads
+    anyway, so even a lost notification only delays an event by one poll)."""
+    deadline = time.monotonic() + seconds
+    while (left := deadline - time.monotonic()) > 0:
+        for note in conn.notifies(timeout=left, stop_after=1):
+            try:
+                if json.loads(note.payload).get("store_id") != store_id:
+                    continue  # another store's event: keep waiting
+            except (ValueError, AttributeError):
+                pass  # not ours to parse: read again, it costs one query
+            return
+
+
+def close(conn: Listener | None) -> None:
+    """Close a connection that may already be broken (nothing is left to release then)."""
+    if conn is not None:
+        with contextlib.suppress(psycopg.Error):
+            conn.close()

@@ -1,0 +1,75 @@
+"""Items' embeddings: the nearest to a vector among one person's items, and a store's vectors
+for an in-memory pool (api/dedup.DedupPool), kept current from the change feed."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+import numpy as np
+from psycopg import sql
+
+from memory_pipelines.core.types import Item
+from memory_pipelines.store.db import Conn, as_array
+from memory_pipelines.store.rows import columns
+
+# A candidate is judged against records of its own person only (shared against shared): a
+# merge or supersede across persons would show one person's words to another, or take a shared
+# fact away from everybody.
+_REACHABLE = (
+    "store_id = %(s)s AND state IN ('current', 'archived') AND person_id IS NOT DISTINCT FROM %(p)s"
+)
+_NEAREST = sql.SQL(
+    "SELECT {}, embedding AS vector FROM agent_memory_items WHERE {} ORDER BY {} LIMIT %(k)s"
+)
+_ITEM_FIELDS = tuple(Item.model_fields)
+
+
+def nearest(
+    conn: Conn,
+    store_id: str,
+    person: str | None,
+    embedding: np.ndarray,
+    k: int,
+    among: Sequence[int] | None = None,
+) -> list[tuple[Item, np.ndarray]]:
+    """The k current (or archived) items closest to the embedding among the person's own (the
+    shared ones for a shared candidate), closest first, each with its vector. The search is
+    exact, so it needs no help from words. `among`: only these ids (a pool's choice), read to
+    check they are still current and ordered by their cosine."""
+    where = _REACHABLE if among is None else f"item_id = ANY(%(ids)s) AND {_REACHABLE}"
+    rows = (
+        conn.cursor(binary=True)
+        .execute(
+            _NEAREST.format(columns(Item), sql.SQL(where), sql.SQL("embedding <=> %(e)s")),
+            {"s": store_id, "p": person, "e": embedding, "k": k, "ids": list(among or [])},
+        )
+        .fetchall()
+    )
+    return [
+        (Item.model_validate({f: r[f] for f in _ITEM_FIELDS}), as_array(r["vector"])) for r in rows
+    ]
+
+
+def store_vectors(conn: Conn, store_id: str) -> Iterator[tuple[int, str | None, np.ndarray]]:
+    """(item_id, person_id, vector) of every current or archived item of the store."""
+    for r in conn.cursor(binary=True).execute(
+        "SELECT item_id, person_id, embedding FROM agent_memory_items WHERE store_id = %s"
+        " AND state IN ('current', 'archived') AND embedding IS NOT NULL",
+        (store_id,),
+    ):
+        yield r["item_id"], r["person_id"], as_array(r["embedding"])
+
+
+def changed_vectors(
+    conn: Conn, store_id: str, after: int, upto: int
+) -> Iterator[tuple[int, str | None, np.ndarray | None]]:
+    """(item_id, person_id, vector) of each item an event in (after, upto] is about, with
+    vector None when it is no longer current or archived (superseded or deleted)."""
+    for r in conn.cursor(binary=True).execute(
+        "SELECT c.item_id, i.person_id, i.embedding, i.state FROM (SELECT DISTINCT item_id"
+        "   FROM events WHERE store_id = %s AND event_id > %s AND event_id <= %s"
+        "   AND item_id IS NOT NULL) c LEFT JOIN agent_memory_items i USING (item_id)",
+        (store_id, after, upto),
+    ):
+        live = r["state"] in ("current", "archived") and r["embedding"] is not None
+        yield r["item_id"], r["person_id"], as_array(r["embedding"]) if live else None

@@ -1,0 +1,65 @@
+"""Item versions: a snapshot of the item after each change, and an item's history."""
+
+from __future__ import annotations
+
+from psycopg import sql
+from psycopg.types.json import Jsonb
+
+from memory_pipelines.core.types import Item, ItemSnapshot, ItemVersion
+from memory_pipelines.errors import NotFound
+from memory_pipelines.store.db import Conn
+from memory_pipelines.store.rows import columns, fetch_all
+from memory_pipelines.store.visibility import (
+    EVERYONE,
+    Everyone,
+    Reader,
+    reader_params,
+    reader_sees,
+    redact_items,
+)
+
+
+def write_version(
+    conn: Conn, item: Item, change: str, actor: str = "", dropped: dict | None = None
+) -> None:
+    """Snapshot the item (as it is after the change) into item_versions; `dropped` records
+    what a merge did not keep."""
+    snapshot = item.model_dump(mode="json", exclude={"kind", "id"})
+    if dropped:
+        snapshot["dropped"] = dropped
+    conn.execute(
+        "INSERT INTO item_versions (item_id, store_id, version, change, actor, snapshot)"
+        " SELECT %s, %s, coalesce(max(version), 0) + 1, %s, %s, %s"
+        " FROM item_versions WHERE item_id = %s",
+        (item.item_id, item.store_id, change, actor, Jsonb(snapshot), item.item_id),
+    )
+
+
+# A version is visible with the person its snapshot was written for (an item's person never
+# changes, and the versions of a deleted item go with it).
+_HISTORY = sql.SQL(
+    "WITH RECURSIVE chain(item_id) AS ("
+    "  SELECT %(id)s::bigint"
+    "  UNION SELECT l.dst_id FROM links l JOIN chain c ON l.src_id = c.item_id"
+    "  WHERE l.store_id = %(store)s AND l.src_kind = 'item' AND l.dst_kind = 'item'"
+    "  AND l.link_type = 'supersedes')"
+    " SELECT {} FROM item_versions v JOIN chain USING (item_id)"
+    " WHERE v.store_id = %(store)s AND {}"
+    " ORDER BY v.changed_at, v.version_id"
+).format(columns(ItemVersion, "v"), sql.SQL(reader_sees("(v.snapshot->>'person_id')")))
+
+
+def history(
+    conn: Conn, store_id: str, item_id: int, reader: Reader = EVERYONE
+) -> list[ItemVersion]:
+    """Every version of the item and of the items it superseded, oldest first; a reader sees
+    only the versions of items visible to them, each with hidden references taken out."""
+    rows = fetch_all(
+        conn, ItemVersion, _HISTORY, {"id": item_id, "store": store_id, **reader_params(reader)}
+    )
+    if not any(r.item_id == item_id for r in rows):
+        raise NotFound(f"memory item {item_id} does not exist in store {store_id!r}")
+    if isinstance(reader, Everyone):
+        return rows
+    snapshots: list[ItemSnapshot] = redact_items(conn, store_id, reader, [r.snapshot for r in rows])
+    return [r.model_copy(update={"snapshot": s}) for r, s in zip(rows, snapshots, strict=True)]
