@@ -7,10 +7,11 @@ from typing import Any
 
 from memory_pipelines.api.boot import boot_window
 from memory_pipelines.api.recall import ALL_SCOPES, MAX_QUERY, Recall
-from memory_pipelines.core import injection, policy
+from memory_pipelines.core import injection, relevance
 from memory_pipelines.core.inputs import id_field
 from memory_pipelines.core.records import optional_int, text_field
 from memory_pipelines.errors import ValidationError
+from memory_pipelines.store import items as items_db
 from memory_pipelines.store import stores as stores_db
 from memory_pipelines.store import turns as turns_db
 
@@ -42,36 +43,57 @@ def autorecall(
     with db.connection() as conn:
         settings = stores_db.get_settings(conn, store_id)
         chat_id = turns_db.check_reader(conn, store_id, chat, person)
-    skipped = {"below_threshold": 0, "in_boot_window": 0, "over_budget": 0}
+    skipped = {"below_threshold": 0, "in_boot_window": 0, "over_budget": 0, "small_talk": 0}
+    lines: list[dict[str, Any]] = []
+    tokens = 0
+
+    def fits(line: dict[str, Any]) -> bool:
+        nonlocal tokens
+        cost = embedder.count_tokens(str(line))
+        if tokens + cost > budget_tokens:
+            skipped["over_budget"] += 1
+            return False
+        lines.append(line)
+        tokens += cost
+        return True
+
+    # Open commitments ride along first (the card says a turn always carries them), inside the
+    # same budget; the topical hits fill what is left.
+    carried: set[int] = set()
+    if settings.commitments.carry_open and settings.commitments.most_carried > 0:
+        for c in _open_commitments(recall, person, settings.commitments.most_carried):
+            if fits(injection.commitment_line(c)):
+                carried.add(int(c["item_id"]))
     hits: list[Any] = []
-    if user_message.strip() and not is_generic(user_message):
-        hits = recall.search(user_message, ALL_SCOPES, person=person, k=CANDIDATES)
+    if user_message.strip() and not relevance.is_generic(user_message):
+        hits = recall.search(user_message, ALL_SCOPES, person=person, k=CANDIDATES, touch=False)
     in_window = {
         (r["kind"], r["id"])
         for r in boot_window(db, store_id, chat, boot_budget_tokens, embedder, person)["records"]
     }
-    lines, chosen, tokens = [], [], 0
+    chosen = []
     for h in hits:
+        if (
+            h.kind == "item"
+            and h.extra.get("category") == "commitment"
+            and (h.extra.get("status") != "open" or h.id in carried)
+        ):
+            continue  # only open commitments reach a turn, each once
         if h.extra.get("cos", 0.0) < MIN_COSINE:
             skipped["below_threshold"] += 1
+            continue
+        if relevance.is_generic(h.text):
+            skipped["small_talk"] += 1  # "how are you?" found "I'm good, you?": nothing to add
             continue
         if (h.kind, h.id) in in_window:
             skipped["in_boot_window"] += 1
             continue
         row = {"kind": h.kind, "id": h.id, "text": h.text, "at": h.at, **h.extra}
         line = injection.memory_line(row) if h.kind == "item" else injection.history_line(row)
-        cost = embedder.count_tokens(str(line))
-        if tokens + cost > budget_tokens:
-            skipped["over_budget"] += 1
-            continue
-        lines.append(line)
-        chosen.append(h)
-        tokens += cost
-    if settings.commitments.carry_open and settings.commitments.most_carried > 0:
-        lines += [
-            injection.commitment_line(c)
-            for c in _open_commitments(recall, person, settings.commitments.most_carried)
-        ]
+        if fits(line):
+            chosen.append(h)
+    with db.connection() as conn:
+        items_db.touch_items(conn, [h.id for h in chosen if h.kind == "item"] + sorted(carried))
     messages = injection.render(user_message, lines, settings.trust_envelope) if lines else []
     with db.connection() as conn:
         conn.execute(
@@ -82,18 +104,12 @@ def autorecall(
                 chat_id,
                 turn_seq,
                 person,
-                [h.ref for h in chosen],
-                [round(float(h.extra.get("cos", 0.0)), 4) for h in chosen],
+                [h.ref for h in chosen] + [f"item:{i}" for i in sorted(carried)],
+                [round(float(h.extra.get("cos", 0.0)), 4) for h in chosen] + [0.0] * len(carried),
                 tokens,
             ),
         )
     return {"messages": messages, "records": lines, "tokens": tokens, "skipped": skipped}
-
-
-def is_generic(message: str) -> bool:
-    """Greetings and acknowledgements ("ok thanks", "hi!") ask nothing of memory."""
-    kinds = {policy.sentence_kind(s, "user") for s in policy.sentences(message)}
-    return not kinds or kinds <= {"greeting", "ack"}
 
 
 def _open_commitments(recall: Recall, person: str | None, most: int) -> list[dict[str, Any]]:

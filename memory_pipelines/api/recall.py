@@ -113,6 +113,7 @@ class Recall:
         *,
         person: str | None = None,
         k: int = 10,
+        touch: bool = True,
     ) -> list[Hit]:
         """The k best records for a query over the scopes (agent: memory items; history:
         turns and chunks; basic: documents; email: emails).
@@ -121,7 +122,8 @@ class Recall:
         the graph (records naming an entity the question names); one score ranks them all
         (core/ranking.py), then the optional reranker reorders the best. Only current items,
         shared or the person's, and only shared or the person's chats are read. Returned memory
-        items count as recalled (access_count and last_recalled_at go up).
+        items count as recalled (access_count and last_recalled_at go up), unless `touch` is
+        False (auto-recall counts only what it injects).
         """
         text_field("query", query, max_len=MAX_QUERY, required=True)
         id_field("person", person, nullable=True)
@@ -150,12 +152,14 @@ class Recall:
             hits = [_hit(c.kind, rows[c.key], s) for c, s in top if c.key in rows]
             if self.reranker:
                 hits = list(self.reranker(query, hits))[:k]
-            items_db.touch_items(conn, [h.id for h in hits if h.kind == "item"])
+            if touch:
+                items_db.touch_items(conn, [h.id for h in hits if h.kind == "item"])
         return hits
 
     def hydrate(self, hits: Sequence[Ref], *, person: str | None = None) -> list[dict[str, Any]]:
         """Full records for hits (or refs), in one read, in the order given; records the caller
-        may not read are left out."""
+        may not read are left out. Reading what a search returned is not a second recall: only
+        search, by_period and neighbors count (access_count)."""
         id_field("person", person, nullable=True)
         if isinstance(hits, str) or not isinstance(hits, Sequence):
             raise ValidationError("hits", f"must be a list of hits or refs, got {hits!r}")
@@ -163,7 +167,6 @@ class Recall:
         with self.db.connection() as conn:
             found = browse_db.hydrate(conn, self.store_id, refs, person)
             _redact_rows(conn, self.store_id, person, found)
-            items_db.touch_items(conn, [i for k, i in refs if k == "item" and (k, i) in found])
         return [{"kind": k, "id": i, **found[(k, i)]} for k, i in refs if (k, i) in found]
 
     def by_period(
