@@ -193,3 +193,26 @@ def last_pass(conn: Conn, store_id: str, run_id: str | None = None) -> dict[str,
         " ORDER BY pass_id DESC LIMIT 1",
         (store_id, run_id, run_id),
     ).fetchone()
+
+
+def turn_summary(conn: Conn, store_id: str) -> dict[str, Any] | None:
+    """The store's newest turn (id and time) and how many turns wait for their embedding; None
+    when it has no turn."""
+    # Three index probes (turns_store_idx, turns_created_idx, turns_unembedded_idx), not a scan.
+    row = conn.execute(
+        "SELECT (SELECT max(turn_id) FROM turns WHERE store_id = %(s)s) AS top,"
+        " (SELECT max(created_at) FROM turns WHERE store_id = %(s)s) AS last_at,"
+        " (SELECT count(*) FROM turns WHERE store_id = %(s)s AND embedding IS NULL) AS unembedded",
+        {"s": store_id},
+    ).fetchone()
+    return None if row is None or row["top"] is None else dict(row)
+
+
+def open_windows(conn: Conn, store_id: str) -> int:
+    """Windows planned but not yet applied (pending or extracted)."""
+    row = conn.execute(
+        "SELECT count(*) AS n FROM extraction_windows WHERE store_id = %s"
+        " AND state IN ('pending', 'extracted')",
+        (store_id,),
+    ).fetchone()
+    return int(row["n"]) if row else 0
