@@ -160,7 +160,8 @@ def test_turns_a_killed_run_left_unembedded_are_embedded_next(
 ) -> None:
     monkeypatch.setattr(turn_assets, "BATCH", 8)
     memory.configure(extraction={"enabled": False})
-    memory.write_turns("c", [{"text": f"note {i} about the garden"} for i in range(20)], embed=False)
+    notes = [{"text": f"note {i} about the garden"} for i in range(20)]
+    memory.write_turns("c", notes, embed=False)
     s = memory.store_id
 
     def unembedded() -> int:
@@ -183,9 +184,12 @@ def test_turns_a_killed_run_left_unembedded_are_embedded_next(
         assert "12 turns not embedded" in again.tags["memory/why"]
         done = _execute(instance, again, store=StoreResource(dsn=pg_dsn))
         assert done.success and unembedded() == 0
-        assert done.asset_materializations_for_node("turn_embeddings")[0].metadata[
-            "embedded_now"
-        ].value == 12
+        assert (
+            done.asset_materializations_for_node("turn_embeddings")[0]
+            .metadata["embedded_now"]
+            .value
+            == 12
+        )
         assert _mine(_tick(instance, pg_dsn, second.cursor), s) == []
     with memory.db.connection() as conn:
         dup = conn.execute(
