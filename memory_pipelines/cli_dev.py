@@ -9,8 +9,7 @@ import sys
 
 import click
 
-from memory_pipelines.store.dagster_home import ensure_dagster_home
-from memory_pipelines.store.server import resolve_dsn
+from memory_pipelines.store.dagster_home import dagster_env
 
 
 def _default_signals() -> None:
@@ -18,10 +17,16 @@ def _default_signals() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
+def dev_env() -> dict[str, str]:
+    """The environment of `dagster dev`: DAGSTER_HOME and Dagster's storage URL (never written
+    to a file). MEMORY_PG_DSN is passed on only when set: with the embedded server each child
+    opens it on the same folder (and can start it again if it dies)."""
+    return {**os.environ, **dagster_env()}
+
+
 def run_dev(port: int, host: str) -> None:
-    dsn = resolve_dsn()
-    home = ensure_dagster_home(dsn)
-    env = {**os.environ, "DAGSTER_HOME": str(home), "MEMORY_PG_DSN": dsn}
+    env = dev_env()
+    home = env["DAGSTER_HOME"]
     cmd = [
         sys.executable,
         "-m",
