@@ -9,7 +9,9 @@ import sys
 
 import click
 
+from memory_pipelines.errors import StoreError
 from memory_pipelines.store.dagster_home import dagster_env
+from memory_pipelines.store.server import ensure_server, resolve_dsn
 
 
 def _default_signals() -> None:
@@ -24,7 +26,32 @@ def dev_env() -> dict[str, str]:
     return {**os.environ, **dagster_env()}
 
 
+WATCH_SECONDS = 10  # how often `dev` asks whether the Postgres server still answers
+
+
+def watch_server(proc: subprocess.Popen[bytes], dsn: str) -> None:
+    """Wait for `dagster dev` to end, asking the server every WATCH_SECONDS whether it still
+    answers: the daemon keeps its runs and ticks there and never starts it again itself. An
+    embedded server that died is started again; an external one is reported once per outage."""
+    down = False
+    while True:
+        try:
+            proc.wait(timeout=WATCH_SECONDS)
+            return
+        except subprocess.TimeoutExpired:
+            pass
+        try:
+            if ensure_server(dsn):
+                click.echo("the embedded Postgres had stopped: started it again", err=True)
+            down = False
+        except StoreError as exc:
+            if not down:
+                click.echo(f"error: {exc}", err=True)
+            down = True
+
+
 def run_dev(port: int, host: str) -> None:
+    dsn = resolve_dsn()
     env = dev_env()
     home = env["DAGSTER_HOME"]
     cmd = [
@@ -51,7 +78,7 @@ def run_dev(port: int, host: str) -> None:
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
     try:
-        proc.wait()
+        watch_server(proc, dsn)
     except KeyboardInterrupt:
         click.echo("stopping Dagster ...")
         # SIGINT is what `dagster dev` treats as Ctrl-C: it stops the webserver and daemon.
