@@ -64,10 +64,11 @@ def work_owed(conn: Conn, store_id: str, now: datetime) -> tuple[Extraction, Owe
         return settings, None
     windows = 0
     if settings.enabled:
-        windows = ex_db.open_windows(conn, store_id) + sum(
-            len(windows_for(chat, settings, now))
-            for chat in ex_db.chat_states(conn, store_id, settings.lookback_days)
-        )
+        windows = ex_db.open_windows(conn, store_id)
+        fresh = ex_db.chats_with_new_turns(conn, store_id)
+        if fresh:
+            states = ex_db.chat_states(conn, store_id, settings.lookback_days, fresh)
+            windows += sum(len(windows_for(chat, settings, now)) for chat in states)
     owed = Owed(summary["top"], summary["last_at"], int(summary["unembedded"]), windows)
     return settings, owed
 

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 import psycopg
 from pgvector.psycopg import register_vector
+from psycopg import pq
 from psycopg.rows import DictRow, dict_row
 from psycopg_pool import ConnectionPool, PoolTimeout
 
@@ -27,6 +28,16 @@ _migrate_lock = threading.Lock()
 
 def _configure(conn: Conn) -> None:
     register_vector(conn)
+
+
+def _alive(conn: Conn) -> None:
+    """The pool's check of a connection it hands out: an empty query's round trip, sent with
+    libpq itself (no statement of the caller's, no Python-level cursor); raises when the server
+    dropped the connection, so the pool replaces it."""
+    res = conn.pgconn.exec_(b"")
+    if res.status != pq.ExecStatus.EMPTY_QUERY:
+        message = (res.error_message or b"").decode("utf-8", "replace").strip()
+        raise psycopg.OperationalError(f"connection check failed: {message or res.status.name}")
 
 
 FIRST_WAIT = 2.0  # seconds a checkout waits before asking whether the server is alive
@@ -55,7 +66,7 @@ class Database:
             min_size=1,
             max_size=self.max_size,
             configure=_configure,
-            check=ConnectionPool.check_connection,
+            check=_alive,
             kwargs={"row_factory": dict_row, "autocommit": True, "connect_timeout": 10},
             # A pool that cannot connect gives up its attempt within seconds, so it tries
             # afresh (not after a long backoff) once the server is back.
