@@ -37,7 +37,8 @@ def _alive(conn: Conn) -> None:
     res = conn.pgconn.exec_(b"")
     if res.status != pq.ExecStatus.EMPTY_QUERY:
         message = (res.error_message or b"").decode("utf-8", "replace").strip()
-        raise psycopg.OperationalError(f"connection check failed: {message or res.status.name}")
+        status = pq.ExecStatus(res.status).name
+        raise psycopg.OperationalError(f"connection check failed: {message or status}")
 
 
 FIRST_WAIT = 2.0  # seconds a checkout waits before asking whether the server is alive
