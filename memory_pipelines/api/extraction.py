@@ -16,8 +16,10 @@ from typing import Any
 import numpy as np
 
 from memory_pipelines.api.dedup import DedupPool, Provenance, save_deduplicated
+from memory_pipelines.core.due import Owed
 from memory_pipelines.core.extract import PROVENANCE_KEYS, check_candidate
 from memory_pipelines.core.records import ItemInput, validate_item
+from memory_pipelines.core.settings import Extraction
 from memory_pipelines.core.windows import windows_for
 from memory_pipelines.models.base import Invalid, Models
 from memory_pipelines.models.embedder import DIM, Embedder
@@ -52,6 +54,24 @@ def plan_windows(
         pending = len(ex_db.windows_in_state(conn, store_id, "pending"))
     log(f"store {store_id}: {new} new windows, {pending} waiting to be read")
     return {"windows_new": new, "windows_pending": pending, "enabled": True}
+
+
+def work_owed(conn: Conn, store_id: str, now: datetime) -> tuple[Extraction, Owed | None]:
+    """The store's extraction settings and the work its turns still need (None: no turns):
+    turns not embedded, windows not applied, and windows `plan_windows` would add now."""
+    settings = stores_db.get_settings(conn, store_id).extraction
+    summary = ex_db.turn_summary(conn, store_id)
+    if summary is None:
+        return settings, None
+    windows = 0
+    if settings.enabled:
+        windows = ex_db.open_windows(conn, store_id)
+        fresh = ex_db.chats_with_new_turns(conn, store_id)
+        if fresh:
+            states = ex_db.chat_states(conn, store_id, settings.lookback_days, fresh)
+            windows += sum(len(windows_for(chat, settings, now)) for chat in states)
+    owed = Owed(summary["top"], summary["last_at"], int(summary["unembedded"]), windows)
+    return settings, owed
 
 
 def extract_pending(

@@ -44,12 +44,17 @@ def list_commitments(
 
 
 def unannounced_overdue(conn: Conn, limit: int = 1000) -> list[dict[str, Any]]:
-    """Overdue commitments of every store with no `overdue` event yet, oldest due first."""
+    """(store_id, item_id) of overdue commitments with no `overdue` event yet, at most `limit`
+    per store, oldest due first. Only ids are read here: a date Python cannot hold in one
+    store's row fails that store's announcement (still_overdue), not this list."""
     rows = conn.execute(
-        "SELECT o.store_id, o.item_id, o.person_id, o.due_at, o.owed_to FROM overdue_commitments o"
-        " WHERE NOT EXISTS (SELECT 1 FROM events e WHERE e.kind = 'overdue'"
-        "   AND e.item_id = o.item_id)"
-        " ORDER BY o.due_at, o.item_id LIMIT %s",
+        "SELECT store_id, item_id FROM ("
+        "  SELECT o.store_id, o.item_id,"
+        "   row_number() OVER (PARTITION BY o.store_id ORDER BY o.due_at, o.item_id) AS n"
+        "  FROM overdue_commitments o"
+        "  WHERE NOT EXISTS (SELECT 1 FROM events e WHERE e.kind = 'overdue'"
+        "   AND e.item_id = o.item_id)) x"
+        " WHERE n <= %s ORDER BY store_id, n",
         (limit,),
     ).fetchall()
     return [dict(r) for r in rows]
