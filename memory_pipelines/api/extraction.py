@@ -25,6 +25,7 @@ from memory_pipelines.models.base import Invalid, Models
 from memory_pipelines.models.embedder import DIM, Embedder
 from memory_pipelines.store import extraction as ex_db
 from memory_pipelines.store import stores as stores_db
+from memory_pipelines.store import turns as turns_db
 from memory_pipelines.store.calls import record_calls
 from memory_pipelines.store.db import Conn, Database, as_array
 
@@ -75,7 +76,7 @@ def work_owed(conn: Conn, store_id: str, now: datetime) -> tuple[Extraction, Owe
 
 
 def extract_pending(
-    db: Database, store_id: str, models: Models, log: Log = _quiet
+    db: Database, store_id: str, models: Models, log: Log = _quiet, run_id: str = ""
 ) -> dict[str, Any]:
     """Read every pending window; store its candidates, valid or dropped with a reason."""
     with db.connection() as conn:
@@ -101,7 +102,7 @@ def extract_pending(
         calls = models.drain()
         with db.transaction() as conn:
             ex_db.store_candidates(conn, store_id, w["window_id"], checked)
-            record_calls(conn, store_id, calls)
+            record_calls(conn, store_id, calls, run_id)
         counts["windows_read"] += 1
         counts["candidates"] += sum(1 for _, ok, _, _ in checked if ok)
         counts["model_calls"] += len(calls)
@@ -214,6 +215,8 @@ def _save(
 ) -> tuple[str, int]:
     """One candidate through dedup; returns the count it adds to and the item it ended in."""
     p = cand["payload"]
+    if item.valid_from is None:  # true since the turn that said it, not since this run
+        item = replace(item, valid_from=turns_db.turn_time(conn, w["chat_id"], p["from_seq"]))
     prov = Provenance(
         origin="derived",
         trusted=True,
@@ -240,7 +243,7 @@ def run_extraction(
     """All three stages in order, with the pass recorded (used outside Dagster)."""
     start = time.perf_counter()
     plan = plan_windows(db, store_id, log=log)
-    read = extract_pending(db, store_id, models, log)
+    read = extract_pending(db, store_id, models, log, run_id)
     applied = apply_extracted(db, store_id, models, embedder, log, run_id)
     counts = {
         "windows_new": plan["windows_new"],

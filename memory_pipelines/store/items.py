@@ -32,6 +32,7 @@ RECORD_COLUMNS = (
     "confidence",
     "importance",
     "tags",
+    "labels",
     "entities",
     "keywords",
     "edges",
@@ -152,10 +153,10 @@ def insert_item(
     """Insert a new current item with its first version row and a `create` event."""
     row = conn.execute(
         "INSERT INTO agent_memory_items (store_id, person_id, category, context, body,"
-        " confidence, importance, tags, entities, keywords, edges, metadata, valid_from,"
+        " confidence, importance, tags, labels, entities, keywords, edges, metadata, valid_from,"
         " source, origin, trusted, written_by, chat_id, from_seq, to_seq, model, fed_by,"
         " status, due_at, owed_to, embedding)"
-        " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, coalesce(%s, now()),"
+        " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, coalesce(%s, now()),"
         f" %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING {SELECT_RECORD}",
         (
             store_id,
@@ -166,6 +167,7 @@ def insert_item(
             item.confidence,
             item.importance,
             item.tags,
+            item.labels,
             item.entities,
             item.keywords,
             Jsonb([{"type": e.type, "kind": e.kind, "target": e.id} for e in item.edges]),
@@ -241,12 +243,15 @@ _VERSION_SEEN = reader_sees("(v.snapshot->>'person_id')")
 def history(
     conn: Conn, store_id: str, item_id: int, reader: Reader = EVERYONE
 ) -> list[dict[str, Any]]:
-    """Every version of the item and of the items it superseded, oldest first; a reader sees
+    """Every version of the fact the item belongs to: the item, those it superseded and those
+    that superseded it, oldest first; a reader sees
     only the versions of items visible to them, each with hidden references taken out."""
     rows = conn.execute(
+        # The whole chain of the fact, both ways: what this item replaced and what replaced it.
         "WITH RECURSIVE chain(item_id) AS ("
         "  SELECT %(id)s::bigint"
-        "  UNION SELECT l.dst_id FROM links l JOIN chain c ON l.src_id = c.item_id"
+        "  UNION SELECT CASE WHEN l.src_id = c.item_id THEN l.dst_id ELSE l.src_id END"
+        "  FROM links l JOIN chain c ON c.item_id IN (l.src_id, l.dst_id)"
         "  WHERE l.store_id = %(store)s AND l.src_kind = 'item' AND l.dst_kind = 'item'"
         "  AND l.link_type = 'supersedes')"
         " SELECT v.item_id, v.version, v.change, v.actor, v.changed_at, v.snapshot"

@@ -284,3 +284,11 @@ def recent_turns(conn: Conn, chat_id: int, before_seq: int | None, n: int) -> li
         (chat_id, before_seq, before_seq, n),
     ).fetchall()
     return list(reversed(rows))
+
+
+def turn_time(conn: Conn, chat_id: int, seq: int) -> datetime | None:
+    """When a turn of a chat was said (None when the chat has no such turn)."""
+    row = conn.execute(
+        "SELECT created_at FROM turns WHERE chat_id = %s AND seq = %s", (chat_id, seq)
+    ).fetchone()
+    return row["created_at"] if row else None
