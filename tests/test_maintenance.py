@@ -270,7 +270,7 @@ def test_archive_then_confirm_restores(memory: Memory, pg_dsn: str) -> None:
             " ORDER BY pass_id",
             (memory.store_id,),
         ).fetchall()
-    assert [(p["archived"], p["restored"]) for p in passes] == [(1, 0), (0, 1), (0, 0)]
+    assert [(p["archived"], p["restored"]) for p in passes] == [(0, 0), (1, 0), (0, 1), (0, 0)]
 
 
 def test_maintenance_off_skips_the_store(memory: Memory, pg_dsn: str) -> None:

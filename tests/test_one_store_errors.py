@@ -113,7 +113,7 @@ def test_schedules_run_the_other_stores(
             assert isinstance(runs, list), schedule.name
             assert [r.partition_key for r in runs] == [memory.store_id], schedule.name
     err = capfd.readouterr().err
-    assert f"store {poisoned.store_id}: no run requested: settings.extraction" in err
+    assert f"store {poisoned.store_id}: no run requested: extraction" in err
     assert f"store {gone}: no run requested" in err and "does not exist" in err
 
 
