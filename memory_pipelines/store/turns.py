@@ -146,13 +146,8 @@ def check_reader(conn: Conn, store_id: str, external_id: str, person: str | None
 
 
 def chat_id_of(conn: Conn, store_id: str, external_id: str) -> int:
-    row = conn.execute(
-        "SELECT chat_id FROM chats WHERE store_id = %s AND external_id = %s",
-        (store_id, external_id),
-    ).fetchone()
-    if row is None:
-        raise NotFound(f"chat {external_id!r} does not exist in store {store_id!r}")
-    return int(row["chat_id"])
+    """The chat_id of a store's conversation (NotFound when there is none)."""
+    return chat_owner(conn, store_id, external_id)[0]
 
 
 def append_turns(
