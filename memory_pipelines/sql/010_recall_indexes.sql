@@ -14,6 +14,11 @@ ALTER TABLE chunks ALTER COLUMN embedding SET STORAGE MAIN;
 ALTER TABLE documents ALTER COLUMN embedding SET STORAGE MAIN;
 ALTER TABLE turn_sentences ALTER COLUMN embedding SET STORAGE MAIN;
 
+-- Recall bumps access_count and last_recalled_at of the items it returns. With room left in
+-- each page that update is HOT (no new index entries); on full pages it added an entry to every
+-- index of the table, an HNSW insertion among them, for each item each search returned.
+ALTER TABLE agent_memory_items SET (fillfactor = 90);
+
 -- ---- words for the BM25 index ------------------------------------------------------------------
 -- pg_textsearch indexes a column, not an expression: what each kind is searched by, as the
 -- tsvector columns already have it. Adding a stored column rewrites the table, which also
