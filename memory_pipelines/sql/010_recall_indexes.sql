@@ -35,10 +35,12 @@ COMMENT ON COLUMN documents.words IS 'title and text: what the BM25 index holds'
 -- One index per table over every store; a search filters it to the store and what the caller
 -- may read. pgvector 0.8+ scans on until enough rows pass that filter (hnsw.iterative_scan);
 -- older versions stop early, and search then falls back to the exact scan of the store's rows
--- (correct, slower). Items: only current and archived ones are ever searched (recall, dedup).
+-- (correct, slower). Items: recall reads current ones only. The index leaves out archived
+-- items on purpose: dedup's nearest (current and archived) must stay exact, and an index matching
+-- its filter would let the planner answer it approximately.
 CREATE INDEX turns_embedding_hnsw ON turns USING hnsw (embedding vector_cosine_ops);
 CREATE INDEX items_embedding_hnsw ON agent_memory_items USING hnsw (embedding vector_cosine_ops)
-    WHERE state IN ('current', 'archived');
+    WHERE state = 'current';
 CREATE INDEX chunks_embedding_hnsw ON chunks USING hnsw (embedding vector_cosine_ops);
 CREATE INDEX documents_embedding_hnsw ON documents USING hnsw (embedding vector_cosine_ops);
 

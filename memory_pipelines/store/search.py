@@ -342,6 +342,8 @@ def hybrid(
             {"ef": str(max(EF_SEARCH, depth)), "store": store_id, "over": exact_rows + 1},
         ).fetchone()
         assert row is not None
+        if row["n"] == 0:  # the store has no record of this kind
+            return []
         index_words = caps.bm25 and row["n"] > exact_rows
         # Never a generic plan: whether an index or the store's rows serve best depends on
         # the store (its share of the table).
