@@ -206,6 +206,7 @@ def _sql(kind: str, index_words: bool, graph: bool) -> str:
         # rows pass, up to 100k: a store that small a part of the table falls back to scoring
         # the rows of the store that match a word (the GIN index).
         ctes += f"""
+    q AS MATERIALIZED (SELECT ({_OR_QUERY}) AS tsq),
     lex_idx AS MATERIALIZED (SELECT {k.id} AS id {base} ORDER BY {score} LIMIT %(depth)s),
     lex AS MATERIALIZED (
         SELECT id FROM lex_idx
@@ -261,10 +262,19 @@ def _sql(kind: str, index_words: bool, graph: bool) -> str:
                 " WHERE x.embedding IS NOT NULL"
             )
     if index_words:
+        # Scored by the index only when the row's tsvector has a word of the question (a
+        # test of microseconds; the index's score costs tens): most candidates by meaning
+        # share no word with it. A turn's tsvector holds the turn before it too: a superset.
         q = f"to_bm25query(%(q)s, '{k.bm25}')"
-        lexical = f"greatest(-(r.{k.words} <@> {q}), 0)"
+        lexical = (
+            f"CASE WHEN r.tsv @@ (SELECT tsq FROM q)"
+            f" THEN greatest(-(r.{k.words} <@> {q}), 0) ELSE 0 END"
+        )
         if kind == "turn":
-            lexical += f" + {PREV_WEIGHT} * coalesce(greatest(-(p.{k.words} <@> {q}), 0), 0)"
+            lexical += (
+                f" + CASE WHEN p.tsv @@ (SELECT tsq FROM q)"
+                f" THEN {PREV_WEIGHT} * greatest(-(p.{k.words} <@> {q}), 0) ELSE 0 END"
+            )
     else:
         joins += " LEFT JOIN bm25 USING (id)"
         lexical = "coalesce(bm25.score, 0)"
@@ -333,7 +343,13 @@ def hybrid(
     with conn.transaction():
         # LOCAL: for these queries only. relaxed_order: the candidates are ranked afterwards
         # (pgvector < 0.8 has no such setting and reserves the hnsw. prefix: not asked there).
-        settings = "set_config('hnsw.ef_search', %(ef)s, true)"
+        # No parallel workers: every query here reads a bounded number of rows, and starting
+        # workers (for an exact fallback the planner costs as large, even when it never runs)
+        # took longer than the query.
+        settings = (
+            "set_config('hnsw.ef_search', %(ef)s, true),"
+            " set_config('max_parallel_workers_per_gather', '0', true)"
+        )
         if caps.iterative_scan:
             settings += ", set_config('hnsw.iterative_scan', 'relaxed_order', true)"
         row = conn.execute(
