@@ -77,6 +77,8 @@ def main() -> None:
     report: dict[str, Any] = {"sizes": {}, "build_seconds": {}, "writes": {}}
     started = time.perf_counter()
     for size in [1000, *[s for s in sizes if s != 1000]]:
+        if builder.turns > size:  # a store kept from an earlier run is past this size
+            continue
         t0 = time.perf_counter()
         builder.grow_to(size)
         report["build_seconds"][str(size)] = round(time.perf_counter() - t0, 1)
