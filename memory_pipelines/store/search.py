@@ -48,7 +48,7 @@ class _Kind:
     # person's records reach only that person's recalls); reflection's insights only once it
     # is active. Turns and chunks: those of the shared chats and the person's own.
     visible: str
-    bm25: str  # the BM25 index (migration 010) over `words`
+    bm25: str  # the BM25 index (migration 012) over `words`
     words: str  # the column it holds
     tsv_length: str  # a row's length for the SQL BM25 (without pg_textsearch)
     named: str = "0"  # how many entities of the question a row names (the graph's signal)
@@ -121,7 +121,7 @@ _KINDS: dict[str, _Kind] = {
 @dataclass(frozen=True)
 class Capabilities:
     iterative_scan: bool  # pgvector 0.8+: an HNSW scan goes on until enough rows pass filters
-    bm25: bool  # pg_textsearch and migration 010's BM25 indexes
+    bm25: bool  # pg_textsearch and migration 012's BM25 indexes
 
 
 _capabilities: dict[str, Capabilities] = {}
