@@ -17,7 +17,7 @@ from __future__ import annotations
 import contextlib
 import json
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Generator
 from typing import Any
 
 import psycopg
@@ -25,6 +25,9 @@ from psycopg.rows import DictRow, dict_row
 
 from memory_pipelines.errors import StoreError, ValidationError
 from memory_pipelines.store.db import Database, get_database
+
+# Called with each batch read, in its transaction (see subscribe).
+OnRead = Callable[[psycopg.Connection[DictRow], list[dict[str, Any]]], None]
 
 CHANNEL = "memory_events"
 APP_NAME = "memory-feed"  # application_name of a subscriber's connection (pg_stat_activity)
@@ -45,14 +48,19 @@ def subscribe(
     poll_seconds: float = 5.0,
     batch: int = 500,
     retries: int = 10,
-) -> Iterator[dict[str, Any]]:
+    on_read: OnRead | None = None,
+) -> Generator[dict[str, Any], None, None]:
     """Yield the store's events with event_id > after_id, oldest first, then new ones as they
     are committed, each once: {event_id, store_id, kind, item_id, actor, payload, created_at}.
 
     Runs until the consumer stops, or `idle_timeout` seconds pass without a new event (None:
     forever). A dropped connection is reopened (up to `retries` failures in a row, with
     backoff; then StoreError) and reading resumes from the last event yielded. Uses its own
-    connection (LISTEN cannot share a pooled one), closed when the generator is closed."""
+    connection (LISTEN cannot share a pooled one), closed when the generator is closed.
+
+    `on_read(conn, rows)` is called with each non-empty batch inside the transaction that read
+    it, before any of it is yielded (the read audit: if it raises, nothing of the batch is
+    yielded and the error ends the feed)."""
     if isinstance(after_id, bool) or not isinstance(after_id, int) or after_id < 0:
         raise ValidationError("after_id", f"must be an event id >= 0, got {after_id!r}")
     if isinstance(batch, bool) or not isinstance(batch, int) or batch < 1:
@@ -60,7 +68,7 @@ def subscribe(
     if poll_seconds <= 0:
         raise ValidationError("poll_seconds", f"must be > 0, got {poll_seconds!r}")
     url = (db or get_database(dsn)).dsn  # get_database also brings the schema up to date
-    return _follow(url, store_id, after_id, idle_timeout, poll_seconds, batch, retries)
+    return _follow(url, store_id, after_id, idle_timeout, poll_seconds, batch, retries, on_read)
 
 
 def _follow(
@@ -71,7 +79,8 @@ def _follow(
     poll_seconds: float,
     batch: int,
     retries: int,
-) -> Iterator[dict[str, Any]]:
+    on_read: OnRead | None = None,
+) -> Generator[dict[str, Any], None, None]:
     conn: psycopg.Connection[DictRow] | None = None
     failures = 0
     last_new = time.monotonic()
@@ -80,7 +89,11 @@ def _follow(
             try:
                 if conn is None:
                     conn = _listen(dsn, store_id)
-                rows = conn.execute(_READ, (store_id, cursor, batch)).fetchall()
+                # the audited read and its audit row commit together
+                with conn.transaction() if on_read else contextlib.nullcontext():
+                    rows = conn.execute(_READ, (store_id, cursor, batch)).fetchall()
+                    if rows and on_read is not None:
+                        on_read(conn, rows)
                 failures = 0
             except psycopg.OperationalError as exc:
                 _close(conn)
