@@ -5,7 +5,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic_core import PydanticCustomError
 
 from memory_pipelines.store.turns import MAX_TURN_CHARS
 
@@ -34,7 +35,9 @@ class StoreList(BaseModel):
 
 
 class TurnIn(Body):
-    text: str = Field(min_length=1, max_length=MAX_TURN_CHARS, description="the message text")
+    text: str = Field(
+        min_length=1, max_length=MAX_TURN_CHARS, description="the message text"
+    )
     role: Literal["user", "assistant", "system", "tool"] = "user"
     speaker: str = Field("", max_length=200, description="who said it, e.g. a first name")
     created_at: datetime | None = Field(None, description="when it was said (default: now)")
@@ -42,6 +45,13 @@ class TurnIn(Body):
         None, min_length=1, max_length=200, description="a turn already written is skipped"
     )
     trace_ref: str | None = Field(None, max_length=500)
+
+    @field_validator("text")
+    @classmethod
+    def _not_blank(cls, text: str) -> str:
+        if not text.strip():
+            raise PydanticCustomError("blank", "must contain text, not only spaces")
+        return text
 
 
 class TurnsIn(Body):
