@@ -190,6 +190,20 @@ def test_rate_limit_is_per_key(db: Database, client: httpx.Client) -> None:
     assert client.get("/v1/stores", headers=_auth(other)).status_code == 200
 
 
+def test_rate_limit_holds_under_concurrent_requests(db: Database, api_url: str) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    t = tenant(db, rate_per_minute=1, rate_burst=5)
+
+    def call(_: int) -> int:
+        with httpx.Client(base_url=api_url, timeout=30) as c:
+            return c.get("/v1/stores", headers=t.auth()).status_code
+
+    with ThreadPoolExecutor(8) as pool:
+        codes = list(pool.map(call, range(16)))
+    assert sorted(codes) == [200] * 5 + [429] * 11
+
+
 def test_openapi_documents_every_error_shape(client: httpx.Client) -> None:
     spec = client.get("/openapi.json").json()
     post = spec["paths"]["/v1/stores/{store}/turns"]["post"]
