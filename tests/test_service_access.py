@@ -11,10 +11,8 @@ import httpx
 from memory_pipelines.api.keys import list_keys, revoke_key
 from memory_pipelines.api.organisations import set_ceiling, set_policy
 from memory_pipelines.store.db import Database
-from tests.api_server import (  # noqa: F401 - fixtures
+from tests.api_server import (
     ALL,
-    api_url,
-    client,
     new_key,
     new_org,
     new_store,

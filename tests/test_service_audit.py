@@ -16,7 +16,7 @@ from memory_pipelines.api.audit import readers, reads_by_key
 from memory_pipelines.api.memory import Memory
 from memory_pipelines.models.embedder import Embedder
 from memory_pipelines.store.db import Database
-from tests.api_server import Tenant, api_url, client, tenant  # noqa: F401 - fixtures
+from tests.api_server import Tenant, tenant
 
 FEED = "GET /v1/stores/{store}/events"
 

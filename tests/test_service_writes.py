@@ -10,7 +10,7 @@ import httpx
 import pytest
 
 from memory_pipelines.store.db import Database
-from tests.api_server import MAX_BODY, Tenant, api_url, client, tenant  # noqa: F401 - fixtures
+from tests.api_server import MAX_BODY, Tenant, tenant
 
 TURNS = {
     "chat": "c1",

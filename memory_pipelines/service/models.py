@@ -35,9 +35,7 @@ class StoreList(BaseModel):
 
 
 class TurnIn(Body):
-    text: str = Field(
-        min_length=1, max_length=MAX_TURN_CHARS, description="the message text"
-    )
+    text: str = Field(min_length=1, max_length=MAX_TURN_CHARS, description="the message text")
     role: Literal["user", "assistant", "system", "tool"] = "user"
     speaker: str = Field("", max_length=200, description="who said it, e.g. a first name")
     created_at: datetime | None = Field(None, description="when it was said (default: now)")
