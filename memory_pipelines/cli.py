@@ -30,6 +30,10 @@ class _Cli(click.Group):
         except MemoryPipelinesError as exc:
             click.secho(f"error: {exc}", fg="red", err=True)
             sys.exit(2)
+        except OSError as exc:  # e.g. a read-only MEMORY_HOME for the embedded server
+            where = f" ({exc.filename})" if exc.filename else ""
+            click.secho(f"error: {exc.strerror or exc}{where}", fg="red", err=True)
+            sys.exit(2)
 
 
 store_option = click.option(
@@ -60,7 +64,7 @@ def init(store: str) -> None:
 
 
 @main.command()
-@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("file", type=click.Path(path_type=Path))  # read_text names a bad file
 @store_option
 @click.option(
     "--format",
@@ -77,7 +81,7 @@ def ingest(file: Path, store: str, fmt: str) -> None:
     from memory_pipelines.api.memory import Memory
     from memory_pipelines.core.conversations import load_chats
 
-    chats, _ = load_chats(file, fmt)
+    chats, _ = load_chats(file, fmt)  # every line checked: a bad one writes nothing
     memory = Memory(store)
     total = sum(len(c.turns) for c in chats)
     with click.progressbar(length=total, label="ingesting turns", file=sys.stderr) as bar:
@@ -86,7 +90,7 @@ def ingest(file: Path, store: str, fmt: str) -> None:
 
 
 @main.command("ingest-docs")
-@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("file", type=click.Path(path_type=Path))  # read_text names a bad file
 @store_option
 @click.option(
     "--kind",
@@ -98,34 +102,13 @@ def ingest(file: Path, store: str, fmt: str) -> None:
 def ingest_docs(file: Path, store: str, kind: str) -> None:
     """Add documents or emails from JSON Lines, one per line: {"id", "text" (or "body"),
     "title" (or "subject"), "sender" (or "from"), "to": [...], "created_at" (or "sent_at"),
-    "person"}. Re-adding an id replaces it."""
+    "person"}. Re-adding an id replaces it. All lines are added, or none."""
+    from memory_pipelines.api.ingest import ingest_documents, read_documents
     from memory_pipelines.api.memory import Memory
-    from memory_pipelines.errors import ValidationError
 
-    memory = Memory(store)
-    added = passages = 0
-    with file.open(encoding="utf-8") as fh:
-        for n, line in enumerate(fh, start=1):
-            if not line.strip():
-                continue
-            try:
-                doc = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise ValidationError(f"line {n}", f"not valid JSON ({exc.msg})") from None
-            if not isinstance(doc, dict):
-                raise ValidationError(f"line {n}", "each line must be a JSON object")
-            res = memory.add_document(
-                str(doc.get("id", "")),
-                doc.get("text") or doc.get("body") or "",
-                kind=kind,
-                title=doc.get("title") or doc.get("subject") or "",
-                sender=doc.get("sender") or doc.get("from"),
-                recipients=doc.get("to") or [],
-                person=doc.get("person"),
-                created_at=doc.get("created_at") or doc.get("sent_at"),
-            )
-            added += 1
-            passages += res["passages"]
+    docs = read_documents(file, kind)  # every line checked: a bad one writes nothing
+    passages = ingest_documents(Memory(store), docs)
+    added = len(docs)
     click.echo(
         f"added {added} {'emails' if kind == 'email' else 'documents'}"
         f" ({passages} passages) to store {store!r}"
@@ -159,11 +142,19 @@ def save(
 ) -> None:
     """Save a memory item under the save policy; prints the result."""
     from memory_pipelines.api.memory import Memory
+    from memory_pipelines.core.records import validate_item
+    from memory_pipelines.errors import ValidationError
 
-    item: dict[str, Any] = json.loads(extra) if extra else {}
+    try:
+        item: dict[str, Any] = json.loads(extra) if extra else {}
+    except json.JSONDecodeError as exc:
+        raise ValidationError("--json", f"not valid JSON ({exc.msg})") from None
+    if not isinstance(item, dict):
+        raise ValidationError("--json", "must be a JSON object of item fields")
     item.update(category=category, context=context_, confidence=confidence)
     if person:
         item["person"] = person
+    validate_item(item)  # before Memory() creates the store: a bad item writes nothing
     _print(Memory(store).save(item, origin=origin, written_by=written_by))
 
 
@@ -182,9 +173,11 @@ def save(
 @click.option("-k", default=10, show_default=True, help="How many hits.")
 def search(query: str, store: str, scopes: tuple[str, ...], person: str | None, k: int) -> None:
     """Search a store: lexical and vector candidates, fused."""
+    from memory_pipelines.api.memory import Memory
     from memory_pipelines.api.recall import Recall
 
-    for h in Recall(store).search(query, scopes, person=person, k=k):
+    memory = Memory(store, create=False)
+    for h in Recall(store, db=memory.db).search(query, scopes, person=person, k=k):
         when = h.at.date().isoformat() if h.at else ""
         click.echo(f"{h.kind:5} {h.id:>7} {h.score:.4f} {when}  {h.text[:110]}")
 
@@ -212,7 +205,7 @@ def items(
     """List memory items with filters, newest change first."""
     from memory_pipelines.api.memory import Memory
 
-    rows = Memory(store).items(
+    rows = Memory(store, create=False).items(
         state=None if state == "all" else state,
         category=category,
         person=person,
@@ -235,7 +228,7 @@ def history(item: int, store: str) -> None:
     """Every version of ITEM, oldest first."""
     from memory_pipelines.api.memory import Memory
 
-    for v in Memory(store).history(item):
+    for v in Memory(store, create=False).history(item):
         snap = v["snapshot"]
         click.echo(
             f"{v['changed_at']:%Y-%m-%d %H:%M} item {v['item_id']} v{v['version']}"
@@ -252,7 +245,7 @@ def delete(item: int, store: str, actor: str) -> None:
     """Really delete ITEM with its versions and links (audited)."""
     from memory_pipelines.api.memory import Memory
 
-    Memory(store).delete(item, actor=actor)
+    Memory(store, create=False).delete(item, actor=actor)
     click.echo(f"deleted item {item} of store {store!r}")
 
 

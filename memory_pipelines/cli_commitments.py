@@ -45,7 +45,9 @@ def commitments_group(
         return
     from memory_pipelines.api.memory import Memory
 
-    rows = Memory(store).commitments(status=status, overdue=overdue, person=person, limit=limit)
+    rows = Memory(store, create=False).commitments(
+        status=status, overdue=overdue, person=person, limit=limit
+    )
     for c in rows:
         click.echo(_line(c))
     click.echo(f"{len(rows)} commitments")
@@ -54,7 +56,7 @@ def commitments_group(
 def _mark(verb: str, item: int, store: str, actor: str) -> None:
     from memory_pipelines.api.memory import Memory
 
-    memory = Memory(store)
+    memory = Memory(store, create=False)
     record = memory.fulfil(item, actor) if verb == "fulfil" else memory.cancel(item, actor)
     click.echo(f"commitment {item} of store {store!r} is {record['status']} (by {actor})")
 

@@ -27,9 +27,9 @@ def jobs_group() -> None:
 def status(store: str) -> None:
     """Whether each job is active for the store, and its latest evaluation."""
     from memory_pipelines.api.jobs import job_status
-    from memory_pipelines.store.db import get_database
+    from memory_pipelines.api.memory import Memory
 
-    for row in job_status(get_database(), store):
+    for row in job_status(Memory(store, create=False).db, store):
         ev = row["latest_evaluation"]
         last = (
             f"evaluation {ev['evaluation_id']}: {ev['metric']} {ev['baseline']:.3f} -> "
@@ -93,5 +93,5 @@ def feed(store: str, after: int, follow: bool) -> None:
     --follow, keep waiting for new ones (resume later with --after LAST_ID)."""
     from memory_pipelines.api.memory import Memory
 
-    for event in Memory(store).subscribe(after, idle_timeout=None if follow else 0.0):
+    for event in Memory(store, create=False).subscribe(after, idle_timeout=None if follow else 0.0):
         click.echo(json.dumps(event, default=str, ensure_ascii=False))

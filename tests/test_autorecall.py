@@ -5,8 +5,11 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime, timedelta
 
+import pytest
+
 from memory_pipelines.api import Memory, Recall
 from memory_pipelines.api.autorecall import autorecall
+from memory_pipelines.errors import NotFound
 
 T0 = datetime(2024, 2, 1, 9, 0, tzinfo=UTC)
 
@@ -112,5 +115,8 @@ def test_open_commitments_ride_along_soonest_first_capped(memory: Memory, recall
     out = autorecall(recall, "c", "What do I still owe people this week?", person="sam")
     promised = [r["promise"] for r in out["records"] if r["type"] == "open commitment"]
     assert promised == ["Call the plumber back", "Pay the council tax", "Return the library books"]
-    other = autorecall(recall, "c", "What do I still owe people this week?", person=None)
+    memory.write_turn("shared", "hi")
+    other = autorecall(recall, "shared", "What do I still owe people this week?", person=None)
     assert not [r for r in other["records"] if r["type"] == "open commitment"]
+    with pytest.raises(NotFound):  # sam's chat is not a turn for nobody
+        autorecall(recall, "c", "What do I still owe people this week?", person=None)

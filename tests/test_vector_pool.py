@@ -10,16 +10,17 @@ def _unit(*xs: float) -> np.ndarray:
     return v / np.linalg.norm(v)
 
 
-def test_nearest_sees_own_and_shared_items_only() -> None:
+def test_nearest_sees_the_same_persons_items_only() -> None:
     pool = VectorPool(3)
     pool.put(1, None, _unit(1, 0, 0))  # shared
     pool.put(2, "ana", _unit(1, 0.1, 0))
     pool.put(3, "ben", _unit(1, 0.05, 0))
     pool.put(4, "ana", _unit(0, 1, 0))
     q = _unit(1, 0.08, 0)
-    assert pool.nearest("ana", q, 2) == [2, 1]
-    assert pool.nearest("ben", q, 5) == [3, 1]
-    assert pool.nearest(None, q, 5) == [1]  # a shared candidate sees shared items only
+    # dedup judges a candidate against its own person's records only (shared against shared)
+    assert pool.nearest("ana", q, 2) == [2, 4]
+    assert pool.nearest("ben", q, 5) == [3]
+    assert pool.nearest(None, q, 5) == [1]
 
 
 def test_put_replaces_drop_forgets_and_the_pool_grows() -> None:

@@ -6,8 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 from memory_pipelines.api.boot import boot_window
-from memory_pipelines.api.recall import ALL_SCOPES, Recall
+from memory_pipelines.api.recall import ALL_SCOPES, MAX_QUERY, Recall
 from memory_pipelines.core import injection, policy
+from memory_pipelines.core.inputs import id_field
+from memory_pipelines.core.records import optional_int, text_field
 from memory_pipelines.errors import ValidationError
 from memory_pipelines.store import stores as stores_db
 from memory_pipelines.store import turns as turns_db
@@ -30,19 +32,23 @@ def autorecall(
     """What to inject before the model answers `user_message` in `chat`: {"messages": [...],
     "records": [...], "tokens": n, "skipped": {...}}. Nothing is injected for generic
     messages, hits below the relevance threshold, or hits the boot window already holds."""
-    if not isinstance(budget_tokens, int) or budget_tokens < 1:
+    if isinstance(budget_tokens, bool) or not isinstance(budget_tokens, int) or budget_tokens < 1:
         raise ValidationError("budget_tokens", f"must be a positive integer, got {budget_tokens!r}")
+    id_field("chat", chat)
+    text_field("user_message", user_message, max_len=MAX_QUERY)
+    id_field("person", person, nullable=True)
+    optional_int("turn_seq", turn_seq, 1, 2**31 - 1)
     db, store_id, embedder = recall.db, recall.store_id, recall.embedder
     with db.connection() as conn:
         settings = stores_db.get_settings(conn, store_id)
-        chat_id = turns_db.chat_id_of(conn, store_id, chat)
+        chat_id = turns_db.check_reader(conn, store_id, chat, person)
     skipped = {"below_threshold": 0, "in_boot_window": 0, "over_budget": 0}
     hits: list[Any] = []
     if user_message.strip() and not is_generic(user_message):
         hits = recall.search(user_message, ALL_SCOPES, person=person, k=CANDIDATES)
     in_window = {
         (r["kind"], r["id"])
-        for r in boot_window(db, store_id, chat, boot_budget_tokens, embedder)["records"]
+        for r in boot_window(db, store_id, chat, boot_budget_tokens, embedder, person)["records"]
     }
     lines, chosen, tokens = [], [], 0
     for h in hits:

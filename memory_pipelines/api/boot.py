@@ -7,11 +7,13 @@ from itertools import groupby
 from typing import Any
 
 from memory_pipelines.core import boot, pyramid
+from memory_pipelines.core.inputs import id_field
 from memory_pipelines.errors import ValidationError
 from memory_pipelines.models.embedder import Embedder
 from memory_pipelines.store import chunks as chunks_db
 from memory_pipelines.store import turns as turns_db
 from memory_pipelines.store.db import Conn, Database
+from memory_pipelines.store.visibility import EVERYONE, Everyone, Reader
 
 
 class _Records:
@@ -86,7 +88,12 @@ def _frame(rec: dict[str, Any], prev_day: str | None) -> str:
 
 
 def boot_window(
-    db: Database, store_id: str, chat: str, budget_tokens: int, embedder: Embedder
+    db: Database,
+    store_id: str,
+    chat: str,
+    budget_tokens: int,
+    embedder: Embedder,
+    reader: Reader = EVERYONE,
 ) -> dict[str, Any]:
     """A chat's whole history within `budget_tokens`: the newest turns raw, older history as
     level-1 summaries, older still as level 2 and up (whatever the rollup has built so far).
@@ -95,12 +102,18 @@ def boot_window(
     to_seq, period_start, period_end, speaker, text, line, tokens, frame_tokens), `text` (the
     lines joined), `tokens`, `frame_tokens`, `overhead` (frame tokens / tokens), `complete`
     (every turn is represented) and `dropped` (oldest records left out when even the coarsest
-    view does not fit). Tokens are word pieces of the embedder's tokenizer.
+    view does not fit). Tokens are word pieces of the embedder's tokenizer. A `reader` (a
+    person, or None for shared only) may open a shared chat or their own: another person's
+    chat is NotFound, as a missing one.
     """
     if isinstance(budget_tokens, bool) or not isinstance(budget_tokens, int) or budget_tokens < 1:
         raise ValidationError("budget_tokens", f"must be a positive integer, got {budget_tokens!r}")
+    id_field("chat", chat)
     with db.connection() as conn:
-        chat_id = turns_db.chat_id_of(conn, store_id, chat)
+        if isinstance(reader, Everyone):
+            chat_id = turns_db.chat_id_of(conn, store_id, chat)
+        else:  # a turn for a person reads a shared chat or their own, nobody else's
+            chat_id = turns_db.check_reader(conn, store_id, chat, reader)
         [state] = chunks_db.pyramid_states(conn, store_id, chat_id)
         records = _Records(conn, chat_id, embedder)
         fitted = boot.fit(pyramid.cover(state.turns, state.built), records.cost, budget_tokens)

@@ -11,11 +11,14 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from memory_pipelines.core.inputs import id_field
+from memory_pipelines.core.records import text_field
 from memory_pipelines.core.vocabulary import COMMITMENT_STATUSES
 from memory_pipelines.errors import ValidationError
 from memory_pipelines.store import commitments as commitments_db
 from memory_pipelines.store import items as items_db
 from memory_pipelines.store.db import Database
+from memory_pipelines.store.visibility import EVERYONE, Reader
 
 # status -> the verb a person uses for it, and the change written to versions and events
 _CHANGES = {"fulfilled": "fulfil", "cancelled": "cancel"}
@@ -39,8 +42,13 @@ def _set_status(
     db: Database, store_id: str, item_id: int, status: str, actor: str
 ) -> dict[str, Any]:
     change = _CHANGES[status]
+    if isinstance(item_id, bool) or not isinstance(item_id, int) or not 0 < item_id < 2**63:
+        raise ValidationError(
+            "item_id", f"must be a record id (a positive integer), got {item_id!r}"
+        )
     if not isinstance(actor, str) or not actor.strip():
         raise ValidationError("actor", f"is required: who marks the commitment {status}")
+    text_field("actor", actor, max_len=200, one_line=True)
     with db.transaction() as conn:
         # Locked, so two people closing the same commitment at once cannot both succeed.
         item = items_db.get_item(conn, item_id, store_id=store_id, for_update=True)
@@ -75,20 +83,31 @@ def list_commitments(
     overdue: bool = False,
     person: str | None = None,
     limit: int = 100,
+    reader: Reader = EVERYONE,
 ) -> list[dict[str, Any]]:
     """Commitments of the store, the one due soonest first (superseded wordings left out).
 
     `status` is open, fulfilled or cancelled (None: all); `overdue` keeps open, current ones
-    past their due time; `person` keeps one person's (shared ones have person None)."""
+    past their due time; `person` keeps one person's (shared ones have person None); a
+    `reader` (a person, or None) sees only the shared ones and their own."""
     if status is not None and status not in COMMITMENT_STATUSES:
         raise ValidationError(
             "status", f"must be one of {', '.join(COMMITMENT_STATUSES)}, got {status!r}"
         )
-    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
-        raise ValidationError("limit", f"must be a positive integer, got {limit!r}")
+    if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 5000:
+        raise ValidationError("limit", f"must be 1-5000, got {limit!r}")
+    if not isinstance(overdue, bool):
+        raise ValidationError("overdue", f"must be true or false, got {overdue!r}")
+    id_field("person", person, nullable=True)
     with db.connection() as conn:
         return commitments_db.list_commitments(
-            conn, store_id, status=status, overdue=overdue, person=person, limit=limit
+            conn,
+            store_id,
+            status=status,
+            overdue=overdue,
+            person=person,
+            limit=limit,
+            reader=reader,
         )
 
 

@@ -37,9 +37,11 @@ class Provenance:
     fed_by: list[int] = field(default_factory=list)
 
 
+# A candidate is judged against records of its own person only (shared against shared): a
+# merge or supersede across persons would show one person's words to another, or take a shared
+# fact away from everybody.
 _REACHABLE = (
-    "store_id = %(s)s AND state IN ('current', 'archived')"
-    " AND (person_id IS NULL OR person_id = %(p)s)"
+    "store_id = %(s)s AND state IN ('current', 'archived') AND person_id IS NOT DISTINCT FROM %(p)s"
 )
 
 
@@ -51,8 +53,8 @@ def nearest(
     k: int,
     pool: DedupPool | None = None,
 ) -> list[dict[str, Any]]:
-    """The k current items closest to the embedding among the person's and the shared ones
-    (shared items only for a shared candidate), closest first. The search is exact, so it needs
+    """The k current (or archived) items closest to the embedding among the person's own (the
+    shared ones for a shared candidate), closest first. The search is exact, so it needs
     no help from words: the k closest are the k closest. With a pool it is done in memory and
     only the chosen rows are read (and checked to be still current)."""
     if pool is None:
@@ -215,16 +217,25 @@ def merge_into(
         "UPDATE agent_memory_items SET context = %(context)s, body = %(body)s,"
         " source = %(source)s, confidence = %(confidence)s, tags = %(tags)s,"
         " entities = %(entities)s, keywords = %(keywords)s, edges = %(edges)s,"
-        " importance = %(importance)s, confirm_count = confirm_count + 1,"
+        " metadata = %(metadata)s, importance = %(importance)s, confirm_count = confirm_count + 1,"
         " last_confirmed_at = now(), updated_at = now(),"
         " embedding = CASE WHEN %(text_changed)s THEN %(embedding)s ELSE embedding END,"
         " state = CASE WHEN state = 'archived' THEN 'current' ELSE state END"
         f" WHERE item_id = %(id)s RETURNING {items_db.SELECT_RECORD}",
-        {**new, "edges": Jsonb(new["edges"]), "embedding": embedding, "id": item_id},
+        {
+            **new,
+            "edges": Jsonb(new["edges"]),
+            "metadata": Jsonb(new["metadata"]),
+            "embedding": embedding,
+            "id": item_id,
+        },
     ).fetchone()
     for e in cand.edges:
         items_db.add_link(conn, old["store_id"], "item", item_id, e.kind, e.id, e.type, model=actor)
-    items_db.write_version(conn, item_id, "merge", actor, dict(record) if record else None)
+    snapshot = dict(record) if record else None
+    if snapshot is not None and new["metadata_dropped"]:  # the candidate's values not kept
+        snapshot["dropped"] = {"metadata": new["metadata_dropped"]}
+    items_db.write_version(conn, item_id, "merge", actor, snapshot)
     items_db.record_event(conn, old["store_id"], "merge", item_id, actor)
     if old["state"] == "archived":
         items_db.record_event(conn, old["store_id"], "restore", item_id, actor)

@@ -6,8 +6,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from memory_pipelines.core.passages import split_passages
-from memory_pipelines.core.records import parse_time
+from memory_pipelines.core.inputs import DocumentInput, validate_document
 from memory_pipelines.errors import ValidationError
 from memory_pipelines.models.embedder import Embedder
 from memory_pipelines.store import documents as documents_db
@@ -30,30 +29,45 @@ def add_document(
     created_at: datetime | str | None = None,
 ) -> dict[str, Any]:
     """Store a document (kind `basic`) or an email (kind `email`) for recall's scopes of the
-    same names, split into passages and embedded. Re-adding the same id replaces it."""
-    if kind not in ("basic", "email"):
-        raise ValidationError("kind", f"must be basic or email, got {kind!r}")
-    if not isinstance(external_id, str) or not external_id.strip():
-        raise ValidationError("id", "is required: the document or message id")
-    if not isinstance(text, str) or not text.strip():
-        raise ValidationError("text", "is required: the document's text")
-    when = parse_time("created_at", created_at)
-    passages = split_passages(text)
-    vecs = embedder.embed([f"{title}. {p}" if title else p for p in passages])
+    same names, split into passages and embedded. Re-adding the same id replaces it. A text
+    past MAX_DOCUMENT_CHARS characters or MAX_PASSAGES passages (core/inputs.py) is refused
+    before any work."""
+    doc = validate_document(
+        external_id,
+        text,
+        kind=kind,
+        title=title,
+        sender=sender,
+        recipients=recipients,
+        person=person,
+        created_at=created_at,
+    )
+    write_documents(db, embedder, store_id, [doc])
+    return {"id": doc.external_id, "kind": doc.kind, "passages": len(doc.passages)}
+
+
+def write_documents(
+    db: Database, embedder: Embedder, store_id: str, docs: Sequence[DocumentInput]
+) -> None:
+    """Embed and store checked documents in one transaction: all of them, or none."""
+    persons = {d.person for d in docs if d.person is not None}
+    with db.connection() as conn:
+        missing = sorted(p for p in persons if not stores_db.person_exists(conn, store_id, p))
+    if missing:
+        raise ValidationError("person", f"{missing[0]!r} is not a person of this store")
+    vecs = [embedder.embed([f"{d.title}. {p}" if d.title else p for p in d.passages]) for d in docs]
     with db.transaction() as conn:
-        if person is not None and not stores_db.person_exists(conn, store_id, person):
-            raise ValidationError("person", f"{person!r} is not a person of this store")
-        documents_db.replace_document(
-            conn,
-            store_id,
-            kind,
-            external_id,
-            title,
-            passages,
-            vecs,
-            sender=sender,
-            recipients=recipients,
-            person_id=person,
-            created_at=when,
-        )
-    return {"id": external_id, "kind": kind, "passages": len(passages)}
+        for doc, doc_vecs in zip(docs, vecs, strict=True):
+            documents_db.replace_document(
+                conn,
+                store_id,
+                doc.kind,
+                doc.external_id,
+                doc.title,
+                doc.passages,
+                doc_vecs,
+                sender=doc.sender,
+                recipients=doc.recipients,
+                person_id=doc.person,
+                created_at=doc.created_at,
+            )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -164,8 +165,12 @@ def _groups(db: Database, windows: list[dict[str, Any]]) -> Iterator[Group]:
     for w in windows:
         with db.connection() as conn:
             cands = ex_db.valid_candidates(conn, w["window_id"])
+        # What was said in a person's chat is that person's: never shared, never another's.
         items = [
-            validate_item({k: v for k, v in c["payload"].items() if k not in PROVENANCE_KEYS})
+            replace(
+                validate_item({k: v for k, v in c["payload"].items() if k not in PROVENANCE_KEYS}),
+                person=w["person_id"],
+            )
             for c in cands
         ]
         group.append((w, list(zip(cands, items, strict=True))))

@@ -25,6 +25,7 @@ from psycopg.rows import DictRow, dict_row
 
 from memory_pipelines.errors import StoreError, ValidationError
 from memory_pipelines.store.db import Database, get_database
+from memory_pipelines.store.visibility import EVERYONE, Reader, reader_params, reader_sees
 
 # Called with each batch read, in its transaction (see subscribe).
 OnRead = Callable[[psycopg.Connection[DictRow], list[dict[str, Any]]], None]
@@ -32,9 +33,11 @@ OnRead = Callable[[psycopg.Connection[DictRow], list[dict[str, Any]]], None]
 CHANNEL = "memory_events"
 APP_NAME = "memory-feed"  # application_name of a subscriber's connection (pg_stat_activity)
 
+# A person's feed: events about shared records (or none) and their own (see 010_privacy.sql).
 _READ = (
     "SELECT event_id, store_id, kind, item_id, actor, payload, created_at FROM events"
-    " WHERE store_id = %s AND event_id > %s ORDER BY event_id LIMIT %s"
+    f" WHERE store_id = %(store)s AND event_id > %(after)s AND {reader_sees()}"
+    " ORDER BY event_id LIMIT %(batch)s"
 )
 
 
@@ -48,6 +51,7 @@ def subscribe(
     poll_seconds: float = 5.0,
     batch: int = 500,
     retries: int = 10,
+    reader: Reader = EVERYONE,
     on_read: OnRead | None = None,
 ) -> Generator[dict[str, Any], None, None]:
     """Yield the store's events with event_id > after_id, oldest first, then new ones as they
@@ -68,19 +72,20 @@ def subscribe(
     if poll_seconds <= 0:
         raise ValidationError("poll_seconds", f"must be > 0, got {poll_seconds!r}")
     url = (db or get_database(dsn)).dsn  # get_database also brings the schema up to date
-    return _follow(url, store_id, after_id, idle_timeout, poll_seconds, batch, retries, on_read)
+    params = {"store": store_id, "batch": batch, **reader_params(reader)}
+    return _follow(url, params, after_id, idle_timeout, poll_seconds, retries, on_read)
 
 
 def _follow(
     dsn: str,
-    store_id: str,
+    params: dict[str, Any],
     cursor: int,
     idle_timeout: float | None,
     poll_seconds: float,
-    batch: int,
     retries: int,
     on_read: OnRead | None = None,
 ) -> Generator[dict[str, Any], None, None]:
+    store_id, batch = params["store"], params["batch"]
     conn: psycopg.Connection[DictRow] | None = None
     failures = 0
     last_new = time.monotonic()
@@ -91,7 +96,7 @@ def _follow(
                     conn = _listen(dsn, store_id)
                 # the audited read and its audit row commit together
                 with conn.transaction() if on_read else contextlib.nullcontext():
-                    rows = conn.execute(_READ, (store_id, cursor, batch)).fetchall()
+                    rows = conn.execute(_READ, {**params, "after": cursor}).fetchall()
                     if rows and on_read is not None:
                         on_read(conn, rows)
                 failures = 0

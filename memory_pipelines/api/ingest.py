@@ -1,15 +1,20 @@
-"""Ingest conversation files into a store: turns written and embedded in batches."""
+"""Ingest files into a store: conversations (turns written and embedded in batches) and
+documents; every record of a file is checked before anything is written."""
 
 from __future__ import annotations
 
 import hashlib
+import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from memory_pipelines.api.documents import write_documents
 from memory_pipelines.api.memory import Memory
-from memory_pipelines.core.conversations import Chat, load_chats
+from memory_pipelines.core.conversations import Chat, check_chats, load_chats, read_text
+from memory_pipelines.core.inputs import DocumentInput, document_from_line
+from memory_pipelines.errors import StoreError, ValidationError
 
 BATCH = 256
 
@@ -38,23 +43,35 @@ def ingest_chats(
 ) -> IngestSummary:
     """Write every chat's turns in batches (one transaction and one embedding batch each).
 
-    A turn without an external id gets one from its position and text, so ingesting the same
-    file twice writes nothing the second time.
+    Every turn is checked first, so a bad one (named by its file line) writes nothing. A turn
+    without an external id gets one from its position and text, so ingesting the same file
+    twice writes nothing the second time; if writing fails midway (the server went away), the
+    error says how many turns were written and running the same ingest again resumes.
     """
     start = time.perf_counter()
-    read = written = 0
+    check_chats(chats)
     for chat in chats:
         for n, turn in enumerate(chat.turns, start=1):
             if not turn.get("external_id"):
-                digest = hashlib.sha1(str(turn.get("text", "")).encode()).hexdigest()[:10]
+                digest = hashlib.sha1(turn["text"].encode()).hexdigest()[:10]
                 turn["external_id"] = f"L{n}:{digest}"
-        for i in range(0, len(chat.turns), BATCH):
-            batch = chat.turns[i : i + BATCH]
-            rows = memory.write_turns(chat.external_id, batch, embed=embed)
-            written += sum(1 for r in rows if r["new"])
-            read += len(batch)
-            if progress:
-                progress(len(batch))
+    read = written = 0
+    try:
+        for chat in chats:
+            for i in range(0, len(chat.turns), BATCH):
+                batch = chat.turns[i : i + BATCH]
+                rows = memory.write_turns(chat.external_id, batch, embed=embed)
+                written += sum(1 for r in rows if r["new"])
+                read += len(batch)
+                if progress:
+                    progress(len(batch))
+    except Exception as exc:
+        if not read:
+            raise
+        raise StoreError(
+            f"ingest stopped after {read} turns ({written} new) were written: {exc}."
+            " Run the same ingest again to resume: turns already written are skipped."
+        ) from exc
     return IngestSummary(len(chats), read, written, time.perf_counter() - start)
 
 
@@ -69,3 +86,34 @@ def ingest_file(
     """Ingest a LoCoMo JSON file or JSON Lines of turns (see core/conversations.py)."""
     chats, _ = load_chats(path, fmt)
     return ingest_chats(memory, chats, embed=embed, progress=progress)
+
+
+def read_documents(path: Path, kind: str = "basic") -> list[DocumentInput]:
+    """Documents or emails from JSON Lines, one per line ({"id", "text" (or "body"), "title"
+    (or "subject"), "sender" (or "from"), "to": [...], "created_at" (or "sent_at"),
+    "person"}), every line checked; an error names the file's line."""
+    docs: list[DocumentInput] = []
+    seen: dict[str, int] = {}
+    for n, line in enumerate(read_text(path).split("\n"), start=1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise ValidationError(f"line {n}", f"not valid JSON ({exc.msg})") from None
+        doc = document_from_line(obj, kind, f"line {n}: documents.")
+        if doc.external_id in seen:
+            raise ValidationError(
+                f"line {n}: documents.id",
+                f"{doc.external_id!r} repeats line {seen[doc.external_id]}",
+            )
+        seen[doc.external_id] = n
+        docs.append(doc)
+    return docs
+
+
+def ingest_documents(memory: Memory, docs: list[DocumentInput]) -> int:
+    """Add checked documents (read_documents) in one transaction: all of them, or none.
+    Re-adding an id replaces it. Returns the number of passages written."""
+    write_documents(memory.db, memory.embedder, memory.store_id, docs)
+    return sum(len(d.passages) for d in docs)

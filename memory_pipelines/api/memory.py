@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -10,25 +11,44 @@ from memory_pipelines.api import boot, documents, feed
 from memory_pipelines.api import commitments as commitments_api
 from memory_pipelines.api.dedup import Provenance, save_deduplicated
 from memory_pipelines.core import policy
-from memory_pipelines.core.records import parse_time, trust_for, validate_item
-from memory_pipelines.errors import ValidationError
+from memory_pipelines.core.inputs import (
+    id_field,
+    item_filters,
+    repeated_external_ids,
+    validate_turn,
+)
+from memory_pipelines.core.records import (
+    ItemInput,
+    optional_int,
+    show,
+    text_field,
+    trust_for,
+    validate_item,
+)
+from memory_pipelines.core.vocabulary import ORIGINS
+from memory_pipelines.errors import NotFound, ValidationError
 from memory_pipelines.models.base import Models
 from memory_pipelines.models.embedder import DEFAULT_MODEL, Embedder, get_embedder
 from memory_pipelines.models.local import LocalBackend
 from memory_pipelines.store import items as items_db
 from memory_pipelines.store import stores as stores_db
 from memory_pipelines.store import turns as turns_db
+from memory_pipelines.store import visibility
 from memory_pipelines.store.calls import record_calls
 from memory_pipelines.store.db import Conn, Database, get_database
+from memory_pipelines.store.visibility import EVERYONE, Everyone, Reader
 
 LOW_CONFIDENCE = 2  # at or below: low-confidence speculation, skipped by the save policy
+MAX_SEQ = 2**31 - 1  # seq is an integer column
+MAX_ID_VALUE = 2**63 - 1  # ids are bigint columns
 
 
 class Memory:
     """Memory of one store: write turns, save items, read an item's history, delete.
 
     `Memory("acme")` uses MEMORY_PG_DSN (or the embedded server) and the default embedder, and
-    creates the store on first use.
+    creates the store on first use; with `create=False` a store that does not exist is NotFound
+    (readers must not create what they read).
     """
 
     def __init__(
@@ -40,6 +60,7 @@ class Memory:
         dsn: str | None = None,
         model: str = DEFAULT_MODEL,
         models: Models | None = None,
+        create: bool = True,
     ) -> None:
         self.store_id = store_id
         self._models = models
@@ -47,7 +68,10 @@ class Memory:
         self._embedder = embedder
         self._model = model
         with self.db.connection() as conn:
-            stores_db.ensure_store(conn, store_id)
+            if create:
+                stores_db.ensure_store(conn, store_id)
+            else:
+                stores_db.require_store(conn, store_id)
 
     @property
     def embedder(self) -> Embedder:
@@ -66,6 +90,8 @@ class Memory:
 
     def add_person(self, person_id: str, name: str = "") -> None:
         """Register a person of this store (records can then be written for them)."""
+        id_field("person", person_id)
+        text_field("name", name, max_len=200, one_line=True)
         with self.db.connection() as conn:
             stores_db.add_person(conn, self.store_id, person_id, name)
 
@@ -128,9 +154,22 @@ class Memory:
         Turns whose external_id the chat already holds are skipped (a re-ingest writes nothing).
         With embed=False the `turn_embeddings` asset embeds them later.
         """
-        new = [_new_turn(t, i if len(turns) > 1 else None) for i, t in enumerate(turns)]
-        for i, t in enumerate(new):
-            t.validate(i if len(new) > 1 else None)
+        id_field("chat", chat)
+        id_field("person", person, nullable=True)
+        id_field("key_id", key_id, nullable=True)
+        if not isinstance(embed, bool):
+            raise ValidationError("embed", f"must be true or false, got {embed!r}")
+        if isinstance(turns, str | bytes | dict) or not isinstance(turns, Sequence):
+            raise ValidationError("turns", f"must be a list of turn objects, got {show(turns)}")
+        many = len(turns) > 1
+        checked = [validate_turn(t, f"turns[{i}]." if many else "") for i, t in enumerate(turns)]
+        twice = repeated_external_ids(checked)
+        if twice is not None:
+            first, again = twice
+            raise ValidationError(
+                f"turns[{again}].external_id", f"repeats turns[{first}]: one turn per external id"
+            )
+        new = [turns_db.NewTurn(**t) for t in checked]
         vecs, sentences = (
             turns_db.embed_turns(self.embedder, [(t.speaker, t.text) for t in new])
             if embed and new
@@ -219,6 +258,23 @@ class Memory:
         fed_by: Sequence[int] = (),
     ) -> dict[str, Any]:
         parsed = validate_item(item)
+        id_field("chat", chat, nullable=True)
+        turn_seq, from_seq, to_seq = (
+            optional_int(name, value, 1, MAX_SEQ)
+            for name, value in (("turn_seq", turn_seq), ("from_seq", from_seq), ("to_seq", to_seq))
+        )
+        text_field("written_by", written_by, max_len=200, one_line=True)
+        text_field("model", model, max_len=200, nullable=True, one_line=True)
+        if isinstance(fed_by, str | bytes) or not isinstance(fed_by, Sequence):
+            raise ValidationError("fed_by", f"must be a list of item ids, got {show(fed_by)}")
+        if origin is not None and (not isinstance(origin, str) or origin not in ORIGINS):
+            raise ValidationError(
+                "origin", f"must be one of {', '.join(ORIGINS)}, got {show(origin)}"
+            )
+        if chat is not None:
+            with self.db.connection() as conn:
+                _, owner = turns_db.chat_owner(conn, self.store_id, chat)
+            parsed = _person_in_chat(parsed, "person" in item, owner, chat)
         origin = origin or ("derived" if chat is not None else "explicit")
         if origin == "derived" and (chat is None or turn_seq is None):
             raise ValidationError(
@@ -228,7 +284,7 @@ class Memory:
         recent: list[dict[str, Any]] = []
         with self.db.connection() as conn:
             # Every field is checked before the policy, so a malformed item is always an error.
-            self._check_references(conn, parsed.person, fed)
+            self._check_references(conn, parsed, fed)
             chat_id = turns_db.chat_id_of(conn, self.store_id, chat) if chat else None
             if chat_id is not None:
                 recent = turns_db.recent_turns(conn, chat_id, from_seq or turn_seq, 3)
@@ -244,7 +300,7 @@ class Memory:
         first = from_seq if from_seq is not None else turn_seq
         try:
             with self.db.transaction() as conn:
-                self._check_references(conn, parsed.person, fed)
+                self._check_references(conn, parsed, fed)
                 prov = Provenance(
                     origin=origin,
                     trusted=trust_for(origin, _trust_of(conn, self.store_id, fed)),
@@ -294,7 +350,11 @@ class Memory:
         similarity = LocalBackend(self.embedder).similarity
         return policy.skip_reason_for_item(context, texts, similarity=similarity)
 
-    def _check_references(self, conn: Conn, person: str | None, fed: list[int]) -> None:
+    def _check_references(self, conn: Conn, item: ItemInput, fed: list[int]) -> None:
+        """The person exists, and every record the item points to (edges, fed_by) is of this
+        store and readable by whoever the item is for: a shared item never names a person's
+        record, and a person's item never names another person's."""
+        person = item.person
         if person is not None and not stores_db.person_exists(conn, self.store_id, person):
             known = stores_db.list_persons(conn, self.store_id)
             raise ValidationError(
@@ -302,28 +362,61 @@ class Memory:
                 f"{person!r} is not a person of store {self.store_id!r}; known: "
                 f"{', '.join(known) or 'none'} (add one with add_person), or null for shared",
             )
-        _trust_of(conn, self.store_id, fed)
+        whom = "shared records" if person is None else f"{person!r}"
+        refs = [(e.kind, e.id) for e in item.edges] + [("item", i) for i in fed]
+        seen = visibility.visible(conn, self.store_id, person, refs)
+        for i, e in enumerate(item.edges):
+            if (e.kind, e.id) not in seen:
+                raise ValidationError(
+                    f"edges[{i}].target",
+                    f"{e.kind} {e.id} does not exist in store {self.store_id!r} or is not"
+                    f" readable by {whom}",
+                )
+        hidden = sorted(i for i in fed if ("item", i) not in seen)
+        if hidden:
+            raise ValidationError(
+                "fed_by",
+                f"items {hidden} do not exist in store {self.store_id!r} or are not readable"
+                f" by {whom}",
+            )
 
-    def get(self, item_id: int) -> dict[str, Any]:
+    # Reads take a `reader`: by default the application itself (EVERYONE: every record of the
+    # store); a person, or None for a turn that is for nobody, sees the shared records and
+    # their own, with references to anything else taken out (store/visibility.py).
+
+    def get(self, item_id: int, *, reader: Reader = EVERYONE) -> dict[str, Any]:
         """One memory item of this store, whatever its state."""
+        _positive_int("item_id", item_id)
         with self.db.connection() as conn:
-            return items_db.get_item(conn, item_id, store_id=self.store_id)
+            record = items_db.get_item(conn, item_id, store_id=self.store_id)
+            if isinstance(reader, Everyone):
+                return record
+            seen = items_db.list_items(
+                conn, self.store_id, state=None, ids=[item_id], reader=reader
+            )
+        if not seen:
+            raise NotFound(f"memory item {item_id} does not exist in store {self.store_id!r}")
+        return seen[0]
 
-    def items(self, **filters: Any) -> list[dict[str, Any]]:
+    def items(self, *, reader: Reader = EVERYONE, **filters: Any) -> list[dict[str, Any]]:
         """Items filtered by state (default current; None = all), category, person,
-        min_confidence, metadata (every key and value), newest change first."""
+        min_confidence, metadata (every key and value), limit (1-5000, default 100), newest
+        change first."""
         with self.db.connection() as conn:
-            return items_db.list_items(conn, self.store_id, **filters)
+            return items_db.list_items(conn, self.store_id, reader=reader, **item_filters(filters))
 
-    def history(self, item_id: int) -> list[dict[str, Any]]:
+    def history(self, item_id: int, *, reader: Reader = EVERYONE) -> list[dict[str, Any]]:
         """Every version of a fact, oldest first, including the items it superseded."""
+        _positive_int("item_id", item_id)
         with self.db.connection() as conn:
-            return items_db.history(conn, self.store_id, item_id)
+            return items_db.history(conn, self.store_id, item_id, reader)
 
     def delete(self, item_id: int, *, actor: str) -> None:
         """Really delete an item with its versions, embedding and links; records who did it."""
+        _positive_int("item_id", item_id)
         if not actor:
             raise ValidationError("actor", "is required: who deletes the item")
+        text_field("actor", actor, max_len=200, one_line=True)
         with self.db.transaction() as conn:
             items_db.delete_item(conn, self.store_id, item_id, actor)
 
@@ -338,20 +431,42 @@ class Memory:
         return commitments_api.cancel(self.db, self.store_id, item_id, actor)
 
     def commitments(self, **filters: Any) -> list[dict[str, Any]]:
-        """Commitments filtered by status, overdue, person; the one due soonest first."""
+        """Commitments filtered by status, overdue, person, limit (and seen by `reader`); the
+        one due soonest first."""
+        allowed = ("status", "overdue", "person", "limit", "reader")
+        unknown = sorted(set(filters) - set(allowed))
+        if unknown:
+            raise ValidationError(unknown[0], f"unknown filter; allowed: {', '.join(allowed)}")
         return commitments_api.list_commitments(self.db, self.store_id, **filters)
 
     def subscribe(self, after_id: int = 0, **options: Any) -> Iterator[dict[str, Any]]:
-        """The store's change feed from after_id on, in event_id order; see api.feed."""
+        """The store's change feed from after_id on, in event_id order (a `reader` sees
+        events about shared records and their own); see api.feed."""
         return feed.subscribe(self.store_id, after_id, db=self.db, **options)
 
     # -- history --------------------------------------------------------------------------
 
-    def boot_window(self, chat: str, budget_tokens: int) -> dict[str, Any]:
+    def boot_window(
+        self, chat: str, budget_tokens: int, *, reader: Reader = EVERYONE
+    ) -> dict[str, Any]:
         """A chat's whole history within budget_tokens, oldest first: the newest turns raw,
         older history as level-1 summaries, older still as level 2 and up. See
         api.boot.boot_window for the records and token counts returned."""
-        return boot.boot_window(self.db, self.store_id, chat, budget_tokens, self.embedder)
+        return boot.boot_window(self.db, self.store_id, chat, budget_tokens, self.embedder, reader)
+
+
+def _person_in_chat(item: ItemInput, named: bool, owner: str | None, chat: str) -> ItemInput:
+    """Whom an item saved during a turn is for: the chat's person unless the item says (null
+    shares it); never somebody else than the chat's person, whose words it comes from."""
+    if not named:
+        return replace(item, person=owner)
+    if owner is not None and item.person is not None and item.person != owner:
+        raise ValidationError(
+            "person",
+            f"chat {chat!r} is for {owner!r}: an item saved in it is for {owner!r}, or null to"
+            f" share it, got {item.person!r}",
+        )
+    return item
 
 
 class _Skip(Exception):
@@ -360,8 +475,8 @@ class _Skip(Exception):
 
 
 def _positive_int(name: str, value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ValidationError(name, f"must be record ids (positive integers), got {value!r}")
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_ID_VALUE:
+        raise ValidationError(name, f"must be a record id (a positive integer), got {show(value)}")
     return value
 
 
@@ -399,17 +514,3 @@ def _take_budget(conn: Conn, chat_id: int, seq: int, budget: int) -> bool:
         (chat_id, seq, budget),
     ).fetchone()
     return row is not None and row["saves"] <= budget
-
-
-def _new_turn(raw: dict[str, Any], index: int | None) -> turns_db.NewTurn:
-    where = "" if index is None else f"turns[{index}]."
-    if not isinstance(raw, dict):
-        raise ValidationError(where.rstrip(".") or "turn", "must be an object with text")
-    return turns_db.NewTurn(
-        text=raw.get("text", ""),
-        role=raw.get("role") or "user",
-        speaker=raw.get("speaker") or "",
-        created_at=parse_time(f"{where}created_at", raw.get("created_at")),
-        trace_ref=raw.get("trace_ref"),
-        external_id=raw.get("external_id"),
-    )

@@ -10,13 +10,15 @@ from typing import Any
 import numpy as np
 
 from memory_pipelines.core import ranking
-from memory_pipelines.core.records import parse_time
+from memory_pipelines.core.inputs import id_field
+from memory_pipelines.core.records import parse_time, text_field
 from memory_pipelines.errors import NotFound, ValidationError
 from memory_pipelines.models.embedder import DEFAULT_MODEL, Embedder, get_embedder
 from memory_pipelines.store import browse as browse_db
 from memory_pipelines.store import chunks as chunks_db
 from memory_pipelines.store import items as items_db
 from memory_pipelines.store import search as search_db
+from memory_pipelines.store import visibility
 from memory_pipelines.store.db import Conn, Database, get_database
 
 SCOPES: dict[str, tuple[str, ...]] = {
@@ -27,6 +29,7 @@ SCOPES: dict[str, tuple[str, ...]] = {
 }
 ALL_SCOPES: tuple[str, ...] = tuple(SCOPES)
 MAX_K = 200
+MAX_QUERY = 10_000  # characters; the embedder reads the first 256 word pieces anyway
 
 
 @dataclass
@@ -67,7 +70,8 @@ def parse_ref(ref: Ref) -> tuple[str, int]:
         and len(ref) == 2
         and ref[0] in KINDS
         and isinstance(ref[1], int)
-        and ref[1] > 0
+        and not isinstance(ref[1], bool)
+        and 0 < ref[1] < 2**63  # ids are bigint
     ):
         return ref[0], ref[1]
     raise ValidationError(
@@ -119,8 +123,10 @@ class Recall:
         shared or the person's, and only shared or the person's chats are read. Returned memory
         items count as recalled (access_count and last_recalled_at go up).
         """
-        if not isinstance(query, str) or not query.strip():
-            raise ValidationError("query", "is required: the text to search for")
+        text_field("query", query, max_len=MAX_QUERY, required=True)
+        id_field("person", person, nullable=True)
+        if isinstance(scopes, str) or not isinstance(scopes, Sequence):
+            raise ValidationError("scopes", f"must be a list of scopes, got {scopes!r}")
         bad = [s for s in scopes if s not in SCOPES]
         if bad or not scopes:
             raise ValidationError(
@@ -140,6 +146,7 @@ class Recall:
             for c, _ in top:
                 ids.setdefault(c.kind, []).append(c.id)
             rows = search_db.fetch_texts(conn, self.store_id, ids, qvec)
+            _redact_rows(conn, self.store_id, person, rows)
             hits = [_hit(c.kind, rows[c.key], s) for c, s in top if c.key in rows]
             if self.reranker:
                 hits = list(self.reranker(query, hits))[:k]
@@ -149,9 +156,13 @@ class Recall:
     def hydrate(self, hits: Sequence[Ref], *, person: str | None = None) -> list[dict[str, Any]]:
         """Full records for hits (or refs), in one read, in the order given; records the caller
         may not read are left out."""
+        id_field("person", person, nullable=True)
+        if isinstance(hits, str) or not isinstance(hits, Sequence):
+            raise ValidationError("hits", f"must be a list of hits or refs, got {hits!r}")
         refs = [parse_ref(h) for h in hits]
         with self.db.connection() as conn:
             found = browse_db.hydrate(conn, self.store_id, refs, person)
+            _redact_rows(conn, self.store_id, person, found)
             items_db.touch_items(conn, [i for k, i in refs if k == "item" and (k, i) in found])
         return [{"kind": k, "id": i, **found[(k, i)]} for k, i in refs if (k, i) in found]
 
@@ -165,6 +176,7 @@ class Recall:
     ) -> list[dict[str, Any]]:
         """Memory items (by valid_from), turns (by created_at) and chunks (by period_start)
         from start up to end, merged in time order."""
+        id_field("person", person, nullable=True)
         t0, t1 = parse_time("start", start), parse_time("end", end)
         if t0 is None or t1 is None or t1 <= t0:
             raise ValidationError("end", f"must be after start, got {start!r} .. {end!r}")
@@ -179,7 +191,13 @@ class Recall:
         """Forward links of a record plus the links into it (backlinks), with the other end's
         name resolved: [{direction, link_type, kind, id, confidence, name, at}]."""
         kind, rid = parse_ref(ref)
+        id_field("person", person, nullable=True)
         with self.db.connection() as conn:
+            if not visibility.visible(conn, self.store_id, person, [(kind, rid)]):
+                raise NotFound(
+                    f"{kind} {rid} does not exist in store {self.store_id!r} or is not"
+                    " readable here"
+                )
             rows = browse_db.neighbors(conn, self.store_id, kind, rid, person)
             items_db.touch_items(conn, [r["id"] for r in rows if r["kind"] == "item"])
         return rows
@@ -201,14 +219,13 @@ class Recall:
                 return {"ref": f"chunk:{rid}", "level": record["level"], "children": children}
             if kind == "turn":
                 return {"ref": f"turn:{rid}", "trace_ref": record.get("trace_ref"), "turn": record}
+            # hydrate took out the chat of an item derived in a chat the reader may not see
             if kind == "item" and record.get("chat_id") is not None:
-                turns = conn.execute(
-                    "SELECT 'turn' AS kind, turn_id AS id, seq, speaker, text, created_at,"
-                    " trace_ref FROM turns WHERE chat_id = %s AND seq BETWEEN %s AND %s"
-                    " ORDER BY seq",
-                    (record["chat_id"], record["from_seq"], record["to_seq"]),
-                ).fetchall()
-                return {"ref": f"item:{rid}", "children": turns}
+                turns = chunks_db.turns_between(
+                    conn, record["chat_id"], record["from_seq"], record["to_seq"]
+                )
+                children = [{"kind": "turn", "id": t["turn_id"], **t} for t in turns]
+                return {"ref": f"item:{rid}", "children": children}
         return {"ref": f"{kind}:{rid}", "children": []}
 
 
@@ -244,6 +261,17 @@ def rank_candidates(
         for r in search_db.hybrid(conn, kind, store_id, query, qvec, person, depth, names, consume)
     ]
     return ranking.rank(cands, now)
+
+
+def _redact_rows(
+    conn: Conn, store_id: str, person: str | None, rows: dict[tuple[str, int], dict[str, Any]]
+) -> None:
+    """Take out of the item rows every reference the reader may not see (store/visibility)."""
+    keys = [key for key in rows if key[0] == "item"]
+    for key, record in zip(
+        keys, visibility.redact_items(conn, store_id, person, [rows[k] for k in keys]), strict=True
+    ):
+        rows[key] = record
 
 
 def _hit(kind: str, row: dict[str, Any], score: float) -> Hit:

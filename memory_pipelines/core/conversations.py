@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from memory_pipelines.core.inputs import id_field, validate_turn
+from memory_pipelines.core.records import show
 from memory_pipelines.errors import ValidationError
 
 
@@ -18,31 +20,40 @@ class Chat:
     external_id: str
     turns: list[dict[str, Any]] = field(default_factory=list)
     title: str = ""
+    # Where each turn came from, as its errors name it: "line 290: turns." in a JSON Lines
+    # file, "[0].conversation.session_3[4]." in a LoCoMo file.
+    where: list[str] = field(default_factory=list)
+
+    def where_of(self, i: int) -> str:
+        return self.where[i] if i < len(self.where) else f"chat {self.external_id} turns[{i}]."
 
 
-def parse_locomo_datetime(value: str) -> datetime:
+def parse_locomo_datetime(value: Any, where: str = "session_date_time") -> datetime:
     """'1:56 pm on 8 May, 2023' -> 2023-05-08T13:56:00+00:00."""
     try:
+        if not isinstance(value, str):
+            raise ValueError(value)
         dt = datetime.strptime(value.strip(), "%I:%M %p on %d %B, %Y")
     except ValueError:
         raise ValidationError(
-            "session_date_time", f"expected like '1:56 pm on 8 May, 2023', got {value!r}"
+            where, f"expected like '1:56 pm on 8 May, 2023', got {show(value)}"
         ) from None
     return dt.replace(tzinfo=UTC)
 
 
-def locomo_turn_text(turn: dict[str, Any]) -> str:
-    """The turn's text with its image caption appended, as the evaluation protocol says."""
-    text = str(turn.get("text", ""))
+def locomo_turn_text(turn: dict[str, Any]) -> Any:
+    """The turn's text with its image caption appended, as the evaluation protocol says (a text
+    that is not a string is left for the turn's validation to name)."""
+    text = turn.get("text", "")
     caption = turn.get("blip_caption")
-    return f"{text} [image: {caption}]" if caption else text
+    return f"{text} [image: {caption}]" if caption and isinstance(text, str) else text
 
 
 def locomo_chats(samples: list[dict[str, Any]]) -> list[Chat]:
     """One chat per sample: all sessions in order, turns dated by their session's date_time."""
     chats = []
     for s_i, sample in enumerate(samples):
-        conv = sample.get("conversation")
+        conv = sample.get("conversation") if isinstance(sample, dict) else None
         if not isinstance(conv, dict):
             raise ValidationError(f"[{s_i}].conversation", "missing: not a LoCoMo sample")
         sessions = sorted(
@@ -50,13 +61,17 @@ def locomo_chats(samples: list[dict[str, Any]]) -> list[Chat]:
             for key in conv
             if (m := re.fullmatch(r"session_(\d+)", key)) and isinstance(conv[key], list)
         )
+        sample_id = sample.get("sample_id") or f"locomo-{s_i}"
         chat = Chat(
-            external_id=str(sample.get("sample_id") or f"locomo-{s_i}"),
+            external_id=id_field(f"[{s_i}].sample_id", sample_id),
             title=f"{conv.get('speaker_a', '')} & {conv.get('speaker_b', '')}",
         )
         for _, key in sessions:
-            when = parse_locomo_datetime(conv[f"{key}_date_time"])
-            for turn in conv[key]:
+            path = f"[{s_i}].conversation.{key}"
+            when = parse_locomo_datetime(conv.get(f"{key}_date_time"), f"{path}_date_time")
+            for t_i, turn in enumerate(conv[key]):
+                if not isinstance(turn, dict):
+                    raise ValidationError(f"{path}[{t_i}]", "must be an object with text")
                 chat.turns.append(
                     {
                         "text": locomo_turn_text(turn),
@@ -66,11 +81,12 @@ def locomo_chats(samples: list[dict[str, Any]]) -> list[Chat]:
                         "external_id": turn.get("dia_id"),
                     }
                 )
+                chat.where.append(f"{path}[{t_i}].")
         chats.append(chat)
     return chats
 
 
-def jsonl_chats(lines: Iterator[str], default_chat: str = "default") -> list[Chat]:
+def jsonl_chats(lines: Iterable[str], default_chat: str = "default") -> list[Chat]:
     """JSON Lines, one turn per line: {"chat", "text", "role", "speaker", "created_at",
     "external_id", "trace_ref"}; only text is required. Chats keep first-seen order."""
     chats: dict[str, Chat] = {}
@@ -81,23 +97,80 @@ def jsonl_chats(lines: Iterator[str], default_chat: str = "default") -> list[Cha
             obj = json.loads(line)
         except json.JSONDecodeError as exc:
             raise ValidationError(f"line {n}", f"not valid JSON ({exc.msg})") from None
-        if not isinstance(obj, dict) or not isinstance(obj.get("text"), str):
-            raise ValidationError(f"line {n}.text", "each line needs a string `text`")
-        chat_id = str(obj.pop("chat", default_chat))
-        chats.setdefault(chat_id, Chat(external_id=chat_id)).turns.append(obj)
+        if not isinstance(obj, dict):
+            raise ValidationError(f"line {n}", "each line must be a JSON object (one turn)")
+        chat_id = id_field(f"line {n}: turns.chat", obj.pop("chat", default_chat))
+        chat = chats.setdefault(chat_id, Chat(external_id=chat_id))
+        chat.turns.append(obj)
+        chat.where.append(f"line {n}: turns.")
     return list(chats.values())
 
 
-def load_chats(path: Path, fmt: str = "auto") -> tuple[list[Chat], list[dict[str, Any]]]:
-    """Chats from a file, plus the raw LoCoMo samples (empty for JSON Lines)."""
+def check_chats(chats: list[Chat]) -> None:
+    """Every turn of every chat checked as write_turns will check it, naming the file's line
+    (or LoCoMo path), before a single turn is written: an import is all or nothing."""
+    for chat in chats:
+        id_field("chat", chat.external_id)
+        seen: dict[str, int] = {}
+        for i, turn in enumerate(chat.turns):
+            where = chat.where_of(i)
+            ext = validate_turn(turn, where)["external_id"]
+            if ext is not None:
+                if ext in seen:
+                    raise ValidationError(
+                        f"{where}external_id",
+                        f"{ext!r} repeats {chat.where_of(seen[ext]).rstrip('. ')} of chat "
+                        f"{chat.external_id!r}: one turn per external id",
+                    )
+                seen[ext] = i
+
+
+def read_text(path: Path) -> str:
+    """A file's text; a clear error when it cannot be read or is not UTF-8 (naming the line
+    and the byte)."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise ValidationError(str(path), f"cannot be read ({exc.strerror or exc})") from None
+    try:
+        return data.decode("utf-8").removeprefix("\ufeff")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        column = exc.start - data.rfind(b"\n", 0, exc.start)
+        raise ValidationError(
+            f"line {line}",
+            f"is not UTF-8 (byte 0x{data[exc.start]:02x} at byte {column} of the line);"
+            " save the file as UTF-8",
+        ) from None
+
+
+def parse_json(text: str) -> Any:
+    """One JSON document; a clear error naming the line and column where it breaks."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        ends = " - the file ends early (truncated?)" if exc.pos >= len(text.rstrip()) else ""
+        raise ValidationError(
+            f"line {exc.lineno}", f"not valid JSON ({exc.msg} at column {exc.colno}){ends}"
+        ) from None
+
+
+def load_chats(path: Path, fmt: str = "auto") -> tuple[list[Chat], list[Any]]:
+    """Chats from a file, plus the raw LoCoMo samples (empty for JSON Lines); every turn is
+    checked (check_chats), so what loads can be written whole."""
     if fmt not in ("auto", "locomo", "jsonl"):
         raise ValidationError("format", f"must be auto, locomo or jsonl, got {fmt!r}")
     if fmt == "auto":
         fmt = "jsonl" if path.suffix in (".jsonl", ".ndjson") else "locomo"
-    with path.open(encoding="utf-8") as fh:
-        if fmt == "jsonl":
-            return jsonl_chats(iter(fh)), []
-        samples = json.load(fh)
-    if isinstance(samples, dict):
-        samples = [samples]
-    return locomo_chats(samples), samples
+    text = read_text(path)
+    if fmt == "jsonl":
+        chats, samples = jsonl_chats(text.split("\n")), []
+    else:
+        samples = parse_json(text)
+        if isinstance(samples, dict):
+            samples = [samples]
+        if not isinstance(samples, list):
+            raise ValidationError("file", "must hold a LoCoMo sample or a list of them")
+        chats = locomo_chats(samples)
+    check_chats(chats)
+    return chats, samples

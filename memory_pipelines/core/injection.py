@@ -5,6 +5,7 @@ of their own (never a system instruction)."""
 from __future__ import annotations
 
 import json
+import re
 from datetime import datetime
 from typing import Any
 
@@ -12,6 +13,20 @@ RECALL_IDIOM = (
     'r = use("agent:recall@v1").recall(c, space)\n'
     'r.search({query}, scopes=["agent", "history", "basic", "email"])'
 )
+
+
+# Characters a record must never show raw in the data message: the envelope's brackets (so no
+# record can close or open `<untrusted>` / `[memory]`), the line separators JSON leaves raw
+# (one record is one line), and lone surrogates (the message must encode as UTF-8).
+_UNSAFE = re.compile("[<>\\[\\]\u0085\u2028\u2029\ud800-\udfff]")
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+
+
+def data_line(record: dict[str, Any]) -> str:
+    """One record as one line of JSON whose strings show none of the envelope's characters:
+    they are written as JSON unicode escapes (`\\u003c` for `<`), which read back the same."""
+    line = json.dumps(record, ensure_ascii=False, sort_keys=True)
+    return _STRING.sub(lambda m: _UNSAFE.sub(lambda c: f"\\u{ord(c.group()):04x}", m.group()), line)
 
 
 def _day(at: Any) -> str | None:
@@ -60,7 +75,7 @@ def render(query: str, lines: list[dict[str, Any]], trust_envelope: bool) -> lis
     for line in lines:
         kinds[line["type"]] = kinds.get(line["type"], 0) + 1
     digest = ", ".join(f"{n} {t}" for t, n in kinds.items()) or "nothing relevant"
-    body = "\n".join(json.dumps(line, ensure_ascii=False, sort_keys=True) for line in lines)
+    body = "\n".join(data_line(line) for line in lines)
     data = (
         f'<untrusted source="memory">\n{body}\n</untrusted>'
         if trust_envelope

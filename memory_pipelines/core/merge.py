@@ -18,7 +18,9 @@ def _union(a: list[Any], b: list[Any]) -> list[Any]:
 def merged_fields(old: dict[str, Any], cand: ItemInput) -> dict[str, Any]:
     """The evolved fields. Machine-sourced text never overwrites user-stated text; a more
     detailed wording (longer) replaces the old one otherwise; confidence and importance never go
-    down; tags, entities, keywords and edges are unioned."""
+    down; tags, entities, keywords and edges are unioned, and so is metadata (the item's value
+    wins where both have a key; `metadata_dropped` holds the candidate's values it overrode,
+    for the version row)."""
     may_overwrite = not (cand.source == "machine" and old["source"] == "user")
     take_text = may_overwrite and len(cand.context) > len(old["context"])
     take_body = may_overwrite and len(cand.body) > len(old["body"] or "")
@@ -36,5 +38,11 @@ def merged_fields(old: dict[str, Any], cand: ItemInput) -> dict[str, Any]:
         "entities": _union(old["entities"], cand.entities),
         "keywords": _union(old["keywords"], cand.keywords),
         "edges": _union(list(old["edges"]), edges),
+        "metadata": {**cand.metadata, **(old.get("metadata") or {})},
+        "metadata_dropped": {
+            k: v
+            for k, v in cand.metadata.items()
+            if k in (old.get("metadata") or {}) and old["metadata"][k] != v
+        },
         "text_changed": take_text,
     }

@@ -6,6 +6,8 @@ write, so a failed save writes nothing.
 
 from __future__ import annotations
 
+import json
+import math
 import re
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
@@ -24,6 +26,14 @@ CATEGORY_RE = re.compile(r"^[a-z][a-z0-9_-]{0,39}$")
 MAX_CONTEXT = 300
 MAX_BODY = 20_000
 MAX_LIST = 50
+MAX_METADATA_CHARS = 10_000  # as JSON
+MAX_JSON_DEPTH = 10
+# Dates any record may carry. Postgres holds more, but every date is read back into Python
+# (years 1-9999), shifted by time zones and windows: `9999-12-31T23:59:59-12:00` is year 10000 in
+# UTC, which no reader could load, and one such turn broke every search of its store. A year
+# outside 1000-2999 is a typo or an attack, not a memory.
+EARLIEST = datetime(1000, 1, 1, tzinfo=UTC)
+LATEST = datetime(3000, 1, 1, tzinfo=UTC)
 
 FIELDS = (
     "category",
@@ -72,33 +82,114 @@ class ItemInput:
     metadata: dict[str, Any] = field(default_factory=dict)
 
 
-def _int(name: str, value: Any, lo: int, hi: int) -> int:
+def show(value: Any, limit: int = 60) -> str:
+    """A value as an error message quotes it: its repr, cut short."""
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[: limit - 5]}...{text[-1]}"
+
+
+def int_field(name: str, value: Any, lo: int, hi: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ValidationError(name, f"must be an integer {lo}-{hi}, got {value!r}")
+        raise ValidationError(name, f"must be an integer {lo}-{hi}, got {show(value)}")
     if not lo <= value <= hi:
         raise ValidationError(name, f"must be {lo}-{hi}, got {value}")
     return value
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def clean_text(name: str, value: str) -> str:
+    """Refuse what no text column can take: NUL (Postgres cannot store it) and lone surrogates
+    (not Unicode: neither UTF-8 nor the tokenizer can encode them)."""
+    if "\x00" in value:
+        raise ValidationError(name, "must not contain NUL characters (\\x00)")
+    if _SURROGATE.search(value):
+        raise ValidationError(
+            name, "must be valid Unicode: it holds a lone surrogate (U+D800-DFFF)"
+        )
+    return value
+
+
+def text_field(
+    name: str,
+    value: Any,
+    *,
+    max_len: int,
+    required: bool = False,
+    nullable: bool = False,
+    one_line: bool = False,
+) -> Any:
+    """A string field, checked and never coerced: a number or a list is an error, not text."""
+    if value is None and nullable:
+        return None
+    if not isinstance(value, str):
+        kind = "a string or null" if nullable else "a string"
+        raise ValidationError(name, f"must be {kind}, got {type(value).__name__} {show(value)}")
+    clean_text(name, value)
+    if required and not value.strip():
+        raise ValidationError(name, "is required: non-empty text")
+    if len(value) > max_len:
+        raise ValidationError(name, f"must be at most {max_len} characters, got {len(value)}")
+    if one_line and ("\n" in value or "\r" in value):
+        raise ValidationError(name, "must be one line (no line breaks)")
+    return value
+
+
+def optional_int(name: str, value: Any, lo: int, hi: int) -> int | None:
+    return None if value is None else int_field(name, value, lo, hi)
+
+
+def json_value(name: str, value: Any, depth: int = 0) -> Any:
+    """A value jsonb can hold as given: objects with string keys, lists, text, finite numbers,
+    booleans and null (a set, a date or NaN would be changed or refused by the driver)."""
+    if depth > MAX_JSON_DEPTH:
+        raise ValidationError(name, f"nests deeper than {MAX_JSON_DEPTH} levels")
+    if value is None or isinstance(value, bool | int):
+        return value
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise ValidationError(name, f"must be a finite number, got {value!r}")
+        return value
+    if isinstance(value, str):
+        return clean_text(name, value)
+    if isinstance(value, list):
+        return [json_value(f"{name}[{i}]", v, depth + 1) for i, v in enumerate(value)]
+    if isinstance(value, dict):
+        for k in value:
+            if not isinstance(k, str):
+                raise ValidationError(name, f"keys must be strings, got {show(k)}")
+            clean_text(f"{name} key", k)
+        return {k: json_value(f"{name}.{k}", v, depth + 1) for k, v in value.items()}
+    raise ValidationError(
+        name,
+        f"must hold only JSON values (object, list, text, number, true/false, null), "
+        f"got {type(value).__name__} {show(value)}",
+    )
 
 
 def _strings(name: str, value: Any) -> list[str]:
     if value is None:
         return []
     if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
-        raise ValidationError(name, f"must be a list of strings, got {value!r}")
+        raise ValidationError(name, f"must be a list of strings, got {show(value)}")
     if len(value) > MAX_LIST:
         raise ValidationError(name, f"at most {MAX_LIST} entries, got {len(value)}")
     out: list[str] = []
     for v in value:
-        v = v.strip()
+        v = clean_text(name, v).strip()
         if not v or "\n" in v or len(v) > 100:
-            raise ValidationError(name, f"entries must be one line of 1-100 characters, got {v!r}")
+            raise ValidationError(
+                name, f"entries must be one line of 1-100 characters, got {show(v)}"
+            )
         if v not in out:
             out.append(v)
     return out
 
 
 def parse_time(name: str, value: Any) -> datetime | None:
-    """ISO date or datetime (naive means UTC), or None."""
+    """ISO date or datetime (naive means UTC), or None: the one parser of every date a caller
+    gives. Refuses dates outside EARLIEST..LATEST (see there), naming the field."""
     if value is None or value == "":
         return None
     if isinstance(value, datetime):
@@ -110,11 +201,18 @@ def parse_time(name: str, value: Any) -> datetime | None:
             dt = datetime.fromisoformat(value.replace("Z", "+00:00"))
         except ValueError:
             raise ValidationError(
-                name, f"must be an ISO date or datetime like 2024-05-01, got {value!r}"
+                name, f"must be an ISO date or datetime like 2024-05-01, got {show(value)}"
             ) from None
     else:
-        raise ValidationError(name, f"must be an ISO date or datetime, got {value!r}")
-    return dt if dt.tzinfo else dt.replace(tzinfo=UTC)
+        raise ValidationError(name, f"must be an ISO date or datetime, got {show(value)}")
+    dt = dt if dt.tzinfo else dt.replace(tzinfo=UTC)
+    if not EARLIEST <= dt < LATEST:  # compared in UTC, without converting (that could overflow)
+        raise ValidationError(
+            name,
+            f"must be from {EARLIEST:%Y-%m-%d} to before {LATEST:%Y-%m-%d} in UTC,"
+            f" got {show(value)}",
+        )
+    return dt
 
 
 def _edges(value: Any) -> list[Edge]:
@@ -137,7 +235,7 @@ def _edges(value: Any) -> list[Edge]:
                 f"edges[{i}].kind", f"must be one of {', '.join(OBJECT_KINDS)}, got {kind!r}"
             )
         target = e.get("target")
-        if isinstance(target, bool) or not isinstance(target, int) or target < 1:
+        if isinstance(target, bool) or not isinstance(target, int) or not 0 < target < 2**63:
             raise ValidationError(f"edges[{i}].target", f"must be a record id, got {target!r}")
         out.append(Edge(type=etype, kind=kind, id=target))
     return out
@@ -153,14 +251,13 @@ def validate_item(raw: Any) -> ItemInput:
     category = raw.get("category")
     if not category:
         raise ValidationError("category", "is required (a slug such as preference, decision)")
-    if not isinstance(category, str) or not CATEGORY_RE.match(category):
+    if not isinstance(category, str) or not CATEGORY_RE.fullmatch(category):
         raise ValidationError(
             "category",
-            f"must be a slug: lowercase letters, digits, '-' or '_', 1-40 long, got {category!r}",
+            "must be a slug: lowercase letters, digits, '-' or '_', 1-40 long,"
+            f" got {show(category)}",
         )
-    context = raw.get("context")
-    if not isinstance(context, str) or not context.strip():
-        raise ValidationError("context", "is required: a one-line fact")
+    context = text_field("context", raw.get("context"), max_len=MAX_BODY, required=True)
     context = context.strip()
     if "\n" in context or "\r" in context:
         raise ValidationError("context", "must be one line (no line breaks)")
@@ -168,35 +265,36 @@ def validate_item(raw: Any) -> ItemInput:
         raise ValidationError(
             "context", f"must be at most {MAX_CONTEXT} characters, got {len(context)}"
         )
-    body = raw.get("body") or ""
-    if not isinstance(body, str) or len(body) > MAX_BODY:
-        raise ValidationError("body", f"must be text of at most {MAX_BODY} characters")
-    confidence = _int("confidence", raw.get("confidence", 5), 1, 10)
-    importance = raw.get("importance")
-    if importance is not None:
-        importance = _int("importance", importance, 1, 10)
+    body = text_field("body", raw.get("body", ""), max_len=MAX_BODY, nullable=True) or ""
+    confidence = int_field("confidence", raw.get("confidence", 5), 1, 10)
+    importance = optional_int("importance", raw.get("importance"), 1, 10)
     source = raw.get("source", "user")
-    if source not in SOURCES:
-        raise ValidationError("source", f"must be one of {', '.join(SOURCES)}, got {source!r}")
-    person = raw.get("person")
-    if person is not None and (not isinstance(person, str) or not person.strip()):
-        raise ValidationError(
-            "person", f"must be a person id of this store or null, got {person!r}"
-        )
-    metadata = raw.get("metadata") or {}
+    if not isinstance(source, str) or source not in SOURCES:
+        raise ValidationError("source", f"must be one of {', '.join(SOURCES)}, got {show(source)}")
+    person = text_field("person", raw.get("person"), max_len=100, nullable=True)
+    if person is not None and not person.strip():
+        raise ValidationError("person", "must be a person id of this store or null, got ''")
+    metadata = raw.get("metadata")
+    if metadata is None:
+        metadata = {}
     if not isinstance(metadata, dict):
-        raise ValidationError("metadata", "must be an object of key -> value")
+        raise ValidationError(
+            "metadata", f"must be an object of key -> value, got {show(metadata)}"
+        )
+    metadata = json_value("metadata", metadata)
+    if len(json.dumps(metadata)) > MAX_METADATA_CHARS:
+        raise ValidationError(
+            "metadata", f"must be at most {MAX_METADATA_CHARS} characters as JSON"
+        )
     status = raw.get("status")
     due_at = parse_time("due_at", raw.get("due_at"))
-    owed_to = raw.get("owed_to")
+    owed_to = text_field("owed_to", raw.get("owed_to"), max_len=200, nullable=True, one_line=True)
     if category == "commitment":
         status = status or "open"
-        if status not in COMMITMENT_STATUSES:
+        if not isinstance(status, str) or status not in COMMITMENT_STATUSES:
             raise ValidationError(
-                "status", f"must be one of {', '.join(COMMITMENT_STATUSES)}, got {status!r}"
+                "status", f"must be one of {', '.join(COMMITMENT_STATUSES)}, got {show(status)}"
             )
-        if owed_to is not None and not isinstance(owed_to, str):
-            raise ValidationError("owed_to", f"must be a name, got {owed_to!r}")
     elif status is not None or due_at is not None or owed_to is not None:
         field_name = "status" if status is not None else "due_at" if due_at else "owed_to"
         raise ValidationError(field_name, "only a commitment has status, due_at and owed_to")

@@ -52,13 +52,12 @@ class VectorPool:
             self._live[row] = False
 
     def nearest(self, person: str | None, vec: np.ndarray, k: int) -> list[int]:
-        """Ids of the k items closest to vec among the person's and the shared ones (a shared
-        candidate sees shared items only), closest first."""
+        """Ids of the k items closest to vec among the person's own (the shared ones for a
+        shared candidate), closest first."""
         n = self._n
         if n == 0 or k <= 0:
             return []
-        codes = self._persons[:n]
-        visible = self._live[:n] & ((codes == SHARED) | (codes == self._code(person)))
+        visible = self._live[:n] & (self._persons[:n] == self._code(person))
         rows = np.flatnonzero(visible)
         if rows.size == 0:
             return []

@@ -10,10 +10,11 @@ from datetime import datetime
 from typing import Any
 
 from memory_pipelines.store.db import Conn
-from memory_pipelines.store.search import VISIBLE_CHATS
+from memory_pipelines.store.visibility import ITEM_VISIBLE as DOC_VISIBLE
+from memory_pipelines.store.visibility import VISIBLE_CHATS
 
-ITEM_VISIBLE = "state = 'current' AND (person_id IS NULL OR person_id = %(person)s)"
-DOC_VISIBLE = "(person_id IS NULL OR person_id = %(person)s)"
+# Recall reads current items only (a superseded or archived wording no longer reaches a turn).
+ITEM_VISIBLE = f"state = 'current' AND {DOC_VISIBLE}"
 
 
 def hydrate(

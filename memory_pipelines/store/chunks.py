@@ -75,7 +75,7 @@ def turns_between(
     """Turns first..last of a chat in seq order (with their stored embeddings if asked)."""
     emb = ", embedding" if embedding else ""
     rows = conn.execute(
-        "SELECT turn_id, seq, role, speaker, text, created_at" + emb + " FROM turns"
+        "SELECT turn_id, seq, role, speaker, text, created_at, trace_ref" + emb + " FROM turns"
         " WHERE chat_id = %s AND seq BETWEEN %s AND %s ORDER BY seq",
         (chat_id, first, last),
     ).fetchall()

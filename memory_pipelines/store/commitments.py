@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from memory_pipelines.store.db import Conn
+from memory_pipelines.store.visibility import EVERYONE, Reader, reader_params, reader_sees
 
 _COLUMNS = (
     "item_id, store_id, person_id, context, status, due_at, owed_to, confidence, state,"
@@ -20,15 +21,24 @@ def list_commitments(
     overdue: bool = False,
     person: str | None = None,
     limit: int = 100,
+    reader: Reader = EVERYONE,
 ) -> list[dict[str, Any]]:
-    """Commitments of the store (superseded wordings left out), the one due soonest first."""
+    """Commitments of the store (superseded wordings left out), the one due soonest first;
+    a reader sees the shared ones and their own."""
     rows = conn.execute(
-        f"SELECT {_COLUMNS} FROM commitments WHERE store_id = %s"  # noqa: S608 - fixed names
-        " AND state <> 'superseded' AND (%s::text IS NULL OR status = %s)"
-        " AND (NOT %s OR (overdue AND state = 'current'))"
-        " AND (%s::text IS NULL OR person_id = %s)"
-        " ORDER BY due_at ASC NULLS LAST, item_id LIMIT %s",
-        (store_id, status, status, overdue, person, person, limit),
+        f"SELECT {_COLUMNS} FROM commitments WHERE store_id = %(store)s"  # noqa: S608
+        " AND state <> 'superseded' AND (%(status)s::text IS NULL OR status = %(status)s)"
+        " AND (NOT %(overdue)s OR (overdue AND state = 'current'))"
+        f" AND (%(person)s::text IS NULL OR person_id = %(person)s) AND {reader_sees()}"
+        " ORDER BY due_at ASC NULLS LAST, item_id LIMIT %(limit)s",
+        {
+            "store": store_id,
+            "status": status,
+            "overdue": overdue,
+            "person": person,
+            "limit": limit,
+            **reader_params(reader),
+        },
     ).fetchall()
     return [dict(r) for r in rows]
 

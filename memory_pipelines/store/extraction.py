@@ -57,10 +57,12 @@ def insert_windows(
 
 
 def windows_in_state(conn: Conn, store_id: str, state: str) -> list[dict[str, Any]]:
+    """The store's windows in this state, with the person their chat is for (None: shared)."""
     return list(
         conn.execute(
-            "SELECT window_id, chat_id, from_seq, to_seq FROM extraction_windows"
-            " WHERE store_id = %s AND state = %s ORDER BY chat_id, from_seq",
+            "SELECT w.window_id, w.chat_id, w.from_seq, w.to_seq, c.person_id"
+            " FROM extraction_windows w JOIN chats c USING (chat_id)"
+            " WHERE w.store_id = %s AND w.state = %s ORDER BY w.chat_id, w.from_seq",
             (store_id, state),
         )
     )

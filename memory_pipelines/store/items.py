@@ -12,6 +12,14 @@ from psycopg.types.json import Jsonb
 from memory_pipelines.core.records import ItemInput
 from memory_pipelines.errors import NotFound
 from memory_pipelines.store.db import Conn
+from memory_pipelines.store.visibility import (
+    EVERYONE,
+    Everyone,
+    Reader,
+    reader_params,
+    reader_sees,
+    redact_items,
+)
 
 # Columns a caller sees; the embedding and tsvector stay in the database.
 RECORD_COLUMNS = (
@@ -225,22 +233,36 @@ def get_item(
     return dict(row)
 
 
-def history(conn: Conn, store_id: str, item_id: int) -> list[dict[str, Any]]:
-    """Every version of the item and of the items it superseded, oldest first."""
+# A version is visible with the person its snapshot was written for (an item's person never
+# changes, and the versions of a deleted item go with it).
+_VERSION_SEEN = reader_sees("(v.snapshot->>'person_id')")
+
+
+def history(
+    conn: Conn, store_id: str, item_id: int, reader: Reader = EVERYONE
+) -> list[dict[str, Any]]:
+    """Every version of the item and of the items it superseded, oldest first; a reader sees
+    only the versions of items visible to them, each with hidden references taken out."""
     rows = conn.execute(
         "WITH RECURSIVE chain(item_id) AS ("
-        "  SELECT %s::bigint"
+        "  SELECT %(id)s::bigint"
         "  UNION SELECT l.dst_id FROM links l JOIN chain c ON l.src_id = c.item_id"
-        "  WHERE l.store_id = %s AND l.src_kind = 'item' AND l.dst_kind = 'item'"
+        "  WHERE l.store_id = %(store)s AND l.src_kind = 'item' AND l.dst_kind = 'item'"
         "  AND l.link_type = 'supersedes')"
         " SELECT v.item_id, v.version, v.change, v.actor, v.changed_at, v.snapshot"
         " FROM item_versions v JOIN chain USING (item_id)"
-        " WHERE v.store_id = %s ORDER BY v.changed_at, v.version_id",
-        (item_id, store_id, store_id),
+        f" WHERE v.store_id = %(store)s AND {_VERSION_SEEN}"
+        " ORDER BY v.changed_at, v.version_id",
+        {"id": item_id, "store": store_id, **reader_params(reader)},
     ).fetchall()
-    if not rows:
+    if not any(r["item_id"] == item_id for r in rows):
         raise NotFound(f"memory item {item_id} does not exist in store {store_id!r}")
-    return [dict(r) for r in rows]
+    out = [dict(r) for r in rows]
+    if not isinstance(reader, Everyone):
+        snapshots = redact_items(conn, store_id, reader, [r["snapshot"] for r in out])
+        for r, snap in zip(out, snapshots, strict=True):
+            r["snapshot"] = snap
+    return out
 
 
 def delete_item(conn: Conn, store_id: str, item_id: int, actor: str) -> None:
@@ -277,27 +299,34 @@ def list_items(
     min_confidence: int | None = None,
     metadata: dict[str, Any] | None = None,
     limit: int = 100,
+    reader: Reader = EVERYONE,
+    ids: list[int] | None = None,
 ) -> list[dict[str, Any]]:
+    """Items filtered by state, category, person (records for that person), confidence and
+    metadata, newest change first; a reader sees only what is visible to them."""
     rows = conn.execute(
-        f"SELECT {SELECT_RECORD} FROM agent_memory_items WHERE store_id = %s"  # noqa: S608
-        " AND (%s::text IS NULL OR state = %s) AND (%s::text IS NULL OR category = %s)"
-        " AND (%s::text IS NULL OR person_id = %s) AND (%s::int IS NULL OR confidence >= %s)"
-        " AND metadata @> %s ORDER BY updated_at DESC, item_id DESC LIMIT %s",
-        (
-            store_id,
-            state,
-            state,
-            category,
-            category,
-            person,
-            person,
-            min_confidence,
-            min_confidence,
-            Jsonb(metadata or {}),
-            limit,
-        ),
+        f"SELECT {SELECT_RECORD} FROM agent_memory_items WHERE store_id = %(store)s"  # noqa: S608
+        " AND (%(state)s::text IS NULL OR state = %(state)s)"
+        " AND (%(category)s::text IS NULL OR category = %(category)s)"
+        " AND (%(person)s::text IS NULL OR person_id = %(person)s)"
+        " AND (%(conf)s::int IS NULL OR confidence >= %(conf)s)"
+        f" AND metadata @> %(meta)s AND {reader_sees()}"
+        " AND (%(ids)s::bigint[] IS NULL OR item_id = ANY(%(ids)s))"
+        " ORDER BY updated_at DESC, item_id DESC LIMIT %(limit)s",
+        {
+            "store": store_id,
+            "state": state,
+            "category": category,
+            "person": person,
+            "conf": min_confidence,
+            "meta": Jsonb(metadata or {}),
+            "limit": limit,
+            "ids": ids,
+            **reader_params(reader),
+        },
     ).fetchall()
-    return [dict(r) for r in rows]
+    out = [dict(r) for r in rows]
+    return out if isinstance(reader, Everyone) else redact_items(conn, store_id, reader, out)
 
 
 def touch_items(conn: Conn, item_ids: list[int], at: datetime | None = None) -> None:

@@ -9,17 +9,12 @@ from typing import Any
 import numpy as np
 
 from memory_pipelines.store.db import Conn
+from memory_pipelines.store.visibility import VISIBLE_CHATS
 
 # The question's lexemes ORed: plainto_tsquery would AND them and match almost nothing.
 OR_QUERY = (
     "(SELECT coalesce(string_agg(quote_literal(l), ' | '), '')::tsquery"
     " FROM unnest(tsvector_to_array(to_tsvector('english', %(q)s))) AS l)"
-)
-
-# A person's chats are read only in that person's recalls; shared chats (NULL) by everybody.
-VISIBLE_CHATS = (
-    "SELECT chat_id FROM chats WHERE store_id = %(store)s"
-    " AND (person_id IS NULL OR person_id = %(person)s)"
 )
 
 

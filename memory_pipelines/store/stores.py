@@ -15,14 +15,28 @@ from memory_pipelines.store.db import Conn
 STORE_ID_HINT = "1-63 characters: lowercase letters, digits, '.', '_' or '-', starting alphanumeric"
 
 
-def ensure_store(conn: Conn, store_id: str, name: str = "") -> None:
-    """Create the store if it does not exist (its settings are the defaults)."""
+def _check_id(store_id: str) -> None:
     if not isinstance(store_id, str) or not re.fullmatch(r"[a-z0-9][a-z0-9_.-]{0,62}", store_id):
         raise ValidationError("store", f"must be {STORE_ID_HINT}, got {store_id!r}")
+
+
+def ensure_store(conn: Conn, store_id: str, name: str = "") -> None:
+    """Create the store if it does not exist (its settings are the defaults)."""
+    _check_id(store_id)
     conn.execute(
         "INSERT INTO stores (store_id, name) VALUES (%s, %s) ON CONFLICT DO NOTHING",
         (store_id, name),
     )
+
+
+def require_store(conn: Conn, store_id: str) -> None:
+    """NotFound unless the store exists: what readers call instead of creating it."""
+    _check_id(store_id)
+    if conn.execute("SELECT 1 FROM stores WHERE store_id = %s", (store_id,)).fetchone() is None:
+        raise NotFound(
+            f"store {store_id!r} does not exist; create it with `memory-pipelines init -s "
+            f"{store_id}` or by writing to it"
+        )
 
 
 def get_settings(conn: Conn, store_id: str) -> StoreSettings:
@@ -33,17 +47,20 @@ def get_settings(conn: Conn, store_id: str) -> StoreSettings:
 
 
 def update_settings(conn: Conn, store_id: str, cards: dict[str, Any]) -> None:
-    """Save the given cards only (validated whole before anything is written)."""
+    """Save the given cards only (validated whole before anything is written): a bad field is
+    named as `card.field` with what is allowed, and nothing is saved."""
+    if not isinstance(cards, dict):
+        raise ValidationError("settings", f"must be an object of cards, got {cards!r}")
     parsed: dict[str, Any] = {}
     for card, raw in cards.items():
         if card == "trust_envelope":
             if not isinstance(raw, bool):
-                raise ValidationError("settings.trust_envelope", "must be true or false")
+                raise ValidationError("trust_envelope", f"must be true or false, got {raw!r}")
             parsed[card] = raw
             continue
         if card not in CARDS:
             raise ValidationError(
-                f"settings.{card}", f"unknown card; allowed: {', '.join(CARDS)}, trust_envelope"
+                str(card), f"unknown settings card; allowed: {', '.join(CARDS)}, trust_envelope"
             )
         parsed[card] = Jsonb(card_to_json(parse_card(card, raw)))
     with conn.transaction():

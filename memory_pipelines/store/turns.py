@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from memory_pipelines.core.inputs import MAX_TURN_CHARS
 from memory_pipelines.core.policy import sentence_spans
 from memory_pipelines.core.vocabulary import ROLES
 from memory_pipelines.errors import NotFound, ValidationError
@@ -17,7 +18,6 @@ from memory_pipelines.store.db import Conn
 if TYPE_CHECKING:
     from memory_pipelines.models.embedder import Embedder
 
-MAX_TURN_CHARS = 100_000
 PREV_WEIGHT = 0.3  # how much a word of the turn before counts towards a turn (BM25 tf)
 _POSITIONS = "(SELECT coalesce(sum(array_length(positions, 1)), 0) FROM unnest({}))"
 
@@ -110,11 +110,39 @@ def ensure_chat(
     ).fetchone()
     if row is None:
         row = conn.execute(
-            "SELECT chat_id FROM chats WHERE store_id = %s AND external_id = %s",
+            "SELECT chat_id, person_id FROM chats WHERE store_id = %s AND external_id = %s",
             (store_id, external_id),
         ).fetchone()
-    assert row is not None
+        assert row is not None
+        # A chat is one person's, or shared: a turn for somebody else never lands in it.
+        if person_id is not None and row["person_id"] != person_id:
+            owner = "shared" if row["person_id"] is None else f"for {row['person_id']!r}"
+            raise ValidationError(
+                "person",
+                f"chat {external_id!r} is {owner}; a turn for {person_id!r} goes in a chat of"
+                " their own",
+            )
     return int(row["chat_id"])
+
+
+def chat_owner(conn: Conn, store_id: str, external_id: str) -> tuple[int, str | None]:
+    """(chat_id, the person the chat is for or None when shared) of a store's conversation."""
+    row = conn.execute(
+        "SELECT chat_id, person_id FROM chats WHERE store_id = %s AND external_id = %s",
+        (store_id, external_id),
+    ).fetchone()
+    if row is None:
+        raise NotFound(f"chat {external_id!r} does not exist in store {store_id!r}")
+    return int(row["chat_id"]), row["person_id"]
+
+
+def check_reader(conn: Conn, store_id: str, external_id: str, person: str | None) -> int:
+    """The chat_id of a conversation the reader may read (a shared chat, or their own); the
+    same NotFound for another person's chat as for a missing one."""
+    chat_id, owner = chat_owner(conn, store_id, external_id)
+    if owner is not None and owner != person:
+        raise NotFound(f"chat {external_id!r} does not exist in store {store_id!r}")
+    return chat_id
 
 
 def chat_id_of(conn: Conn, store_id: str, external_id: str) -> int:
