@@ -163,6 +163,31 @@ def decide(
     return Decision(req, tuple(refusals))
 
 
+def decide_administrator(req: Request, chain: Sequence[Organisation]) -> Decision:
+    """Whether an administrator account of the organisation (the console) may make this
+    request: an administrator holds every right in its organisation, bounded by the ceilings
+    of its organisation and every one above."""
+    if req.action not in ACTIONS:
+        raise ValidationError("action", f"must be one of {', '.join(ACTIONS)}, got {req.action!r}")
+    needed = capabilities_needed(req.action)
+    refusals = [
+        Refusal("ceiling", org.org_id, f"capability {', '.join(off)} is not permitted")
+        for org in chain
+        if (off := sorted(needed - org.ceiling))
+    ]
+    return Decision(req, tuple(refusals))
+
+
+def persons_permitted(policy: Policy, action: str) -> frozenset[str]:
+    """The persons the policy's Permit rules for `action` are limited to: whom a key limited to
+    persons may act as (each still to be decided)."""
+    out: set[str] = set()
+    for rule in policy:
+        if rule.effect == "permit" and action in rule.actions and rule.persons:
+            out |= rule.persons
+    return frozenset(out)
+
+
 def reachable(store: str, key_id: str, key_policy: Policy, chain: Sequence[Organisation]) -> bool:
     """Whether the key may do anything at all in a store (for whom it may act), so that a
     listing of stores shows it."""
@@ -271,8 +296,8 @@ def check_within(ceiling: frozenset[str], ancestors: Sequence[Organisation]) -> 
 
 @dataclass(frozen=True)
 class Principal:
-    """Who makes a request: a key of an organisation (administrator accounts come later and
-    will carry an account_id instead of a key_id)."""
+    """Who makes a request: a key of an organisation (key_id, bounded by its policy), or an
+    administrator account of it (account_id: the console; bounded by the ceilings only)."""
 
     org_id: str
     policy: Policy
@@ -284,8 +309,16 @@ class Principal:
     def name(self) -> str:
         return f"key {self.key_id}" if self.key_id else f"account {self.account_id}"
 
+    @property
+    def administrator(self) -> bool:
+        return self.key_id is None and self.account_id is not None
+
     def decide(self, req: Request) -> Decision:
+        if self.administrator:
+            return decide_administrator(req, self.chain)
         return decide(req, self.key_id or "", self.policy, self.chain)
 
     def reaches(self, store: str) -> bool:
+        if self.administrator:
+            return any(self.decide(Request(a, store)).allowed for a in ACTIONS)
         return reachable(store, self.key_id or "", self.policy, self.chain)

@@ -13,11 +13,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated
 
-from fastapi import Depends, Request
+from fastapi import Depends, Query, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from memory_pipelines.api import access
-from memory_pipelines.core.access import Decision, Principal
+from memory_pipelines.core.access import Decision, Principal, persons_permitted
 from memory_pipelines.service.errors import (
     UNAUTHORIZED,
     ApiError,
@@ -27,6 +27,7 @@ from memory_pipelines.service.errors import (
     RefusingLevel,
 )
 from memory_pipelines.store.db import Database
+from memory_pipelines.store.visibility import EVERYONE, Reader
 
 # auto_error=False: a missing or non-Bearer header is answered by us, exactly as a bad key.
 _bearer = HTTPBearer(auto_error=False, description="An API key: `Authorization: Bearer mp_...`")
@@ -114,5 +115,58 @@ def guard_for(action: str) -> Callable[..., Guard]:
 
     def dependency(request: Request, principal: Caller) -> Guard:
         return Guard(database(request), principal, action, request.path_params.get("store"))
+
+    return dependency
+
+
+@dataclass(frozen=True)
+class Reading:
+    """A read route's access check passed, and whose records it may return: `reader` is
+    EVERYONE (the key may read every person's) or one person (their records and the shared)."""
+
+    guard: Guard
+    reader: Reader
+
+    @property
+    def person(self) -> str | None:
+        """The person read as, None when reading everyone's (for the audit's filters)."""
+        return self.reader if isinstance(self.reader, str) else None
+
+
+PersonQuery = Annotated[
+    str | None,
+    Query(
+        min_length=1,
+        max_length=200,
+        description="read as this person (their records and the shared ones). Default: every "
+        "person's when the key may, else the one person the key is limited to",
+    ),
+]
+
+
+def read_as(action: str) -> Callable[..., Reading]:
+    """A dependency for a read route: the reader the key reads as. A key limited to one person
+    reads as that person (shared records and theirs), never everyone's; a key limited to
+    several names one with `?person=`."""
+
+    def dependency(request: Request, principal: Caller, person: PersonQuery = None) -> Reading:
+        guard = Guard(database(request), principal, action, request.path_params.get("store"))
+        if person is not None:
+            guard.check(person)
+            return Reading(guard, person)
+        everyone = access.authorize(guard.db, principal, action, guard.store, None)
+        if everyone.allowed:
+            return Reading(guard, EVERYONE)
+        may = [
+            p
+            for p in sorted(persons_permitted(principal.policy, action))
+            if access.authorize(guard.db, principal, action, guard.store, p).allowed
+        ]
+        if len(may) == 1:
+            return Reading(guard, may[0])
+        body = forbidden(everyone)
+        if may:
+            body.message += f"; this key may read as one of {', '.join(may)}: pass ?person="
+        raise ApiError(403, body)
 
     return dependency

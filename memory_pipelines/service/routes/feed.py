@@ -26,7 +26,7 @@ from memory_pipelines.api.audit import AuditFailed, feed_recorder
 from memory_pipelines.errors import ValidationError
 from memory_pipelines.service.errors import Error, documented
 from memory_pipelines.service.models import FeedEvent
-from memory_pipelines.service.security import Guard, require
+from memory_pipelines.service.security import Reading, read_as
 
 Events = Generator[dict[str, Any], None, None]
 router = APIRouter(tags=["events"])
@@ -48,19 +48,22 @@ ENDPOINT = "GET /v1/stores/{store}/events"
 async def events(
     store: str,
     request: Request,
-    guard: Annotated[Guard, Depends(require("read_feed"))],
+    reading: Annotated[Reading, Depends(read_as("read_feed"))],
     after: Annotated[int | None, Query(ge=0, description="resume after this event id")] = None,
     follow: Annotated[bool, Query(description="wait for new events after the backlog")] = True,
     last_event_id: Annotated[str | None, Header(alias="Last-Event-ID")] = None,
 ) -> StreamingResponse:
-    """The store's events after `after` (or Last-Event-ID) in event_id order, then new ones."""
+    """The store's events after `after` (or Last-Event-ID) in event_id order, then new ones.
+    Read as one person (a key limited to a person, or `?person=`), the feed carries the events
+    about shared records and that person's, and nothing about anyone else's."""
     cursor = after or 0
     if last_event_id is not None:
         if not last_event_id.isdigit():
             raise ValidationError("Last-Event-ID", "must be an event id (digits)")
         cursor = max(cursor, int(last_event_id))
     heartbeat: float = request.app.state.feed_heartbeat
-    filters = {"after": cursor, "follow": follow}
+    filters = {"after": cursor, "follow": follow, "person": reading.person}
+    guard = reading.guard
     on_read = feed_recorder(guard.principal, ENDPOINT, store, filters)
 
     def segment(start: int, idle: float) -> Events:
@@ -70,6 +73,7 @@ async def events(
             db=guard.db,
             idle_timeout=idle,
             poll_seconds=min(1.0, heartbeat),
+            reader=reading.reader,
             on_read=on_read,
         )
 
