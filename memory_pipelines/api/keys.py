@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from datetime import datetime
 from typing import Any
 
@@ -10,6 +9,7 @@ import psycopg
 
 from memory_pipelines.core import keys as key_text
 from memory_pipelines.core.access import parse_policy, policy_to_json
+from memory_pipelines.core.decay import parse_half_lives
 from memory_pipelines.core.records import parse_time
 from memory_pipelines.errors import NotFound, ValidationError
 from memory_pipelines.store import keys as keys_db
@@ -34,7 +34,7 @@ def create_key(
     anywhere: show it once. `decay_per_type` (type -> half-life days) goes before the store's
     for what this key reads; `trust_envelope` None follows the store's setting."""
     rules = policy_to_json(parse_policy(list(policy)))
-    decay = _decay(decay_per_type or {})
+    decay = parse_half_lives(decay_per_type or {})
     if trust_envelope is not None and not isinstance(trust_envelope, bool):
         raise ValidationError("trust_envelope", "must be true, false or absent (the store's)")
     for field, value in (("rate_per_minute", rate_per_minute), ("rate_burst", rate_burst)):
@@ -83,16 +83,3 @@ def revoke_key(db: Database, key_id: str, *, actor: str) -> dict[str, Any]:
     if row is None:
         raise NotFound(f"key {key_id!r} does not exist")
     return row
-
-
-def _decay(raw: Any) -> dict[str, float]:
-    if not isinstance(raw, dict):
-        raise ValidationError("decay_per_type", "must be an object of type -> half-life in days")
-    out = {}
-    for kind, days in raw.items():
-        if not isinstance(kind, str) or not re.fullmatch(r"[a-z][a-z0-9_-]{0,39}", kind):
-            raise ValidationError("decay_per_type", f"{kind!r} is not a record type slug")
-        if isinstance(days, bool) or not isinstance(days, int | float) or not days > 0:
-            raise ValidationError(f"decay_per_type.{kind}", f"must be days > 0, got {days!r}")
-        out[kind] = float(days)
-    return out
