@@ -10,6 +10,7 @@ from typing import Any
 import click
 
 from memory_pipelines.cli_access import keys_group, orgs_group, serve
+from memory_pipelines.cli_admins import admins_group
 from memory_pipelines.cli_commitments import commitments_group
 from memory_pipelines.cli_eval import eval_group
 from memory_pipelines.cli_jobs import feed, jobs_group
@@ -283,6 +284,7 @@ main.add_command(feed)
 main.add_command(orgs_group)
 main.add_command(keys_group)
 main.add_command(serve)
+main.add_command(admins_group)
 
 
 if __name__ == "__main__":

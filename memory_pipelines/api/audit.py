@@ -81,6 +81,12 @@ def reads_by_key(db: Database, key_id: str, limit: int = 100) -> list[dict[str, 
         return audit_db.reads_by_key(conn, key_id, limit)
 
 
+def reads_by_account(db: Database, account_id: int, limit: int = 100) -> list[dict[str, Any]]:
+    """An administrator's reads in the console, newest first."""
+    with db.connection() as conn:
+        return audit_db.reads_by_account(conn, account_id, limit)
+
+
 def feed_recorder(
     reader: Principal, endpoint: str, store_id: str, filters: dict[str, Any]
 ) -> Callable[[Conn, list[dict[str, Any]]], None]:

@@ -9,7 +9,7 @@ import anyio
 from fastapi import FastAPI
 
 from memory_pipelines.models.embedder import Embedder
-from memory_pipelines.service import errors
+from memory_pipelines.service import console, errors
 from memory_pipelines.service.limits import DEFAULT_MAX_BODY, BodyLimit
 from memory_pipelines.service.routes import feed, stores, turns
 from memory_pipelines.store.db import Database, get_database
@@ -49,4 +49,5 @@ def create_app(
     app.add_middleware(BodyLimit, max_bytes=max_body_bytes)
     for router in (stores.router, turns.router, feed.router):
         app.include_router(router)
+    console.install(app)
     return app

@@ -46,3 +46,12 @@ def reads_by_key(conn: Conn, key_id: str, limit: int) -> list[dict[str, Any]]:
         " FROM read_audit WHERE key_id = %s ORDER BY audit_id DESC LIMIT %s",
         (key_id, limit),
     ).fetchall()
+
+
+def reads_by_account(conn: Conn, account_id: int, limit: int) -> list[dict[str, Any]]:
+    """An administrator's reads (the console), newest first."""
+    return conn.execute(
+        "SELECT audit_id, at, key_id, account_id, actor, endpoint, store_id, filters, record_ids"
+        " FROM read_audit WHERE account_id = %s ORDER BY audit_id DESC LIMIT %s",
+        (account_id, limit),
+    ).fetchall()
