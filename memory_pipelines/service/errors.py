@@ -155,6 +155,13 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+        if exc.status_code == 400:
+            # FastAPI's answer to a body it cannot decode (not UTF-8): a 422 naming it, as for
+            # every other bad field
+            err = FieldError(field="body", message="is not valid JSON in UTF-8")
+            return _json(
+                422, Invalid(message="body: is not valid JSON in UTF-8", field="body", errors=[err])
+            )
         code = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}.get(
             exc.status_code, "http_error"
         )
