@@ -9,10 +9,13 @@ from datetime import timedelta
 import pytest
 
 from memory_pipelines.api import Memory, Recall
+from memory_pipelines.api.access import authenticate
 from memory_pipelines.api.autorecall import autorecall
 from memory_pipelines.api.decay import confidence_as_read
 from memory_pipelines.core.decay import reader_half_lives
 from memory_pipelines.errors import ValidationError
+from memory_pipelines.store.db import Database
+from tests.api_server import new_key, new_org
 
 QUESTION = "Book me a flight to Lisbon, which seat should I pick?"
 
@@ -87,3 +90,15 @@ def test_reader_half_lives_take_the_key_first() -> None:
         "note": 1.0,
     }
     assert reader_half_lives({"fact": 180.0}, None) == {"fact": 180.0}
+
+
+def test_an_authenticated_key_carries_its_read_settings(db: Database) -> None:
+    org = new_org(db)
+    _, plain = new_key(db, org)
+    _, own = new_key(db, org, decay_per_type={"fact": 30, "note": 7.5}, trust_envelope=False)
+    p = authenticate(db, plain)
+    assert p is not None and p.decay_per_type == () and p.trust_envelope is None
+    p = authenticate(db, own)
+    assert p is not None
+    assert dict(p.decay_per_type) == {"fact": 30.0, "note": 7.5}
+    assert p.trust_envelope is False

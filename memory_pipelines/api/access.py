@@ -41,6 +41,8 @@ def principal_of(row: dict[str, Any]) -> Principal:
         policy=parse_policy(row["policy"], "key.policy"),
         chain=chain,
         key_id=row["key_id"],
+        decay_per_type=tuple(sorted((row.get("decay_per_type") or {}).items())),
+        trust_envelope=row.get("trust_envelope"),
     )
 
 

@@ -304,6 +304,10 @@ class Principal:
     chain: tuple[Organisation, ...]  # the organisation first, then each one above
     key_id: str | None = None
     account_id: int | None = None
+    # The key's own read settings: its decay per type (type -> half-life days, before the
+    # store's) and trust envelope (None: the store's). Administrators read as the store is.
+    decay_per_type: tuple[tuple[str, float], ...] = ()
+    trust_envelope: bool | None = None
 
     @property
     def name(self) -> str:
