@@ -11,6 +11,8 @@ from typing import Any
 import click
 from tqdm import tqdm
 
+from memory_pipelines.cli_access import keys_group, orgs_group, serve
+from memory_pipelines.cli_admins import admins_group
 from memory_pipelines.cli_commitments import commitments_group
 from memory_pipelines.cli_eval import eval_group
 from memory_pipelines.cli_jobs import feed, jobs_group
@@ -342,6 +344,10 @@ main.add_command(eval_group)
 main.add_command(commitments_group)
 main.add_command(jobs_group)
 main.add_command(feed)
+main.add_command(orgs_group)
+main.add_command(keys_group)
+main.add_command(serve)
+main.add_command(admins_group)
 
 
 if __name__ == "__main__":

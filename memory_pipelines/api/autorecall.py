@@ -29,16 +29,24 @@ def autorecall(
     budget_tokens: int = 400,
     boot_budget_tokens: int = BOOT_BUDGET,
     turn_seq: int | None = None,
+    trust_envelope: bool | None = None,
 ) -> dict[str, Any]:
     """What to inject before the model answers `user_message` in `chat`: {"messages": [...],
     "records": [...], "tokens": n, "skipped": {...}}. Nothing is injected for generic
-    messages, hits below the relevance threshold, or hits the boot window already holds."""
+    messages, hits below the relevance threshold, or hits the boot window already holds.
+
+    `trust_envelope` is the setting of the key the turn runs under: True wraps the records in
+    <untrusted source="memory">, False in [memory] lines; None follows the store's."""
     if isinstance(budget_tokens, bool) or not isinstance(budget_tokens, int) or budget_tokens < 1:
         raise ValidationError("budget_tokens", f"must be a positive integer, got {budget_tokens!r}")
     id_field("chat", chat)
     text_field("user_message", user_message, max_len=MAX_QUERY)
     id_field("person", person, nullable=True)
     optional_int("turn_seq", turn_seq, 1, 2**31 - 1)
+    if trust_envelope is not None and not isinstance(trust_envelope, bool):
+        raise ValidationError(
+            "trust_envelope", f"must be true, false or None (the store's), got {trust_envelope!r}"
+        )
     db, store_id, embedder = recall.db, recall.store_id, recall.embedder
     with db.connection() as conn:
         settings = stores_db.get_settings(conn, store_id)
@@ -94,7 +102,8 @@ def autorecall(
             chosen.append(h)
     with db.connection() as conn:
         items_db.touch_items(conn, [h.id for h in chosen if h.kind == "item"] + sorted(carried))
-    messages = injection.render(user_message, lines, settings.trust_envelope) if lines else []
+    envelope = settings.trust_envelope if trust_envelope is None else trust_envelope
+    messages = injection.render(user_message, lines, envelope) if lines else []
     with db.connection() as conn:
         conn.execute(
             "INSERT INTO agent_roi_injections (store_id, chat_id, turn_seq, person_id, hit_ids,"

@@ -17,7 +17,7 @@ from __future__ import annotations
 import contextlib
 import json
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Generator
 from typing import Any
 
 import psycopg
@@ -26,6 +26,9 @@ from psycopg.rows import DictRow, dict_row
 from memory_pipelines.errors import StoreError, ValidationError
 from memory_pipelines.store.db import Database, get_database
 from memory_pipelines.store.visibility import EVERYONE, Reader, reader_params, reader_sees
+
+# Called with each batch read, in its transaction (see subscribe).
+OnRead = Callable[[psycopg.Connection[DictRow], list[dict[str, Any]]], None]
 
 CHANNEL = "memory_events"
 APP_NAME = "memory-feed"  # application_name of a subscriber's connection (pg_stat_activity)
@@ -49,14 +52,19 @@ def subscribe(
     batch: int = 500,
     retries: int = 10,
     reader: Reader = EVERYONE,
-) -> Iterator[dict[str, Any]]:
+    on_read: OnRead | None = None,
+) -> Generator[dict[str, Any], None, None]:
     """Yield the store's events with event_id > after_id, oldest first, then new ones as they
     are committed, each once: {event_id, store_id, kind, item_id, actor, payload, created_at}.
 
     Runs until the consumer stops, or `idle_timeout` seconds pass without a new event (None:
     forever). A dropped connection is reopened (up to `retries` failures in a row, with
     backoff; then StoreError) and reading resumes from the last event yielded. Uses its own
-    connection (LISTEN cannot share a pooled one), closed when the generator is closed."""
+    connection (LISTEN cannot share a pooled one), closed when the generator is closed.
+
+    `on_read(conn, rows)` is called with each non-empty batch inside the transaction that read
+    it, before any of it is yielded (the read audit: if it raises, nothing of the batch is
+    yielded and the error ends the feed)."""
     if isinstance(after_id, bool) or not isinstance(after_id, int) or after_id < 0:
         raise ValidationError("after_id", f"must be an event id >= 0, got {after_id!r}")
     if isinstance(batch, bool) or not isinstance(batch, int) or batch < 1:
@@ -65,7 +73,7 @@ def subscribe(
         raise ValidationError("poll_seconds", f"must be > 0, got {poll_seconds!r}")
     url = (db or get_database(dsn)).dsn  # get_database also brings the schema up to date
     params = {"store": store_id, "batch": batch, **reader_params(reader)}
-    return _follow(url, params, after_id, idle_timeout, poll_seconds, retries)
+    return _follow(url, params, after_id, idle_timeout, poll_seconds, retries, on_read)
 
 
 def _follow(
@@ -75,7 +83,8 @@ def _follow(
     idle_timeout: float | None,
     poll_seconds: float,
     retries: int,
-) -> Iterator[dict[str, Any]]:
+    on_read: OnRead | None = None,
+) -> Generator[dict[str, Any], None, None]:
     store_id, batch = params["store"], params["batch"]
     conn: psycopg.Connection[DictRow] | None = None
     failures = 0
@@ -85,7 +94,11 @@ def _follow(
             try:
                 if conn is None:
                     conn = _listen(dsn, store_id)
-                rows = conn.execute(_READ, {**params, "after": cursor}).fetchall()
+                # the audited read and its audit row commit together
+                with conn.transaction() if on_read else contextlib.nullcontext():
+                    rows = conn.execute(_READ, {**params, "after": cursor}).fetchall()
+                    if rows and on_read is not None:
+                        on_read(conn, rows)
                 failures = 0
             except psycopg.OperationalError as exc:
                 _close(conn)

@@ -86,3 +86,14 @@ COMMENT ON COLUMN agent_roi_injections.scores IS
     'each injected hit''s cosine to the message (0 for a carried commitment)';
 COMMENT ON COLUMN agent_roi_injections.tokens IS 'tokens injected, within the turn''s budget';
 COMMENT ON COLUMN agent_roi_injections.created_at IS 'when';
+
+COMMENT ON COLUMN read_audit.audit_id IS 'the audit row''s id (rows are never changed or deleted)';
+COMMENT ON COLUMN read_audit.actor IS
+    'an internal reader by name (a job, the CLI), when no key or account read';
+COMMENT ON COLUMN read_audit.endpoint IS 'what was read: the endpoint or console page';
+COMMENT ON COLUMN read_audit.record_ids IS 'the ids of exactly the records returned';
+COMMENT ON COLUMN read_audit.filters IS
+    'the filters, paging and person the read was made with (never a secret)';
+COMMENT ON COLUMN read_audit.at IS 'when';
+COMMENT ON COLUMN read_audit.key_id IS 'the API key that read (its public prefix id)';
+COMMENT ON COLUMN read_audit.account_id IS 'the administrator account that read in the console';
