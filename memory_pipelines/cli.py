@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
 
 import click
 from pydantic import BaseModel
+from tqdm import tqdm
 
+from memory_pipelines.cli_access import keys_group, orgs_group, serve
+from memory_pipelines.cli_admins import admins_group
 from memory_pipelines.cli_commitments import commitments_group
 from memory_pipelines.cli_eval import eval_group
 from memory_pipelines.cli_jobs import feed, jobs_group
@@ -19,9 +23,10 @@ DEFAULT_STORE = "default"
 LOCOMO_DEV = Path(__file__).resolve().parent.parent / "benchmarks/data/locomo/locomo_dev.json"
 
 
-def _print(obj: BaseModel) -> None:
+def _print(obj: BaseModel | dict[str, Any]) -> None:
     """A result as JSON, as the HTTP API serves it."""
-    click.echo(json.dumps(obj.model_dump(mode="json"), indent=2, ensure_ascii=False))
+    data = obj.model_dump(mode="json") if isinstance(obj, BaseModel) else obj
+    click.echo(json.dumps(data, indent=2, default=str, ensure_ascii=False))
 
 
 class _Cli(click.Group):
@@ -85,7 +90,8 @@ def ingest(file: Path, store: str, fmt: str) -> None:
     chats, _ = load_chats(file, fmt)  # every line checked: a bad one writes nothing
     memory = Memory(store)
     total = sum(len(c.turns) for c in chats)
-    with click.progressbar(length=total, label="ingesting turns", file=sys.stderr) as bar:
+    # tqdm shows the count, the rate and the time left on stderr; the summary line ends it
+    with tqdm(total=total, desc="ingesting", unit="turn", file=sys.stderr) as bar:
         summary = ingest_chats(memory, chats, progress=bar.update)
     click.echo(summary.line())
 
@@ -168,7 +174,9 @@ def save(
     multiple=True,
     default=("agent", "history"),
     show_default=True,
-    help="agent (memory items) and/or history (turns, chunks).",
+    type=click.Choice(["agent", "history", "basic", "email"]),
+    help="Repeat for several: agent (memory items), history (turns, chunks), basic"
+    " (documents), email (emails).",
 )
 @click.option("--person", default=None, help="Recall as this person (default: shared only).")
 @click.option("-k", default=10, show_default=True, help="How many hits.")
@@ -193,14 +201,16 @@ def search(query: str, store: str, scopes: tuple[str, ...], person: str | None, 
 )
 @click.option("--category", default=None)
 @click.option("--person", default=None)
-@click.option("--min-confidence", type=int, default=None)
+@click.option(
+    "--min-confidence", type=float, default=None, help="at least this confident, from 0 to 1"
+)
 @click.option("--limit", default=50, show_default=True)
 def items(
     store: str,
     state: str,
     category: str | None,
     person: str | None,
-    min_confidence: int | None,
+    min_confidence: float | None,
     limit: int,
 ) -> None:
     """List memory items with filters, newest change first."""
@@ -230,9 +240,12 @@ def history(item: int, store: str) -> None:
     from memory_pipelines.api.memory import Memory
 
     for v in Memory(store, create=False).history(item):
+        snap = v.snapshot
+        until = f"{snap.valid_until:%Y-%m-%d %H:%M}" if snap.valid_until else "still valid"
+        valid = f"valid {snap.valid_from:%Y-%m-%d %H:%M} .. {until}"
         click.echo(
             f"{v.changed_at:%Y-%m-%d %H:%M} item {v.item_id} v{v.version}"
-            f" {v.change:10} {v.snapshot.state:10} {v.snapshot.context}"
+            f" {v.change:10} {snap.state:10} {valid:40} {snap.context}"
         )
 
 
@@ -247,6 +260,61 @@ def delete(item: int, store: str, actor: str) -> None:
 
     Memory(store, create=False).delete(item, actor=actor)
     click.echo(f"deleted item {item} of store {store!r}")
+
+
+@main.command(context_settings={"ignore_unknown_options": True})
+@click.option("--dsn", "show_dsn", is_flag=True, help="Print the database URL and exit.")
+@click.argument("psql_args", nargs=-1, type=click.UNPROCESSED)
+def sql(show_dsn: bool, psql_args: tuple[str, ...]) -> None:
+    """Open psql on the memory database (the embedded server unless MEMORY_PG_DSN is set);
+    extra arguments go to psql, e.g. `sql -c "TABLE current_memory_items LIMIT 5"`. With
+    --dsn, print the URL to use from polars or any client."""
+    import shutil
+
+    from memory_pipelines.store.db import get_database
+
+    dsn = get_database().dsn  # starts the embedded server and brings the schema up to date
+    if show_dsn:
+        click.echo(dsn)
+        return
+    psql = shutil.which("psql")
+    if psql is None:
+        raise click.ClickException(
+            "psql is not installed: install the PostgreSQL client (e.g. `apt-get install"
+            f" postgresql-client`), or connect any client to {dsn}"
+        )
+    # psql as found on PATH, its arguments as given (the user's own shell already ran).
+    os.execv(psql, [psql, dsn, *psql_args])  # noqa: S606
+
+
+@main.command()
+@click.option("--store", "-s", "store", default=None, help="One store (default: every store).")
+@click.option("--since", default=None, help="From this date or time (ISO), inclusive.")
+@click.option("--until", default=None, help="Up to this date or time (ISO), exclusive.")
+def calls(store: str | None, since: str | None, until: str | None) -> None:
+    """Metered model calls per store, task and model in a period (JSON), then a total."""
+    from memory_pipelines.api.calls import metered_calls
+    from memory_pipelines.store.db import get_database
+
+    rows = metered_calls(get_database(), store, since, until)
+    for r in rows:
+        _print(r)
+    n = sum(r["calls"] for r in rows)
+    tokens = sum(r["tokens_in"] + r["tokens_out"] for r in rows)
+    click.echo(f"{n} model call{'' if n == 1 else 's'}, {tokens} tokens", err=True)
+
+
+@main.command("delete-store")
+@store_option
+@click.option("--actor", required=True, help="Who deletes it (recorded).")
+@click.confirmation_option(prompt="Really delete this store and everything in it?")
+def delete_store(store: str, actor: str) -> None:
+    """Really delete a store with all its records, turns and settings. Refused while its
+    extraction is on: switch extraction off first."""
+    from memory_pipelines.api.memory import Memory
+
+    Memory(store, create=False).delete_store(actor=actor)
+    click.echo(f"deleted store {store!r}")
 
 
 @main.command()
@@ -280,6 +348,10 @@ main.add_command(eval_group)
 main.add_command(commitments_group)
 main.add_command(jobs_group)
 main.add_command(feed)
+main.add_command(orgs_group)
+main.add_command(keys_group)
+main.add_command(serve)
+main.add_command(admins_group)
 
 
 if __name__ == "__main__":

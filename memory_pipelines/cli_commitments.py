@@ -49,7 +49,7 @@ def commitments_group(
     )
     for c in rows:
         click.echo(_line(c))
-    click.echo(f"{len(rows)} commitments")
+    click.echo(f"{len(rows)} commitment{'' if len(rows) == 1 else 's'}")
 
 
 def _mark(verb: str, item: int, store: str, actor: str) -> None:

@@ -9,8 +9,9 @@ import sys
 
 import click
 
-from memory_pipelines.store.dagster_home import ensure_dagster_home
-from memory_pipelines.store.server import resolve_dsn
+from memory_pipelines.errors import StoreError
+from memory_pipelines.store.dagster_home import dagster_env
+from memory_pipelines.store.server import ensure_server, resolve_dsn
 
 
 def _default_signals() -> None:
@@ -18,10 +19,41 @@ def _default_signals() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
+def dev_env() -> dict[str, str]:
+    """The environment of `dagster dev`: DAGSTER_HOME and Dagster's storage URL (never written
+    to a file). MEMORY_PG_DSN is passed on only when set: with the embedded server each child
+    opens it on the same folder (and can start it again if it dies)."""
+    return {**os.environ, **dagster_env()}
+
+
+WATCH_SECONDS = 10  # how often `dev` asks whether the Postgres server still answers
+
+
+def watch_server(proc: subprocess.Popen[bytes], dsn: str) -> None:
+    """Wait for `dagster dev` to end, asking the server every WATCH_SECONDS whether it still
+    answers: the daemon keeps its runs and ticks there and never starts it again itself. An
+    embedded server that died is started again; an external one is reported once per outage."""
+    down = False
+    while True:
+        try:
+            proc.wait(timeout=WATCH_SECONDS)
+            return
+        except subprocess.TimeoutExpired:
+            pass
+        try:
+            if ensure_server(dsn):
+                click.echo("the embedded Postgres had stopped: started it again", err=True)
+            down = False
+        except StoreError as exc:
+            if not down:
+                click.echo(f"error: {exc}", err=True)
+            down = True
+
+
 def run_dev(port: int, host: str) -> None:
     dsn = resolve_dsn()
-    home = ensure_dagster_home(dsn)
-    env = {**os.environ, "DAGSTER_HOME": str(home), "MEMORY_PG_DSN": dsn}
+    env = dev_env()
+    home = env["DAGSTER_HOME"]
     cmd = [
         sys.executable,
         "-m",
@@ -49,7 +81,7 @@ def run_dev(port: int, host: str) -> None:
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
     try:
-        proc.wait()
+        watch_server(proc, dsn)
     except KeyboardInterrupt:
         click.echo("stopping Dagster ...")
         # SIGINT is what `dagster dev` treats as Ctrl-C: it stops the webserver and daemon.

@@ -56,7 +56,7 @@ def eval_judge(data: Path, backend: str, out: Path | None) -> None:
     from memory_pipelines.evals.judge import evaluate
     from memory_pipelines.models.base import Models
     from memory_pipelines.models.embedder import get_embedder
-    from memory_pipelines.resources.models import make_backend
+    from memory_pipelines.models.factory import make_backend
     from memory_pipelines.store.db import get_database
 
     emb = get_embedder()
@@ -95,7 +95,7 @@ def eval_extraction(data: Path, backend: str, out: Path | None) -> None:
     from memory_pipelines.evals.extraction import evaluate
     from memory_pipelines.models.base import Models
     from memory_pipelines.models.embedder import get_embedder
-    from memory_pipelines.resources.models import make_backend
+    from memory_pipelines.models.factory import make_backend
     from memory_pipelines.store.db import get_database
 
     emb = get_embedder()

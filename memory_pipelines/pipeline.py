@@ -2,20 +2,19 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from contextlib import contextmanager
 from typing import Any
 
 import dagster as dg
 
-from memory_pipelines.store.dagster_home import ensure_dagster_home
+from memory_pipelines.store.dagster_home import use_dagster_home
 
 
 @contextmanager
 def dagster_instance(dsn: str | None = None) -> Any:
     """The persistent instance under MEMORY_HOME (runs visible later in `memory-pipelines dev`)."""
-    os.environ["DAGSTER_HOME"] = str(ensure_dagster_home(dsn))
+    use_dagster_home(dsn)
     with dg.DagsterInstance.get() as instance:
         yield instance
 

@@ -14,6 +14,9 @@ from memory_pipelines.api import Memory, Recall
 from memory_pipelines.models.embedder import Embedder, get_embedder
 from memory_pipelines.store.db import Database, get_database
 
+# The HTTP API tests' server and client fixtures (a real uvicorn on loopback).
+pytest_plugins = ("tests.api_server", "tests.browser")
+
 REPO = Path(__file__).resolve().parent.parent
 LOCOMO = REPO / "benchmarks/data/locomo/locomo_dev.json"
 

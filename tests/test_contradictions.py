@@ -15,7 +15,7 @@ from memory_pipelines.defs.maintenance.assets import maintenance
 from memory_pipelines.models.base import Invalid, Models
 from memory_pipelines.models.openai import OpenAIBackend
 from memory_pipelines.resources import EmbedderResource, ModelResource, StoreResource
-from memory_pipelines.store import items as items_db
+from memory_pipelines.store import links as links_db
 from tests.fake_openai import FakeOpenAI
 
 CONTRADICT = [
@@ -119,7 +119,7 @@ def test_contradictions_flag_both_records_and_pick_no_winner(memory: Memory, pg_
     leeds, york = save("Lives in Leeds"), save("Lives in York")  # cosine 0.5: linked instead
     bens = save("Ana is not vegetarian", person="ben")  # another person's record: never paired
     with memory.db.connection() as conn:
-        items_db.add_link(conn, memory.store_id, "item", leeds, "item", york, "relates_to")
+        links_db.add_link(conn, memory.store_id, "item", leeds, "item", york, "relates_to")
 
     meta = run(memory.store_id, pg_dsn)
     # 0.97 alike and one category, yet not merged: a negation is no duplicate

@@ -12,14 +12,14 @@ import pytest
 from memory_pipelines.api import Memory
 from memory_pipelines.api.feed import APP_NAME
 from memory_pipelines.errors import ValidationError
-from memory_pipelines.store import items as items_db
+from memory_pipelines.store import events as events_db
 
 
 def _write(memory: Memory, n: int, tag: str) -> None:
     """n events, one transaction each, as independent writers would."""
     for i in range(n):
         with memory.db.transaction() as conn:
-            items_db.record_event(conn, memory.store_id, "create", None, f"{tag}{i}")
+            events_db.record_event(conn, memory.store_id, "create", None, f"{tag}{i}")
 
 
 def _all_ids(memory: Memory) -> list[int]:

@@ -73,7 +73,7 @@ def test_a_turn_of_year_10000_is_refused_and_the_store_still_answers(
     assert [r.text for r in window.records] == ["The deploy window is Tuesday at 10am."]
     out = autorecall(recall, "c", "Remind me when the deploy window is?", boot_budget_tokens=1)
     assert "Tuesday at 10am" in out.messages[-1]["content"]
-    rows = recall.by_period("2024-01-01", "2024-12-31")
+    rows = recall.by_period("2024-01-01", "2024-12-31").records
     assert [r.kind for r in rows] == ["turn"]
 
 

@@ -294,14 +294,21 @@ def test_proposals_outside_the_vocabulary_are_dropped_by_the_asset(
     assert "\n0: [item, fact]" in prompt and "CANDIDATES" in prompt
 
 
-def test_hourly_schedule_runs_every_store_and_ships_running() -> None:
+def test_hourly_schedule_runs_every_store_and_ships_running(memory: Memory, pg_dsn: str) -> None:
     assert linkgen_schedule.default_status == dg.DefaultScheduleStatus.RUNNING
     assert linkgen_schedule.cron_schedule == "0 * * * *"
     assert linkgen_schedule.execution_timezone == "UTC"
+    a, b = memory.store_id + "-a", memory.store_id + "-b"
+    for s in (b, a):
+        Memory(s, db=memory.db)
     with dg.instance_for_test() as instance:
-        ctx = dg.build_schedule_context(instance=instance, scheduled_execution_time=T0)
+        ctx = dg.build_schedule_context(
+            instance=instance,
+            scheduled_execution_time=T0,
+            resources={"store": StoreResource(dsn=pg_dsn)},
+        )
         assert isinstance(linkgen_schedule(ctx), dg.SkipReason)
-        instance.add_dynamic_partitions("stores", ["b", "a"])
+        instance.add_dynamic_partitions("stores", [b, a])
         runs = linkgen_schedule(ctx)
-    assert [r.partition_key for r in runs] == ["a", "b"]
-    assert runs[0].run_key == f"linkgen:a:{T0.isoformat()}"
+    assert [r.partition_key for r in runs] == [a, b]
+    assert runs[0].run_key == f"linkgen:{a}:{T0.isoformat()}"

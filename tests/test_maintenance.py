@@ -217,11 +217,13 @@ def test_archive_then_confirm_restores(memory: Memory, pg_dsn: str) -> None:
     )
     faded_id = memory.save({"category": "fact", "context": "The old VPN host is vpn-3"}).id
     fresh = memory.save({"category": "fact", "context": "Deploys happen on Tuesdays"}).id
+    # a type the card does not list never decays, so it is never archived, however idle
+    kept = memory.save({"category": "preference", "context": "Likes the window seat"}).id
     with memory.db.connection() as conn:  # 100 days without use: ten half-lives
         conn.execute(
             "UPDATE agent_memory_items SET created_at = now() - interval '100 days',"
-            " updated_at = now() - interval '100 days' WHERE item_id = %s",
-            (faded_id,),
+            " updated_at = now() - interval '100 days' WHERE item_id = ANY(%s)",
+            ([faded_id, kept],),
         )
     unscored = memory.save({"category": "fact", "context": "Badge readers reset at 6am"})
     with memory.db.connection() as conn:
@@ -235,10 +237,21 @@ def test_archive_then_confirm_restores(memory: Memory, pg_dsn: str) -> None:
         conn.execute("DELETE FROM item_scores WHERE item_id = %s", (unscored.id,))
     before = row_counts(memory)
 
+    # decay scores are recorded before they are consumed: until decay is active, nothing faded
+    assert run_maintenance(memory.store_id, pg_dsn)["archived"] == 0
+    assert memory.get(faded_id).state == "current"
+    with memory.db.connection() as conn:
+        conn.execute(
+            "INSERT INTO job_activations (store_id, job, active, activated_at, passed, actor)"
+            " VALUES (%s, 'decay', true, now(), true, 'test')",
+            (memory.store_id,),
+        )
+    before = row_counts(memory)
     meta = run_maintenance(memory.store_id, pg_dsn)
     assert meta["archived"] == 1 and meta["restored"] == 0
     assert memory.get(faded_id).state == "archived"
     assert memory.get(fresh).state == "current"
+    assert memory.get(kept).state == "current"
     assert memory.get(unscored.id).state == "current"  # no score: nothing to go on
     assert [v.change for v in memory.history(faded_id)] == ["create", "archive"]
     assert row_counts(memory)["agent_memory_items"] == before["agent_memory_items"]
@@ -258,7 +271,7 @@ def test_archive_then_confirm_restores(memory: Memory, pg_dsn: str) -> None:
             " ORDER BY pass_id",
             (memory.store_id,),
         ).fetchall()
-    assert [(p["archived"], p["restored"]) for p in passes] == [(1, 0), (0, 1), (0, 0)]
+    assert [(p["archived"], p["restored"]) for p in passes] == [(0, 0), (1, 0), (0, 1), (0, 0)]
 
 
 def test_maintenance_off_skips_the_store(memory: Memory, pg_dsn: str) -> None:

@@ -68,18 +68,26 @@ def test_asset_materialises_with_metadata_and_its_check(memory: Memory, pg_dsn: 
     assert not check.passed and check.metadata["problems"].value >= 1
 
 
-def test_rollup_schedule_asks_for_one_run_per_store() -> None:
+def test_rollup_schedule_asks_for_one_run_per_store(memory: Memory, pg_dsn: str) -> None:
     assert rollup_schedule.default_status == dg.DefaultScheduleStatus.RUNNING
     assert rollup_schedule.cron_schedule == "*/15 * * * *"
     assert rollup_schedule.execution_timezone == "UTC" and rollup_schedule.job_name == "rollup"
     tick = datetime(2024, 3, 4, 9, 15, tzinfo=UTC)
+    stores = [memory.store_id + "-a", memory.store_id + "-b"]
+    for s in stores:
+        Memory(s, db=memory.db)
+    resources = {"store": StoreResource(dsn=pg_dsn)}
     with dg.instance_for_test() as instance:
-        ctx = dg.build_schedule_context(instance=instance, scheduled_execution_time=tick)
+        ctx = dg.build_schedule_context(
+            instance=instance, scheduled_execution_time=tick, resources=resources
+        )
         assert isinstance(rollup_schedule(ctx), dg.SkipReason)  # no store yet
-        instance.add_dynamic_partitions("stores", ["s-a", "s-b"])
-        ctx = dg.build_schedule_context(instance=instance, scheduled_execution_time=tick)
+        instance.add_dynamic_partitions("stores", stores)
+        ctx = dg.build_schedule_context(
+            instance=instance, scheduled_execution_time=tick, resources=resources
+        )
         runs = rollup_schedule(ctx)
-    assert isinstance(runs, list) and sorted(r.partition_key for r in runs) == ["s-a", "s-b"]
+    assert isinstance(runs, list) and sorted(r.partition_key for r in runs) == stores
     assert len({r.run_key for r in runs}) == 2 and all(
         r.run_key.startswith("rollup:") for r in runs
     )

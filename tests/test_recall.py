@@ -50,7 +50,16 @@ def test_by_period_merges_items_turns_and_chunks_in_time_order(
         }
     )
     rollup(memory.db, memory.store_id, Models(LocalBackend(memory.embedder)), memory.embedder)
-    rows = recall.by_period(T0, T0 + timedelta(days=5))
+    rows = recall.by_period(T0, T0 + timedelta(days=5)).records
+    # paged, never cut off: three pages of 3 give back the same rows, then no cursor
+    paged, after = [], None
+    while True:
+        page = recall.by_period(T0, T0 + timedelta(days=5), limit=3, after=after)
+        paged += page.records
+        after = page.next
+        if after is None:
+            break
+    assert [(r.kind, r.id) for r in paged] == [(r.kind, r.id) for r in rows]
     kinds = [r.kind for r in rows]
     assert kinds.count("turn") == 5 and kinds.count("item") == 1 and kinds.count("chunk") == 1
     assert [r.at for r in rows] == sorted(r.at for r in rows)

@@ -22,6 +22,7 @@ from memory_pipelines.defs.reflection.assets import reflection
 from memory_pipelines.defs.reflection.schedules import reflection_schedule
 from memory_pipelines.resources import EmbedderResource, ModelResource, StoreResource
 from memory_pipelines.store import items as items_db
+from memory_pipelines.store import links as links_db
 
 ANA = [  # cosines 0.52-0.69 with all-MiniLM-L6-v2: a cluster by similarity alone
     "Ana prefers morning meetings before 10am",
@@ -112,7 +113,7 @@ def test_reflection_synthesises_clusters_into_insights(
     )
     with memory.db.transaction() as conn:
         for a, b in [(imp[0], imp[1]), (imp[1], imp[2])]:
-            items_db.add_link(conn, memory.store_id, "item", a, "item", b, "relates_to")
+            links_db.add_link(conn, memory.store_id, "item", a, "item", b, "relates_to")
         items_db.touch_items(conn, [recalled])  # recalled once: not a reflection candidate
 
     refused = _materialise(instance, reflection, memory, pg_dsn, force=False)
@@ -148,7 +149,7 @@ def test_reflection_synthesises_clusters_into_insights(
 
     [grown] = _add(memory, {"context": "Ana wants meeting invites sent a day ahead"})
     with memory.db.transaction() as conn:
-        items_db.add_link(conn, memory.store_id, "item", grown, "item", ana[0], "relates_to")
+        links_db.add_link(conn, memory.store_id, "item", grown, "item", ana[0], "relates_to")
     third = _reflect(memory)
     assert third["insights_created"] == 1 and third["insights_superseded"] == 1
     assert memory.get(untrusted.item_id).state == "superseded"
@@ -185,7 +186,7 @@ def test_evolution_adds_neighbour_labels_and_keeps_user_text(
     )
     with memory.db.transaction() as conn:
         for other in (n1, n2, *private):
-            items_db.add_link(conn, memory.store_id, "item", other, "item", hub, "relates_to")
+            links_db.add_link(conn, memory.store_id, "item", other, "item", hub, "relates_to")
     before = {i.item_id: i for i in memory.items()}
 
     meta = _materialise(instance, evolution, memory, pg_dsn, force=True)

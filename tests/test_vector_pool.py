@@ -33,3 +33,24 @@ def test_put_replaces_drop_forgets_and_the_pool_grows() -> None:
     assert pool.nearest(None, _unit(1, 0), 2) == [1, 2]
     assert pool.nearest(None, _unit(-1, 0), 1) == [500]
     assert 0 not in pool and 500 in pool
+
+
+def test_nearest_matches_a_full_stable_sort_with_ties_and_persons() -> None:
+    rng = np.random.default_rng(3)
+    base = rng.standard_normal((40, 8)).astype(np.float32)
+    vecs = np.concatenate([base, base[:10]])  # ten exact duplicates: ties
+    vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
+    persons = [None, "ana", "ben"]
+    pool = VectorPool(8, capacity=4)
+    for i, v in enumerate(vecs):
+        pool.put(i + 1, persons[i % 3], v)
+    pool.drop(7)
+    for q in vecs[:12]:
+        for person in persons:
+            seen = [i for i in range(len(vecs)) if i + 1 != 7 and persons[i % 3] == person]
+            sims = vecs[seen] @ q
+            want = [seen[j] + 1 for j in np.argsort(-sims, kind="stable")[:6]]
+            assert pool.nearest(person, q, 6) == want
+    # ben sees his own only (dedup never judges across persons): 16 rows (the dropped one was
+    # shared)
+    assert len(pool.nearest("ben", vecs[0], 1000)) == 16

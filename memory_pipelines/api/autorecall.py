@@ -3,14 +3,17 @@ model call), the top hits within a token budget, logged to agent_roi_injections.
 
 from __future__ import annotations
 
+from typing import Any
+
 from memory_pipelines.api.boot import boot_window
 from memory_pipelines.api.recall import ALL_SCOPES, MAX_QUERY, Recall
-from memory_pipelines.core import injection, policy
+from memory_pipelines.core import injection, relevance
 from memory_pipelines.core.inputs import id_field
 from memory_pipelines.core.records import optional_int, text_field
 from memory_pipelines.core.types import AutoRecall, Hit
 from memory_pipelines.errors import ValidationError
 from memory_pipelines.store import commitments as commitments_db
+from memory_pipelines.store import items as items_db
 from memory_pipelines.store import stores as stores_db
 from memory_pipelines.store import turns as turns_db
 from memory_pipelines.store.injections import record_injection
@@ -29,53 +32,86 @@ def autorecall(
     budget_tokens: int = 400,
     boot_budget_tokens: int = BOOT_BUDGET,
     turn_seq: int | None = None,
+    trust_envelope: bool | None = None,
 ) -> AutoRecall:
     """What to inject before the model answers `user_message` in `chat`: the messages to
     prepend, the records they carry, their tokens and what was skipped (AutoRecall). Nothing
     is injected for generic messages, hits below the relevance threshold, or hits the boot
-    window already holds."""
+    window already holds.
+
+    `trust_envelope` is the setting of the key the turn runs under: True wraps the records in
+    <untrusted source="memory">, False in [memory] lines; None follows the store's."""
     if isinstance(budget_tokens, bool) or not isinstance(budget_tokens, int) or budget_tokens < 1:
         raise ValidationError("budget_tokens", f"must be a positive integer, got {budget_tokens!r}")
     id_field("chat", chat)
     text_field("user_message", user_message, max_len=MAX_QUERY)
     id_field("person", person, nullable=True)
     optional_int("turn_seq", turn_seq, 1, 2**31 - 1)
+    if trust_envelope is not None and not isinstance(trust_envelope, bool):
+        raise ValidationError(
+            "trust_envelope", f"must be true, false or None (the store's), got {trust_envelope!r}"
+        )
     db, store_id, embedder = recall.db, recall.store_id, recall.embedder
     with db.connection() as conn:
         settings = stores_db.get_settings(conn, store_id)
         chat_id = turns_db.check_reader(conn, store_id, chat, person)
-    skipped = {"below_threshold": 0, "in_boot_window": 0, "over_budget": 0}
+    skipped = {"below_threshold": 0, "in_boot_window": 0, "over_budget": 0, "small_talk": 0}
+    lines: list[dict[str, Any]] = []
+    tokens = 0
+
+    def fits(line: dict[str, Any]) -> bool:
+        nonlocal tokens
+        cost = embedder.count_tokens(str(line))
+        if tokens + cost > budget_tokens:
+            skipped["over_budget"] += 1
+            return False
+        lines.append(line)
+        tokens += cost
+        return True
+
+    # Open commitments ride along first (the card says a turn always carries them), inside the
+    # same budget; the topical hits fill what is left.
+    carried: set[int] = set()
+    if settings.commitments.carry_open and settings.commitments.most_carried > 0:
+        with db.connection() as conn:
+            open_ones = commitments_db.open_commitments(
+                conn, store_id, person, settings.commitments.most_carried
+            )
+        for c in open_ones:
+            if fits(injection.commitment_line(c)):
+                carried.add(c.item_id)
     hits: list[Hit] = []
-    if user_message.strip() and not is_generic(user_message):
-        hits = recall.search(user_message, ALL_SCOPES, person=person, k=CANDIDATES)
+    if user_message.strip() and not relevance.is_generic(user_message):
+        hits = recall.search(user_message, ALL_SCOPES, person=person, k=CANDIDATES, touch=False)
     in_window = {
         (r.kind, r.id)
         for r in boot_window(db, store_id, chat, boot_budget_tokens, embedder, person).records
     }
-    lines, chosen, tokens = [], [], 0
+    chosen = []
     for h in hits:
+        if (
+            h.kind == "item"
+            and h.extra.get("category") == "commitment"
+            and (h.extra.get("status") != "open" or h.id in carried)
+        ):
+            continue  # only open commitments reach a turn, each once
         if h.extra.get("cos", 0.0) < MIN_COSINE:
             skipped["below_threshold"] += 1
+            continue
+        if relevance.is_generic(h.text):
+            skipped["small_talk"] += 1  # "how are you?" found "I'm good, you?": nothing to add
             continue
         if (h.kind, h.id) in in_window:
             skipped["in_boot_window"] += 1
             continue
         row = {"kind": h.kind, "id": h.id, "text": h.text, "at": h.at, **h.extra}
         line = injection.memory_line(row) if h.kind == "item" else injection.history_line(row)
-        cost = embedder.count_tokens(str(line))
-        if tokens + cost > budget_tokens:
-            skipped["over_budget"] += 1
-            continue
-        lines.append(line)
-        chosen.append(h)
-        tokens += cost
-    if settings.commitments.carry_open and settings.commitments.most_carried > 0:
-        with db.connection() as conn:
-            carried = commitments_db.open_commitments(
-                conn, store_id, person, settings.commitments.most_carried
-            )
-        lines += [injection.commitment_line(c) for c in carried]
-    messages = injection.render(user_message, lines, settings.trust_envelope) if lines else []
+        if fits(line):
+            chosen.append(h)
+    with db.connection() as conn:
+        items_db.touch_items(conn, [h.id for h in chosen if h.kind == "item"] + sorted(carried))
+    envelope = settings.trust_envelope if trust_envelope is None else trust_envelope
+    messages = injection.render(user_message, lines, envelope) if lines else []
     with db.connection() as conn:
         record_injection(
             conn,
@@ -83,14 +119,8 @@ def autorecall(
             chat_id,
             turn_seq,
             person,
-            [h.ref for h in chosen],
-            [round(float(h.extra.get("cos", 0.0)), 4) for h in chosen],
+            [h.ref for h in chosen] + [f"item:{i}" for i in sorted(carried)],
+            [round(float(h.extra.get("cos", 0.0)), 4) for h in chosen] + [0.0] * len(carried),
             tokens,
         )
     return AutoRecall(messages=messages, records=lines, tokens=tokens, skipped=skipped)
-
-
-def is_generic(message: str) -> bool:
-    """Greetings and acknowledgements ("ok thanks", "hi!") ask nothing of memory."""
-    kinds = {policy.sentence_kind(s, "user") for s in policy.sentences(message)}
-    return not kinds or kinds <= {"greeting", "ack"}

@@ -9,6 +9,7 @@ event (the sensor `overdue_commitments_sensor` calls `announce_overdue`).
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from memory_pipelines.core.inputs import id_field
@@ -110,27 +111,47 @@ def list_commitments(
         )
 
 
-def announce_overdue(db: Database, limit: int = 1000) -> dict[str, Any]:
+def announce_overdue(
+    db: Database, limit: int = 1000, on_error: Callable[[str, Exception], None] | None = None
+) -> dict[str, Any]:
     """Record one `overdue` event per open commitment past its due time, over every store,
     once per commitment however often it is called (a unique index on the event backs this).
-    One transaction per store. Returns {"announced": {store: n}, "already": n}."""
+    One transaction per store, at most `limit` commitments per store and call. A store whose
+    rows cannot be announced (a date out of range, ...) is reported in "failed" (and passed
+    to `on_error`) while the other stores are announced.
+    Returns {"announced": {store: n}, "already": n, "failed": {store: error}}."""
     with db.connection() as conn:
         pending = commitments_db.unannounced_overdue(conn, limit)
     by_store: dict[str, list[int]] = {}
-    for row in pending:
-        by_store.setdefault(row.store_id, []).append(row.item_id)
+    for store_id, item_id in pending:
+        by_store.setdefault(store_id, []).append(item_id)
     announced: Counter[str] = Counter()
     already = 0
+    failed: dict[str, str] = {}
     for store_id, ids in sorted(by_store.items()):
-        with db.transaction() as conn:
-            for c in commitments_db.still_overdue(conn, store_id, ids):
-                payload = {
-                    "due_at": c.due_at.isoformat() if c.due_at else None,
-                    "owed_to": c.owed_to,
-                    "person_id": c.person_id,
-                }
-                if events_db.record_event(conn, store_id, "overdue", c.item_id, ANNOUNCER, payload):
-                    announced[store_id] += 1
-                else:
-                    already += 1
-    return {"announced": dict(announced), "already": already}
+        try:
+            announced[store_id], seen = _announce(db, store_id, ids)
+        except Exception as exc:  # one store's bad row stops no other store
+            failed[store_id] = f"{type(exc).__name__}: {exc}"
+            if on_error is not None:
+                on_error(store_id, exc)
+            continue
+        already += seen
+    return {"announced": dict(+announced), "already": already, "failed": failed}
+
+
+def _announce(db: Database, store_id: str, ids: list[int]) -> tuple[int, int]:
+    """Announce a store's overdue commitments in one transaction: (announced, already)."""
+    announced = already = 0
+    with db.transaction() as conn:
+        for c in commitments_db.still_overdue(conn, store_id, ids):
+            payload = {
+                "due_at": c.due_at.isoformat() if c.due_at else None,
+                "owed_to": c.owed_to,
+                "person_id": c.person_id,
+            }
+            if events_db.record_event(conn, store_id, "overdue", c.item_id, ANNOUNCER, payload):
+                announced += 1
+            else:
+                already += 1
+    return announced, already

@@ -16,14 +16,17 @@ from typing import Any
 import numpy as np
 
 from memory_pipelines.api.dedup import DedupPool, Provenance, save_deduplicated
+from memory_pipelines.core.due import Owed
 from memory_pipelines.core.extract import PROVENANCE_KEYS, check_candidate
 from memory_pipelines.core.records import ItemInput, validate_item
+from memory_pipelines.core.settings import Extraction
 from memory_pipelines.core.windows import windows_for
 from memory_pipelines.errors import StoreError
 from memory_pipelines.models.base import Invalid, Models
 from memory_pipelines.models.embedder import DIM, Embedder
 from memory_pipelines.store import extraction as ex_db
 from memory_pipelines.store import stores as stores_db
+from memory_pipelines.store import turns as turns_db
 from memory_pipelines.store.calls import record_calls
 from memory_pipelines.store.db import Conn, Database, as_array
 
@@ -55,8 +58,26 @@ def plan_windows(
     return {"windows_new": new, "windows_pending": pending, "enabled": True}
 
 
+def work_owed(conn: Conn, store_id: str, now: datetime) -> tuple[Extraction, Owed | None]:
+    """The store's extraction settings and the work its turns still need (None: no turns):
+    turns not embedded, windows not applied, and windows `plan_windows` would add now."""
+    settings = stores_db.get_settings(conn, store_id).extraction
+    summary = ex_db.turn_summary(conn, store_id)
+    if summary is None:
+        return settings, None
+    windows = 0
+    if settings.enabled:
+        windows = ex_db.open_windows(conn, store_id)
+        fresh = ex_db.chats_with_new_turns(conn, store_id)
+        if fresh:
+            states = ex_db.chat_states(conn, store_id, settings.lookback_days, fresh)
+            windows += sum(len(windows_for(chat, settings, now)) for chat in states)
+    owed = Owed(summary["top"], summary["last_at"], int(summary["unembedded"]), windows)
+    return settings, owed
+
+
 def extract_pending(
-    db: Database, store_id: str, models: Models, log: Log = _quiet
+    db: Database, store_id: str, models: Models, log: Log = _quiet, run_id: str = ""
 ) -> dict[str, Any]:
     """Read every pending window; store its candidates, valid or dropped with a reason."""
     with db.connection() as conn:
@@ -82,7 +103,7 @@ def extract_pending(
         calls = models.drain()
         with db.transaction() as conn:
             ex_db.store_candidates(conn, store_id, w["window_id"], checked)
-            record_calls(conn, store_id, calls)
+            record_calls(conn, store_id, calls, run_id)
         counts["windows_read"] += 1
         counts["candidates"] += sum(1 for _, ok, _, _ in checked if ok)
         counts["model_calls"] += len(calls)
@@ -201,6 +222,8 @@ def _save(
 ) -> tuple[str, int]:
     """One candidate through dedup; returns the count it adds to and the item it ended in."""
     p = cand["payload"]
+    if item.valid_from is None:  # true since the turn that said it, not since this run
+        item = replace(item, valid_from=turns_db.turn_time(conn, w["chat_id"], p["from_seq"]))
     prov = Provenance(
         origin="derived",
         trusted=True,
@@ -229,7 +252,7 @@ def run_extraction(
     """All three stages in order, with the pass recorded (used outside Dagster)."""
     start = time.perf_counter()
     plan = plan_windows(db, store_id, log=log)
-    read = extract_pending(db, store_id, models, log)
+    read = extract_pending(db, store_id, models, log, run_id)
     applied = apply_extracted(db, store_id, models, embedder, log, run_id)
     counts = {
         "windows_new": plan["windows_new"],

@@ -14,8 +14,9 @@ it handled and passes it as `after_id` next time.
 
 from __future__ import annotations
 
+import contextlib
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Generator
 from typing import Any
 
 import psycopg
@@ -25,6 +26,9 @@ from memory_pipelines.errors import StoreError, ValidationError
 from memory_pipelines.store import events as events_db
 from memory_pipelines.store.db import Database, get_database
 from memory_pipelines.store.visibility import EVERYONE, Reader, reader_params
+
+# Called with each batch read, in its transaction (see subscribe).
+OnRead = Callable[[events_db.Listener, list[Event]], None]
 
 APP_NAME = "memory-feed"  # application_name of a subscriber's connection (pg_stat_activity)
 
@@ -40,7 +44,8 @@ def subscribe(
     batch: int = 500,
     retries: int = 10,
     reader: Reader = EVERYONE,
-) -> Iterator[Event]:
+    on_read: OnRead | None = None,
+) -> Generator[Event, None, None]:
     """Yield the store's events with event_id > after_id, oldest first, then new ones as they
     are committed, each once (an Event: event_id, store_id, kind, item_id, actor, payload,
     created_at).
@@ -48,7 +53,11 @@ def subscribe(
     Runs until the consumer stops, or `idle_timeout` seconds pass without a new event (None:
     forever). A dropped connection is reopened (up to `retries` failures in a row, with
     backoff; then StoreError) and reading resumes from the last event yielded. Uses its own
-    connection (LISTEN cannot share a pooled one), closed when the generator is closed."""
+    connection (LISTEN cannot share a pooled one), closed when the generator is closed.
+
+    `on_read(conn, events)` is called with each non-empty batch inside the transaction that
+    read it, before any of it is yielded (the read audit: if it raises, nothing of the batch is
+    yielded and the error ends the feed)."""
     if isinstance(after_id, bool) or not isinstance(after_id, int) or after_id < 0:
         raise ValidationError("after_id", f"must be an event id >= 0, got {after_id!r}")
     if isinstance(batch, bool) or not isinstance(batch, int) or batch < 1:
@@ -57,7 +66,7 @@ def subscribe(
         raise ValidationError("poll_seconds", f"must be > 0, got {poll_seconds!r}")
     url = (db or get_database(dsn)).dsn  # get_database also brings the schema up to date
     params = {"store": store_id, "batch": batch, **reader_params(reader)}
-    return _follow(url, params, after_id, idle_timeout, poll_seconds, retries)
+    return _follow(url, params, after_id, idle_timeout, poll_seconds, retries, on_read)
 
 
 def _follow(
@@ -67,7 +76,8 @@ def _follow(
     idle_timeout: float | None,
     poll_seconds: float,
     retries: int,
-) -> Iterator[Event]:
+    on_read: OnRead | None = None,
+) -> Generator[Event, None, None]:
     store_id, batch = params["store"], params["batch"]
     conn: events_db.Listener | None = None
     failures = 0
@@ -77,7 +87,11 @@ def _follow(
             try:
                 if conn is None:
                     conn = events_db.listen(dsn, f"{APP_NAME} {store_id}")
-                rows = events_db.read_events(conn, params, cursor)
+                # the audited read and its audit row commit together
+                with conn.transaction() if on_read else contextlib.nullcontext():
+                    rows = events_db.read_events(conn, params, cursor)
+                    if rows and on_read is not None:
+                        on_read(conn, rows)
                 failures = 0
             except psycopg.OperationalError as exc:
                 events_db.close(conn)

@@ -4,7 +4,6 @@ documents; every record of a file is checked before anything is written."""
 from __future__ import annotations
 
 import hashlib
-import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -12,7 +11,13 @@ from pathlib import Path
 
 from memory_pipelines.api.documents import write_documents
 from memory_pipelines.api.memory import Memory
-from memory_pipelines.core.conversations import Chat, check_chats, load_chats, read_text
+from memory_pipelines.core.conversations import (
+    Chat,
+    check_chats,
+    json_lines,
+    load_chats,
+    read_text,
+)
 from memory_pipelines.core.inputs import DocumentInput, document_from_line
 from memory_pipelines.errors import StoreError, ValidationError
 
@@ -94,13 +99,7 @@ def read_documents(path: Path, kind: str = "basic") -> list[DocumentInput]:
     "person"}), every line checked; an error names the file's line."""
     docs: list[DocumentInput] = []
     seen: dict[str, int] = {}
-    for n, line in enumerate(read_text(path).split("\n"), start=1):
-        if not line.strip():
-            continue
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise ValidationError(f"line {n}", f"not valid JSON ({exc.msg})") from None
+    for n, obj in json_lines(read_text(path).split("\n")):
         doc = document_from_line(obj, kind, f"line {n}: documents.")
         if doc.external_id in seen:
             raise ValidationError(

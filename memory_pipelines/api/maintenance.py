@@ -20,6 +20,7 @@ from memory_pipelines.core.maintenance import Strength, duplicate_clusters, fade
 from memory_pipelines.core.settings import Maintenance
 from memory_pipelines.models.base import Invalid, Models
 from memory_pipelines.store import items as items_db
+from memory_pipelines.store import jobs as jobs_db
 from memory_pipelines.store import maintenance as maint_db
 from memory_pipelines.store import stores as stores_db
 from memory_pipelines.store.calls import record_calls
@@ -133,9 +134,17 @@ def archive_pass(
     db: Database, store_id: str, card: Maintenance, now: datetime, log: Log = _quiet
 ) -> int:
     """Archive current records whose salience is under the card's `archive_below` and that
-    nobody recalled or confirmed for `archive_idle_days`. Returns how many were archived."""
+    nobody recalled or confirmed for `archive_idle_days`. Returns how many were archived.
+
+    Salience is decay's: while decay is not active for the store nothing has faded (its scores
+    are recorded before they are consumed), and a type the Decay per type card does not list
+    never decays, so it is never archived."""
     with db.connection() as conn:
-        frame = maint_db.archive_candidates(conn, store_id)
+        if not jobs_db.is_active(conn, store_id, "decay"):
+            log(f"store {store_id}: decay is not active, so nothing has faded: nothing archived")
+            return 0
+        decaying = sorted(stores_db.get_settings(conn, store_id).decay_per_type.half_life_days)
+        frame = maint_db.archive_candidates(conn, store_id, decaying)
     out = faded(frame, card.archive_below, card.archive_idle_days, now)
     cutoff = now - timedelta(days=card.archive_idle_days)
     archived = 0

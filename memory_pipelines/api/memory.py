@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from datetime import datetime
@@ -42,6 +43,7 @@ from memory_pipelines.errors import NotFound, ValidationError
 from memory_pipelines.models.base import Models
 from memory_pipelines.models.embedder import DEFAULT_MODEL, Embedder, get_embedder
 from memory_pipelines.models.local import LocalBackend
+from memory_pipelines.store import events as events_db
 from memory_pipelines.store import items as items_db
 from memory_pipelines.store import stores as stores_db
 from memory_pipelines.store import turns as turns_db
@@ -242,18 +244,30 @@ class Memory:
         Provenance keywords: `chat` and `turn_seq` (a save made during a turn is `derived`: as
         trusted as the least trusted item in `fed_by`, and counted against the per-turn
         budget), `from_seq`/`to_seq` (the turns it came from), `origin` (`explicit`, trusted,
-        by default without a chat; `outside`, untrusted), `written_by`, `model`, `fed_by`.
+        by default without a chat; `outside`, untrusted), `written_by`, `model`, `fed_by`,
+        and `request_id`, which names the request the save serves in model_calls (a fresh id
+        by default).
         """
         return self._save(item, dedup=False, **provenance)
 
-    def save_with_dedup(self, item: dict[str, Any], **provenance: Any) -> SaveResult:
+    def save_with_dedup(
+        self, item: dict[str, Any], *, recall: Any = None, **provenance: Any
+    ) -> SaveResult:
         """Save with dedup: recall the nearest items and let the judge merge, supersede or create.
 
         A SaveResult: `saved` with the new item's `id` (and `superseded`, the id of the item it
         replaced), `deduplicated` with `merged_into` (`mergedInto` in JSON) when the fact was
         already known, or `saved` False with `skipped` under the save policy; `reason` is the
-        judge's. Takes the same provenance keywords as `save`.
+        judge's. Takes the same provenance keywords as `save`. `recall` is the spec's call shape
+        (`m.save_with_dedup(item, recall=r)`): it must be bound to this store (one bound to
+        another store is refused); dedup itself searches the store's items of the item's person.
         """
+        if recall is not None and getattr(recall, "store_id", None) != self.store_id:
+            raise ValidationError(
+                "recall",
+                f"must be a Recall bound to store {self.store_id!r}, got one of"
+                f" {getattr(recall, 'store_id', recall)!r}",
+            )
         return self._save(item, dedup=True, **provenance)
 
     def _save(
@@ -269,9 +283,14 @@ class Memory:
         written_by: str = "",
         model: str | None = None,
         fed_by: Sequence[int] = (),
+        request_id: str | None = None,
     ) -> SaveResult:
         parsed = validate_item(item)
         id_field("chat", chat, nullable=True)
+        # Every metered call names what it served: the caller's request (the HTTP API passes
+        # its own), or a fresh id for this one save.
+        text_field("request_id", request_id, max_len=200, nullable=True, one_line=True)
+        request_id = request_id or f"request:{uuid.uuid4().hex}"
         turn_seq, from_seq, to_seq = (
             optional_int(name, value, 1, MAX_SEQ)
             for name, value in (("turn_seq", turn_seq), ("from_seq", from_seq), ("to_seq", to_seq))
@@ -299,8 +318,12 @@ class Memory:
             # Every field is checked before the policy, so a malformed item is always an error.
             self._check_references(conn, parsed, fed)
             chat_id = turns_db.get_chat(conn, self.store_id, chat).chat_id if chat else None
+            first = from_seq if from_seq is not None else turn_seq
             if chat_id is not None:
-                recent = turns_db.recent_turns(conn, chat_id, from_seq or turn_seq, 3)
+                recent = turns_db.recent_turns(conn, chat_id, first, 3)
+                if parsed.valid_from is None and first is not None:
+                    # A fact said in a turn became true when it was said, not when it was saved.
+                    parsed = replace(parsed, valid_from=turns_db.turn_time(conn, chat_id, first))
             in_history = turns_db.in_history(conn, self.store_id, parsed.context)
         reason = (
             "already_in_history"
@@ -310,7 +333,6 @@ class Memory:
         if reason:
             return SaveResult(saved=False, skipped=reason)
         embedding = self.embedder.embed_one(parsed.context)
-        first = from_seq if from_seq is not None else turn_seq
         try:
             with self.db.transaction() as conn:
                 self._check_references(conn, parsed, fed)
@@ -332,7 +354,7 @@ class Memory:
                     result = save_deduplicated(
                         conn, self.store_id, parsed, embedding, self.models, prov
                     )
-                    record_calls(conn, self.store_id, self.models.drain())
+                    record_calls(conn, self.store_id, self.models.drain(), request_id)
                     return result
                 saved = items_db.insert_item(
                     conn,
@@ -410,8 +432,8 @@ class Memory:
 
     def items(self, *, reader: Reader = EVERYONE, **filters: Any) -> list[Item]:
         """Items filtered by state (default current; None = all), category, person,
-        min_confidence, metadata (every key and value), limit (1-5000, default 100), newest
-        change first."""
+        min_confidence (0-1: stored confidence / 10), metadata (every key and value), limit
+        (1-5000, default 100), newest change first."""
         with self.db.connection() as conn:
             return items_db.list_items(conn, self.store_id, reader=reader, **item_filters(filters))
 
@@ -420,6 +442,21 @@ class Memory:
         _positive_int("item_id", item_id)
         with self.db.connection() as conn:
             return versions_db.history(conn, self.store_id, item_id, reader)
+
+    def delete_store(self, *, actor: str) -> None:
+        """Delete the store with every record, turn and setting of it (a real delete). Refused
+        while its extraction is on, as the console says: switch extraction off first. The
+        deletion is recorded as a `delete_store` event naming the actor."""
+        text_field("actor", actor, max_len=200, required=True, one_line=True)
+        with self.db.transaction() as conn:
+            if stores_db.get_settings(conn, self.store_id).extraction.enabled:
+                raise ValidationError(
+                    "extraction",
+                    f"store {self.store_id!r} has extraction on, so it cannot be deleted: switch"
+                    " extraction off first (configure(extraction={'enabled': False}))",
+                )
+            stores_db.drop_store(conn, self.store_id)
+            events_db.record_event(conn, self.store_id, "delete_store", None, actor)
 
     def delete(self, item_id: int, *, actor: str) -> None:
         """Really delete an item with its versions, embedding and links; records who did it."""

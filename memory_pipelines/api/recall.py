@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import uuid
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -18,17 +19,21 @@ from memory_pipelines.core.types import (
     Item,
     Neighbor,
     Passage,
-    PeriodRecord,
+    PeriodPage,
     Turn,
 )
 from memory_pipelines.errors import NotFound, ValidationError
+from memory_pipelines.models.base import Models
 from memory_pipelines.models.embedder import DEFAULT_MODEL, Embedder, get_embedder
+from memory_pipelines.models.factory import reranker_backend
 from memory_pipelines.store import browse as browse_db
 from memory_pipelines.store import chunks as chunks_db
 from memory_pipelines.store import items as items_db
 from memory_pipelines.store import search as search_db
+from memory_pipelines.store import stores as stores_db
 from memory_pipelines.store import turns as turns_db
 from memory_pipelines.store import visibility
+from memory_pipelines.store.calls import record_calls
 from memory_pipelines.store.db import Conn, Database, get_database
 
 SCOPES: dict[str, tuple[str, ...]] = {
@@ -80,12 +85,9 @@ class Recall:
         embedder: Embedder | None = None,
         dsn: str | None = None,
         model: str = DEFAULT_MODEL,
-        reranker: Callable[[str, list[Hit]], Sequence[Hit]] | None = None,
     ) -> None:
         self.store_id = store_id
         self.db = db or get_database(dsn)
-        # Optional: reorders the best 2k hits (e.g. a cross-encoder or a metered model call).
-        self.reranker = reranker
         self._embedder = embedder
         self._model = model
 
@@ -102,15 +104,20 @@ class Recall:
         *,
         person: str | None = None,
         k: int = 10,
+        touch: bool = True,
+        request_id: str | None = None,
     ) -> list[Hit]:
         """The k best records for a query over the scopes (agent: memory items; history:
         turns and chunks; basic: documents; email: emails).
 
         Candidates per kind come from the words of the query (BM25), its meaning (cosine) and
         the graph (records naming an entity the question names); one score ranks them all
-        (core/ranking.py), then the optional reranker reorders the best. Only current items,
+        (core/ranking.py), then the Search card's optional reranker reorders the best 2k (a
+        metered model call, recorded under `request_id`). With the card's knowledge graph off,
+        entities play no part. Only current items,
         shared or the person's, and only shared or the person's chats are read. Returned memory
-        items count as recalled (access_count and last_recalled_at go up).
+        items count as recalled (access_count and last_recalled_at go up), unless `touch` is
+        False (auto-recall counts only what it injects).
         """
         text_field("query", query, max_len=MAX_QUERY, required=True)
         id_field("person", person, nullable=True)
@@ -127,10 +134,19 @@ class Recall:
         qvec = self.embedder.embed_one(query)
         depth = max(2 * k, 30)
         with self.db.connection() as conn:
+            card = stores_db.get_settings(conn, self.store_id).search
             ranked = rank_candidates(
-                conn, self.store_id, query, qvec, kinds, person, depth, datetime.now(UTC)
+                conn,
+                self.store_id,
+                query,
+                qvec,
+                kinds,
+                person,
+                depth,
+                datetime.now(UTC),
+                graph=card.knowledge_graph,
             )
-            top = ranked[: 2 * k if self.reranker else k]
+            top = ranked[: 2 * k if card.reranker else k]
             ids: dict[str, list[int]] = {}
             for c, _ in top:
                 ids.setdefault(c.kind, []).append(c.id)
@@ -141,17 +157,34 @@ class Recall:
                 person,
                 [_hit(c.kind, rows[c.key], s) for c, s in top if c.key in rows],
             )
-            if self.reranker:
-                hits = list(self.reranker(query, hits))[:k]
-            items_db.touch_items(conn, [h.id for h in hits if h.kind == "item"])
+            if card.reranker:
+                hits = self._rerank(conn, card.reranker, query, hits, request_id)[:k]
+            if touch:
+                items_db.touch_items(conn, [h.id for h in hits if h.kind == "item"])
         return hits
+
+    def _rerank(
+        self, conn: Conn, model: str, query: str, hits: list[Hit], request_id: str | None
+    ) -> list[Hit]:
+        """The hits in the reranker's order; its call is recorded in model_calls. A reranker
+        that fails leaves the search's own order (the call is recorded as failed)."""
+        models = Models(reranker_backend(model, self.embedder))
+        try:
+            order = models.rerank(query, [h.text for h in hits])
+        except Exception:  # an unreachable or confused model never costs the caller the search
+            order = list(range(len(hits)))
+        record_calls(
+            conn, self.store_id, models.drain(), request_id or f"search:{uuid.uuid4().hex}"
+        )
+        return [hits[i] for i in order]
 
     def hydrate(
         self, hits: Sequence[Ref], *, person: str | None = None
     ) -> list[Item | Turn | Chunk | Passage]:
         """Full records for hits (or refs), in one read, in the order given; records the caller
         may not read are left out. Each is its kind's record type (a document's or an email's
-        a Passage), whose `kind` and `id` name it."""
+        a Passage), whose `kind` and `id` name it. Reading what a search returned is not a
+        second recall: only search, by_period and neighbors count (access_count)."""
         id_field("person", person, nullable=True)
         if isinstance(hits, str) or not isinstance(hits, Sequence):
             raise ValidationError("hits", f"must be a list of hits or refs, got {hits!r}")
@@ -161,7 +194,6 @@ class Recall:
             items = [r for r in found.values() if isinstance(r, Item)]
             for item in visibility.redact_items(conn, self.store_id, person, items):
                 found[("item", item.item_id)] = item
-            items_db.touch_items(conn, [i for k, i in refs if k == "item" and (k, i) in found])
         return [found[(k, i)] for k, i in refs if (k, i) in found]
 
     def by_period(
@@ -171,23 +203,32 @@ class Recall:
         *,
         person: str | None = None,
         limit: int = 200,
-    ) -> list[PeriodRecord]:
+        after: str | None = None,
+    ) -> PeriodPage:
         """Memory items (by valid_from), turns (by created_at) and chunks (by period_start)
-        from start up to end, merged in time order."""
+        from start up to end, merged in time order, a page at a time (PeriodPage: `records`
+        and `next`). `next` is None on the last page; otherwise pass it as `after` for the next
+        page (nothing is ever cut off silently)."""
         id_field("person", person, nullable=True)
         t0, t1 = parse_time("start", start), parse_time("end", end)
         if t0 is None or t1 is None or t1 <= t0:
             raise ValidationError("end", f"must be after start, got {start!r} .. {end!r}")
         if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 5000:
             raise ValidationError("limit", f"must be 1-5000, got {limit!r}")
+        key = _period_key(after)
         with self.db.connection() as conn:
-            rows = browse_db.by_period(conn, self.store_id, t0, t1, person, limit)
-            items_db.touch_items(conn, [r.id for r in rows if r.kind == "item"])
-        return rows
+            rows = browse_db.by_period(conn, self.store_id, t0, t1, person, limit + 1, key)
+            page = rows[:limit]
+            items_db.touch_items(conn, [r.id for r in page if r.kind == "item"])
+        last = page[-1] if len(rows) > limit else None
+        cursor = f"{last.at.isoformat()}|{last.kind}|{last.id}" if last else None
+        return PeriodPage(records=page, next=cursor)
 
     def neighbors(self, ref: Ref, *, person: str | None = None) -> list[Neighbor]:
         """Forward links of a record plus the links into it (backlinks), with the other end's
-        name resolved."""
+        name resolved - `at` is when the other end was true or said (an item's valid_from, a
+        turn's time, a chunk's period start), `state` an item's state (a superseded wording is
+        still a neighbour)."""
         kind, rid = parse_ref(ref)
         id_field("person", person, nullable=True)
         with self.db.connection() as conn:
@@ -236,11 +277,13 @@ def rank_candidates(
     depth: int,
     now: datetime,
     consume: Sequence[str] | None = None,
+    graph: bool = True,
 ) -> list[tuple[ranking.Candidate, float]]:
     """Every candidate of these kinds for the query with its score, best first: what `search`
     ranks (also measured by evals/activation.py). `consume` names the gated jobs whose fields
-    ranking uses; None: the jobs active for the store (see store.search.hybrid)."""
-    names = search_db.entity_names(conn, store_id, ranking.capitalised(query))
+    ranking uses; None: the jobs active for the store (see store.search.hybrid). `graph` off
+    (the Search card's knowledge graph): no entity of the question brings or boosts a record."""
+    names = search_db.entity_names(conn, store_id, ranking.capitalised(query)) if graph else []
     cands = [
         ranking.Candidate(
             kind,
@@ -258,6 +301,17 @@ def rank_candidates(
         for r in search_db.hybrid(conn, kind, store_id, query, qvec, person, depth, names, consume)
     ]
     return ranking.rank(cands, now)
+
+
+def _period_key(after: str | None) -> tuple[datetime, str, int] | None:
+    """The (at, kind, id) a by_period cursor names."""
+    if after is None:
+        return None
+    parts = after.split("|") if isinstance(after, str) else []
+    at = parse_time("after", parts[0]) if len(parts) == 3 else None
+    if at is None or parts[1] not in KINDS or not parts[2].isdigit():
+        raise ValidationError("after", f"must be the `next` of a by_period page, got {after!r}")
+    return at, parts[1], int(parts[2])
 
 
 def _redact_hits(conn: Conn, store_id: str, person: str | None, hits: list[Hit]) -> list[Hit]:

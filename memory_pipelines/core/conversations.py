@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -86,17 +86,22 @@ def locomo_chats(samples: list[dict[str, Any]]) -> list[Chat]:
     return chats
 
 
-def jsonl_chats(lines: Iterable[str], default_chat: str = "default") -> list[Chat]:
-    """JSON Lines, one turn per line: {"chat", "text", "role", "speaker", "created_at",
-    "external_id", "trace_ref"}; only text is required. Chats keep first-seen order."""
-    chats: dict[str, Chat] = {}
+def json_lines(lines: Iterable[str]) -> Iterator[tuple[int, Any]]:
+    """(line number, value) of each non-blank line; a line that is not JSON is named."""
     for n, line in enumerate(lines, start=1):
         if not line.strip():
             continue
         try:
-            obj = json.loads(line)
+            yield n, json.loads(line)
         except json.JSONDecodeError as exc:
             raise ValidationError(f"line {n}", f"not valid JSON ({exc.msg})") from None
+
+
+def jsonl_chats(lines: Iterable[str], default_chat: str = "default") -> list[Chat]:
+    """JSON Lines, one turn per line: {"chat", "text", "role", "speaker", "created_at",
+    "external_id", "trace_ref"}; only text is required. Chats keep first-seen order."""
+    chats: dict[str, Chat] = {}
+    for n, obj in json_lines(lines):
         if not isinstance(obj, dict):
             raise ValidationError(f"line {n}", "each line must be a JSON object (one turn)")
         chat_id = id_field(f"line {n}: turns.chat", obj.pop("chat", default_chat))

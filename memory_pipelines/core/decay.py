@@ -12,10 +12,15 @@ frame in, a frame out; stored confidence is never touched.
 
 from __future__ import annotations
 
+import math
+import re
 from collections.abc import Mapping
 from datetime import UTC, datetime
+from typing import Any
 
 import polars as pl
+
+from memory_pipelines.errors import ValidationError
 
 SCORE_COLUMNS = ("item_id", "salience", "base", "idle_since", "idle_days", "half_life_days")
 TIME_COLUMNS = ("last_recalled_at", "last_confirmed_at", "updated_at", "created_at")
@@ -80,6 +85,46 @@ def salience(
         .then(pl.col("base"))
         .otherwise(pl.col("base") * 0.5 ** (pl.col("idle_days") / pl.col("half_life_days")))
     ).select(SCORE_COLUMNS)
+
+
+def parse_half_lives(raw: Any, field: str = "decay_per_type") -> dict[str, float]:
+    """Half-lives per record type from JSON: {type: days > 0}."""
+    if not isinstance(raw, dict):
+        raise ValidationError(field, "must be an object of type -> half-life in days")
+    out = {}
+    for kind, days in raw.items():
+        if not isinstance(kind, str) or not re.fullmatch(r"[a-z][a-z0-9_-]{0,39}", kind):
+            raise ValidationError(field, f"{kind!r} is not a record type slug")
+        if (
+            isinstance(days, bool)
+            or not isinstance(days, int | float)
+            or not math.isfinite(days)
+            or not days > 0
+        ):
+            raise ValidationError(f"{field}.{kind}", f"must be days > 0, got {days!r}")
+        out[kind] = float(days)
+    return out
+
+
+def reader_half_lives(
+    store: Mapping[str, float], key: Mapping[str, float] | None
+) -> dict[str, float]:
+    """The half-lives for what a key reads: the key's own per type first, the store's for every
+    type the key does not name (spec: "a key's own decay setting goes first")."""
+    return {**store, **(key or {})}
+
+
+def confidence_as_read(
+    confidence: float, updated_at: datetime, half_life_days: float | None, now: datetime
+) -> float:
+    """The confidence a reader sees: as stored, halved per half-life since the record was last
+    updated (the clock starts at Updated); as stored when its type has no half-life."""
+    if half_life_days is None:
+        return float(confidence)
+    at = updated_at if updated_at.tzinfo else updated_at.replace(tzinfo=UTC)
+    now = now if now.tzinfo else now.replace(tzinfo=UTC)
+    days = max(0.0, (now - at).total_seconds() / 86_400)
+    return float(confidence) * 0.5 ** (days / half_life_days)
 
 
 def histogram(scores: pl.Series) -> list[int]:

@@ -1,8 +1,10 @@
-"""When a store is due for extraction: new turns, a quiet conversation, and the schedule."""
+"""When a store is due for extraction: work owed, a quiet conversation, the schedule, and how
+long to wait after failed runs."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
@@ -42,3 +44,33 @@ def extraction_due(
     if now - last_request_at >= timedelta(minutes=settings.every_minutes):
         return True, f"new turns and {settings.every_minutes} minutes since the last run"
     return False, f"ran less than {settings.every_minutes} minutes ago"
+
+
+@dataclass(frozen=True)
+class Owed:
+    """The work a store's turns still need, read from the store itself (never from what was
+    requested before, so a failed or cancelled run leaves it owed)."""
+
+    top_turn: int
+    last_turn_at: datetime
+    unembedded: int  # turns without their embedding
+    windows: int  # windows planned but not applied, plus those the settings would plan now
+
+    @property
+    def any(self) -> bool:
+        return self.unembedded > 0 or self.windows > 0
+
+
+# After this many failed (or cancelled) runs in a row a store is reported as failing, and its
+# work is asked for again only after a wait that doubles with each further failure.
+FAILING_AFTER = 3
+RETRY_WAIT = timedelta(minutes=5)
+RETRY_WAIT_MAX = timedelta(hours=6)
+
+
+def retry_wait(failures: int) -> timedelta:
+    """How long after its latest failed run a store's owed work is requested again: at once
+    for the first failures, then 5 minutes, doubling, at most 6 hours."""
+    if failures < FAILING_AFTER:
+        return timedelta(0)
+    return min(RETRY_WAIT * 2 ** min(failures - FAILING_AFTER, 16), RETRY_WAIT_MAX)

@@ -10,11 +10,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal, cast
 
+from memory_pipelines.core.confidence import least_stored, unit_field
 from memory_pipelines.core.passages import split_passages
 from memory_pipelines.core.records import (
     int_field,
     json_value,
-    optional_int,
     parse_time,
     show,
     text_field,
@@ -227,7 +227,9 @@ def item_filters(filters: dict[str, Any]) -> dict[str, Any]:
     out = dict(filters)
     out["category"] = text_field("category", filters.get("category"), max_len=40, nullable=True)
     out["person"] = id_field("person", filters.get("person"), nullable=True)
-    out["min_confidence"] = optional_int("min_confidence", filters.get("min_confidence"), 1, 10)
+    # 0-1 as the console's Records filter says; stored confidence is 1-10 (core/confidence.py)
+    unit = unit_field("min_confidence", filters.get("min_confidence"))
+    out["min_confidence"] = None if unit is None else least_stored(unit)
     metadata = filters.get("metadata")
     if metadata is not None and not isinstance(metadata, dict):
         raise ValidationError(

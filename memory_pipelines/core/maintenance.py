@@ -25,6 +25,9 @@ from memory_pipelines.core.contradiction import judge as contradiction_rules
 from memory_pipelines.core.types import Edge, Item
 
 BLOCK = 1024  # rows of the similarity matrix computed at once: memory is BLOCK x group size
+# ... and at most this many similarities at once (64 MB of float32), so one group of 100k
+# items computes blocks of 167 rows, not 1024 (400 MB).
+BLOCK_CELLS = 16_000_000
 _DAY_US = 86_400 * 1_000_000
 
 
@@ -82,8 +85,9 @@ def similar_pairs(
     """(i, j, cosine) for i < j among `rows` of unit `vectors` with cosine >= floor, computed
     in blocks so a large group never holds its whole matrix."""
     v = vectors[rows]
-    for start in range(0, len(rows), BLOCK):
-        sims = v[start : start + BLOCK] @ v.T
+    block = max(1, min(BLOCK, BLOCK_CELLS // max(len(rows), 1)))
+    for start in range(0, len(rows), block):
+        sims = v[start : start + block] @ v.T
         r, c = np.nonzero(sims >= floor)
         keep = c > r + start  # upper triangle: each pair once, never a row with itself
         for a, b in zip(r[keep], c[keep], strict=True):

@@ -58,6 +58,7 @@ class ItemInput:
     due_at: datetime | None = None
     owed_to: str | None = None
     metadata: dict[str, Any] = field(default_factory=dict)
+    labels: list[str] = field(default_factory=list)  # set when written, read-only afterwards
 
 
 FIELDS = tuple(f.name for f in fields(ItemInput))
@@ -222,10 +223,27 @@ def _edges(value: Any) -> list[Edge]:
     return out
 
 
+# The spec's own names for fields (agent-memory-and-recall.md writes `validFrom`).
+SPEC_NAMES = {"validFrom": "valid_from", "dueAt": "due_at", "owedTo": "owed_to"}
+
+
+def spec_names(raw: dict[str, Any]) -> dict[str, Any]:
+    """The item with the spec's camelCase names read as ours; both spellings at once is an
+    error, since one of them would be silently lost."""
+    out = dict(raw)
+    for spec, ours in SPEC_NAMES.items():
+        if spec in out:
+            if ours in out:
+                raise ValidationError(spec, f"give {spec} or {ours}, not both")
+            out[ours] = out.pop(spec)
+    return out
+
+
 def validate_item(raw: Any) -> ItemInput:
     """Check every field of a memory item; raise ValidationError naming the first bad one."""
     if not isinstance(raw, dict):
         raise ValidationError("item", f"must be an object, got {type(raw).__name__}")
+    raw = spec_names(raw)
     unknown = sorted(set(raw) - set(FIELDS))
     if unknown:
         raise ValidationError(unknown[0], f"unknown field; allowed: {', '.join(FIELDS)}")
@@ -286,6 +304,7 @@ def validate_item(raw: Any) -> ItemInput:
         confidence=confidence,
         importance=importance,
         tags=_strings("tags", raw.get("tags")),
+        labels=_strings("labels", raw.get("labels")),
         entities=_strings("entities", raw.get("entities")),
         keywords=_strings("keywords", raw.get("keywords")),
         edges=_edges(raw.get("edges")),

@@ -1,5 +1,7 @@
 """One Dagster dynamic partition per store, and the per-store job + schedule every background
-job uses: a tick asks for one run per store (or per store where a gated job is active)."""
+job uses: a tick asks for one run per store (or per store where a gated job is active). Each
+store is checked on its own: one whose settings cannot be read is logged with its id and gets
+no run, the others get theirs."""
 
 from collections.abc import Iterable
 from functools import partial
@@ -8,6 +10,7 @@ import dagster as dg
 
 from memory_pipelines.resources import StoreResource
 from memory_pipelines.store import jobs as jobs_db
+from memory_pipelines.store import stores as stores_db
 
 stores_partitions = dg.DynamicPartitionsDefinition(name="stores")
 
@@ -20,14 +23,44 @@ def _runs(
     return [dg.RunRequest(partition_key=s, run_key=f"{key}:{s}:{tick}") for s in sorted(stores)]
 
 
-def runs_per_store(
-    context: dg.ScheduleEvaluationContext, job: str
+def runnable_stores(
+    context: dg.ScheduleEvaluationContext, store: StoreResource, stores: Iterable[str]
+) -> tuple[list[str], list[str]]:
+    """The stores whose settings can be read, each checked on its own, and a line for each that
+    cannot (logged with its id): a partition of a dropped store, a settings row written by an
+    older version. Their runs would only fail; the other stores still get theirs."""
+    ok, bad = [], []
+    db = store.database()
+    for store_id in sorted(stores):
+        try:
+            with db.connection() as conn:
+                stores_db.get_settings(conn, store_id)
+        except Exception as exc:  # one store's bad value stops no other store
+            context.log.error(f"store {store_id}: no run requested: {exc}")
+            bad.append(f"{store_id}: {exc}")
+            continue
+        ok.append(store_id)
+    return ok, bad
+
+
+def _answer(
+    context: dg.ScheduleEvaluationContext, job: str, ok: list[str], bad: list[str], why: str
 ) -> dg.SkipReason | list[dg.RunRequest]:
-    """A schedule's answer: one run per store partition, or a skip reason while there is none."""
+    if ok:
+        return _runs(context, job, ok)
+    return dg.SkipReason(why + (f"; not runnable: {'; '.join(bad)}" if bad else ""))
+
+
+def runs_per_store(
+    context: dg.ScheduleEvaluationContext, store: StoreResource, job: str
+) -> dg.SkipReason | list[dg.RunRequest]:
+    """A schedule's answer: one run per store partition whose settings can be read, or a skip
+    reason while there is none (naming the stores that cannot run)."""
     stores = context.instance.get_dynamic_partitions("stores")
     if not stores:
         return dg.SkipReason("no stores yet")
-    return _runs(context, job, stores)
+    ok, bad = runnable_stores(context, store, stores)
+    return _answer(context, job, ok, bad, "no store can run")
 
 
 def active_store_runs(
@@ -43,7 +76,8 @@ def active_store_runs(
     active = [s for s in stores if s in on]
     if not active:
         return dg.SkipReason(f"{job} is active for no store (memory-pipelines jobs activate)")
-    return _runs(context, job, active)
+    ok, bad = runnable_stores(context, store, active)
+    return _answer(context, job, ok, bad, f"{job} is active for no store that can run")
 
 
 def per_store_schedule(
@@ -76,8 +110,8 @@ def per_store_schedule(
     if gated is None:
 
         @schedule()
-        def every_store(context: dg.ScheduleEvaluationContext):
-            return runs_per_store(context, job)
+        def every_store(context: dg.ScheduleEvaluationContext, store: StoreResource):
+            return runs_per_store(context, store, job)
 
         return job_def, every_store
 

@@ -56,6 +56,8 @@ class Backend(Protocol):
 
     def contradicts(self, a: str, b: str, call: ModelCall) -> Contradiction: ...
 
+    def rerank(self, query: str, texts: Sequence[str], call: ModelCall) -> list[int]: ...
+
 
 @dataclass
 class Models:
@@ -126,6 +128,11 @@ class Models:
         return self._run(
             "classify", "contradiction", lambda call: self.backend.contradicts(a, b, call)
         )
+
+    def rerank(self, query: str, texts: Sequence[str]) -> list[int]:
+        """The order of texts (indices, best first) for the query: the Search card's optional
+        reranker, a metered call per search."""
+        return self._run("classify", "rerank", lambda call: self.backend.rerank(query, texts, call))
 
     def drain(self) -> list[ModelCall]:
         """The calls recorded since the last drain."""

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -41,7 +42,7 @@ class Embedder:
         """Embed texts; returns float32 array (n, dim) of unit vectors."""
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
-        with self._lock:
+        with self._lock, _threads_for(len(texts)):
             vecs = self._model.encode(
                 list(texts),
                 batch_size=batch_size,
@@ -66,7 +67,7 @@ class Embedder:
         vecs = np.zeros((len(texts), self.dim), dtype=np.float32)
         part_vecs = [np.zeros((len(p), self.dim), dtype=np.float32) for p in parts]
         order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))  # like encode()
-        with self._lock, torch.inference_mode():
+        with self._lock, _threads_for(len(texts)), torch.inference_mode():
             for start in range(0, len(order), batch_size):
                 idx = order[start : start + batch_size]
                 enc = tokenizer(
@@ -104,6 +105,26 @@ class Embedder:
     @functools.lru_cache(maxsize=65536)  # noqa: B019 - one embedder per process, kept for life
     def _count_tokens(self, text: str) -> int:
         return len(self._model.tokenizer.encode(text, add_special_tokens=False))
+
+
+@contextlib.contextmanager
+def _threads_for(n_texts: int) -> Iterator[None]:
+    """One torch thread for a single text (a query, one turn), torch's default for batches.
+    A single short text gains nothing from a second thread, and under load it lost badly:
+    a query's embedding p95 was 512 ms with the default threads while other work ran, 42 ms
+    with one (quiet, ~13 ms either way); measured again in benchmarks/scale.py. Changing the
+    count costs microseconds; it is process-wide, so it is done under the embedder's lock."""
+    if n_texts != 1:
+        yield
+        return
+    import torch
+
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(before)
 
 
 def _unit(v: np.ndarray) -> np.ndarray:

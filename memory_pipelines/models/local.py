@@ -13,6 +13,8 @@ from memory_pipelines.core.contradiction import judge as judge_contradiction
 from memory_pipelines.core.extract import extract_window
 from memory_pipelines.core.judge import JudgeDecision, JudgeItem
 from memory_pipelines.core.links import LinkNode, LinkProposal, cause_clause, propose_local
+from memory_pipelines.core.policy import sentences as sentences_of
+from memory_pipelines.core.rerank import order_by_best_sentence
 from memory_pipelines.core.summarise import summarise as summarise_extractive
 from memory_pipelines.models.base import ModelCall, WindowTurn
 from memory_pipelines.models.embedder import Embedder
@@ -90,6 +92,19 @@ class LocalBackend:
         (core.contradiction)."""
         call.tokens_in = self._tokens(a, b)
         return judge_contradiction(a, b)
+
+    def rerank(self, query: str, texts: Sequence[str], call: ModelCall) -> list[int]:
+        """Each text read sentence by sentence against the query (core.rerank)."""
+        call.tokens_in = self._tokens(query, *texts)
+        sentences = [sentences_of(t) or [t] for t in texts]
+        flat = [s for group in sentences for s in group]
+        vecs = self.embedder.embed([query, *texts, *flat])
+        query_vec, whole, rest = vecs[0], vecs[1 : 1 + len(texts)], vecs[1 + len(texts) :]
+        groups, at = [], 0
+        for group in sentences:
+            groups.append(rest[at : at + len(group)])
+            at += len(group)
+        return order_by_best_sentence(query_vec, groups, whole)
 
     def similarity(
         self, text: str, others: Sequence[str], known: dict[str, np.ndarray] | None = None

@@ -16,6 +16,7 @@ from pydantic import BaseModel, Field, ValidationError
 from memory_pipelines.core.contradiction import Contradiction
 from memory_pipelines.core.judge import JudgeDecision, JudgeItem
 from memory_pipelines.core.links import LinkNode, LinkProposal
+from memory_pipelines.core.rerank import check_order
 from memory_pipelines.models.base import Invalid, ModelCall, WindowTurn
 
 M = TypeVar("M", bound=BaseModel)
@@ -56,6 +57,12 @@ SUMMARISE_SYSTEM = (
     'greetings, no commentary. Answer JSON {{"summary": text}}.'
 )
 
+RERANK_SYSTEM = (
+    "You rank passages from a memory store by how well each answers a question. Passages are "
+    'numbered from 0. Answer JSON {"order": [numbers of the passages, best first]}, using '
+    "each number at most once."
+)
+
 CONTRADICT_SYSTEM = (
     "You check a memory store for contradictions. Given two records A and B kept for the same "
     "person (or shared by everyone), decide whether both can be true at the same time. They "
@@ -93,6 +100,10 @@ class ProposedLink(BaseModel):
     target: int
     type: str
     confidence: float = 0.5
+
+
+class RerankAnswer(BaseModel):
+    order: list[int]
 
 
 class LinksAnswer(BaseModel):
@@ -230,6 +241,17 @@ class OpenAIBackend:
         user = "\n".join(f"{i}. {t}" for i, t in enumerate(texts, start=1))
         system = SUMMARISE_SYSTEM.format(max_words=max_words)
         return " ".join(self._ask(system, user, SummaryAnswer, call, check).summary.split())
+
+    def rerank(self, query: str, texts: Sequence[str], call: ModelCall) -> list[int]:
+        """The model orders the passages, shown as 0..n-1 (never by database id)."""
+        user = f"Question: {query}\n" + "\n".join(f"{i}. {t}" for i, t in enumerate(texts))
+
+        def check(a: RerankAnswer) -> None:
+            check_order(a.order, len(texts))
+
+        return check_order(
+            self._ask(RERANK_SYSTEM, user, RerankAnswer, call, check).order, len(texts)
+        )
 
     def contradicts(self, a: str, b: str, call: ModelCall) -> Contradiction:
         """The model's judgement on two records, shown as A and B (never by database id)."""

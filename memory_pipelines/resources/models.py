@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import os
-
 import dagster as dg
 
-from memory_pipelines.models.base import Backend, Models
+from memory_pipelines.models.base import Models
 from memory_pipelines.models.embedder import Embedder
-from memory_pipelines.models.local import LocalBackend
-from memory_pipelines.models.openai import OpenAIBackend
+from memory_pipelines.models.factory import make_backend
 
 
 class ModelResource(dg.ConfigurableResource):
@@ -29,17 +26,3 @@ class ModelResource(dg.ConfigurableResource):
                 backend or self.backend, embedder, self.base_url, model or self.model, self.api_key
             )
         )
-
-
-def make_backend(
-    name: str, embedder: Embedder, base_url: str = "", model: str = "", api_key: str = ""
-) -> Backend:
-    if name == "local":
-        return LocalBackend(embedder)
-    if name == "openai":
-        return OpenAIBackend(
-            base_url or os.environ.get("MEMORY_LLM_BASE_URL", ""),
-            model or os.environ.get("MEMORY_LLM_MODEL", "gpt-4o-mini"),
-            api_key or os.environ.get("MEMORY_LLM_API_KEY", ""),
-        )
-    raise ValueError(f"model backend must be local or openai, got {name!r}")

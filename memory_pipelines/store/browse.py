@@ -72,10 +72,16 @@ def _record(kind: str, row: dict) -> Item | Turn | Chunk | Passage:
 
 
 def by_period(
-    conn: Conn, store_id: str, start: datetime, end: datetime, person: str | None, limit: int
+    conn: Conn,
+    store_id: str,
+    start: datetime,
+    end: datetime,
+    person: str | None,
+    limit: int,
+    after: tuple[datetime, str, int] | None = None,
 ) -> list[PeriodRecord]:
     """Items (valid_from), turns (created_at) and chunks (period_start) in [start, end), in
-    time order."""
+    time order (at, kind, id), the first `limit` after the key `after` (keyset paging)."""
     return fetch_all(
         conn,
         PeriodRecord,
@@ -92,10 +98,22 @@ def by_period(
           UNION ALL SELECT 'chunk', chunk_id, period_start, summary, 'L' || level FROM chunks
            WHERE store_id = %(store)s AND chat_id IN ({chats})
              AND period_start >= %(start)s AND period_start < %(end)s
-        ) AS everything ORDER BY at, kind, id LIMIT %(limit)s
+        ) AS everything
+        WHERE %(after_at)s::timestamptz IS NULL
+           OR (at, kind, id) > (%(after_at)s, %(after_kind)s::text, %(after_id)s::bigint)
+        ORDER BY at, kind, id LIMIT %(limit)s
         """
         ).format(item=_ITEM, chats=_CHATS, doc=_DOC),
-        {"store": store_id, "person": person, "start": start, "end": end, "limit": limit},
+        {
+            "store": store_id,
+            "person": person,
+            "start": start,
+            "end": end,
+            "limit": limit,
+            "after_at": after[0] if after else None,
+            "after_kind": after[1] if after else None,
+            "after_id": after[2] if after else None,
+        },
     )
 
 
@@ -116,10 +134,13 @@ def neighbors(conn: Conn, store_id: str, kind: str, rid: int, person: str | None
         named AS (
           SELECT e.*, coalesce(i.context,
                    left(coalesce(nullif(t.speaker, '') || ': ', '') || t.text, 200),
-                   left(c.summary, 200), coalesce(nullif(ch.title, ''), ch.external_id)) AS name
+                   left(c.summary, 200), coalesce(nullif(ch.title, ''), ch.external_id)) AS name,
+                 coalesce(i.valid_from, t.created_at, c.period_start, ch.created_at) AS at,
+                 i.state
             FROM edges e
+            -- an item of any state: a link to a replaced wording is part of the graph too
             LEFT JOIN agent_memory_items i ON e.kind = 'item' AND i.item_id = e.id
-                 AND i.store_id = %(store)s AND {item}
+                 AND i.store_id = %(store)s AND {doc}
             LEFT JOIN turns t ON e.kind = 'turn' AND t.turn_id = e.id
                  AND t.chat_id IN ({chats})
             LEFT JOIN chunks c ON e.kind = 'chunk' AND c.chunk_id = e.id

@@ -63,19 +63,21 @@ def open_commitments(conn: Conn, store_id: str, person: str | None, most: int) -
     )
 
 
-def unannounced_overdue(conn: Conn, limit: int = 1000) -> list[Commitment]:
-    """Overdue commitments of every store with no `overdue` event yet, oldest due first."""
-    return fetch_all(
-        conn,
-        Commitment,
-        sql.SQL(
-            "SELECT {} FROM commitments o WHERE o.overdue AND o.state = 'current'"
-            " AND NOT EXISTS (SELECT 1 FROM events e WHERE e.kind = 'overdue'"
-            "   AND e.item_id = o.item_id)"
-            " ORDER BY o.due_at, o.item_id LIMIT %s"
-        ).format(COMMITMENT_COLUMNS),
+def unannounced_overdue(conn: Conn, limit: int = 1000) -> list[tuple[str, int]]:
+    """(store_id, item_id) of overdue commitments with no `overdue` event yet, at most `limit`
+    per store, oldest due first. Only ids are read here: a date Python cannot hold in one
+    store's row fails that store's announcement (still_overdue), not this list."""
+    rows = conn.execute(
+        "SELECT store_id, item_id FROM ("
+        "  SELECT o.store_id, o.item_id,"
+        "   row_number() OVER (PARTITION BY o.store_id ORDER BY o.due_at, o.item_id) AS n"
+        "  FROM overdue_commitments o"
+        "  WHERE NOT EXISTS (SELECT 1 FROM events e WHERE e.kind = 'overdue'"
+        "   AND e.item_id = o.item_id)) x"
+        " WHERE n <= %s ORDER BY store_id, n",
         (limit,),
-    )
+    ).fetchall()
+    return [(r["store_id"], int(r["item_id"])) for r in rows]
 
 
 def still_overdue(conn: Conn, store_id: str, item_ids: list[int]) -> list[Commitment]:

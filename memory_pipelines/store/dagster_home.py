@@ -1,15 +1,46 @@
-"""Dagster's own instance on the same Postgres server (its own database), under MEMORY_HOME."""
+"""Dagster's own instance on the same Postgres server (its own database), under MEMORY_HOME.
+
+dagster.yaml names no URL: Dagster reads it from the environment variable MEMORY_DAGSTER_PG_URL
+(`dagster_env` gives both variables a process needs), so a password in MEMORY_PG_DSN is never
+written to a file. The instance retries a failed run when its tags ask for it and marks runs
+that stopped without saying so (a killed process) failed, so they free the run queue."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import psycopg
 from sqlalchemy.engine import URL
 
-from memory_pipelines.store.server import memory_home, resolve_dsn
+from memory_pipelines.store.server import memory_home, resolve_dsn, secure_home, write_private
 
 DAGSTER_DB = "dagster"
+URL_ENV = "MEMORY_DAGSTER_PG_URL"
+
+INSTANCE_YAML = f"""\
+# Written by memory_pipelines: Dagster's runs, events and schedules live in Postgres. The URL
+# (with any password) comes from the environment, never from this file.
+storage:
+  postgres:
+    postgres_url:
+      env: {URL_ENV}
+# A run tagged dagster/max_retries (the new-turns sensor's are) is re-executed when it fails.
+run_retries:
+  enabled: true
+  max_retries: 0
+# A run whose process was killed stays STARTED; the daemon marks it failed after
+# max_runtime_seconds, so it frees the run queue and its store's work is asked for again.
+run_monitoring:
+  enabled: true
+  start_timeout_seconds: 180
+  cancel_timeout_seconds: 180
+  max_runtime_seconds: 14400
+  max_resume_run_attempts: 0
+  poll_interval_seconds: 60
+telemetry:
+  enabled: false
+"""
 
 
 def dagster_url(dsn: str, dbname: str = DAGSTER_DB) -> str:
@@ -30,22 +61,29 @@ def dagster_url(dsn: str, dbname: str = DAGSTER_DB) -> str:
 
 
 def ensure_dagster_home(dsn: str | None = None, home: Path | None = None) -> Path:
-    """Create Dagster's database and DAGSTER_HOME/dagster.yaml if missing; returns the folder."""
+    """Create Dagster's database and DAGSTER_HOME/dagster.yaml (0600, in a 0700 folder) if
+    missing; returns the folder."""
     dsn = resolve_dsn(dsn)
-    folder = (home or memory_home()) / "dagster"
-    folder.mkdir(parents=True, exist_ok=True)
+    folder = secure_home(home or memory_home()) / "dagster"
+    folder.mkdir(mode=0o700, exist_ok=True)
+    folder.chmod(0o700)
     with psycopg.connect(dsn, autocommit=True) as conn:
         exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (DAGSTER_DB,))
         if exists.fetchone() is None:
             conn.execute(f'CREATE DATABASE "{DAGSTER_DB}"')
-    url = dagster_url(dsn)
-    (folder / "dagster.yaml").write_text(
-        "# Written by memory_pipelines: Dagster's runs, events and schedules live in Postgres.\n"
-        "storage:\n"
-        "  postgres:\n"
-        f'    postgres_url: "{url}"\n'
-        "telemetry:\n"
-        "  enabled: false\n",
-        encoding="utf-8",
-    )
+    write_private(folder / "dagster.yaml", INSTANCE_YAML)
     return folder
+
+
+def dagster_env(dsn: str | None = None, home: Path | None = None) -> dict[str, str]:
+    """What a process opening the Dagster instance needs in its environment: DAGSTER_HOME and
+    the storage URL (MEMORY_DAGSTER_PG_URL)."""
+    dsn = resolve_dsn(dsn)
+    return {"DAGSTER_HOME": str(ensure_dagster_home(dsn, home)), URL_ENV: dagster_url(dsn)}
+
+
+def use_dagster_home(dsn: str | None = None, home: Path | None = None) -> Path:
+    """Set this process's environment for the Dagster instance; returns DAGSTER_HOME."""
+    env = dagster_env(dsn, home)
+    os.environ.update(env)
+    return Path(env["DAGSTER_HOME"])

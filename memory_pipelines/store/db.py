@@ -11,12 +11,13 @@ from typing import Any
 import numpy as np
 import psycopg
 from pgvector.psycopg import register_vector
+from psycopg import pq
 from psycopg.rows import DictRow, dict_row
-from psycopg_pool import ConnectionPool
+from psycopg_pool import ConnectionPool, PoolTimeout
 
 from memory_pipelines.errors import StoreError
 from memory_pipelines.store.migrate import migrate
-from memory_pipelines.store.server import resolve_dsn
+from memory_pipelines.store.server import describe_dsn, ensure_server, resolve_dsn
 
 # Every pooled connection returns rows as dicts.
 Conn = psycopg.Connection[DictRow]
@@ -29,18 +30,48 @@ def _configure(conn: Conn) -> None:
     register_vector(conn)
 
 
+def _alive(conn: Conn) -> None:
+    """The pool's check of a connection it hands out: an empty query's round trip, sent with
+    libpq itself (no statement of the caller's, no Python-level cursor); raises when the server
+    dropped the connection, so the pool replaces it."""
+    res = conn.pgconn.exec_(b"")
+    if res.status != pq.ExecStatus.EMPTY_QUERY:
+        message = (res.error_message or b"").decode("utf-8", "replace").strip()
+        status = pq.ExecStatus(res.status).name
+        raise psycopg.OperationalError(f"connection check failed: {message or status}")
+
+
+FIRST_WAIT = 2.0  # seconds a checkout waits before asking whether the server is alive
+WAIT = 30.0  # the wait for a connection once the server is known to answer (a busy pool)
+
+
 class Database:
-    """A pool over one Postgres database with the memory schema applied."""
+    """A pool over one Postgres database with the memory schema applied.
+
+    Every connection is checked when it is handed out, so one the server dropped is replaced.
+    When no connection comes within FIRST_WAIT seconds the server is probed: an embedded server
+    that died is started again and the pool renewed; an unreachable external server gives a
+    StoreError naming it at once (and on every call until it answers), not a PoolTimeout."""
 
     def __init__(self, dsn: str, max_size: int = 8) -> None:
         self.dsn = dsn
+        self.max_size = max_size
+        self._down = False  # the last probe found the server down: probe before waiting
+        self._revive_lock = threading.Lock()
         self._ensure_schema()
-        self.pool: ConnectionPool[Conn] = ConnectionPool(
-            dsn,
+        self.pool = self._new_pool()
+
+    def _new_pool(self) -> ConnectionPool[Conn]:
+        return ConnectionPool(
+            self.dsn,
             min_size=1,
-            max_size=max_size,
+            max_size=self.max_size,
             configure=_configure,
-            kwargs={"row_factory": dict_row, "autocommit": True},
+            check=_alive,
+            kwargs={"row_factory": dict_row, "autocommit": True, "connect_timeout": 10},
+            # A pool that cannot connect gives up its attempt within seconds, so it tries
+            # afresh (not after a long backoff) once the server is back.
+            reconnect_timeout=5.0,
             open=True,
         )
 
@@ -49,25 +80,65 @@ class Database:
             if self.dsn in _migrated:
                 return
             try:
-                with psycopg.connect(self.dsn, autocommit=True) as conn:
+                with psycopg.connect(self.dsn, autocommit=True, connect_timeout=10) as conn:
                     migrate(conn)
             except psycopg.OperationalError as exc:
                 raise StoreError(
-                    f"cannot connect to Postgres ({exc}). Check MEMORY_PG_DSN, or unset it to "
-                    "use the embedded server."
+                    f"cannot connect to Postgres at {describe_dsn(self.dsn)} ({exc}). Check "
+                    "MEMORY_PG_DSN, or unset it to use the embedded server."
                 ) from exc
             _migrated.add(self.dsn)
+
+    def _checkout(self) -> tuple[ConnectionPool[Conn], Conn]:
+        if self._down:
+            self._revive(self.pool)
+        pool = self.pool
+        try:
+            return pool, pool.getconn(timeout=FIRST_WAIT)
+        except PoolTimeout:
+            pass
+        self._revive(pool)  # StoreError when the server stays down
+        pool = self.pool
+        return pool, pool.getconn(timeout=WAIT)
+
+    def _revive(self, failed: ConnectionPool[Conn]) -> None:
+        """Probe the server; restart it if it is the embedded one and died (then renew the
+        pool, whose connections and reconnect attempts belong to the dead server)."""
+        with self._revive_lock:
+            try:
+                restarted = ensure_server(self.dsn)
+            except StoreError:
+                self._down = True
+                raise
+            self._down = False
+            if restarted and self.pool is failed:
+                self.pool = self._new_pool()
+                # Its workers may be sleeping between reconnect attempts: not waited for here.
+                threading.Thread(target=failed.close, kwargs={"timeout": 10}, daemon=True).start()
 
     @contextmanager
     def connection(self) -> Iterator[Conn]:
         """A pooled autocommit connection; use `with conn.transaction():` to group writes."""
-        with self.pool.connection() as conn:
-            yield conn
+        pool, conn = self._checkout()
+        try:
+            with conn:
+                yield conn
+        except psycopg.OperationalError as exc:
+            if not conn.closed:
+                raise
+            # The server went away during the call: the next call probes it first.
+            self._down = True
+            raise StoreError(
+                f"lost the connection to Postgres at {describe_dsn(self.dsn)} during the call "
+                f"({exc}); the next call reconnects"
+            ) from exc
+        finally:
+            pool.putconn(conn)
 
     @contextmanager
     def transaction(self) -> Iterator[Conn]:
         """A pooled connection inside one transaction: all of it is written, or none."""
-        with self.pool.connection() as conn, conn.transaction():
+        with self.connection() as conn, conn.transaction():
             yield conn
 
     def close(self) -> None:

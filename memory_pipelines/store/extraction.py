@@ -16,7 +16,10 @@ from memory_pipelines.store.db import Conn, as_array
 CONTEXT_TURNS = 3  # earlier turns shown with a window, so restatements can be recognised
 
 
-def chat_states(conn: Conn, store_id: str, lookback_days: int) -> list[ChatState]:
+def chat_states(
+    conn: Conn, store_id: str, lookback_days: int, chat_ids: Sequence[int] | None = None
+) -> list[ChatState]:
+    """Each chat's turns and how far windows cover them (only the given chats, when given)."""
     rows = conn.execute(
         "SELECT c.chat_id, c.key_id, count(t.turn_id) AS total, max(t.seq) AS last_seq,"
         " max(t.created_at) AS last_at,"
@@ -25,8 +28,9 @@ def chat_states(conn: Conn, store_id: str, lookback_days: int) -> list[ChatState
         " coalesce((SELECT max(w.to_seq) FROM extraction_windows w"
         "   WHERE w.chat_id = c.chat_id), 0) AS covered"
         " FROM chats c JOIN turns t USING (chat_id) WHERE c.store_id = %(s)s"
+        " AND (%(ids)s::bigint[] IS NULL OR c.chat_id = ANY(%(ids)s))"
         " GROUP BY c.chat_id, c.key_id ORDER BY c.chat_id",
-        {"s": store_id, "lb": lookback_days},
+        {"s": store_id, "lb": lookback_days, "ids": None if chat_ids is None else list(chat_ids)},
     ).fetchall()
     return [
         ChatState(
@@ -211,3 +215,39 @@ def uncapped_items(conn: Conn, store_id: str, extractor: str) -> int:
         (store_id, extractor),
     ).fetchone()
     return int(row["n"]) if row else 0
+
+
+def turn_summary(conn: Conn, store_id: str) -> dict[str, Any] | None:
+    """The store's newest turn (id and time) and how many turns wait for their embedding; None
+    when it has no turn."""
+    # Three index probes (turns_store_idx, turns_created_idx, turns_unembedded_idx), not a scan.
+    row = conn.execute(
+        "SELECT (SELECT max(turn_id) FROM turns WHERE store_id = %(s)s) AS top,"
+        " (SELECT max(created_at) FROM turns WHERE store_id = %(s)s) AS last_at,"
+        " (SELECT count(*) FROM turns WHERE store_id = %(s)s AND embedding IS NULL) AS unembedded",
+        {"s": store_id},
+    ).fetchone()
+    return None if row is None or row["top"] is None else dict(row)
+
+
+def open_windows(conn: Conn, store_id: str) -> int:
+    """Windows planned but not yet applied (pending or extracted)."""
+    row = conn.execute(
+        "SELECT count(*) AS n FROM extraction_windows WHERE store_id = %s"
+        " AND state IN ('pending', 'extracted')",
+        (store_id,),
+    ).fetchone()
+    return int(row["n"]) if row else 0
+
+
+def chats_with_new_turns(conn: Conn, store_id: str) -> list[int]:
+    """Chats holding a turn after their last window: two index probes per chat, not a scan of
+    the store's turns (the sensor asks every tick)."""
+    rows = conn.execute(
+        "SELECT c.chat_id FROM chats c WHERE c.store_id = %s"
+        " AND (SELECT max(t.seq) FROM turns t WHERE t.chat_id = c.chat_id)"
+        "   > coalesce((SELECT max(w.to_seq) FROM extraction_windows w"
+        "   WHERE w.chat_id = c.chat_id), 0)",
+        (store_id,),
+    ).fetchall()
+    return [int(r["chat_id"]) for r in rows]

@@ -77,10 +77,11 @@ def insert_item(
         Item,
         returning_item(
             "INSERT INTO agent_memory_items (store_id, person_id, category, context, body,"
-            " confidence, importance, tags, entities, keywords, edges, metadata, valid_from,"
+            " confidence, importance, tags, labels, entities, keywords, edges, metadata,"
+            " valid_from,"
             " source, origin, trusted, written_by, chat_id, from_seq, to_seq, model, fed_by,"
             " status, due_at, owed_to, embedding)"
-            " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, coalesce(%s, now()),"
+            " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, coalesce(%s, now()),"
             " %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
         ),
         (
@@ -92,6 +93,7 @@ def insert_item(
             item.confidence,
             item.importance,
             item.tags,
+            item.labels,
             item.entities,
             item.keywords,
             Jsonb([e.model_dump() for e in item.edges]),

@@ -121,16 +121,17 @@ def merge_duplicates(
     return ids
 
 
-def archive_candidates(conn: Conn, store_id: str) -> pl.DataFrame:
-    """Current items with their salience from the last decay pass (null when never scored),
-    without open commitments: a promise still owed has not faded, however old."""
+def archive_candidates(conn: Conn, store_id: str, categories: Sequence[str]) -> pl.DataFrame:
+    """Current items of these categories (those that decay) with their salience from the last
+    decay pass (null when never scored), without open commitments: a promise still owed has
+    not faded, however old."""
     rows = conn.execute(
         "SELECT i.item_id, s.salience, s.computed_at AS scored_at, i.last_recalled_at,"
         " i.last_confirmed_at, i.created_at FROM agent_memory_items i"
         " LEFT JOIN item_scores s USING (item_id)"
         " WHERE i.store_id = %s AND i.state = 'current' AND i.status IS DISTINCT FROM 'open'"
-        " ORDER BY i.item_id",
-        (store_id,),
+        " AND i.category = ANY(%s) ORDER BY i.item_id",
+        (store_id, list(categories)),
     ).fetchall()
     return pl.DataFrame(rows, schema=ARCHIVE_SCHEMA, orient="row")
 

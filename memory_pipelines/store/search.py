@@ -1,21 +1,27 @@
-"""Candidate generation in Postgres: per kind of record, the records matching a word of the
-query (with their BM25) and the nearest by cosine. Ranking lives in core/ranking.py."""
+"""Candidate generation in Postgres, from indexes: per kind of record a bounded number of
+candidates by meaning (HNSW), by words (BM25) and by the graph (records naming an entity of the
+question), then the fields ranking needs, for their union only. Nothing reads every row of a
+store. Ranking lives in core/ranking.py.
+
+What the server has decides how (`capabilities`): pgvector 0.8+ scans its HNSW index on until
+enough rows of the store pass the filter (hnsw.iterative_scan); with pg_textsearch (migration
+010) words are ranked by its BM25 index (Block-Max WAND top-k). Without it, BM25 is computed in
+SQL over every row matching a word of the question (the GIN tsvector indexes): the same
+candidates and scores as before indexes, slower on large stores.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from memory_pipelines.store.db import Conn
+from memory_pipelines.store.rows import one
+from memory_pipelines.store.turns import PREV_WEIGHT
 from memory_pipelines.store.visibility import VISIBLE_CHATS
-
-# The question's lexemes ORed: plainto_tsquery would AND them and match almost nothing.
-OR_QUERY = (
-    "(SELECT coalesce(string_agg(quote_literal(l), ' | '), '')::tsquery"
-    " FROM unnest(tsvector_to_array(to_tsvector('english', %(q)s))) AS l)"
-)
 
 
 def _consumes(job: str) -> str:
@@ -29,76 +35,111 @@ def _consumes(job: str) -> str:
     )
 
 
-# Per kind: table, id column, the store's visibility filter. Items are filtered by person:
-# a person's records reach only that person's recalls; shared (NULL) ones reach everybody.
-# Reflection's insights are recorded before they are consumed: found only once it is active.
-_KINDS: dict[str, tuple[str, str, str]] = {
-    "item": (
-        "agent_memory_items",
-        "item_id",
-        "state = 'current' AND (person_id IS NULL OR person_id = %(person)s)"
-        f" AND (category <> 'insight' OR {_consumes('reflection')})",
-    ),
-    "turn": ("turns", "turn_id", f"embedding IS NOT NULL AND chat_id IN ({VISIBLE_CHATS})"),
-    "chunk": ("chunks", "chunk_id", f"chat_id IN ({VISIBLE_CHATS})"),
-    "document": (
-        "documents",
-        "passage_id",
-        "kind = 'basic' AND (person_id IS NULL OR person_id = %(person)s)",
-    ),
-    "email": (
-        "documents",
-        "passage_id",
-        "kind = 'email' AND (person_id IS NULL OR person_id = %(person)s)",
-    ),
-}
-
-
-# How many entities of the question a record names (the knowledge graph's signal).
-_NAMED = {
-    "item": "cardinality(ARRAY(SELECT unnest(entities)"
-    " INTERSECT SELECT unnest(%(names)s::text[])))",
-    "turn": "(speaker = ANY(%(names)s::text[]))::int",
-}
-
-
 def _asks(column: str) -> str:
     """SQL: whether a text asks rather than tells: it ends with a question mark, but for a
     trailing attachment in brackets (an image caption, "[image: ...]")."""
     return rf"({column} ~ '\?\s*(\[[^]]*\]\s*)?$')"
 
 
-# Turns further apart than this are not one exchange: a turn's context is its neighbours
-# (seq - 1, seq + 1) in the same chat written within this time of it.
-SESSION_GAP = "6 hours"
+@dataclass(frozen=True)
+class _Kind:
+    table: str
+    id: str
+    # The store's rows this caller may read. Items: current ones, the person's or shared (a
+    # person's records reach only that person's recalls); reflection's insights only once it
+    # is active. Turns and chunks: those of the shared chats and the person's own.
+    visible: str
+    bm25: str  # the BM25 index (migration 012) over `words`
+    words: str  # the column it holds
+    tsv_length: str  # a row's length for the SQL BM25 (without pg_textsearch)
+    named: str = "0"  # how many entities of the question a row names (the graph's signal)
+    graph: str = ""  # rows naming one, as a filter; "" for kinds without a graph
+    graph_exact: str = ""  # the same, narrowed by an index for the exact scan
+    extra: str = ""  # fields for ranking beyond lexical, cosine and named
 
 
-def _neighbour_cos(fn: str, step: str) -> str:
-    """SQL (over the turns' pool): the cosine of the turn before (lag) or after (lead) this
-    one, 0 when there is none in the same session."""
-    w = "OVER (PARTITION BY chat_id ORDER BY seq)"
-    return (
-        f"coalesce(CASE WHEN {fn}(seq) {w} = seq {step} 1"
-        f" AND {fn}(created_at) {w} BETWEEN created_at - interval '{SESSION_GAP}'"
-        f" AND created_at + interval '{SESSION_GAP}' THEN {fn}(cos) {w} END, 0)"
-    )
-
-
-# Ranking fields beyond lexical, cosine and named. Items: confidence, valid_from and decay
-# salience (recorded whenever decay runs, and consumed only while decay is active for the
-# store). Items and turns: whether they ask. Turns: the summed cosine of their neighbours in
-# the same session, their context (see core/ranking.py).
-_EXTRA = {
-    "item": ", confidence, valid_from AS at,"
-    f" CASE WHEN {_consumes('decay')} THEN (SELECT salience FROM item_scores sc"
-    " WHERE sc.item_id = agent_memory_items.item_id) END AS salience,"
-    f" {_asks('context')} AS asks",
-    "turn": f", chat_id, seq, created_at, {_asks('text')} AS asks",
+_KINDS: dict[str, _Kind] = {
+    "item": _Kind(
+        "agent_memory_items",
+        "item_id",
+        "state = 'current' AND (person_id IS NULL OR person_id = %(person)s)"
+        f" AND (category <> 'insight' OR {_consumes('reflection')})",
+        "items_words_bm25",
+        "words",
+        "length(tsv)",
+        named="cardinality(ARRAY(SELECT unnest(r.entities)"
+        " INTERSECT SELECT unnest(%(names)s::text[])))",
+        graph="entities && %(names)s::text[]",
+        graph_exact="entities && %(names)s::text[]",
+        # confidence, valid_from and decay salience (recorded whenever decay runs, consumed
+        # only while decay is active for the store)
+        extra=", r.confidence, r.valid_from AS at,"
+        f" CASE WHEN {_consumes('decay')} THEN (SELECT salience FROM item_scores sc"
+        " WHERE sc.item_id = r.item_id) END AS salience,"
+        f" {_asks('r.context')} AS asks",
+    ),
+    "turn": _Kind(
+        "turns",
+        "turn_id",
+        f"embedding IS NOT NULL AND chat_id IN ({VISIBLE_CHATS})",
+        "turns_words_bm25",
+        "words",
+        "doc_len",
+        # A turn names a person of the question when that person speaks it.
+        named="(r.speaker = ANY(%(names)s::text[]))::int",
+        graph="speaker = ANY(%(names)s::text[])",
+        graph_exact="lower(speaker) = ANY(%(lower_names)s::text[])"
+        " AND speaker = ANY(%(names)s::text[])",
+        extra=f", {_asks('r.text')} AS asks",
+    ),
+    "chunk": _Kind(
+        "chunks",
+        "chunk_id",
+        f"chat_id IN ({VISIBLE_CHATS})",
+        "chunks_summary_bm25",
+        "summary",
+        "length(tsv)",
+    ),
+    "document": _Kind(
+        "documents",
+        "passage_id",
+        "kind = 'basic' AND (person_id IS NULL OR person_id = %(person)s)",
+        "documents_words_bm25",
+        "words",
+        "length(tsv)",
+    ),
+    "email": _Kind(
+        "documents",
+        "passage_id",
+        "kind = 'email' AND (person_id IS NULL OR person_id = %(person)s)",
+        "documents_words_bm25",
+        "words",
+        "length(tsv)",
+    ),
 }
-# Fields computed over the whole pool, once each record's cosine is known.
-_OVER_POOL = {
-    "turn": f", {_neighbour_cos('lag', '-')} + {_neighbour_cos('lead', '+')} AS context",
-}
+
+
+@dataclass(frozen=True)
+class Capabilities:
+    iterative_scan: bool  # pgvector 0.8+: an HNSW scan goes on until enough rows pass filters
+    bm25: bool  # pg_textsearch and migration 012's BM25 indexes
+
+
+_capabilities: dict[str, Capabilities] = {}
+
+
+def capabilities(conn: Conn) -> Capabilities:
+    """What this server offers search, read once per database."""
+    key = conn.info.dsn
+    if key not in _capabilities:
+        row = conn.execute(
+            "SELECT (SELECT extversion FROM pg_extension WHERE extname = 'vector') AS vector,"
+            " EXISTS (SELECT 1 FROM pg_indexes WHERE indexname = 'turns_words_bm25') AS bm25"
+        ).fetchone()
+        row = one(row, "reading the server's capabilities")
+        version = tuple(int(p) for p in str(row["vector"] or "0").split(".")[:2] if p.isdigit())
+        _capabilities[key] = Capabilities(version >= (0, 8), bool(row["bm25"]))
+    return _capabilities[key]
 
 
 def entity_names(conn: Conn, store_id: str, words: Sequence[str]) -> list[str]:
@@ -115,9 +156,140 @@ def entity_names(conn: Conn, store_id: str, words: Sequence[str]) -> list[str]:
     return [r["w"] for r in rows]
 
 
-# BM25 parameters: Anserini's defaults for short documents.
+# BM25 parameters: Anserini's defaults for short documents (the BM25 indexes use the same).
 K1 = 0.9
 B = 0.4
+# Turns further apart than this are not one exchange: a turn's context is its neighbours
+# (seq - 1, seq + 1) in the same chat written within this time of it.
+SESSION_GAP = "6 hours"
+# The HNSW scan's candidate list: at least this many, and at least the depth asked for.
+EF_SEARCH = 100
+# Up to this many rows of a kind in a store, words are ranked as before the indexes: BM25 in
+# SQL over every row the caller may read that matches a word, with the statistics of those
+# rows (the store's own vocabulary: a name in every other turn counts for little). Cheap at
+# this size. Past it, pg_textsearch's index ranks them (when the server has it), whose
+# statistics are the table's, every store's rows together: on the LoCoMo dev conversations,
+# six stores in one table, that cost 0.024 of recall@10 (names common in one store look rare
+# in the table), so small stores, where that matters most, keep their own.
+EXACT_ROWS = 2000
+
+
+def _nearest(k: _Kind, name: str, where: str = "", exact_where: str = "") -> str:
+    """CTEs: the `depth` visible rows nearest the query among those passing `where`, from the
+    HNSW index; when it gives fewer (few such rows among many others, or pgvector < 0.8, which
+    stops early), the exact scan over those rows (`exact_where`: the same rows, narrowed by an
+    index), which are then few, or the server is old."""
+    base = f"FROM {k.table} WHERE store_id = %(store)s AND {k.visible}"
+    return f"""
+    {name}_idx AS MATERIALIZED (
+        SELECT {k.id} AS id {base}{where} ORDER BY embedding <=> %(e)s LIMIT %(depth)s),
+    {name} AS MATERIALIZED (
+        SELECT id FROM {name}_idx
+        UNION (SELECT {k.id} {base}{exact_where or where}
+                  AND (SELECT count(*) FROM {name}_idx) < %(depth)s
+               ORDER BY (embedding <=> %(e)s) + 0 LIMIT %(depth)s)),"""
+
+
+def _sql(kind: str, index_words: bool, graph: bool) -> str:
+    k = _KINDS[kind]
+    base = f"FROM {k.table} WHERE store_id = %(store)s AND {k.visible}"
+    ctes = _nearest(k, "near")
+    if graph and k.graph:
+        ctes += _nearest(k, "graph", f" AND {k.graph}", f" AND {k.graph_exact}")
+    if index_words:
+        score = f"{k.words} <@> to_bm25query(%(q)s, '{k.bm25}')"
+        # The index's top `depth` by BM25. A filtered BM25 scan re-scores deeper until enough
+        # rows pass, up to 100k: a store that small a part of the table falls back to scoring
+        # the rows of the store that match a word (the GIN index).
+        ctes += f"""
+    q AS MATERIALIZED (SELECT ({_OR_QUERY}) AS tsq),
+    lex_idx AS MATERIALIZED (SELECT {k.id} AS id {base} ORDER BY {score} LIMIT %(depth)s),
+    lex AS MATERIALIZED (
+        SELECT id FROM lex_idx
+        UNION (SELECT {k.id} {base} AND (SELECT count(*) FROM lex_idx) < %(depth)s
+               AND tsv @@ ({_OR_QUERY}) ORDER BY ({score}) + 0 LIMIT %(depth)s)),"""
+    else:
+        # BM25 in SQL over every visible row matching a word of the query. A turn's words
+        # include the turn before it at weight B, counting PREV_WEIGHT (see store/turns.py).
+        ctes += f"""
+    q AS MATERIALIZED (
+        SELECT ({_OR_QUERY}) AS tsq, coalesce(array_agg(DISTINCT lexeme), '{{}}') AS lexemes
+          FROM unnest(to_tsvector('english', %(q)s))),
+    stats AS MATERIALIZED (
+        SELECT count(*)::float AS n, greatest(avg({k.tsv_length}), 1) AS avgdl {base}),
+    matches AS MATERIALIZED (
+        SELECT m.id, m.dl, t.lexeme, t.tf
+          FROM (SELECT {k.id} AS id, tsv, {k.tsv_length} AS dl {base}
+                   AND tsv @@ (SELECT tsq FROM q)) AS m CROSS JOIN q,
+               LATERAL (SELECT u.lexeme, (SELECT sum(CASE w WHEN 'B' THEN {PREV_WEIGHT}
+                                                    ELSE 1 END)
+                                            FROM unnest(u.weights) AS w) AS tf
+                          FROM unnest(m.tsv) AS u WHERE u.lexeme = ANY(q.lexemes)) AS t),
+    df AS MATERIALIZED (SELECT lexeme, count(*)::float AS df FROM matches GROUP BY lexeme),
+    bm25 AS MATERIALIZED (
+        SELECT m.id, sum(ln(1 + (s.n - df.df + 0.5) / (df.df + 0.5))
+                         * m.tf * ({K1} + 1) / (m.tf + {K1} * (1 - {B} + {B} * m.dl / s.avgdl)))
+               AS score
+          FROM matches m JOIN df USING (lexeme) CROSS JOIN stats s GROUP BY m.id),
+    lex AS MATERIALIZED (SELECT id FROM bm25 ORDER BY score DESC, id LIMIT %(depth)s),"""
+    union = "SELECT id FROM near UNION SELECT id FROM lex"
+    if graph and k.graph:
+        union += " UNION SELECT id FROM graph"
+    joins, fields = "", f"{k.named} AS named{k.extra}"
+    if kind == "turn":
+        # The turn before and after in the same chat: their cosine, when within SESSION_GAP,
+        # is the turn's context (core/ranking.py); the words of the turn before count too.
+        gap = f"interval '{SESSION_GAP}'"
+        joins = (
+            " LEFT JOIN turns p ON p.chat_id = r.chat_id AND p.seq = r.seq - 1"
+            " LEFT JOIN turns x ON x.chat_id = r.chat_id AND x.seq = r.seq + 1"
+        )
+        fields += "".join(
+            f"{op} coalesce(CASE WHEN {n}.created_at BETWEEN r.created_at - {gap}"
+            f" AND r.created_at + {gap} THEN 1 - ({n}.embedding <=> %(e)s) END, 0)"
+            for op, n in ((", ", "p"), (" + ", "x"))
+        )
+        fields += " AS context"
+        if index_words:
+            # A reply is found by the question it answers: the turn after each match too.
+            union += (
+                " UNION SELECT x.turn_id FROM lex JOIN turns t ON t.turn_id = lex.id"
+                " JOIN turns x ON x.chat_id = t.chat_id AND x.seq = t.seq + 1"
+                " WHERE x.embedding IS NOT NULL"
+            )
+    if index_words:
+        # Scored by the index only when the row's tsvector has a word of the question (a
+        # test of microseconds; the index's score costs tens): most candidates by meaning
+        # share no word with it. A turn's tsvector holds the turn before it too: a superset.
+        q = f"to_bm25query(%(q)s, '{k.bm25}')"
+        lexical = (
+            f"CASE WHEN r.tsv @@ (SELECT tsq FROM q)"
+            f" THEN greatest(-(r.{k.words} <@> {q}), 0) ELSE 0 END"
+        )
+        if kind == "turn":
+            lexical += (
+                f" + CASE WHEN p.tsv @@ (SELECT tsq FROM q)"
+                f" THEN {PREV_WEIGHT} * greatest(-(p.{k.words} <@> {q}), 0) ELSE 0 END"
+            )
+    else:
+        joins += " LEFT JOIN bm25 USING (id)"
+        lexical = "coalesce(bm25.score, 0)"
+    return f"""
+    WITH {ctes.strip().rstrip(",")},
+    cands AS ({union}),
+    scored AS MATERIALIZED (
+        SELECT c.id, {fields}, {lexical} AS bm25, 1 - (r.embedding <=> %(e)s) AS cos
+          FROM cands c JOIN {k.table} r ON r.{k.id} = c.id{joins})
+    SELECT s.*, coalesce(s.bm25 / nullif(max(s.bm25) OVER (), 0), 0) AS lexical
+      FROM scored s WHERE s.cos IS NOT NULL
+    """  # noqa: S608 - table and column names come from the closed _KINDS table
+
+
+# The question's lexemes ORed: plainto_tsquery would AND them and match almost nothing.
+_OR_QUERY = (
+    "SELECT coalesce(string_agg(quote_literal(l), ' | '), '')::tsquery"
+    " FROM unnest(tsvector_to_array(to_tsvector('english', %(q)s))) AS l"
+)
 
 
 def hybrid(
@@ -130,78 +302,64 @@ def hybrid(
     depth: int,
     names: Sequence[str] = (),
     consume: Sequence[str] | None = None,
+    caps: Capabilities | None = None,
+    exact_rows: int | None = None,
 ) -> list[dict[str, Any]]:
-    """(id, lexical, cosine) for the candidates of one kind: every record matching a word of
-    the query (scored by BM25, then divided by the best BM25 of this query, so 0..1) plus the
-    `depth` nearest by cosine (exact within the store: see 001_base.sql).
+    """(id, lexical, cosine, ...) for the candidates of one kind: the `depth` nearest to the
+    query by cosine, the `depth` best by BM25 (then divided by the best BM25 of this query, so
+    0..1) and, for items and turns, the `depth` nearest among those naming an entity of the
+    question (`names`: items with such an entity, turns by such a speaker).
 
-    A turn's words include the turn before it at weight B, counting 0.3 (see store/turns.py).
-    `names` are entities of the question: items naming them (and turns by such a speaker) are
-    candidates too, and each row says how many it names (`named`). Items also bring their
-    salience, confidence and valid_from for ranking; items and turns whether they ask (`asks`);
-    turns the summed cosine of their neighbours in the same session (`context`). `consume`
-    names the gated jobs whose fields (decay salience, reflection insights) to use; None: those
-    active for the store.
+    Each row says how many of the question's entities it names (`named`). Items also bring
+    their salience, confidence and valid_from for ranking; items and turns whether they ask
+    (`asks`); turns the summed cosine of their neighbours in the same session (`context`).
+    A turn's words include the turn before it, counting PREV_WEIGHT. `consume` names the gated
+    jobs whose fields (decay salience, reflection insights) to use; None: those active for the
+    store.
+
+    Words are ranked by BM25 with the statistics of the rows this caller may read in this
+    store, computed in SQL, while the store holds at most `exact_rows` rows of the kind (default
+    EXACT_ROWS); in a larger store, on a server with pg_textsearch, by its BM25 index.
+    `caps` overrides what the server is found to offer (to measure one path).
     """
-    table, id_col, visible = _KINDS[kind]
-    length = "doc_len" if kind == "turn" else "length(tsv)"
-    named, extra, over = _NAMED.get(kind, "0"), _EXTRA.get(kind, ""), _OVER_POOL.get(kind, "")
-    # Only small columns travel back: parsing 384 floats per row costs more than the query.
-    out = {
-        "item": ", p.confidence, p.at, p.salience, p.asks",
-        "turn": ", p.asks, p.context",
-    }.get(kind, "")
-    sql = f"""
-    WITH words AS MATERIALIZED (
-        SELECT DISTINCT lexeme FROM unnest(to_tsvector('english', %(q)s))),
-    q AS MATERIALIZED (
-        SELECT coalesce(string_agg(quote_literal(lexeme), ' | '), '')::tsquery AS tsq,
-               coalesce(array_agg(lexeme), '{{}}') AS lexemes FROM words),
-    pool AS MATERIALIZED (
-        SELECT *{over} FROM (
-            SELECT {id_col} AS id, tsv, {length} AS dl, 1 - (embedding <=> %(e)s) AS cos,
-                   {named} AS named{extra}
-              FROM {table} WHERE store_id = %(store)s AND {visible}) AS records),
-    stats AS MATERIALIZED (SELECT count(*)::float AS n, greatest(avg(dl), 1) AS avgdl FROM pool),
-    matches AS MATERIALIZED (
-        SELECT p.id, p.dl, t.lexeme, t.tf
-          FROM pool p CROSS JOIN q,
-               LATERAL (SELECT u.lexeme, (SELECT sum(CASE w WHEN 'B' THEN 0.3 ELSE 1 END)
-                                            FROM unnest(u.weights) AS w) AS tf
-                          FROM unnest(p.tsv) AS u
-                         WHERE u.lexeme = ANY(q.lexemes)) AS t
-         WHERE p.tsv @@ q.tsq),
-    df AS MATERIALIZED (SELECT lexeme, count(*)::float AS df FROM matches GROUP BY lexeme),
-    lex AS MATERIALIZED (
-        SELECT m.id, sum(ln(1 + (s.n - df.df + 0.5) / (df.df + 0.5))
-                         * m.tf * ({K1} + 1) / (m.tf + {K1} * (1 - {B} + {B} * m.dl / s.avgdl)))
-               AS bm25
-          FROM matches m JOIN df USING (lexeme) CROSS JOIN stats s
-         GROUP BY m.id),
-    near AS (SELECT id FROM pool ORDER BY cos DESC NULLS LAST LIMIT %(depth)s),
-    graph AS (SELECT id FROM pool WHERE named > 0 ORDER BY cos DESC NULLS LAST LIMIT %(depth)s),
-    scored AS MATERIALIZED (
-        SELECT id, max(lexical) AS lexical FROM (
-            SELECT id, bm25 / nullif(max(bm25) OVER (), 0) AS lexical FROM lex
-            UNION ALL SELECT id, 0 FROM near UNION ALL SELECT id, 0 FROM graph) AS c
-         GROUP BY id)
-    SELECT p.id, p.named{out}, coalesce(c.lexical, 0) AS lexical, p.cos
-      FROM scored c JOIN pool p USING (id)
-     WHERE p.cos IS NOT NULL
-    """  # noqa: S608 - table and column names come from the closed _KINDS table
-    rows = conn.execute(
-        sql,
-        {
-            "q": query,
-            "e": embedding,
-            "store": store_id,
-            "person": person,
-            "depth": depth,
-            "names": list(names),
-            "consume": None if consume is None else list(consume),
-        },
-    ).fetchall()
-    return rows
+    caps = caps or capabilities(conn)
+    exact_rows = EXACT_ROWS if exact_rows is None else exact_rows
+    graph = bool(names)
+    params = {
+        "q": query,
+        "e": embedding,
+        "store": store_id,
+        "person": person,
+        "depth": depth,
+        "names": list(names),
+        "lower_names": [n.lower() for n in names],
+        "consume": None if consume is None else list(consume),
+    }
+    k = _KINDS[kind]
+    with conn.transaction():
+        # LOCAL: for these queries only. relaxed_order: the candidates are ranked afterwards
+        # (pgvector < 0.8 has no such setting and reserves the hnsw. prefix: not asked there).
+        # No parallel workers: every query here reads a bounded number of rows, and starting
+        # workers (for an exact fallback the planner costs as large, even when it never runs)
+        # took longer than the query.
+        settings = (
+            "set_config('hnsw.ef_search', %(ef)s, true),"
+            " set_config('max_parallel_workers_per_gather', '0', true)"
+        )
+        if caps.iterative_scan:
+            settings += ", set_config('hnsw.iterative_scan', 'relaxed_order', true)"
+        row = conn.execute(
+            f"SELECT {settings}, (SELECT count(*) FROM (SELECT 1 FROM {k.table}"
+            " WHERE store_id = %(store)s LIMIT %(over)s) AS s) AS n",
+            {"ef": str(max(EF_SEARCH, depth)), "store": store_id, "over": exact_rows + 1},
+        ).fetchone()
+        row = one(row, "counting a store's records")
+        if row["n"] == 0:  # the store has no record of this kind
+            return []
+        index_words = caps.bm25 and row["n"] > exact_rows
+        # Never a generic plan: whether an index or the store's rows serve best depends on
+        # the store (its share of the table).
+        return conn.execute(_sql(kind, index_words, graph), params, prepare=False).fetchall()
 
 
 def fetch_texts(
@@ -211,7 +369,7 @@ def fetch_texts(
     out: dict[tuple[str, int], dict[str, Any]] = {}
     if ids_by_kind.get("item"):
         for r in conn.execute(
-            "SELECT item_id AS id, context AS text, category, confidence, valid_from AS at,"
+            "SELECT item_id AS id, context AS text, category, confidence, status, valid_from AS at,"
             " chat_id, from_seq, to_seq, person_id, trusted, 1 - (embedding <=> %s) AS cos"
             " FROM agent_memory_items WHERE store_id = %s AND item_id = ANY(%s)",
             (qvec, store_id, ids_by_kind["item"]),

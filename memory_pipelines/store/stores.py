@@ -107,11 +107,22 @@ def list_persons(conn: Conn, store_id: str) -> list[str]:
 
 
 def drop_store(conn: Conn, store_id: str) -> None:
-    """Delete a store and every row of it (scratch stores of evaluations and tests)."""
+    """Delete a store and every row of it (scratch stores of evaluations and tests), except
+    its read audit, which is append-only and outlives the store."""
     with conn.transaction():
-        for table in ("events", "model_calls", "read_audit", "extraction_passes"):
+        for table in ("events", "model_calls", "extraction_passes"):
             conn.execute(
                 sql.SQL("DELETE FROM {} WHERE store_id = %s").format(sql.Identifier(table)),
                 (store_id,),
             )
         conn.execute("DELETE FROM stores WHERE store_id = %s", (store_id,))
+
+
+def overviews(conn: Conn, store_ids: list[str]) -> list[dict[str, Any]]:
+    """Store rows (settings cards included) with when maintenance last finished."""
+    return conn.execute(
+        "SELECT s.*, (SELECT max(finished_at) FROM maintenance_passes m"
+        " WHERE m.store_id = s.store_id) AS last_maintenance"
+        " FROM stores s WHERE s.store_id = ANY(%s) ORDER BY s.store_id",
+        (store_ids,),
+    ).fetchall()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime
 
 import numpy as np
@@ -196,27 +195,6 @@ def append_turns(
     return out
 
 
-@dataclass(frozen=True)
-class StoreTurns:
-    """What the new-turns sensor watches of a store: its newest turn, when the last turn was
-    said, and whether any turn waits for its embedding."""
-
-    top: int
-    last_at: datetime
-    unembedded: bool
-
-
-def turns_by_store(conn: Conn) -> dict[str, StoreTurns]:
-    """Per store with turns, its StoreTurns."""
-    rows = conn.execute(
-        "SELECT store_id, max(turn_id) AS top, max(created_at) AS last_at,"
-        " bool_or(embedding IS NULL) AS unembedded FROM turns GROUP BY store_id"
-    ).fetchall()
-    return {
-        r["store_id"]: StoreTurns(int(r["top"]), r["last_at"], bool(r["unembedded"])) for r in rows
-    }
-
-
 def unembedded_turns(conn: Conn, store_id: str, limit: int) -> list[Turn]:
     """The store's turns written without an embedding, oldest first."""
     return fetch_all(
@@ -323,3 +301,11 @@ def take_budget(conn: Conn, chat_id: int, seq: int, budget: int) -> bool:
         (chat_id, seq, budget),
     ).fetchone()
     return row is not None and row["saves"] <= budget
+
+
+def turn_time(conn: Conn, chat_id: int, seq: int) -> datetime | None:
+    """When a turn of a chat was said (None when the chat has no such turn)."""
+    row = conn.execute(
+        "SELECT created_at FROM turns WHERE chat_id = %s AND seq = %s", (chat_id, seq)
+    ).fetchone()
+    return row["created_at"] if row else None

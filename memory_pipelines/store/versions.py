@@ -38,9 +38,11 @@ def write_version(
 # A version is visible with the person its snapshot was written for (an item's person never
 # changes, and the versions of a deleted item go with it).
 _HISTORY = sql.SQL(
+    # The whole chain of the fact, both ways: what this item replaced and what replaced it.
     "WITH RECURSIVE chain(item_id) AS ("
     "  SELECT %(id)s::bigint"
-    "  UNION SELECT l.dst_id FROM links l JOIN chain c ON l.src_id = c.item_id"
+    "  UNION SELECT CASE WHEN l.src_id = c.item_id THEN l.dst_id ELSE l.src_id END"
+    "  FROM links l JOIN chain c ON c.item_id IN (l.src_id, l.dst_id)"
     "  WHERE l.store_id = %(store)s AND l.src_kind = 'item' AND l.dst_kind = 'item'"
     "  AND l.link_type = 'supersedes')"
     " SELECT {} FROM item_versions v JOIN chain USING (item_id)"
@@ -52,8 +54,9 @@ _HISTORY = sql.SQL(
 def history(
     conn: Conn, store_id: str, item_id: int, reader: Reader = EVERYONE
 ) -> list[ItemVersion]:
-    """Every version of the item and of the items it superseded, oldest first; a reader sees
-    only the versions of items visible to them, each with hidden references taken out."""
+    """Every version of the fact the item belongs to: the item, those it superseded and those
+    that superseded it, oldest first; a reader sees only the versions of items visible to
+    them, each with hidden references taken out."""
     rows = fetch_all(
         conn, ItemVersion, _HISTORY, {"id": item_id, "store": store_id, **reader_params(reader)}
     )

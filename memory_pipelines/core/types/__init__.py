@@ -27,6 +27,7 @@ from memory_pipelines.core.types.recall import (
     Hit,
     Neighbor,
     Passage,
+    PeriodPage,
     PeriodRecord,
 )
 
@@ -47,6 +48,7 @@ __all__ = [
     "ItemVersion",
     "Neighbor",
     "Passage",
+    "PeriodPage",
     "PeriodRecord",
     "Record",
     "Result",

@@ -41,6 +41,8 @@ class Item(Record):
     confidence: int
     importance: int | None
     tags: list[str]
+    # Set when written, read-only afterwards (versions written before labels existed lack it).
+    labels: list[str] = []
     entities: list[str]
     keywords: list[str]
     edges: list[Edge]

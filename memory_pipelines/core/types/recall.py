@@ -10,6 +10,7 @@ from pydantic import computed_field
 
 from memory_pipelines.core.types.base import Record, Result
 from memory_pipelines.core.types.history import Chunk, Turn
+from memory_pipelines.core.vocabulary import State
 
 
 class Passage(Record):
@@ -66,9 +67,18 @@ class PeriodRecord(Result):
     label: str
 
 
+class PeriodPage(Result):
+    """A page of by_period: its records in time order and the cursor of the next page (pass
+    it as `after`; None on the last page)."""
+
+    records: list[PeriodRecord]
+    next: str | None
+
+
 class Neighbor(Result):
     """A link of a record: `out` of it or `back` into it, its type and confidence, and the
-    record at the other end with its name (an item's context, a turn's words, a summary)."""
+    record at the other end with its name (an item's context, a turn's words, a summary), its
+    time (`at`) and, for an item, its state (a link to a replaced wording stays in the graph)."""
 
     direction: Literal["out", "back"]
     link_type: str
@@ -76,6 +86,8 @@ class Neighbor(Result):
     id: int
     confidence: float
     name: str
+    at: datetime | None
+    state: State | None
 
 
 class DrillDown(Result):

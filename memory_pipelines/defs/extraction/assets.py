@@ -72,7 +72,7 @@ def extracted_candidates(
     start = time.perf_counter()
     models = _models(store, model, embedder, context.partition_key)
     res = extraction.extract_pending(
-        store.database(), context.partition_key, models, log=context.log.info
+        store.database(), context.partition_key, models, log=context.log.info, run_id=context.run_id
     )
     with store.database().connection() as conn:
         ex_db.record_pass(

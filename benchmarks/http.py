@@ -1,0 +1,252 @@
+"""HTTP API benchmark: 16 concurrent clients on loopback for a fixed time per endpoint, side by
+side with the same calls made in-process by 16 threads, in the same run on the same store.
+
+The server is `memory-pipelines serve` in its own process (uvicorn, one worker) on the same
+database; the clients are threads of this process, each with its own keep-alive connection and
+the same API key (rate limit raised out of the way). The store holds the LoCoMo dev chats first
+(`--empty` skips them). For each endpoint: requests/s, p50 and p95 latency, errors, and what
+HTTP + key check + audit add (goal, issue 13: at most 3 ms on p50 and 20% on p95).
+
+An endpoint is one line of ENDPOINTS: its name, the HTTP call and the in-process call.
+
+    .venv/bin/python benchmarks/http.py [--seconds 10] [--clients 16] [--out F] [--empty]
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+# This file is named like the standard library's `http`, which httpx imports: put the script's
+# own folder (first on sys.path when run as a script) after the standard library.
+_HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != _HERE] + [_HERE]
+
+import argparse
+import itertools
+import json
+import socket
+import statistics
+import subprocess
+import threading
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+from common import DATA
+
+import memory_pipelines
+from memory_pipelines.api import Memory
+from memory_pipelines.api.ingest import ingest_chats
+from memory_pipelines.api.keys import create_key
+from memory_pipelines.api.organisations import assign_store, create_organisation
+from memory_pipelines.core.access import ACTIONS
+from memory_pipelines.core.conversations import load_chats
+from memory_pipelines.models.embedder import get_embedder
+from memory_pipelines.store import stores as stores_db
+from memory_pipelines.store.db import Database, get_database
+
+
+@dataclass
+class Bench:
+    """What the calls share: the store, its Memory, the key, and texts to write."""
+
+    db: Database
+    memory: Memory
+    store: str
+    key: str
+    key_id: str
+    texts: list[str]
+    counter: itertools.count[int] = field(default_factory=itertools.count)
+
+    def turn(self, client: int) -> tuple[str, dict[str, Any]]:
+        """A chat per client and the next text (each call writes one new turn)."""
+        i = next(self.counter)
+        return f"bench-{client}", {"text": self.texts[i % len(self.texts)], "speaker": "Ana"}
+
+
+def _turns_http(c: httpx.Client, b: Bench, n: int) -> httpx.Response:
+    chat, turn = b.turn(n)
+    return c.post(f"/v1/stores/{b.store}/turns", json={"chat": chat, "turns": [turn]})
+
+
+def _turns_direct(b: Bench, n: int) -> Any:
+    chat, turn = b.turn(n)
+    return b.memory.write_turns(chat, [turn], key_id=b.key_id)
+
+
+def _stores_direct(b: Bench, n: int) -> Any:
+    # the rows the endpoint reads, without the key check and the audit row it adds
+    with b.db.connection() as conn:
+        return stores_db.overviews(conn, [b.store])
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    name: str
+    http: Callable[[httpx.Client, Bench, int], httpx.Response]
+    direct: Callable[[Bench, int], Any]
+
+
+ENDPOINTS = [
+    Endpoint("POST /v1/stores/{store}/turns", _turns_http, _turns_direct),
+    Endpoint("GET /v1/stores", lambda c, b, n: c.get("/v1/stores"), _stores_direct),
+]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _serve(db: Database) -> tuple[subprocess.Popen[bytes], str]:
+    port = _free_port()
+    # the server runs the same copy of the package as this script, on the same database
+    root = os.path.dirname(os.path.dirname(os.path.abspath(memory_pipelines.__file__)))
+    path = os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p)
+    env = {**os.environ, "MEMORY_PG_DSN": db.dsn, "PYTHONPATH": path}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "memory_pipelines.cli", "serve", "--port", str(port)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"the server exited with {proc.returncode}")
+        try:
+            if httpx.get(f"{url}/openapi.json", timeout=2).status_code == 200:
+                return proc, url
+        except httpx.HTTPError:
+            time.sleep(0.2)
+    proc.terminate()
+    raise RuntimeError("the server did not answer within 120 s")
+
+
+def _run(clients: int, seconds: float, call: Callable[[int], int]) -> dict[str, Any]:
+    """`clients` threads calling `call(client)` (returns a status) until `seconds` pass."""
+    latencies: list[list[float]] = [[] for _ in range(clients)]
+    errors = [0] * clients
+    start = threading.Barrier(clients + 1)
+    stop_at = [0.0]
+
+    def worker(i: int) -> None:
+        start.wait()
+        while (t0 := time.perf_counter()) < stop_at[0]:
+            try:
+                ok = call(i) < 300
+            except Exception:
+                ok = False
+            latencies[i].append(time.perf_counter() - t0)
+            errors[i] += not ok
+
+    threads = [threading.Thread(target=worker, args=(i,), daemon=True) for i in range(clients)]
+    for t in threads:
+        t.start()
+    stop_at[0] = time.perf_counter() + seconds
+    began = time.perf_counter()
+    start.wait()
+    for t in threads:
+        t.join()
+    elapsed = time.perf_counter() - began
+    every = sorted(x for lat in latencies for x in lat)
+    if len(every) < 2:
+        return {"requests": len(every), "errors": sum(errors), "rps": 0.0}
+    q = statistics.quantiles(every, n=100, method="inclusive")
+    return {
+        "requests": len(every),
+        "errors": sum(errors),
+        "rps": round(len(every) / elapsed, 1),
+        "p50_ms": round(q[49] * 1000, 2),
+        "p95_ms": round(q[94] * 1000, 2),
+    }
+
+
+def _bench(db: Database, empty: bool) -> Bench:
+    org = f"bench-{uuid.uuid4().hex[:8]}"
+    create_organisation(db, org, ceiling=["knowledge", "memory"], policy=_all())
+    store = f"bench-http-{uuid.uuid4().hex[:8]}"
+    embedder = get_embedder()
+    memory = Memory(store, db=db, embedder=embedder)
+    with db.connection() as conn:
+        stores_db.ensure_store(conn, store)
+    assign_store(db, store, org)
+    chats, _ = load_chats(DATA)
+    if not empty:
+        ingest_chats(memory, chats)
+    row, key = create_key(
+        db, org, policy=_all(), rate_per_minute=1_000_000, rate_burst=1_000_000, created_by="bench"
+    )
+    texts = [t["text"] for c in chats for t in c.turns if t["text"].strip()]
+    return Bench(db, memory, store, key, row["key_id"], texts)
+
+
+def _all() -> list[dict[str, Any]]:
+    return [{"effect": "permit", "actions": list(ACTIONS)}]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--seconds", type=float, default=10.0, help="per endpoint and side")
+    ap.add_argument("--clients", type=int, default=16)
+    ap.add_argument("--out", default=None, help="write the results as JSON to this file")
+    ap.add_argument("--empty", action="store_true", help="do not load the LoCoMo chats first")
+    args = ap.parse_args()
+
+    db = get_database()
+    b = _bench(db, args.empty)
+    proc, url = _serve(db)
+    clients = [
+        httpx.Client(base_url=url, headers={"Authorization": f"Bearer {b.key}"}, timeout=60)
+        for _ in range(args.clients)
+    ]
+    results: dict[str, Any] = {}
+    try:
+        for ep in ENDPOINTS:
+            for c in clients[:2]:  # warm up: the server's embedder, connections, the pool
+                ep.http(c, b, 0).raise_for_status()
+            ep.direct(b, 0)
+            inproc = _run(args.clients, args.seconds, lambda i, ep=ep: (ep.direct(b, i), 200)[1])
+            over_http = _run(
+                args.clients, args.seconds, lambda i, ep=ep: ep.http(clients[i], b, i).status_code
+            )
+            row: dict[str, Any] = {"in_process": inproc, "http": over_http}
+            if "p50_ms" in inproc and "p50_ms" in over_http:
+                row["added_p50_ms"] = round(over_http["p50_ms"] - inproc["p50_ms"], 2)
+                row["added_p95_pct"] = round(100 * (over_http["p95_ms"] / inproc["p95_ms"] - 1), 1)
+            results[ep.name] = row
+    finally:
+        for c in clients:
+            c.close()
+        proc.terminate()
+        proc.wait(timeout=30)
+
+    out = {
+        "clients": args.clients,
+        "seconds": args.seconds,
+        "store": b.store,
+        "store_turns": not args.empty,
+        "endpoints": results,
+    }
+    print(json.dumps(out, indent=2))
+    if args.out:
+        with open(args.out, "w") as f:
+            json.dump(out, f, indent=2)
+    print(
+        "http vs in-process, "
+        + "; ".join(
+            f"{name}: {r['http'].get('rps')} vs {r['in_process'].get('rps')} req/s, "
+            f"p50 +{r.get('added_p50_ms')} ms, p95 +{r.get('added_p95_pct')}%"
+            for name, r in results.items()
+        )
+        + " (goal: p50 +3 ms, p95 +20%)"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,81 @@
+"""Organisations: create them, set their ceiling and policy, give them stores."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from memory_pipelines.api.access import organisation_of
+from memory_pipelines.core.access import check_within, parse_ceiling, parse_policy, policy_to_json
+from memory_pipelines.errors import NotFound, ValidationError
+from memory_pipelines.store import organisations as orgs_db
+from memory_pipelines.store.db import Database
+
+ORG_ID_HINT = "1-63 characters: lowercase letters, digits, '.', '_' or '-', starting alphanumeric"
+
+
+def create_organisation(
+    db: Database,
+    org_id: str,
+    *,
+    name: str = "",
+    parent: str | None = None,
+    ceiling: list[str] | tuple[str, ...] = (),
+    policy: Any = (),
+) -> dict[str, Any]:
+    """Create an organisation under `parent` (None: at the top). Its ceiling may not exceed
+    any organisation's above it; its policy is a list of Permit/Deny rules."""
+    if not isinstance(org_id, str) or not re.fullmatch(r"[a-z0-9][a-z0-9_.-]{0,62}", org_id):
+        raise ValidationError("organisation", f"must be {ORG_ID_HINT}, got {org_id!r}")
+    caps = parse_ceiling(ceiling)
+    rules = parse_policy(list(policy))
+    with db.transaction() as conn:
+        if orgs_db.exists(conn, org_id):
+            raise ValidationError("organisation", f"{org_id!r} exists already")
+        if parent is not None:
+            ancestors = [organisation_of(r) for r in _chain(conn, parent, "parent")]
+            check_within(caps, ancestors)
+        orgs_db.create(conn, org_id, name, parent, sorted(caps), policy_to_json(rules))
+        return orgs_db.chain(conn, org_id)[0]
+
+
+def set_ceiling(db: Database, org_id: str, ceiling: list[str] | tuple[str, ...]) -> list[str]:
+    """Replace the organisation's permitted capabilities. It may not exceed any ceiling above;
+    narrowing it narrows every organisation below at once (decisions read every ceiling up)."""
+    caps = parse_ceiling(ceiling)
+    with db.transaction() as conn:
+        chain = [organisation_of(r) for r in _chain(conn, org_id, "organisation")]
+        check_within(caps, chain[1:])
+        orgs_db.set_ceiling(conn, org_id, sorted(caps))
+    return sorted(caps)
+
+
+def set_policy(db: Database, org_id: str, policy: Any) -> list[dict[str, Any]]:
+    """Replace the organisation's policy (validated whole first; nothing half-written)."""
+    rules = policy_to_json(parse_policy(policy))
+    with db.transaction() as conn:
+        _chain(conn, org_id, "organisation")
+        orgs_db.set_policy(conn, org_id, rules)
+    return rules
+
+
+def assign_store(db: Database, store_id: str, org_id: str) -> None:
+    """Make `org_id` the owner of an existing store (a store belongs to one organisation)."""
+    with db.transaction() as conn:
+        _chain(conn, org_id, "organisation")
+        if orgs_db.store_owner(conn, store_id) is None:
+            raise ValidationError("store", f"{store_id!r} does not exist")
+        orgs_db.assign_store(conn, store_id, org_id)
+
+
+def list_organisations(db: Database) -> list[dict[str, Any]]:
+    """Every organisation with its parent, ceiling, policy and counts of stores and keys."""
+    with db.connection() as conn:
+        return orgs_db.list_all(conn)
+
+
+def _chain(conn: Any, org_id: str, field: str) -> list[dict[str, Any]]:
+    try:
+        return orgs_db.chain(conn, org_id)
+    except NotFound:
+        raise ValidationError(field, f"organisation {org_id!r} does not exist") from None

@@ -1,0 +1,53 @@
+"""The app factory: `create_app()` for uvicorn, deployments and tests."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+import anyio
+from fastapi import FastAPI
+
+from memory_pipelines.models.embedder import Embedder
+from memory_pipelines.service import console, errors
+from memory_pipelines.service.limits import DEFAULT_MAX_BODY, BodyLimit
+from memory_pipelines.service.routes import feed, stores, turns
+from memory_pipelines.store.db import Database, get_database
+
+API_VERSION = "1"
+FEED_FOLLOWERS = 64  # feed reads blocked at once per process (each holds a connection)
+
+
+def create_app(
+    db: Database | None = None,
+    *,
+    embedder: Embedder | None = None,
+    max_body_bytes: int = DEFAULT_MAX_BODY,
+    feed_heartbeat: float = 15.0,
+) -> FastAPI:
+    """The HTTP API over a store database (default: MEMORY_PG_DSN or the embedded server).
+
+    `embedder` is loaded on the first write when not given. `feed_heartbeat`: seconds between
+    keep-alive comments on an idle event feed."""
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        app.state.feed_limiter = anyio.CapacityLimiter(FEED_FOLLOWERS)
+        yield
+
+    app = FastAPI(
+        title="memory_pipelines",
+        version=API_VERSION,
+        description="Long-term memory for AI agents. Every call needs an API key "
+        "(`Authorization: Bearer mp_...`); every read is recorded in the read audit.",
+        lifespan=lifespan,
+    )
+    app.state.db = db or get_database()
+    app.state.embedder = embedder
+    app.state.feed_heartbeat = feed_heartbeat
+    errors.install(app)
+    app.add_middleware(BodyLimit, max_bytes=max_body_bytes)
+    for router in (stores.router, turns.router, feed.router):
+        app.include_router(router)
+    console.install(app)
+    return app

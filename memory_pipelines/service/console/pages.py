@@ -1,0 +1,181 @@
+"""The console's pages: sign-in (password or one-time link), sign-out, and the Stores segment.
+
+Pages are Jinja2 templates rendered on the server with a small CSS file shipped in the package:
+no script, no network, no build step. Every page is `no-store` and sends no Referer (a sign-in
+link's token must not leave in one).
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter, FastAPI, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
+
+from memory_pipelines.api import accounts
+from memory_pipelines.api import stores as stores_api
+from memory_pipelines.api.audit import AuditFailed
+from memory_pipelines.core.access import Request as AccessRequest
+from memory_pipelines.core.accounts import new_token
+from memory_pipelines.service.console.session import (
+    PATH,
+    SESSION_COOKIE,
+    SIGNIN_COOKIE,
+    AdminSession,
+    ConsoleError,
+    SessionForm,
+    SigninForm,
+    SignInRequired,
+    clear_cookie,
+    set_cookie,
+)
+from memory_pipelines.service.security import database
+from memory_pipelines.store.db import Database
+
+HERE = Path(__file__).parent
+templates = Jinja2Templates(directory=HERE / "templates")
+router = APIRouter(prefix=PATH, include_in_schema=False)
+HOME = "GET /console"  # the audit's endpoint of the Stores list
+SIGNIN_FORM_SECONDS = 3600
+HEADERS = {
+    "Cache-Control": "no-store",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+    "X-Content-Type-Options": "nosniff",
+    "Content-Security-Policy": "default-src 'none'; style-src 'self'; img-src 'self';"
+    " form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+}
+
+
+def _when(value: datetime | None) -> str:
+    return value.strftime("%Y-%m-%d %H:%M UTC") if value else "Never"
+
+
+templates.env.filters["when"] = _when
+
+
+def page(request: Request, template: str, status: int = 200, /, **context: Any) -> HTMLResponse:
+    response = templates.TemplateResponse(request, template, context, status_code=status)
+    response.headers.update(HEADERS)
+    return response
+
+
+def _form_token(request: Request) -> str:
+    """The CSRF token of a form shown before sign-in: the browser's current one (so two open
+    tabs both stay good), else a new one."""
+    held = request.cookies.get(SIGNIN_COOKIE, "")
+    return held if re.fullmatch(r"[A-Za-z0-9_-]{43}", held) else new_token()
+
+
+def _signin_page(request: Request, status: int = 200, **context: Any) -> HTMLResponse:
+    """The sign-in form, with its CSRF token in a field and in a cookie."""
+    token = _form_token(request)
+    response = page(request, "signin.html", status, csrf=token, **context)
+    set_cookie(request, response, SIGNIN_COOKIE, token, SIGNIN_FORM_SECONDS)
+    return response
+
+
+def _signed_in(request: Request, session: accounts.Session) -> Response:
+    response = RedirectResponse(f"{PATH}", status_code=303)
+    set_cookie(
+        request,
+        response,
+        SESSION_COOKIE,
+        session.token,
+        int(accounts.SESSION_LIFETIME.total_seconds()),
+    )
+    clear_cookie(request, response, SIGNIN_COOKIE)
+    return response
+
+
+def _db(request: Request) -> Database:
+    return database(request)
+
+
+@router.get("/signin")
+def signin(request: Request) -> Response:
+    if accounts.current(_db(request), request.cookies.get(SESSION_COOKIE)):
+        return RedirectResponse(PATH, status_code=303)
+    return _signin_page(request)
+
+
+@router.post("/signin")
+def signin_post(request: Request, form: SigninForm) -> Response:
+    org, name = form.get("organisation", "").strip(), form.get("name", "").strip()
+    session = accounts.sign_in(_db(request), org, name, form.get("password", ""))
+    if session is None:
+        return _signin_page(
+            request,
+            401,
+            organisation=org,
+            name=name,
+            error="The organisation, name or password is not right.",
+        )
+    return _signed_in(request, session)
+
+
+@router.get("/link/{token}")
+def link(request: Request, token: str) -> Response:
+    """A one-time link shows a button: using it takes a POST, so a link previewer or a
+    prefetching browser that opens the address does not spend it."""
+    if not accounts.link_usable(_db(request), token):
+        return page(request, "link.html", 410, usable=False)
+    csrf = _form_token(request)
+    response = page(request, "link.html", usable=True, csrf=csrf, token=token)
+    set_cookie(request, response, SIGNIN_COOKIE, csrf, SIGNIN_FORM_SECONDS)
+    return response
+
+
+@router.post("/link/{token}")
+def link_post(request: Request, token: str, form: SigninForm) -> Response:
+    session = accounts.sign_in_with_link(_db(request), token)
+    if session is None:
+        return page(request, "link.html", 410, usable=False)
+    return _signed_in(request, session)
+
+
+@router.post("/signout")
+def signout(request: Request, posted: SessionForm) -> Response:
+    accounts.sign_out(_db(request), request.cookies.get(SESSION_COOKIE, ""))
+    response = RedirectResponse(f"{PATH}/signin", status_code=303)
+    clear_cookie(request, response, SESSION_COOKIE)
+    return response
+
+
+@router.get("")
+def home(request: Request, session: AdminSession) -> Response:
+    """Memory > Stores: the organisation's stores, or why memory is off. The list is audited
+    under the administrator's account."""
+    db = _db(request)
+    principal = accounts.principal_of(db, session)
+    decision = principal.decide(AccessRequest("read_memory"))
+    context: dict[str, Any] = {"session": session, "segment": "stores"}
+    if not decision.allowed:
+        off = [r.who for r in decision.refusals]
+        return page(request, "memory_off.html", off=off, **context)
+    try:
+        rows = stores_api.list_stores(db, principal, HOME)
+    except AuditFailed as exc:
+        raise ConsoleError(503, "This page cannot be shown now", str(exc)) from exc
+    return page(request, "stores.html", stores=rows, **context)
+
+
+def install(app: FastAPI) -> None:
+    """Serve the console under /console of `app`: its pages, its CSS, its error pages."""
+    app.include_router(router)
+    app.mount(f"{PATH}/static", StaticFiles(directory=HERE / "static"), name="console-static")
+
+    @app.exception_handler(SignInRequired)
+    async def _sign_in(request: Request, _: SignInRequired) -> Response:
+        response = RedirectResponse(f"{PATH}/signin", status_code=303)
+        clear_cookie(request, response, SESSION_COOKIE)
+        return response
+
+    @app.exception_handler(ConsoleError)
+    async def _error(request: Request, exc: ConsoleError) -> Response:
+        return page(request, "error.html", exc.status, title=exc.title, message=exc.message)

@@ -1,0 +1,118 @@
+"""Who is at the console, and whether a form really came from it.
+
+The session cookie (HttpOnly, SameSite=Lax, Secure when the request came over https) carries a
+random token; the database keeps its hash (api/accounts.py). Every form POST carries a CSRF
+token in a hidden field, compared in constant time: the session's token once signed in, and
+before that (the sign-in and link forms) the value of a short-lived cookie set with the form
+(double submit). SameSite=Lax already keeps a cross-site POST from carrying either cookie; the
+token also refuses a form posted from a page of this site that is not the console's.
+"""
+
+from __future__ import annotations
+
+import hmac
+from typing import Annotated
+from urllib.parse import parse_qs
+
+from fastapi import Depends, Request, Response
+
+from memory_pipelines.api import accounts
+from memory_pipelines.api.accounts import Session
+from memory_pipelines.service.security import database
+
+SESSION_COOKIE = "mp_console"
+SIGNIN_COOKIE = "mp_signin"  # the CSRF token of the forms shown before sign-in
+PATH = "/console"
+MAX_FIELDS = 50
+
+
+class SignInRequired(Exception):
+    """No live session: answered with a redirect to the sign-in page."""
+
+
+class ConsoleError(Exception):
+    """Answered with the console's error page."""
+
+    def __init__(self, status: int, title: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.title = title
+        self.message = message
+
+
+def csrf_refused() -> ConsoleError:
+    return ConsoleError(
+        403,
+        "This form cannot be accepted",
+        "It did not come from this console, or the page was open too long. Reload the page "
+        "and send the form again.",
+    )
+
+
+def set_cookie(request: Request, response: Response, name: str, value: str, max_age: int) -> None:
+    response.set_cookie(
+        name,
+        value,
+        max_age=max_age,
+        path=PATH,
+        httponly=True,
+        samesite="lax",
+        secure=request.url.scheme == "https",
+    )
+
+
+def clear_cookie(request: Request, response: Response, name: str) -> None:
+    response.delete_cookie(
+        name, path=PATH, httponly=True, samesite="lax", secure=request.url.scheme == "https"
+    )
+
+
+def admin_session(request: Request) -> Session:
+    """The signed-in administrator, or SignInRequired."""
+    session = accounts.current(database(request), request.cookies.get(SESSION_COOKIE))
+    if session is None:
+        raise SignInRequired
+    return session
+
+
+AdminSession = Annotated[Session, Depends(admin_session)]
+
+
+async def posted_form(request: Request) -> dict[str, str]:
+    """The fields of a urlencoded form (the first value of each)."""
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != "application/x-www-form-urlencoded":
+        raise csrf_refused()
+    try:
+        text = (await request.body()).decode("utf-8")
+        fields = parse_qs(text, keep_blank_values=True, max_num_fields=MAX_FIELDS)
+    except (UnicodeDecodeError, ValueError):
+        unreadable = ConsoleError(400, "This form cannot be read", "Send it again from the page.")
+        raise unreadable from None
+    return {k: v[0] for k, v in fields.items()}
+
+
+def _same(sent: str | None, expected: str | None) -> bool:
+    return bool(sent and expected) and hmac.compare_digest(
+        (sent or "").encode(), (expected or "").encode()
+    )
+
+
+async def session_form(request: Request, session: AdminSession) -> tuple[Session, dict[str, str]]:
+    """A form posted by a signed-in administrator, its CSRF token checked."""
+    form = await posted_form(request)
+    if not _same(form.get("csrf"), session.csrf_token):
+        raise csrf_refused()
+    return session, form
+
+
+async def signin_form(request: Request) -> dict[str, str]:
+    """A form posted before sign-in, its token checked against the cookie set with the form."""
+    form = await posted_form(request)
+    if not _same(form.get("csrf"), request.cookies.get(SIGNIN_COOKIE)):
+        raise csrf_refused()
+    return form
+
+
+SessionForm = Annotated[tuple[Session, dict[str, str]], Depends(session_form)]
+SigninForm = Annotated[dict[str, str], Depends(signin_form)]

@@ -1,0 +1,1 @@
+"""One router per kind of resource; service/app.py includes them all."""

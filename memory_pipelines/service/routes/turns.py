@@ -1,0 +1,54 @@
+"""POST /v1/stores/{store}/turns: append turns to a conversation."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Header, Request
+from fastapi.responses import JSONResponse
+
+from memory_pipelines.api.memory import Memory
+from memory_pipelines.service.errors import documented
+from memory_pipelines.service.idempotent import idempotent
+from memory_pipelines.service.models import TurnsIn, TurnsWritten
+from memory_pipelines.service.security import Guard, guard_for
+
+router = APIRouter(tags=["turns"])
+IdempotencyKey = Annotated[
+    str | None,
+    Header(
+        alias="Idempotency-Key",
+        description="Send the same key with a retry: the first response is replayed, nothing "
+        "is written twice (kept 24 hours).",
+    ),
+]
+
+
+@router.post(
+    "/v1/stores/{store}/turns",
+    status_code=201,
+    response_model=TurnsWritten,
+    responses=documented(401, 403, 404, 409, 413, 422, 429, 503),
+)
+def write_turns(
+    store: str,
+    body: TurnsIn,
+    request: Request,
+    guard: Annotated[Guard, Depends(guard_for("write_memory"))],
+    idempotency_key: IdempotencyKey = None,
+) -> JSONResponse:
+    """Append turns to a conversation (created on first use), in order, in one transaction;
+    each is embedded as it is written. A turn whose external_id the chat holds is skipped."""
+    guard.check(body.person)
+
+    def write() -> TurnsWritten:
+        memory = Memory(store, db=guard.db, embedder=request.app.state.embedder)
+        rows = memory.write_turns(
+            body.chat,
+            [t.model_dump() for t in body.turns],
+            person=body.person,
+            key_id=guard.principal.key_id,
+        )
+        return TurnsWritten(chat=body.chat, turns=rows)
+
+    return idempotent(request, guard, idempotency_key, body, 201, write)

@@ -1,0 +1,133 @@
+"""Administrator accounts, their one-time sign-in links and their sessions (013_console.sql)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from psycopg import sql
+
+from memory_pipelines.store.db import Conn
+from memory_pipelines.store.rows import one
+
+_PUBLIC = sql.SQL(
+    "account_id, org_id, name, password_hash IS NOT NULL AS has_password, created_at,"
+    " created_by, disabled_at"
+)
+
+
+def insert(
+    conn: Conn, org_id: str, name: str, password_hash: str | None, created_by: str
+) -> dict[str, Any]:
+    row = conn.execute(
+        sql.SQL(
+            "INSERT INTO admin_accounts (org_id, name, password_hash, created_by)"
+            " VALUES (%s, %s, %s, %s) RETURNING {}"
+        ).format(_PUBLIC),
+        (org_id, name, password_hash, created_by),
+    ).fetchone()
+    return one(row, "inserting an account")
+
+
+def find(conn: Conn, org_id: str, name: str) -> dict[str, Any] | None:
+    """The account with its password hash (for sign-in and the CLI)."""
+    return conn.execute(
+        sql.SQL(
+            "SELECT {}, password_hash FROM admin_accounts WHERE org_id = %s AND name = %s"
+        ).format(_PUBLIC),
+        (org_id, name),
+    ).fetchone()
+
+
+def list_accounts(conn: Conn, org_id: str | None) -> list[dict[str, Any]]:
+    return conn.execute(
+        sql.SQL(
+            "SELECT {} FROM admin_accounts"
+            " WHERE %(org)s::text IS NULL OR org_id = %(org)s ORDER BY org_id, name"
+        ).format(_PUBLIC),
+        {"org": org_id},
+    ).fetchall()
+
+
+def set_password(conn: Conn, account_id: int, password_hash: str) -> None:
+    conn.execute(
+        "UPDATE admin_accounts SET password_hash = %s WHERE account_id = %s",
+        (password_hash, account_id),
+    )
+
+
+def disable(conn: Conn, account_id: int) -> None:
+    """Disable the account and end its sessions and unused links at once."""
+    conn.execute(
+        "UPDATE admin_accounts SET disabled_at = coalesce(disabled_at, now())"
+        " WHERE account_id = %s",
+        (account_id,),
+    )
+    conn.execute(
+        "UPDATE admin_sessions SET ended_at = now() WHERE account_id = %s AND ended_at IS NULL",
+        (account_id,),
+    )
+    conn.execute(
+        "UPDATE admin_signin_links SET used_at = now() WHERE account_id = %s AND used_at IS NULL",
+        (account_id,),
+    )
+
+
+def add_link(conn: Conn, account_id: int, token_sha256: bytes, valid: timedelta) -> None:
+    conn.execute(
+        "INSERT INTO admin_signin_links (token_sha256, account_id, expires_at)"
+        " VALUES (%s, %s, now() + %s)",
+        (token_sha256, account_id, valid),
+    )
+
+
+def use_link(conn: Conn, token_sha256: bytes) -> dict[str, Any] | None:
+    """Mark the link used and return its account (account_id, org_id, name), if it is unused,
+    unexpired and its account enabled; None otherwise (worth nothing, whatever the reason)."""
+    return conn.execute(
+        "UPDATE admin_signin_links l SET used_at = now() FROM admin_accounts a"
+        " WHERE l.token_sha256 = %s AND l.used_at IS NULL AND l.expires_at > now()"
+        " AND a.account_id = l.account_id AND a.disabled_at IS NULL"
+        " RETURNING a.account_id, a.org_id, a.name",
+        (token_sha256,),
+    ).fetchone()
+
+
+def link_usable(conn: Conn, token_sha256: bytes) -> bool:
+    row = conn.execute(
+        "SELECT 1 FROM admin_signin_links l JOIN admin_accounts a USING (account_id)"
+        " WHERE l.token_sha256 = %s AND l.used_at IS NULL AND l.expires_at > now()"
+        " AND a.disabled_at IS NULL",
+        (token_sha256,),
+    ).fetchone()
+    return row is not None
+
+
+def open_session(
+    conn: Conn, account_id: int, session_sha256: bytes, csrf_token: str, lifetime: timedelta
+) -> None:
+    conn.execute(
+        "INSERT INTO admin_sessions (session_sha256, account_id, csrf_token, expires_at)"
+        " VALUES (%s, %s, %s, now() + %s)",
+        (session_sha256, account_id, csrf_token, lifetime),
+    )
+
+
+def touch_session(conn: Conn, session_sha256: bytes, idle: timedelta) -> dict[str, Any] | None:
+    """The live session's account (enabled), organisation and CSRF token, its last use moved
+    to now; None when there is no such session, or it ended, expired or sat idle too long."""
+    return conn.execute(
+        "UPDATE admin_sessions s SET last_seen_at = now() FROM admin_accounts a"
+        " WHERE s.session_sha256 = %s AND s.ended_at IS NULL AND s.expires_at > now()"
+        " AND s.last_seen_at > now() - %s::interval"
+        " AND a.account_id = s.account_id AND a.disabled_at IS NULL"
+        " RETURNING a.account_id, a.org_id, a.name, s.csrf_token",
+        (session_sha256, idle),
+    ).fetchone()
+
+
+def end_session(conn: Conn, session_sha256: bytes) -> None:
+    conn.execute(
+        "UPDATE admin_sessions SET ended_at = coalesce(ended_at, now()) WHERE session_sha256 = %s",
+        (session_sha256,),
+    )

@@ -1,0 +1,58 @@
+"""Responses of writes sent with an Idempotency-Key, so that a retry is answered, not redone."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from psycopg.types.json import Jsonb
+
+from memory_pipelines.store.db import Conn
+
+KEEP_HOURS = 24
+# A first request unfinished after this long died with its server (no request runs that long):
+# its claim is taken over. Its write may have committed; api/ writes that must be exactly-once
+# across a crash will record the response in the write's own transaction.
+STALE_MINUTES = 5
+
+
+def claim(conn: Conn, key_id: str, idem_key: str, fingerprint: str) -> dict[str, Any] | None:
+    """Claim the Idempotency-Key for a first request; None when claimed now, else the row that
+    holds it (its response, or status_code NULL while that first request is served). A row
+    older than KEEP_HOURS, or unfinished after STALE_MINUTES, is claimed anew."""
+    with conn.transaction():
+        row = conn.execute(
+            "INSERT INTO idempotent_requests (key_id, idempotency_key, fingerprint)"
+            " VALUES (%s, %s, %s)"
+            " ON CONFLICT (key_id, idempotency_key) DO UPDATE"
+            " SET fingerprint = EXCLUDED.fingerprint, status_code = NULL, response = NULL,"
+            " created_at = now()"
+            " WHERE idempotent_requests.created_at < now() - make_interval(hours => %s)"
+            " OR (idempotent_requests.status_code IS NULL"
+            "     AND idempotent_requests.created_at < now() - make_interval(mins => %s))"
+            " RETURNING 1",
+            (key_id, idem_key, fingerprint, KEEP_HOURS, STALE_MINUTES),
+        ).fetchone()
+        if row is not None:
+            return None
+        return conn.execute(
+            "SELECT fingerprint, status_code, response FROM idempotent_requests"
+            " WHERE key_id = %s AND idempotency_key = %s",
+            (key_id, idem_key),
+        ).fetchone()
+
+
+def finish(conn: Conn, key_id: str, idem_key: str, status_code: int, response: Any) -> None:
+    conn.execute(
+        "UPDATE idempotent_requests SET status_code = %s, response = %s"
+        " WHERE key_id = %s AND idempotency_key = %s",
+        (status_code, Jsonb(response), key_id, idem_key),
+    )
+
+
+def release(conn: Conn, key_id: str, idem_key: str) -> None:
+    """Forget an unfinished claim (the first request failed, a retry may run it)."""
+    conn.execute(
+        "DELETE FROM idempotent_requests"
+        " WHERE key_id = %s AND idempotency_key = %s AND status_code IS NULL",
+        (key_id, idem_key),
+    )

@@ -1,0 +1,174 @@
+"""The console in a real browser (Debian's Chromium through Playwright) against the real server:
+sign in and out, a wrong password, CSRF refusals, and an administrator of another organisation
+seeing nothing of this one."""
+
+from __future__ import annotations
+
+import re
+import uuid
+
+from playwright.sync_api import BrowserContext, Page, expect
+
+from memory_pipelines.api.accounts import create_admin
+from memory_pipelines.api.audit import reads_by_account
+from memory_pipelines.api.memory import Memory
+from memory_pipelines.api.organisations import set_ceiling
+from memory_pipelines.core.settings import StoreSettings
+from memory_pipelines.store.db import Database
+from tests.api_server import new_org, new_store
+
+PASSWORD = "correct horse battery staple"
+SIGNIN = re.compile(r"/console/signin$")
+HOME = re.compile(r"/console$")
+
+
+def _admin(db: Database, org: str) -> tuple[str, int]:
+    name = f"admin-{uuid.uuid4().hex[:6]}"
+    row, _ = create_admin(db, org, name, password=PASSWORD, created_by="test")
+    return name, int(row["account_id"])
+
+
+def _sign_in(page: Page, org: str, name: str, password: str = PASSWORD) -> None:
+    page.goto("/console/signin")
+    page.get_by_label("Organisation").fill(org)
+    page.get_by_label("Name").fill(name)
+    page.get_by_label("Password").fill(password)
+    page.get_by_role("button", name="Sign in").click()
+
+
+def _stores_shown(page: Page) -> list[str]:
+    return [str(r.get_attribute("data-store")) for r in page.locator("tr[data-store]").all()]
+
+
+def test_sign_in_see_the_stores_and_sign_out(
+    db: Database, context: BrowserContext, page: Page
+) -> None:
+    org = new_org(db)
+    configured, plain = new_store(db, org), new_store(db, org)
+    default = StoreSettings().extraction.enabled
+    Memory(configured, db=db).configure(extraction={"enabled": not default})
+    name, account = _admin(db, org)
+
+    page.goto("/console")
+    expect(page).to_have_url(SIGNIN)
+    _sign_in(page, org, name)
+    expect(page).to_have_url(HOME)
+    expect(page.get_by_test_id("account")).to_have_text(name)
+    expect(page.get_by_test_id("audit-notice")).to_contain_text("Reading is recorded")
+    assert sorted(_stores_shown(page)) == sorted([configured, plain])
+    row = page.locator(f'tr[data-store="{configured}"]')
+    expect(row.locator("td").nth(1)).to_have_text("Configured")
+    expect(row.locator("td").nth(2)).to_have_text("Off" if default else "On")
+    expect(row.locator("td").nth(4)).to_have_text("Never")
+    other = page.locator(f'tr[data-store="{plain}"]')
+    expect(other.locator("td").nth(1)).to_have_text("Default settings")
+    expect(other.locator("td").nth(2)).to_have_text("On" if default else "Off")
+
+    [cookie] = [c for c in context.cookies() if c["name"] == "mp_console"]
+    assert cookie["httpOnly"] and cookie["sameSite"] == "Lax" and cookie["path"] == "/console"
+    # the list was audited under the administrator's account
+    [read] = reads_by_account(db, account)
+    assert read["endpoint"] == "GET /console" and read["key_id"] is None
+
+    page.get_by_role("button", name="Sign out").click()
+    expect(page).to_have_url(SIGNIN)
+    assert not [c for c in context.cookies() if c["name"] == "mp_console"]
+    # the old cookie is worth nothing: the session ended on the server
+    context.add_cookies([{**cookie}])
+    page.goto("/console")
+    expect(page).to_have_url(SIGNIN)
+    assert len(reads_by_account(db, account)) == 1
+
+
+def test_a_wrong_password_is_refused(db: Database, context: BrowserContext, page: Page) -> None:
+    org = new_org(db)
+    new_store(db, org)
+    name, account = _admin(db, org)
+    for org_, name_, password in (
+        (org, name, PASSWORD + "!"),
+        (org, "nobody", PASSWORD),
+        ("no-such-org", name, PASSWORD),
+    ):
+        _sign_in(page, org_, name_, password)
+        expect(page.get_by_role("alert")).to_have_text(
+            "The organisation, name or password is not right."
+        )
+        expect(page).to_have_url(SIGNIN)
+    assert not [c for c in context.cookies() if c["name"] == "mp_console"]
+    page.goto("/console")
+    expect(page).to_have_url(SIGNIN)
+    assert reads_by_account(db, account) == []
+
+
+def test_forms_without_the_sessions_token_are_refused(
+    db: Database, context: BrowserContext, page: Page, api_url: str
+) -> None:
+    org = new_org(db)
+    store = new_store(db, org)
+    name, _ = _admin(db, org)
+    _sign_in(page, org, name)
+    assert _stores_shown(page) == [store]
+
+    # a page elsewhere on this machine (same site, so the Lax cookie goes along) posts the
+    # sign-out form without the token
+    evil = api_url.rsplit(":", 1)[0] + ":9/evil"
+    context.route(
+        evil,
+        lambda route: route.fulfill(
+            content_type="text/html",
+            body=f'<form method="post" action="{api_url}/console/signout">'
+            '<button type="submit">Win a prize</button></form>',
+        ),
+    )
+    page.goto(evil)
+    page.get_by_role("button", name="Win a prize").click()
+    expect(page.get_by_role("heading")).to_have_text("This form cannot be accepted")
+    # a token changed on the console's own page is refused too
+    page.goto("/console")
+    page.locator('form.signout input[name="csrf"]').evaluate("e => e.value = 'forged'")
+    page.get_by_role("button", name="Sign out").click()
+    expect(page.get_by_role("heading")).to_have_text("This form cannot be accepted")
+    # neither signed the administrator out
+    page.goto("/console")
+    assert _stores_shown(page) == [store]
+
+
+def test_an_administrator_of_another_organisation_sees_nothing_of_it(
+    db: Database, page: Page
+) -> None:
+    mine, theirs = new_org(db), new_org(db)
+    mine_store = new_store(db, mine)
+    theirs_store = new_store(db, theirs)
+    name, _ = _admin(db, mine)
+    # signing in to their organisation with my name and password does not work
+    _sign_in(page, theirs, name)
+    expect(page.get_by_role("alert")).to_be_visible()
+    _sign_in(page, mine, name)
+    assert _stores_shown(page) == [mine_store]
+    assert theirs_store not in page.content() and theirs not in page.content()
+
+    # an organisation with no store: the spec's empty message
+    empty = new_org(db)
+    empty_name, _ = _admin(db, empty)
+    page.get_by_role("button", name="Sign out").click()
+    _sign_in(page, empty, empty_name)
+    expect(page.get_by_test_id("empty")).to_have_text(
+        "Nothing remembered yet: no application or model has written memory in this organisation."
+    )
+
+
+def test_memory_off_in_the_ceiling_shows_the_permitted_capabilities_message(
+    db: Database, page: Page
+) -> None:
+    parent = new_org(db)
+    child = new_org(db, parent=parent)
+    store = new_store(db, child)
+    name, account = _admin(db, child)
+    set_ceiling(db, parent, ["knowledge"])
+    _sign_in(page, child, name)
+    off = page.get_by_test_id("memory-off")
+    expect(off).to_contain_text("Memory per user is off in the organisation's ceiling.")
+    expect(off).to_contain_text("under Permitted capabilities on Settings")
+    expect(off).to_contain_text(f"Off in the ceiling of: {parent}")
+    assert store not in page.content()
+    assert reads_by_account(db, account) == []  # nothing was read

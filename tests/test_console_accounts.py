@@ -1,0 +1,155 @@
+"""Administrator accounts over plain HTTP and the CLI: one-time links used once, the sign-in form's
+own CSRF token, the cookie's flags (Secure over https), disabling an account ends its sessions,
+and `memory-pipelines admins ...`."""
+
+from __future__ import annotations
+
+import re
+import uuid
+
+import httpx
+from click.testing import CliRunner
+
+from memory_pipelines.api.accounts import create_admin, disable_admin, list_admins, sign_in
+from memory_pipelines.cli import main
+from memory_pipelines.store.db import Database
+from tests.api_server import new_org, new_store
+
+PASSWORD = "correct horse battery staple"
+FORM = {"Content-Type": "application/x-www-form-urlencoded"}
+
+
+def _csrf(html: str) -> str:
+    m = re.search(r'name="csrf" value="([^"]+)"', html)
+    assert m, html
+    return m.group(1)
+
+
+def _name() -> str:
+    return f"admin-{uuid.uuid4().hex[:6]}"
+
+
+def _stores(html: str) -> list[str]:
+    return re.findall(r'data-store="([^"]+)"', html)
+
+
+def test_a_sign_in_link_works_once(db: Database, api_url: str) -> None:
+    org = new_org(db)
+    store = new_store(db, org)
+    _, token = create_admin(db, org, _name())  # no password: links only
+    with httpx.Client(base_url=api_url) as browser:
+        shown = browser.get(f"/console/link/{token}")
+        assert shown.status_code == 200 and "This link signs you in once." in shown.text
+        assert shown.headers["referrer-policy"] == "no-referrer"  # the token stays here
+        # opening the address did not spend it; the button's POST does
+        assert browser.get(f"/console/link/{token}").status_code == 200
+        res = browser.post(f"/console/link/{token}", data={"csrf": _csrf(shown.text)})
+        assert res.status_code == 303 and res.headers["location"] == "/console"
+        assert _stores(browser.get("/console").text) == [store]
+    with httpx.Client(base_url=api_url) as other:
+        again = other.get(f"/console/link/{token}")
+        assert again.status_code == 410 and "used already" in again.text
+        csrf = _csrf(other.get("/console/signin").text)
+        res = other.post(f"/console/link/{token}", data={"csrf": csrf})
+        assert res.status_code == 410
+        assert "mp_console" not in res.headers.get("set-cookie", "")
+
+
+def test_the_sign_in_form_needs_its_own_token(db: Database, api_url: str) -> None:
+    org = new_org(db)
+    name = _name()
+    create_admin(db, org, name, password=PASSWORD)
+    fields = {"organisation": org, "name": name, "password": PASSWORD}
+    with httpx.Client(base_url=api_url) as client:
+        # no token cookie (a form posted from elsewhere): refused, whatever the password
+        res = client.post("/console/signin", data={**fields, "csrf": "x" * 43})
+        assert res.status_code == 403 and "cannot be accepted" in res.text
+        csrf = _csrf(client.get("/console/signin").text)
+        forged = client.post("/console/signin", data={**fields, "csrf": csrf[:-1]})
+        assert forged.status_code == 403
+        # not a urlencoded form
+        res = client.post("/console/signin", json={**fields, "csrf": csrf})
+        assert res.status_code == 403
+        res = client.post("/console/signin", data={**fields, "csrf": csrf})
+        assert res.status_code == 303
+        cookie = res.headers["set-cookie"]
+        assert "mp_console=" in cookie and "HttpOnly" in cookie and "SameSite=lax" in cookie
+        assert "Secure" not in cookie  # plain http on loopback
+
+
+def test_the_cookie_is_secure_behind_a_tls_proxy(db: Database, api_url: str) -> None:
+    org = new_org(db)
+    name = _name()
+    create_admin(db, org, name, password=PASSWORD)
+    https = {"X-Forwarded-Proto": "https"}  # what a TLS proxy on this host sends
+    with httpx.Client(base_url=api_url, headers=https) as client:
+        shown = client.get("/console/signin")
+        assert "Secure" in shown.headers["set-cookie"]
+        csrf = _csrf(shown.text)
+        fields = {"organisation": org, "name": name, "password": PASSWORD, "csrf": csrf}
+        # httpx keeps a Secure cookie for https only: hand it back as the browser would
+        res = client.post("/console/signin", data=fields, cookies={"mp_signin": csrf})
+        assert res.status_code == 303
+        session_cookie = [c for c in res.headers.get_list("set-cookie") if "mp_console=" in c]
+        assert session_cookie and "Secure" in session_cookie[0]
+
+
+def test_disabling_an_administrator_ends_its_sessions(db: Database, api_url: str) -> None:
+    org = new_org(db)
+    store = new_store(db, org)
+    name = _name()
+    _, token = create_admin(db, org, name, password=PASSWORD)
+    session = sign_in(db, org, name, PASSWORD)
+    assert session is not None
+    with httpx.Client(base_url=api_url, cookies={"mp_console": session.token}) as client:
+        assert _stores(client.get("/console").text) == [store]
+        disable_admin(db, org, name)
+        res = client.get("/console")
+        assert res.status_code == 303 and res.headers["location"] == "/console/signin"
+    assert sign_in(db, org, name, PASSWORD) is None
+    with httpx.Client(base_url=api_url) as client:
+        assert client.get(f"/console/link/{token}").status_code == 410
+
+
+def test_admins_on_the_command_line(db: Database, api_url: str) -> None:
+    runner = CliRunner()
+    org = new_org(db)
+    store = new_store(db, org)
+    name = _name()
+
+    res = runner.invoke(
+        main, ["admins", "create", "--org", org, "--name", name, "--url", api_url, "--by", "ops"]
+    )
+    assert res.exit_code == 0, res.output
+    [link] = re.findall(rf"{re.escape(api_url)}/console/link/\S+", res.output)
+    with httpx.Client() as browser:
+        shown = browser.get(link)
+        res2 = browser.post(link, data={"csrf": _csrf(shown.text)})
+        assert res2.status_code == 303
+        assert _stores(browser.get(f"{api_url}/console").text) == [store]
+
+    again = runner.invoke(main, ["admins", "create", "--org", org, "--name", name])
+    assert again.exit_code == 2 and "already has an administrator" in again.output
+    short = runner.invoke(
+        main, ["admins", "password", "--org", org, "--name", name], input="short\nshort\n"
+    )
+    assert short.exit_code == 2 and "password: must be 12-1024 characters" in short.output
+    res = runner.invoke(
+        main,
+        ["admins", "password", "--org", org, "--name", name],
+        input=f"{PASSWORD}\n{PASSWORD}\n",
+    )
+    assert res.exit_code == 0, res.output
+    assert sign_in(db, org, name, PASSWORD) is not None
+    assert PASSWORD not in res.output
+
+    listed = runner.invoke(main, ["admins", "list", "--org", org])
+    assert listed.exit_code == 0 and name in listed.output and "password and links" in listed.output
+    res = runner.invoke(main, ["admins", "disable", "--org", org, "--name", name])
+    assert res.exit_code == 0, res.output
+    [row] = list_admins(db, org)
+    assert row["disabled_at"] is not None and "password_hash" not in row
+    missing = runner.invoke(main, ["admins", "link", "--org", org, "--name", "nobody"])
+    assert missing.exit_code == 2 and "has no administrator 'nobody'" in missing.output
+    bad = runner.invoke(main, ["admins", "create", "--org", org, "--name", "no spaces"])
+    assert bad.exit_code == 2 and "name: must be" in bad.output

@@ -1,0 +1,166 @@
+"""Search takes its candidates from indexes: a small store beside a big one, and a person's few
+records beside another person's many, still get their k results, and nothing of anyone else's.
+
+The big rows are written into a database of their own (so their words do not move the BM25
+statistics other tests rank by), by COPY, with the HNSW indexes built after. They are chosen to
+defeat a plain index scan: 175k shared turns (no vector) that match the question's words better
+than any small-store turn, beyond the 100k a filtered BM25 scan goes; and 25k turns and 25k
+items of one person whose vectors lie nearer the question than anything of the small store,
+beyond the 20k tuples an HNSW iterative scan visits.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+
+import numpy as np
+import psycopg
+import pytest
+from psycopg.conninfo import make_conninfo
+
+from memory_pipelines.api import Memory, Recall
+from memory_pipelines.store import search as search_db
+from memory_pipelines.store.db import Database
+
+QUESTION = "Which lake did Mel paint at sunrise?"
+SHARED_TEXT = "lake sunrise paint lake sunrise paint lake"
+SHARED, NEAR = 175_000, 25_000  # 200k turns in the big store
+SMALL = [
+    "I painted the lake at sunrise last summer, it was so calm.",
+    "The lake near our cabin is called Lake Tahoe.",
+    "Sunrise is my favourite time to paint.",
+    "We went camping with the kids in June.",
+    "My dog Shadow sleeps on my bed.",
+] + [f"Day {i}: work was busy and the trains were late again." for i in range(45)]
+ANAS = [  # ana's own items (not words of her chat: the save policy skips what history holds)
+    "Ana painted a lake at sunrise on her holiday",
+    "Ana's family cabin stands by Lake Tahoe",
+    "Ana likes to paint early in the morning",
+]
+
+
+@pytest.fixture(scope="module")
+def big(pg_dsn: str, embedder) -> Iterator[Database]:
+    name = f"scale_{uuid.uuid4().hex[:8]}"
+    with psycopg.connect(pg_dsn, autocommit=True) as admin:
+        admin.execute(f"CREATE DATABASE {name}")
+    db = Database(make_conninfo(pg_dsn, dbname=name))
+    try:
+        _fill(db, embedder)
+        yield db
+    finally:
+        db.close()
+        with psycopg.connect(pg_dsn, autocommit=True) as admin:
+            admin.execute(f"DROP DATABASE {name} WITH (FORCE)")
+
+
+def _fill(db: Database, embedder) -> None:
+    qvec = embedder.embed_one(QUESTION)
+    small = Memory("small", db=db, embedder=embedder)
+    small.write_turns("c", [{"text": t, "speaker": "Mel"} for t in SMALL])
+    people = Memory("big", db=db, embedder=embedder)
+    people.add_person("ana")
+    people.add_person("ben")
+    people.write_turns("ana-chat", [{"text": t} for t in SMALL[:12]], person="ana")
+    for t in ANAS:
+        saved = people.save({"category": "fact", "context": t, "confidence": 7, "person": "ana"})
+        assert saved.saved, saved
+    rng = np.random.default_rng(5)
+    near = qvec + rng.standard_normal((NEAR, len(qvec))).astype(np.float32) * 0.01
+    near /= np.linalg.norm(near, axis=1, keepdims=True)
+    with db.connection() as conn:
+        hnsw = conn.execute(
+            "SELECT indexname, indexdef FROM pg_indexes"
+            " WHERE indexname IN ('turns_embedding_hnsw', 'items_embedding_hnsw')"
+        ).fetchall()
+        for r in hnsw:  # built again after the rows are in: faster than row by row
+            conn.execute(f"DROP INDEX {r['indexname']}")
+        shared = conn.execute(
+            "INSERT INTO chats (store_id, external_id, next_seq) VALUES ('big', 'shared', %s)"
+            " RETURNING chat_id",
+            (SHARED + 1,),
+        ).fetchone()["chat_id"]
+        bens = conn.execute(
+            "INSERT INTO chats (store_id, external_id, person_id, next_seq)"
+            " VALUES ('big', 'ben-chat', 'ben', %s) RETURNING chat_id",
+            (NEAR + 1,),
+        ).fetchone()["chat_id"]
+        conn.execute(
+            "INSERT INTO turns (store_id, chat_id, seq, role, speaker, text, tsv, doc_len)"
+            " SELECT 'big', %s, s, 'user', 'Sam', %s, to_tsvector('english', 'Sam ' || %s), 8"
+            " FROM generate_series(1, %s) AS s",
+            (shared, SHARED_TEXT, SHARED_TEXT, SHARED),
+        )
+        conn.execute("CREATE TEMP TABLE near_vecs (n int, embedding vector(384))")
+        with (
+            conn.cursor() as cur,
+            cur.copy("COPY near_vecs (n, embedding) FROM STDIN WITH (FORMAT BINARY)") as cp,
+        ):
+            cp.set_types(["int4", "vector"])
+            for i, v in enumerate(near):
+                cp.write_row([i + 1, v])
+        conn.execute(
+            "INSERT INTO turns (store_id, chat_id, seq, role, text, embedding, tsv, doc_len)"
+            " SELECT 'big', %s, n, 'user', 'ben talks about his week', embedding,"
+            " to_tsvector('english', 'ben talks about his week'), 5 FROM near_vecs",
+            (bens,),
+        )
+        conn.execute(
+            "INSERT INTO agent_memory_items (store_id, person_id, category, context,"
+            " confidence, origin, trusted, embedding)"
+            " SELECT 'big', 'ben', 'fact', 'ben likes his week ' || n, 7, 'derived', true,"
+            " embedding FROM near_vecs"
+        )
+        for r in hnsw:
+            conn.execute(r["indexdef"])
+        conn.execute("ANALYZE turns")
+        conn.execute("ANALYZE agent_memory_items")
+
+
+def _exact_nearest(db: Database, store: str, qvec: np.ndarray, n: int, person=None) -> list:
+    with db.connection() as conn:
+        rows = conn.execute(
+            "SELECT turn_id FROM turns t JOIN chats c USING (chat_id) WHERE t.store_id = %s"
+            " AND t.embedding IS NOT NULL AND (c.person_id IS NULL OR c.person_id = %s)"
+            " ORDER BY (t.embedding <=> %s) + 0, turn_id LIMIT %s",
+            (store, person, qvec, n),
+        ).fetchall()
+    return [r["turn_id"] for r in rows]
+
+
+def test_a_small_store_beside_a_big_one_gets_its_candidates_and_k_results(
+    big: Database, embedder
+) -> None:
+    qvec = embedder.embed_one(QUESTION)
+    with big.connection() as conn:
+        rows = search_db.hybrid(conn, "turn", "small", QUESTION, qvec, None, 30)
+        ids = {r["id"] for r in rows}
+        matching = conn.execute(
+            "SELECT turn_id FROM turns WHERE store_id = 'small'"
+            " AND tsv @@ to_tsquery('english', 'lake | sunrise | paint')"
+        ).fetchall()
+    assert {r["turn_id"] for r in matching} <= ids  # every turn matching a word
+    assert set(_exact_nearest(big, "small", qvec, 30)) <= ids  # the 30 nearest, exactly
+    assert all(r["lexical"] > 0 for r in rows if r["id"] in {m["turn_id"] for m in matching})
+    hits = Recall("small", db=big, embedder=embedder).search(QUESTION, ["history"], k=10)
+    assert len(hits) == 10
+    assert any(h.text.startswith("I painted the lake at sunrise") for h in hits[:3])
+    with big.connection() as conn:
+        small_ids = {
+            r["turn_id"] for r in conn.execute("SELECT turn_id FROM turns WHERE store_id = 'small'")
+        }
+    assert {h.id for h in hits} <= small_ids
+
+
+def test_a_persons_few_records_beside_anothers_many(big: Database, embedder) -> None:
+    recall = Recall("big", db=big, embedder=embedder)
+    qvec = embedder.embed_one(QUESTION)
+    turns = recall.search(QUESTION, ["history"], person="ana", k=10)
+    assert len(turns) == 10  # ana's chat holds 12 turns; ben's 25k nearer ones stay his
+    assert all(h.extra["chat"] == "ana-chat" for h in turns)
+    assert {h.id for h in turns} >= set(_exact_nearest(big, "big", qvec, 3, "ana"))
+    items = recall.search(QUESTION, ["agent"], person="ana", k=5)
+    assert len(items) == 3 and all(h.extra["person_id"] == "ana" for h in items)
+    # without a person only shared records: no turn of either chat, no item of either
+    assert recall.search(QUESTION, ["agent"], k=5) == []

@@ -1,0 +1,103 @@
+"""The service comes back (issue 10, point 14): after the embedded server is killed, the next
+call starts it again on the same folder and the pool reconnects; a server we did not start
+(MEMORY_PG_DSN) that stays down gives a StoreError naming it, never a PoolTimeout, and the pool
+reconnects once it is back. Each test kills a throwaway server of its own, never the session's."""
+
+from __future__ import annotations
+
+import os
+import signal
+from collections.abc import Iterator
+from pathlib import Path
+
+import pgserver
+import psutil
+import pytest
+
+from memory_pipelines.api import Memory, Recall
+from memory_pipelines.errors import StoreError
+from memory_pipelines.models.embedder import Embedder
+from memory_pipelines.store.db import Database
+from memory_pipelines.store.server import embedded_dsn, probe
+
+
+def _postmaster(data: Path) -> int:
+    return int((data / "postmaster.pid").read_text().split()[0])
+
+
+def _kill(data: Path) -> None:
+    """kill -9 the postmaster, then wait until its backends noticed and exited too."""
+    master = psutil.Process(_postmaster(data))
+    children = master.children()
+    os.kill(master.pid, signal.SIGKILL)
+    gone, alive = psutil.wait_procs([master, *children], timeout=60)
+    assert not alive, alive
+
+
+def _stop(data: Path) -> None:
+    if (data / "postmaster.pid").exists():
+        pid = _postmaster(data)
+        if psutil.pid_exists(pid):
+            os.kill(pid, signal.SIGINT)  # fast shutdown
+            psutil.wait_procs([psutil.Process(pid)], timeout=60)
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Iterator[Path]:
+    home = tmp_path / "home"
+    yield home
+    _stop(home / "pg")
+
+
+def test_killed_embedded_server_is_started_again(home: Path, embedder: Embedder) -> None:
+    dsn = embedded_dsn(home)
+    db = Database(dsn)
+    try:
+        memory = Memory("restart", db=db, embedder=embedder)
+        saved = memory.save({"category": "fact", "context": "The offsite moved to Porto."})
+        before = _postmaster(home / "pg")
+        _kill(home / "pg")
+        assert probe(dsn) is not None  # really down
+
+        # The next calls reconnect to a server started again on the same folder.
+        again = memory.save({"category": "fact", "context": "The budget is 4000 euros."})
+        hits = Recall("restart", db=db, embedder=embedder).search("Where is the offsite?")
+        assert again.saved and saved.id != again.id
+        assert any("Porto" in h.text for h in hits)
+        assert _postmaster(home / "pg") != before
+    finally:
+        db.close()
+
+
+def test_a_server_we_did_not_start_fails_fast_and_is_reconnected(
+    tmp_path: Path, embedder: Embedder
+) -> None:
+    data = tmp_path / "external"
+    server = pgserver.get_server(data, cleanup_mode=None)  # as if given by MEMORY_PG_DSN
+    dsn = str(server.get_uri())
+    db = Database(dsn)
+    try:
+        memory = Memory("external", db=db, embedder=embedder)
+        memory.save({"category": "fact", "context": "The offsite moved to Porto."})
+        _kill(data)
+        for _ in range(2):  # each call says so at once, never a PoolTimeout
+            with pytest.raises(StoreError) as err:
+                memory.items(limit=5)
+            msg = str(err.value)
+            assert f"Postgres at host {data}" in msg and "does not answer" in msg
+            assert "MEMORY_PG_DSN" in msg
+        # Nobody restarts a server it did not start; once its owner does, calls work again.
+        assert probe(dsn) is not None
+        with server._lock:
+            server.ensure_postgres_running()
+        assert [i.context for i in memory.items(limit=5)] == ["The offsite moved to Porto."]
+    finally:
+        db.close()
+        _stop(data)
+
+
+def test_the_error_names_the_host_never_the_password(embedder: Embedder) -> None:
+    with pytest.raises(StoreError) as err:
+        Database("postgresql://app:s3cret-pw@127.0.0.1:9/memory?connect_timeout=3")
+    assert "host 127.0.0.1, port 9, dbname memory, user app" in str(err.value)
+    assert "s3cret-pw" not in str(err.value)

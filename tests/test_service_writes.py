@@ -1,0 +1,169 @@
+"""Writes through the HTTP API: turns written, bad input a 422 naming the field with nothing
+written, oversized bodies refused before parsing, Idempotency-Key retries written once."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from memory_pipelines.store.db import Database
+from tests.api_server import MAX_BODY, Tenant, tenant
+
+TURNS = {
+    "chat": "c1",
+    "turns": [
+        {"text": "Shall we move the launch?", "speaker": "Ana"},
+        {
+            "text": "Yes, to Friday the 14th.",
+            "speaker": "Ben",
+            "role": "assistant",
+            "created_at": "2026-11-02T10:00:00Z",
+            "external_id": "m-2",
+        },
+    ],
+}
+
+
+def _turns(db: Database, store: str) -> list[dict[str, Any]]:
+    with db.connection() as conn:
+        return conn.execute(
+            "SELECT t.seq, t.text, t.role, t.speaker, t.external_id, c.key_id FROM turns t"
+            " JOIN chats c USING (chat_id) WHERE t.store_id = %s ORDER BY t.seq",
+            (store,),
+        ).fetchall()
+
+
+@pytest.fixture
+def t(db: Database) -> Tenant:
+    return tenant(db)
+
+
+def test_write_turns(db: Database, client: httpx.Client, t: Tenant) -> None:
+    res = client.post(f"/v1/stores/{t.store}/turns", json=TURNS, headers=t.auth())
+    assert res.status_code == 201, res.text
+    body = res.json()
+    assert body["chat"] == "c1"
+    assert [(r["seq"], r["new"]) for r in body["turns"]] == [(1, True), (2, True)]
+    rows = _turns(db, t.store)
+    assert [(r["text"], r["role"], r["speaker"]) for r in rows] == [
+        ("Shall we move the launch?", "user", "Ana"),
+        ("Yes, to Friday the 14th.", "assistant", "Ben"),
+    ]
+    assert {r["key_id"] for r in rows} == {t.key_id}  # the chat remembers the key
+    # the same external_id again is skipped, not written twice
+    again = client.post(
+        f"/v1/stores/{t.store}/turns",
+        json={"chat": "c1", "turns": [TURNS["turns"][1]]},
+        headers=t.auth(),
+    )
+    assert again.json()["turns"][0]["new"] is False
+    assert len(_turns(db, t.store)) == 2
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"turns": TURNS["turns"]}, "chat"),
+        ({"chat": "c1", "turns": []}, "turns"),
+        ({"chat": "c1", "turns": [{"text": ""}]}, "turns[0].text"),
+        ({"chat": "c1", "turns": [{"text": "hi"}, {"text": "x", "role": "boss"}]}, "turns[1].role"),
+        (
+            {"chat": "c1", "turns": [{"text": "hi", "created_at": "last week"}]},
+            "turns[0].created_at",
+        ),
+        ({"chat": "c1", "turns": [{"text": "hi", "mood": "glad"}]}, "turns[0].mood"),
+        ({"chat": "c1", "person": "nobody", "turns": [{"text": "hi"}]}, "person"),
+        ({"chat": "c1", "turns": [{"text": "   "}]}, "turns[0].text"),
+    ],
+)
+def test_bad_input_is_a_422_naming_the_field(
+    db: Database, client: httpx.Client, t: Tenant, body: dict[str, Any], field: str
+) -> None:
+    res = client.post(f"/v1/stores/{t.store}/turns", json=body, headers=t.auth())
+    assert res.status_code == 422, res.text
+    out = res.json()
+    assert out["error"] == "invalid"
+    assert out["field"] == field, out
+    assert out["message"].startswith(field)
+    if field == "turns[0].text" and body["turns"][0]["text"]:
+        assert out["message"] == "turns[0].text: must contain text, not only spaces"
+    assert _turns(db, t.store) == []
+
+
+def test_invalid_json_is_a_422(client: httpx.Client, t: Tenant) -> None:
+    res = client.post(
+        f"/v1/stores/{t.store}/turns",
+        content=b'{"chat": "c1", "turns": [',
+        headers={**t.auth(), "Content-Type": "application/json"},
+    )
+    assert res.status_code == 422 and res.json()["field"] == "body"
+
+
+def test_oversized_bodies_are_refused_before_parsing(
+    db: Database, client: httpx.Client, t: Tenant
+) -> None:
+    big = {"chat": "c1", "turns": [{"text": "x" * (MAX_BODY + 10)}]}
+    res = client.post(f"/v1/stores/{t.store}/turns", json=big, headers=t.auth())
+    assert res.status_code == 413 and res.json()["error"] == "too_large"
+
+    def chunks() -> Iterator[bytes]:  # no Content-Length: a streamed (chunked) body
+        yield b'{"chat": "c1", "turns": [{"text": "'
+        for _ in range(MAX_BODY // 1000 + 2):
+            yield b"y" * 1000
+        yield b'"}]}'
+
+    res = client.post(
+        f"/v1/stores/{t.store}/turns",
+        content=chunks(),
+        headers={**t.auth(), "Content-Type": "application/json"},
+    )
+    assert res.status_code == 413 and res.json()["error"] == "too_large"
+    assert _turns(db, t.store) == []
+    # a small streamed body still goes through
+    res = client.post(
+        f"/v1/stores/{t.store}/turns",
+        content=iter([b'{"chat": "c1", ', b'"turns": [{"text": "ok"}]}']),
+        headers={**t.auth(), "Content-Type": "application/json"},
+    )
+    assert res.status_code == 201, res.text
+
+
+def test_idempotent_retry_writes_once(db: Database, client: httpx.Client, t: Tenant) -> None:
+    body = {"chat": "c1", "turns": [{"text": "Book the venue for the 14th."}]}  # no external_id
+    headers = {**t.auth(), "Idempotency-Key": "retry-1"}
+    first = client.post(f"/v1/stores/{t.store}/turns", json=body, headers=headers)
+    second = client.post(f"/v1/stores/{t.store}/turns", json=body, headers=headers)
+    assert first.status_code == second.status_code == 201
+    assert second.json() == first.json()
+    assert second.headers.get("idempotent-replayed") == "true"
+    assert "idempotent-replayed" not in first.headers
+    assert len(_turns(db, t.store)) == 1
+
+    # the same Idempotency-Key for another request is refused, nothing written
+    other = client.post(f"/v1/stores/{t.store}/turns", json={**body, "chat": "c2"}, headers=headers)
+    assert other.status_code == 422 and other.json()["field"] == "Idempotency-Key"
+    # Idempotency-Keys are per API key: another key's "retry-1" is its own
+    u = tenant(db)
+    res = client.post(
+        f"/v1/stores/{u.store}/turns", json=body, headers={**u.auth(), "Idempotency-Key": "retry-1"}
+    )
+    assert res.status_code == 201 and "idempotent-replayed" not in res.headers
+    # without the header every request writes
+    client.post(f"/v1/stores/{t.store}/turns", json=body, headers=t.auth())
+    assert len(_turns(db, t.store)) == 2
+
+
+def test_a_refused_first_request_is_not_replayed(
+    db: Database, client: httpx.Client, t: Tenant
+) -> None:
+    headers = {**t.auth(), "Idempotency-Key": "retry-2"}
+    body = {"chat": "c1", "person": "ana", "turns": [{"text": "hello"}]}
+    assert client.post(f"/v1/stores/{t.store}/turns", json=body, headers=headers).status_code == 422
+    from memory_pipelines.api.memory import Memory
+
+    Memory(t.store, db=db).add_person("ana")
+    res = client.post(f"/v1/stores/{t.store}/turns", json=body, headers=headers)
+    assert res.status_code == 201 and len(_turns(db, t.store)) == 1
