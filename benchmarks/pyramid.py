@@ -10,6 +10,14 @@ per chat at a token budget.
 
 from __future__ import annotations
 
+import os
+import sys
+
+# benchmarks/http.py (the name issue 13 gives it) would shadow the standard library's `http`,
+# which httpx imports: this folder goes after the standard library on sys.path.
+_HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != _HERE] + [_HERE]
+
 import argparse
 import json
 import uuid

@@ -23,13 +23,19 @@ MEMORY_PG_DSN when set: give it a scratch database there, since it drops and reb
 
 from __future__ import annotations
 
+import os
+import sys
+
+# benchmarks/http.py (the name issue 13 gives it) would shadow the standard library's `http`,
+# which httpx imports: this folder goes after the standard library on sys.path.
+_HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != _HERE] + [_HERE]
+
 import argparse
 import json
-import os
 import random
 import re
 import struct
-import sys
 import tempfile
 import time
 from datetime import UTC, datetime, timedelta
