@@ -110,8 +110,16 @@ def eval_extraction(data: Path, backend: str, out: Path | None) -> None:
     show_default=True,
 )
 @click.option("--reuse", is_flag=True, help="Keep stores already built by an earlier run.")
+@click.option(
+    "--conversation",
+    "conversations",
+    multiple=True,
+    help="Only this conversation (a sample id such as conv-26); repeat for several.",
+)
 @out_option
-def eval_locomo(data: Path, reuse: bool, out: Path | None) -> None:
+def eval_locomo(
+    data: Path, reuse: bool, conversations: tuple[str, ...], out: Path | None
+) -> None:
     """LoCoMo retrieval: fresh store per conversation, full pipeline through Dagster, each
     question to the public search API, hits flattened to turns, scored against evidence."""
     import sys
@@ -123,11 +131,18 @@ def eval_locomo(data: Path, reuse: bool, out: Path | None) -> None:
     def log(msg: str) -> None:
         click.echo(msg, err=True)
 
-    report = evaluate(get_database(), get_embedder(), data, reuse=reuse, log=log)
+    try:
+        report = evaluate(
+            get_database(), get_embedder(), data, reuse=reuse, log=log, only=conversations
+        )
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from exc
     _emit(report, out)
     h = report["headline"]
     print(
-        f"LoCoMo categories 1-4: R@10 {h['recall@10']} MRR {h['mrr']} (n={h['n']}); "
+        f"LoCoMo categories 1-4: R@10 {h['recall@10']} MRR {h['mrr']} "
+        f"session R@10 {h['session_recall@10']} (n={h['n']}); "
+        f"multi-hop R@10 {report['by_category']['1'].get('recall@10')}; "
         f"latency p95 {report['latency_ms']['p95']} ms",
         file=sys.stderr,
     )
