@@ -42,16 +42,36 @@ out_option = click.option(
 )
 
 
-@eval_group.command("judge")
-@click.option(
+def _case_sets(files: tuple[Path, ...], folder: Path) -> list[Path]:
+    """The files given, or every case set (*.jsonl) of the folder: the dev set and any
+    held-out set beside it."""
+    return list(files) or sorted(folder.glob("*.jsonl"))
+
+
+def _per_set(reports: dict[str, dict]) -> dict:
+    """One set: its report as it is. Several: each under its name, with the accuracies side by
+    side first."""
+    if len(reports) == 1:
+        return next(iter(reports.values()))
+    return {"accuracy": {k: r["accuracy"] for k, r in reports.items()}, "sets": reports}
+
+
+cases_option = click.option(
+    "--cases",
     "--data",
+    "files",
+    multiple=True,
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    default=DATA / "judge/judge_dev.jsonl",
-    show_default=True,
+    help="A case file (JSON Lines); repeat for several. Default: every *.jsonl set of the"
+    " data folder, each scored on its own.",
 )
+
+
+@eval_group.command("judge")
+@cases_option
 @backend_option
 @out_option
-def eval_judge(data: Path, backend: str, out: Path | None) -> None:
+def eval_judge(files: tuple[Path, ...], backend: str, out: Path | None) -> None:
     """Dedup judge accuracy on labelled cases (decision and target both right)."""
     from memory_pipelines.evals.judge import evaluate
     from memory_pipelines.models.base import Models
@@ -60,25 +80,29 @@ def eval_judge(data: Path, backend: str, out: Path | None) -> None:
     from memory_pipelines.store.db import get_database
 
     emb = get_embedder()
-    _emit(evaluate(get_database(), Models(make_backend(backend, emb)), emb, _jsonl(data)), out)
+    models, db = Models(make_backend(backend, emb)), get_database()
+    reports = {
+        path.stem: evaluate(db, models, emb, _jsonl(path))
+        for path in _case_sets(files, DATA / "judge")
+    }
+    _emit(_per_set(reports), out)
 
 
 @eval_group.command("policy")
-@click.option(
-    "--data",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    default=DATA / "policy/policy_dev.jsonl",
-    show_default=True,
-)
+@cases_option
 @out_option
-def eval_policy(data: Path, out: Path | None) -> None:
+def eval_policy(files: tuple[Path, ...], out: Path | None) -> None:
     """Save-policy accuracy on labelled turns (save or skip, and the category)."""
     from memory_pipelines.core import policy
     from memory_pipelines.models.embedder import get_embedder
     from memory_pipelines.models.local import LocalBackend
 
     local = LocalBackend(get_embedder())
-    _emit(policy.evaluate(_jsonl(data), similarity=local.similarity), out)
+    reports = {
+        path.stem: policy.evaluate(_jsonl(path), similarity=local.similarity)
+        for path in _case_sets(files, DATA / "policy")
+    }
+    _emit(_per_set(reports), out)
 
 
 @eval_group.command("extraction")
@@ -117,9 +141,7 @@ def eval_extraction(data: Path, backend: str, out: Path | None) -> None:
     help="Only this conversation (a sample id such as conv-26); repeat for several.",
 )
 @out_option
-def eval_locomo(
-    data: Path, reuse: bool, conversations: tuple[str, ...], out: Path | None
-) -> None:
+def eval_locomo(data: Path, reuse: bool, conversations: tuple[str, ...], out: Path | None) -> None:
     """LoCoMo retrieval: fresh store per conversation, full pipeline through Dagster, each
     question to the public search API, hits flattened to turns, scored against evidence."""
     import sys

@@ -258,6 +258,9 @@ _FRAMES: tuple[tuple[str, str], ...] = (
     ("travel", r"\b(flying|flight|trip|travell?ing|holiday|vacation) (to|in)\b|\bvisiting\b"),
     ("diet", r"\b(vegetarian|vegan|pescatarian|keto|kosher|halal|gluten-free)\b"),
 )
+# Frames that hold one value at a time: a second value replaces or contradicts the first.
+# ("travel" is not one: a person can fly to two places.)
+SINGLE_VALUED_FRAMES = frozenset({"residence", "employer", "diet", "relationship", "work mode"})
 _FRAME_RES = tuple((name, re.compile(rx, re.IGNORECASE)) for name, rx in _FRAMES)
 
 # "from X to Y", "instead of X", "stopped X", "replaced X with Y": X is the old value.
