@@ -23,7 +23,9 @@ def test_definitions_load() -> None:
         "extracted_candidates",
         "memory_items",
     } <= keys
-    assert {s.name for s in d.sensors or []} == {"new_turns_sensor", "overdue_commitments_sensor"}
+    assert {"new_turns_sensor", "overdue_commitments_sensor", "maintenance_sensor"} <= {
+        s.name for s in d.sensors or []
+    }
     assert {"reflection", "evolution"} <= keys
 
 
