@@ -111,11 +111,25 @@ def eval_policy(files: tuple[Path, ...], out: Path | None) -> None:
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
     default=DATA / "locomo/locomo_dev.json",
     show_default=True,
+    help="LoCoMo conversations whose observations are scored.",
 )
+@click.option(
+    "--cases",
+    "case_file",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=DATA / "extraction/extraction_cases.jsonl",
+    show_default=True,
+    help="Hand-written chats with the items each must give (benchmarks/data/extraction).",
+)
+@click.option("--cases-only", is_flag=True, help="Score the case file only, not LoCoMo.")
 @backend_option
 @out_option
-def eval_extraction(data: Path, backend: str, out: Path | None) -> None:
-    """Extraction coverage of LoCoMo observations, precision proxy, items per 100 turns."""
+def eval_extraction(
+    data: Path, case_file: Path, cases_only: bool, backend: str, out: Path | None
+) -> None:
+    """Extraction: coverage and precision on the hand-written cases, and on LoCoMo the
+    coverage of its observations, the precision proxy and items per 100 turns."""
+    from memory_pipelines.evals import extraction_cases
     from memory_pipelines.evals.extraction import evaluate
     from memory_pipelines.models.base import Models
     from memory_pipelines.models.embedder import get_embedder
@@ -123,7 +137,10 @@ def eval_extraction(data: Path, backend: str, out: Path | None) -> None:
     from memory_pipelines.store.db import get_database
 
     emb = get_embedder()
-    _emit(evaluate(get_database(), Models(make_backend(backend, emb)), emb, data), out)
+    models, db = Models(make_backend(backend, emb)), get_database()
+    cases = extraction_cases.evaluate(db, models, emb, case_file, _jsonl(case_file))
+    report = {"cases": cases} if cases_only else {**evaluate(db, models, emb, data), "cases": cases}
+    _emit(report, out)
 
 
 @eval_group.command("locomo")

@@ -14,6 +14,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from memory_pipelines.core.corrections import correction
+
 
 def _wordlist(text: str) -> tuple[str, ...]:
     """A whitespace-separated word list, kept as one readable block in the source."""
@@ -658,6 +660,9 @@ def analyse(text: str, lowercase_vocab: frozenset[str] = frozenset()) -> Analysi
         split = 0  # "Vegan for five years now": a verbless note about the user
     if split == 0:
         subject.add("user")
+    # "The appointment is March 10, not March 3": March 3 is the old value, not one it holds.
+    fix = correction(text)
+    said = text if fix is None else text[: fix.span[0]] + text[fix.span[1] :]
     existence: set[str] = set()
     if subject <= {"user"} and (split == 0 or subject):
         existence = _existence_subjects(body)
@@ -672,10 +677,11 @@ def analyse(text: str, lowercase_vocab: frozenset[str] = frozenset()) -> Analysi
         predicate_stems=content_stems(body[split:]),
         entities=frozenset(entities),
         names=frozenset(names),
-        values=typed_values(text),
-        cues=_cues(text),
+        values=typed_values(said),
+        cues=_cues(text) | ({"corrected"} if fix else set()),
         slot_words=_phrase_stems(_NEW_SLOT, text),
-        old_words=_phrase_stems(_OLD_VALUE, text),
+        old_words=_phrase_stems(_OLD_VALUE, text)
+        | (content_stems(words(fix.old)) if fix else frozenset()),
         negated=_negated(text),
         frames=frozenset(name for name, rx in _FRAME_RES if rx.search(text)),
         preference=_preference(text),

@@ -107,6 +107,17 @@ _HEDGE = _rx(
     r"\bsuspect|\bhopefully\b|\bif i get (?:time|a chance|round)|\bhave you (?:tried|considered)\b|"
     r"\bhow about\b|\bwhy not\b|\bworth (?:a )?try"
 )
+# Health, allergy and safety: never missed, whatever else the turn does ("Yes, I'm allergic to
+# peanuts" answering a question is no restatement of it).
+SAFETY = _rx(
+    r"\ballerg\w*|\banaphyla\w*|\bepi-?pen\b|\bintoleran\w*|\bcoeliac\b|\bceliac\b|"
+    r"\bdiabet\w*|\basthma\w*|\binhaler\b|\binsulin\b|\bepilep\w*|\bseizures?\b|"
+    r"\bpregnan\w*|\bmedication\b|\bprescri\w*|\bblood thinners?\b|\bpacemaker\b|"
+    r"\bheart condition\b|\bhigh blood pressure\b|\bdiagnosed\b|\bwheelchair\b|"
+    r"\bhearing aids?\b|\bcan(?:'t|not) (?:eat|have|take|drink)\b|"
+    r"\bmust(?:n't| not) (?:eat|have|take)\b|"
+    r"\b(?:is|am|'m|are) (?:deaf|blind|disabled)\b|\bsafeword\b|\bemergency contact\b"
+)
 _SUGGESTION = _rx(r"\bi(?:'d)? (?:suggest|recommend)\b")  # hedged only when the assistant says it
 # Small words that may open a sentence before a greeting or a meta phrase ("Sure, here's ...").
 _LEAD = r"^\W*(?:(?:sure|ok(?:ay)?|right|great|yes|yeah|sorry|and|hmm+)\W+)?"
@@ -302,6 +313,8 @@ def _kind(sent: str, role: str) -> str:
         return "meta"  # "Can you make it shorter?" but not "Can you always use metric?"
     if _HEDGE.search(low) or (role == "assistant" and _SUGGESTION.search(low)):
         return "hedge"
+    if SAFETY.search(low) and not low.endswith("?"):
+        return "durable_fact"
     if _LESSON.search(low):
         return "hard_lesson"
     if (_COMMIT.search(low) and not _HABITUAL.search(low)) or (
