@@ -121,7 +121,7 @@ def durable_parts(text: str, role: str) -> list[tuple[str, str]]:
         if policy.SAFETY.search(sentence) and kind == "durable_fact":
             safety.append((sentence, "fact"))  # never crowded out, however short
             continue
-        if not _stands_alone(sentence, kind in policy.SAVE_REASONS):
+        if not _stands_alone(sentence, kind in policy.SAVE_REASONS, kind):
             continue
         if kind in policy.SAVE_REASONS:
             strong.append((sentence, policy.SAVE_REASONS[kind]))
@@ -146,6 +146,11 @@ def _without_bookkeeping(sentence: str) -> str:
     return " ".join(kept).strip(" ;,:") + ("." if kept else "")
 
 
+# Cheering the listener on, or both: "Let's keep going!", "We'll get through this!".
+_CHEER = re.compile(
+    r"^\W*(?:let's|let us)\b|^\W*we(?:'ll| will) (?:get|make it|pull) through\b", re.I
+)
+
 # Small talk aimed at the listener ("Your kids look so happy!", "Sorry that happened to you")
 # or about the conversation itself says nothing durable about anybody.
 _LISTENER = re.compile(r"\b(?:you|your|you're|you've|yours|yourself)\b", re.IGNORECASE)
@@ -169,7 +174,7 @@ def _names_somebody(sentence: str) -> bool:
     )
 
 
-def _stands_alone(sentence: str, strong: bool) -> bool:
+def _stands_alone(sentence: str, strong: bool, kind: str = "") -> bool:
     """Whether a sentence could be a memory on its own: not a bare image caption, not a
     reaction, long enough to say something, and (unless it carries an explicit save reason)
     about somebody: "It was so vibrant" or "Cherish the moments" say nothing durable."""
@@ -178,7 +183,14 @@ def _stands_alone(sentence: str, strong: bool) -> bool:
         return False
     if _REACTION.search(sentence):
         return False
-    if _LISTENER.search(sentence) and not _names_somebody(sentence):
+    if _LISTENER.search(sentence) and (
+        kind not in ("commitment", "decision_with_why", "hard_lesson")
+        or not _names_somebody(sentence)
+    ):
+        # Said to the listener ("I'm always here for you", "you've got this"): about the
+        # conversation between them; a promise or a decision to the listener stays.
+        return False
+    if _CHEER.search(sentence):
         return False
     return strong or _names_somebody(sentence)
 

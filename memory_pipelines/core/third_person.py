@@ -45,6 +45,7 @@ _ADVERBS = frozenset(
         "generally",
     ]
 )
+_PLURAL = {"was": "were", "am": "are", "wasn't": "weren't"}  # "I was" -> "they were"
 _MODALS = frozenset(
     ["will", "would", "can", "could", "should", "might", "must", "may", "shall", "did", "was"]
 )
@@ -142,6 +143,7 @@ def third_person(text: str, speaker: str, pronoun: str = "they") -> str:
     forms = PRONOUNS.get(pronoun, PRONOUNS["they"])
     subj, obj, poss, poss_pron, refl = forms
     out: list[str] = []
+    plural = False  # the new subject is "they"
     named = False  # the name said once per sentence, pronouns after it
     agree_next = False  # the word after a new singular subject is its verb
     for tok in _TOKEN.findall(text):
@@ -157,7 +159,7 @@ def third_person(text: str, speaker: str, pronoun: str = "they") -> str:
                 continue
             agree_next = False
             if tok[:1].islower():
-                out.append(_third_singular(tok))
+                out.append(_PLURAL.get(low, tok) if plural else _third_singular(tok))
                 continue
         if low == "i" or low in _CONTRACTED:
             who = subj if named else speaker
@@ -166,7 +168,8 @@ def third_person(text: str, speaker: str, pronoun: str = "they") -> str:
                 out.append(f"{who} {plural if who == 'they' else singular}")
             else:
                 out.append(who)
-                agree_next = who != "they"  # "they wish", "Caroline wishes"
+                agree_next = True  # "Caroline wishes", "they were"
+                plural = who == "they"
             named = True
         elif low in ("me", "my", "mine", "myself"):
             if low == "myself":
