@@ -46,8 +46,24 @@ _ADVERBS = frozenset(
     ]
 )
 _PLURAL = {"was": "were", "am": "are", "wasn't": "weren't"}  # "I was" -> "they were"
+# Words after a subject that never take -s ("Jon gotta", not "Jon gottas").
 _MODALS = frozenset(
-    ["will", "would", "can", "could", "should", "might", "must", "may", "shall", "did", "was"]
+    [
+        "will",
+        "would",
+        "can",
+        "could",
+        "should",
+        "might",
+        "must",
+        "may",
+        "shall",
+        "did",
+        "was",
+        "gotta",
+        "gonna",
+        "wanna",
+    ]
 )
 # Contractions and irregular present forms after I: (third person singular, plural "they").
 _AGREE = {
@@ -164,8 +180,8 @@ def third_person(text: str, speaker: str, pronoun: str = "they") -> str:
         if low == "i" or low in _CONTRACTED:
             who = subj if named else speaker
             if low in _CONTRACTED:
-                singular, plural = _CONTRACTED[low]
-                out.append(f"{who} {plural if who == 'they' else singular}")
+                one, many = _CONTRACTED[low]
+                out.append(f"{who} {many if who == 'they' else one}")
             else:
                 out.append(who)
                 agree_next = True  # "Caroline wishes", "they were"
