@@ -14,7 +14,7 @@ from memory_pipelines.core.access import (
     parse_ceiling,
     parse_policy,
 )
-from memory_pipelines.errors import NotFound
+from memory_pipelines.errors import NotFound, Refused
 from memory_pipelines.store import keys as keys_db
 from memory_pipelines.store import organisations as orgs_db
 from memory_pipelines.store.db import Database
@@ -82,3 +82,18 @@ def reachable_stores(db: Database, principal: Principal) -> list[str]:
     with db.connection() as conn:
         stores = orgs_db.stores_of(conn, principal.org_id)
     return [s for s in stores if principal.reaches(s)]
+
+
+def require(
+    db: Database, principal: Principal, action: str, store: str | None, person: str | None = None
+) -> Decision:
+    """`authorize`, raising Refused (naming the missing permit and the nearest level that
+    refused it) unless the request is allowed."""
+    decision = authorize(db, principal, action, store, person)
+    if not decision.allowed:
+        first = decision.refusals[0]
+        raise Refused(
+            f"missing permit: {decision.missing} (refused by the {first.level} {first.who!r}:"
+            f" {first.reason})"
+        )
+    return decision

@@ -10,6 +10,7 @@ from typing import Any
 
 from memory_pipelines.api import boot, documents, feed
 from memory_pipelines.api import commitments as commitments_api
+from memory_pipelines.api import stores as stores_api
 from memory_pipelines.api.dedup import Provenance, save_deduplicated
 from memory_pipelines.api.turns import embed_turns
 from memory_pipelines.core import policy
@@ -43,7 +44,6 @@ from memory_pipelines.errors import NotFound, ValidationError
 from memory_pipelines.models.base import Models
 from memory_pipelines.models.embedder import DEFAULT_MODEL, Embedder, get_embedder
 from memory_pipelines.models.local import LocalBackend
-from memory_pipelines.store import events as events_db
 from memory_pipelines.store import items as items_db
 from memory_pipelines.store import stores as stores_db
 from memory_pipelines.store import turns as turns_db
@@ -447,16 +447,12 @@ class Memory:
         """Delete the store with every record, turn and setting of it (a real delete). Refused
         while its extraction is on, as the console says: switch extraction off first. The
         deletion is recorded as a `delete_store` event naming the actor."""
-        text_field("actor", actor, max_len=200, required=True, one_line=True)
-        with self.db.transaction() as conn:
-            if stores_db.get_settings(conn, self.store_id).extraction.enabled:
-                raise ValidationError(
-                    "extraction",
-                    f"store {self.store_id!r} has extraction on, so it cannot be deleted: switch"
-                    " extraction off first (configure(extraction={'enabled': False}))",
-                )
-            stores_db.drop_store(conn, self.store_id)
-            events_db.record_event(conn, self.store_id, "delete_store", None, actor)
+        stores_api.delete_store(
+            self.db,
+            self.store_id,
+            actor=actor,
+            how=" (configure(extraction={'enabled': False}))",
+        )
 
     def delete(self, item_id: int, *, actor: str) -> None:
         """Really delete an item with its versions, embedding and links; records who did it."""

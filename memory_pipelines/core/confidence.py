@@ -12,7 +12,7 @@ from memory_pipelines.errors import ValidationError
 SCALE = 10  # stored confidence runs 1..SCALE
 
 
-def as_unit(stored: int) -> float:
+def as_unit(stored: float) -> float:
     """A stored confidence (1-10) on the 0-1 scale."""
     return stored / SCALE
 

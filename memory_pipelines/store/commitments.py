@@ -7,7 +7,7 @@ from psycopg import sql
 
 from memory_pipelines.core.types import Commitment
 from memory_pipelines.store.db import Conn
-from memory_pipelines.store.rows import columns, fetch_all
+from memory_pipelines.store.rows import columns, fetch_all, one
 from memory_pipelines.store.visibility import EVERYONE, Reader, reader_params, reader_sees
 
 COMMITMENT_COLUMNS = columns(Commitment)
@@ -92,3 +92,42 @@ def still_overdue(conn: Conn, store_id: str, item_ids: list[int]) -> list[Commit
         ).format(COMMITMENT_COLUMNS),
         (store_id, item_ids),
     )
+
+
+_PAGE = sql.SQL(
+    "SELECT {}, count(*) OVER () AS total FROM commitments WHERE store_id = ANY(%(stores)s)"
+    " AND state <> 'superseded' AND (%(status)s::text IS NULL OR status = %(status)s)"
+    " AND (NOT %(overdue)s OR (overdue AND state = 'current'))"
+    " ORDER BY due_at ASC NULLS LAST, item_id LIMIT %(limit)s OFFSET %(offset)s"
+).format(COMMITMENT_COLUMNS)
+_COUNT = sql.SQL(
+    "SELECT count(*) AS n FROM commitments WHERE store_id = ANY(%(stores)s)"
+    " AND state <> 'superseded' AND (%(status)s::text IS NULL OR status = %(status)s)"
+    " AND (NOT %(overdue)s OR (overdue AND state = 'current'))"
+)
+
+
+def page_commitments(
+    conn: Conn,
+    store_ids: list[str],
+    *,
+    status: str | None,
+    overdue: bool,
+    limit: int,
+    offset: int,
+) -> tuple[list[Commitment], int]:
+    """One page of the commitments of several stores (superseded wordings left out), the one
+    due soonest first, and how many there are in all."""
+    params = {
+        "stores": store_ids,
+        "status": status,
+        "overdue": overdue,
+        "limit": limit,
+        "offset": offset,
+    }
+    rows = conn.execute(_PAGE, params).fetchall()
+    if rows:
+        total = int(rows[0]["total"])
+    else:  # a page past the end still says how many there are
+        total = int(one(conn.execute(_COUNT, params).fetchone(), "counting commitments")["n"])
+    return [Commitment.model_validate(r) for r in rows], total
