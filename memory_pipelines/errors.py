@@ -22,8 +22,3 @@ class NotFound(MemoryPipelinesError, LookupError):
 
 class StoreError(MemoryPipelinesError, RuntimeError):
     """The database cannot serve the request (missing extension, unreachable server, ...)."""
-
-
-class Refused(MemoryPipelinesError, PermissionError):
-    """The caller may not do this (a policy or a ceiling refuses it). Nothing was read or
-    written; the message names the permit that is missing and who refused it."""

@@ -244,8 +244,9 @@ class Memory:
         Provenance keywords: `chat` and `turn_seq` (a save made during a turn is `derived`: as
         trusted as the least trusted item in `fed_by`, and counted against the per-turn
         budget), `from_seq`/`to_seq` (the turns it came from), `origin` (`explicit`, trusted,
-        by default without a chat; `outside`, untrusted), `written_by`, `model`, `fed_by`,
-        and `request_id`, which names the request the save serves in model_calls (a fresh id
+        by default without a chat; `outside`, untrusted), `written_by`, `key_id` (the API key
+        writing it: the record's "Written by"), `model`, `fed_by`, and `request_id`, which
+        names the request the save serves in model_calls (a fresh id
         by default).
         """
         return self._save(item, dedup=False, **provenance)
@@ -281,11 +282,13 @@ class Memory:
         to_seq: int | None = None,
         origin: str | None = None,
         written_by: str = "",
+        key_id: str | None = None,
         model: str | None = None,
         fed_by: Sequence[int] = (),
         request_id: str | None = None,
     ) -> SaveResult:
         parsed = validate_item(item)
+        id_field("key_id", key_id, nullable=True)
         id_field("chat", chat, nullable=True)
         # Every metered call names what it served: the caller's request (the HTTP API passes
         # its own), or a fresh id for this one save.
@@ -340,6 +343,7 @@ class Memory:
                     origin=origin,
                     trusted=trust_for(origin, items_db.trust_of(conn, self.store_id, fed)),
                     written_by=written_by,
+                    key_id=key_id,
                     chat_id=chat_id,
                     from_seq=first,
                     to_seq=to_seq if to_seq is not None else first,
@@ -364,6 +368,7 @@ class Memory:
                     origin=prov.origin,
                     trusted=prov.trusted,
                     written_by=written_by,
+                    key_id=key_id,
                     chat_id=chat_id,
                     from_seq=prov.from_seq,
                     to_seq=prov.to_seq,

@@ -13,7 +13,7 @@ SCALE = 10  # stored confidence runs 1..SCALE
 
 
 def as_unit(stored: float) -> float:
-    """A stored confidence (1-10) on the 0-1 scale."""
+    """A stored confidence (1-10, or one decayed from it) on the 0-1 scale."""
     return stored / SCALE
 
 

@@ -39,6 +39,15 @@ def readers(conn: Conn, record_id: int, limit: int) -> list[dict[str, Any]]:
     ).fetchall()
 
 
+def count_readers(conn: Conn, record_id: int) -> int:
+    """How many reads returned the record."""
+    row = conn.execute(
+        "SELECT count(*) AS n FROM read_audit WHERE record_ids @> ARRAY[%s]::bigint[]",
+        (record_id,),
+    ).fetchone()
+    return int(one(row, "counting a record's reads")["n"])
+
+
 def reads_by_key(conn: Conn, key_id: str, limit: int) -> list[dict[str, Any]]:
     """A key's reads, newest first."""
     return conn.execute(

@@ -65,6 +65,7 @@ def insert_item(
     origin: str,
     trusted: bool,
     written_by: str = "",
+    key_id: str | None = None,
     chat_id: int | None = None,
     from_seq: int | None = None,
     to_seq: int | None = None,
@@ -79,10 +80,10 @@ def insert_item(
             "INSERT INTO agent_memory_items (store_id, person_id, category, context, body,"
             " confidence, importance, tags, labels, entities, keywords, edges, metadata,"
             " valid_from,"
-            " source, origin, trusted, written_by, chat_id, from_seq, to_seq, model, fed_by,"
-            " status, due_at, owed_to, embedding)"
+            " source, origin, trusted, written_by, key_id, chat_id, from_seq, to_seq, model,"
+            " fed_by, status, due_at, owed_to, embedding)"
             " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, coalesce(%s, now()),"
-            " %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
+            " %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
         ),
         (
             store_id,
@@ -103,6 +104,7 @@ def insert_item(
             origin,
             trusted,
             written_by,
+            key_id,
             chat_id,
             from_seq,
             to_seq,

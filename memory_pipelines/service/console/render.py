@@ -19,9 +19,10 @@ from fastapi import Request
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 
+from memory_pipelines.api.access import Refused
 from memory_pipelines.api.audit import AuditFailed
 from memory_pipelines.core.confidence import as_unit
-from memory_pipelines.errors import NotFound, Refused, ValidationError
+from memory_pipelines.errors import NotFound, ValidationError
 from memory_pipelines.service.console.session import ConsoleError
 
 HERE = Path(__file__).parent
@@ -87,7 +88,12 @@ def shown_or_refused() -> Iterator[None]:
     except NotFound as exc:
         raise ConsoleError(404, "Not found", str(exc)) from exc
     except Refused as exc:
-        raise ConsoleError(403, "Not permitted", str(exc)) from exc
+        first = exc.decision.refusals[0]
+        message = (
+            f"Missing permit: {exc.decision.missing} (refused by the {first.level}"
+            f" {first.who}: {first.reason})."
+        )
+        raise ConsoleError(403, "Not permitted", message) from exc
     except ValidationError as exc:  # an address edited by hand: a filter out of range, ...
         raise ConsoleError(400, "This address cannot be shown", str(exc)) from exc
     except AuditFailed as exc:
