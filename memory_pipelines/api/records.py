@@ -28,9 +28,11 @@ from memory_pipelines.core.types import Item, ItemVersion
 from memory_pipelines.core.types.records import (
     Feeder,
     ListedRecord,
+    NamedRecord,
     ReadBy,
     RecordLife,
     RecordPage,
+    RecordView,
     TrustOrigin,
 )
 from memory_pipelines.errors import NotFound, ValidationError
@@ -99,21 +101,81 @@ def read_record(
     included), as `reader` may see it: NotFound, worded as for a record that does not exist,
     when the reader may not see it. Audited with the record's id."""
     _record_id(item_id)
-    readers = {store: reader}
     with db.transaction() as conn:
-        found = [
-            row
-            for row in records_db.rows(conn, [item_id])
-            if row[0].store_id == store and _sees(reader, row[0])
+        record, chat_name = _one(conn, principal, store, item_id, reader, now)
+        audit_read(
+            conn, principal, endpoint, store, {"read_as": _read_as({store: reader})}, [item_id]
+        )
+        return _life(conn, store, record, chat_name)
+
+
+def record_page(
+    db: Database,
+    principal: Principal,
+    store: str,
+    item_id: int,
+    reader: Reader,
+    *,
+    endpoint: str = RECORD,
+    now: datetime | None = None,
+) -> RecordView:
+    """A record's whole page in one read: its life (as `read_record`), every version of its
+    fact (as `record_history`), the wording of the records it names (the one that replaced it,
+    those it contradicts) and its type's half-life in the store. One audit row, written in the
+    same transaction, holds the id of every record whose content the page shows."""
+    _record_id(item_id)
+    with db.transaction() as conn:
+        record, chat_name = _one(conn, principal, store, item_id, reader, now)
+        versions = versions_db.history(conn, store, item_id, reader)
+        wanted = [i for i in (record.superseded_by, *record.contested_with) if i is not None]
+        named = [
+            NamedRecord(item_id=r.item_id, context=r.context, state=r.state)
+            for r, _, _ in records_db.rows(conn, wanted)
+            if r.store_id == store and _sees(reader, r)
         ]
-        if not found:
-            raise NotFound(f"memory item {item_id} does not exist in store {store!r}")
-        [record] = _listed(conn, principal, readers, found, now)
-        chat_name = found[0][2] if record.chat_id is not None else None
-        trusts = records_db.feeders(conn, store, record.fed_by)
-        audit_read(conn, principal, endpoint, store, {"read_as": _read_as(readers)}, [item_id])
-        read_by = [ReadBy.model_validate(r) for r in audit_db.readers(conn, item_id, MAX_READERS)]
-        total = audit_db.count_readers(conn, item_id)
+        shown = {item_id, *(v.item_id for v in versions), *(n.item_id for n in named)}
+        audit_read(
+            conn, principal, endpoint, store, {"read_as": _read_as({store: reader})}, sorted(shown)
+        )
+        life = _life(conn, store, record, chat_name)
+        decay = stores_db.get_settings(conn, store).decay_per_type.half_life_days
+    half_lives = decay_math.reader_half_lives(decay, dict(principal.decay_per_type))
+    return RecordView(
+        life=life,
+        history=versions,
+        named=named,
+        half_life_days=half_lives.get(record.category),
+    )
+
+
+def _one(
+    conn: Conn,
+    principal: Principal,
+    store: str,
+    item_id: int,
+    reader: Reader,
+    now: datetime | None,
+) -> tuple[ListedRecord, str | None]:
+    """The record as the reader may see it, with its conversation's name; NotFound when the
+    reader may not see it (worded as for a record that does not exist)."""
+    found = [
+        row
+        for row in records_db.rows(conn, [item_id])
+        if row[0].store_id == store and _sees(reader, row[0])
+    ]
+    if not found:
+        raise NotFound(f"memory item {item_id} does not exist in store {store!r}")
+    [record] = _listed(conn, principal, {store: reader}, found, now)
+    return record, found[0][2] if record.chat_id is not None else None
+
+
+def _life(conn: Conn, store: str, record: ListedRecord, chat_name: str | None) -> RecordLife:
+    """The record's life, its trust and origin, and who read it (after this read's audit)."""
+    trusts = records_db.feeders(conn, store, record.fed_by)
+    read_by = [
+        ReadBy.model_validate(r) for r in audit_db.readers(conn, record.item_id, MAX_READERS)
+    ]
+    total = audit_db.count_readers(conn, record.item_id)
     trust = TrustOrigin(
         origin=record.origin,
         trusted=record.trusted,

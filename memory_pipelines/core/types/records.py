@@ -8,7 +8,7 @@ from typing import Literal
 from pydantic import Field
 
 from memory_pipelines.core.types.base import Result
-from memory_pipelines.core.types.items import Item
+from memory_pipelines.core.types.items import Item, ItemVersion
 
 
 class WrittenBy(Result):
@@ -90,3 +90,23 @@ class RecordLife(Result):
     trust: TrustOrigin
     readers: list[ReadBy]
     readers_total: int
+
+
+class NamedRecord(Result):
+    """A record another record's page names (the one that replaced it, one it contradicts):
+    its id, its one-line wording and its state."""
+
+    item_id: int
+    context: str
+    state: Literal["current", "superseded", "archived"]
+
+
+class RecordView(Result):
+    """A record's whole page (the console's): its life, every version of its fact oldest
+    first, the records it names with their wording, and its type's half-life in days as the
+    reader's decay has it (None: the type never decays)."""
+
+    life: RecordLife
+    history: list[ItemVersion]
+    named: list[NamedRecord]
+    half_life_days: float | None
