@@ -87,6 +87,14 @@ def list_records(
     return page
 
 
+def any_record(db: Database, readers: Mapping[str, Reader]) -> bool:
+    """Whether the stores of `readers` hold any record their readers may see, in any state (so
+    an empty list can say whether nothing is remembered or the filters match nothing). No
+    record is returned, so nothing is audited."""
+    with db.connection() as conn:
+        return bool(records_db.page_ids(conn, readers, RecordFilters(state=None, limit=1)))
+
+
 def read_record(
     db: Database,
     principal: Principal,
