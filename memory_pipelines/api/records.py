@@ -134,7 +134,10 @@ def record_page(
     _record_id(item_id)
     with db.transaction() as conn:
         record, chat_name = _one(conn, principal, store, item_id, reader, now)
-        versions = versions_db.history(conn, store, item_id, reader)
+        try:
+            versions = versions_db.history(conn, store, item_id, reader)
+        except NotFound:  # a record loaded without its versions (by SQL): its page still shows
+            versions = []
         wanted = [i for i in (record.superseded_by, *record.contested_with) if i is not None]
         named = [
             NamedRecord(item_id=r.item_id, context=r.context, state=r.state)

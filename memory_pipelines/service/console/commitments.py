@@ -3,10 +3,10 @@ stores; filtered on Status and Overdue only, every filter in the address. Read-o
 
 from __future__ import annotations
 
-from urllib.parse import urlencode
+from urllib.parse import parse_qsl, urlencode
 
 from fastapi import APIRouter, Request
-from fastapi.responses import Response
+from fastapi.responses import RedirectResponse, Response
 
 from memory_pipelines.api import commitments as commitments_api
 from memory_pipelines.core.vocabulary import COMMITMENT_STATUSES
@@ -37,6 +37,18 @@ def commitments(request: Request, who: Administrator) -> Response:
         )
     overdue = q.get("overdue", "") in ("1", "on", "true")
     number = _page_number(q.get("page", ""))
+    kept = {k: v for k, v in (("status", status), ("overdue", "1" if overdue else "")) if v}
+
+    def params(n: int) -> list[tuple[str, str]]:
+        return [*kept.items(), *([("page", str(n))] if n > 1 else [])]
+
+    def url(n: int) -> str:
+        text = urlencode(params(n))
+        return f"{PATH}/commitments" + (f"?{text}" if text else "")
+
+    # the short address of these filters (a form also sends its empty fields)
+    if parse_qsl(request.url.query, keep_blank_values=True) != params(number):
+        return RedirectResponse(url(number), status_code=303)
     size = commitments_api.PAGE_SIZE
     with shown_or_refused():
         result = commitments_api.organisation_commitments(
@@ -47,11 +59,6 @@ def commitments(request: Request, who: Administrator) -> Response:
             offset=(number - 1) * size,
             endpoint=ENDPOINT,
         )
-    kept = {k: v for k, v in (("status", status), ("overdue", "1" if overdue else "")) if v}
-
-    def url(n: int) -> str:
-        return f"{PATH}/commitments?" + urlencode({**kept, **({"page": n} if n > 1 else {})})
-
     shown = len(result.rows)
     return page(
         request,

@@ -4,11 +4,13 @@ every segment (Stores, Records, Commitments), the CSS and the error pages on the
 from __future__ import annotations
 
 import re
+import time
 from typing import Any
 
 from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from memory_pipelines.api import accounts
 from memory_pipelines.core.accounts import new_token
@@ -115,10 +117,35 @@ def signout(request: Request, posted: SessionForm) -> Response:
     return response
 
 
+class ServerTiming:
+    """Every console response says how long the server took to produce it (its headers, which
+    go once the page is rendered): `Server-Timing: app;dur=<ms>`, shown by a browser's
+    developer tools and read by benchmarks/console.py. Plain ASGI, so streams stay streams."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or not str(scope.get("path", "")).startswith(PATH):
+            await self.app(scope, receive, send)
+            return
+        start = time.perf_counter()
+
+        async def timed(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                ms = (time.perf_counter() - start) * 1000
+                header = (b"server-timing", f"app;dur={ms:.1f}".encode())
+                message = {**message, "headers": [*message.get("headers", []), header]}
+            await send(message)
+
+        await self.app(scope, receive, timed)
+
+
 def install(app: FastAPI) -> None:
     """Serve the console under /console of `app`: its pages, its CSS, its error pages."""
     for r in (router, stores.router, records.router, commitments.router):
         app.include_router(r)
+    app.add_middleware(ServerTiming)
     app.mount(f"{PATH}/static", StaticFiles(directory=HERE / "static"), name="console-static")
 
     @app.exception_handler(SignInRequired)

@@ -9,7 +9,7 @@ import json
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import parse_qsl, urlencode
 
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
@@ -96,9 +96,9 @@ def _minimum(text: str) -> Any:
 def _canonical(request: Request, query: Query) -> str | None:
     """The address of these filters with nothing empty in it, when it differs (a form sends
     its empty rows), so that the address a person copies is the short one."""
-    canonical = query.url()
-    current = request.url.path + (f"?{request.url.query}" if request.url.query else "")
-    return canonical if canonical != current else None
+    # compared as parameters, not as text: an address encoded otherwise is the same address
+    sent = parse_qsl(request.url.query, keep_blank_values=True)
+    return query.url() if sent != query.params() else None
 
 
 @router.get("/records")
