@@ -4,24 +4,16 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Header, Request
+from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse
 
 from memory_pipelines.api.memory import Memory
 from memory_pipelines.service.errors import documented
-from memory_pipelines.service.idempotent import idempotent
+from memory_pipelines.service.idempotent import IdempotencyKey, idempotent
 from memory_pipelines.service.models import TurnsIn, TurnsWritten
 from memory_pipelines.service.security import Guard, guard_for
 
 router = APIRouter(tags=["turns"])
-IdempotencyKey = Annotated[
-    str | None,
-    Header(
-        alias="Idempotency-Key",
-        description="Send the same key with a retry: the first response is replayed, nothing "
-        "is written twice (kept 24 hours).",
-    ),
-]
 
 
 @router.post(
