@@ -40,7 +40,8 @@ PERSONS = 200
 # Indexes recall needs and a list never uses: dropped in the scratch database so the load is
 # quick (HNSW over 100k vectors alone takes minutes here).
 HEAVY = ("items_embedding_hnsw", "items_words_bm25", "items_tsv_idx", "items_entities_idx")
-# p43 holds records (persons are p(g % 200) for g % 10 >= 3, so p43 does; p42 would not).
+# p47 holds current records (persons are p(g % 200) for g % 10 >= 3; state current for
+# g % 20 >= 4): p42 would hold none, p43 only superseded ones.
 
 
 def log(msg: str) -> None:
@@ -89,8 +90,8 @@ def combos(main: str) -> list[dict[str, Any]]:
         (None, "type3"),
         (None, 0.7),
         (None, [("team", "team2")]),
-        (None, "p43"),
-        ("everyone", "p43"),
+        (None, "p47"),
+        ("everyone", "p47"),
     ):
         out.append(
             {
