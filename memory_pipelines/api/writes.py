@@ -13,7 +13,7 @@ from typing import Any
 from memory_pipelines.api.access import Refused
 from memory_pipelines.api.memory import Memory
 from memory_pipelines.core.access import Principal, Request
-from memory_pipelines.core.types import SaveResult
+from memory_pipelines.core.types import SaveResult, TurnWritten
 from memory_pipelines.core.types.base import Result
 from memory_pipelines.errors import NotFound, ValidationError
 from memory_pipelines.models.embedder import Embedder
@@ -37,6 +37,41 @@ class Deleted(Result):
 def actor(principal: Principal) -> str:
     """How versions and events name the principal: `key <id>` or `account <id>`."""
     return principal.name
+
+
+def write_turns(
+    db: Database,
+    embedder: Embedder | None,
+    principal: Principal,
+    store: str,
+    chat: str,
+    turns: list[dict[str, Any]],
+    person: str | None,
+) -> list[TurnWritten]:
+    """Append turns to a conversation as this key: Refused unless it may write for `person`.
+    A conversation id already taken by a chat of somebody the key may not write for is refused
+    without naming whose it is (the chat's person is not the key's to learn)."""
+    decision = principal.decide(Request("write_memory", store, person))
+    if not decision.allowed:
+        raise Refused(decision)
+    if isinstance(chat, str):
+        with db.connection() as conn:
+            try:
+                owner = turns_db.get_chat(conn, store, chat).person_id
+            except NotFound:
+                owner = None
+            else:
+                if (
+                    owner != person
+                    and not principal.decide(Request("write_memory", store, owner)).allowed
+                ):
+                    raise ValidationError(
+                        "chat",
+                        f"{chat!r} is the id of a conversation this key may not write in;"
+                        " use another conversation id",
+                    )
+    memory = Memory(store, db=db, embedder=embedder, create=False)
+    return memory.write_turns(chat, turns, person=person, key_id=principal.key_id)
 
 
 def save(

@@ -97,8 +97,7 @@ def count(conn: Conn, readers: Mapping[str, Reader], filters: RecordFilters) -> 
     if not readers:
         return 0
     query = sql.SQL(
-        "SELECT count(*) AS n FROM item_listing i"
-        " WHERE i.store_id = ANY(%(stores)s::text[]) AND {}"
+        "SELECT count(*) AS n FROM item_listing i WHERE i.store_id = ANY(%(stores)s::text[]) AND {}"
     ).format(_conditions(filters, sql.SQL("i.store_id")))
     row = conn.execute(query, _params(readers, filters), prepare=False).fetchone()
     return int(row["n"]) if row else 0
