@@ -87,7 +87,7 @@ def test_filters_narrow_the_list_and_the_total(db: Database, org: dict[str, Any]
     assert len(rows) == 11
     assert rows[0]["record_ids"] == [ids["ben"], ids["ana"], ids["shared"]]
     assert rows[0]["filters"]["state"] == "all" and rows[0]["store_id"] == org["a"]
-    assert rows[2]["record_ids"] == [] and rows[2]["filters"]["metadata"] == [
+    assert rows[3]["record_ids"] == [] and rows[3]["filters"]["metadata"] == [
         ["team", ["ops"]],
         ["tier", ["4", 4]],
     ]

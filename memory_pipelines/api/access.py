@@ -146,7 +146,7 @@ def readers_for(
         if len(may) == 1:
             out[s] = may[0]
         elif may:
-            raise Refused(everyone, f"this key may read as one of {', '.join(may)}: pass person")
+            raise Refused(everyone, f"this key may read as one of {', '.join(may)}: pass ?person=")
         elif store is not None:
             raise Refused(everyone)
     return out

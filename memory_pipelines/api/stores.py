@@ -10,7 +10,7 @@ from memory_pipelines.api.access import reachable_stores, require
 from memory_pipelines.api.audit import audited
 from memory_pipelines.core.access import Principal
 from memory_pipelines.core.records import text_field
-from memory_pipelines.core.settings import CARDS, StoreSettings, parse_settings
+from memory_pipelines.core.settings import CARDS, StoreSettings, card_to_json, parse_settings
 from memory_pipelines.errors import NotFound, ValidationError
 from memory_pipelines.store import events as events_db
 from memory_pipelines.store import extraction as extraction_db
@@ -72,18 +72,16 @@ def settings_of(db: Database, reader: Principal, store_id: str) -> StoreSettings
 
 def save_card(
     db: Database, reader: Principal, store_id: str, card: str, raw: dict[str, Any], *, actor: str
-) -> StoreSettings:
-    """Save one settings card of a store (the others are left as they are), validated whole
-    first: a bad field raises ValidationError naming it as `card.field` with what is allowed,
-    and nothing is saved. The change is a `configure` event naming the actor and the card."""
+) -> dict[str, Any]:
+    """Save one settings card of a store for a reader allowed to administer its settings (the
+    other cards are left as they are; a field of the card not in `raw` keeps its value), as
+    `change_settings` does: a bad field raises ValidationError naming it as `card.field` with
+    what is allowed, and nothing is saved. The change is a `configure` event naming the actor.
+    NotFound for a store of another organisation."""
     if card not in CARDS:
         raise ValidationError("card", f"must be one of {', '.join(CARDS)}, got {card!r}")
-    text_field("actor", actor, max_len=200, required=True, one_line=True)
     require(db, reader, "administer_settings", store_id)
-    with db.transaction() as conn:
-        stores_db.update_settings(conn, store_id, {card: raw})
-        events_db.record_event(conn, store_id, "configure", None, actor, {"card": card})
-        return stores_db.get_settings(conn, store_id)
+    return change_settings(db, store_id, {card: raw}, actor=actor)
 
 
 def delete_store(db: Database, store_id: str, *, actor: str, how: str = "") -> None:
@@ -122,3 +120,45 @@ def _overview(row: dict[str, Any]) -> dict[str, Any]:
         "last_maintenance": row["last_maintenance"],
         "created_at": row["created_at"],
     }
+
+
+def settings_json(settings: StoreSettings) -> dict[str, Any]:
+    """Every card of a store's settings as JSON (defaults where nothing was configured)."""
+    out: dict[str, Any] = {card: card_to_json(getattr(settings, card)) for card in CARDS}
+    out["trust_envelope"] = settings.trust_envelope
+    return out
+
+
+def read_settings(db: Database, reader: Principal, store: str, endpoint: str) -> dict[str, Any]:
+    """The store's settings cards (audited: who read them; no record is returned)."""
+
+    def read(conn: Conn) -> tuple[dict[str, Any], list[int]]:
+        return settings_json(stores_db.get_settings(conn, store)), []
+
+    return audited(db, reader, endpoint, store, {}, read)
+
+
+def change_settings(
+    db: Database, store: str, changes: dict[str, Any], *, actor: str = ""
+) -> dict[str, Any]:
+    """Change some cards, field by field (a field not sent keeps its value; trust_envelope is a
+    card of one value), all or none: a bad value is a ValidationError naming `card.field` and
+    nothing is saved. Returns every card after the change. With an `actor` the change is also a
+    `configure` event naming it and the cards changed (the console's saves)."""
+    if not isinstance(changes, dict) or not changes:
+        raise ValidationError("settings", "must name at least one card to change")
+    if actor:
+        text_field("actor", actor, max_len=200, required=True, one_line=True)
+    with db.transaction() as conn:
+        stores_db.lock_store(conn, store)
+        current = settings_json(stores_db.get_settings(conn, store))
+        merged: dict[str, Any] = {}
+        for card, fields in changes.items():
+            if card in CARDS and isinstance(fields, dict):
+                merged[card] = {**current[card], **fields}
+            else:  # trust_envelope, an unknown card or a card that is not an object: named
+                merged[card] = fields
+        stores_db.update_settings(conn, store, merged)
+        if actor:
+            events_db.record_event(conn, store, "configure", None, actor, {"cards": sorted(merged)})
+        return settings_json(stores_db.get_settings(conn, store))

@@ -100,8 +100,17 @@ def record_filters(
         metadata=metadata_pairs(metadata),
         person=id_field("person", person, nullable=True),
         limit=int_field("limit", limit, 1, MAX_PAGE),
-        after=decode_cursor(after),
+        after=_timed(decode_cursor(after)),
     )
+
+
+def _timed(key: tuple[datetime | None, int] | None) -> tuple[datetime, int] | None:
+    if key is None:
+        return None
+    at, item_id = key
+    if at is None:  # decode_cursor gives None only when asked (nullable)
+        raise ValidationError("after", "must be the `next` of an earlier page")
+    return at, item_id
 
 
 def metadata_pairs(raw: Any) -> tuple[Pair, ...]:
@@ -153,30 +162,32 @@ def parse_metadata_query(values: Iterable[str]) -> list[tuple[str, str]]:
     return out
 
 
-def encode_cursor(updated_at: datetime, item_id: int) -> str:
-    """The cursor of the page after the record (updated_at, item_id)."""
-    raw = json.dumps([updated_at.isoformat(), item_id]).encode()
+def encode_cursor(at: datetime | None, item_id: int) -> str:
+    """The cursor of the page after the record keyed (at, item_id): the Records list's
+    (updated_at, item_id), the commitments' (due_at or None, item_id)."""
+    raw = json.dumps([at.isoformat() if at else None, item_id]).encode()
     return base64.urlsafe_b64encode(raw).decode().rstrip("=")
 
 
-def decode_cursor(text: Any) -> tuple[datetime, int] | None:
+def decode_cursor(text: Any, *, nullable: bool = False) -> tuple[datetime | None, int] | None:
+    """The key a cursor of encode_cursor names (its time None only when `nullable`)."""
     if text is None:
         return None
-    problem = "must be the `next` of an earlier page"
+    problem = f"must be the `next` of an earlier page, got {show(text)}"
     if not isinstance(text, str) or len(text) > 200:
-        raise ValidationError("after", f"{problem}, got {show(text)}")
+        raise ValidationError("after", problem)
     try:
         at, item_id = json.loads(base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)))
-        when = datetime.fromisoformat(at)
+        when = None if at is None and nullable else datetime.fromisoformat(at)
     except (ValueError, TypeError, binascii.Error, UnicodeDecodeError):
-        raise ValidationError("after", f"{problem}, got {show(text)}") from None
+        raise ValidationError("after", problem) from None
     if (
         isinstance(item_id, bool)
         or not isinstance(item_id, int)
         or not 0 < item_id < 2**63
-        or when.tzinfo is None
+        or (when is not None and when.tzinfo is None)
     ):
-        raise ValidationError("after", f"{problem}, got {show(text)}")
+        raise ValidationError("after", problem)
     return when, item_id
 
 

@@ -12,7 +12,7 @@ from fastapi import FastAPI
 from memory_pipelines.models.embedder import Embedder
 from memory_pipelines.service import console, errors
 from memory_pipelines.service.limits import DEFAULT_MAX_BODY, BodyLimit
-from memory_pipelines.service.routes import feed, stores, turns
+from memory_pipelines.service.routes import feed, recall, records, settings, stores, turns
 from memory_pipelines.store.db import Database, get_database
 
 API_VERSION = "1"
@@ -54,7 +54,14 @@ def create_app(
     )
     errors.install(app)
     app.add_middleware(BodyLimit, max_bytes=max_body_bytes)
-    for router in (stores.router, turns.router, feed.router):
+    for router in (
+        stores.router,
+        settings.router,
+        records.router,
+        recall.router,
+        turns.router,
+        feed.router,
+    ):
         app.include_router(router)
     console.install(app)
     return app

@@ -2,9 +2,11 @@
 records, one person's and the shared, or the shared only), filtered, newest change first,
 keyset-paged, with the total.
 
-A page is read in two steps: the ids of the page from the index items_records_idx alone (an
-index-only scan: the filters but metadata are its included columns, so rows that do not match
-are never fetched), then those rows. The total is the same scan, counted.
+The list is read from item_listing, a narrow copy of the columns it filters and orders on (an
+item's own row is wide: its vector), in two steps: the ids of the page, per store in the order
+of item_listing_order_idx (whose included columns answer every filter but metadata), then the
+rows of those ids. The total counts the same rows. Only the filters given are in the SQL, and
+no statement is prepared: each plan fits its filters.
 """
 
 from __future__ import annotations
@@ -21,32 +23,32 @@ from memory_pipelines.store.db import Conn
 from memory_pipelines.store.rows import columns
 from memory_pipelines.store.visibility import Everyone, Reader
 
-# What a store's reader may see: its store is in %(stores)s, and either the reader sees every
-# person's records there (%(everyone)s), or the record is shared, or it is the reader's person's
+# What the reader may see in store {store}: every person's records there (%(everyone)s: the
+# stores read as everyone), or the shared ones and those of the reader's person there
 # (%(persons)s: store -> person).
 _VISIBLE = (
-    "i.store_id = ANY(%(stores)s::text[]) AND (i.store_id = ANY(%(everyone)s::text[])"
-    " OR i.person_id IS NULL OR i.person_id = (%(persons)s::jsonb ->> i.store_id))"
-)
-_FILTERS = (
-    " AND (%(state)s::text IS NULL OR i.state = %(state)s)"
-    " AND (%(category)s::text IS NULL OR i.category = %(category)s)"
-    " AND (%(conf)s::int IS NULL OR i.confidence >= %(conf)s)"
-    " AND (%(person)s::text IS NULL OR i.person_id = %(person)s)"
-)
-_AFTER = (
-    " AND (%(after_at)s::timestamptz IS NULL"
-    " OR (i.updated_at, i.item_id) < (%(after_at)s, %(after_id)s::bigint))"
+    "({store} = ANY(%(everyone)s::text[]) OR i.person_id IS NULL"
+    " OR i.person_id = (%(persons)s::jsonb ->> {store}))"
 )
 
 
-def _where(filters: RecordFilters) -> sql.Composed:
+def _conditions(filters: RecordFilters, store: sql.Composable) -> sql.Composed:
+    """The visibility and the filters given (only those: each plan fits its filters)."""
+    parts: list[sql.Composable] = [sql.SQL(_VISIBLE).format(store=store)]
+    if filters.state is not None:
+        parts.append(sql.SQL("i.state = %(state)s"))
+    if filters.category is not None:
+        parts.append(sql.SQL("i.category = %(category)s"))
+    if filters.least_stored is not None:
+        parts.append(sql.SQL("i.confidence >= %(conf)s"))
+    if filters.person is not None:
+        parts.append(sql.SQL("i.person_id = %(person)s"))
     # One `metadata @> ANY(alternatives)` per pair: the GIN index answers each.
-    meta = [
-        sql.SQL(" AND i.metadata @> ANY({}::jsonb[])").format(sql.Placeholder(f"meta{n}"))
+    parts += [
+        sql.SQL("i.metadata @> ANY({}::jsonb[])").format(sql.Placeholder(f"meta{n}"))
         for n in range(len(filters.metadata))
     ]
-    return sql.SQL("{}{}").format(sql.SQL(_VISIBLE + _FILTERS), sql.Composed(meta))
+    return sql.SQL(" AND ").join(parts)
 
 
 def _params(readers: Mapping[str, Reader], filters: RecordFilters) -> dict[str, Any]:
@@ -58,34 +60,46 @@ def _params(readers: Mapping[str, Reader], filters: RecordFilters) -> dict[str, 
         "category": filters.category,
         "conf": filters.least_stored,
         "person": filters.person,
-        "after_at": filters.after[0] if filters.after else None,
-        "after_id": filters.after[1] if filters.after else None,
     }
+    if filters.after is not None:
+        params["after_at"], params["after_id"] = filters.after
     for n, (key, values) in enumerate(filters.metadata):
         params[f"meta{n}"] = [Jsonb({key: v}) for v in values]
     return params
 
 
 def page_ids(conn: Conn, readers: Mapping[str, Reader], filters: RecordFilters) -> list[int]:
-    """The ids of the page (one more than `limit`, to tell whether another page follows)."""
+    """The ids of the page (one more than `limit`, to tell whether another page follows).
+
+    Per store, the newest matching rows in index order, stopping at the page's size (an
+    equality on store_id lets the index give the order; `store_id = ANY(...)` would not), then
+    the stores' rows merged."""
     if not readers:
         return []
+    after = (
+        sql.SQL(" AND (i.updated_at, i.item_id) < (%(after_at)s, %(after_id)s::bigint)")
+        if filters.after is not None
+        else sql.SQL("")
+    )
     query = sql.SQL(
-        "SELECT i.item_id FROM agent_memory_items i WHERE {}{}"
-        " ORDER BY i.updated_at DESC, i.item_id DESC LIMIT %(limit)s"
-    ).format(_where(filters), sql.SQL(_AFTER))
+        "SELECT p.item_id FROM unnest(%(stores)s::text[]) AS s(store_id),"
+        " LATERAL (SELECT i.item_id, i.updated_at FROM item_listing i"
+        "  WHERE i.store_id = s.store_id AND {}{}"
+        "  ORDER BY i.updated_at DESC, i.item_id DESC LIMIT %(limit)s) AS p"
+        " ORDER BY p.updated_at DESC, p.item_id DESC LIMIT %(limit)s"
+    ).format(_conditions(filters, sql.SQL("s.store_id")), after)
     params = {**_params(readers, filters), "limit": filters.limit + 1}
-    return [int(r["item_id"]) for r in conn.execute(query, params)]
+    return [int(r["item_id"]) for r in conn.execute(query, params, prepare=False)]
 
 
 def count(conn: Conn, readers: Mapping[str, Reader], filters: RecordFilters) -> int:
     """How many records the filters match (every page together)."""
     if not readers:
         return 0
-    query = sql.SQL("SELECT count(*) AS n FROM agent_memory_items i WHERE {}").format(
-        _where(filters)
-    )
-    row = conn.execute(query, _params(readers, filters)).fetchone()
+    query = sql.SQL(
+        "SELECT count(*) AS n FROM item_listing i WHERE i.store_id = ANY(%(stores)s::text[]) AND {}"
+    ).format(_conditions(filters, sql.SQL("i.store_id")))
+    row = conn.execute(query, _params(readers, filters), prepare=False).fetchone()
     return int(row["n"]) if row else 0
 
 
