@@ -28,6 +28,12 @@ LIST = "GET /console/records"
 ONE = "GET /console/stores/{store}/records/{item_id}"
 PAGE_SIZE = 100
 STATES = (("current", "Current"), ("superseded", "Superseded"), ("archived", "Archived"))
+# How the Read by card names the console's own pages (the API's endpoints as they are).
+THROUGH = {
+    LIST: "the Records list",
+    ONE: "this record's page",
+    "GET /console/commitments": "the Commitments list",
+}
 META_ROWS_BLANK = 2  # empty metadata rows under those in use, to add one
 
 
@@ -225,5 +231,6 @@ def record(request: Request, store_id: str, item_id: str, who: Administrator) ->
         named={n.item_id: n for n in view.named},
         curve=decay_curve(r.confidence, r.updated_at, view.half_life_days, now),
         admins=names,
+        readers_through=THROUGH,
         now=now,
     )
