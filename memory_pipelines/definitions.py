@@ -1,39 +1,22 @@
-"""Dagster definitions: every domain folder under defs/, bound to the store, embedder, models."""
+"""Dagster definitions: every domain folder under defs/ (walked, not listed: a new asset,
+check, job, schedule or sensor in a defs/<domain>/ module is loaded by being there), bound to
+the store, the embedder and the models."""
+
+from pathlib import Path
 
 import dagster as dg
 
-from memory_pipelines.defs.commitments.sensors import overdue_commitments_sensor
-from memory_pipelines.defs.decay.assets import decay_scores
-from memory_pipelines.defs.decay.schedules import decay_job, decay_schedule
-from memory_pipelines.defs.evolution.assets import evolution
-from memory_pipelines.defs.evolution.schedules import evolution_job, evolution_schedule
 from memory_pipelines.defs.extraction.assets import (
     conversation_windows,
     extracted_candidates,
     memory_items,
 )
-from memory_pipelines.defs.extraction.sensors import embed_job, extraction_job, new_turns_sensor
-from memory_pipelines.defs.links.assets import link_graph
-from memory_pipelines.defs.links.schedules import linkgen_job, linkgen_schedule
-from memory_pipelines.defs.maintenance.assets import maintenance
-from memory_pipelines.defs.maintenance.schedules import maintenance_job, maintenance_schedule
-from memory_pipelines.defs.pyramid.assets import chunk_pyramid
-from memory_pipelines.defs.pyramid.schedules import rollup_job, rollup_schedule
-from memory_pipelines.defs.reflection.assets import reflection
-from memory_pipelines.defs.reflection.schedules import reflection_job, reflection_schedule
 from memory_pipelines.defs.turns.assets import turn_embeddings
 from memory_pipelines.resources import EmbedderResource, ModelResource, StoreResource
 
+PROJECT = Path(__file__).resolve().parent
+# The extraction path (what `demo` and the extraction job run), in order.
 ASSETS = [turn_embeddings, conversation_windows, extracted_candidates, memory_items]
-# Background jobs on their own schedules, not in the extraction path.
-BACKGROUND_ASSETS = [
-    chunk_pyramid,
-    link_graph,
-    decay_scores,
-    maintenance,
-    reflection,
-    evolution,
-]
 
 
 def resources() -> dict:
@@ -42,26 +25,14 @@ def resources() -> dict:
 
 @dg.definitions
 def defs() -> dg.Definitions:
-    return dg.Definitions(
-        assets=[*ASSETS, *BACKGROUND_ASSETS],
-        jobs=[
-            extraction_job,
-            embed_job,
-            rollup_job,
-            linkgen_job,
-            decay_job,
-            maintenance_job,
-            reflection_job,
-            evolution_job,
-        ],
-        schedules=[
-            rollup_schedule,
-            linkgen_schedule,
-            decay_schedule,
-            maintenance_schedule,
-            reflection_schedule,
-            evolution_schedule,
-        ],
-        sensors=[new_turns_sensor, overdue_commitments_sensor],
-        resources=resources(),
+    return dg.Definitions.merge(
+        dg.load_from_defs_folder(path_within_project=PROJECT),
+        dg.Definitions(resources=resources()),
     )
+
+
+def every_asset() -> list[dg.AssetsDefinition]:
+    """Every asset of the project once (the folder walk meets an asset in each module that
+    imports it): the whole pipeline, for the evaluations."""
+    unique = {id(a): a for a in defs().assets or [] if isinstance(a, dg.AssetsDefinition)}
+    return list(unique.values())

@@ -34,7 +34,9 @@ def t(db: Database, embedder: Embedder) -> Tenant:
 
 
 def _fill(client: httpx.Client, t: Tenant) -> int:
-    assert client.post(f"/v1/stores/{t.store}/turns", json=CHAT, headers=t.auth()).status_code == 201
+    assert (
+        client.post(f"/v1/stores/{t.store}/turns", json=CHAT, headers=t.auth()).status_code == 201
+    )
     res = client.post(
         f"/v1/stores/{t.store}/records",
         json={"category": "decision", "context": "The importer launch moved to Friday.",
@@ -191,12 +193,18 @@ def test_every_read_fails_when_its_audit_row_cannot_be_written(
         assert "importer" not in res.text
     assert reads_by_key(db, t.key_id) == []
     with db.connection() as conn:  # a refused search counted no recall, logged no injection
-        assert conn.execute(
-            "SELECT access_count FROM agent_memory_items WHERE item_id = %s", (item,)
-        ).fetchone()["access_count"] == accesses
-        assert conn.execute(
-            "SELECT count(*) AS n FROM agent_roi_injections WHERE store_id = %s", (t.store,)
-        ).fetchone()["n"] == injections
+        assert (
+            conn.execute(
+                "SELECT access_count FROM agent_memory_items WHERE item_id = %s", (item,)
+            ).fetchone()["access_count"]
+            == accesses
+        )
+        assert (
+            conn.execute(
+                "SELECT count(*) AS n FROM agent_roi_injections WHERE store_id = %s", (t.store,)
+            ).fetchone()["n"]
+            == injections
+        )
     served = [call(*r) for r in READS]
     assert [r.status_code for r in served] == [200] * len(READS), [r.text for r in served]
     assert len(reads_by_key(db, t.key_id)) == len(READS)

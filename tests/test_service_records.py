@@ -71,7 +71,9 @@ def test_settings_cards_read_and_changed_card_by_card(
     assert res.status_code == 403 and res.json()["action"] == "administer_settings"
 
 
-def test_records_list_filters_pages_and_audit(db: Database, client: httpx.Client, t: Tenant) -> None:
+def test_records_list_filters_pages_and_audit(
+    db: Database, client: httpx.Client, t: Tenant
+) -> None:
     ids = [
         _save(client, t, context="The office closes at six on Fridays.", metadata={"team": "ops"}),
         _save(client, t, context="Ana prefers tea in the morning.", person="ana",
@@ -125,9 +127,7 @@ def test_records_list_filters_pages_and_audit(db: Database, client: httpx.Client
     assert rows[-1]["record_ids"] == ids_[::-1]
 
 
-def test_one_record_history_and_who_read_it(
-    db: Database, client: httpx.Client, t: Tenant
-) -> None:
+def test_one_record_history_and_who_read_it(db: Database, client: httpx.Client, t: Tenant) -> None:
     # a conversation written with this key, and a record derived during its turn
     res = client.post(
         f"/v1/stores/{t.store}/turns",
@@ -219,7 +219,9 @@ def test_save_with_dedup_and_delete(db: Database, client: httpx.Client, t: Tenan
         ).fetchall()
     assert event["actor"] == f"key {t.key_id}"
     # deleting is its own permit
-    _, writer = new_key(db, t.org, [{"effect": "permit", "actions": ["write_memory", "read_memory"]}])
+    _, writer = new_key(
+        db, t.org, [{"effect": "permit", "actions": ["write_memory", "read_memory"]}]
+    )
     other = _save(client, t, context="Cleo runs the Tuesday standup.")["id"]
     res = client.delete(f"/v1/stores/{t.store}/records/{other}", headers=t.auth(writer))
     assert res.status_code == 403 and res.json()["action"] == "delete_memory"
@@ -245,7 +247,9 @@ def test_a_person_limited_key_saves_and_deletes_for_its_person_only(
         headers=t.auth(ana),
     )
     assert mine.status_code == 201, mine.text
-    assert client.delete(f"/v1/stores/{t.store}/records/{ben}", headers=t.auth(ana)).status_code == 404
+    assert (
+        client.delete(f"/v1/stores/{t.store}/records/{ben}", headers=t.auth(ana)).status_code == 404
+    )
     res = client.delete(f"/v1/stores/{t.store}/records/{shared}", headers=t.auth(ana))
     assert res.status_code == 403 and res.json()["action"] == "delete_memory"
     res = client.delete(f"/v1/stores/{t.store}/records/{mine.json()['id']}", headers=t.auth(ana))

@@ -282,9 +282,11 @@ def _listed(
         as_read = decay_math.confidence_as_read(
             item.confidence, item.updated_at, half_lives[item.store_id].get(item.category), now
         )
+        # The item is validated already: its fields are taken as they are (a list page builds
+        # hundreds of these, and validating each again cost more than reading it).
         out.append(
-            ListedRecord(
-                **item.model_dump(exclude={"kind", "id"}),
+            ListedRecord.model_construct(
+                **{name: getattr(item, name) for name in Item.model_fields},
                 written=written_by(
                     item.origin, item.key_id, item.written_by, item.model, visible_key
                 ),

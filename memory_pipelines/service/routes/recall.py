@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Path, Query, Request
+from fastapi import APIRouter, Depends, Path, Query, Request, Response
 
 from memory_pipelines.api import access, reads
 from memory_pipelines.core.listing import MAX_PAGE
@@ -13,7 +13,7 @@ from memory_pipelines.core.types import AutoRecall, BootWindow
 from memory_pipelines.core.vocabulary import CommitmentStatus
 from memory_pipelines.errors import ValidationError
 from memory_pipelines.service.errors import documented
-from memory_pipelines.service.models import AutoRecallIn, Hits, SearchIn
+from memory_pipelines.service.models import AutoRecallIn, Hits, SearchIn, answer
 from memory_pipelines.service.security import Caller, Reading, database, embedder, read_as
 
 router = APIRouter(tags=["recall"])
@@ -30,7 +30,7 @@ def _person(
 
 
 @router.post("/v1/stores/{store}/search", response_model=Hits, responses=ERRORS)
-def search(store: str, body: SearchIn, request: Request, principal: Caller) -> Hits:
+def search(store: str, body: SearchIn, request: Request, principal: Caller) -> Response:
     """The k best records for a query over the scopes (agent: memory items; history: turns and
     chunks; basic: documents; email: emails), for `person` (their records and the shared; none:
     the shared only). Memory hits carry `confidence_as_read` (0-1, under this key's decay per
@@ -46,11 +46,11 @@ def search(store: str, body: SearchIn, request: Request, principal: Caller) -> H
         person=person,
         k=body.k,
     )
-    return Hits(hits=hits)
+    return answer(Hits(hits=hits))
 
 
 @router.post("/v1/stores/{store}/autorecall", response_model=AutoRecall, responses=ERRORS)
-def autorecall(store: str, body: AutoRecallIn, request: Request, principal: Caller) -> AutoRecall:
+def autorecall(store: str, body: AutoRecallIn, request: Request, principal: Caller) -> Response:
     """What to inject before the model answers `user_message` in `chat`: open commitments,
     then the best hits above the relevance threshold that the boot window does not already
     hold, within `budget_tokens`. Rendered as data: with this key's trust envelope (or the
@@ -58,16 +58,18 @@ def autorecall(store: str, body: AutoRecallIn, request: Request, principal: Call
     confidence as this key reads it when the key has its own decay per type. Logged to
     agent_roi_injections and audited with every record injected."""
     person = _person(request, principal, "search_memory", store, body.person)
-    return reads.autorecall(
-        database(request),
-        embedder(request),
-        principal,
-        store,
-        body.chat,
-        body.user_message,
-        person=person,
-        budget_tokens=body.budget_tokens,
-        turn_seq=body.turn_seq,
+    return answer(
+        reads.autorecall(
+            database(request),
+            embedder(request),
+            principal,
+            store,
+            body.chat,
+            body.user_message,
+            person=person,
+            budget_tokens=body.budget_tokens,
+            turn_seq=body.turn_seq,
+        )
     )
 
 

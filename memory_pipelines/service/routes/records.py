@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Path, Query, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 
 from memory_pipelines.api import access, records, writes
 from memory_pipelines.core.listing import (
@@ -19,7 +19,7 @@ from memory_pipelines.core.types import SaveResult
 from memory_pipelines.core.types.records import RecordLife, RecordPage
 from memory_pipelines.service.errors import documented
 from memory_pipelines.service.idempotent import IdempotencyKey, idempotent
-from memory_pipelines.service.models import ItemHistory, SaveIn
+from memory_pipelines.service.models import ItemHistory, SaveIn, answer
 from memory_pipelines.service.security import (
     Caller,
     Guard,
@@ -103,15 +103,15 @@ def list_all(
     person: ForPerson = None,
     limit: Limit = DEFAULT_PAGE,
     after: After = None,
-) -> RecordPage:
+) -> Response:
     """Records of every store this key may read, newest change first, with the total the
     filters match and `next` (the cursor of the following page; null on the last): nothing is
     cut off silently. A key limited to a person reads the shared records and that person's.
     Audited with the ids of the page."""
-    return _page(
+    return answer(_page(
         request, principal, None, state, type, min_confidence, metadata, person, limit, after,
         "GET /v1/records",
-    )  # fmt: skip
+    ))  # fmt: skip
 
 
 @router.get("/v1/stores/{store}/records", response_model=RecordPage, responses=READ_ERRORS)
@@ -126,12 +126,12 @@ def list_store(
     person: ForPerson = None,
     limit: Limit = DEFAULT_PAGE,
     after: After = None,
-) -> RecordPage:
+) -> Response:
     """The Records list of one store (the same filters and paging as /v1/records)."""
-    return _page(
+    return answer(_page(
         request, principal, store, state, type, min_confidence, metadata, person, limit, after,
         "GET /v1/stores/{store}/records",
-    )  # fmt: skip
+    ))  # fmt: skip
 
 
 @router.get(
@@ -139,14 +139,14 @@ def list_store(
 )
 def read_record(
     store: str, item_id: ItemId, reading: Annotated[Reading, Depends(read_as("read_memory"))]
-) -> RecordLife:
+) -> Response:
     """One record with its life (labels, state, valid from/until, last confirmed and recalled,
     recall count, the record that replaced it, the ones it contradicts, commitment fields),
     its trust and origin (who wrote it; for a derived record the model, the conversation and
     the ids and trust of what fed it) and who read it. A record the key may not read is a 404,
     as one that does not exist. Audited."""
     guard = reading.guard
-    return records.read_record(guard.db, guard.principal, store, item_id, reading.reader)
+    return answer(records.read_record(guard.db, guard.principal, store, item_id, reading.reader))
 
 
 @router.get(
@@ -156,12 +156,12 @@ def read_record(
 )
 def history(
     store: str, item_id: ItemId, reading: Annotated[Reading, Depends(read_as("read_memory"))]
-) -> ItemHistory:
+) -> Response:
     """Every version of the fact, oldest first: what it replaced and what replaced it, each
     with the time it was valid. Audited with the ids of every record whose version is shown."""
     guard = reading.guard
     versions = records.record_history(guard.db, guard.principal, store, item_id, reading.reader)
-    return ItemHistory(versions=versions)
+    return answer(ItemHistory(versions=versions))
 
 
 WRITE_ERRORS = documented(401, 403, 404, 409, 413, 422, 429, 503)

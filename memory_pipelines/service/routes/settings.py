@@ -20,7 +20,7 @@ READ = "GET /v1/stores/{store}/settings"
 @router.get(
     "/v1/stores/{store}/settings",
     response_model=Settings,
-    responses=documented(401, 403, 404, 429, 503),
+    responses=documented(401, 403, 404, 422, 429, 503),
 )
 def read_settings(
     store: str, guard: Annotated[Guard, Depends(require("administer_settings"))]
