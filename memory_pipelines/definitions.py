@@ -1,4 +1,5 @@
-"""Dagster definitions: every domain folder under defs/, bound to the store, embedder, models."""
+"""Dagster definitions: every domain folder under defs/, bound to the store, embedder, models,
+and the executor that runs a run's steps (executors.py)."""
 
 import dagster as dg
 
@@ -7,6 +8,7 @@ from memory_pipelines.defs.decay.assets import decay_scores
 from memory_pipelines.defs.decay.schedules import decay_job, decay_schedule
 from memory_pipelines.defs.evolution.assets import evolution
 from memory_pipelines.defs.evolution.schedules import evolution_job, evolution_schedule
+from memory_pipelines.defs.executors import executor_from_env
 from memory_pipelines.defs.extraction.assets import (
     conversation_windows,
     extracted_candidates,
@@ -14,11 +16,11 @@ from memory_pipelines.defs.extraction.assets import (
 )
 from memory_pipelines.defs.extraction.sensors import embed_job, extraction_job, new_turns_sensor
 from memory_pipelines.defs.links.assets import link_graph
-from memory_pipelines.defs.links.schedules import linkgen_job, linkgen_schedule
+from memory_pipelines.defs.links.sensors import linkgen_job, linkgen_sensor
 from memory_pipelines.defs.maintenance.assets import maintenance
 from memory_pipelines.defs.maintenance.schedules import maintenance_job, maintenance_schedule
 from memory_pipelines.defs.pyramid.assets import chunk_pyramid
-from memory_pipelines.defs.pyramid.schedules import rollup_job, rollup_schedule
+from memory_pipelines.defs.pyramid.sensors import rollup_job, rollup_sensor
 from memory_pipelines.defs.reflection.assets import reflection
 from memory_pipelines.defs.reflection.schedules import reflection_job, reflection_schedule
 from memory_pipelines.defs.turns.assets import turn_embeddings
@@ -55,13 +57,12 @@ def defs() -> dg.Definitions:
             evolution_job,
         ],
         schedules=[
-            rollup_schedule,
-            linkgen_schedule,
             decay_schedule,
             maintenance_schedule,
             reflection_schedule,
             evolution_schedule,
         ],
-        sensors=[new_turns_sensor, overdue_commitments_sensor],
+        sensors=[new_turns_sensor, rollup_sensor, linkgen_sensor, overdue_commitments_sensor],
         resources=resources(),
+        executor=executor_from_env(),
     )

@@ -23,7 +23,12 @@ def test_definitions_load() -> None:
         "extracted_candidates",
         "memory_items",
     } <= keys
-    assert {s.name for s in d.sensors or []} == {"new_turns_sensor", "overdue_commitments_sensor"}
+    assert {s.name for s in d.sensors or []} == {
+        "new_turns_sensor",
+        "rollup_sensor",
+        "linkgen_sensor",
+        "overdue_commitments_sensor",
+    }
     assert {"reflection", "evolution"} <= keys
 
 

@@ -24,7 +24,9 @@ def _runs(
 
 
 def runnable_stores(
-    context: dg.ScheduleEvaluationContext, store: StoreResource, stores: Iterable[str]
+    context: dg.ScheduleEvaluationContext | dg.SensorEvaluationContext,
+    store: StoreResource,
+    stores: Iterable[str],
 ) -> tuple[list[str], list[str]]:
     """The stores whose settings can be read, each checked on its own, and a line for each that
     cannot (logged with its id): a partition of a dropped store, a settings row written by an
