@@ -32,6 +32,7 @@ def _materialize(memory: Memory, pg_dsn: str) -> dg.ExecuteInJobResult:
                 "embedder": EmbedderResource(),
                 "model": ModelResource(),
             },
+            raise_on_error=False,
         )
 
 
@@ -63,8 +64,10 @@ def test_asset_materialises_with_metadata_and_its_check(memory: Memory, pg_dsn: 
         conn.execute(
             "DELETE FROM chunks WHERE store_id = %s AND level = 1 AND seq = 5", (memory.store_id,)
         )
-    [check] = _materialize(memory, pg_dsn).get_asset_check_evaluations()
+    failed = _materialize(memory, pg_dsn)
+    [check] = failed.get_asset_check_evaluations()
     assert not check.passed and check.metadata["problems"].value >= 1
+    assert not failed.success  # a blocking check: the step fails, nothing after it runs
 
 
 def test_rollup_sensor_ships_running_every_15_minutes() -> None:

@@ -5,11 +5,20 @@ import time
 import dagster as dg
 
 from memory_pipelines.api import evolution as evolution_api
+from memory_pipelines.defs.checks import result, store_check
 from memory_pipelines.defs.gating import GatedJobConfig, gate
 from memory_pipelines.defs.links.assets import link_graph
 from memory_pipelines.defs.partitions import stores_partitions
 from memory_pipelines.resources import StoreResource
 from memory_pipelines.store import neighbours as neighbours_db
+
+KEEPS_TEXT = store_check(
+    "evolve_keeps_text",
+    "evolution",
+    "No version written by evolution changed an item's context or body (it adds tags and "
+    "entities only). Not blocking: nothing runs after evolution.",
+    blocking=False,
+)
 
 
 @dg.asset(
@@ -22,7 +31,7 @@ from memory_pipelines.store import neighbours as neighbours_db
     "share, and their entities its own text names. Additions only, a version row and an "
     "`evolve` event per change; no context or body is rewritten, a user's words least of all. "
     "Does nothing while evolution is inactive for the store, unless run with force: true.",
-    check_specs=[dg.AssetCheckSpec("evolve_keeps_text", asset="evolution")],
+    check_specs=[KEEPS_TEXT],
 )
 def evolution(
     context: dg.AssetExecutionContext, config: GatedJobConfig, store: StoreResource
@@ -45,12 +54,5 @@ def evolution(
     metadata["seconds"] = round(time.perf_counter() - start, 2)
     return dg.MaterializeResult(
         metadata=metadata,
-        check_results=[
-            dg.AssetCheckResult(
-                check_name="evolve_keeps_text",
-                passed=changed == 0,
-                metadata={"text_changes": changed},
-                description="No version written by evolution changed an item's context or body.",
-            )
-        ],
+        check_results=[result(KEEPS_TEXT, changed == 0, text_changes=changed)],
     )

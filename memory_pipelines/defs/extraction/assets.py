@@ -6,6 +6,7 @@ from typing import Any
 import dagster as dg
 
 from memory_pipelines.api import extraction
+from memory_pipelines.defs.checks import result, store_check
 from memory_pipelines.defs.partitions import stores_partitions
 from memory_pipelines.defs.turns.assets import turn_embeddings
 from memory_pipelines.resources import EmbedderResource, ModelResource, StoreResource
@@ -18,6 +19,23 @@ COMMON: dict[str, Any] = {
     "group_name": "extraction",
     "owners": ["team:memory"],
 }
+
+
+CAPPED = store_check(
+    "extracted_items_capped_with_provenance",
+    "memory_items",
+    "Items the extractor wrote have confidence at most 6 and their chat + seq provenance. "
+    "Blocking: links, decay and maintenance must not build on an unsourced or overconfident "
+    "machine-made item.",
+    blocking=True,
+)
+EMBEDDED = store_check(
+    "every_item_embedded",
+    "memory_items",
+    "Every current item of the store has its embedding, a unit vector of the model (no zero or "
+    "placeholder vector). Blocking: recall, dedup and linkgen read items by their vectors.",
+    blocking=True,
+)
 
 
 def _models(store: StoreResource, model: ModelResource, embedder: EmbedderResource, store_id: str):
@@ -99,7 +117,7 @@ def extracted_candidates(
     kinds={"postgres", "python"},
     description="Candidates saved through the dedup judge into agent_memory_items: a fact said "
     "again confirms its item, a correction supersedes it (the old one stays in history).",
-    check_specs=[dg.AssetCheckSpec("extracted_items_capped_with_provenance", asset="memory_items")],
+    check_specs=[CAPPED, EMBEDDED],
     **COMMON,
 )
 def memory_items(
@@ -131,6 +149,7 @@ def memory_items(
         pass_row = ex_db.last_pass(conn, store_id, context.run_id) or {}
         total = items_db.count_current(conn, store_id)
         bad = ex_db.uncapped_items(conn, store_id, extraction.EXTRACTOR)
+        unembedded = items_db.unembedded_current(conn, store_id)
     return dg.MaterializeResult(
         metadata={
             "dagster/row_count": total,
@@ -141,11 +160,7 @@ def memory_items(
             "seconds": round(seconds, 2),
         },
         check_results=[
-            dg.AssetCheckResult(
-                check_name="extracted_items_capped_with_provenance",
-                passed=bad == 0,
-                metadata={"violations": bad},
-                description="Extracted items have confidence at most 6 and chat + seq provenance.",
-            )
+            result(CAPPED, bad == 0, violations=bad),
+            result(EMBEDDED, unembedded == 0, unembedded_items=unembedded),
         ],
     )

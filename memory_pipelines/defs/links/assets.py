@@ -6,9 +6,18 @@ import dagster as dg
 
 from memory_pipelines.api import links
 from memory_pipelines.core.vocabulary import LINK_TYPES
+from memory_pipelines.defs.checks import result, store_check
 from memory_pipelines.defs.extraction.assets import memory_items
 from memory_pipelines.defs.partitions import stores_partitions
 from memory_pipelines.resources import EmbedderResource, ModelResource, StoreResource
+
+IN_VOCABULARY = store_check(
+    "links_in_vocabulary",
+    "link_graph",
+    "Every link of the store has a type from the curated vocabulary. Blocking: reflection and "
+    "evolution walk the links.",
+    blocking=True,
+)
 
 
 def _by_type_table(created: dict[str, int], total: dict[str, int]) -> str:
@@ -29,7 +38,7 @@ def _by_type_table(created: dict[str, int], total: dict[str, int]) -> str:
     description="Typed links (relates_to, caused_by, supersedes, decided_in, part_of, owned_by, "
     "discussed_in) from each new or changed current item to its neighbours among items and "
     "chunks, proposed by the model resource; proposals outside the vocabulary are dropped.",
-    check_specs=[dg.AssetCheckSpec("links_in_vocabulary", asset="link_graph")],
+    check_specs=[IN_VOCABULARY],
 )
 def link_graph(
     context: dg.AssetExecutionContext,
@@ -62,11 +71,8 @@ def link_graph(
             "seconds": round(time.perf_counter() - start, 2),
         },
         check_results=[
-            dg.AssetCheckResult(
-                check_name="links_in_vocabulary",
-                passed=not bad,
-                metadata={"out_of_vocabulary": sum(bad.values()), "types": ", ".join(bad)},
-                description="Every link of the store has a type from the curated vocabulary.",
+            result(
+                IN_VOCABULARY, not bad, out_of_vocabulary=sum(bad.values()), types=", ".join(bad)
             )
         ],
     )

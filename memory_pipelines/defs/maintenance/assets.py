@@ -4,12 +4,20 @@
 import dagster as dg
 
 from memory_pipelines.api.maintenance import maintain
+from memory_pipelines.defs.checks import result, store_check
 from memory_pipelines.defs.decay.assets import decay_scores
 from memory_pipelines.defs.extraction.assets import memory_items
 from memory_pipelines.defs.partitions import stores_partitions
 from memory_pipelines.resources import EmbedderResource, ModelResource, StoreResource
 from memory_pipelines.store import maintenance as maint_db
 
+ACYCLIC = store_check(
+    "supersede_chains_acyclic",
+    "maintenance",
+    "No superseded_by chain of the store runs in a circle (history would never end). Not "
+    "blocking: nothing in the pipeline runs after maintenance.",
+    blocking=False,
+)
 COUNTS = ("merged", "archived", "restored", "contested", "judged", "items_scanned")
 
 
@@ -26,7 +34,7 @@ COUNTS = ("merged", "archived", "restored", "contested", "judged", "items_scanne
     "records whose salience (decay_scores) fell under archive_below and that nobody used for "
     "archive_idle_days are archived; with check_contradictions on, the model judges near "
     "records and both sides of a contradiction are flagged contested. Nothing is deleted.",
-    check_specs=[dg.AssetCheckSpec("supersede_chains_acyclic", asset="maintenance")],
+    check_specs=[ACYCLIC],
 )
 def maintenance(
     context: dg.AssetExecutionContext,
@@ -45,12 +53,7 @@ def maintenance(
     )
     with db.connection() as conn:
         cycles = maint_db.supersede_cycles(conn, store_id)
-    check = dg.AssetCheckResult(
-        check_name="supersede_chains_acyclic",
-        passed=cycles == 0,
-        metadata={"items_in_cycles": cycles},
-        description="No superseded_by chain of the store runs in a circle.",
-    )
+    check = result(ACYCLIC, cycles == 0, items_in_cycles=cycles)
     if "skipped" in res:
         # A skipped pass still says so in the UI, with zeros plotted rather than gaps.
         context.log.info(f"store {store_id}: {res['skipped']} (Maintenance card enabled=false)")

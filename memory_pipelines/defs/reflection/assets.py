@@ -5,11 +5,20 @@ import time
 import dagster as dg
 
 from memory_pipelines.api import reflection as reflection_api
+from memory_pipelines.defs.checks import result, store_check
 from memory_pipelines.defs.gating import GatedJobConfig, gate
 from memory_pipelines.defs.links.assets import link_graph
 from memory_pipelines.defs.partitions import stores_partitions
 from memory_pipelines.resources import EmbedderResource, ModelResource, StoreResource
 from memory_pipelines.store import neighbours as neighbours_db
+
+DERIVED_TRUST = store_check(
+    "insights_derived_trust",
+    "reflection",
+    "Every insight of the store lists what fed it, and is trusted only if all of it is. Not "
+    "blocking: nothing runs after reflection.",
+    blocking=False,
+)
 
 
 @dg.asset(
@@ -23,7 +32,7 @@ from memory_pipelines.store import neighbours as neighbours_db
     "members, summarised by the model resource. Derived, machine-sourced, confidence <= 6, as "
     "trusted as the least trusted member, fed_by every member, part_of links from each. Does "
     "nothing while reflection is inactive for the store, unless run with force: true.",
-    check_specs=[dg.AssetCheckSpec("insights_derived_trust", asset="reflection")],
+    check_specs=[DERIVED_TRUST],
 )
 def reflection(
     context: dg.AssetExecutionContext,
@@ -55,12 +64,5 @@ def reflection(
     metadata["seconds"] = round(time.perf_counter() - start, 2)
     return dg.MaterializeResult(
         metadata=metadata,
-        check_results=[
-            dg.AssetCheckResult(
-                check_name="insights_derived_trust",
-                passed=bad == 0,
-                metadata={"violations": bad},
-                description="Every insight lists what fed it, and is trusted only if all of it is.",
-            )
-        ],
+        check_results=[result(DERIVED_TRUST, bad == 0, violations=bad)],
     )

@@ -5,11 +5,19 @@ import time
 import dagster as dg
 
 from memory_pipelines.api.turns import embed_turns
+from memory_pipelines.defs.checks import result, store_check
 from memory_pipelines.defs.partitions import stores_partitions
 from memory_pipelines.resources import EmbedderResource, StoreResource
 from memory_pipelines.store import turns as turns_db
 
 BATCH = 256
+EVERY_TURN_EMBEDDED = store_check(
+    "every_turn_embedded",
+    "turn_embeddings",
+    "Every turn of the store written before the step started has an embedding (a turn written "
+    "while it ran waits for the next run). Blocking: windows and extraction read the vectors.",
+    blocking=True,
+)
 
 
 @dg.asset(
@@ -18,7 +26,7 @@ BATCH = 256
     kinds={"postgres", "python"},
     owners=["team:memory"],
     description="Every turn of the store embedded (pgvector) for recall.",
-    check_specs=[dg.AssetCheckSpec("every_turn_embedded", asset="turn_embeddings")],
+    check_specs=[EVERY_TURN_EMBEDDED],
 )
 def turn_embeddings(
     context: dg.AssetExecutionContext, store: StoreResource, embedder: EmbedderResource
@@ -27,6 +35,8 @@ def turn_embeddings(
     db = store.database()
     model = embedder.get()
     start = time.perf_counter()
+    with db.connection() as conn:
+        upto = turns_db.top_turn_id(conn, store_id)
     embedded = 0
     while True:
         with db.connection() as conn:
@@ -39,7 +49,7 @@ def turn_embeddings(
         embedded += len(pending)
         context.log.info(f"embedded {embedded} turns of store {store_id}")
     with db.connection() as conn:
-        total, missing = turns_db.embedding_counts(conn, store_id)
+        total, missing = turns_db.embedding_counts(conn, store_id, upto)
     seconds = time.perf_counter() - start
     context.log.info(f"store {store_id}: embedded {embedded} turns in {seconds:.1f}s")
     return dg.MaterializeResult(
@@ -50,11 +60,5 @@ def turn_embeddings(
             "model": model.model_name,
             "seconds": round(seconds, 2),
         },
-        check_results=[
-            dg.AssetCheckResult(
-                check_name="every_turn_embedded",
-                passed=missing == 0,
-                metadata={"unembedded_turns": missing},
-            )
-        ],
+        check_results=[result(EVERY_TURN_EMBEDDED, missing == 0, unembedded_turns=missing)],
     )
