@@ -89,7 +89,7 @@ with dg.instance_for_test() as instance:
     t1 = time.perf_counter()
     with dg.execute_job(reconstructable_job("extraction"), instance,
                         tags={"dagster/partition": sys.argv[1]}) as result:
-        work = sum(float(m.metadata["seconds"].value)
+        work = sum(float(m.metadata[f"{m.partition}/seconds"].value)
                    for step in ("turn_embeddings", "conversation_windows",
                                 "extracted_candidates", "memory_items")
                    for m in result.asset_materializations_for_node(step))
@@ -140,7 +140,7 @@ def run_costs() -> dict:
             ) as result:
                 wall = time.perf_counter() - t0
                 work = sum(
-                    float(m.metadata["seconds"].value)
+                    float(m.metadata[f"{m.partition}/seconds"].value)
                     for step in STEPS
                     for m in result.asset_materializations_for_node(step)
                 )

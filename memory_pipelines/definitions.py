@@ -3,7 +3,8 @@ and the executor that runs a run's steps (executors.py)."""
 
 import dagster as dg
 
-from memory_pipelines.defs.commitments.sensors import overdue_commitments_sensor
+from memory_pipelines.defs.commitments.assets import overdue_events
+from memory_pipelines.defs.commitments.sensors import overdue_commitments_sensor, overdue_job
 from memory_pipelines.defs.decay.assets import decay_scores
 from memory_pipelines.defs.decay.schedules import decay_job, decay_schedule
 from memory_pipelines.defs.evolution.assets import evolution
@@ -14,6 +15,7 @@ from memory_pipelines.defs.extraction.assets import (
     extracted_candidates,
     memory_items,
 )
+from memory_pipelines.defs.extraction.freshness import store_fresh, store_freshness_sensor
 from memory_pipelines.defs.extraction.sensors import embed_job, extraction_job, new_turns_sensor
 from memory_pipelines.defs.links.assets import link_graph
 from memory_pipelines.defs.links.sensors import linkgen_job, linkgen_sensor
@@ -23,7 +25,7 @@ from memory_pipelines.defs.pyramid.assets import chunk_pyramid
 from memory_pipelines.defs.pyramid.sensors import rollup_job, rollup_sensor
 from memory_pipelines.defs.reflection.assets import reflection
 from memory_pipelines.defs.reflection.schedules import reflection_job, reflection_schedule
-from memory_pipelines.defs.turns.assets import turn_embeddings
+from memory_pipelines.defs.turns.assets import turn_embeddings, turns
 from memory_pipelines.resources import EmbedderResource, ModelResource, StoreResource
 
 ASSETS = [turn_embeddings, conversation_windows, extracted_candidates, memory_items]
@@ -35,6 +37,7 @@ BACKGROUND_ASSETS = [
     maintenance,
     reflection,
     evolution,
+    overdue_events,
 ]
 
 
@@ -45,7 +48,7 @@ def resources() -> dict:
 @dg.definitions
 def defs() -> dg.Definitions:
     return dg.Definitions(
-        assets=[*ASSETS, *BACKGROUND_ASSETS],
+        assets=[turns, *ASSETS, *BACKGROUND_ASSETS],
         jobs=[
             extraction_job,
             embed_job,
@@ -55,6 +58,7 @@ def defs() -> dg.Definitions:
             maintenance_job,
             reflection_job,
             evolution_job,
+            overdue_job,
         ],
         schedules=[
             decay_schedule,
@@ -62,7 +66,14 @@ def defs() -> dg.Definitions:
             reflection_schedule,
             evolution_schedule,
         ],
-        sensors=[new_turns_sensor, rollup_sensor, linkgen_sensor, overdue_commitments_sensor],
+        sensors=[
+            new_turns_sensor,
+            rollup_sensor,
+            linkgen_sensor,
+            overdue_commitments_sensor,
+            store_freshness_sensor,
+        ],
+        asset_checks=[store_fresh],
         resources=resources(),
         executor=executor_from_env(),
     )

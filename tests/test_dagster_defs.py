@@ -46,7 +46,7 @@ def test_turn_embeddings_materialises(memory: Memory, pg_dsn: str) -> None:
         )
         assert result.success
         mat = result.asset_materializations_for_node("turn_embeddings")[0]
-        assert mat.metadata["embedded_now"].value == 12
+        assert mat.metadata[f"{memory.store_id}/embedded_now"].value == 12
         checks = result.get_asset_check_evaluations()
         assert checks[0].passed
     with memory.db.connection() as conn:

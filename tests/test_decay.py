@@ -15,6 +15,7 @@ from memory_pipelines.definitions import defs
 from memory_pipelines.defs.decay.assets import decay_scores
 from memory_pipelines.defs.decay.schedules import decay_schedule
 from memory_pipelines.defs.links.sensors import linkgen_sensor
+from memory_pipelines.defs.metadata import unscoped
 from memory_pipelines.resources import EmbedderResource, ModelResource, StoreResource
 from memory_pipelines.store import items as items_db
 
@@ -117,7 +118,7 @@ def test_decay_asset_writes_scores_and_never_changes_items(memory: Memory, pg_ds
                 "SELECT * FROM item_scores WHERE store_id = %s", (memory.store_id,)
             ).fetchall()
         assert {r["run_id"] for r in rows} == {result.run_id}
-        return {r["item_id"]: r for r in rows}, {k: v.value for k, v in mat.metadata.items()}
+        return {r["item_id"]: r for r in rows}, unscoped(mat.partition or "", mat.metadata)
 
     scores, meta = run()
     assert set(scores) == set(ids)

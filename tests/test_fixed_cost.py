@@ -57,7 +57,7 @@ def test_rollup_sensor_asks_only_for_stores_owing_chunks(memory: Memory, pg_dsn:
         assert req.tags["memory/why"] == "2 chunks to build"
         done = _materialize(chunk_pyramid, instance, full.store_id, pg_dsn)
         meta = done.asset_materializations_for_node("chunk_pyramid")[0].metadata
-        assert meta["chunks_created"].value == 2
+        assert meta[f"{full.store_id}/chunks_created"].value == 2
         # Nothing owed any more: no run at all, and the tick says why.
         after = _tick(rollup_sensor, instance, pg_dsn)
         assert _mine(after, stores) == []
@@ -111,4 +111,4 @@ def test_an_extraction_run_is_one_process(memory: Memory, pg_dsn: str) -> None:
             assert len(starts) == 4
             assert len({e.pid for e in starts}) == 1
             mat = result.asset_materializations_for_node("turn_embeddings")[0]
-            assert mat.metadata["embedded_now"].value == 12
+            assert mat.metadata[f"{memory.store_id}/embedded_now"].value == 12

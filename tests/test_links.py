@@ -22,6 +22,7 @@ from memory_pipelines.core.links import (
 from memory_pipelines.core.records import validate_item
 from memory_pipelines.defs.links.assets import link_graph
 from memory_pipelines.defs.links.sensors import linkgen_sensor
+from memory_pipelines.defs.metadata import unscoped
 from memory_pipelines.models.base import Models
 from memory_pipelines.models.local import LocalBackend
 from memory_pipelines.resources import EmbedderResource, ModelResource, StoreResource
@@ -90,7 +91,7 @@ def _materialize(memory: Memory, pg_dsn: str, model: ModelResource) -> dg.Execut
 
 def _meta(result: dg.ExecuteInJobResult) -> dict[str, Any]:
     mat = result.asset_materializations_for_node("link_graph")[0]
-    return {k: v.value for k, v in mat.metadata.items()}
+    return unscoped(mat.partition or "", mat.metadata)
 
 
 def _links(memory: Memory) -> list[dict[str, Any]]:

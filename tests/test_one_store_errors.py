@@ -13,6 +13,7 @@ import pytest
 from psycopg.types.json import Jsonb
 
 from memory_pipelines.api import Memory
+from memory_pipelines.defs.commitments.assets import overdue_events
 from memory_pipelines.defs.commitments.sensors import overdue_commitments_sensor
 from memory_pipelines.defs.extraction.sensors import new_turns_sensor
 from memory_pipelines.defs.links.sensors import linkgen_sensor
@@ -143,14 +144,26 @@ def test_overdue_sensor_announces_the_other_stores(memory: Memory, poisoned: Mem
             "UPDATE agent_memory_items SET due_at = '0044-03-15 BC' WHERE item_id = %s",
             (ids[poisoned.store_id],),
         )
+    stores = [memory.store_id, poisoned.store_id]
     with dg.instance_for_test() as instance:
+        instance.add_dynamic_partitions("stores", stores)
         ctx = dg.build_sensor_context(
             instance=instance, resources={"store": StoreResource(dsn=memory.db.dsn)}
         )
-        result = overdue_commitments_sensor(ctx)
-    assert isinstance(result, dg.SkipReason)
-    assert f"{memory.store_id}: 1" in (result.skip_message or "")
-    assert f"not announced for {poisoned.store_id} (" in (result.skip_message or "")
+        runs = overdue_commitments_sensor(ctx)
+        assert sorted(r.partition_key for r in runs if r.partition_key in stores) == sorted(stores)
+        outcome = {
+            s: dg.materialize(
+                [overdue_events],
+                partition_key=s,
+                instance=instance,
+                resources={"store": StoreResource(dsn=memory.db.dsn)},
+                raise_on_error=False,
+            ).success
+            for s in stores
+        }
+    # The poisoned store's own run fails (its error in that run's log); the other's succeeds.
+    assert outcome == {memory.store_id: True, poisoned.store_id: False}
     with memory.db.connection() as conn:
         kinds = conn.execute(
             "SELECT store_id FROM events WHERE kind = 'overdue' AND item_id = ANY(%s)",

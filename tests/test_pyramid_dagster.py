@@ -11,6 +11,7 @@ import pytest
 
 from memory_pipelines.api import Memory
 from memory_pipelines.api.pyramid import FALLBACK_MODEL
+from memory_pipelines.defs.metadata import unscoped
 from memory_pipelines.defs.pyramid.assets import chunk_pyramid
 from memory_pipelines.defs.pyramid.sensors import rollup_sensor
 from memory_pipelines.models.base import Invalid, Models
@@ -38,7 +39,7 @@ def _materialize(memory: Memory, pg_dsn: str) -> dg.ExecuteInJobResult:
 
 def _meta(result: dg.ExecuteInJobResult) -> dict:
     mat = result.asset_materializations_for_node("chunk_pyramid")[0]
-    return {k: v.value for k, v in mat.metadata.items()}
+    return unscoped(mat.partition or "", mat.metadata)
 
 
 def test_asset_materialises_with_metadata_and_its_check(memory: Memory, pg_dsn: str) -> None:

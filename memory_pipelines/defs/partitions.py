@@ -13,6 +13,10 @@ from memory_pipelines.store import jobs as jobs_db
 from memory_pipelines.store import stores as stores_db
 
 stores_partitions = dg.DynamicPartitionsDefinition(name="stores")
+# Dagster pools (limits in dagster.yaml, store/dagster_home.py): steps running the embedding
+# model or the LLM, and steps that only read and write Postgres.
+MODEL_POOL = "model"
+DB_POOL = "postgres"
 
 
 def _runs(

@@ -7,7 +7,8 @@ import dagster as dg
 
 from memory_pipelines.api import extraction
 from memory_pipelines.defs.checks import result, store_check
-from memory_pipelines.defs.partitions import stores_partitions
+from memory_pipelines.defs.metadata import per_store
+from memory_pipelines.defs.partitions import DB_POOL, MODEL_POOL, stores_partitions
 from memory_pipelines.defs.turns.assets import turn_embeddings
 from memory_pipelines.resources import EmbedderResource, ModelResource, StoreResource
 from memory_pipelines.store import extraction as ex_db
@@ -47,6 +48,7 @@ def _models(store: StoreResource, model: ModelResource, embedder: EmbedderResour
 
 
 @dg.asset(
+    pool=DB_POOL,
     deps=[turn_embeddings],
     kinds={"postgres"},
     description="Turns not yet extracted, grouped into windows by the store's extraction "
@@ -63,17 +65,21 @@ def conversation_windows(
             conn, context.partition_key, context.run_id, windows_new=res["windows_new"]
         )
     return dg.MaterializeResult(
-        metadata={
-            "dagster/table_name": "extraction_windows",
-            "windows_new": res["windows_new"],
-            "windows_pending": res.get("windows_pending", 0),
-            "extraction_enabled": res["enabled"],
-            "seconds": round(time.perf_counter() - start, 2),
-        }
+        metadata=per_store(
+            context.partition_key,
+            {
+                "dagster/table_name": "extraction_windows",
+                "windows_new": res["windows_new"],
+                "windows_pending": res.get("windows_pending", 0),
+                "extraction_enabled": res["enabled"],
+                "seconds": round(time.perf_counter() - start, 2),
+            },
+        )
     )
 
 
 @dg.asset(
+    pool=MODEL_POOL,
     deps=[conversation_windows],
     kinds={"postgres", "python"},
     description="Stable-fact candidates read from each pending window (preferences, decisions "
@@ -103,21 +109,26 @@ def extracted_candidates(
             model_calls=res["model_calls"],
         )
     return dg.MaterializeResult(
-        metadata={
-            "dagster/table_name": "extraction_candidates",
-            **res,
-            "backend": models.backend.name,
-            "seconds": round(time.perf_counter() - start, 2),
-        }
+        metadata=per_store(
+            context.partition_key,
+            {
+                "dagster/table_name": "extraction_candidates",
+                **res,
+                "backend": models.backend.name,
+                "seconds": round(time.perf_counter() - start, 2),
+            },
+        )
     )
 
 
 @dg.asset(
+    pool=MODEL_POOL,
     deps=[extracted_candidates],
     kinds={"postgres", "python"},
     description="Candidates saved through the dedup judge into agent_memory_items: a fact said "
     "again confirms its item, a correction supersedes it (the old one stays in history).",
     check_specs=[CAPPED, EMBEDDED],
+    metadata={"dagster/table_name": "agent_memory_items"},
     **COMMON,
 )
 def memory_items(
@@ -151,14 +162,17 @@ def memory_items(
         bad = ex_db.uncapped_items(conn, store_id, extraction.EXTRACTOR)
         unembedded = items_db.unembedded_current(conn, store_id)
     return dg.MaterializeResult(
-        metadata={
-            "dagster/row_count": total,
-            "dagster/table_name": "agent_memory_items",
-            **res,
-            "pass_windows_read": int(pass_row.get("windows_read", 0)),
-            "pass_dropped_invalid": int(pass_row.get("dropped_invalid", 0)),
-            "seconds": round(seconds, 2),
-        },
+        metadata=per_store(
+            context.partition_key,
+            {
+                "dagster/row_count": total,
+                "dagster/table_name": "agent_memory_items",
+                **res,
+                "pass_windows_read": int(pass_row.get("windows_read", 0)),
+                "pass_dropped_invalid": int(pass_row.get("dropped_invalid", 0)),
+                "seconds": round(seconds, 2),
+            },
+        ),
         check_results=[
             result(CAPPED, bad == 0, violations=bad),
             result(EMBEDDED, unembedded == 0, unembedded_items=unembedded),

@@ -4,7 +4,8 @@ import dagster as dg
 
 from memory_pipelines.api import pyramid
 from memory_pipelines.defs.checks import result, store_check
-from memory_pipelines.defs.partitions import stores_partitions
+from memory_pipelines.defs.metadata import per_store
+from memory_pipelines.defs.partitions import MODEL_POOL, stores_partitions
 from memory_pipelines.defs.turns.assets import turn_embeddings
 from memory_pipelines.resources import EmbedderResource, ModelResource, StoreResource
 from memory_pipelines.store import chunks as chunks_db
@@ -23,6 +24,7 @@ CONTIGUOUS = store_check(
 @dg.asset(
     deps=[turn_embeddings],
     partitions_def=stores_partitions,
+    pool=MODEL_POOL,
     group_name="history",
     kinds={"postgres", "python"},
     owners=["team:memory"],
@@ -49,15 +51,18 @@ def chunk_pyramid(
     created = res.pop("created")
     levels = sorted(set(totals) | set(created) | {1, 2})
     return dg.MaterializeResult(
-        metadata={
-            "dagster/row_count": sum(totals.values()),
-            "dagster/table_name": "chunks",
-            **{f"created_l{lv}": created.get(lv, 0) for lv in levels},
-            **{f"total_l{lv}": totals.get(lv, 0) for lv in levels},
-            **res,
-            "backend": models.backend.name,
-            "model": models.backend.model,
-        },
+        metadata=per_store(
+            context.partition_key,
+            {
+                "dagster/row_count": sum(totals.values()),
+                "dagster/table_name": "chunks",
+                **{f"created_l{lv}": created.get(lv, 0) for lv in levels},
+                **{f"total_l{lv}": totals.get(lv, 0) for lv in levels},
+                **res,
+                "backend": models.backend.name,
+                "model": models.backend.model,
+            },
+        ),
         check_results=[
             result(
                 CONTIGUOUS,

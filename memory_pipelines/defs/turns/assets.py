@@ -6,11 +6,25 @@ import dagster as dg
 
 from memory_pipelines.api.turns import embed_turns
 from memory_pipelines.defs.checks import result, store_check
-from memory_pipelines.defs.partitions import stores_partitions
+from memory_pipelines.defs.metadata import per_store
+from memory_pipelines.defs.partitions import MODEL_POOL, stores_partitions
 from memory_pipelines.resources import EmbedderResource, StoreResource
 from memory_pipelines.store import turns as turns_db
 
 BATCH = 256
+# Written by agents (the API, the HTTP service, ingest), never by the pipeline: an external
+# asset, so the lineage starts where the data does.
+turns = dg.AssetSpec(
+    "turns",
+    group_name="history",
+    kinds={"postgres"},
+    owners=["team:memory"],
+    partitions_def=stores_partitions,
+    description="Conversation turns written by agents (Memory.write_turn(s), POST /v1/.../turns, "
+    "ingest): append-only, dense seq per chat. Not materialised by the pipeline; "
+    "new_turns_sensor reads them.",
+    metadata={"dagster/table_name": "turns"},
+)
 EVERY_TURN_EMBEDDED = store_check(
     "every_turn_embedded",
     "turn_embeddings",
@@ -21,7 +35,9 @@ EVERY_TURN_EMBEDDED = store_check(
 
 
 @dg.asset(
+    deps=[turns],
     partitions_def=stores_partitions,
+    pool=MODEL_POOL,
     group_name="history",
     kinds={"postgres", "python"},
     owners=["team:memory"],
@@ -53,12 +69,15 @@ def turn_embeddings(
     seconds = time.perf_counter() - start
     context.log.info(f"store {store_id}: embedded {embedded} turns in {seconds:.1f}s")
     return dg.MaterializeResult(
-        metadata={
-            "dagster/row_count": total,
-            "dagster/table_name": "turns",
-            "embedded_now": embedded,
-            "model": model.model_name,
-            "seconds": round(seconds, 2),
-        },
+        metadata=per_store(
+            context.partition_key,
+            {
+                "dagster/row_count": total,
+                "dagster/table_name": "turns",
+                "embedded_now": embedded,
+                "model": model.model_name,
+                "seconds": round(seconds, 2),
+            },
+        ),
         check_results=[result(EVERY_TURN_EMBEDDED, missing == 0, unembedded_turns=missing)],
     )
