@@ -1,6 +1,8 @@
 """Dagster definitions: every domain folder under defs/, bound to the store, embedder, models,
 and the executor that runs a run's steps (executors.py)."""
 
+from typing import Any
+
 import dagster as dg
 
 from memory_pipelines.defs.commitments.assets import overdue_events
@@ -9,7 +11,7 @@ from memory_pipelines.defs.decay.assets import decay_scores
 from memory_pipelines.defs.decay.schedules import decay_job, decay_schedule
 from memory_pipelines.defs.evolution.assets import evolution
 from memory_pipelines.defs.evolution.schedules import evolution_job, evolution_schedule
-from memory_pipelines.defs.executors import executor_from_env
+from memory_pipelines.defs.executors import PIPELINE_ENV, executor_from_env
 from memory_pipelines.defs.extraction.assets import (
     conversation_windows,
     extracted_candidates,
@@ -21,6 +23,7 @@ from memory_pipelines.defs.links.assets import link_graph
 from memory_pipelines.defs.links.sensors import linkgen_job, linkgen_sensor
 from memory_pipelines.defs.maintenance.assets import maintenance
 from memory_pipelines.defs.maintenance.schedules import maintenance_job, maintenance_schedule
+from memory_pipelines.defs.partitions import stores_partitions
 from memory_pipelines.defs.pyramid.assets import chunk_pyramid
 from memory_pipelines.defs.pyramid.sensors import rollup_job, rollup_sensor
 from memory_pipelines.defs.reflection.assets import reflection
@@ -41,6 +44,20 @@ BACKGROUND_ASSETS = [
 ]
 
 
+def pipeline_job() -> Any:  # define_asset_job's class is not in dagster's public names
+    """Every step a store's data goes through, in one run (a backfill of a big store, or a
+    cluster spreading a run's steps over workers): dependency order, independent steps at
+    once, under MEMORY_PIPELINE_EXECUTOR (default: MEMORY_EXECUTOR's)."""
+    return dg.define_asset_job(
+        "pipeline",
+        selection=[*ASSETS, *BACKGROUND_ASSETS],
+        partitions_def=stores_partitions,
+        executor_def=executor_from_env(PIPELINE_ENV),
+        description="The whole pipeline of a store: embeddings, extraction, pyramid, links, "
+        "decay, maintenance, overdue commitments (reflection and evolution where active).",
+    )
+
+
 def resources() -> dict:
     return {"store": StoreResource(), "embedder": EmbedderResource(), "model": ModelResource()}
 
@@ -59,6 +76,7 @@ def defs() -> dg.Definitions:
             reflection_job,
             evolution_job,
             overdue_job,
+            pipeline_job(),
         ],
         schedules=[
             decay_schedule,

@@ -28,6 +28,7 @@ def test_definitions_load() -> None:
         "rollup_sensor",
         "linkgen_sensor",
         "overdue_commitments_sensor",
+        "store_freshness_sensor",
     }
     assert {"reflection", "evolution"} <= keys
 

@@ -108,7 +108,7 @@ def test_an_extraction_run_is_one_process(memory: Memory, pg_dsn: str) -> None:
         ) as result:
             assert result.success
             starts = [e for e in result.all_events if e.event_type_value == "STEP_START"]
-            assert len(starts) == 4
+            assert len(starts) == 5  # four assets and the store_fresh check
             assert len({e.pid for e in starts}) == 1
             mat = result.asset_materializations_for_node("turn_embeddings")[0]
             assert mat.metadata[f"{memory.store_id}/embedded_now"].value == 12

@@ -10,6 +10,9 @@ the definitions load.
   MEMORY_CELERY_BACKEND, default the broker), run by `dagster-celery worker` processes on any
   machine that reaches the broker, the database and this code (extra `celery`).
 - `k8s`: each step its own Kubernetes Job (dagster-k8s's k8s_job_executor; extra `k8s`).
+
+MEMORY_PIPELINE_EXECUTOR, when set, picks the `pipeline` job's (a store's whole pipeline in one
+run, for backfills) apart from the small per-store jobs, which stay in one process or pod.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ import dagster as dg
 from memory_pipelines.errors import ValidationError
 
 ENV = "MEMORY_EXECUTOR"
+PIPELINE_ENV = "MEMORY_PIPELINE_EXECUTOR"  # the `pipeline` job's alone, when set
 CHOICES = ("in_process", "multiprocess", "celery", "k8s")
 BROKER = "MEMORY_CELERY_BROKER"
 
@@ -46,6 +50,8 @@ def executor(name: str) -> dg.ExecutorDefinition:
     raise ValidationError(ENV, f"must be one of {', '.join(CHOICES)}, got {name!r}")
 
 
-def executor_from_env() -> dg.ExecutorDefinition:
-    """The executor MEMORY_EXECUTOR names (default in_process)."""
-    return executor(os.environ.get(ENV, "") or "in_process")
+def executor_from_env(first: str | None = None) -> dg.ExecutorDefinition:
+    """The executor the variable `first` names if set, else MEMORY_EXECUTOR's (default
+    in_process)."""
+    name = (os.environ.get(first, "") if first else "") or os.environ.get(ENV, "")
+    return executor(name or "in_process")
