@@ -15,9 +15,7 @@ from memory_pipelines.api import Memory
 from memory_pipelines.api.decay import score_store
 from memory_pipelines.core.maintenance import Strength, duplicate_clusters, faded, union_fields
 from memory_pipelines.core.types import Edge
-from memory_pipelines.definitions import defs
 from memory_pipelines.defs.maintenance.assets import maintenance
-from memory_pipelines.defs.maintenance.schedules import maintenance_schedule
 from memory_pipelines.defs.metadata import unscoped
 from memory_pipelines.resources import EmbedderResource, ModelResource, StoreResource
 from tests.item_helpers import make_item
@@ -294,15 +292,3 @@ def test_maintenance_off_skips_the_store(memory: Memory, pg_dsn: str) -> None:
             (memory.store_id,),
         ).fetchone()
     assert row["n"] == 0
-
-
-def test_schedule_ships_on_and_is_defined() -> None:
-    assert maintenance_schedule.default_status == dg.DefaultScheduleStatus.RUNNING
-    assert maintenance_schedule.cron_schedule == "0 3 * * *"
-    assert maintenance_schedule.execution_timezone == "UTC"
-    with dg.instance_for_test():  # see test_decay: Definitions load under a live instance
-        repo = defs().get_repository_def()
-    assert "maintenance_schedule" in {s.name for s in repo.schedule_defs}
-    assert "maintenance_pass" in {j.name for j in repo.get_all_jobs()}
-    keys = {k.to_user_string() for k in repo.asset_graph.get_all_asset_keys()}
-    assert "maintenance" in keys

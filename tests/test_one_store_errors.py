@@ -15,9 +15,9 @@ from psycopg.types.json import Jsonb
 from memory_pipelines.api import Memory
 from memory_pipelines.defs.commitments.assets import overdue_events
 from memory_pipelines.defs.commitments.sensors import overdue_commitments_sensor
+from memory_pipelines.defs.decay.schedules import decay_schedule
 from memory_pipelines.defs.extraction.sensors import new_turns_sensor
 from memory_pipelines.defs.links.sensors import linkgen_sensor
-from memory_pipelines.defs.maintenance.schedules import maintenance_schedule
 from memory_pipelines.defs.reflection.schedules import reflection_schedule
 from memory_pipelines.models.embedder import Embedder
 from memory_pipelines.resources import StoreResource
@@ -111,7 +111,7 @@ def test_schedules_run_the_other_stores(
             scheduled_execution_time=tick,
             resources={"store": StoreResource(dsn=pg_dsn)},
         )
-        for schedule in (maintenance_schedule, reflection_schedule):
+        for schedule in (decay_schedule, reflection_schedule):
             runs = schedule(ctx)
             assert isinstance(runs, list), schedule.name
             assert [r.partition_key for r in runs] == [memory.store_id], schedule.name

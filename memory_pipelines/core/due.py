@@ -1,5 +1,5 @@
-"""When a store is due for extraction: work owed, a quiet conversation, the schedule, and how
-long to wait after failed runs."""
+"""When a store is due for extraction (work owed, a quiet conversation, the schedule, how long
+to wait after failed runs) and for maintenance (its own cron in its own time zone)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from zoneinfo import ZoneInfo
 
 from croniter import croniter
 
-from memory_pipelines.core.settings import Extraction
+from memory_pipelines.core.settings import Extraction, Maintenance
 
 # (cron, timezone, since, now) -> whether a cron tick falls in (since, now]
 CronTicked = Callable[[str, str, datetime, datetime], bool]
@@ -20,6 +20,28 @@ def cron_ticked(cron: str, timezone: str, since: datetime, now: datetime) -> boo
     """Whether a tick of `cron`, read in `timezone`, falls in (since, now]."""
     nxt: datetime = croniter(cron, since.astimezone(ZoneInfo(timezone))).get_next(datetime)
     return nxt <= now
+
+
+def latest_tick(cron: str, timezone: str, now: datetime) -> datetime:
+    """The newest tick of `cron`, read in `timezone`, at or before `now`."""
+    local = now.astimezone(ZoneInfo(timezone))
+    if croniter.match(cron, local.replace(second=0, microsecond=0)):
+        return local.replace(second=0, microsecond=0)
+    tick: datetime = croniter(cron, local).get_prev(datetime)
+    return tick
+
+
+def maintenance_due(
+    settings: Maintenance, now: datetime, since: datetime
+) -> tuple[datetime | None, str]:
+    """The tick of the store's own maintenance cron (its time zone) to run for now, or None,
+    and why: due when a tick fell after `since` (the last pass, or the last request)."""
+    if not settings.enabled:
+        return None, "maintenance is off for this store"
+    tick = latest_tick(settings.cron, settings.timezone, now)
+    if tick > since:
+        return tick, f"cron {settings.cron!r} ({settings.timezone}) ticked at {tick.isoformat()}"
+    return None, f"waiting for the next tick of {settings.cron!r} ({settings.timezone})"
 
 
 def extraction_due(

@@ -81,7 +81,7 @@ def prepare(
     db: Database, embedder: Embedder, path: Path, reuse: bool, log: Callable[[str], None]
 ) -> tuple[list[tuple[str, dict[str, Any]]], float]:
     """Fresh stores with the full pipeline run; returns (store, sample) pairs and wall time."""
-    from memory_pipelines.definitions import ASSETS, BACKGROUND_ASSETS
+    from memory_pipelines.definitions import every_asset
     from memory_pipelines.pipeline import dagster_instance, materialize_stores
 
     chats, samples = load_chats(path, "locomo")
@@ -103,7 +103,7 @@ def prepare(
     if to_run:
         with dagster_instance() as instance:
             # extraction, dedup, pyramid, links and decay: the whole pipeline
-            for result in materialize_stores(instance, to_run, [*ASSETS, *BACKGROUND_ASSETS]):
+            for result in materialize_stores(instance, to_run, every_asset()):
                 if not result.success:
                     raise RuntimeError(f"pipeline run {result.run_id} failed")
     return pairs, time.perf_counter() - start

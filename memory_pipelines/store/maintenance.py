@@ -260,6 +260,14 @@ def contest(conn: Conn, store_id: str, a: int, b: int, md5s: tuple[str, str], re
     return True
 
 
+def last_pass_started(conn: Conn, store_id: str) -> datetime | None:
+    """When the store's latest maintenance pass started, or None if it never ran."""
+    row = conn.execute(
+        "SELECT max(started_at) AS t FROM maintenance_passes WHERE store_id = %s", (store_id,)
+    ).fetchone()
+    return row["t"] if row else None
+
+
 def record_pass(
     conn: Conn,
     store_id: str,

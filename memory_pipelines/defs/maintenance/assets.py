@@ -52,8 +52,8 @@ COUNTS = ("merged", "archived", "restored", "contested", "judged", "items_scanne
     check_specs=[ACYCLIC],
     # It rewrites rows of memory_items' table in place (merges, archives, contested flags).
     metadata={"dagster/table_name": "agent_memory_items", "dagster/column_lineage": LINEAGE},
-    # Daily for every store (maintenance_schedule, on): a day and a bit without a pass anywhere
-    # means the schedule or its runs stopped.
+    # Daily for every store by default (maintenance_sensor, on): a day and a bit without a pass
+    # of any store means the sensor or its runs stopped.
     freshness_policy=dg.FreshnessPolicy.time_window(
         fail_window=timedelta(hours=26), warn_window=timedelta(hours=25)
     ),
