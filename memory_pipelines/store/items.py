@@ -344,6 +344,17 @@ def trust_of(conn: Conn, store_id: str, ids: list[int]) -> list[bool]:
     return [bool(r["trusted"]) for r in rows]
 
 
+def unembedded_current(conn: Conn, store_id: str) -> int:
+    """Current items of the store whose embedding is not a model's unit vector (a zero or
+    otherwise placeholder vector): recall, dedup and linkgen would misread them."""
+    row = conn.execute(
+        "SELECT count(*) AS n FROM agent_memory_items WHERE store_id = %s AND state = 'current'"
+        " AND NOT (vector_norm(embedding) BETWEEN 0.99 AND 1.01)",
+        (store_id,),
+    ).fetchone()
+    return int(row["n"]) if row else 0
+
+
 def count_current(conn: Conn, store_id: str) -> int:
     """How many current items the store holds."""
     return count_by_state(conn, store_id).get("current", 0)
