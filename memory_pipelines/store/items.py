@@ -65,13 +65,16 @@ def insert_item(
     origin: str,
     trusted: bool,
     written_by: str = "",
+    key_id: str | None = None,
     chat_id: int | None = None,
     from_seq: int | None = None,
     to_seq: int | None = None,
     model: str | None = None,
     fed_by: list[int] | None = None,
+    reason: str = "",
 ) -> Item:
-    """Insert a new current item with its links, its first version row and a `create` event."""
+    """Insert a new current item with its links, its first version row (with `reason`, why it
+    was created) and a `create` event."""
     row = fetch_one(
         conn,
         Item,
@@ -79,10 +82,10 @@ def insert_item(
             "INSERT INTO agent_memory_items (store_id, person_id, category, context, body,"
             " confidence, importance, tags, labels, entities, keywords, edges, metadata,"
             " valid_from,"
-            " source, origin, trusted, written_by, chat_id, from_seq, to_seq, model, fed_by,"
-            " status, due_at, owed_to, embedding)"
+            " source, origin, trusted, written_by, key_id, chat_id, from_seq, to_seq, model,"
+            " fed_by, status, due_at, owed_to, embedding)"
             " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, coalesce(%s, now()),"
-            " %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
+            " %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
         ),
         (
             store_id,
@@ -103,6 +106,7 @@ def insert_item(
             origin,
             trusted,
             written_by,
+            key_id,
             chat_id,
             from_seq,
             to_seq,
@@ -117,7 +121,7 @@ def insert_item(
     new: Item = one(row, "inserting a memory item")
     for e in item.edges:
         add_link(conn, store_id, "item", new.item_id, e.kind, e.target, e.type, model=written_by)
-    write_version(conn, new, "create", written_by)
+    write_version(conn, new, "create", written_by, reason=reason)
     record_event(conn, store_id, "create", new.item_id, written_by)
     return new
 
@@ -170,6 +174,7 @@ def merge_item(
     embedding: np.ndarray | None,
     actor: str,
     dropped: dict[str, Any] | None = None,
+    reason: str = "",
 ) -> Item:
     """Evolve an item (read with get_item(for_update=True)) with a candidate stating the same
     fact, to the fields core.merge chose: one more confirmation, restored if it was archived,
@@ -200,7 +205,7 @@ def merge_item(
         ),
         f"merging into memory item {item_id}",
     )
-    write_version(conn, item, "merge", actor, dropped)
+    write_version(conn, item, "merge", actor, dropped, reason)
     record_event(conn, item.store_id, "merge", item_id, actor)
     if old.state == "archived":
         record_event(conn, item.store_id, "restore", item_id, actor)
@@ -216,6 +221,7 @@ def supersede(
     *,
     run_id: str = "",
     payload: dict[str, Any] | None = None,
+    reason: str = "",
 ) -> None:
     """Retire the old item in favour of the new one: state superseded, a `supersedes` link
     from the new one, a `superseded` version and a `supersede` event (its payload says `by`
@@ -243,7 +249,7 @@ def supersede(
     add_link(
         conn, store_id, "item", new_id, "item", old_id, "supersedes", model=actor, run_id=run_id
     )
-    write_version(conn, old, "superseded", actor)
+    write_version(conn, old, "superseded", actor, reason=reason)
     record_event(conn, store_id, "supersede", old_id, actor, {"by": new_id, **(payload or {})})
 
 

@@ -57,6 +57,8 @@ class Item(Record):
     origin: Origin
     trusted: bool
     written_by: str
+    # The API key that wrote it (None: the application, a job or the command line).
+    key_id: str | None = None
     chat_id: int | None
     from_seq: int | None
     to_seq: int | None
@@ -86,9 +88,11 @@ class Item(Record):
 
 class ItemSnapshot(Item):
     """An item as one of its versions recorded it; a merge also records the candidate's
-    metadata values the item's own overrode (`dropped`)."""
+    metadata values the item's own overrode (`dropped`), and a change the dedup judge decided
+    records why (`reason`: "the list grew", "same fact (cos 0.81)", ...)."""
 
     dropped: dict[str, Any] | None = None
+    reason: str | None = None
 
 
 class ItemVersion(Record):
