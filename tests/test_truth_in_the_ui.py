@@ -52,9 +52,10 @@ def test_freshness_rules() -> None:
 
 def test_a_stopped_stores_pipeline_is_flagged_stale(memory: Memory, pg_dsn: str) -> None:
     running = Memory(memory.store_id + "-running", db=memory.db, embedder=memory.embedder)
-    for m in (memory, running):
+    new = Memory(memory.store_id + "-new", db=memory.db, embedder=memory.embedder)
+    for m in (memory, running, new):
         m.write_turns("c", [{"text": "We decided to move the offsite to Porto."}], embed=False)
-    stores = [memory.store_id, running.store_id]
+    stores = [memory.store_id, running.store_id, new.store_id]
     with dg.instance_for_test() as instance:
         instance.add_dynamic_partitions("stores", stores)
         # The running store's extraction runs (its check store_fresh rides along and passes).
@@ -76,6 +77,7 @@ def test_a_stopped_stores_pipeline_is_flagged_stale(memory: Memory, pg_dsn: str)
     assert verdicts[memory.store_id].passed is False
     assert "minutes past what" in verdicts[memory.store_id].metadata["why"].value
     assert verdicts[running.store_id].passed is True
+    assert verdicts[new.store_id].passed is True  # work first seen now: within its allowance
     assert f"stale: {memory.store_id}" in (result.skip_reason.skip_message or "")
     state = json.loads(result.cursor)
     assert state["stale"][memory.store_id] is True and running.store_id not in state["owed_since"]

@@ -96,16 +96,11 @@ def store_freshness_sensor(context: dg.SensorEvaluationContext, store: StoreReso
     stores = context.instance.get_dynamic_partitions("stores")
     db = store.database()
     for store_id in stores:
-        first_seen = owed_since.get(store_id)
+        # Work first seen now gets the store's whole allowance: a new store is not stale.
+        first_seen = datetime.fromisoformat(owed_since.get(store_id, now.isoformat()))
         try:
             with db.connection() as conn:
-                v, owes = verdict(
-                    conn,
-                    context.instance,
-                    store_id,
-                    now,
-                    datetime.fromisoformat(first_seen) if first_seen else None,
-                )
+                v, owes = verdict(conn, context.instance, store_id, now, first_seen)
         except Exception as exc:  # one store's bad value stops no other store
             context.log.error(f"store {store_id}: freshness not judged: {exc}")
             broken.append(f"{store_id}: {exc}")
