@@ -61,7 +61,7 @@ def test_item_listing_follows_the_items_from_the_upgrade_on(scratch_db: str) -> 
     item = (
         "INSERT INTO agent_memory_items (store_id, category, context, confidence, origin,"
         " trusted, metadata, embedding) VALUES ('old', 'fact', %s, 7, 'explicit', true,"
-        " '{\"team\": \"ops\"}', array_fill(0.1, ARRAY[384])::real[]::vector) RETURNING item_id"
+        ' \'{"team": "ops"}\', array_fill(0.1, ARRAY[384])::real[]::vector) RETURNING item_id'
     )
     listed = "SELECT state, confidence, metadata FROM item_listing WHERE item_id = %s"
     with psycopg.connect(scratch_db, autocommit=True, row_factory=dict_row) as conn:

@@ -56,31 +56,52 @@ def world(db: Database, embedder: Embedder) -> World:
     ma, mb = Memory(a, db=db, embedder=embedder), Memory(b, db=db, embedder=embedder)
     ma.add_person("ana")
     ma.add_person("ben")
-    ana_chat = ma.write_turns("chat-ana", [{"text": "Amberlight is my favourite lamp shop."}],
-                              person="ana")  # fmt: skip
-    ben_chat = ma.write_turns("chat-ben", [{"text": "Cobaltine is my secret project name."},
-                                           {"text": "Cobaltine ships in June."}], person="ben")  # fmt: skip
+    ana_chat = ma.write_turns(
+        "chat-ana", [{"text": "Amberlight is my favourite lamp shop."}], person="ana"
+    )
+    ben_chat = ma.write_turns(
+        "chat-ben",
+        [{"text": "Cobaltine is my secret project name."}, {"text": "Cobaltine ships in June."}],
+        person="ben",
+    )
     ma.write_turns("chat-shared", [{"text": "Zebrawood tables arrive on Monday."}])
     ben = _item(ma, "Ben runs the Cobaltine project.", item={"person": "ben"})
-    ben_commit = _item(ma, "Ben sends the Cobaltine budget.", item={
-        "person": "ben", "category": "commitment", "owed_to": "ana",
-        "due_at": "2020-01-01T00:00:00Z"})  # fmt: skip
+    ben_commit = _item(
+        ma,
+        "Ben sends the Cobaltine budget.",
+        item={
+            "person": "ben",
+            "category": "commitment",
+            "owed_to": "ana",
+            "due_at": "2020-01-01T00:00:00Z",
+        },
+    )
     ana = _item(ma, "Ana buys lamps at Amberlight.", item={"person": "ana"})
-    shared = _item(ma, "Zebrawood is the office's table supplier.", item={"person": None},
-                   chat="chat-ben", turn_seq=2)  # fmt: skip
+    shared = _item(
+        ma,
+        "Zebrawood is the office's table supplier.",
+        item={"person": None},
+        chat="chat-ben",
+        turn_seq=2,
+    )
     in_b = _item(mb, "The Damaskine warehouse is in Porto.")
     with db.connection() as conn:  # as maintenance would flag it
         conn.execute(
-            "UPDATE agent_memory_items SET contested = true, contested_with = %s WHERE item_id = %s",
+            "UPDATE agent_memory_items SET contested = true, contested_with = %s"
+            " WHERE item_id = %s",
             ([ben], shared),
         )
     everything = [f"{k}" for k in ACTIONS]
-    _, ana_key = new_key(db, org, [{"effect": "permit", "actions": everything, "stores": [a],
-                                    "persons": ["ana"]}])  # fmt: skip
+    _, ana_key = new_key(
+        db, org, [{"effect": "permit", "actions": everything, "stores": [a], "persons": ["ana"]}]
+    )
     _, b_key = new_key(db, org, [{"effect": "permit", "actions": everything, "stores": [b]}])
     ben_turns = {("turn", t.turn_id) for t in ben_chat} | {("chat", ben_chat[0].chat_id)}
-    a_refs = {("item", i) for i in (ben, ben_commit, ana, shared)} | ben_turns | {
-        ("turn", ana_chat[0].turn_id), ("chat", ana_chat[0].chat_id)}  # fmt: skip
+    a_refs = (
+        {("item", i) for i in (ben, ben_commit, ana, shared)}
+        | ben_turns
+        | {("turn", ana_chat[0].turn_id), ("chat", ana_chat[0].chat_id)}
+    )
     return World(
         a=a,
         b=b,
@@ -98,9 +119,16 @@ def world(db: Database, embedder: Embedder) -> World:
     )
 
 
-ID_FIELDS = {"item_id": "item", "turn_id": "turn", "chat_id": "chat", "superseded_by": "item",
-             "merged_into": "item", "mergedInto": "item", "superseded": "item",
-             "replaced_by": "item"}  # fmt: skip
+ID_FIELDS = {
+    "item_id": "item",
+    "turn_id": "turn",
+    "chat_id": "chat",
+    "superseded_by": "item",
+    "merged_into": "item",
+    "mergedInto": "item",
+    "superseded": "item",
+    "replaced_by": "item",
+}
 ID_LISTS = {"fed_by": "item", "contested_with": "item", "contradicts": "item"}
 
 
@@ -143,13 +171,39 @@ def requests(draw: st.DrawFn, w: World) -> tuple[str, str, dict[str, Any] | None
     store = draw(st.sampled_from([w.a, w.b]))
     person = draw(persons)
     q: dict[str, Any] = {} if person is None else {"person": person}
-    kind = draw(st.sampled_from([
-        "records", "all_records", "record", "history", "delete", "commitments", "search",
-        "autorecall", "boot", "feed", "settings", "stores", "save", "turns"]))  # fmt: skip
+    kind = draw(
+        st.sampled_from(
+            [
+                "records",
+                "all_records",
+                "record",
+                "history",
+                "delete",
+                "commitments",
+                "search",
+                "autorecall",
+                "boot",
+                "feed",
+                "settings",
+                "stores",
+                "save",
+                "turns",
+            ]
+        )
+    )
     item = draw(st.sampled_from(w.ids))
     chat = draw(st.sampled_from(w.chats))
-    query = draw(st.sampled_from(["Cobaltine project", "Amberlight lamps", "Zebrawood tables",
-                                  "Damaskine warehouse", "who owes a budget?"]))  # fmt: skip
+    query = draw(
+        st.sampled_from(
+            [
+                "Cobaltine project",
+                "Amberlight lamps",
+                "Zebrawood tables",
+                "Damaskine warehouse",
+                "who owes a budget?",
+            ]
+        )
+    )
     if kind in ("records", "all_records"):
         q |= {"state": draw(states)}
         if draw(st.booleans()):
@@ -178,8 +232,12 @@ def requests(draw: st.DrawFn, w: World) -> tuple[str, str, dict[str, Any] | None
     if kind == "stores":
         return "GET", "/v1/stores", None, {}
     if kind == "save":  # pointing at a record it must not see: refused, echoing nothing of it
-        body = {"category": "fact", "context": "Ana noted the meeting.", "person": person,
-                "confidence": 8}  # fmt: skip
+        body = {
+            "category": "fact",
+            "context": "Ana noted the meeting.",
+            "person": person,
+            "confidence": 8,
+        }
         if draw(st.booleans()):
             body["fed_by"] = [item]
         else:

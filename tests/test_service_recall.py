@@ -19,10 +19,18 @@ from memory_pipelines.models.embedder import Embedder
 from memory_pipelines.store.db import Database
 from tests.api_server import Tenant, new_key, tenant
 
-CHAT = {"chat": "c1", "person": "ana", "turns": [
-    {"text": "We moved the launch of the importer to Friday.", "speaker": "Ana"},
-    {"text": "Ok, I will tell the design team about Friday.", "speaker": "Ben", "role": "assistant"},
-]}  # fmt: skip
+CHAT = {
+    "chat": "c1",
+    "person": "ana",
+    "turns": [
+        {"text": "We moved the launch of the importer to Friday.", "speaker": "Ana"},
+        {
+            "text": "Ok, I will tell the design team about Friday.",
+            "speaker": "Ben",
+            "role": "assistant",
+        },
+    ],
+}
 
 
 @pytest.fixture
@@ -39,10 +47,14 @@ def _fill(client: httpx.Client, t: Tenant) -> int:
     )
     res = client.post(
         f"/v1/stores/{t.store}/records",
-        json={"category": "decision", "context": "The importer launch moved to Friday.",
-              "confidence": 8, "person": "ana"},
+        json={
+            "category": "decision",
+            "context": "The importer launch moved to Friday.",
+            "confidence": 8,
+            "person": "ana",
+        },
         headers=t.auth(),
-    )  # fmt: skip
+    )
     assert res.status_code == 201, res.text
     return int(res.json()["id"])
 
@@ -53,10 +65,14 @@ def test_search_autorecall_and_boot_window_are_audited_with_what_they_return(
     item = _fill(client, t)
     res = client.post(
         f"/v1/stores/{t.store}/search",
-        json={"query": "when is the importer launch?", "scopes": ["agent", "history"],
-              "person": "ana", "k": 5},
+        json={
+            "query": "when is the importer launch?",
+            "scopes": ["agent", "history"],
+            "person": "ana",
+            "k": 5,
+        },
         headers=t.auth(),
-    )  # fmt: skip
+    )
     assert res.status_code == 200, res.text
     hits = res.json()["hits"]
     assert ("item", item) in {(h["kind"], h["id"]) for h in hits}
@@ -67,17 +83,24 @@ def test_search_autorecall_and_boot_window_are_audited_with_what_they_return(
 
     res = client.post(
         f"/v1/stores/{t.store}/autorecall",
-        json={"chat": "c1", "user_message": "remind me when the importer launches",
-              "person": "ana", "boot_budget_tokens": 1},
+        json={
+            "chat": "c1",
+            "user_message": "remind me when the importer launches",
+            "person": "ana",
+            "boot_budget_tokens": 1,
+        },
         headers=t.auth(),
-    )  # fmt: skip
+    )
     assert res.status_code == 422 and res.json()["field"] == "boot_budget_tokens"
     res = client.post(
         f"/v1/stores/{t.store}/autorecall",
-        json={"chat": "c1", "user_message": "remind me when the importer launches",
-              "person": "ana"},
+        json={
+            "chat": "c1",
+            "user_message": "remind me when the importer launches",
+            "person": "ana",
+        },
         headers=t.auth(),
-    )  # fmt: skip
+    )
     assert res.status_code == 200, res.text
     injected = [r["ref"] for r in res.json()["records"]]
     assert f"item:{item}" in injected
@@ -85,8 +108,11 @@ def test_search_autorecall_and_boot_window_are_audited_with_what_they_return(
     assert row["endpoint"] == "POST /v1/stores/{store}/autorecall"
     assert row["record_refs"] == injected
 
-    res = client.get(f"/v1/stores/{t.store}/chats/c1/boot", params={"budget_tokens": 500,
-                     "person": "ana"}, headers=t.auth())  # fmt: skip
+    res = client.get(
+        f"/v1/stores/{t.store}/chats/c1/boot",
+        params={"budget_tokens": 500, "person": "ana"},
+        headers=t.auth(),
+    )
     assert res.status_code == 200, res.text
     window = res.json()["records"]
     [row] = reads_by_key(db, t.key_id, 1)
@@ -113,10 +139,15 @@ def test_a_keys_decay_and_envelope_change_what_that_key_reads_only(
     assert theirs["confidence_as_read"] == pytest.approx(0.8 * 0.5 ** (4 / 120), abs=0.01)
     query = {"query": "importer launch Friday", "scopes": ["agent"], "person": "ana"}
     hit = {
-        k: next(h for h in client.post(f"/v1/stores/{t.store}/search", json=query,
-                                       headers=t.auth(k)).json()["hits"] if h["id"] == item)
+        k: next(
+            h
+            for h in client.post(
+                f"/v1/stores/{t.store}/search", json=query, headers=t.auth(k)
+            ).json()["hits"]
+            if h["id"] == item
+        )
         for k in (fast, plain)
-    }  # fmt: skip
+    }
     assert hit[fast]["extra"]["confidence_as_read"] < hit[plain]["extra"]["confidence_as_read"]
     turn = {"chat": "c1", "user_message": "when does the importer launch?", "person": "ana"}
     got = {
@@ -144,9 +175,12 @@ READS = [
     ("GET", "/v1/stores/{store}/settings", None),
     ("GET", "/v1/stores/{store}/chats/c1/boot?person=ana", None),
     ("POST", "/v1/stores/{store}/search", {"query": "importer launch", "person": "ana"}),
-    ("POST", "/v1/stores/{store}/autorecall",
-     {"chat": "c1", "user_message": "when is the importer launch?", "person": "ana"}),
-]  # fmt: skip
+    (
+        "POST",
+        "/v1/stores/{store}/autorecall",
+        {"chat": "c1", "user_message": "when is the importer launch?", "person": "ana"},
+    ),
+]
 
 
 @contextmanager
@@ -229,19 +263,32 @@ def test_every_write_endpoint_replays_a_retry_and_writes_once(
     item = _fill(client, t)
     # (method, path, body, another body under the same Idempotency-Key)
     writes = [
-        ("POST", "/v1/stores/{store}/turns",
-         {"chat": "c2", "turns": [{"text": "The budget review is on Monday."}]},
-         {"chat": "c2", "turns": [{"text": "The budget review is on Tuesday."}]}),
-        ("POST", "/v1/stores/{store}/records",
-         {"category": "fact", "context": "The budget review is on Monday.", "confidence": 8},
-         {"category": "fact", "context": "The budget review is on Monday.", "confidence": 9}),
-        ("POST", "/v1/stores/{store}/records/dedup",
-         {"category": "fact", "context": "Cleo leads the budget review.", "confidence": 8},
-         {"category": "fact", "context": "Cleo leads the budget review.", "confidence": 7}),
-        ("PATCH", "/v1/stores/{store}/settings", {"maintenance": {"archive_idle_days": 45}},
-         {"maintenance": {"archive_idle_days": 46}}),
+        (
+            "POST",
+            "/v1/stores/{store}/turns",
+            {"chat": "c2", "turns": [{"text": "The budget review is on Monday."}]},
+            {"chat": "c2", "turns": [{"text": "The budget review is on Tuesday."}]},
+        ),
+        (
+            "POST",
+            "/v1/stores/{store}/records",
+            {"category": "fact", "context": "The budget review is on Monday.", "confidence": 8},
+            {"category": "fact", "context": "The budget review is on Monday.", "confidence": 9},
+        ),
+        (
+            "POST",
+            "/v1/stores/{store}/records/dedup",
+            {"category": "fact", "context": "Cleo leads the budget review.", "confidence": 8},
+            {"category": "fact", "context": "Cleo leads the budget review.", "confidence": 7},
+        ),
+        (
+            "PATCH",
+            "/v1/stores/{store}/settings",
+            {"maintenance": {"archive_idle_days": 45}},
+            {"maintenance": {"archive_idle_days": 46}},
+        ),
         ("DELETE", "/v1/stores/{store}/records/{item}", None, None),
-    ]  # fmt: skip
+    ]
     for n, (method, path, body, other_body) in enumerate(writes):
         url = path.format(store=t.store, item=item)
         headers = {**t.auth(), "Idempotency-Key": f"retry-{n}"}

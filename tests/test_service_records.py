@@ -54,13 +54,18 @@ def test_settings_cards_read_and_changed_card_by_card(
     assert after["search"] == cards["search"] and after["trust_envelope"] is False
     # a bad value names card.field and nothing is saved, not even the good card beside it
     for bad, field in (
-        ({"search": {"knowledge_graph": False}, "maintenance": {"duplicate_threshold": 5}},
-         "maintenance.duplicate_threshold"),
+        (
+            {"search": {"knowledge_graph": False}, "maintenance": {"duplicate_threshold": 5}},
+            "maintenance.duplicate_threshold",
+        ),
         ({"maintenance": {"archive_idle_days": "30"}}, "maintenance.archive_idle_days"),
         ({"maintenance": {"color": 1}}, "maintenance.color"),
         ({"extraction": {"cron": "every day"}}, "extraction.cron"),
-        ({"decay_per_type": {"half_life_days": {"fact": -1}}}, "decay_per_type.half_life_days.fact"),
-    ):  # fmt: skip
+        (
+            {"decay_per_type": {"half_life_days": {"fact": -1}}},
+            "decay_per_type.half_life_days.fact",
+        ),
+    ):
         res = client.patch(url, json=bad, headers=t.auth())
         assert res.status_code == 422, res.text
         assert res.json()["field"] == field, res.json()
@@ -76,10 +81,16 @@ def test_records_list_filters_pages_and_audit(
 ) -> None:
     ids = [
         _save(client, t, context="The office closes at six on Fridays.", metadata={"team": "ops"}),
-        _save(client, t, context="Ana prefers tea in the morning.", person="ana",
-              category="preference", confidence=6),
+        _save(
+            client,
+            t,
+            context="Ana prefers tea in the morning.",
+            person="ana",
+            category="preference",
+            confidence=6,
+        ),
         _save(client, t, context="Ben is allergic to peanuts.", person="ben"),
-    ]  # fmt: skip
+    ]
     ids_ = [r["id"] for r in ids]
     url = f"/v1/stores/{t.store}/records"
     res = client.get(url, headers=t.auth())
@@ -89,8 +100,11 @@ def test_records_list_filters_pages_and_audit(
     assert page["total"] == 3 and page["next"] is None
     first = page["records"][0]
     assert first["written"] == {
-        "kind": "key", "key_id": t.key_id, "model": None, "name": f"key {t.key_id}"
-    }  # fmt: skip
+        "kind": "key",
+        "key_id": t.key_id,
+        "model": None,
+        "name": f"key {t.key_id}",
+    }
     assert 0 < first["confidence_as_read"] <= 0.8
     # filters in the query string
     got = client.get(url, params={"type": "preference"}, headers=t.auth()).json()
@@ -131,16 +145,25 @@ def test_one_record_history_and_who_read_it(db: Database, client: httpx.Client, 
     # a conversation written with this key, and a record derived during its turn
     res = client.post(
         f"/v1/stores/{t.store}/turns",
-        json={"chat": "c1", "person": "ana", "turns": [
-            {"text": "I moved to Lisbon last spring.", "speaker": "Ana"}]},
+        json={
+            "chat": "c1",
+            "person": "ana",
+            "turns": [{"text": "I moved to Lisbon last spring.", "speaker": "Ana"}],
+        },
         headers=t.auth(),
-    )  # fmt: skip
+    )
     assert res.status_code == 201, res.text
     fed = _save(client, t, context="Ana speaks Portuguese.", person="ana")["id"]
     derived = _save(
-        client, t, context="Ana lives in Lisbon.", person="ana", chat="c1", turn_seq=1,
-        model="gpt-test", fed_by=[fed],
-    )["id"]  # fmt: skip
+        client,
+        t,
+        context="Ana lives in Lisbon.",
+        person="ana",
+        chat="c1",
+        turn_seq=1,
+        model="gpt-test",
+        fed_by=[fed],
+    )["id"]
     res = client.get(f"/v1/stores/{t.store}/records/{derived}", headers=t.auth())
     assert res.status_code == 200, res.text
     life = res.json()
@@ -168,12 +191,24 @@ def test_one_record_history_and_who_read_it(db: Database, client: httpx.Client, 
 
 def test_commitments_list(db: Database, client: httpx.Client, t: Tenant) -> None:
     due = [
-        _save(client, t, category="commitment", context=f"Ana sends report {n}.", person="ana",
-              dueAt=f"2020-0{n}-01T10:00:00Z", owedTo="ben")["id"]
+        _save(
+            client,
+            t,
+            category="commitment",
+            context=f"Ana sends report {n}.",
+            person="ana",
+            dueAt=f"2020-0{n}-01T10:00:00Z",
+            owedTo="ben",
+        )["id"]
         for n in (1, 2, 3)
-    ]  # fmt: skip
-    later = _save(client, t, category="commitment", context="Ben books the venue.",
-                  dueAt="2999-01-01T10:00:00Z")["id"]  # fmt: skip
+    ]
+    later = _save(
+        client,
+        t,
+        category="commitment",
+        context="Ben books the venue.",
+        dueAt="2999-01-01T10:00:00Z",
+    )["id"]
     url = f"/v1/stores/{t.store}/commitments"
     page = client.get(url, params={"limit": 2}, headers=t.auth()).json()
     assert [c["item_id"] for c in page["commitments"]] == due[:2] and page["total"] == 4
@@ -196,10 +231,13 @@ def test_save_with_dedup_and_delete(db: Database, client: httpx.Client, t: Tenan
     assert first["saved"] and first["item"]["key_id"] == t.key_id
     res = client.post(
         f"/v1/stores/{t.store}/records/dedup",
-        json={"category": "fact", "context": "The team picked Postgres for the importer.",
-              "confidence": 8},
+        json={
+            "category": "fact",
+            "context": "The team picked Postgres for the importer.",
+            "confidence": 8,
+        },
         headers=t.auth(),
-    )  # fmt: skip
+    )
     assert res.status_code == 200, res.text
     assert res.json()["deduplicated"] and res.json()["mergedInto"] == first["id"]
     skipped = client.post(
@@ -232,8 +270,17 @@ def test_a_person_limited_key_saves_and_deletes_for_its_person_only(
 ) -> None:
     ben = _save(client, t, context="Ben prefers aisle seats.", person="ben")["id"]
     shared = _save(client, t, context="The wifi password changes monthly.")["id"]
-    _, ana = new_key(db, t.org, [{"effect": "permit", "persons": ["ana"],
-                                  "actions": ["write_memory", "read_memory", "delete_memory"]}])  # fmt: skip
+    _, ana = new_key(
+        db,
+        t.org,
+        [
+            {
+                "effect": "permit",
+                "persons": ["ana"],
+                "actions": ["write_memory", "read_memory", "delete_memory"],
+            }
+        ],
+    )
     res = client.post(
         f"/v1/stores/{t.store}/records",
         json={"category": "fact", "context": "Ana likes jazz.", "person": "ben", "confidence": 8},

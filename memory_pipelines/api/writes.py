@@ -13,6 +13,7 @@ from typing import Any
 from memory_pipelines.api.access import Refused
 from memory_pipelines.api.memory import Memory
 from memory_pipelines.core.access import Principal, Request
+from memory_pipelines.core.inputs import id_field
 from memory_pipelines.core.types import SaveResult, TurnWritten
 from memory_pipelines.core.types.base import Result
 from memory_pipelines.errors import NotFound, ValidationError
@@ -55,6 +56,7 @@ def write_turns(
     if not decision.allowed:
         raise Refused(decision)
     if isinstance(chat, str):
+        id_field("chat", chat)
         with db.connection() as conn:
             try:
                 owner = turns_db.get_chat(conn, store, chat).person_id
@@ -95,6 +97,7 @@ def save(
     person = item.get("person")
     chat = provenance.get("chat")
     if isinstance(chat, str):
+        id_field("chat", chat)
         with db.connection() as conn:
             owner = turns_db.get_chat(conn, store, chat).person_id
         if (
