@@ -42,16 +42,36 @@ out_option = click.option(
 )
 
 
-@eval_group.command("judge")
-@click.option(
+def _case_sets(files: tuple[Path, ...], folder: Path) -> list[Path]:
+    """The files given, or every case set (*.jsonl) of the folder: the dev set and any
+    held-out set beside it."""
+    return list(files) or sorted(folder.glob("*.jsonl"))
+
+
+def _per_set(reports: dict[str, dict]) -> dict:
+    """One set: its report as it is. Several: each under its name, with the accuracies side by
+    side first."""
+    if len(reports) == 1:
+        return next(iter(reports.values()))
+    return {"accuracy": {k: r["accuracy"] for k, r in reports.items()}, "sets": reports}
+
+
+cases_option = click.option(
+    "--cases",
     "--data",
+    "files",
+    multiple=True,
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    default=DATA / "judge/judge_dev.jsonl",
-    show_default=True,
+    help="A case file (JSON Lines); repeat for several. Default: every *.jsonl set of the"
+    " data folder, each scored on its own.",
 )
+
+
+@eval_group.command("judge")
+@cases_option
 @backend_option
 @out_option
-def eval_judge(data: Path, backend: str, out: Path | None) -> None:
+def eval_judge(files: tuple[Path, ...], backend: str, out: Path | None) -> None:
     """Dedup judge accuracy on labelled cases (decision and target both right)."""
     from memory_pipelines.evals.judge import evaluate
     from memory_pipelines.models.base import Models
@@ -60,25 +80,29 @@ def eval_judge(data: Path, backend: str, out: Path | None) -> None:
     from memory_pipelines.store.db import get_database
 
     emb = get_embedder()
-    _emit(evaluate(get_database(), Models(make_backend(backend, emb)), emb, _jsonl(data)), out)
+    models, db = Models(make_backend(backend, emb)), get_database()
+    reports = {
+        path.stem: evaluate(db, models, emb, _jsonl(path))
+        for path in _case_sets(files, DATA / "judge")
+    }
+    _emit(_per_set(reports), out)
 
 
 @eval_group.command("policy")
-@click.option(
-    "--data",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    default=DATA / "policy/policy_dev.jsonl",
-    show_default=True,
-)
+@cases_option
 @out_option
-def eval_policy(data: Path, out: Path | None) -> None:
+def eval_policy(files: tuple[Path, ...], out: Path | None) -> None:
     """Save-policy accuracy on labelled turns (save or skip, and the category)."""
     from memory_pipelines.core import policy
     from memory_pipelines.models.embedder import get_embedder
     from memory_pipelines.models.local import LocalBackend
 
     local = LocalBackend(get_embedder())
-    _emit(policy.evaluate(_jsonl(data), similarity=local.similarity), out)
+    reports = {
+        path.stem: policy.evaluate(_jsonl(path), similarity=local.similarity)
+        for path in _case_sets(files, DATA / "policy")
+    }
+    _emit(_per_set(reports), out)
 
 
 @eval_group.command("extraction")
@@ -87,11 +111,25 @@ def eval_policy(data: Path, out: Path | None) -> None:
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
     default=DATA / "locomo/locomo_dev.json",
     show_default=True,
+    help="LoCoMo conversations whose observations are scored.",
 )
+@click.option(
+    "--cases",
+    "case_file",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=DATA / "extraction/extraction_cases.jsonl",
+    show_default=True,
+    help="Hand-written chats with the items each must give (benchmarks/data/extraction).",
+)
+@click.option("--cases-only", is_flag=True, help="Score the case file only, not LoCoMo.")
 @backend_option
 @out_option
-def eval_extraction(data: Path, backend: str, out: Path | None) -> None:
-    """Extraction coverage of LoCoMo observations, precision proxy, items per 100 turns."""
+def eval_extraction(
+    data: Path, case_file: Path, cases_only: bool, backend: str, out: Path | None
+) -> None:
+    """Extraction: coverage and precision on the hand-written cases, and on LoCoMo the
+    coverage of its observations, the precision proxy and items per 100 turns."""
+    from memory_pipelines.evals import extraction_cases
     from memory_pipelines.evals.extraction import evaluate
     from memory_pipelines.models.base import Models
     from memory_pipelines.models.embedder import get_embedder
@@ -99,7 +137,10 @@ def eval_extraction(data: Path, backend: str, out: Path | None) -> None:
     from memory_pipelines.store.db import get_database
 
     emb = get_embedder()
-    _emit(evaluate(get_database(), Models(make_backend(backend, emb)), emb, data), out)
+    models, db = Models(make_backend(backend, emb)), get_database()
+    cases = extraction_cases.evaluate(db, models, emb, case_file, _jsonl(case_file))
+    report = {"cases": cases} if cases_only else {**evaluate(db, models, emb, data), "cases": cases}
+    _emit(report, out)
 
 
 @eval_group.command("locomo")
@@ -110,8 +151,14 @@ def eval_extraction(data: Path, backend: str, out: Path | None) -> None:
     show_default=True,
 )
 @click.option("--reuse", is_flag=True, help="Keep stores already built by an earlier run.")
+@click.option(
+    "--conversation",
+    "conversations",
+    multiple=True,
+    help="Only this conversation (a sample id such as conv-26); repeat for several.",
+)
 @out_option
-def eval_locomo(data: Path, reuse: bool, out: Path | None) -> None:
+def eval_locomo(data: Path, reuse: bool, conversations: tuple[str, ...], out: Path | None) -> None:
     """LoCoMo retrieval: fresh store per conversation, full pipeline through Dagster, each
     question to the public search API, hits flattened to turns, scored against evidence."""
     import sys
@@ -123,11 +170,18 @@ def eval_locomo(data: Path, reuse: bool, out: Path | None) -> None:
     def log(msg: str) -> None:
         click.echo(msg, err=True)
 
-    report = evaluate(get_database(), get_embedder(), data, reuse=reuse, log=log)
+    try:
+        report = evaluate(
+            get_database(), get_embedder(), data, reuse=reuse, log=log, only=conversations
+        )
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from exc
     _emit(report, out)
     h = report["headline"]
     print(
-        f"LoCoMo categories 1-4: R@10 {h['recall@10']} MRR {h['mrr']} (n={h['n']}); "
+        f"LoCoMo categories 1-4: R@10 {h['recall@10']} MRR {h['mrr']} "
+        f"session R@10 {h['session_recall@10']} (n={h['n']}); "
+        f"multi-hop R@10 {report['by_category']['1'].get('recall@10')}; "
         f"latency p95 {report['latency_ms']['p95']} ms",
         file=sys.stderr,
     )

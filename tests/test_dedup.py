@@ -158,3 +158,48 @@ def test_pool_answers_like_the_table_and_follows_other_writers(memory: Memory) -
         near = [r.item_id for r, _ in nearest(conn, memory.store_id, None, vec, 3, pool)]
     assert other.id in pool.vectors and ids[0] not in pool.vectors
     assert near[0] == other.id and ids[0] not in near
+
+
+def test_a_negation_said_another_way_merges_humbly_and_stays_put(memory: Memory) -> None:
+    user = memory.save_with_dedup(
+        {
+            "category": "preference",
+            "context": "Prefers email, never by phone",
+            "confidence": 9,
+            "tags": ["contact"],
+        }
+    ).id
+    res = memory.save_with_dedup(
+        {
+            "category": "preference",
+            "context": "Does not want phone calls",
+            "confidence": 6,
+            "source": "machine",
+        }
+    )
+    assert res.merged_into == user, res.reason
+    item = memory.get(user)
+    assert item.context == "Prefers email, never by phone"
+    assert item.confidence == 9 and item.tags == ["contact"] and item.state == "current"
+    again = memory.save_with_dedup(
+        {"category": "preference", "context": "Prefers email, never by phone", "confidence": 9}
+    )
+    assert again.merged_into == user  # saying it again changes nothing
+    assert [i.item_id for i in memory.items()] == [user]
+    versions = memory.history(user)
+    assert [v.change for v in versions] == ["create", "merge", "merge"]
+    assert versions[1].snapshot.reason and "same fact" in versions[1].snapshot.reason
+
+
+def test_a_grown_list_and_a_departed_value_supersede(memory: Memory) -> None:
+    ships = memory.save_with_dedup(_fact("Ships to Spain and France", 9)).id
+    grown = memory.save_with_dedup(_fact("Ships to Spain, France and Italy", 6))
+    assert grown.superseded == ships, grown.reason
+    assert memory.get(grown.id).context == "Ships to Spain, France and Italy"  # Italy is kept
+    old = memory.history(ships)[-1]
+    assert old.change == "superseded" and old.snapshot.reason == grown.reason
+    assert "list grew" in grown.reason
+    priya = memory.save_with_dedup(_fact("Manager is Priya")).id
+    tom = memory.save_with_dedup(_fact("Manager is now Tom, Priya left"))
+    assert tom.superseded == priya, tom.reason
+    assert memory.get(priya).state == "superseded"

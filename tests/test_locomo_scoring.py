@@ -22,3 +22,14 @@ def test_scores_of_a_known_ranking() -> None:
     assert miss["mrr"] == 0.0 and miss["recall@50"] == 0.0
     agg = aggregate([s, miss])
     assert agg["n"] == 2 and agg["recall@20"] == 0.5 and agg["mrr"] == round(1 / 6, 4)
+    assert s["session_recall@10"] == 1.0 and miss["session_recall@10"] == 0.0
+    assert agg["session_recall@10"] == 0.5
+
+
+def test_session_recall_counts_a_turn_of_an_evidence_session() -> None:
+    # No evidence turn in the top 10, but D2:8 is in session D2, which holds evidence D2:7.
+    ranked = [f"D1:{i}" for i in range(1, 10)] + ["D2:8", "D2:7"]
+    s = score_question(ranked, ["D2:7", "D5:1"])
+    assert s["recall@10"] == 0.0 and s["session_recall@10"] == 1.0
+    # D12:1 is not in session D1 (the session is the part before the colon, not a prefix).
+    assert score_question(["D12:1"], ["D1:1"])["session_recall@10"] == 0.0

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from memory_pipelines.core import policy
 from memory_pipelines.core.policy import (
     PolicyVerdict,
     category_for,
@@ -162,3 +163,43 @@ def test_a_greeting_does_not_hide_what_happened_to_the_speaker() -> None:
     assert judge_turn("Hey Mel! I adopted a rescue dog named Oscar last week.").save
     assert not judge_turn("Hey Mel! How are you doing?").save
     assert not judge_turn("Can you repeat that last part? I missed it.").save
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The user asked me a question about the weather",
+        "User asked about the train times",
+        "The assistant greeted the user",
+        "Ana asked for help with the spreadsheet",
+        "Sam thanked me for the recipe",
+        "I told the user about the refund process",
+    ],
+)
+def test_reported_speech_acts_are_meta_chatter(text: str) -> None:
+    assert policy.skip_reason_for_item(text) == "meta_chatter"
+    assert not policy.judge_turn(text, "assistant").save
+
+
+def test_what_a_report_says_decides() -> None:
+    assert policy.reported_content("The user told me that she is allergic to kiwi") == (
+        "she is allergic to kiwi"
+    )
+    assert policy.reported_content("Lives in Leeds") is None
+    assert policy.skip_reason_for_item("The user told me that she is allergic to kiwi") is None
+    said = policy.judge_turn("Ana said she moved to Porto last week", "assistant")
+    assert said.save and said.category == "fact"
+
+
+@pytest.mark.parametrize(
+    "category", ["episode", "session_summary", "session", "conversation_recap", "Summary"]
+)
+def test_episodes_and_session_summaries_are_never_items(category: str) -> None:
+    assert policy.history_category(category)
+    reason = policy.skip_reason_for_item("Talked through the move to Porto", category=category)
+    assert reason == "already_in_history"
+
+
+@pytest.mark.parametrize("category", ["fact", "preference", "decision", "lesson", "commitment"])
+def test_kinds_of_fact_are_no_history_category(category: str) -> None:
+    assert not policy.history_category(category)

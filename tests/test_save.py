@@ -220,3 +220,17 @@ def test_history_oldest_first_and_delete_cascades(memory: Memory) -> None:
         ).fetchone()
     assert ev == {"kind": "delete", "actor": "alice"}
     assert memory.get(b).state == "current"
+
+
+def test_meta_chatter_and_episodes_are_not_saved(memory: Memory) -> None:
+    meta = memory.save(
+        {"category": "fact", "context": "The user asked me a question about the weather"}
+    )
+    assert meta == SaveResult(saved=False, skipped="meta_chatter")
+    episode = memory.save(
+        {"category": "episode", "context": "Planned the move to Porto and compared two vans"}
+    )
+    assert episode == SaveResult(saved=False, skipped="already_in_history")
+    kept = memory.save({"category": "fact", "context": "The user told me she is allergic to kiwi"})
+    assert kept.saved
+    assert _counts(memory)[0] == 1

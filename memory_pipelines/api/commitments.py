@@ -193,6 +193,18 @@ def announce_overdue(
     return {"announced": dict(+announced), "already": already, "failed": failed}
 
 
+def announce_store_overdue(db: Database, store_id: str, limit: int = 1000) -> dict[str, int]:
+    """Record one `overdue` event per open commitment of the store past its due time, once per
+    commitment (a unique index backs this), in one transaction, at most `limit` per call.
+    Returns {"announced": n, "already": n (announced meanwhile by another caller)}."""
+    with db.connection() as conn:
+        ids = commitments_db.unannounced_of_store(conn, store_id, limit)
+    if not ids:
+        return {"announced": 0, "already": 0}
+    announced, already = _announce(db, store_id, ids)
+    return {"announced": announced, "already": already}
+
+
 def _announce(db: Database, store_id: str, ids: list[int]) -> tuple[int, int]:
     """Announce a store's overdue commitments in one transaction: (announced, already)."""
     announced = already = 0

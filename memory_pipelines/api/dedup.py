@@ -137,7 +137,7 @@ def save_deduplicated(
     chosen = near[decision.target][0] if decision.target is not None else None
     actor = prov.written_by or prov.model or ""
     if decision.action == "merge" and chosen is not None:
-        if merge_into(conn, chosen.item_id, item, embedding, actor) and pool:
+        if merge_into(conn, chosen.item_id, item, embedding, actor, decision.reason) and pool:
             pool.vectors.put(chosen.item_id, chosen.person_id, embedding)
         return SaveResult(
             saved=True, deduplicated=True, merged_into=chosen.item_id, reason=decision.reason
@@ -156,11 +156,14 @@ def save_deduplicated(
         to_seq=prov.to_seq,
         model=prov.model,
         fed_by=prov.fed_by,
+        reason=decision.reason,
     )
     if pool is not None:
         pool.vectors.put(new.item_id, item.person, embedding)
     if decision.action == "supersede" and chosen is not None:
-        items_db.supersede(conn, store_id, chosen.item_id, new.item_id, actor)
+        items_db.supersede(
+            conn, store_id, chosen.item_id, new.item_id, actor, reason=decision.reason
+        )
         if pool is not None:
             pool.vectors.drop(chosen.item_id)
         return SaveResult(
@@ -170,10 +173,10 @@ def save_deduplicated(
 
 
 def merge_into(
-    conn: Conn, item_id: int, cand: ItemInput, embedding: np.ndarray, actor: str
+    conn: Conn, item_id: int, cand: ItemInput, embedding: np.ndarray, actor: str, reason: str = ""
 ) -> bool:
-    """Evolve an item with a candidate that states the same fact (humble merge). Returns whether
-    its text (and so its embedding) changed."""
+    """Evolve an item with a candidate that states the same fact (humble merge); `reason` goes
+    into the version row. Returns whether its text (and so its embedding) changed."""
     old = items_db.get_item(conn, item_id, for_update=True)
     new = merged_fields(old, cand)
     changed = bool(new.pop("text_changed"))
@@ -185,6 +188,7 @@ def merge_into(
         embedding if changed else None,
         actor,
         {"metadata": dropped} if dropped else None,
+        reason,
     )
     for e in cand.edges:
         add_link(conn, old.store_id, "item", item_id, e.kind, e.target, e.type, model=actor)

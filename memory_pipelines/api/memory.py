@@ -331,7 +331,7 @@ class Memory:
         reason = (
             "already_in_history"
             if in_history
-            else self._policy_skip(parsed.context, parsed.confidence, recent)
+            else self._policy_skip(parsed.context, parsed.confidence, recent, parsed.category)
         )
         if reason:
             return SaveResult(saved=False, skipped=reason)
@@ -379,13 +379,15 @@ class Memory:
             return SaveResult(saved=False, skipped=skip.reason)
         return SaveResult(saved=True, id=saved.item_id, item=saved)
 
-    def _policy_skip(self, context: str, confidence: int, recent: list[Turn]) -> str | None:
+    def _policy_skip(
+        self, context: str, confidence: int, recent: list[Turn], category: str
+    ) -> str | None:
         if confidence <= LOW_CONFIDENCE:
             return "speculation"
         texts = [f"{r.role}: {r.text}" for r in recent]
         # The same cosine the extractor's policy uses (one implementation, in models/local).
         similarity = LocalBackend(self.embedder).similarity
-        return policy.skip_reason_for_item(context, texts, similarity=similarity)
+        return policy.skip_reason_for_item(context, texts, similarity=similarity, category=category)
 
     def _check_references(self, conn: Conn, item: ItemInput, fed: list[int]) -> None:
         """The person exists, and every record the item points to (edges, fed_by) is of this

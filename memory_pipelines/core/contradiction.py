@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from memory_pipelines.core.judge_pairs import compare
 from memory_pipelines.core.judge_rules import (
     MONTHS,
+    SINGLE_VALUED_FRAMES,
     WEEKDAYS,
     Analysis,
     analyse,
@@ -31,9 +32,6 @@ from memory_pipelines.core.judge_rules import (
     words,
 )
 
-# Frames that hold one value at a time: a second value contradicts the first. ("travel" is
-# not one: a person can fly to two places.)
-SINGLE_VALUED_FRAMES = frozenset({"residence", "employer", "diet", "relationship", "work mode"})
 # A year or month alone often dates an occasion ("went to Rome in 2019") rather than a value;
 # it is one only for what happens once ("born in 1990", "joined Acme in 2019").
 _OCCASION_VALUES = frozenset({"month", "year"})

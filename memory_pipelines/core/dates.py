@@ -105,17 +105,65 @@ _DUE = re.compile(
     r"|\b(tomorrow|tonight)\b",
     re.IGNORECASE,
 )
+_MONTHS = [
+    "january", "february", "march", "april", "may", "june", "july", "august", "september",
+    "october", "november", "december",
+]  # fmt: skip
+_MONTH_RX = r"(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+# "by June 10", "by 10 June", "before the 3rd of March", "due March 10th"; "may" only after
+# a due word, where it cannot be the verb.
+_DUE_DATE = re.compile(
+    rf"\b(?:by|before|on|until|due|for)\s+(?:the\s+)?(?:"
+    rf"{_MONTH_RX}\s+(\d{{1,2}})(?:st|nd|rd|th)?\b"
+    rf"|(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH_RX}(?![a-z]))",
+    re.IGNORECASE,
+)
+_DUE_END = re.compile(
+    r"\b(?:by|before)\s+(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?(week|month|day)\b"
+    r"|\bby\s+(?:the\s+)?(weekend|eod|end of day)\b",
+    re.IGNORECASE,
+)
+
+
+def _end_of_day(dt: datetime) -> datetime:
+    return dt.replace(hour=23, minute=59, second=0, microsecond=0)
+
+
+def _next_date(month: int, day_of_month: int, said_at: datetime) -> datetime | None:
+    """The first such date on or after the day it was said (a promise is due ahead)."""
+    for year in (said_at.year, said_at.year + 1):
+        try:
+            when = _end_of_day(said_at.replace(year=year, month=month, day=day_of_month))
+        except ValueError:
+            return None  # 31 June
+        if when >= said_at:
+            return when
+    return None
 
 
 def due_date(text: str, said_at: datetime) -> datetime | None:
-    """When a promise is due, if the text says it with a weekday or tomorrow/tonight."""
+    """When a promise is due, if the text says it: a date ("by June 10", "by 10 June"), a
+    weekday, tomorrow or tonight, or the end of the day, week or month."""
+    m = _DUE_DATE.search(text)
+    if m:
+        month_word = (m.group(1) or m.group(4)).lower()[:3]
+        month = next(i for i, name in enumerate(_MONTHS, 1) if name.startswith(month_word))
+        return _next_date(month, int(m.group(2) or m.group(3)), said_at)
     m = _DUE.search(text)
-    if not m:
-        return None
-    word = (m.group(1) or m.group(2)).lower()
-    if word == "tonight":
-        return said_at.replace(hour=23, minute=59, second=0, microsecond=0)
-    if word == "tomorrow":
-        return (said_at + timedelta(days=1)).replace(hour=23, minute=59, second=0, microsecond=0)
-    ahead = (_WEEKDAYS.index(word) - said_at.weekday()) % 7 or 7
-    return (said_at + timedelta(days=ahead)).replace(hour=23, minute=59, second=0, microsecond=0)
+    if m:
+        word = (m.group(1) or m.group(2)).lower()
+        if word == "tonight":
+            return _end_of_day(said_at)
+        if word == "tomorrow":
+            return _end_of_day(said_at + timedelta(days=1))
+        ahead = (_WEEKDAYS.index(word) - said_at.weekday()) % 7 or 7
+        return _end_of_day(said_at + timedelta(days=ahead))
+    m = _DUE_END.search(text)
+    if m:
+        unit = (m.group(1) or m.group(2)).lower()
+        if unit in ("day", "eod", "end of day"):
+            return _end_of_day(said_at)
+        if unit in ("week", "weekend"):
+            return _end_of_day(said_at + timedelta(days=6 - said_at.weekday()))
+        return _end_of_day(_month_shift(said_at, 1) - timedelta(days=1))
+    return None

@@ -8,7 +8,7 @@ when the turn was said. Confidence is capped at 6: a machine proposes, a person 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -16,24 +16,18 @@ from typing import Any
 import numpy as np
 
 from memory_pipelines.core import policy
-from memory_pipelines.core.dates import annotate, due_date
+from memory_pipelines.core.corrections import apply_to_earlier, corrected, correction
+from memory_pipelines.core.dates import annotate
+from memory_pipelines.core.promises import bookkeeping, promise
+from memory_pipelines.core.third_person import third_person
+
+# The speaker's pronoun (she, he or they), as the backend judges it from the name.
+PronounOf = Callable[[str], str]
 
 MAX_CONFIDENCE = 6
 MAX_PER_TURN = 2  # the spec's budget of saves per turn
 MAX_CONTEXT = 300
 _CAPITALISED = re.compile(r"\b([A-Z][a-z]+(?:\s+[A-Z][a-z]+)*)\b")
-_FIRST_PERSON = [
-    (r"\bI am\b|\bI'm\b", "{s} is"),
-    (r"\bI was\b", "{s} was"),
-    (r"\bI've\b|\bI have\b", "{s} has"),
-    (r"\bI'll\b", "{s} will"),
-    (r"\bI'd\b", "{s} would"),
-    (r"\bI\b", "{s}"),
-    (r"\b[Mm]y\b", "{s}'s"),
-    (r"\b[Mm]ine\b", "{s}'s"),
-    (r"\b[Mm]yself\b", "{s}"),
-    (r"(?<![\w'])me\b", "{s}"),
-]
 _NOT_ENTITIES = frozenset(
     (
         "I",
@@ -100,15 +94,6 @@ class WindowTurn:
     sentences: Mapping[str, np.ndarray] = field(default_factory=dict)  # sentence -> vector
 
 
-def third_person(text: str, speaker: str) -> str:
-    """First-person words replaced by the speaker's name, so the fact stands on its own."""
-    if not speaker:
-        return text
-    for pattern, repl in _FIRST_PERSON:
-        text = re.sub(pattern, repl.format(s=speaker), text)
-    return text
-
-
 def entities_of(text: str, speaker: str) -> list[str]:
     found = [speaker] if speaker else []
     for m in _CAPITALISED.finditer(text):
@@ -126,16 +111,39 @@ def _clip(text: str) -> str:
 def durable_parts(text: str, role: str) -> list[tuple[str, str]]:
     """The sentences of a turn worth keeping, with their category: explicit save reasons
     (lesson, commitment, decision, ...) first, then plain statements of fact."""
+    safety: list[tuple[str, str]] = []
     strong, plain = [], []
     for sentence in policy.sentences(text):
+        sentence = _without_bookkeeping(sentence)
+        if not sentence:
+            continue
         kind = policy.sentence_kind(sentence, role.lower())
+        if policy.SAFETY.search(sentence) and kind == "durable_fact":
+            safety.append((sentence, "fact"))  # never crowded out, however short
+            continue
         if not _stands_alone(sentence, kind in policy.SAVE_REASONS):
             continue
         if kind in policy.SAVE_REASONS:
             strong.append((sentence, policy.SAVE_REASONS[kind]))
         elif kind == "fact" or (kind == "plain" and len(sentence.split()) >= 5):
             plain.append((sentence, "fact"))
-    return strong + plain[:1]
+    return safety + strong + plain[:1]
+
+
+# "Yes, ...", "Oh, ...": an answer's opener is no part of the fact.
+_LEAD_ACK = re.compile(
+    r"^\W*(?:yes|yeah|yep|no|nope|oh|ah|well|so|sure|ok(?:ay)?|right|hmm+|um+|actually)\b[,!.]*\s+",
+    re.IGNORECASE,
+)
+
+
+def _without_bookkeeping(sentence: str) -> str:
+    """The sentence without clauses that only keep a note ("...; I'll note it")."""
+    clauses = re.split(r"(?<=[;,:])\s+|\s+(?=(?:and|so) (?:i|we)\b)", sentence)
+    kept = [c for c in clauses if not bookkeeping(c)]
+    if len(kept) == len(clauses):
+        return sentence
+    return " ".join(kept).strip(" ;,:") + ("." if kept else "")
 
 
 # Small talk aimed at the listener ("Your kids look so happy!", "Sorry that happened to you")
@@ -175,25 +183,73 @@ def _stands_alone(sentence: str, strong: bool) -> bool:
     return strong or _names_somebody(sentence)
 
 
+def _listener(window: Sequence[WindowTurn], i: int) -> str:
+    """Whom a turn speaks to: the nearest other speaker in the window."""
+    me = window[i].speaker or window[i].role
+    order = [*reversed(window[:i]), *window[i + 1 :]]
+    other = next((t for t in order if (t.speaker or t.role) != me), None)
+    if other is not None:
+        return other.speaker or ("User" if other.role == "user" else "Assistant")
+    return "Assistant" if window[i].role == "user" else "User"
+
+
+def _corrections(window: Sequence[WindowTurn], i: int) -> list[tuple[str, str, WindowTurn]]:
+    """(corrected sentence, its category, the turn whose speaker it is about) for each
+    correction the turn makes: "March 10, not March 3" fixes its own sentence; a bare "May, not
+    April" fixes the latest earlier sentence of the window holding "April"."""
+    out = []
+    for sentence in policy.sentences(window[i].text):
+        fix = correction(sentence)
+        if fix is None:
+            continue
+        if not fix.bare:
+            text = corrected(sentence, fix)
+            out.append((text, policy.category_for(text, window[i].role), window[i]))
+            continue
+        earlier = [(s, t) for t in window[:i] for s in policy.sentences(t.text)]
+        found = apply_to_earlier(fix, [s for s, _ in earlier])
+        if found is not None:
+            idx, text = found
+            about = earlier[idx][1]
+            out.append((text, policy.category_for(text, about.role), about))
+    return out
+
+
 def extract_window(
     window: Sequence[WindowTurn],
     types: Sequence[str] = (),
     similarity: policy.Similarity | None = None,
+    pronoun_of: PronounOf | None = None,
 ) -> list[dict[str, Any]]:
-    """Candidates (memory item dicts plus provenance) from the turns of one window."""
+    """Candidates (memory item dicts plus provenance) from the turns of one window. A
+    commitment is kept only when it is a promise to someone (core/promises.py), with its due
+    time when the text gives one; a plan of one's own becomes a fact."""
     allowed = set(types) if types else None
     out: list[dict[str, Any]] = []
     for i, turn in enumerate(window):
+        fixes = _corrections(window, i)
         recent = [f"{t.role}: {t.text}" for t in window[max(0, i - 3) : i]]
         verdict = policy.judge_turn(turn.text, turn.role, recent, similarity=similarity)
-        if not verdict.save:
-            continue
-        parts = durable_parts(turn.text, turn.role)[:MAX_PER_TURN]
-        for sentence, category in parts:
+        parts: list[tuple[str, str, WindowTurn]] = [(s, c, t) for s, c, t in fixes]
+        if verdict.save:
+            fixed = {s for s in policy.sentences(turn.text) if correction(s)}
+            parts += [
+                (s, c, turn) for s, c in durable_parts(turn.text, turn.role) if s not in fixed
+            ]
+        for sentence, category, about in parts[:MAX_PER_TURN]:
+            speaker = about.speaker or ("User" if about.role == "user" else "Assistant")
+            pronoun = pronoun_of(speaker) if pronoun_of else "they"
+            promised = None
+            listener = _listener(window, i)
+            if category == "commitment":
+                promised = promise(sentence, speaker, listener, turn.created_at)
+                category = "commitment" if promised else "fact"
             if allowed is not None and category not in allowed:
                 continue
-            speaker = turn.speaker or ("User" if turn.role == "user" else "Assistant")
-            dated, dates = annotate(third_person(sentence, speaker), turn.created_at)
+            text = third_person(_LEAD_ACK.sub("", sentence), speaker, pronoun)
+            if promised is not None:  # "send you the report": you are the one it is owed to
+                text = re.sub(r"\byour\b", f"{listener}'s", re.sub(r"\byou\b", listener, text))
+            dated, dates = annotate(text[:1].upper() + text[1:], about.created_at)
             cand: dict[str, Any] = {
                 "category": category,
                 "context": _clip(dated),
@@ -207,12 +263,12 @@ def extract_window(
             }
             if sentence in turn.sentences:
                 cand["embedding"] = turn.sentences[sentence]  # not embedded a second time
-            if category == "commitment":
+            if promised is not None:
                 cand["status"] = "open"
-                due = due_date(sentence, turn.created_at)
-                if due is not None:
-                    cand["due_at"] = due.isoformat()
-                cand["metadata"] = {"owner": speaker}
+                if promised.due_at is not None:
+                    cand["due_at"] = promised.due_at.isoformat()
+                cand["owed_to"] = promised.owed_to
+                cand["metadata"] = {"owner": speaker, "what": promised.what}
             out.append(cand)
     return out
 

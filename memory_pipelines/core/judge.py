@@ -24,8 +24,16 @@ from typing import Any
 
 import numpy as np
 
+from memory_pipelines.core.judge_claims import copular_slot
 from memory_pipelines.core.judge_pairs import Pair, compare, mentions
-from memory_pipelines.core.judge_rules import Analysis, analyse_in_case, lowercase_vocabulary
+from memory_pipelines.core.judge_rules import (
+    SINGLE_VALUED_FRAMES,
+    Analysis,
+    analyse_in_case,
+    content_stems,
+    lowercase_vocabulary,
+    words,
+)
 
 MERGE_THRESHOLD = 0.52  # merge score (cosine + containment) for "the same fact"
 SUPERSEDE_FLOOR = 0.45  # cosine that makes a stored item the plausible target of a strong cue
@@ -34,6 +42,12 @@ STRICT_SAME_SLOT = 0.8  # cosine for an update stated without any cue
 # Cues that also accompany unchanged values ("now", "a new job", "moved to" the same city).
 WEAK_CUES = frozenset({"moved", "now", "new", "back", "started", "since"})
 VALUE_MOVE_CUES = frozenset({"number moved", "date moved"})
+SLOT_FLOOR = 0.5  # cosine for "same single-valued slot, another value" without any cue
+# Words that make a slot hold one value ("favourite colour is green"); other slots need a named
+# or typed value ("accountant is Mei") to be read as one value.
+_ONE_VALUE_SLOT = content_stems(
+    words("favourite favorite preferred main usual default current primary")
+)
 
 
 @dataclass(frozen=True)
@@ -68,7 +82,8 @@ def _supersede_score(p: Pair, c: Analysis, e: Analysis) -> float:
 
 
 def _merge_score(p: Pair) -> float:
-    return p.cos + 0.25 * p.contain_existing + 0.05 * min(p.shared_values, 2) - 0.05 * p.narrower
+    score = p.cos + 0.25 * p.contain_existing + 0.05 * min(p.shared_values, 2) - 0.05 * p.narrower
+    return score + 0.15 * p.negation_agrees
 
 
 def _merge_blocker(p: Pair, c: Analysis, e: Analysis) -> str | None:
@@ -88,6 +103,7 @@ def _merge_blocker(p: Pair, c: Analysis, e: Analysis) -> str | None:
         return "different slot"
     if (
         p.shared_subject
+        and not p.negation_agrees  # "never by phone" / "no phone calls": one claim
         and p.predicate_overlap < 0.4
         and not p.shared_value_words  # both state the same value: one slot, reworded
         and p.cos < 0.85
@@ -100,7 +116,7 @@ def _merge_blocker(p: Pair, c: Analysis, e: Analysis) -> str | None:
     if c.additive and not whole:
         return "an additional item"
     # A goal is a wish, rarely the same fact as a stated fact or habit.
-    if not p.same_category and p.cos < (0.8 if p.goal_vs_other else 0.65):
+    if not p.same_category and not p.negation_agrees and p.cos < (0.8 if p.goal_vs_other else 0.65):
         return "different category"
     return None
 
@@ -110,10 +126,12 @@ def _restates(p: Pair, c: Analysis, e: Analysis) -> bool:
     "lives in Bristol", "vegan for five years now" beside "is vegan"."""
     if p.value_conflicts or p.old_hit or p.polarity_flip or not c.cues <= WEAK_CUES:
         return False
-    if p.contain_existing >= 0.99:
-        return True
+    if p.list_grew or p.list_shrank:
+        return False
     values = c.names - c.subject  # the place or thing moved to, not who moved
-    return bool(values) and all(mentions(e, n) for n in values)
+    if any(not mentions(e, n) for n in values):
+        return False  # "manager is now Tom" beside "manager is Priya": a new value
+    return p.contain_existing >= 0.99 or bool(values)
 
 
 def _supersede(c: Analysis, es: Sequence[Analysis], pairs: Sequence[Pair]) -> JudgeDecision | None:
@@ -138,6 +156,53 @@ def _supersede(c: Analysis, es: Sequence[Analysis], pairs: Sequence[Pair]) -> Ju
     return JudgeDecision("supersede", best.index, f"value changed ({cue})")
 
 
+def _list_change(pairs: Sequence[Pair]) -> JudgeDecision | None:
+    """A list that grew or shrank is a new value of its slot: the new item replaces the old,
+    so no member is lost to a merge that keeps the old wording."""
+    changed = [p for p in pairs if (p.list_grew or p.list_shrank) and not p.subject_conflict]
+    if not changed:
+        return None
+    best = max(changed, key=_merge_score)
+    how = "grew" if best.list_grew else "shrank"
+    return JudgeDecision("supersede", best.index, f"the list {how}: a new value of the slot")
+
+
+def _named(value: str) -> bool:
+    return bool(value) and (value[0].isupper() or value[0].isdigit() or value[0] in "£$€")
+
+
+def _slot_value_change(
+    c: Analysis, es: Sequence[Analysis], pairs: Sequence[Pair]
+) -> JudgeDecision | None:
+    """Without a cue: one slot that holds one value at a time, another value in it. "Lives in
+    Porto" beside "Lives in Lisbon"; "Accountant is Raj" beside "Accountant is Mei"."""
+    c_slot = copular_slot(c.text)
+    # A stored item of the slot whose value the candidate holds ("Lives in Berlin" beside
+    # "Lives in Kreuzberg, Berlin"): the candidate adds detail, nothing changed.
+    if any(
+        c.frames & es[p.index].frames & SINGLE_VALUED_FRAMES
+        and es[p.index].names
+        and all(mentions(c, n) for n in es[p.index].names)
+        for p in pairs
+    ):
+        return None
+    for p in sorted(pairs, key=lambda p: -p.cos):
+        e = es[p.index]
+        if p.subject_conflict or p.contrast or not p.same_category:
+            continue
+        frames = c.frames & e.frames & SINGLE_VALUED_FRAMES
+        if frames and p.name_conflict and p.cos >= SLOT_FLOOR:
+            return JudgeDecision("supersede", p.index, f"{min(frames)}: another value")
+        e_slot = copular_slot(e.text)
+        if not c_slot or not e_slot or c_slot[0] != e_slot[0] or c.subject_is_person:
+            continue
+        (slot, c_value), (_, e_value) = c_slot, e_slot
+        one_value = (_named(c_value) and _named(e_value)) or bool(slot & _ONE_VALUE_SLOT)
+        if one_value and not content_stems(words(c_value)) & content_stems(words(e_value)):
+            return JudgeDecision("supersede", p.index, "same slot, another value")
+    return None
+
+
 def decide(
     candidate: JudgeItem,
     existing: Sequence[JudgeItem],
@@ -157,7 +222,7 @@ def decide(
         for i, x in enumerate(existing)
     ]
 
-    decision = _supersede(c, es, pairs)
+    decision = _list_change(pairs) or _supersede(c, es, pairs) or _slot_value_change(c, es, pairs)
     if decision:
         return decision
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from memory_pipelines.core.judge_claims import claims, list_change, stance
 from memory_pipelines.core.judge_rules import (
     LIGHT_VERBS,
     Analysis,
@@ -43,6 +44,9 @@ class Pair:
     polarity_flip: bool  # "won't renew" vs "will renew"
     contrast: bool  # swapped word that the store uses for a different subject
     other_object: bool  # same frame ("likes ..."), a different thing in it
+    negation_agrees: bool = False  # both deny the same thing ("never by phone" / "no calls")
+    list_grew: bool = False  # the candidate lists this item's members and more
+    list_shrank: bool = False  # the candidate keeps some of this item's members, adds none
 
 
 SWAP_COS = 0.6  # below this a one- or two-word swap changed the meaning, not the wording
@@ -134,6 +138,12 @@ def compare(
 ) -> Pair:
     """Features of candidate `c` against stored item `existing[i]` (the others give context)."""
     e = existing[i]
+    c_claims, e_claims = claims(c.text), claims(e.text)
+    who = frozenset(c.subject | e.subject) | c.subject_stems | e.subject_stems
+    st = stance(c_claims, e_claims, ignore=who)
+    # A change cue or "only" makes a shorter list a new value ("ships only to Spain now").
+    restrictive = bool(c.cues) or " only " in f" {c.text.lower()} "
+    lists = list_change(c_claims, e_claims, c.stems, e.stems, restrictive)
     c_only_names = {n for n in c.names if not mentions(e, n)}
     e_only_names = {n for n in e.names if not mentions(c, n)}
     n_shared_values = shared_values(c.values, e.values)
@@ -163,10 +173,15 @@ def compare(
             _overlap(c.predicate_stems, e.predicate_stems),
             _overlap(e.predicate_stems, c.predicate_stems),
         ),
-        old_hit=_overlap(e.stems, c.old_words),
+        old_hit=_overlap(e.stems, c.old_words | c_claims.departed),
         frame_match=bool(c.frames & e.frames),
         frame_mismatch=bool(c.frames) and bool(e.frames) and not (c.frames & e.frames),
-        polarity_flip=_flip(c, e),
+        # Opposite stances on shared content, or a verb negated on one side only, unless the
+        # two deny the same thing in other words.
+        polarity_flip=st.oppose or (_flip(c, e) and not st.agree),
         contrast=_contrast(i, c, existing),
         other_object=_other_object(c, e, cos),
+        negation_agrees=st.agree and not st.oppose,
+        list_grew=lists.grew,
+        list_shrank=lists.shrank,
     )

@@ -14,6 +14,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from memory_pipelines.core.corrections import correction
+
 
 def _wordlist(text: str) -> tuple[str, ...]:
     """A whitespace-separated word list, kept as one readable block in the source."""
@@ -258,6 +260,9 @@ _FRAMES: tuple[tuple[str, str], ...] = (
     ("travel", r"\b(flying|flight|trip|travell?ing|holiday|vacation) (to|in)\b|\bvisiting\b"),
     ("diet", r"\b(vegetarian|vegan|pescatarian|keto|kosher|halal|gluten-free)\b"),
 )
+# Frames that hold one value at a time: a second value replaces or contradicts the first.
+# ("travel" is not one: a person can fly to two places.)
+SINGLE_VALUED_FRAMES = frozenset({"residence", "employer", "diet", "relationship", "work mode"})
 _FRAME_RES = tuple((name, re.compile(rx, re.IGNORECASE)) for name, rx in _FRAMES)
 
 # "from X to Y", "instead of X", "stopped X", "replaced X with Y": X is the old value.
@@ -655,6 +660,9 @@ def analyse(text: str, lowercase_vocab: frozenset[str] = frozenset()) -> Analysi
         split = 0  # "Vegan for five years now": a verbless note about the user
     if split == 0:
         subject.add("user")
+    # "The appointment is March 10, not March 3": March 3 is the old value, not one it holds.
+    fix = correction(text)
+    said = text if fix is None else text[: fix.span[0]] + text[fix.span[1] :]
     existence: set[str] = set()
     if subject <= {"user"} and (split == 0 or subject):
         existence = _existence_subjects(body)
@@ -669,10 +677,11 @@ def analyse(text: str, lowercase_vocab: frozenset[str] = frozenset()) -> Analysi
         predicate_stems=content_stems(body[split:]),
         entities=frozenset(entities),
         names=frozenset(names),
-        values=typed_values(text),
-        cues=_cues(text),
+        values=typed_values(said),
+        cues=_cues(text) | ({"corrected"} if fix else set()),
         slot_words=_phrase_stems(_NEW_SLOT, text),
-        old_words=_phrase_stems(_OLD_VALUE, text),
+        old_words=_phrase_stems(_OLD_VALUE, text)
+        | (content_stems(words(fix.old)) if fix else frozenset()),
         negated=_negated(text),
         frames=frozenset(name for name, rx in _FRAME_RES if rx.search(text)),
         preference=_preference(text),

@@ -107,6 +107,17 @@ _HEDGE = _rx(
     r"\bsuspect|\bhopefully\b|\bif i get (?:time|a chance|round)|\bhave you (?:tried|considered)\b|"
     r"\bhow about\b|\bwhy not\b|\bworth (?:a )?try"
 )
+# Health, allergy and safety: never missed, whatever else the turn does ("Yes, I'm allergic to
+# peanuts" answering a question is no restatement of it).
+SAFETY = _rx(
+    r"\ballerg\w*|\banaphyla\w*|\bepi-?pen\b|\bintoleran\w*|\bcoeliac\b|\bceliac\b|"
+    r"\bdiabet\w*|\basthma\w*|\binhaler\b|\binsulin\b|\bepilep\w*|\bseizures?\b|"
+    r"\bpregnan\w*|\bmedication\b|\bprescri\w*|\bblood thinners?\b|\bpacemaker\b|"
+    r"\bheart condition\b|\bhigh blood pressure\b|\bdiagnosed\b|\bwheelchair\b|"
+    r"\bhearing aids?\b|\bcan(?:'t|not) (?:eat|have|take|drink)\b|"
+    r"\bmust(?:n't| not) (?:eat|have|take)\b|"
+    r"\b(?:is|am|'m|are) (?:deaf|blind|disabled)\b|\bsafeword\b|\bemergency contact\b"
+)
 _SUGGESTION = _rx(r"\bi(?:'d)? (?:suggest|recommend)\b")  # hedged only when the assistant says it
 # Small words that may open a sentence before a greeting or a meta phrase ("Sure, here's ...").
 _LEAD = r"^\W*(?:(?:sure|ok(?:ay)?|right|great|yes|yeah|sorry|and|hmm+)\W+)?"
@@ -189,6 +200,54 @@ _EVENT = _rx(
 _PAST = _rx(r"\b(?:was|were|had|lost|got|\w+ed)\b")
 _SKIP_KINDS = ("meta", "ack", "greeting", "hedge")
 
+# Episodes and session summaries never become memory items (the spec): they are the history
+# channel's job. A category naming a stretch of conversation rather than a kind of fact.
+_HISTORY_CATEGORY = re.compile(
+    r"^(?:\w+[_-])?(?:episodes?|sessions?|summary|summaries|recaps?|conversations?|transcripts?"
+    r"|dialogues?|chat|chats|chat[_-]?logs?|logs?|turns?|messages?|threads?)(?:[_-]\w+)?$",
+    re.IGNORECASE,
+)
+# Reported speech: "The user asked me a question about the weather", "I told the user that
+# ...". The frame says who spoke to whom; only what was said can be a memory.
+_PARTY = r"(?:the )?(?:user|assistant|agent|bot|customer|i|we|you|they|he|she|[A-Z][a-z]+)"
+_REPORT = re.compile(
+    rf"^\W*{_PARTY}\s+(?:just\s+|then\s+|also\s+)?(?:asked|told|said|mentioned|explained|noted"
+    r"|wanted to know|wondered|thanked|greeted|replied|answered|responded|chatted|talked|spoke"
+    r"|discussed|requested|wrote|messaged|pinged|apologi[sz]ed|welcomed|clarified|confirmed"
+    r"|brought up|inquired|enquired)\b"
+    r"(?:\s+(?:to\s+|with\s+)?(?:me|us|you|him|her|them|the (?:user|assistant|agent|bot)))?"
+    r"(?P<rest>.*)$",
+    re.IGNORECASE,
+)
+# What a report is about when it carries no statement: "a question about X", "about X", "for
+# help", "hello", "thanks", "how to ...".
+_SPEECH_ACT = re.compile(
+    r"^\W*(?:(?:a|an|some|the|another|few|couple of|several)\s+)*(?:\w+\s+)?"
+    r"(?:questions?|things?|favou?rs?|help|advice|clarification|hello|hi|thanks|goodbye|bye"
+    r"|greetings?|chat|conversation|summary|recap|update|request)\b"
+    r"|^\W*(?:about|for|how|what|when|where|why|who|which|to\s+\w+|if|whether)\b"
+    r"|^\W*$",
+    re.IGNORECASE,
+)
+
+
+def history_category(category: str) -> bool:
+    """Whether a category names an episode, a session or its summary (never a memory item)."""
+    return bool(_HISTORY_CATEGORY.match(category.strip()))
+
+
+def reported_content(sentence: str) -> str | None:
+    """What a sentence of reported speech says, without its frame: "" when it only reports a
+    speech act ("The user asked me a question about the weather"), the statement when it
+    reports one ("The user told me that she is allergic to kiwi" -> "she is allergic to kiwi"),
+    None when the sentence is no report."""
+    m = _REPORT.match(sentence.strip())
+    if not m:
+        return None
+    rest = m.group("rest").strip()
+    rest = re.sub(r"^(?:that|:)\s+", "", rest, flags=re.IGNORECASE)
+    return "" if _SPEECH_ACT.match(rest) else rest
+
 
 def _norm(text: str) -> str:
     return " ".join(text.lower().replace("\u2019", "'").split())
@@ -237,11 +296,25 @@ def _shares_run(a: str, b: str, n: float) -> bool:
 def sentence_kind(sent: str, role: str) -> str:
     """A save reason, or one of meta, hedge, greeting, ack, fact (small talk with a concrete
     detail) and plain. The first rule that matches wins, most specific first."""
+    reported = reported_content(sent)
+    if reported == "":
+        return "meta"  # talk about the conversation, told as a story of it
+    kind = _kind(sent, role)
+    if reported and kind not in SAVE_REASONS:
+        # The frame aside, what was said decides ("Ana said she moved to Porto"); a frame that
+        # is itself the point ("I told the landlord it would be paid by Monday") keeps its kind.
+        return sentence_kind(reported, role)
+    return kind
+
+
+def _kind(sent: str, role: str) -> str:
     low = _norm(sent)
     if _META.search(low) and not _LASTING.search(low):
         return "meta"  # "Can you make it shorter?" but not "Can you always use metric?"
     if _HEDGE.search(low) or (role == "assistant" and _SUGGESTION.search(low)):
         return "hedge"
+    if SAFETY.search(low) and not low.endswith("?"):
+        return "durable_fact"
     if _LESSON.search(low):
         return "hard_lesson"
     if (_COMMIT.search(low) and not _HABITUAL.search(low)) or (
@@ -386,10 +459,16 @@ def category_for(text: str, role: str = "user") -> str:
 
 
 def skip_reason_for_item(
-    context: str, recent_texts: Sequence[str] = (), similarity: Similarity | None = None
+    context: str,
+    recent_texts: Sequence[str] = (),
+    similarity: Similarity | None = None,
+    category: str = "",
 ) -> str | None:
     """Why a memory item's one-line text should not be saved, or None to save it. Items are
-    terse ("Allergic to kiwi."), so unlike a turn a short plain line is kept, not chatter."""
+    terse ("Allergic to kiwi."), so unlike a turn a short plain line is kept, not chatter. An
+    item whose category is an episode or a session summary is history, never memory."""
+    if category and history_category(category):
+        return "already_in_history"
     verdict, kinds = _judge(context, "user", recent_texts, similarity)
     if verdict.save:
         return None

@@ -19,6 +19,9 @@ from memory_pipelines.core.summarise import summarise as summarise_extractive
 from memory_pipelines.models.base import ModelCall, WindowTurn
 from memory_pipelines.models.embedder import Embedder
 
+PRONOUN_PROTOTYPES = ("she is a woman", "he is a man")
+PRONOUN_MARGIN = 0.06  # cosine margin; "Alex", "Sam" sit inside it
+
 
 class LocalBackend:
     name = "local"
@@ -26,6 +29,18 @@ class LocalBackend:
 
     def __init__(self, embedder: Embedder) -> None:
         self.embedder = embedder
+        self._pronouns: dict[str, str] = {}
+
+    def pronoun_of(self, name: str) -> str:
+        """she, he or they for a speaker's name: the name's embedding against two prototypes,
+        'they' unless one is clearly nearer (a name the model cannot place stays neutral)."""
+        if name not in self._pronouns:
+            name_vec, she, he = self.embedder.embed([name, *PRONOUN_PROTOTYPES])
+            margin = float(name_vec @ she - name_vec @ he)
+            self._pronouns[name] = (
+                "she" if margin > PRONOUN_MARGIN else "he" if margin < -PRONOUN_MARGIN else "they"
+            )
+        return self._pronouns[name]
 
     def _tokens(self, *texts: str) -> int:
         return sum(self.embedder.count_tokens(t) for t in texts)
@@ -47,7 +62,12 @@ class LocalBackend:
         # `instructions` are for a language model; the rules follow the spec's save policy.
         call.tokens_in = self._tokens(*(t.text for t in window))
         known = {t.text.strip(): t.embedding for t in window if t.embedding is not None}
-        out = extract_window(window, types, similarity=lambda a, b: self.similarity(a, b, known))
+        out = extract_window(
+            window,
+            types,
+            similarity=lambda a, b: self.similarity(a, b, known),
+            pronoun_of=self.pronoun_of,
+        )
         call.tokens_out = self._tokens(*(c["context"] for c in out))
         return out
 

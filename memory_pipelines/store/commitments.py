@@ -3,6 +3,7 @@ overdue ones not yet announced."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
@@ -114,6 +115,31 @@ def unannounced_overdue(conn: Conn, limit: int = 1000) -> list[tuple[str, int]]:
         (limit,),
     ).fetchall()
     return [(r["store_id"], int(r["item_id"])) for r in rows]
+
+
+def unannounced_counts(conn: Conn, store_ids: Sequence[str]) -> dict[str, tuple[int, int]]:
+    """store -> (overdue commitments with no `overdue` event yet, the highest such item id),
+    for the given stores owing any: what the sensor asks a run for, one query."""
+    rows = conn.execute(
+        "SELECT o.store_id, count(*) AS n, max(o.item_id) AS top FROM overdue_commitments o"
+        " WHERE o.store_id = ANY(%s) AND NOT EXISTS (SELECT 1 FROM events e"
+        "  WHERE e.kind = 'overdue' AND e.item_id = o.item_id)"
+        " GROUP BY o.store_id",
+        (list(store_ids),),
+    ).fetchall()
+    return {r["store_id"]: (int(r["n"]), int(r["top"])) for r in rows}
+
+
+def unannounced_of_store(conn: Conn, store_id: str, limit: int) -> list[int]:
+    """Item ids of the store's overdue commitments with no `overdue` event yet, oldest due
+    first, at most `limit`."""
+    rows = conn.execute(
+        "SELECT o.item_id FROM overdue_commitments o WHERE o.store_id = %s AND NOT EXISTS ("
+        " SELECT 1 FROM events e WHERE e.kind = 'overdue' AND e.item_id = o.item_id)"
+        " ORDER BY o.due_at, o.item_id LIMIT %s",
+        (store_id, limit),
+    ).fetchall()
+    return [int(r["item_id"]) for r in rows]
 
 
 def still_overdue(conn: Conn, store_id: str, item_ids: list[int]) -> list[Commitment]:

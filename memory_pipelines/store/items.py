@@ -71,8 +71,10 @@ def insert_item(
     to_seq: int | None = None,
     model: str | None = None,
     fed_by: list[int] | None = None,
+    reason: str = "",
 ) -> Item:
-    """Insert a new current item with its links, its first version row and a `create` event."""
+    """Insert a new current item with its links, its first version row (with `reason`, why it
+    was created) and a `create` event."""
     row = fetch_one(
         conn,
         Item,
@@ -119,7 +121,7 @@ def insert_item(
     new: Item = one(row, "inserting a memory item")
     for e in item.edges:
         add_link(conn, store_id, "item", new.item_id, e.kind, e.target, e.type, model=written_by)
-    write_version(conn, new, "create", written_by)
+    write_version(conn, new, "create", written_by, reason=reason)
     record_event(conn, store_id, "create", new.item_id, written_by)
     return new
 
@@ -172,6 +174,7 @@ def merge_item(
     embedding: np.ndarray | None,
     actor: str,
     dropped: dict[str, Any] | None = None,
+    reason: str = "",
 ) -> Item:
     """Evolve an item (read with get_item(for_update=True)) with a candidate stating the same
     fact, to the fields core.merge chose: one more confirmation, restored if it was archived,
@@ -202,7 +205,7 @@ def merge_item(
         ),
         f"merging into memory item {item_id}",
     )
-    write_version(conn, item, "merge", actor, dropped)
+    write_version(conn, item, "merge", actor, dropped, reason)
     record_event(conn, item.store_id, "merge", item_id, actor)
     if old.state == "archived":
         record_event(conn, item.store_id, "restore", item_id, actor)
@@ -218,6 +221,7 @@ def supersede(
     *,
     run_id: str = "",
     payload: dict[str, Any] | None = None,
+    reason: str = "",
 ) -> None:
     """Retire the old item in favour of the new one: state superseded, a `supersedes` link
     from the new one, a `superseded` version and a `supersede` event (its payload says `by`
@@ -245,7 +249,7 @@ def supersede(
     add_link(
         conn, store_id, "item", new_id, "item", old_id, "supersedes", model=actor, run_id=run_id
     )
-    write_version(conn, old, "superseded", actor)
+    write_version(conn, old, "superseded", actor, reason=reason)
     record_event(conn, store_id, "supersede", old_id, actor, {"by": new_id, **(payload or {})})
 
 
@@ -342,6 +346,17 @@ def trust_of(conn: Conn, store_id: str, ids: list[int]) -> list[bool]:
     if missing:
         raise ValidationError("fed_by", f"items {sorted(missing)} do not exist in this store")
     return [bool(r["trusted"]) for r in rows]
+
+
+def unembedded_current(conn: Conn, store_id: str) -> int:
+    """Current items of the store whose embedding is not a model's unit vector (a zero or
+    otherwise placeholder vector): recall, dedup and linkgen would misread them."""
+    row = conn.execute(
+        "SELECT count(*) AS n FROM agent_memory_items WHERE store_id = %s AND state = 'current'"
+        " AND NOT (vector_norm(embedding) BETWEEN 0.99 AND 1.01)",
+        (store_id,),
+    ).fetchone()
+    return int(row["n"]) if row else 0
 
 
 def count_current(conn: Conn, store_id: str) -> int:

@@ -20,13 +20,20 @@ from memory_pipelines.store.visibility import (
 
 
 def write_version(
-    conn: Conn, item: Item, change: str, actor: str = "", dropped: dict | None = None
+    conn: Conn,
+    item: Item,
+    change: str,
+    actor: str = "",
+    dropped: dict | None = None,
+    reason: str = "",
 ) -> None:
     """Snapshot the item (as it is after the change) into item_versions; `dropped` records
-    what a merge did not keep."""
+    what a merge did not keep, `reason` why the change was made (the dedup judge's)."""
     snapshot = item.model_dump(mode="json", exclude={"kind", "id"})
     if dropped:
         snapshot["dropped"] = dropped
+    if reason:
+        snapshot["reason"] = reason
     conn.execute(
         "INSERT INTO item_versions (item_id, store_id, version, change, actor, snapshot)"
         " SELECT %s, %s, coalesce(max(version), 0) + 1, %s, %s, %s"

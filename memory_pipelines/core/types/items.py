@@ -88,9 +88,11 @@ class Item(Record):
 
 class ItemSnapshot(Item):
     """An item as one of its versions recorded it; a merge also records the candidate's
-    metadata values the item's own overrode (`dropped`)."""
+    metadata values the item's own overrode (`dropped`), and a change the dedup judge decided
+    records why (`reason`: "the list grew", "same fact (cos 0.81)", ...)."""
 
     dropped: dict[str, Any] | None = None
+    reason: str | None = None
 
 
 class ItemVersion(Record):

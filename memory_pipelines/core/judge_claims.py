@@ -1,0 +1,203 @@
+"""What a statement claims, for the dedup judge: the stance of each clause and list members.
+
+Two readings that words alone get wrong:
+
+- **Stance.** "Prefers email, never by phone" and "Does not want phone calls" both hold a
+  negative clause about the phone: the same claim said another way, so a merge. "Wants phone
+  calls now" beside "Does not want phone calls" holds the same content with the opposite
+  stance: a reversal. Each clause (split at , ; : and "but") gets a polarity (a negation or a
+  verb of aversion makes it negative) and its content stems; two statements agree or oppose
+  where a clause of each shares content.
+- **Lists.** "Ships to Spain, France and Italy" beside "Ships to Spain and France" is the same
+  slot with one more member: the value grew, so the new item replaces the old (a merge would keep
+  the old wording and lose Italy). Members are the heads of a coordination ("A, B and C").
+
+General English only (negators, verbs of aversion, coordinators); no word taken from a case.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from memory_pipelines.core.judge_rules import (
+    AUX,
+    LIGHT_VERBS,
+    SENTENCE_VERBS,
+    STOPWORDS,
+    content_stems,
+    stem,
+    words,
+)
+
+# A clause is negative when a negator or a verb of aversion governs it.
+_NEGATIVE = re.compile(
+    r"\b(?:not|never|no|none|nobody|nothing|neither|nor|without|no longer|any ?more"
+    r"|cannot|\w+n['’]t|dislikes?|disliked|hates?|hated|avoids?|avoided|avoiding|refuses?"
+    r"|refused|against|stopped|quit|gave up|given up|rather not|can't stand|allergic)\b",
+    re.IGNORECASE,
+)
+_CLAUSE_SPLIT = re.compile(r"[,;:()]|\s[-–—]\s|\bbut\b|\bwhereas\b|\bthough\b", re.IGNORECASE)
+# Words that carry the stance rather than the content.
+_STANCE_WORDS = content_stems(
+    words(
+        """
+        not never no none nobody nothing neither nor without longer anymore cannot dislike
+        dislikes hate hates avoid avoids refuse refuses against stopped quit gave given rather
+        stand allergic prefer prefers prefered like likes love loves want wants happy fine ok
+        okay keen glad willing now again still always usually
+        """
+    )
+)
+_HEAD = r"[^\W\d][\w'’+.&-]*"
+_MEMBER = rf"{_HEAD}(?: {_HEAD}){{0,2}}"
+_DET = r"(?:(?:the|a|an|my|our|their|his|her|its|some) )?"
+# "A, B and C", "A and B", "A or B", "A & B": the last word of each piece is its head.
+_LIST = re.compile(
+    rf"((?:{_MEMBER}, )*)({_MEMBER}),? (?:and|or|&|plus) {_DET}({_HEAD})", re.IGNORECASE
+)
+# "Priya left", "Sam has retired": a name followed by a verb of leaving is an old value.
+_DEPARTED = re.compile(
+    r"\b([A-Z][\w'’-]+)(?: has| had| have)? (?:left|quit|retired|resigned|departed|moved on"
+    r"|stepped down|is gone|has gone|is out)\b"
+)
+
+
+OPPOSE_SHARE = 0.75  # share of the longer clause two opposite clauses must have in common
+
+
+@dataclass(frozen=True)
+class Clause:
+    negative: bool
+    content: frozenset[str]  # content stems without stance words or light verbs
+
+
+@dataclass(frozen=True)
+class Claims:
+    clauses: tuple[Clause, ...]
+    members: frozenset[str]  # heads of a coordination, empty when the text lists nothing
+    departed: frozenset[str]  # stems of names said to have left
+
+
+@lru_cache(maxsize=16384)
+def claims(text: str) -> Claims:
+    """The clauses with their stance, the list members and the departed names of one text."""
+    clauses = []
+    for part in _CLAUSE_SPLIT.split(text):
+        content = content_stems(words(part)) - _STANCE_WORDS - LIGHT_VERBS
+        if content:
+            clauses.append(Clause(bool(_NEGATIVE.search(part)), frozenset(content)))
+    members: set[str] = set()
+    for m in _LIST.finditer(text):
+        pieces = [p for p in m.group(1).split(", ") if p] + [m.group(2), m.group(3)]
+        after = words(text[m.end() :])[:2]
+        heads_raw = [_last_word(p) for p in pieces]
+        # "the team knows it and the docs are ...": clauses joined, not a list of things (a
+        # piece ends in a verb or its object pronoun, or a verb follows the last member).
+        if (
+            any(map(_is_verb, heads_raw))
+            or any(w.lower() in _OBJECTS for p in pieces for w in words(p)[-1:])
+            or any(map(_is_verb, after))
+        ):
+            continue
+        heads = {stem(h) for h in heads_raw if h}
+        if len(heads) >= 2:
+            members |= heads
+    departed = {stem(m.group(1)) for m in _DEPARTED.finditer(text)}
+    return Claims(tuple(clauses), frozenset(members), frozenset(departed))
+
+
+def _is_verb(word: str) -> bool:
+    if word[:1].isupper():
+        return False  # "Python and Go": a name, not the verb
+    low = word.lower()
+    return low in AUX or (low in SENTENCE_VERBS and low not in _NOUN_LIKE)
+
+
+# Verb forms that are as often nouns in a list ("walks and runs" aside): kept as members.
+_NOUN_LIKE = frozenset(("walks", "runs", "plays", "drinks", "books", "trips", "calls", "cooking"))
+
+
+_OBJECTS = frozenset(("it", "them", "him", "her", "us", "me", "this", "that", "there"))
+
+
+def _last_word(piece: str) -> str:
+    toks = [t for t in words(piece) if t.lower() not in STOPWORDS]
+    return toks[-1] if toks else ""
+
+
+# "Accountant is Mei", "The caterer is now Green Fork": a slot named before a copula.
+_COPULA = re.compile(r"^(.{3,40}?)\s+(?:is|are)\s+(?:now\s+|still\s+)?(.+)$", re.IGNORECASE)
+
+
+def copular_slot(text: str) -> tuple[frozenset[str], str] | None:
+    """(slot stems, value) of "<slot> is <value>", the value up to its first , ; or :."""
+    m = _COPULA.match(text.strip())
+    if not m:
+        return None
+    slot = content_stems(words(m.group(1)))
+    value = re.split(r"[,;:(]", m.group(2))[0].strip()
+    return (slot, value) if slot and value else None
+
+
+@dataclass(frozen=True)
+class Stance:
+    agree: bool  # a negative clause of each shares content: one claim, said twice
+    oppose: bool  # a clause of each shares content under opposite stances
+
+
+def stance(a: Claims, b: Claims, ignore: frozenset[str] = frozenset()) -> Stance:
+    """How two texts' clauses relate; `ignore` holds stems that say who, not what (subjects)."""
+    agree = oppose = False
+    for ca in a.clauses:
+        for cb in b.clauses:
+            shared = (ca.content & cb.content) - ignore
+            sizes = (len(ca.content - ignore), len(cb.content - ignore))
+            # Most of the shorter clause: one shared word ("meetings") is a topic, not a claim.
+            if not shared or len(shared) < 0.5 * min(sizes):
+                continue
+            if ca.negative == cb.negative:
+                agree = agree or ca.negative
+            # A denial beside an assertion is a reversal only when both say the same thing:
+            # "Won't deliver orders under £50" restates "Minimum order is £50" with other words.
+            elif len(shared) >= OPPOSE_SHARE * max(sizes):
+                oppose = True
+    return Stance(agree=agree, oppose=oppose)
+
+
+@dataclass(frozen=True)
+class ListChange:
+    grew: bool  # the candidate lists every stored member and more
+    shrank: bool  # the candidate lists some of the stored members, no others
+
+
+def list_change(
+    c: Claims, e: Claims, c_stems: frozenset[str], e_stems: frozenset[str], restrictive: bool
+) -> ListChange:
+    """Did a list of one slot gain or lose members? Both texts must be about the same frame:
+    most of what they say outside the members agrees ("Takes guitar lessons" is not the slot
+    of "Plays guitar and bass"). A candidate naming fewer members shrinks the list only when it
+    lists them itself or says so (`restrictive`: "only", a change cue); otherwise it restates
+    part of the list."""
+    grew = shrank = False
+    if len(c.members) >= 2:
+        shared = {m for m in c.members if m in e_stems}
+        grew = bool(shared) and shared != c.members and e.members <= c_stems
+    if len(e.members) >= 2 and not grew:
+        kept = {m for m in e.members if m in c_stems}
+        shrank = (
+            bool(kept)
+            and kept != e.members
+            and (len(c.members) >= 2 or restrictive)
+            and c.members <= e_stems
+        )
+    if not (grew or shrank):
+        return ListChange(False, False)
+    every = c.members | e.members
+    c_frame, e_frame = c_stems - every, e_stems - every
+    if c_frame or e_frame:
+        overlap = len(c_frame & e_frame) / max(1, min(len(c_frame), len(e_frame)))
+        if overlap < 0.5:
+            return ListChange(False, False)
+    return ListChange(grew, shrank)

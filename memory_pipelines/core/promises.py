@@ -1,0 +1,170 @@
+"""Is a sentence a promise? Who owes what to whom, and by when.
+
+A commitment is someone promising something to someone: "I'll send you the report by June 10"
+(the speaker owes the listener the report, due 10 June), "I promised Ana I'd water the plants".
+A future said about oneself is not one: "I'm going to paint this weekend" is a plan, and
+"I'll note that" or "I'll keep it in mind" is bookkeeping of the conversation, owed to nobody.
+So a promise needs a first-person future (or "promise"), an action verb that does something
+(not note, remember, think, try, ...), and someone it is for: "you", a name or a role after
+the verb ("send Mr Patel ...", "... to the landlord", "for Ana"), or an explicit "I promise".
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime
+
+from memory_pipelines.core.dates import due_date
+
+_FUTURE = re.compile(
+    r"\b(?:i|we)(?:'ll|’ll| will| shall|'m going to| am going to|'re going to| are going to"
+    r"|'m gonna| am gonna|'d| would)\s+(?:(?:also|just|definitely|certainly|still|then|first"
+    r"|actually|really|totally|make sure to|try to|be sure to)\s+)*(?P<verb>[a-z]+)",
+    re.IGNORECASE,
+)
+# "It's mine", "leave it with me": the speaker takes the task on for the listener.
+_OWNS = re.compile(r"\b(?:it's|that's|it is|that is) mine\b|\bon me\b|\bleave it with me\b", re.I)
+_PROMISED = re.compile(
+    r"\b(?:i|we) (?:promise|promised|swear|owe|committed to|agreed to|signed up to)\b"
+    r"(?:\s+(?P<whom>you|[A-Z][a-z]+(?: [A-Z][a-z]+)?))?",
+    re.IGNORECASE,
+)
+# Acts that do nothing for anybody: keeping notes, thinking, trying, feeling.
+_NO_ACTION = frozenset(
+    [
+        "note",
+        "remember",
+        "keep",
+        "bear",
+        "jot",
+        "log",
+        "record",
+        "memorise",
+        "memorize",
+        "think",
+        "consider",
+        "wonder",
+        "try",
+        "see",
+        "be",
+        "feel",
+        "love",
+        "like",
+        "enjoy",
+        "miss",
+        "need",
+        "want",
+        "hope",
+        "guess",
+        "bet",
+        "imagine",
+        "have",
+        "pass",
+        "say",
+        "mean",
+        "stay",
+        "sleep",
+        "probably",
+        "maybe",
+        "definitely",
+        "rather",
+        "prefer",
+        "look",
+    ]
+)
+_TITLE = r"(?:Mr|Mrs|Ms|Miss|Dr|Prof)\.?\s+[A-Z][a-z]+"
+_NAME = rf"(?:{_TITLE}|[A-Z][a-z]+(?: [A-Z][a-z]+)?)"
+_ROLE = (
+    r"(?:the |my |our |his |her |their )(?:landlord|landlady|boss|manager|client|customer|team"
+    r"|teacher|doctor|dentist|neighbou?r|accountant|lawyer|school|bank|council|vet|mum|mom|dad"
+    r"|mother|father|sister|brother|partner|wife|husband|friend|kids|son|daughter|family"
+    r"|colleague|coach|tutor|agent|supplier|vendor|contractor|builder|plumber|insurer)"
+)
+# "send you", "send Mr Patel", "to the landlord", "for Ana", "with you" after the verb.
+_RECIPIENT = re.compile(
+    rf"^\s*(?P<direct>you|{_NAME}|{_ROLE})\b(?!\s*(?:'s|’s))"
+    rf"|\b(?:to|for|with|back to)\s+(?P<indirect>you|{_NAME}|{_ROLE})\b",
+)
+_GIVE_VERBS = frozenset(
+    [
+        "send",
+        "give",
+        "email",
+        "mail",
+        "text",
+        "call",
+        "ring",
+        "phone",
+        "pay",
+        "show",
+        "tell",
+        "bring",
+        "lend",
+        "owe",
+        "message",
+        "ping",
+        "forward",
+        "hand",
+        "buy",
+        "get",
+        "cook",
+        "make",
+        "fetch",
+        "book",
+        "drop",
+        "let",
+        "update",
+        "remind",
+        "teach",
+        "help",
+        "meet",
+        "visit",
+        "join",
+    ]
+)
+
+
+@dataclass(frozen=True)
+class Promise:
+    owner: str
+    what: str  # the promised clause, from the verb on
+    owed_to: str  # "you" resolved to the listener
+    due_at: datetime | None
+
+
+def promise(sentence: str, speaker: str, listener: str, said_at: datetime) -> Promise | None:
+    """The promise a sentence makes, or None when it makes none."""
+    m = _FUTURE.search(sentence)
+    pm = _PROMISED.search(sentence)
+    if not m and not pm:
+        return None
+    if m and m.group("verb").lower() in _NO_ACTION and not pm:
+        return None
+    whom = ""
+    if pm and pm.group("whom"):
+        whom = pm.group("whom")
+    elif m:
+        verb = m.group("verb").lower()
+        rest = sentence[m.end() :]
+        r = _RECIPIENT.search(rest)
+        if r and (r.group("indirect") or verb in _GIVE_VERBS):
+            whom = r.group("direct") or r.group("indirect")
+    due = due_date(sentence, said_at)
+    if not whom and not pm and due is None and not _OWNS.search(sentence):
+        return None  # a plan of one's own ("I'm going to paint"), owed to nobody
+    if whom.lower() in ("", "you"):
+        whom = listener
+    what = sentence[m.start("verb") :] if m else sentence[pm.end() :] if pm else sentence
+    return Promise(
+        owner=speaker,
+        what=what.strip(" .!"),
+        owed_to=re.sub(r"^(?:the|my|our|his|her|their) ", "", whom),
+        due_at=due,
+    )
+
+
+def bookkeeping(clause: str) -> bool:
+    """'I'll note it', 'we will keep that in mind': a future that only keeps a note."""
+    m = _FUTURE.search(clause)
+    return m is not None and m.group("verb").lower() in ("note", "remember", "keep", "bear", "jot")

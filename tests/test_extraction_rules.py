@@ -1,0 +1,114 @@
+"""The extractor's pieces on hand-written sentences: third person, promises, due dates,
+corrections and health facts (pure functions, no database)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+
+from memory_pipelines.core.corrections import apply_to_earlier, corrected, correction
+from memory_pipelines.core.dates import due_date
+from memory_pipelines.core.extract import WindowTurn, extract_window
+from memory_pipelines.core.promises import promise
+from memory_pipelines.core.third_person import third_person
+
+SAID = datetime(2024, 5, 1, 10)  # a Wednesday
+
+
+@pytest.mark.parametrize(
+    ("text", "speaker", "pronoun", "expected"),
+    [
+        ("It's like therapy for me, letting me express myself.", "Melanie", "she",
+         "It's like therapy for Melanie, letting her express herself."),
+        ("I wish I had more time for painting.", "Caroline", "she",
+         "Caroline wishes she had more time for painting."),
+        ("I go running and I try to eat well.", "Jon", "he",
+         "Jon goes running and he tries to eat well."),
+        ("I'm allergic to peanuts. My son is too.", "Sam", "they",
+         "Sam is allergic to peanuts. Sam's son is too."),
+        ("I don't like it and I went home.", "Ana", "she",
+         "Ana doesn't like it and she went home."),
+    ],
+)  # fmt: skip
+def test_third_person_without_garbling(
+    text: str, speaker: str, pronoun: str, expected: str
+) -> None:
+    assert third_person(text, speaker, pronoun) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "due"),
+    [
+        ("I will send it by June 10.", "2024-06-10"),
+        ("by 10 June", "2024-06-10"),
+        ("by the 3rd of March", "2025-03-03"),  # the next such date
+        ("by Thursday", "2024-05-02"),
+        ("before the end of the month", "2024-05-31"),
+        ("some day", None),
+    ],
+)
+def test_due_dates_from_the_text(text: str, due: str | None) -> None:
+    when = due_date(text, SAID)
+    assert (when.date().isoformat() if when else None) == due
+
+
+def test_a_promise_names_who_what_to_whom_and_when() -> None:
+    p = promise("I will send you the report by June 10.", "Agent", "Ben", SAID)
+    assert p is not None and (p.owner, p.owed_to) == ("Agent", "Ben")
+    assert p.what.startswith("send you the report") and p.due_at == datetime(2024, 6, 10, 23, 59)
+    named = promise("I'll send Mr Patel the signed form by Thursday.", "Ana", "Agent", SAID)
+    assert named is not None and named.owed_to == "Mr Patel"
+    role = promise("I'll call the landlord tomorrow.", "Jon", "Agent", SAID)
+    assert role is not None and role.owed_to == "landlord"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'll note Ben's review.",
+        "I will note it.",
+        "I'll keep that in mind.",
+        "I'm going to paint this weekend.",  # a plan of one's own
+        "I'll be there.",
+    ],
+)
+def test_not_a_promise(text: str) -> None:
+    assert promise(text, "Agent", "Ben", SAID) is None
+
+
+def test_corrections_name_the_new_and_the_old_value() -> None:
+    fix = correction("Sorry, the appointment is March 10, not March 3.")
+    assert fix is not None and (fix.new, fix.old, fix.bare) == ("March 10", "March 3", False)
+    assert corrected("Sorry, the appointment is March 10, not March 3.", fix).startswith(
+        "the appointment is March 10"
+    )
+    bare = correction("May, not April.")
+    assert bare is not None and bare.bare
+    assert apply_to_earlier(bare, ["We fly in April.", "It rains."]) == (0, "We fly in May.")
+    assert correction("I like tea, not coffee.") is None  # a preference, no old value
+    assert correction("I was not happy about it.") is None
+
+
+def _turn(seq: int, role: str, speaker: str, text: str) -> WindowTurn:
+    return WindowTurn(seq, role, speaker, text, SAID)
+
+
+def test_the_extractor_keeps_promises_health_facts_and_corrections() -> None:
+    window = [
+        _turn(1, "assistant", "Agent", "Any allergies I should know about?"),
+        _turn(2, "user", "Ben", "Yes, I'm allergic to peanuts."),
+        _turn(3, "assistant", "Agent", "Thanks. I'll note that."),
+        _turn(4, "assistant", "Agent", "I will send you the fixed importer by June 10."),
+        _turn(5, "user", "Ben", "We fly to Lisbon in April for the conference."),
+        _turn(6, "user", "Ben", "May, not April."),
+    ]
+    out = extract_window(window, pronoun_of=lambda name: "he")
+    texts = [c["context"] for c in out]
+    assert "Ben is allergic to peanuts." in texts
+    assert not any("note" in t for t in texts)
+    (commitment,) = [c for c in out if c["category"] == "commitment"]
+    assert commitment["context"] == "Agent will send Ben the fixed importer by June 10."
+    assert commitment["owed_to"] == "Ben" and commitment["due_at"].startswith("2024-06-10")
+    fixed = [c for c in out if c["from_seq"] == 6]
+    assert [c["context"] for c in fixed] == ["We fly to Lisbon in May for the conference."]
