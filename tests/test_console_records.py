@@ -45,6 +45,11 @@ def _origin(card: Locator, origin: str, trust: str) -> None:
     expect(card.locator(f'[data-field="origin"] .trust.{kind}')).to_contain_text(trust)
 
 
+def _fits(page: Page) -> bool:
+    """Whether the page fits the window's width (nothing to scroll sideways)."""
+    return bool(page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"))
+
+
 def _filter(page: Page) -> None:
     page.get_by_role("button", name="Filter").click()
 
@@ -59,6 +64,7 @@ def test_each_filter_changes_the_address_and_the_rows(
     assert len(current) > 100
     expect(page.get_by_test_id("range")).to_have_text(f"rows 1-100 of {len(current)}")
     assert shown_ids(page) == current[:100]
+    assert _fits(page)  # a hundred rows, no sideways scrolling (1280 px wide)
     expect(page.get_by_test_id("audit-notice")).to_contain_text("Reading is recorded")
     read = last_read(db, account)
     assert read["endpoint"] == "GET /console/records" and read["record_ids"] == current[:100]
@@ -175,6 +181,7 @@ def test_a_record_page_its_fields_and_history_links(
         "0.80 as stored"
     )
     expect(page.get_by_test_id("decay-curve")).to_be_visible()
+    assert _fits(page)
     # History: every version, oldest first, each linking to its own page
     history = page.get_by_test_id("history")
     links = history.locator("[data-history-link]")
