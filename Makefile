@@ -5,7 +5,7 @@ VENV ?= .venv
 BIN = $(VENV)/bin
 STAMP = $(VENV)/.installed
 
-.PHONY: demo test lint install dev clean chromium
+.PHONY: demo test lint install dev clean chromium redis
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -17,7 +17,7 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	@touch $(STAMP)
 
-install: $(STAMP) chromium
+install: $(STAMP) chromium redis
 
 # The console's browser tests drive Debian's chromium (Playwright cannot download a browser
 # here). As root it is installed when missing; otherwise say how, and the tests fail saying so.
@@ -27,6 +27,16 @@ chromium:
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
 	  else \
 	    echo "the console's browser tests need chromium: sudo apt-get install -y chromium"; \
+	  fi; }
+
+# The Celery test starts Debian's redis-server as its broker (on a socket in a temp folder).
+# As root it is installed when missing; otherwise say how, and the test fails saying so.
+redis:
+	@command -v redis-server >/dev/null 2>&1 || test -x /usr/bin/redis-server || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server; \
+	  else \
+	    echo "the Celery test needs redis-server: sudo apt-get install -y redis-server"; \
 	  fi; }
 
 demo: $(STAMP)
@@ -42,7 +52,7 @@ lint: $(STAMP)
 	$(BIN)/lint-imports
 	$(BIN)/dg check defs
 
-test: lint chromium
+test: lint chromium redis
 	$(BIN)/python -m pytest
 
 clean:

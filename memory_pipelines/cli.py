@@ -15,6 +15,7 @@ from tqdm import tqdm
 from memory_pipelines.cli_access import keys_group, orgs_group, serve
 from memory_pipelines.cli_admins import admins_group
 from memory_pipelines.cli_commitments import commitments_group
+from memory_pipelines.cli_console import console_screenshots
 from memory_pipelines.cli_eval import eval_group
 from memory_pipelines.cli_jobs import feed, jobs_group
 from memory_pipelines.errors import MemoryPipelinesError
@@ -352,6 +353,7 @@ main.add_command(orgs_group)
 main.add_command(keys_group)
 main.add_command(serve)
 main.add_command(admins_group)
+main.add_command(console_screenshots)
 
 
 if __name__ == "__main__":

@@ -46,3 +46,18 @@ def materialize_stores(
         )
         results.append(result)
     return results
+
+
+def job_def(name: str) -> dg.JobDefinition:
+    """A job of the definitions by name (what a run's worker reconstructs)."""
+    from memory_pipelines.definitions import defs
+
+    return defs().resolve_job_def(name)
+
+
+def reconstructable_job(name: str) -> Any:
+    """The job as a launched run loads it: from this module in any process, so its steps may
+    run in other processes (or machines) under the job's own executor."""
+    return dg.build_reconstructable_job(
+        "memory_pipelines.pipeline", "job_def", reconstructable_args=(name,)
+    )

@@ -11,6 +11,7 @@ from click.testing import CliRunner
 
 from memory_pipelines.api import Memory
 from memory_pipelines.cli import main
+from memory_pipelines.defs.commitments.assets import overdue_events
 from memory_pipelines.defs.commitments.sensors import overdue_commitments_sensor
 from memory_pipelines.errors import ValidationError
 from memory_pipelines.resources import StoreResource
@@ -70,11 +71,19 @@ def test_only_an_open_commitment_changes_status(memory: Memory) -> None:
     assert [v.change for v in memory.history(c)] == ["create", "cancel"]  # nothing more
 
 
-def _tick(instance: dg.DagsterInstance, pg_dsn: str) -> dg.SkipReason:
+def _tick(instance: dg.DagsterInstance, pg_dsn: str) -> Any:
     ctx = dg.build_sensor_context(instance=instance, resources={"store": StoreResource(dsn=pg_dsn)})
-    result = overdue_commitments_sensor(ctx)
-    assert isinstance(result, dg.SkipReason)
-    return result
+    return overdue_commitments_sensor(ctx)
+
+
+def _announce(instance: dg.DagsterInstance, store_id: str, pg_dsn: str) -> Any:
+    """The run the sensor asks for, executed here."""
+    return dg.materialize(
+        [overdue_events],
+        partition_key=store_id,
+        instance=instance,
+        resources={"store": StoreResource(dsn=pg_dsn)},
+    )
 
 
 def test_overdue_is_announced_exactly_once(memory: Memory, pg_dsn: str) -> None:
@@ -86,10 +95,22 @@ def test_overdue_is_announced_exactly_once(memory: Memory, pg_dsn: str) -> None:
     future = _promise(memory, "Ops will renew the TLS certificate for the API", "2099-01-01")
     undated = _promise(memory, "Ana will write the post-mortem for the outage", None)
     with dg.instance_for_test() as instance:
-        first = _tick(instance, pg_dsn)
-        assert f"{memory.store_id}: 1" in (first.skip_message or "")
-        for _ in range(2):
-            _tick(instance, pg_dsn)
+        instance.add_dynamic_partitions("stores", [memory.store_id])
+        # The tick asks for a run (it shows as a requested run, not "skipped").
+        [req] = [r for r in _tick(instance, pg_dsn) if r.partition_key == memory.store_id]
+        assert req.tags["memory/why"] == "1 commitments newly overdue"
+        assert req.run_key == f"overdue:{memory.store_id}:{late}:1"
+        done = _announce(instance, memory.store_id, pg_dsn)
+        [mat] = done.asset_materializations_for_node("overdue_events")
+        assert mat.metadata[f"{memory.store_id}/announced"].value == 1
+        after = _tick(instance, pg_dsn)
+        assert isinstance(after, dg.SkipReason) or all(
+            r.partition_key != memory.store_id for r in after
+        )
+        # Run again by hand: nothing to write, so no materialisation, an observation.
+        again = _announce(instance, memory.store_id, pg_dsn)
+        assert again.asset_materializations_for_node("overdue_events") == []
+        assert again.asset_observations_for_node("overdue_events")
     assert [k for k, _ in _events(memory, late)] == ["create", "overdue"]
     for other in (kept, future, undated):
         assert "overdue" not in [k for k, _ in _events(memory, other)]

@@ -5,35 +5,20 @@ seeing nothing of this one."""
 from __future__ import annotations
 
 import re
-import uuid
 
 from playwright.sync_api import BrowserContext, Page, expect
 
-from memory_pipelines.api.accounts import create_admin
 from memory_pipelines.api.audit import reads_by_account
 from memory_pipelines.api.memory import Memory
 from memory_pipelines.api.organisations import set_ceiling
 from memory_pipelines.core.settings import StoreSettings
 from memory_pipelines.store.db import Database
 from tests.api_server import new_org, new_store
+from tests.console_helpers import PASSWORD, new_admin, sign_in_with_form
 
-PASSWORD = "correct horse battery staple"
 SIGNIN = re.compile(r"/console/signin$")
 HOME = re.compile(r"/console$")
-
-
-def _admin(db: Database, org: str) -> tuple[str, int]:
-    name = f"admin-{uuid.uuid4().hex[:6]}"
-    row, _ = create_admin(db, org, name, password=PASSWORD, created_by="test")
-    return name, int(row["account_id"])
-
-
-def _sign_in(page: Page, org: str, name: str, password: str = PASSWORD) -> None:
-    page.goto("/console/signin")
-    page.get_by_label("Organisation").fill(org)
-    page.get_by_label("Name").fill(name)
-    page.get_by_label("Password").fill(password)
-    page.get_by_role("button", name="Sign in").click()
+_admin, _sign_in = new_admin, sign_in_with_form
 
 
 def _stores_shown(page: Page) -> list[str]:

@@ -6,12 +6,20 @@ from __future__ import annotations
 
 import re
 import uuid
+from datetime import timedelta
 
 import httpx
 from click.testing import CliRunner
 
-from memory_pipelines.api.accounts import create_admin, disable_admin, list_admins, sign_in
+from memory_pipelines.api.accounts import (
+    create_admin,
+    current,
+    disable_admin,
+    list_admins,
+    sign_in,
+)
 from memory_pipelines.cli import main
+from memory_pipelines.core.accounts import digest
 from memory_pipelines.store.db import Database
 from tests.api_server import new_org, new_store
 
@@ -153,3 +161,37 @@ def test_admins_on_the_command_line(db: Database, api_url: str) -> None:
     assert missing.exit_code == 2 and "has no administrator 'nobody'" in missing.output
     bad = runner.invoke(main, ["admins", "create", "--org", org, "--name", "no spaces"])
     assert bad.exit_code == 2 and "name: must be" in bad.output
+
+
+def test_a_session_ends_after_its_idle_time_and_is_touched_at_most_once_a_minute(
+    db: Database,
+) -> None:
+    org = new_org(db)
+    name = _name()
+    create_admin(db, org, name, password=PASSWORD)
+    session = sign_in(db, org, name, PASSWORD)
+    assert session is not None
+
+    def seen(ago: str | None = None) -> object:
+        with db.connection() as conn:
+            if ago is not None:
+                conn.execute(
+                    "UPDATE admin_sessions SET last_seen_at = now() - %s::interval"
+                    " WHERE session_sha256 = %s",
+                    (ago, digest(session.token)),
+                )
+            row = conn.execute(
+                "SELECT now() - last_seen_at AS age FROM admin_sessions WHERE session_sha256 = %s",
+                (digest(session.token),),
+            ).fetchone()
+        assert row is not None
+        return row["age"]
+
+    seen("30 seconds")
+    assert current(db, session.token) is not None
+    assert seen() >= timedelta(seconds=29)  # a recent use is not written again
+    seen("2 minutes")
+    assert current(db, session.token) is not None
+    assert seen() < timedelta(seconds=5)  # an older one is moved to now
+    seen("13 hours")
+    assert current(db, session.token) is None  # idle too long: over

@@ -12,6 +12,7 @@ import pytest
 from memory_pipelines.api import Memory
 from memory_pipelines.core.contradiction import judge
 from memory_pipelines.defs.maintenance.assets import maintenance
+from memory_pipelines.defs.metadata import unscoped
 from memory_pipelines.models.base import Invalid, Models
 from memory_pipelines.models.openai import OpenAIBackend
 from memory_pipelines.resources import EmbedderResource, ModelResource, StoreResource
@@ -96,7 +97,7 @@ def run(store_id: str, pg_dsn: str, model: ModelResource | None = None) -> dict[
         )
     assert result.success
     mat = result.asset_materializations_for_node("maintenance")[0]
-    return {k: v.value for k, v in mat.metadata.items()}
+    return unscoped(mat.partition or "", mat.metadata)
 
 
 def _calls(memory: Memory) -> list[dict[str, Any]]:

@@ -23,9 +23,14 @@ def test_definitions_load() -> None:
         "extracted_candidates",
         "memory_items",
     } <= keys
-    assert {"new_turns_sensor", "overdue_commitments_sensor", "maintenance_sensor"} <= {
-        s.name for s in d.sensors or []
-    }
+    assert {
+        "new_turns_sensor",
+        "rollup_sensor",
+        "linkgen_sensor",
+        "overdue_commitments_sensor",
+        "store_freshness_sensor",
+        "maintenance_sensor",
+    } <= {s.name for s in d.sensors or []}
     assert {"reflection", "evolution"} <= keys
 
 
@@ -76,7 +81,7 @@ def test_turn_embeddings_materialises(memory: Memory, pg_dsn: str) -> None:
         )
         assert result.success
         mat = result.asset_materializations_for_node("turn_embeddings")[0]
-        assert mat.metadata["embedded_now"].value == 12
+        assert mat.metadata[f"{memory.store_id}/embedded_now"].value == 12
         checks = result.get_asset_check_evaluations()
         assert checks[0].passed
     with memory.db.connection() as conn:

@@ -14,7 +14,8 @@ from memory_pipelines.core.decay import histogram, histogram_markdown, salience
 from memory_pipelines.definitions import defs
 from memory_pipelines.defs.decay.assets import decay_scores
 from memory_pipelines.defs.decay.schedules import decay_schedule
-from memory_pipelines.defs.links.schedules import linkgen_schedule
+from memory_pipelines.defs.links.sensors import linkgen_sensor
+from memory_pipelines.defs.metadata import unscoped
 from memory_pipelines.resources import EmbedderResource, ModelResource, StoreResource
 from memory_pipelines.store import items as items_db
 
@@ -117,7 +118,7 @@ def test_decay_asset_writes_scores_and_never_changes_items(memory: Memory, pg_ds
                 "SELECT * FROM item_scores WHERE store_id = %s", (memory.store_id,)
             ).fetchall()
         assert {r["run_id"] for r in rows} == {result.run_id}
-        return {r["item_id"]: r for r in rows}, {k: v.value for k, v in mat.metadata.items()}
+        return {r["item_id"]: r for r in rows}, unscoped(mat.partition or "", mat.metadata)
 
     scores, meta = run()
     assert set(scores) == set(ids)
@@ -143,13 +144,14 @@ def test_decay_asset_writes_scores_and_never_changes_items(memory: Memory, pg_ds
 
 
 def test_schedules_ship_as_the_spec_says() -> None:
-    assert linkgen_schedule.default_status == dg.DefaultScheduleStatus.RUNNING
+    assert linkgen_sensor.default_status == dg.DefaultSensorStatus.RUNNING
     assert decay_schedule.default_status == dg.DefaultScheduleStatus.STOPPED
     assert decay_schedule.execution_timezone == "UTC"
     # A live instance in context: after another test's instance_for_test has closed, Dagster
     # still points its defs-state storage at the closed one and loading Definitions fails.
     with dg.instance_for_test():
         repo = defs().get_repository_def()
-    assert {"linkgen_schedule", "decay_schedule"} <= {s.name for s in repo.schedule_defs}
+    assert {"decay_schedule"} <= {s.name for s in repo.schedule_defs}
+    assert "linkgen_sensor" in {s.name for s in repo.sensor_defs}
     keys = {k.to_user_string() for k in repo.asset_graph.get_all_asset_keys()}
     assert {"link_graph", "decay_scores"} <= keys

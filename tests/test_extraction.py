@@ -14,6 +14,7 @@ import dagster as dg
 from memory_pipelines.api import Memory
 from memory_pipelines.api.extraction import EXTRACTOR
 from memory_pipelines.definitions import ASSETS
+from memory_pipelines.defs.metadata import unscoped
 from memory_pipelines.resources import EmbedderResource, ModelResource, StoreResource
 
 T0 = datetime(2024, 3, 4, 9, 0, tzinfo=UTC)
@@ -54,7 +55,7 @@ def _materialize(memory: Memory, pg_dsn: str) -> dg.ExecuteInJobResult:
 
 def _meta(result: dg.ExecuteInJobResult, asset: str) -> dict:
     mat = result.asset_materializations_for_node(asset)[0]
-    return {k: v.value for k, v in mat.metadata.items()}
+    return unscoped(mat.partition or "", mat.metadata)
 
 
 def test_pipeline_extracts_stable_facts_with_provenance(memory: Memory, pg_dsn: str) -> None:

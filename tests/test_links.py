@@ -1,5 +1,5 @@
 """linkgen@v1: vocabulary-only links (core check and through the asset), the local rules,
-provenance on every link, idempotent re-runs, the graph's shape, the hourly schedule."""
+provenance on every link, idempotent re-runs, the graph's shape, the hourly sensor."""
 
 from __future__ import annotations
 
@@ -21,7 +21,8 @@ from memory_pipelines.core.links import (
 )
 from memory_pipelines.core.records import validate_item
 from memory_pipelines.defs.links.assets import link_graph
-from memory_pipelines.defs.links.schedules import linkgen_schedule
+from memory_pipelines.defs.links.sensors import linkgen_sensor
+from memory_pipelines.defs.metadata import unscoped
 from memory_pipelines.models.base import Models
 from memory_pipelines.models.local import LocalBackend
 from memory_pipelines.resources import EmbedderResource, ModelResource, StoreResource
@@ -90,7 +91,7 @@ def _materialize(memory: Memory, pg_dsn: str, model: ModelResource) -> dg.Execut
 
 def _meta(result: dg.ExecuteInJobResult) -> dict[str, Any]:
     mat = result.asset_materializations_for_node("link_graph")[0]
-    return {k: v.value for k, v in mat.metadata.items()}
+    return unscoped(mat.partition or "", mat.metadata)
 
 
 def _links(memory: Memory) -> list[dict[str, Any]]:
@@ -294,21 +295,8 @@ def test_proposals_outside_the_vocabulary_are_dropped_by_the_asset(
     assert "\n0: [item, fact]" in prompt and "CANDIDATES" in prompt
 
 
-def test_hourly_schedule_runs_every_store_and_ships_running(memory: Memory, pg_dsn: str) -> None:
-    assert linkgen_schedule.default_status == dg.DefaultScheduleStatus.RUNNING
-    assert linkgen_schedule.cron_schedule == "0 * * * *"
-    assert linkgen_schedule.execution_timezone == "UTC"
-    a, b = memory.store_id + "-a", memory.store_id + "-b"
-    for s in (b, a):
-        Memory(s, db=memory.db)
-    with dg.instance_for_test() as instance:
-        ctx = dg.build_schedule_context(
-            instance=instance,
-            scheduled_execution_time=T0,
-            resources={"store": StoreResource(dsn=pg_dsn)},
-        )
-        assert isinstance(linkgen_schedule(ctx), dg.SkipReason)
-        instance.add_dynamic_partitions("stores", [b, a])
-        runs = linkgen_schedule(ctx)
-    assert [r.partition_key for r in runs] == [a, b]
-    assert runs[0].run_key == f"linkgen:{a}:{T0.isoformat()}"
+def test_hourly_sensor_ships_running() -> None:
+    # What it asks for, and when it asks for nothing: tests/test_fixed_cost.py.
+    assert linkgen_sensor.default_status == dg.DefaultSensorStatus.RUNNING
+    assert linkgen_sensor.minimum_interval_seconds == 3600
+    assert linkgen_sensor.job_name == "linkgen"

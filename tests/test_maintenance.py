@@ -16,6 +16,7 @@ from memory_pipelines.api.decay import score_store
 from memory_pipelines.core.maintenance import Strength, duplicate_clusters, faded, union_fields
 from memory_pipelines.core.types import Edge
 from memory_pipelines.defs.maintenance.assets import maintenance
+from memory_pipelines.defs.metadata import unscoped
 from memory_pipelines.resources import EmbedderResource, ModelResource, StoreResource
 from tests.item_helpers import make_item
 
@@ -40,8 +41,11 @@ def run_maintenance(store_id: str, pg_dsn: str) -> dict[str, Any]:
     assert result.success
     [check] = result.get_asset_check_evaluations()
     assert check.passed  # supersede chains stay acyclic
-    mat = result.asset_materializations_for_node("maintenance")[0]
-    return {k: v.value for k, v in mat.metadata.items()}
+    mats = result.asset_materializations_for_node("maintenance")
+    if not mats:  # nothing done: an observation says so, no materialisation pretends data
+        [seen] = result.asset_observations_for_node("maintenance")
+        return {"materialized": False, **unscoped(store_id, seen.metadata)}
+    return unscoped(store_id, mats[0].metadata)
 
 
 def row_counts(memory: Memory) -> dict[str, int]:
@@ -278,7 +282,8 @@ def test_maintenance_off_skips_the_store(memory: Memory, pg_dsn: str) -> None:
     ids.append(memory.save({"category": "fact", "context": "The office closes at 6pm"}).id)
     before = row_counts(memory)
     meta = run_maintenance(memory.store_id, pg_dsn)
-    assert meta["skipped"] == "maintenance is off for this store" and meta["merged"] == 0
+    assert meta["skipped"] == "maintenance is off for this store"
+    assert meta["materialized"] is False
     assert [memory.get(i).state for i in ids] == ["current", "current"]
     assert row_counts(memory) == before
     with memory.db.connection() as conn:

@@ -13,9 +13,11 @@ import pytest
 from psycopg.types.json import Jsonb
 
 from memory_pipelines.api import Memory
+from memory_pipelines.defs.commitments.assets import overdue_events
 from memory_pipelines.defs.commitments.sensors import overdue_commitments_sensor
+from memory_pipelines.defs.decay.schedules import decay_schedule
 from memory_pipelines.defs.extraction.sensors import new_turns_sensor
-from memory_pipelines.defs.links.schedules import linkgen_schedule
+from memory_pipelines.defs.links.sensors import linkgen_sensor
 from memory_pipelines.defs.reflection.schedules import reflection_schedule
 from memory_pipelines.models.embedder import Embedder
 from memory_pipelines.resources import StoreResource
@@ -89,8 +91,9 @@ def test_new_turns_sensor_runs_the_other_stores(
 def test_schedules_run_the_other_stores(
     memory: Memory, poisoned: Memory, pg_dsn: str, capfd: pytest.CaptureFixture
 ) -> None:
-    memory.write_turn("c", "hello")
-    poisoned.write_turn("c", "hello")
+    for m in (memory, poisoned):
+        m.write_turn("c", "hello")
+        m.save({"category": "fact", "context": "the importer runs offline", "confidence": 7})
     _poison(memory.db, poisoned.store_id, "broken settings row")
     gone = memory.store_id + "-gone"  # a partition left behind by a dropped store
     with memory.db.connection() as conn:
@@ -103,15 +106,22 @@ def test_schedules_run_the_other_stores(
     tick = datetime(2024, 3, 4, 9, 0, tzinfo=UTC)
     with dg.instance_for_test() as instance:
         instance.add_dynamic_partitions("stores", [memory.store_id, poisoned.store_id, gone])
-        for schedule in (linkgen_schedule, reflection_schedule):
-            ctx = dg.build_schedule_context(
-                instance=instance,
-                scheduled_execution_time=tick,
-                resources={"store": StoreResource(dsn=pg_dsn)},
-            )
+        ctx = dg.build_schedule_context(
+            instance=instance,
+            scheduled_execution_time=tick,
+            resources={"store": StoreResource(dsn=pg_dsn)},
+        )
+        for schedule in (decay_schedule, reflection_schedule):
             runs = schedule(ctx)
             assert isinstance(runs, list), schedule.name
             assert [r.partition_key for r in runs] == [memory.store_id], schedule.name
+        sensed = linkgen_sensor(
+            dg.build_sensor_context(
+                instance=instance, resources={"store": StoreResource(dsn=pg_dsn)}
+            )
+        )
+        assert isinstance(sensed, list)
+        assert [r.partition_key for r in sensed] == [memory.store_id]
     err = capfd.readouterr().err
     assert f"store {poisoned.store_id}: no run requested: extraction" in err
     assert f"store {gone}: no run requested" in err and "does not exist" in err
@@ -134,14 +144,26 @@ def test_overdue_sensor_announces_the_other_stores(memory: Memory, poisoned: Mem
             "UPDATE agent_memory_items SET due_at = '0044-03-15 BC' WHERE item_id = %s",
             (ids[poisoned.store_id],),
         )
+    stores = [memory.store_id, poisoned.store_id]
     with dg.instance_for_test() as instance:
+        instance.add_dynamic_partitions("stores", stores)
         ctx = dg.build_sensor_context(
             instance=instance, resources={"store": StoreResource(dsn=memory.db.dsn)}
         )
-        result = overdue_commitments_sensor(ctx)
-    assert isinstance(result, dg.SkipReason)
-    assert f"{memory.store_id}: 1" in (result.skip_message or "")
-    assert f"not announced for {poisoned.store_id} (" in (result.skip_message or "")
+        runs = overdue_commitments_sensor(ctx)
+        assert sorted(r.partition_key for r in runs if r.partition_key in stores) == sorted(stores)
+        outcome = {
+            s: dg.materialize(
+                [overdue_events],
+                partition_key=s,
+                instance=instance,
+                resources={"store": StoreResource(dsn=memory.db.dsn)},
+                raise_on_error=False,
+            ).success
+            for s in stores
+        }
+    # The poisoned store's own run fails (its error in that run's log); the other's succeeds.
+    assert outcome == {memory.store_id: True, poisoned.store_id: False}
     with memory.db.connection() as conn:
         kinds = conn.execute(
             "SELECT store_id FROM events WHERE kind = 'overdue' AND item_id = ANY(%s)",

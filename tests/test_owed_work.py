@@ -186,7 +186,7 @@ def test_turns_a_killed_run_left_unembedded_are_embedded_next(
         assert done.success and unembedded() == 0
         assert (
             done.asset_materializations_for_node("turn_embeddings")[0]
-            .metadata["embedded_now"]
+            .metadata[f"{s}/embedded_now"]
             .value
             == 12
         )

@@ -1,10 +1,9 @@
-"""The chunk_pyramid asset and its check through Dagster, the rollup schedule, and the openai
+"""The chunk_pyramid asset and its check through Dagster, the rollup sensor, and the openai
 summariser against a local server speaking the protocol."""
 
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime
 
 import dagster as dg
 import numpy as np
@@ -12,8 +11,9 @@ import pytest
 
 from memory_pipelines.api import Memory
 from memory_pipelines.api.pyramid import FALLBACK_MODEL
+from memory_pipelines.defs.metadata import unscoped
 from memory_pipelines.defs.pyramid.assets import chunk_pyramid
-from memory_pipelines.defs.pyramid.schedules import rollup_schedule
+from memory_pipelines.defs.pyramid.sensors import rollup_sensor
 from memory_pipelines.models.base import Invalid, Models
 from memory_pipelines.models.openai import OpenAIBackend
 from memory_pipelines.resources import EmbedderResource, ModelResource, StoreResource
@@ -33,12 +33,13 @@ def _materialize(memory: Memory, pg_dsn: str) -> dg.ExecuteInJobResult:
                 "embedder": EmbedderResource(),
                 "model": ModelResource(),
             },
+            raise_on_error=False,
         )
 
 
 def _meta(result: dg.ExecuteInJobResult) -> dict:
     mat = result.asset_materializations_for_node("chunk_pyramid")[0]
-    return {k: v.value for k, v in mat.metadata.items()}
+    return unscoped(mat.partition or "", mat.metadata)
 
 
 def test_asset_materialises_with_metadata_and_its_check(memory: Memory, pg_dsn: str) -> None:
@@ -64,33 +65,17 @@ def test_asset_materialises_with_metadata_and_its_check(memory: Memory, pg_dsn: 
         conn.execute(
             "DELETE FROM chunks WHERE store_id = %s AND level = 1 AND seq = 5", (memory.store_id,)
         )
-    [check] = _materialize(memory, pg_dsn).get_asset_check_evaluations()
+    failed = _materialize(memory, pg_dsn)
+    [check] = failed.get_asset_check_evaluations()
     assert not check.passed and check.metadata["problems"].value >= 1
+    assert not failed.success  # a blocking check: the step fails, nothing after it runs
 
 
-def test_rollup_schedule_asks_for_one_run_per_store(memory: Memory, pg_dsn: str) -> None:
-    assert rollup_schedule.default_status == dg.DefaultScheduleStatus.RUNNING
-    assert rollup_schedule.cron_schedule == "*/15 * * * *"
-    assert rollup_schedule.execution_timezone == "UTC" and rollup_schedule.job_name == "rollup"
-    tick = datetime(2024, 3, 4, 9, 15, tzinfo=UTC)
-    stores = [memory.store_id + "-a", memory.store_id + "-b"]
-    for s in stores:
-        Memory(s, db=memory.db)
-    resources = {"store": StoreResource(dsn=pg_dsn)}
-    with dg.instance_for_test() as instance:
-        ctx = dg.build_schedule_context(
-            instance=instance, scheduled_execution_time=tick, resources=resources
-        )
-        assert isinstance(rollup_schedule(ctx), dg.SkipReason)  # no store yet
-        instance.add_dynamic_partitions("stores", stores)
-        ctx = dg.build_schedule_context(
-            instance=instance, scheduled_execution_time=tick, resources=resources
-        )
-        runs = rollup_schedule(ctx)
-    assert isinstance(runs, list) and sorted(r.partition_key for r in runs) == stores
-    assert len({r.run_key for r in runs}) == 2 and all(
-        r.run_key.startswith("rollup:") for r in runs
-    )
+def test_rollup_sensor_ships_running_every_15_minutes() -> None:
+    # What it asks for, and when it asks for nothing: tests/test_fixed_cost.py.
+    assert rollup_sensor.default_status == dg.DefaultSensorStatus.RUNNING
+    assert rollup_sensor.minimum_interval_seconds == 15 * 60
+    assert rollup_sensor.job_name == "rollup"
 
 
 TEXTS = ["Ana (4 March 2024): We moved the offsite to Porto.", "Ben (4 March 2024): Fine by me."]

@@ -18,6 +18,7 @@ from memory_pipelines.core.types import Item
 from memory_pipelines.defs.evolution.assets import evolution
 from memory_pipelines.defs.evolution.schedules import evolution_schedule
 from memory_pipelines.defs.gating import GatedJobConfig
+from memory_pipelines.defs.metadata import unscoped
 from memory_pipelines.defs.reflection.assets import reflection
 from memory_pipelines.defs.reflection.schedules import reflection_schedule
 from memory_pipelines.resources import EmbedderResource, ModelResource, StoreResource
@@ -62,8 +63,12 @@ def _materialise(
     assert result.success
     [check] = result.get_asset_check_evaluations()
     assert check.passed
-    mat = result.asset_materializations_for_node(asset.op.name)[0]
-    return {k: v.value for k, v in mat.metadata.items()}
+    mats = result.asset_materializations_for_node(asset.op.name)
+    if not mats:  # nothing done: an observation says so, no materialisation pretends data
+        [seen] = result.asset_observations_for_node(asset.op.name)
+        assert seen.partition == memory.store_id
+        return {"materialized": False, **unscoped(memory.store_id, seen.metadata)}
+    return {"materialized": True, **unscoped(memory.store_id, mats[0].metadata)}
 
 
 def _add(memory: Memory, *items: dict[str, Any]) -> list[int]:
@@ -118,6 +123,7 @@ def test_reflection_synthesises_clusters_into_insights(
 
     refused = _materialise(instance, reflection, memory, pg_dsn, force=False)
     assert refused["active"] is False and "not active" in refused["skipped"]
+    assert refused["materialized"] is False
     assert _insights(memory) == []
 
     meta = _materialise(instance, reflection, memory, pg_dsn, force=True)

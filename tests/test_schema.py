@@ -53,3 +53,32 @@ def test_store_id_is_validated(memory) -> None:  # type: ignore[no-untyped-def]
 
     with pytest.raises(ValidationError, match="store"):
         Memory("Bad Store!", db=memory.db, embedder=memory.embedder)
+
+
+def test_item_listing_follows_the_items_from_the_upgrade_on(scratch_db: str) -> None:
+    """Migration 015 copies the items there were into item_listing; its trigger keeps the copy
+    in step with every insert and change, and a delete takes it away."""
+    item = (
+        "INSERT INTO agent_memory_items (store_id, category, context, confidence, origin,"
+        " trusted, metadata, embedding) VALUES ('old', 'fact', %s, 7, 'explicit', true,"
+        ' \'{"team": "ops"}\', array_fill(0.1, ARRAY[384])::real[]::vector) RETURNING item_id'
+    )
+    listed = "SELECT state, confidence, metadata FROM item_listing WHERE item_id = %s"
+    with psycopg.connect(scratch_db, autocommit=True, row_factory=dict_row) as conn:
+        migrate(conn, upto=14)
+        conn.execute("INSERT INTO stores (store_id) VALUES ('old')")
+        before = conn.execute(item, ("written before 015",)).fetchone()["item_id"]
+        migrate(conn)
+        assert conn.execute(listed, (before,)).fetchone() == {
+            "state": "current", "confidence": 7, "metadata": {"team": "ops"}
+        }  # fmt: skip
+        after = conn.execute(item, ("written after 015",)).fetchone()["item_id"]
+        conn.execute(
+            "UPDATE agent_memory_items SET state = 'archived', confidence = 3 WHERE item_id = %s",
+            (after,),
+        )
+        assert conn.execute(listed, (after,)).fetchone()["state"] == "archived"
+        assert conn.execute(listed, (after,)).fetchone()["confidence"] == 3
+        conn.execute("DELETE FROM agent_memory_items WHERE item_id = %s", (before,))
+        assert conn.execute(listed, (before,)).fetchone() is None
+        assert conn.execute("SELECT count(*) AS n FROM item_listing").fetchone()["n"] == 1

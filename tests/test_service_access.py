@@ -66,6 +66,16 @@ def test_every_bad_key_gets_the_same_401(db: Database, client: httpx.Client) -> 
     assert all(a == answers[0] for a in answers), answers
     # nothing of any secret in the answer
     assert all(s.encode() not in answers[0][1] for s in (t.key, expired, revoked))
+    # the same answer on a read, a record, a search and the settings
+    for method, path, body in (
+        ("GET", "/v1/records", None),
+        ("GET", f"/v1/stores/{t.store}/records/1", None),
+        ("POST", f"/v1/stores/{t.store}/search", {"query": "launch"}),
+        ("PATCH", f"/v1/stores/{t.store}/settings", {"trust_envelope": False}),
+    ):
+        for headers in ({}, t.auth(unknown), t.auth(expired), t.auth(revoked)):
+            res = client.request(method, path, json=body, headers=headers)
+            assert (res.status_code, res.content) == answers[0][:2], (path, res.text)
     # and the valid key still works
     ok = client.post(f"/v1/stores/{t.store}/turns", json=TURN, headers=t.auth())
     assert ok.status_code == 201, ok.text
@@ -223,3 +233,38 @@ def test_openapi_documents_every_error_shape(client: httpx.Client) -> None:
 
 def _auth(key: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {key}"}
+
+
+def test_openapi_types_every_body_and_documents_every_error(client: httpx.Client) -> None:
+    spec = client.get("/openapi.json").json()
+    schemas = spec["components"]["schemas"]
+    routes = [
+        (path, method, op)
+        for path, ops in spec["paths"].items()
+        if path.startswith("/v1/")
+        for method, op in ops.items()
+    ]
+    assert len(routes) >= 16
+    for path, method, op in routes:
+        codes = set(op["responses"])
+        assert {"401", "429", "503"} <= codes, (path, method, codes)
+        if path != "/v1/stores":
+            assert {"403", "404", "422"} <= codes, (path, method, codes)
+        for code, answer in op["responses"].items():
+            content = answer.get("content", {})
+            if code.startswith(("4", "5")):
+                ref = content["application/json"]["schema"]["$ref"].rsplit("/", 1)[1]
+                assert ref in ("Error", "Forbidden", "Invalid", "RateLimited"), (path, code)
+                assert "error" in schemas[ref]["properties"]
+            elif code.startswith("2") and "text/event-stream" not in content:
+                schema = content["application/json"]["schema"]
+                assert "$ref" in schema, (path, method, code, schema)
+        if "requestBody" in op:
+            body = op["requestBody"]["content"]["application/json"]["schema"]
+            name = body["$ref"].rsplit("/", 1)[1]
+            assert schemas[name].get("additionalProperties") is False, name
+        for param in op.get("parameters", []):
+            assert "schema" in param, (path, param["name"])
+    # the records list names its filters
+    params = {p["name"] for p in spec["paths"]["/v1/records"]["get"]["parameters"]}
+    assert {"state", "type", "min_confidence", "metadata", "person", "limit", "after"} <= params

@@ -13,11 +13,23 @@ from memory_pipelines.core.access import (
     Request,
     parse_ceiling,
     parse_policy,
+    persons_permitted,
 )
-from memory_pipelines.errors import NotFound
+from memory_pipelines.errors import MemoryPipelinesError, NotFound
 from memory_pipelines.store import keys as keys_db
 from memory_pipelines.store import organisations as orgs_db
 from memory_pipelines.store.db import Database
+from memory_pipelines.store.visibility import EVERYONE, Reader
+
+
+class Refused(MemoryPipelinesError, PermissionError):
+    """The principal may not do this: `decision` names the missing permit and the refusing
+    levels; `hint` says what it may do instead (empty when nothing)."""
+
+    def __init__(self, decision: Decision, hint: str = "") -> None:
+        super().__init__(decision.missing)
+        self.decision = decision
+        self.hint = hint
 
 
 def authenticate(db: Database, text: str) -> Principal | None:
@@ -82,3 +94,59 @@ def reachable_stores(db: Database, principal: Principal) -> list[str]:
     with db.connection() as conn:
         stores = orgs_db.stores_of(conn, principal.org_id)
     return [s for s in stores if principal.reaches(s)]
+
+
+def require(
+    db: Database, principal: Principal, action: str, store: str | None, person: str | None = None
+) -> Decision:
+    """`authorize`, raising Refused (with the decision: the missing permit and the levels
+    that refused it) unless the request is allowed."""
+    decision = authorize(db, principal, action, store, person)
+    if not decision.allowed:
+        raise Refused(decision)
+    return decision
+
+
+def readers_for(
+    db: Database,
+    principal: Principal,
+    action: str,
+    store: str | None = None,
+    person: str | None = None,
+) -> dict[str, Reader]:
+    """Whose records the principal reads with `action` in each store: {store: reader}, the
+    reader being EVERYONE (every person's records) or one person (theirs and the shared).
+
+    `store` None: every store of its organisation it may read in (a store it may only write to
+    is left out). `person` reads as that person. Without one, a key limited to one person reads
+    as that person, never everyone's; a key limited to several must name one. Refused (with
+    the decision) when the key may not read as asked, NotFound for a store of another
+    organisation."""
+    if store is not None:
+        authorize(db, principal, action, store, None)  # NotFound for another organisation's
+    stores = [store] if store is not None else reachable_stores(db, principal)
+    out: dict[str, Reader] = {}
+    for s in stores:
+        if person is not None:
+            decision = principal.decide(Request(action, s, person))
+            if decision.allowed:
+                out[s] = person
+            elif store is not None:
+                raise Refused(decision)
+            continue
+        everyone = principal.decide(Request(action, s, None))
+        if everyone.allowed:
+            out[s] = EVERYONE
+            continue
+        may = [
+            p
+            for p in sorted(persons_permitted(principal.policy, action))
+            if principal.decide(Request(action, s, p)).allowed
+        ]
+        if len(may) == 1:
+            out[s] = may[0]
+        elif may:
+            raise Refused(everyone, f"this key may read as one of {', '.join(may)}: pass ?person=")
+        elif store is not None:
+            raise Refused(everyone)
+    return out

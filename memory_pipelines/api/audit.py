@@ -49,8 +49,11 @@ def record(
     store_id: str | None,
     filters: dict[str, Any],
     record_ids: Sequence[int],
+    record_refs: Sequence[str] | None = None,
 ) -> int:
-    """Write the audit row of a read made on `conn` (inside the read's transaction)."""
+    """Write the audit row of a read made on `conn` (inside the read's transaction).
+    `record_ids` are the memory items returned; `record_refs` every record returned as kind:id
+    (by default the items')."""
     try:
         with conn.transaction():  # a savepoint: the error below is ours to word
             return audit_db.record_read(
@@ -62,12 +65,21 @@ def record(
                 store_id=store_id,
                 filters=filters,
                 record_ids=record_ids,
+                record_refs=[f"item:{i}" for i in record_ids]
+                if record_refs is None
+                else record_refs,
             )
     except psycopg.Error as exc:
         raise AuditFailed(
             f"the read could not be recorded in the audit, so it was not served "
             f"({type(exc).__name__})"
         ) from exc
+
+
+def refs_of(refs: Sequence[str]) -> tuple[list[int], list[str]]:
+    """(the memory items' ids, every ref) of records returned as kind:id refs."""
+    ids = sorted({int(r.split(":", 1)[1]) for r in refs if r.startswith("item:")})
+    return ids, list(refs)
 
 
 def readers(db: Database, record_id: int, limit: int = 100) -> list[dict[str, Any]]:

@@ -3,10 +3,13 @@ model call), the top hits within a token budget, logged to agent_roi_injections.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+from datetime import UTC, datetime
 from typing import Any
 
 from memory_pipelines.api.boot import boot_window
 from memory_pipelines.api.recall import ALL_SCOPES, MAX_QUERY, Recall
+from memory_pipelines.core import decay as decay_math
 from memory_pipelines.core import injection, relevance
 from memory_pipelines.core.inputs import id_field
 from memory_pipelines.core.records import optional_int, text_field
@@ -16,6 +19,7 @@ from memory_pipelines.store import commitments as commitments_db
 from memory_pipelines.store import items as items_db
 from memory_pipelines.store import stores as stores_db
 from memory_pipelines.store import turns as turns_db
+from memory_pipelines.store.db import Conn
 from memory_pipelines.store.injections import record_injection
 
 MIN_COSINE = 0.35  # below this a hit is not about the message (all-MiniLM-L6-v2 cosines)
@@ -33,6 +37,8 @@ def autorecall(
     boot_budget_tokens: int = BOOT_BUDGET,
     turn_seq: int | None = None,
     trust_envelope: bool | None = None,
+    decay_override: Mapping[str, Any] | None = None,
+    on_read: Callable[[Conn, list[str]], None] | None = None,
 ) -> AutoRecall:
     """What to inject before the model answers `user_message` in `chat`: the messages to
     prepend, the records they carry, their tokens and what was skipped (AutoRecall). Nothing
@@ -40,7 +46,12 @@ def autorecall(
     window already holds.
 
     `trust_envelope` is the setting of the key the turn runs under: True wraps the records in
-    <untrusted source="memory">, False in [memory] lines; None follows the store's."""
+    <untrusted source="memory">, False in [memory] lines; None follows the store's.
+    `decay_override` is that key's decay per type: given, each memory line carries its
+    confidence as that key reads it (the key's half-life first, the store's for other types;
+    1-10, one decimal) instead of as stored. `on_read(conn, refs)` gets every record injected
+    (kind:id) in the transaction that counts and logs the injection (the HTTP API audits it
+    there: if it raises, nothing is injected, counted or logged)."""
     if isinstance(budget_tokens, bool) or not isinstance(budget_tokens, int) or budget_tokens < 1:
         raise ValidationError("budget_tokens", f"must be a positive integer, got {budget_tokens!r}")
     id_field("chat", chat)
@@ -51,10 +62,21 @@ def autorecall(
         raise ValidationError(
             "trust_envelope", f"must be true, false or None (the store's), got {trust_envelope!r}"
         )
+    override = (
+        decay_math.parse_half_lives(dict(decay_override), "decay_override")
+        if decay_override
+        else None
+    )
     db, store_id, embedder = recall.db, recall.store_id, recall.embedder
     with db.connection() as conn:
         settings = stores_db.get_settings(conn, store_id)
         chat_id = turns_db.check_reader(conn, store_id, chat, person)
+    half_lives = (
+        decay_math.reader_half_lives(settings.decay_per_type.half_life_days, override)
+        if override is not None
+        else None
+    )
+    now = datetime.now(UTC)
     skipped = {"below_threshold": 0, "in_boot_window": 0, "over_budget": 0, "small_talk": 0}
     lines: list[dict[str, Any]] = []
     tokens = 0
@@ -105,22 +127,34 @@ def autorecall(
             skipped["in_boot_window"] += 1
             continue
         row = {"kind": h.kind, "id": h.id, "text": h.text, "at": h.at, **h.extra}
+        if half_lives is not None and h.kind == "item" and h.extra.get("updated_at"):
+            row["confidence"] = round(
+                decay_math.confidence_as_read(
+                    h.extra["confidence"],
+                    h.extra["updated_at"],
+                    half_lives.get(h.extra.get("category") or ""),
+                    now,
+                ),
+                1,
+            )
         line = injection.memory_line(row) if h.kind == "item" else injection.history_line(row)
         if fits(line):
             chosen.append(h)
-    with db.connection() as conn:
-        items_db.touch_items(conn, [h.id for h in chosen if h.kind == "item"] + sorted(carried))
     envelope = settings.trust_envelope if trust_envelope is None else trust_envelope
     messages = injection.render(user_message, lines, envelope) if lines else []
-    with db.connection() as conn:
+    refs = [h.ref for h in chosen] + [f"item:{i}" for i in sorted(carried)]
+    with db.transaction() as conn:
+        items_db.touch_items(conn, [h.id for h in chosen if h.kind == "item"] + sorted(carried))
         record_injection(
             conn,
             store_id,
             chat_id,
             turn_seq,
             person,
-            [h.ref for h in chosen] + [f"item:{i}" for i in sorted(carried)],
+            refs,
             [round(float(h.extra.get("cos", 0.0)), 4) for h in chosen] + [0.0] * len(carried),
             tokens,
         )
+        if on_read is not None:
+            on_read(conn, refs)
     return AutoRecall(messages=messages, records=lines, tokens=tokens, skipped=skipped)

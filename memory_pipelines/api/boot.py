@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from contextlib import nullcontext
 from itertools import groupby
 
 from memory_pipelines.core import boot, pyramid
@@ -92,6 +93,7 @@ def boot_window(
     budget_tokens: int,
     embedder: Embedder,
     reader: Reader = EVERYONE,
+    on_read: Callable[[Conn, list[str]], None] | None = None,
 ) -> BootWindow:
     """A chat's whole history within `budget_tokens`: the newest turns raw, older history as
     level-1 summaries, older still as level 2 and up (whatever the rollup has built so far).
@@ -102,11 +104,13 @@ def boot_window(
     (oldest records left out when even the coarsest view does not fit). Tokens are word
     pieces of the embedder's tokenizer. A `reader` (a person, or None for shared only) may
     open a shared chat or their own: another person's chat is NotFound, as a missing one.
+    `on_read(conn, refs)` gets the records of the window as kind:id in the transaction that
+    read them (the HTTP API audits the read there; if it raises, nothing is returned).
     """
     if isinstance(budget_tokens, bool) or not isinstance(budget_tokens, int) or budget_tokens < 1:
         raise ValidationError("budget_tokens", f"must be a positive integer, got {budget_tokens!r}")
     id_field("chat", chat)
-    with db.connection() as conn:
+    with db.connection() as conn, conn.transaction() if on_read else nullcontext():
         if isinstance(reader, Everyone):
             chat_id = turns_db.get_chat(conn, store_id, chat).chat_id
         else:  # a turn for a person reads a shared chat or their own, nobody else's
@@ -114,6 +118,10 @@ def boot_window(
         [state] = chunks_db.pyramid_states(conn, store_id, chat_id)
         records = _Records(conn, chat_id, embedder)
         fitted = boot.fit(pyramid.cover(state.turns, state.built), records.cost, budget_tokens)
+        if on_read is not None:
+            on_read(
+                conn, [f"{'chunk' if u[0] else 'turn'}:{records.rows[u].id}" for u in fitted.units]
+            )
     out: list[BootRecord] = []
     prev_day: str | None = None
     for unit in fitted.units:

@@ -10,8 +10,13 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
+from memory_pipelines.api.access import reachable_stores
+from memory_pipelines.api.audit import audited
+from memory_pipelines.core.access import Principal
+from memory_pipelines.core.access import Request as AccessRequest
 from memory_pipelines.core.inputs import id_field
 from memory_pipelines.core.records import text_field
 from memory_pipelines.core.types import Commitment, Item
@@ -20,7 +25,7 @@ from memory_pipelines.errors import ValidationError
 from memory_pipelines.store import commitments as commitments_db
 from memory_pipelines.store import events as events_db
 from memory_pipelines.store import items as items_db
-from memory_pipelines.store.db import Database
+from memory_pipelines.store.db import Conn, Database
 from memory_pipelines.store.visibility import EVERYONE, Reader
 
 # status -> the verb a person uses for it, and the change written to versions and events
@@ -111,6 +116,54 @@ def list_commitments(
         )
 
 
+PAGE_SIZE = 100  # commitments per page of the console
+MAX_OFFSET = 10_000_000
+
+
+@dataclass(frozen=True)
+class CommitmentsPage:
+    """One page of commitments: its rows, the offset of its first and how many match in all."""
+
+    rows: list[Commitment]
+    total: int
+    offset: int
+
+
+def organisation_commitments(
+    db: Database,
+    reader: Principal,
+    *,
+    status: str | None = None,
+    overdue: bool = False,
+    offset: int = 0,
+    endpoint: str,
+) -> CommitmentsPage:
+    """The commitments of every store of the reader's organisation it may read (superseded
+    wordings left out), the one due soonest first, PAGE_SIZE from `offset`, with the total.
+    `status` open, fulfilled or cancelled (None: all); `overdue` keeps open ones past their
+    due time. Audited with the ids of exactly the rows returned, in the reading transaction."""
+    if status is not None and status not in COMMITMENT_STATUSES:
+        raise ValidationError(
+            "status", f"must be one of {', '.join(COMMITMENT_STATUSES)}, got {status!r}"
+        )
+    if isinstance(offset, bool) or not isinstance(offset, int) or not 0 <= offset <= MAX_OFFSET:
+        raise ValidationError("offset", f"must be an integer 0-{MAX_OFFSET}, got {offset!r}")
+    stores = [
+        s
+        for s in reachable_stores(db, reader)
+        if reader.decide(AccessRequest("read_memory", s)).allowed
+    ]
+    filters = {"status": status, "overdue": overdue, "offset": offset}
+
+    def read(conn: Conn) -> tuple[CommitmentsPage, list[int]]:
+        rows, total = commitments_db.page_commitments(
+            conn, stores, status=status, overdue=overdue, limit=PAGE_SIZE, offset=offset
+        )
+        return CommitmentsPage(rows, total, offset), [r.item_id for r in rows]
+
+    return audited(db, reader, endpoint, None, filters, read)
+
+
 def announce_overdue(
     db: Database, limit: int = 1000, on_error: Callable[[str, Exception], None] | None = None
 ) -> dict[str, Any]:
@@ -138,6 +191,18 @@ def announce_overdue(
             continue
         already += seen
     return {"announced": dict(+announced), "already": already, "failed": failed}
+
+
+def announce_store_overdue(db: Database, store_id: str, limit: int = 1000) -> dict[str, int]:
+    """Record one `overdue` event per open commitment of the store past its due time, once per
+    commitment (a unique index backs this), in one transaction, at most `limit` per call.
+    Returns {"announced": n, "already": n (announced meanwhile by another caller)}."""
+    with db.connection() as conn:
+        ids = commitments_db.unannounced_of_store(conn, store_id, limit)
+    if not ids:
+        return {"announced": 0, "already": 0}
+    announced, already = _announce(db, store_id, ids)
+    return {"announced": announced, "already": already}
 
 
 def _announce(db: Database, store_id: str, ids: list[int]) -> tuple[int, int]:

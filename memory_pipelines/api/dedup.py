@@ -33,6 +33,7 @@ class Provenance:
     origin: str
     trusted: bool
     written_by: str = ""
+    key_id: str | None = None
     chat_id: int | None = None
     from_seq: int | None = None
     to_seq: int | None = None
@@ -149,6 +150,7 @@ def save_deduplicated(
         origin=prov.origin,
         trusted=prov.trusted,
         written_by=prov.written_by,
+        key_id=prov.key_id,
         chat_id=prov.chat_id,
         from_seq=prov.from_seq,
         to_seq=prov.to_seq,

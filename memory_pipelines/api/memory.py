@@ -10,6 +10,7 @@ from typing import Any
 
 from memory_pipelines.api import boot, documents, feed
 from memory_pipelines.api import commitments as commitments_api
+from memory_pipelines.api import stores as stores_api
 from memory_pipelines.api.dedup import Provenance, save_deduplicated
 from memory_pipelines.api.turns import embed_turns
 from memory_pipelines.core import policy
@@ -43,7 +44,6 @@ from memory_pipelines.errors import NotFound, ValidationError
 from memory_pipelines.models.base import Models
 from memory_pipelines.models.embedder import DEFAULT_MODEL, Embedder, get_embedder
 from memory_pipelines.models.local import LocalBackend
-from memory_pipelines.store import events as events_db
 from memory_pipelines.store import items as items_db
 from memory_pipelines.store import stores as stores_db
 from memory_pipelines.store import turns as turns_db
@@ -244,8 +244,9 @@ class Memory:
         Provenance keywords: `chat` and `turn_seq` (a save made during a turn is `derived`: as
         trusted as the least trusted item in `fed_by`, and counted against the per-turn
         budget), `from_seq`/`to_seq` (the turns it came from), `origin` (`explicit`, trusted,
-        by default without a chat; `outside`, untrusted), `written_by`, `model`, `fed_by`,
-        and `request_id`, which names the request the save serves in model_calls (a fresh id
+        by default without a chat; `outside`, untrusted), `written_by`, `key_id` (the API key
+        writing it: the record's "Written by"), `model`, `fed_by`, and `request_id`, which
+        names the request the save serves in model_calls (a fresh id
         by default).
         """
         return self._save(item, dedup=False, **provenance)
@@ -281,11 +282,13 @@ class Memory:
         to_seq: int | None = None,
         origin: str | None = None,
         written_by: str = "",
+        key_id: str | None = None,
         model: str | None = None,
         fed_by: Sequence[int] = (),
         request_id: str | None = None,
     ) -> SaveResult:
         parsed = validate_item(item)
+        id_field("key_id", key_id, nullable=True)
         id_field("chat", chat, nullable=True)
         # Every metered call names what it served: the caller's request (the HTTP API passes
         # its own), or a fresh id for this one save.
@@ -340,6 +343,7 @@ class Memory:
                     origin=origin,
                     trusted=trust_for(origin, items_db.trust_of(conn, self.store_id, fed)),
                     written_by=written_by,
+                    key_id=key_id,
                     chat_id=chat_id,
                     from_seq=first,
                     to_seq=to_seq if to_seq is not None else first,
@@ -364,6 +368,7 @@ class Memory:
                     origin=prov.origin,
                     trusted=prov.trusted,
                     written_by=written_by,
+                    key_id=key_id,
                     chat_id=chat_id,
                     from_seq=prov.from_seq,
                     to_seq=prov.to_seq,
@@ -449,16 +454,12 @@ class Memory:
         """Delete the store with every record, turn and setting of it (a real delete). Refused
         while its extraction is on, as the console says: switch extraction off first. The
         deletion is recorded as a `delete_store` event naming the actor."""
-        text_field("actor", actor, max_len=200, required=True, one_line=True)
-        with self.db.transaction() as conn:
-            if stores_db.get_settings(conn, self.store_id).extraction.enabled:
-                raise ValidationError(
-                    "extraction",
-                    f"store {self.store_id!r} has extraction on, so it cannot be deleted: switch"
-                    " extraction off first (configure(extraction={'enabled': False}))",
-                )
-            stores_db.drop_store(conn, self.store_id)
-            events_db.record_event(conn, self.store_id, "delete_store", None, actor)
+        stores_api.delete_store(
+            self.db,
+            self.store_id,
+            actor=actor,
+            how=" (configure(extraction={'enabled': False}))",
+        )
 
     def delete(self, item_id: int, *, actor: str) -> None:
         """Really delete an item with its versions, embedding and links; records who did it."""

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from contextlib import nullcontext
 from datetime import UTC, datetime
 from typing import Any
 
@@ -106,6 +107,7 @@ class Recall:
         k: int = 10,
         touch: bool = True,
         request_id: str | None = None,
+        on_read: Callable[[Conn, list[Hit]], None] | None = None,
     ) -> list[Hit]:
         """The k best records for a query over the scopes (agent: memory items; history:
         turns and chunks; basic: documents; email: emails).
@@ -117,7 +119,9 @@ class Recall:
         entities play no part. Only current items,
         shared or the person's, and only shared or the person's chats are read. Returned memory
         items count as recalled (access_count and last_recalled_at go up), unless `touch` is
-        False (auto-recall counts only what it injects).
+        False (auto-recall counts only what it injects). `on_read(conn, hits)` runs in the
+        search's own transaction before it returns (the HTTP API audits the read there: if it
+        raises, the search returns nothing and counts nothing).
         """
         text_field("query", query, max_len=MAX_QUERY, required=True)
         id_field("person", person, nullable=True)
@@ -133,7 +137,7 @@ class Recall:
         kinds = [kind for s in scopes for kind in SCOPES[s]]
         qvec = self.embedder.embed_one(query)
         depth = max(2 * k, 30)
-        with self.db.connection() as conn:
+        with self.db.connection() as conn, conn.transaction() if on_read else nullcontext():
             card = stores_db.get_settings(conn, self.store_id).search
             ranked = rank_candidates(
                 conn,
@@ -161,6 +165,8 @@ class Recall:
                 hits = self._rerank(conn, card.reranker, query, hits, request_id)[:k]
             if touch:
                 items_db.touch_items(conn, [h.id for h in hits if h.kind == "item"])
+            if on_read is not None:
+                on_read(conn, hits)
         return hits
 
     def _rerank(

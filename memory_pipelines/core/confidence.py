@@ -12,8 +12,8 @@ from memory_pipelines.errors import ValidationError
 SCALE = 10  # stored confidence runs 1..SCALE
 
 
-def as_unit(stored: int) -> float:
-    """A stored confidence (1-10) on the 0-1 scale."""
+def as_unit(stored: float) -> float:
+    """A stored confidence (1-10, or one decayed from it) on the 0-1 scale."""
     return stored / SCALE
 
 

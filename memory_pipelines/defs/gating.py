@@ -1,6 +1,7 @@
 """What the gated background jobs (reflection, evolution) share in Dagster: the `force` flag
 of a hand-made materialisation and the refusal while the job is inactive (their schedules ask
-for runs only of the stores where the job is active: partitions.per_store_schedule)."""
+for runs only of the stores where the job is active: partitions.per_store_schedule). A refused
+run records an observation saying nothing was done, not a materialisation."""
 
 import dagster as dg
 from pydantic import Field
@@ -30,6 +31,14 @@ def refusal(job: str, store_id: str, active: bool, force: bool) -> dict | None:
             "materialise by hand with config force: true."
         ),
     }
+
+
+def nothing_done(context: dg.AssetExecutionContext, metadata: dict) -> dg.AssetObservation:
+    """What a run that did nothing records: an observation of the asset for the run's store
+    (shown in its history as such), never a materialisation that would claim new data."""
+    return dg.AssetObservation(
+        asset_key=context.asset_key, partition=context.partition_key, metadata=metadata
+    )
 
 
 def gate(

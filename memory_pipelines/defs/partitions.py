@@ -13,6 +13,10 @@ from memory_pipelines.store import jobs as jobs_db
 from memory_pipelines.store import stores as stores_db
 
 stores_partitions = dg.DynamicPartitionsDefinition(name="stores")
+# Dagster pools (limits in dagster.yaml, store/dagster_home.py): steps running the embedding
+# model or the LLM, and steps that only read and write Postgres.
+MODEL_POOL = "model"
+DB_POOL = "postgres"
 
 
 def _runs(
@@ -24,7 +28,9 @@ def _runs(
 
 
 def runnable_stores(
-    context: dg.ScheduleEvaluationContext, store: StoreResource, stores: Iterable[str]
+    context: dg.ScheduleEvaluationContext | dg.SensorEvaluationContext,
+    store: StoreResource,
+    stores: Iterable[str],
 ) -> tuple[list[str], list[str]]:
     """The stores whose settings can be read, each checked on its own, and a line for each that
     cannot (logged with its id): a partition of a dropped store, a settings row written by an

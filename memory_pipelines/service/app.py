@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -11,7 +12,7 @@ from fastapi import FastAPI
 from memory_pipelines.models.embedder import Embedder
 from memory_pipelines.service import console, errors
 from memory_pipelines.service.limits import DEFAULT_MAX_BODY, BodyLimit
-from memory_pipelines.service.routes import feed, stores, turns
+from memory_pipelines.service.routes import feed, recall, records, settings, stores, turns
 from memory_pipelines.store.db import Database, get_database
 
 API_VERSION = "1"
@@ -24,11 +25,14 @@ def create_app(
     embedder: Embedder | None = None,
     max_body_bytes: int = DEFAULT_MAX_BODY,
     feed_heartbeat: float = 15.0,
+    dagster_url: str | None = None,
 ) -> FastAPI:
     """The HTTP API over a store database (default: MEMORY_PG_DSN or the embedded server).
 
     `embedder` is loaded on the first write when not given. `feed_heartbeat`: seconds between
-    keep-alive comments on an idle event feed."""
+    keep-alive comments on an idle event feed. `dagster_url`: the Dagster UI the console's
+    Open collection and Open pipeline go to (default: MEMORY_DAGSTER_URL, else
+    http://127.0.0.1:3000, where `memory-pipelines dev` serves it)."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -45,9 +49,19 @@ def create_app(
     app.state.db = db or get_database()
     app.state.embedder = embedder
     app.state.feed_heartbeat = feed_heartbeat
+    app.state.dagster_url = (
+        dagster_url or os.environ.get("MEMORY_DAGSTER_URL") or "http://127.0.0.1:3000"
+    )
     errors.install(app)
     app.add_middleware(BodyLimit, max_bytes=max_body_bytes)
-    for router in (stores.router, turns.router, feed.router):
+    for router in (
+        stores.router,
+        settings.router,
+        records.router,
+        recall.router,
+        turns.router,
+        feed.router,
+    ):
         app.include_router(router)
     console.install(app)
     return app

@@ -13,8 +13,10 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from memory_pipelines.api.access import Refused
 from memory_pipelines.api.audit import AuditFailed
 from memory_pipelines.api.idempotency import InFlight
+from memory_pipelines.core.access import Decision
 from memory_pipelines.errors import NotFound, StoreError, ValidationError
 
 log = logging.getLogger("memory_pipelines.service")
@@ -77,6 +79,23 @@ class ApiError(Exception):
         self.headers = headers or {}
 
 
+def forbidden(decision: Decision, hint: str = "") -> Forbidden:
+    """The 403 body of a refused decision: the missing permit and every refusing level."""
+    if decision.level is None:
+        raise ValueError("only a refused decision is forbidden")
+    first = decision.refusals[0]
+    return Forbidden(
+        message=f"missing permit: {decision.missing} (refused by the {first.level} "
+        f"{first.who!r}: {first.reason})" + (f"; {hint}" if hint else ""),
+        missing_permit=decision.missing,
+        action=decision.request.action,
+        level=decision.level,
+        refused_by=[
+            RefusingLevel(level=r.level, who=r.who, reason=r.reason) for r in decision.refusals
+        ],
+    )
+
+
 _DESCRIPTIONS: dict[int, tuple[type[Error], str]] = {
     401: (Error, "No key, or a key that is unknown, expired or revoked (one answer for all)"),
     403: (Forbidden, "The key may not do this: the missing permit and the refusing level"),
@@ -134,6 +153,10 @@ def install(app: FastAPI) -> None:
     async def _validation(_: Request, exc: ValidationError) -> JSONResponse:
         err = FieldError(field=exc.field, message=exc.message)
         return _json(422, Invalid(message=str(exc), field=exc.field, errors=[err]))
+
+    @app.exception_handler(Refused)
+    async def _refused(_: Request, exc: Refused) -> JSONResponse:
+        return _json(403, forbidden(exc.decision, exc.hint))
 
     @app.exception_handler(NotFound)
     async def _not_found(_: Request, exc: NotFound) -> JSONResponse:

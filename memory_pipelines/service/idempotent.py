@@ -8,38 +8,58 @@ A failed first request keeps nothing, so its retry runs again: a refused write w
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Annotated
 
-from fastapi import Request
+from fastapi import Header, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 
 from memory_pipelines.api import idempotency as idem
 from memory_pipelines.service.security import Guard
 
+IdempotencyKey = Annotated[
+    str | None,
+    Header(
+        alias="Idempotency-Key",
+        description="Send the same key with a retry: the first response is replayed, nothing "
+        "is written twice (kept 24 hours).",
+    ),
+]
+Status = int | Callable[[BaseModel], int]
+
 
 def idempotent(
     request: Request,
     guard: Guard,
     idempotency_key: str | None,
-    body: BaseModel,
-    status: int,
+    body: BaseModel | None,
+    status: Status,
     write: Callable[[], BaseModel],
 ) -> JSONResponse:
-    """Run `write` once per Idempotency-Key (or every time without one)."""
+    """Run `write` once per Idempotency-Key (or every time without one); `status` is the
+    answer's status, or a function of the result giving it."""
     key_id = guard.principal.key_id
+
+    def run() -> tuple[int, dict]:
+        result = write()
+        code = status(result) if callable(status) else status
+        return code, result.model_dump(mode="json")
+
     if idempotency_key is None or key_id is None:
-        return JSONResponse(write().model_dump(mode="json"), status_code=status)
+        code, data = run()
+        return JSONResponse(data, status_code=code)
     # The parsed body, re-serialised: the same request however its JSON was spaced.
-    print_ = idem.fingerprint(request.method, request.url.path, body.model_dump_json().encode())
+    sent = body.model_dump_json().encode() if body is not None else b""
+    print_ = idem.fingerprint(request.method, request.url.path, sent)
     replay = idem.begin(guard.db, key_id, idempotency_key, print_)
     if replay is not None:
         return JSONResponse(
             replay.body, status_code=replay.status_code, headers={"Idempotent-Replayed": "true"}
         )
     try:
-        data = write().model_dump(mode="json")
+        code, data = run()
     except BaseException:
         idem.release(guard.db, key_id, idempotency_key)
         raise
-    idem.finish(guard.db, key_id, idempotency_key, status, data)
-    return JSONResponse(data, status_code=status)
+    idem.finish(guard.db, key_id, idempotency_key, code, data)
+    return JSONResponse(data, status_code=code)

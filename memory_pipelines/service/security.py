@@ -17,17 +17,11 @@ from fastapi import Depends, Query, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from memory_pipelines.api import access
-from memory_pipelines.core.access import Decision, Principal, persons_permitted
-from memory_pipelines.service.errors import (
-    UNAUTHORIZED,
-    ApiError,
-    Error,
-    Forbidden,
-    RateLimited,
-    RefusingLevel,
-)
+from memory_pipelines.core.access import Decision, Principal
+from memory_pipelines.models.embedder import Embedder, get_embedder
+from memory_pipelines.service.errors import UNAUTHORIZED, ApiError, Error, RateLimited, forbidden
 from memory_pipelines.store.db import Database
-from memory_pipelines.store.visibility import EVERYONE, Reader
+from memory_pipelines.store.visibility import Reader
 
 # auto_error=False: a missing or non-Bearer header is answered by us, exactly as a bad key.
 _bearer = HTTPBearer(auto_error=False, description="An API key: `Authorization: Bearer mp_...`")
@@ -36,6 +30,14 @@ _bearer = HTTPBearer(auto_error=False, description="An API key: `Authorization: 
 def database(request: Request) -> Database:
     db: Database = request.app.state.db
     return db
+
+
+def embedder(request: Request) -> Embedder:
+    """The server's embedder (loaded on first use when the app was made without one)."""
+    if request.app.state.embedder is None:
+        request.app.state.embedder = get_embedder()
+    model: Embedder = request.app.state.embedder
+    return model
 
 
 def caller(
@@ -80,22 +82,6 @@ class Guard:
         if not decision.allowed:
             raise ApiError(403, forbidden(decision))
         return decision
-
-
-def forbidden(decision: Decision) -> Forbidden:
-    if decision.level is None:
-        raise ValueError("only a refused decision is forbidden")
-    first = decision.refusals[0]
-    return Forbidden(
-        message=f"missing permit: {decision.missing} (refused by the {first.level} "
-        f"{first.who!r}: {first.reason})",
-        missing_permit=decision.missing,
-        action=decision.request.action,
-        level=decision.level,
-        refused_by=[
-            RefusingLevel(level=r.level, who=r.who, reason=r.reason) for r in decision.refusals
-        ],
-    )
 
 
 def require(action: str) -> Callable[..., Guard]:
@@ -152,22 +138,7 @@ def read_as(action: str) -> Callable[..., Reading]:
 
     def dependency(request: Request, principal: Caller, person: PersonQuery = None) -> Reading:
         guard = Guard(database(request), principal, action, request.path_params.get("store"))
-        if person is not None:
-            guard.check(person)
-            return Reading(guard, person)
-        everyone = access.authorize(guard.db, principal, action, guard.store, None)
-        if everyone.allowed:
-            return Reading(guard, EVERYONE)
-        may = [
-            p
-            for p in sorted(persons_permitted(principal.policy, action))
-            if access.authorize(guard.db, principal, action, guard.store, p).allowed
-        ]
-        if len(may) == 1:
-            return Reading(guard, may[0])
-        body = forbidden(everyone)
-        if may:
-            body.message += f"; this key may read as one of {', '.join(may)}: pass ?person="
-        raise ApiError(403, body)
+        readers = access.readers_for(guard.db, principal, action, guard.store, person)
+        return Reading(guard, readers[guard.store or ""])
 
     return dependency

@@ -113,16 +113,24 @@ def open_session(
     )
 
 
+TOUCH_EVERY = timedelta(minutes=1)  # how stale a session's last use may get before it is moved
+
+
 def touch_session(conn: Conn, session_sha256: bytes, idle: timedelta) -> dict[str, Any] | None:
     """The live session's account (enabled), organisation and CSRF token, its last use moved
-    to now; None when there is no such session, or it ended, expired or sat idle too long."""
+    to now when it is older than TOUCH_EVERY (so most requests only read, and their commit
+    waits for no disk); None when there is no such session, or it ended, expired or sat idle
+    too long."""
     return conn.execute(
-        "UPDATE admin_sessions s SET last_seen_at = now() FROM admin_accounts a"
-        " WHERE s.session_sha256 = %s AND s.ended_at IS NULL AND s.expires_at > now()"
-        " AND s.last_seen_at > now() - %s::interval"
-        " AND a.account_id = s.account_id AND a.disabled_at IS NULL"
-        " RETURNING a.account_id, a.org_id, a.name, s.csrf_token",
-        (session_sha256, idle),
+        "WITH live AS (SELECT s.session_sha256, s.last_seen_at, a.account_id, a.org_id, a.name,"
+        "  s.csrf_token FROM admin_sessions s JOIN admin_accounts a USING (account_id)"
+        "  WHERE s.session_sha256 = %(s)s AND s.ended_at IS NULL AND s.expires_at > now()"
+        "  AND s.last_seen_at > now() - %(idle)s::interval AND a.disabled_at IS NULL),"
+        " touched AS (UPDATE admin_sessions t SET last_seen_at = now() FROM live"
+        "  WHERE t.session_sha256 = live.session_sha256"
+        "  AND live.last_seen_at < now() - %(every)s::interval)"
+        " SELECT account_id, org_id, name, csrf_token FROM live",
+        {"s": session_sha256, "idle": idle, "every": TOUCH_EVERY},
     ).fetchone()
 
 

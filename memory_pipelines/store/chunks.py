@@ -9,7 +9,7 @@ from datetime import datetime
 import numpy as np
 from psycopg import sql
 
-from memory_pipelines.core.pyramid import MAX_LEVEL, StoredChunk, contiguity_problems
+from memory_pipelines.core.pyramid import BRANCH, MAX_LEVEL, StoredChunk, contiguity_problems
 from memory_pipelines.core.types import Chunk, Turn
 from memory_pipelines.errors import NotFound
 from memory_pipelines.store.db import Conn
@@ -62,6 +62,25 @@ def pyramid_states(conn: Conn, store_id: str, chat_id: int | None = None) -> lis
         )
         for r in rows
     ]
+
+
+def rollup_owed(conn: Conn, store_ids: Sequence[str]) -> dict[str, int]:
+    """Chunks each of the given stores still owes its pyramid (complete batches not built), for
+    the stores owing any: one query over their chats, an index probe per chat and level that
+    its turn count reaches, so a store with nothing to build costs a few probes per chat."""
+    rows = conn.execute(
+        "SELECT c.store_id, sum(greatest(0, t.turns / (%s ^ l)::bigint - coalesce(("
+        "   SELECT max(k.seq) FROM chunks k WHERE k.chat_id = c.chat_id AND k.level = l), 0)))"
+        "   AS owed"
+        " FROM chats c"
+        " CROSS JOIN LATERAL (SELECT coalesce(max(seq), 0) AS turns FROM turns"
+        "   WHERE chat_id = c.chat_id) t"
+        " CROSS JOIN generate_series(1, %s) AS l"
+        " WHERE c.store_id = ANY(%s) AND t.turns >= (%s ^ l)::bigint"
+        " GROUP BY c.store_id",
+        (BRANCH, MAX_LEVEL, list(store_ids), BRANCH),
+    ).fetchall()
+    return {r["store_id"]: int(r["owed"]) for r in rows if int(r["owed"]) > 0}
 
 
 CHUNK_COLUMNS = columns(Chunk)

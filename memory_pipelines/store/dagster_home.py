@@ -18,6 +18,9 @@ from memory_pipelines.store.server import memory_home, resolve_dsn, secure_home,
 DAGSTER_DB = "dagster"
 URL_ENV = "MEMORY_DAGSTER_PG_URL"
 
+MAX_RUNS = 4  # runs at once on one machine (2 cores here: each run is a process with torch)
+POOL_LIMIT = 2  # steps at once per pool (model, postgres) across all runs
+
 INSTANCE_YAML = f"""\
 # Written by memory_pipelines: Dagster's runs, events and schedules live in Postgres. The URL
 # (with any password) comes from the environment, never from this file.
@@ -38,6 +41,24 @@ run_monitoring:
   max_runtime_seconds: 14400
   max_resume_run_attempts: 0
   poll_interval_seconds: 60
+# Runs wait in Dagster's queue: at most one run per store at a time (every run of ours is
+# partitioned by store, so it carries the store as dagster/partition; two runs of one store
+# would only contend for the same rows), and at most {MAX_RUNS} at once on this machine, each a
+# process loading the embedding model. Pools bound what every run shares: the assets that run
+# the embedding model or the LLM are in pool `model`, the others in pool `postgres`; a run is
+# dequeued only while its pools have a free slot (granularity run: with in-process steps no
+# run is started only to wait for a slot).
+concurrency:
+  runs:
+    max_concurrent_runs: {MAX_RUNS}
+    tag_concurrency_limits:
+      - key: dagster/partition
+        value:
+          applyLimitPerUniqueValue: true
+        limit: 1
+  pools:
+    granularity: run
+    default_limit: {POOL_LIMIT}
 telemetry:
   enabled: false
 """

@@ -206,6 +206,15 @@ def last_pass(conn: Conn, store_id: str, run_id: str | None = None) -> dict[str,
     ).fetchone()
 
 
+def recent_passes(conn: Conn, store_id: str, limit: int) -> list[dict[str, Any]]:
+    """The store's last `limit` passes, oldest first (the console's chart of pass counts)."""
+    rows = conn.execute(
+        "SELECT * FROM extraction_passes WHERE store_id = %s ORDER BY pass_id DESC LIMIT %s",
+        (store_id, limit),
+    ).fetchall()
+    return rows[::-1]
+
+
 def uncapped_items(conn: Conn, store_id: str, extractor: str) -> int:
     """Items the extractor wrote that break its promise: confidence above 6, or no chat and
     seq provenance (the memory_items asset's check)."""

@@ -65,6 +65,7 @@ def insert_item(
     origin: str,
     trusted: bool,
     written_by: str = "",
+    key_id: str | None = None,
     chat_id: int | None = None,
     from_seq: int | None = None,
     to_seq: int | None = None,
@@ -81,10 +82,10 @@ def insert_item(
             "INSERT INTO agent_memory_items (store_id, person_id, category, context, body,"
             " confidence, importance, tags, labels, entities, keywords, edges, metadata,"
             " valid_from,"
-            " source, origin, trusted, written_by, chat_id, from_seq, to_seq, model, fed_by,"
-            " status, due_at, owed_to, embedding)"
+            " source, origin, trusted, written_by, key_id, chat_id, from_seq, to_seq, model,"
+            " fed_by, status, due_at, owed_to, embedding)"
             " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, coalesce(%s, now()),"
-            " %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
+            " %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
         ),
         (
             store_id,
@@ -105,6 +106,7 @@ def insert_item(
             origin,
             trusted,
             written_by,
+            key_id,
             chat_id,
             from_seq,
             to_seq,
@@ -344,6 +346,17 @@ def trust_of(conn: Conn, store_id: str, ids: list[int]) -> list[bool]:
     if missing:
         raise ValidationError("fed_by", f"items {sorted(missing)} do not exist in this store")
     return [bool(r["trusted"]) for r in rows]
+
+
+def unembedded_current(conn: Conn, store_id: str) -> int:
+    """Current items of the store whose embedding is not a model's unit vector (a zero or
+    otherwise placeholder vector): recall, dedup and linkgen would misread them."""
+    row = conn.execute(
+        "SELECT count(*) AS n FROM agent_memory_items WHERE store_id = %s AND state = 'current'"
+        " AND NOT (vector_norm(embedding) BETWEEN 0.99 AND 1.01)",
+        (store_id,),
+    ).fetchone()
+    return int(row["n"]) if row else 0
 
 
 def count_current(conn: Conn, store_id: str) -> int:

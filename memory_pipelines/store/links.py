@@ -8,6 +8,8 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from psycopg import sql
+
 from memory_pipelines.core.links import LinkNode, Ref
 from memory_pipelines.store import search
 from memory_pipelines.store.db import Conn
@@ -51,21 +53,43 @@ _CHUNK_NODE = (
 )
 
 
+# A current item whose present version linkgen has not read, or whose turns a level-1 chunk
+# has covered since it was read (items i joined to their marks g).
+_PENDING = sql.SQL(
+    "i.state = 'current'"
+    " AND (g.item_id IS NULL OR g.item_updated_at <> i.updated_at OR EXISTS ("
+    "   SELECT 1 FROM chunks c WHERE c.chat_id = i.chat_id AND c.level = 1"
+    "   AND c.from_seq <= i.from_seq AND c.to_seq >= coalesce(i.to_seq, i.from_seq)"
+    "   AND c.created_at > g.read_at))"
+)
+
+
 def pending_items(conn: Conn, store_id: str) -> list[int]:
     """Current items whose present version linkgen has not read yet, or whose turns a level-1
     chunk has covered since it was read (so an item extracted before the pyramid reached its
     turns still gets its decided_in / discussed_in link); oldest change first."""
     rows = conn.execute(
-        "SELECT i.item_id FROM agent_memory_items i LEFT JOIN linkgen_items g USING (item_id)"
-        " WHERE i.store_id = %s AND i.state = 'current'"
-        " AND (g.item_id IS NULL OR g.item_updated_at <> i.updated_at OR EXISTS ("
-        "   SELECT 1 FROM chunks c WHERE c.chat_id = i.chat_id AND c.level = 1"
-        "   AND c.from_seq <= i.from_seq AND c.to_seq >= coalesce(i.to_seq, i.from_seq)"
-        "   AND c.created_at > g.read_at))"
-        " ORDER BY i.updated_at, i.item_id",
+        sql.SQL(
+            "SELECT i.item_id FROM agent_memory_items i LEFT JOIN linkgen_items g USING (item_id)"
+            " WHERE i.store_id = %s AND {} ORDER BY i.updated_at, i.item_id"
+        ).format(_PENDING),
         (store_id,),
     )
     return [int(r["item_id"]) for r in rows]
+
+
+def pending_counts(conn: Conn, store_ids: Sequence[str]) -> dict[str, int]:
+    """How many items linkgen has still to read (as pending_items), for each of the given stores
+    owing any: one query, so asking costs no run."""
+    rows = conn.execute(
+        sql.SQL(
+            "SELECT i.store_id, count(*) AS n FROM agent_memory_items i"
+            " LEFT JOIN linkgen_items g USING (item_id)"
+            " WHERE i.store_id = ANY(%s) AND {} GROUP BY i.store_id"
+        ).format(_PENDING),
+        (list(store_ids),),
+    ).fetchall()
+    return {r["store_id"]: int(r["n"]) for r in rows}
 
 
 def _node(kind: str, r: dict[str, Any]) -> LinkNode:

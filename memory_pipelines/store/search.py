@@ -370,7 +370,8 @@ def fetch_texts(
     if ids_by_kind.get("item"):
         for r in conn.execute(
             "SELECT item_id AS id, context AS text, category, confidence, status, valid_from AS at,"
-            " chat_id, from_seq, to_seq, person_id, trusted, 1 - (embedding <=> %s) AS cos"
+            " chat_id, from_seq, to_seq, person_id, trusted, updated_at,"
+            " 1 - (embedding <=> %s) AS cos"
             " FROM agent_memory_items WHERE store_id = %s AND item_id = ANY(%s)",
             (qvec, store_id, ids_by_kind["item"]),
         ):

@@ -47,6 +47,15 @@ def get_settings(conn: Conn, store_id: str) -> StoreSettings:
     return _parse(row)
 
 
+def lock_store(conn: Conn, store_id: str) -> None:
+    """Lock the store's row until the transaction ends (one settings change at a time)."""
+    if (
+        conn.execute("SELECT 1 FROM stores WHERE store_id = %s FOR UPDATE", (store_id,)).fetchone()
+        is None
+    ):
+        raise NotFound(f"store {store_id!r} does not exist")
+
+
 def update_settings(conn: Conn, store_id: str, cards: dict[str, Any]) -> None:
     """Save the given cards only (validated whole before anything is written): a bad field is
     named as `card.field` with what is allowed, and nothing is saved."""

@@ -222,13 +222,21 @@ def set_turn_embeddings(
     insert_sentences(conn, turn_ids, sentences)
 
 
-def embedding_counts(conn: Conn, store_id: str) -> tuple[int, int]:
-    """(turns of the store, those without an embedding yet)."""
+def top_turn_id(conn: Conn, store_id: str) -> int:
+    """The store's newest turn id (0 with none): what a step sees when it starts."""
+    row = conn.execute(
+        "SELECT coalesce(max(turn_id), 0) AS top FROM turns WHERE store_id = %s", (store_id,)
+    ).fetchone()
+    return int(row["top"]) if row else 0
+
+
+def embedding_counts(conn: Conn, store_id: str, upto: int | None = None) -> tuple[int, int]:
+    """(turns of the store, those without an embedding yet), of turn ids up to `upto` if given."""
     row = one(
         conn.execute(
             "SELECT count(*) AS n, count(*) FILTER (WHERE embedding IS NULL) AS missing"
-            " FROM turns WHERE store_id = %s",
-            (store_id,),
+            " FROM turns WHERE store_id = %s AND (%s::bigint IS NULL OR turn_id <= %s)",
+            (store_id, upto, upto),
         ).fetchone(),
         "counting turns",
     )

@@ -57,6 +57,8 @@ class Item(Record):
     origin: Origin
     trusted: bool
     written_by: str
+    # The API key that wrote it (None: the application, a job or the command line).
+    key_id: str | None = None
     chat_id: int | None
     from_seq: int | None
     to_seq: int | None

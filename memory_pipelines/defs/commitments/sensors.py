@@ -1,40 +1,63 @@
-"""Overdue commitments: each open commitment past its due time is announced on the event feed
-once (an `overdue` event), however often the sensor ticks. Each store is announced on its own:
-one store's bad row is logged with its id and named in the skip reason, the others go on."""
+"""Overdue commitments: a run for each store with an open commitment newly past its due time;
+the run writes the `overdue` events, so the tick shows the run it asked for (and the run what
+it wrote), and a tick with nothing newly overdue says so and launches nothing."""
 
 import dagster as dg
 
-from memory_pipelines.api.commitments import announce_overdue
+from memory_pipelines.defs.commitments.assets import overdue_events
+from memory_pipelines.defs.owed import in_flight, listed
+from memory_pipelines.defs.partitions import runnable_stores, stores_partitions
 from memory_pipelines.resources import StoreResource
+from memory_pipelines.store import commitments as commitments_db
+
+RUN_RETRIES = 2
+
+overdue_job = dg.define_asset_job(
+    "announce_overdue",
+    selection=[overdue_events],
+    partitions_def=stores_partitions,
+    description="Record an `overdue` event for each newly overdue commitment of a store.",
+)
 
 
 @dg.sensor(
+    job=overdue_job,
     minimum_interval_seconds=60,
     default_status=dg.DefaultSensorStatus.RUNNING,
-    description="Every minute: records an `overdue` event for each open, current commitment "
-    "past its due_at that has none yet (a unique index makes it once per commitment). Launches "
-    "no runs; the tick's skip reason says what it announced, and names any store that could "
-    "not be announced (its error is in the tick's log).",
+    description="Every minute: counts, in one query, the open commitments of each store past "
+    "their due_at with no `overdue` event yet, and asks for an announce_overdue run for each "
+    "store with any (the run writes the events; a unique index makes each once). The run key "
+    "names the newest such commitment, so a failed run is not asked for again until another "
+    "commitment falls due (Dagster retries it first); a store that cannot run is named in the "
+    "tick's log and skip reason while the others get theirs.",
 )
 def overdue_commitments_sensor(context: dg.SensorEvaluationContext, store: StoreResource):
-    def failed(store_id: str, exc: Exception) -> None:
-        context.log.error(f"store {store_id}: overdue commitments not announced: {exc}")
-
-    # The database, not the cursor, remembers what was announced: a reset cursor or two
-    # daemons ticking at once still announce each commitment once.
-    res = announce_overdue(store.database(), on_error=failed)
-    announced = res["announced"]
-    total = sum(announced.values())
-    if total:
-        per_store = ", ".join(f"{s}: {n}" for s, n in sorted(announced.items()))
-        context.log.info(f"announced {total} overdue commitments ({per_store})")
-        summary = f"announced {total} overdue commitments ({per_store})"
-    else:
-        summary = "no commitment newly overdue"
-    if res["already"]:
-        summary += f"; {res['already']} already announced"
-    if res["failed"]:
-        summary += "; not announced for " + "; ".join(
-            f"{s} ({err})" for s, err in sorted(res["failed"].items())
+    stores = context.instance.get_dynamic_partitions("stores")
+    if not stores:
+        return dg.SkipReason("no stores yet")
+    with store.database().connection() as conn:
+        owed = commitments_db.unannounced_counts(conn, stores)
+    if not owed:
+        return dg.SkipReason(f"no commitment newly overdue ({len(stores)} stores checked)")
+    busy = in_flight(context.instance, {overdue_job.name})
+    ok, bad = runnable_stores(context, store, [s for s in owed if s not in busy])
+    runs = [
+        dg.RunRequest(
+            partition_key=s,
+            run_key=f"overdue:{s}:{owed[s][1]}:{owed[s][0]}",
+            tags={
+                "memory/why": f"{owed[s][0]} commitments newly overdue",
+                "dagster/max_retries": str(RUN_RETRIES),
+            },
         )
-    return dg.SkipReason(summary)
+        for s in ok
+    ]
+    if runs:
+        return runs
+    waiting = [f"{s}: run {busy[s]} in progress" for s in sorted(owed) if s in busy]
+    parts = [("running", waiting), ("not runnable", bad)]
+    return dg.SkipReason(
+        "nothing to ask for ("
+        + " | ".join(f"{n}: {listed(lines)}" for n, lines in parts if lines)
+        + ")"
+    )

@@ -1,20 +1,34 @@
 """evolution@v1 per store: tags and entities refreshed from linked neighbours."""
 
 import time
+from collections.abc import Iterator
+from typing import Any
 
 import dagster as dg
 
 from memory_pipelines.api import evolution as evolution_api
-from memory_pipelines.defs.gating import GatedJobConfig, gate
+from memory_pipelines.defs.checks import result, store_check
+from memory_pipelines.defs.gating import GatedJobConfig, gate, nothing_done
 from memory_pipelines.defs.links.assets import link_graph
-from memory_pipelines.defs.partitions import stores_partitions
+from memory_pipelines.defs.metadata import per_store
+from memory_pipelines.defs.partitions import DB_POOL, stores_partitions
 from memory_pipelines.resources import StoreResource
 from memory_pipelines.store import neighbours as neighbours_db
 
+KEEPS_TEXT = store_check(
+    "evolve_keeps_text",
+    "evolution",
+    "No version written by evolution changed an item's context or body (it adds tags and "
+    "entities only). Not blocking: nothing runs after evolution.",
+    blocking=False,
+)
+
 
 @dg.asset(
-    deps=[link_graph],
+    # After maintenance: it reads the items as the pass left them (merged, archived).
+    deps=[link_graph, dg.AssetKey("maintenance")],
     partitions_def=stores_partitions,
+    pool=DB_POOL,
     group_name="maintenance",
     kinds={"postgres", "python"},
     owners=["team:memory"],
@@ -22,35 +36,38 @@ from memory_pipelines.store import neighbours as neighbours_db
     "share, and their entities its own text names. Additions only, a version row and an "
     "`evolve` event per change; no context or body is rewritten, a user's words least of all. "
     "Does nothing while evolution is inactive for the store, unless run with force: true.",
-    check_specs=[dg.AssetCheckSpec("evolve_keeps_text", asset="evolution")],
+    check_specs=[KEEPS_TEXT],
+    # Inactive and not forced: no materialisation (nothing was produced), an observation.
+    output_required=False,
+    metadata={"dagster/table_name": "agent_memory_items"},
 )
 def evolution(
     context: dg.AssetExecutionContext, config: GatedJobConfig, store: StoreResource
-) -> dg.MaterializeResult:
+) -> Iterator[Any]:
     start = time.perf_counter()
     store_id = context.partition_key
     db = store.database()
-    active, metadata = gate(context, db, "evolution", config.force)
-    if metadata is None:
+    active, skipped = gate(context, db, "evolution", config.force)
+    if skipped is None:
         res = evolution_api.evolve(db, store_id, context.run_id, log=context.log.info)
-        metadata = {
-            "dagster/row_count": res["items_evolved"],
-            "dagster/table_name": "agent_memory_items",
-            "active": active,
-            "forced": not active,
-            **res,
-        }
     with db.connection() as conn:
         changed = neighbours_db.evolve_text_changes(conn, store_id)
-    metadata["seconds"] = round(time.perf_counter() - start, 2)
-    return dg.MaterializeResult(
-        metadata=metadata,
-        check_results=[
-            dg.AssetCheckResult(
-                check_name="evolve_keeps_text",
-                passed=changed == 0,
-                metadata={"text_changes": changed},
-                description="No version written by evolution changed an item's context or body.",
-            )
-        ],
+    check = result(KEEPS_TEXT, changed == 0, text_changes=changed)
+    if skipped is not None:
+        yield nothing_done(context, skipped)
+        yield check
+        return
+    yield dg.MaterializeResult(
+        metadata=per_store(
+            store_id,
+            {
+                "dagster/row_count": res["items_evolved"],
+                "dagster/table_name": "agent_memory_items",
+                "active": active,
+                "forced": not active,
+                **res,
+                "seconds": round(time.perf_counter() - start, 2),
+            },
+        ),
+        check_results=[check],
     )

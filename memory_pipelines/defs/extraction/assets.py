@@ -6,7 +6,9 @@ from typing import Any
 import dagster as dg
 
 from memory_pipelines.api import extraction
-from memory_pipelines.defs.partitions import stores_partitions
+from memory_pipelines.defs.checks import result, store_check
+from memory_pipelines.defs.metadata import per_store
+from memory_pipelines.defs.partitions import DB_POOL, MODEL_POOL, stores_partitions
 from memory_pipelines.defs.turns.assets import turn_embeddings
 from memory_pipelines.resources import EmbedderResource, ModelResource, StoreResource
 from memory_pipelines.store import extraction as ex_db
@@ -20,6 +22,23 @@ COMMON: dict[str, Any] = {
 }
 
 
+CAPPED = store_check(
+    "extracted_items_capped_with_provenance",
+    "memory_items",
+    "Items the extractor wrote have confidence at most 6 and their chat + seq provenance. "
+    "Blocking: links, decay and maintenance must not build on an unsourced or overconfident "
+    "machine-made item.",
+    blocking=True,
+)
+EMBEDDED = store_check(
+    "every_item_embedded",
+    "memory_items",
+    "Every current item of the store has its embedding, a unit vector of the model (no zero or "
+    "placeholder vector). Blocking: recall, dedup and linkgen read items by their vectors.",
+    blocking=True,
+)
+
+
 def _models(store: StoreResource, model: ModelResource, embedder: EmbedderResource, store_id: str):
     with store.database().connection() as conn:
         s = stores_db.get_settings(conn, store_id).extraction
@@ -29,6 +48,7 @@ def _models(store: StoreResource, model: ModelResource, embedder: EmbedderResour
 
 
 @dg.asset(
+    pool=DB_POOL,
     deps=[turn_embeddings],
     kinds={"postgres"},
     description="Turns not yet extracted, grouped into windows by the store's extraction "
@@ -45,17 +65,21 @@ def conversation_windows(
             conn, context.partition_key, context.run_id, windows_new=res["windows_new"]
         )
     return dg.MaterializeResult(
-        metadata={
-            "dagster/table_name": "extraction_windows",
-            "windows_new": res["windows_new"],
-            "windows_pending": res.get("windows_pending", 0),
-            "extraction_enabled": res["enabled"],
-            "seconds": round(time.perf_counter() - start, 2),
-        }
+        metadata=per_store(
+            context.partition_key,
+            {
+                "dagster/table_name": "extraction_windows",
+                "windows_new": res["windows_new"],
+                "windows_pending": res.get("windows_pending", 0),
+                "extraction_enabled": res["enabled"],
+                "seconds": round(time.perf_counter() - start, 2),
+            },
+        )
     )
 
 
 @dg.asset(
+    pool=MODEL_POOL,
     deps=[conversation_windows],
     kinds={"postgres", "python"},
     description="Stable-fact candidates read from each pending window (preferences, decisions "
@@ -85,21 +109,26 @@ def extracted_candidates(
             model_calls=res["model_calls"],
         )
     return dg.MaterializeResult(
-        metadata={
-            "dagster/table_name": "extraction_candidates",
-            **res,
-            "backend": models.backend.name,
-            "seconds": round(time.perf_counter() - start, 2),
-        }
+        metadata=per_store(
+            context.partition_key,
+            {
+                "dagster/table_name": "extraction_candidates",
+                **res,
+                "backend": models.backend.name,
+                "seconds": round(time.perf_counter() - start, 2),
+            },
+        )
     )
 
 
 @dg.asset(
+    pool=MODEL_POOL,
     deps=[extracted_candidates],
     kinds={"postgres", "python"},
     description="Candidates saved through the dedup judge into agent_memory_items: a fact said "
     "again confirms its item, a correction supersedes it (the old one stays in history).",
-    check_specs=[dg.AssetCheckSpec("extracted_items_capped_with_provenance", asset="memory_items")],
+    check_specs=[CAPPED, EMBEDDED],
+    metadata={"dagster/table_name": "agent_memory_items"},
     **COMMON,
 )
 def memory_items(
@@ -131,21 +160,21 @@ def memory_items(
         pass_row = ex_db.last_pass(conn, store_id, context.run_id) or {}
         total = items_db.count_current(conn, store_id)
         bad = ex_db.uncapped_items(conn, store_id, extraction.EXTRACTOR)
+        unembedded = items_db.unembedded_current(conn, store_id)
     return dg.MaterializeResult(
-        metadata={
-            "dagster/row_count": total,
-            "dagster/table_name": "agent_memory_items",
-            **res,
-            "pass_windows_read": int(pass_row.get("windows_read", 0)),
-            "pass_dropped_invalid": int(pass_row.get("dropped_invalid", 0)),
-            "seconds": round(seconds, 2),
-        },
+        metadata=per_store(
+            context.partition_key,
+            {
+                "dagster/row_count": total,
+                "dagster/table_name": "agent_memory_items",
+                **res,
+                "pass_windows_read": int(pass_row.get("windows_read", 0)),
+                "pass_dropped_invalid": int(pass_row.get("dropped_invalid", 0)),
+                "seconds": round(seconds, 2),
+            },
+        ),
         check_results=[
-            dg.AssetCheckResult(
-                check_name="extracted_items_capped_with_provenance",
-                passed=bad == 0,
-                metadata={"violations": bad},
-                description="Extracted items have confidence at most 6 and chat + seq provenance.",
-            )
+            result(CAPPED, bad == 0, violations=bad),
+            result(EMBEDDED, unembedded == 0, unembedded_items=unembedded),
         ],
     )

@@ -22,6 +22,7 @@ from memory_pipelines.defs.extraction.assets import (
     extracted_candidates,
     memory_items,
 )
+from memory_pipelines.defs.owed import in_flight, listed
 from memory_pipelines.defs.partitions import stores_partitions
 from memory_pipelines.defs.turns.assets import turn_embeddings
 from memory_pipelines.resources import StoreResource
@@ -42,15 +43,7 @@ JOBS = (extraction_job.name, embed_job.name)
 RUN_RETRIES = 2  # Dagster re-executes a failed run of ours this many times
 RETRY_GRACE = timedelta(minutes=10)  # how long a failed run that Dagster will retry is waited for
 HISTORY = 12  # runs of a store looked at to count its failures in a row
-IN_FLIGHT = [
-    dg.DagsterRunStatus.QUEUED,
-    dg.DagsterRunStatus.NOT_STARTED,
-    dg.DagsterRunStatus.STARTING,
-    dg.DagsterRunStatus.STARTED,
-    dg.DagsterRunStatus.CANCELING,
-]
 FAILED = {dg.DagsterRunStatus.FAILURE, dg.DagsterRunStatus.CANCELED}
-SHOWN = 20  # stores named at most in a skip reason
 
 
 @dataclass
@@ -58,16 +51,6 @@ class Verdict:
     request: dg.RunRequest | None
     why: str
     failing: str | None = None  # set when the store's runs keep failing
-
-
-def _in_flight(instance: dg.DagsterInstance) -> dict[str, str]:
-    """store -> id of a run of our jobs not finished yet (queued, starting, running)."""
-    records = instance.get_run_records(filters=dg.RunsFilter(statuses=IN_FLIGHT))
-    return {
-        r.dagster_run.tags["dagster/partition"]: r.dagster_run.run_id
-        for r in records
-        if r.dagster_run.job_name in JOBS and "dagster/partition" in r.dagster_run.tags
-    }
 
 
 def _history(instance: dg.DagsterInstance, store_id: str) -> list[dg.RunRecord]:
@@ -143,11 +126,6 @@ def evaluate_store(
     return Verdict(request, why, failing)
 
 
-def _listed(lines: list[str]) -> str:
-    more = len(lines) - SHOWN
-    return "; ".join(lines[:SHOWN]) + (f"; and {more} more" if more > 0 else "")
-
-
 @dg.sensor(
     jobs=[extraction_job, embed_job],
     minimum_interval_seconds=30,
@@ -167,7 +145,7 @@ def new_turns_sensor(context: dg.SensorEvaluationContext, store: StoreResource):
         stores = stores_db.list_stores(conn)
     known = set(context.instance.get_dynamic_partitions("stores"))
     new_partitions = [s for s in stores if s not in known]
-    running = _in_flight(context.instance)
+    running = in_flight(context.instance, JOBS)
     runs, waiting, failing, broken = [], [], [], []
     for store_id in stores:
         try:
@@ -191,7 +169,7 @@ def new_turns_sensor(context: dg.SensorEvaluationContext, store: StoreResource):
     cursor = json.dumps({"stores": {s: seen[s] for s in stores if s in seen}}, sort_keys=True)
     if not runs and not new_partitions:
         parts = [("not evaluated", broken), ("failing", failing), ("waiting", waiting)]
-        detail = " | ".join(f"{name}: {_listed(lines)}" for name, lines in parts if lines)
+        detail = " | ".join(f"{name}: {listed(lines)}" for name, lines in parts if lines)
         return dg.SkipReason("nothing due" + (f" ({detail})" if detail else ""))
     return dg.SensorResult(
         run_requests=runs,

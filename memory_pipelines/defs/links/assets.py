@@ -6,9 +6,19 @@ import dagster as dg
 
 from memory_pipelines.api import links
 from memory_pipelines.core.vocabulary import LINK_TYPES
+from memory_pipelines.defs.checks import result, store_check
 from memory_pipelines.defs.extraction.assets import memory_items
-from memory_pipelines.defs.partitions import stores_partitions
+from memory_pipelines.defs.metadata import per_store
+from memory_pipelines.defs.partitions import MODEL_POOL, stores_partitions
 from memory_pipelines.resources import EmbedderResource, ModelResource, StoreResource
+
+IN_VOCABULARY = store_check(
+    "links_in_vocabulary",
+    "link_graph",
+    "Every link of the store has a type from the curated vocabulary. Blocking: reflection and "
+    "evolution walk the links.",
+    blocking=True,
+)
 
 
 def _by_type_table(created: dict[str, int], total: dict[str, int]) -> str:
@@ -23,13 +33,14 @@ def _by_type_table(created: dict[str, int], total: dict[str, int]) -> str:
     # By key: the pyramid's module need not be imported for the lineage edge.
     deps=[memory_items, dg.AssetKey("chunk_pyramid")],
     partitions_def=stores_partitions,
+    pool=MODEL_POOL,
     group_name="graph",
     kinds={"postgres", "python"},
     owners=["team:memory"],
     description="Typed links (relates_to, caused_by, supersedes, decided_in, part_of, owned_by, "
     "discussed_in) from each new or changed current item to its neighbours among items and "
     "chunks, proposed by the model resource; proposals outside the vocabulary are dropped.",
-    check_specs=[dg.AssetCheckSpec("links_in_vocabulary", asset="link_graph")],
+    check_specs=[IN_VOCABULARY],
 )
 def link_graph(
     context: dg.AssetExecutionContext,
@@ -45,28 +56,28 @@ def link_graph(
     graph = links.graph_summary(db, store_id)
     created, total, bad = res.pop("created"), graph["total"], graph["out_of_vocabulary"]
     return dg.MaterializeResult(
-        metadata={
-            "dagster/row_count": sum(total.values()),
-            "dagster/table_name": "links",
-            "links_created": sum(created.values()),
-            **{f"created_{t}": created.get(t, 0) for t in LINK_TYPES},
-            **{f"total_{t}": total.get(t, 0) for t in LINK_TYPES},
-            "links_by_type": dg.MetadataValue.md(_by_type_table(created, total)),
-            "nodes": graph["nodes"],
-            "edges": graph["edges"],
-            "components": graph["components"],
-            "largest_component": graph["largest_component"],
-            **res,
-            "backend": models.backend.name,
-            "model": models.backend.model,
-            "seconds": round(time.perf_counter() - start, 2),
-        },
+        metadata=per_store(
+            context.partition_key,
+            {
+                "dagster/row_count": sum(total.values()),
+                "dagster/table_name": "links",
+                "links_created": sum(created.values()),
+                **{f"created_{t}": created.get(t, 0) for t in LINK_TYPES},
+                **{f"total_{t}": total.get(t, 0) for t in LINK_TYPES},
+                "links_by_type": dg.MetadataValue.md(_by_type_table(created, total)),
+                "nodes": graph["nodes"],
+                "edges": graph["edges"],
+                "components": graph["components"],
+                "largest_component": graph["largest_component"],
+                **res,
+                "backend": models.backend.name,
+                "model": models.backend.model,
+                "seconds": round(time.perf_counter() - start, 2),
+            },
+        ),
         check_results=[
-            dg.AssetCheckResult(
-                check_name="links_in_vocabulary",
-                passed=not bad,
-                metadata={"out_of_vocabulary": sum(bad.values()), "types": ", ".join(bad)},
-                description="Every link of the store has a type from the curated vocabulary.",
+            result(
+                IN_VOCABULARY, not bad, out_of_vocabulary=sum(bad.values()), types=", ".join(bad)
             )
         ],
     )

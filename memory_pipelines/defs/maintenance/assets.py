@@ -1,15 +1,37 @@
 """The maintenance pass per store: merge duplicates, archive what faded, flag contradictions
 (maintenance@v1). Never deletes."""
 
+from collections.abc import Iterator
+from datetime import timedelta
+from typing import Any
+
 import dagster as dg
 
 from memory_pipelines.api.maintenance import maintain
+from memory_pipelines.defs.checks import result, store_check
 from memory_pipelines.defs.decay.assets import decay_scores
 from memory_pipelines.defs.extraction.assets import memory_items
-from memory_pipelines.defs.partitions import stores_partitions
+from memory_pipelines.defs.gating import nothing_done
+from memory_pipelines.defs.metadata import per_store
+from memory_pipelines.defs.partitions import MODEL_POOL, stores_partitions
 from memory_pipelines.resources import EmbedderResource, ModelResource, StoreResource
 from memory_pipelines.store import maintenance as maint_db
 
+ACYCLIC = store_check(
+    "supersede_chains_acyclic",
+    "maintenance",
+    "No superseded_by chain of the store runs in a circle (history would never end). Not "
+    "blocking: nothing in the pipeline runs after maintenance.",
+    blocking=False,
+)
+# The columns of agent_memory_items a pass rewrites, each from the same column as extraction
+# left it: Dagster shows the edge in the asset's column lineage.
+REWRITTEN = ("state", "superseded_by", "tags", "entities", "keywords", "contested", "valid_until")
+LINEAGE = dg.TableColumnLineage(
+    deps_by_column={
+        c: [dg.TableColumnDep(asset_key=memory_items.key, column_name=c)] for c in REWRITTEN
+    }
+)
 COUNTS = ("merged", "archived", "restored", "contested", "judged", "items_scanned")
 
 
@@ -17,6 +39,7 @@ COUNTS = ("merged", "archived", "restored", "contested", "judged", "items_scanne
     # link_graph by key: its module need not be imported for the lineage edge.
     deps=[memory_items, decay_scores, dg.AssetKey("link_graph")],
     partitions_def=stores_partitions,
+    pool=MODEL_POOL,
     group_name="maintenance",
     kinds={"postgres", "numpy"},
     owners=["team:memory"],
@@ -26,14 +49,23 @@ COUNTS = ("merged", "archived", "restored", "contested", "judged", "items_scanne
     "records whose salience (decay_scores) fell under archive_below and that nobody used for "
     "archive_idle_days are archived; with check_contradictions on, the model judges near "
     "records and both sides of a contradiction are flagged contested. Nothing is deleted.",
-    check_specs=[dg.AssetCheckSpec("supersede_chains_acyclic", asset="maintenance")],
+    check_specs=[ACYCLIC],
+    # It rewrites rows of memory_items' table in place (merges, archives, contested flags).
+    metadata={"dagster/table_name": "agent_memory_items", "dagster/column_lineage": LINEAGE},
+    # Daily for every store by default (maintenance_sensor, on): a day and a bit without a pass
+    # of any store means the sensor or its runs stopped.
+    freshness_policy=dg.FreshnessPolicy.time_window(
+        fail_window=timedelta(hours=26), warn_window=timedelta(hours=25)
+    ),
+    # A store with maintenance off: no materialisation (nothing was done), an observation.
+    output_required=False,
 )
 def maintenance(
     context: dg.AssetExecutionContext,
     store: StoreResource,
     model: ModelResource,
     embedder: EmbedderResource,
-) -> dg.MaterializeResult:
+) -> Iterator[Any]:
     store_id = context.partition_key
     db = store.database()
     res = maintain(
@@ -45,28 +77,25 @@ def maintenance(
     )
     with db.connection() as conn:
         cycles = maint_db.supersede_cycles(conn, store_id)
-    check = dg.AssetCheckResult(
-        check_name="supersede_chains_acyclic",
-        passed=cycles == 0,
-        metadata={"items_in_cycles": cycles},
-        description="No superseded_by chain of the store runs in a circle.",
-    )
+    check = result(ACYCLIC, cycles == 0, items_in_cycles=cycles)
     if "skipped" in res:
-        # A skipped pass still says so in the UI, with zeros plotted rather than gaps.
+        # Nothing was done: an observation says so; a materialisation would claim new data.
         context.log.info(f"store {store_id}: {res['skipped']} (Maintenance card enabled=false)")
-        return dg.MaterializeResult(
-            metadata={"skipped": res["skipped"], **dict.fromkeys(COUNTS, 0), "seconds": 0.0},
-            check_results=[check],
-        )
-    return dg.MaterializeResult(
-        metadata={
-            "dagster/row_count": res["current_items"],
-            "dagster/table_name": "agent_memory_items",
-            **{k: res[k] for k in COUNTS},
-            "duplicate_clusters": res["clusters"],
-            "judgements_pending": res["judgements_pending"],
-            "answers_invalid": res["answers_invalid"],
-            "seconds": res["seconds"],
-        },
+        yield nothing_done(context, {"skipped": res["skipped"]})
+        yield check
+        return
+    yield dg.MaterializeResult(
+        metadata=per_store(
+            context.partition_key,
+            {
+                "dagster/row_count": res["current_items"],
+                "dagster/table_name": "agent_memory_items",
+                **{k: res[k] for k in COUNTS},
+                "duplicate_clusters": res["clusters"],
+                "judgements_pending": res["judgements_pending"],
+                "answers_invalid": res["answers_invalid"],
+                "seconds": res["seconds"],
+            },
+        ),
         check_results=[check],
     )

@@ -1,20 +1,34 @@
 """reflection@v1 per store: never-recalled clusters synthesised into insight items."""
 
 import time
+from collections.abc import Iterator
+from typing import Any
 
 import dagster as dg
 
 from memory_pipelines.api import reflection as reflection_api
-from memory_pipelines.defs.gating import GatedJobConfig, gate
+from memory_pipelines.defs.checks import result, store_check
+from memory_pipelines.defs.gating import GatedJobConfig, gate, nothing_done
 from memory_pipelines.defs.links.assets import link_graph
-from memory_pipelines.defs.partitions import stores_partitions
+from memory_pipelines.defs.metadata import per_store
+from memory_pipelines.defs.partitions import MODEL_POOL, stores_partitions
 from memory_pipelines.resources import EmbedderResource, ModelResource, StoreResource
 from memory_pipelines.store import neighbours as neighbours_db
 
+DERIVED_TRUST = store_check(
+    "insights_derived_trust",
+    "reflection",
+    "Every insight of the store lists what fed it, and is trusted only if all of it is. Not "
+    "blocking: nothing runs after reflection.",
+    blocking=False,
+)
+
 
 @dg.asset(
-    deps=[link_graph],
+    # After maintenance: it reads the items as the pass left them (merged, archived).
+    deps=[link_graph, dg.AssetKey("maintenance")],
     partitions_def=stores_partitions,
+    pool=MODEL_POOL,
     group_name="maintenance",
     kinds={"postgres", "python"},
     owners=["team:memory"],
@@ -23,7 +37,10 @@ from memory_pipelines.store import neighbours as neighbours_db
     "members, summarised by the model resource. Derived, machine-sourced, confidence <= 6, as "
     "trusted as the least trusted member, fed_by every member, part_of links from each. Does "
     "nothing while reflection is inactive for the store, unless run with force: true.",
-    check_specs=[dg.AssetCheckSpec("insights_derived_trust", asset="reflection")],
+    check_specs=[DERIVED_TRUST],
+    # Inactive and not forced: no materialisation (nothing was produced), an observation.
+    output_required=False,
+    metadata={"dagster/table_name": "agent_memory_items"},
 )
 def reflection(
     context: dg.AssetExecutionContext,
@@ -31,36 +48,36 @@ def reflection(
     store: StoreResource,
     model: ModelResource,
     embedder: EmbedderResource,
-) -> dg.MaterializeResult:
+) -> Iterator[Any]:
     start = time.perf_counter()
     store_id = context.partition_key
     db = store.database()
-    active, metadata = gate(context, db, "reflection", config.force)
-    if metadata is None:
+    active, skipped = gate(context, db, "reflection", config.force)
+    if skipped is None:
         models = model.models(embedder.get())
         res = reflection_api.reflect(
             db, store_id, models, embedder.get(), context.run_id, log=context.log.info
         )
-        metadata = {
-            "dagster/row_count": res["insights_created"],
-            "dagster/table_name": "agent_memory_items",
-            "active": active,
-            "forced": not active,
-            **res,
-            "backend": models.backend.name,
-            "model": models.backend.model,
-        }
     with db.connection() as conn:
         bad = neighbours_db.insight_trust_violations(conn, store_id)
-    metadata["seconds"] = round(time.perf_counter() - start, 2)
-    return dg.MaterializeResult(
-        metadata=metadata,
-        check_results=[
-            dg.AssetCheckResult(
-                check_name="insights_derived_trust",
-                passed=bad == 0,
-                metadata={"violations": bad},
-                description="Every insight lists what fed it, and is trusted only if all of it is.",
-            )
-        ],
+    check = result(DERIVED_TRUST, bad == 0, violations=bad)
+    if skipped is not None:
+        yield nothing_done(context, skipped)
+        yield check
+        return
+    yield dg.MaterializeResult(
+        metadata=per_store(
+            store_id,
+            {
+                "dagster/row_count": res["insights_created"],
+                "dagster/table_name": "agent_memory_items",
+                "active": active,
+                "forced": not active,
+                **res,
+                "backend": models.backend.name,
+                "model": models.backend.model,
+                "seconds": round(time.perf_counter() - start, 2),
+            },
+        ),
+        check_results=[check],
     )

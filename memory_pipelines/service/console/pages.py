@@ -1,33 +1,27 @@
-"""The console's pages: sign-in (password or one-time link), sign-out, and the Stores segment.
-
-Pages are Jinja2 templates rendered on the server with a small CSS file shipped in the package:
-no script, no network, no build step. Every page is `no-store` and sends no Referer (a sign-in
-link's token must not leave in one).
-"""
+"""The console's sign-in (password or one-time link) and sign-out, and `install`, which mounts
+every segment (Stores, Records, Commitments), the CSS and the error pages on the app."""
 
 from __future__ import annotations
 
 import re
-from datetime import datetime
-from pathlib import Path
+import time
 from typing import Any
 
 from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
-from fastapi.templating import Jinja2Templates
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from memory_pipelines.api import accounts
-from memory_pipelines.api import stores as stores_api
-from memory_pipelines.api.audit import AuditFailed
-from memory_pipelines.core.access import Request as AccessRequest
 from memory_pipelines.core.accounts import new_token
+from memory_pipelines.service.console import commitments, records, stores
+from memory_pipelines.service.console.render import HERE, page
 from memory_pipelines.service.console.session import (
     PATH,
     SESSION_COOKIE,
     SIGNIN_COOKIE,
-    AdminSession,
     ConsoleError,
+    MemoryOff,
     SessionForm,
     SigninForm,
     SignInRequired,
@@ -37,32 +31,8 @@ from memory_pipelines.service.console.session import (
 from memory_pipelines.service.security import database
 from memory_pipelines.store.db import Database
 
-HERE = Path(__file__).parent
-templates = Jinja2Templates(directory=HERE / "templates")
 router = APIRouter(prefix=PATH, include_in_schema=False)
-HOME = "GET /console"  # the audit's endpoint of the Stores list
 SIGNIN_FORM_SECONDS = 3600
-HEADERS = {
-    "Cache-Control": "no-store",
-    "Referrer-Policy": "no-referrer",
-    "X-Frame-Options": "DENY",
-    "X-Content-Type-Options": "nosniff",
-    "Content-Security-Policy": "default-src 'none'; style-src 'self'; img-src 'self';"
-    " form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
-}
-
-
-def _when(value: datetime | None) -> str:
-    return value.strftime("%Y-%m-%d %H:%M UTC") if value else "Never"
-
-
-templates.env.filters["when"] = _when
-
-
-def page(request: Request, template: str, status: int = 200, /, **context: Any) -> HTMLResponse:
-    response = templates.TemplateResponse(request, template, context, status_code=status)
-    response.headers.update(HEADERS)
-    return response
 
 
 def _form_token(request: Request) -> str:
@@ -147,27 +117,35 @@ def signout(request: Request, posted: SessionForm) -> Response:
     return response
 
 
-@router.get("")
-def home(request: Request, session: AdminSession) -> Response:
-    """Memory > Stores: the organisation's stores, or why memory is off. The list is audited
-    under the administrator's account."""
-    db = _db(request)
-    principal = accounts.principal_of(db, session)
-    decision = principal.decide(AccessRequest("read_memory"))
-    context: dict[str, Any] = {"session": session, "segment": "stores"}
-    if not decision.allowed:
-        off = [r.who for r in decision.refusals]
-        return page(request, "memory_off.html", off=off, **context)
-    try:
-        rows = stores_api.list_stores(db, principal, HOME)
-    except AuditFailed as exc:
-        raise ConsoleError(503, "This page cannot be shown now", str(exc)) from exc
-    return page(request, "stores.html", stores=rows, **context)
+class ServerTiming:
+    """Every console response says how long the server took to produce it (its headers, which
+    go once the page is rendered): `Server-Timing: app;dur=<ms>`, shown by a browser's
+    developer tools and read by benchmarks/console.py. Plain ASGI, so streams stay streams."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or not str(scope.get("path", "")).startswith(PATH):
+            await self.app(scope, receive, send)
+            return
+        start = time.perf_counter()
+
+        async def timed(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                ms = (time.perf_counter() - start) * 1000
+                header = (b"server-timing", f"app;dur={ms:.1f}".encode())
+                message = {**message, "headers": [*message.get("headers", []), header]}
+            await send(message)
+
+        await self.app(scope, receive, timed)
 
 
 def install(app: FastAPI) -> None:
     """Serve the console under /console of `app`: its pages, its CSS, its error pages."""
-    app.include_router(router)
+    for r in (router, stores.router, records.router, commitments.router):
+        app.include_router(r)
+    app.add_middleware(ServerTiming)
     app.mount(f"{PATH}/static", StaticFiles(directory=HERE / "static"), name="console-static")
 
     @app.exception_handler(SignInRequired)
@@ -175,6 +153,10 @@ def install(app: FastAPI) -> None:
         response = RedirectResponse(f"{PATH}/signin", status_code=303)
         clear_cookie(request, response, SESSION_COOKIE)
         return response
+
+    @app.exception_handler(MemoryOff)
+    async def _memory_off(request: Request, exc: MemoryOff) -> Response:
+        return page(request, "memory_off.html", session=exc.session, off=exc.off)
 
     @app.exception_handler(ConsoleError)
     async def _error(request: Request, exc: ConsoleError) -> Response:

@@ -11,6 +11,7 @@ token also refuses a form posted from a page of this site that is not the consol
 from __future__ import annotations
 
 import hmac
+from dataclasses import dataclass
 from typing import Annotated
 from urllib.parse import parse_qs
 
@@ -18,12 +19,15 @@ from fastapi import Depends, Request, Response
 
 from memory_pipelines.api import accounts
 from memory_pipelines.api.accounts import Session
+from memory_pipelines.core.access import Principal
+from memory_pipelines.core.access import Request as AccessRequest
 from memory_pipelines.service.security import database
+from memory_pipelines.store.db import Database
 
 SESSION_COOKIE = "mp_console"
 SIGNIN_COOKIE = "mp_signin"  # the CSRF token of the forms shown before sign-in
 PATH = "/console"
-MAX_FIELDS = 50
+MAX_FIELDS = 250  # a Decay per type card has two fields per type
 
 
 class SignInRequired(Exception):
@@ -78,6 +82,43 @@ def admin_session(request: Request) -> Session:
 AdminSession = Annotated[Session, Depends(admin_session)]
 
 
+class MemoryOff(Exception):
+    """Memory is off in a ceiling above the administrator: answered with the spec's message
+    about Permitted capabilities, naming the organisations whose ceiling has it off."""
+
+    def __init__(self, session: Session, off: list[str]) -> None:
+        super().__init__(", ".join(off))
+        self.session = session
+        self.off = off
+
+
+@dataclass(frozen=True)
+class Admin:
+    """A signed-in administrator whose ceilings permit memory, as a principal of the API."""
+
+    session: Session
+    principal: Principal
+    db: Database
+
+    @property
+    def actor(self) -> str:
+        """How a change made at the console names who made it (events, versions)."""
+        return f"console:{self.session.org_id}/{self.session.name}"
+
+
+def admin(request: Request, session: AdminSession) -> Admin:
+    """The signed-in administrator, or MemoryOff when a ceiling has memory off."""
+    db = database(request)
+    principal = accounts.principal_of(db, session)
+    decision = principal.decide(AccessRequest("read_memory"))
+    if not decision.allowed:
+        raise MemoryOff(session, [r.who for r in decision.refusals])
+    return Admin(session, principal, db)
+
+
+Administrator = Annotated[Admin, Depends(admin)]
+
+
 async def posted_form(request: Request) -> dict[str, str]:
     """The fields of a urlencoded form (the first value of each)."""
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
@@ -114,5 +155,14 @@ async def signin_form(request: Request) -> dict[str, str]:
     return form
 
 
+async def admin_form(request: Request, who: Administrator) -> tuple[Admin, dict[str, str]]:
+    """A form posted by a signed-in administrator (memory permitted), its CSRF token checked."""
+    form = await posted_form(request)
+    if not _same(form.get("csrf"), who.session.csrf_token):
+        raise csrf_refused()
+    return who, form
+
+
 SessionForm = Annotated[tuple[Session, dict[str, str]], Depends(session_form)]
+AdminForm = Annotated[tuple[Admin, dict[str, str]], Depends(admin_form)]
 SigninForm = Annotated[dict[str, str], Depends(signin_form)]

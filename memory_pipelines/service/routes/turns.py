@@ -4,24 +4,16 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Header, Request
+from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse
 
-from memory_pipelines.api.memory import Memory
+from memory_pipelines.api import writes
 from memory_pipelines.service.errors import documented
-from memory_pipelines.service.idempotent import idempotent
+from memory_pipelines.service.idempotent import IdempotencyKey, idempotent
 from memory_pipelines.service.models import TurnsIn, TurnsWritten
-from memory_pipelines.service.security import Guard, guard_for
+from memory_pipelines.service.security import Guard, embedder, guard_for
 
 router = APIRouter(tags=["turns"])
-IdempotencyKey = Annotated[
-    str | None,
-    Header(
-        alias="Idempotency-Key",
-        description="Send the same key with a retry: the first response is replayed, nothing "
-        "is written twice (kept 24 hours).",
-    ),
-]
 
 
 @router.post(
@@ -42,12 +34,14 @@ def write_turns(
     guard.check(body.person)
 
     def write() -> TurnsWritten:
-        memory = Memory(store, db=guard.db, embedder=request.app.state.embedder)
-        rows = memory.write_turns(
+        rows = writes.write_turns(
+            guard.db,
+            embedder(request),
+            guard.principal,
+            store,
             body.chat,
             [t.model_dump() for t in body.turns],
-            person=body.person,
-            key_id=guard.principal.key_id,
+            body.person,
         )
         return TurnsWritten(chat=body.chat, turns=rows)
 

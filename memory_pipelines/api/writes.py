@@ -1,0 +1,140 @@
+"""Writes through the HTTP API under a key: save, save with dedup, delete. Each checks the
+key's rights for the person the record is for (a save in a chat is for the chat's person unless
+it says), and the record remembers the key that wrote it ("Written by").
+
+A record the key may not see is answered as one that does not exist (NotFound), and so is a
+chat of a person the key may not write for: a key learns nothing of other persons' records.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from memory_pipelines.api.access import Refused
+from memory_pipelines.api.memory import Memory
+from memory_pipelines.core.access import Principal, Request
+from memory_pipelines.core.inputs import id_field
+from memory_pipelines.core.types import SaveResult, TurnWritten
+from memory_pipelines.core.types.base import Result
+from memory_pipelines.errors import NotFound, ValidationError
+from memory_pipelines.models.embedder import Embedder
+from memory_pipelines.store import items as items_db
+from memory_pipelines.store import turns as turns_db
+from memory_pipelines.store.db import Database
+from memory_pipelines.store.visibility import Everyone, Reader
+
+PROVENANCE = ("chat", "turn_seq", "from_seq", "to_seq", "fed_by", "origin", "model")
+
+
+class Deleted(Result):
+    """A record really deleted (with its versions, embedding and links); the `delete` event on
+    the feed names the key."""
+
+    store: str
+    item_id: int
+    deleted: bool = True
+
+
+def actor(principal: Principal) -> str:
+    """How versions and events name the principal: `key <id>` or `account <id>`."""
+    return principal.name
+
+
+def write_turns(
+    db: Database,
+    embedder: Embedder | None,
+    principal: Principal,
+    store: str,
+    chat: str,
+    turns: list[dict[str, Any]],
+    person: str | None,
+) -> list[TurnWritten]:
+    """Append turns to a conversation as this key: Refused unless it may write for `person`.
+    A conversation id already taken by a chat of somebody the key may not write for is refused
+    without naming whose it is (the chat's person is not the key's to learn)."""
+    decision = principal.decide(Request("write_memory", store, person))
+    if not decision.allowed:
+        raise Refused(decision)
+    if isinstance(chat, str):
+        id_field("chat", chat)
+        with db.connection() as conn:
+            try:
+                owner = turns_db.get_chat(conn, store, chat).person_id
+            except NotFound:
+                owner = None
+            else:
+                if (
+                    owner != person
+                    and not principal.decide(Request("write_memory", store, owner)).allowed
+                ):
+                    raise ValidationError(
+                        "chat",
+                        f"{chat!r} is the id of a conversation this key may not write in;"
+                        " use another conversation id",
+                    )
+    memory = Memory(store, db=db, embedder=embedder, create=False)
+    return memory.write_turns(chat, turns, person=person, key_id=principal.key_id)
+
+
+def save(
+    db: Database,
+    embedder: Embedder | None,
+    principal: Principal,
+    store: str,
+    fields: dict[str, Any],
+    *,
+    dedup: bool,
+    request_id: str | None = None,
+) -> SaveResult:
+    """Save a record from the fields of a request (the item's and the provenance keywords of
+    Memory.save), as this key: Refused unless the key may write for the person the record is
+    for; NotFound for a chat the key may not write in."""
+    if not isinstance(fields, dict):
+        raise ValidationError("body", "must be an object")
+    item = {k: v for k, v in fields.items() if k not in PROVENANCE}
+    provenance = {k: v for k, v in fields.items() if k in PROVENANCE}
+    memory = Memory(store, db=db, embedder=embedder, create=False)
+    person = item.get("person")
+    chat = provenance.get("chat")
+    if isinstance(chat, str):
+        id_field("chat", chat)
+        with db.connection() as conn:
+            owner = turns_db.get_chat(conn, store, chat).person_id
+        if (
+            owner is not None
+            and not principal.decide(Request("write_memory", store, owner)).allowed
+        ):
+            raise NotFound(f"chat {chat!r} does not exist in store {store!r}")
+        if "person" not in item:
+            person = owner
+    decision = principal.decide(Request("write_memory", store, person))
+    if not decision.allowed:
+        raise Refused(decision)
+    kwargs: dict[str, Any] = {
+        **provenance,
+        "written_by": actor(principal),
+        "key_id": principal.key_id,
+        "request_id": request_id,
+    }
+    if dedup:
+        return memory.save_with_dedup(item, **kwargs)
+    return memory.save(item, **kwargs)
+
+
+def delete(db: Database, principal: Principal, store: str, item_id: int, reader: Reader) -> Deleted:
+    """Really delete a record the reader may see (NotFound otherwise, as for a missing one),
+    if the key may delete for the record's person (Refused naming the permit otherwise). The
+    deletion is an event naming the key."""
+    if isinstance(item_id, bool) or not isinstance(item_id, int) or not 0 < item_id < 2**63:
+        raise ValidationError(
+            "item_id", f"must be a record id (a positive integer), got {item_id!r}"
+        )
+    with db.connection() as conn:
+        record = items_db.get_item(conn, item_id, store_id=store)
+    if not (isinstance(reader, Everyone) or record.person_id is None or record.person_id == reader):
+        raise NotFound(f"memory item {item_id} does not exist in store {store!r}")
+    decision = principal.decide(Request("delete_memory", store, record.person_id))
+    if not decision.allowed:
+        raise Refused(decision)
+    Memory(store, db=db, create=False).delete(item_id, actor=actor(principal))
+    return Deleted(store=store, item_id=item_id)
