@@ -87,3 +87,26 @@ def test_save_search_items_history_delete(pg_dsn: str, tmp_path: Path) -> None:
     assert "create" in hist.output
     gone = runner.invoke(main, ["delete", str(item), "-s", store, "--actor", "test", "--yes"])
     assert gone.exit_code == 0 and "deleted" in gone.output
+
+
+def test_eval_policy_scores_each_case_file_on_its_own(tmp_path: Path) -> None:
+    def case(cid: str, text: str, label: str, category: str | None) -> str:
+        turn = {"role": "user", "text": text}
+        row = {"id": cid, "turn": turn, "recent": [], "label": label, "category": category}
+        return json.dumps(row) + "\n"
+
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    a.write_text(case("a1", "My son is allergic to kiwi.", "save", "fact"), encoding="utf-8")
+    b.write_text(
+        case("b1", "Morning!", "skip", None) + case("b2", "Morning!", "save", "fact"),
+        encoding="utf-8",
+    )
+    runner = CliRunner()
+    one = runner.invoke(main, ["eval", "policy", "--cases", str(a)])
+    assert one.exit_code == 0, one.output
+    assert json.loads(one.stdout)["accuracy"] == 1.0
+    both = runner.invoke(main, ["eval", "policy", "--cases", str(a), "--cases", str(b)])
+    assert both.exit_code == 0, both.output
+    report = json.loads(both.stdout)
+    assert report["accuracy"] == {"a": 1.0, "b": 0.5}  # b2 is deliberately mislabelled
+    assert report["sets"]["b"]["misses"] == ["b2"]
