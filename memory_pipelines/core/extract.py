@@ -118,7 +118,7 @@ def durable_parts(text: str, role: str) -> list[tuple[str, str]]:
         if not sentence:
             continue
         kind = policy.sentence_kind(sentence, role.lower())
-        if policy.SAFETY.search(sentence) and kind == "durable_fact":
+        if policy.SAFETY.search(sentence) and kind in ("fact", "durable_fact"):
             safety.append((sentence, "fact"))  # never crowded out, however short
             continue
         if not _stands_alone(sentence, kind in policy.SAVE_REASONS, kind):

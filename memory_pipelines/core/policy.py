@@ -211,7 +211,7 @@ _HISTORY_CATEGORY = re.compile(
 # ...". The frame says who spoke to whom; only what was said can be a memory.
 _PARTY = r"(?:the )?(?:user|assistant|agent|bot|customer|i|we|you|they|he|she|[A-Z][a-z]+)"
 _REPORT = re.compile(
-    rf"^\W*{_PARTY}\s+(?:just\s+|then\s+|also\s+)?(?:asked|told|said|mentioned|explained|noted"
+    rf"^\W*{_PARTY}\s+(?:just\s+|then\s+|also\s+)?(?P<verb>asked|told|said|mentioned|explained|noted"
     r"|wanted to know|wondered|thanked|greeted|replied|answered|responded|chatted|talked|spoke"
     r"|discussed|requested|wrote|messaged|pinged|apologi[sz]ed|welcomed|clarified|confirmed"
     r"|brought up|inquired|enquired)\b"
@@ -233,6 +233,12 @@ _SPEECH_ACT = re.compile(
 )
 
 
+# Verbs whose object is never a statement.
+_ONLY_ACTS = frozenset(
+    ("thanked", "greeted", "welcomed", "apologised", "apologized", "pinged", "chatted")
+)
+
+
 def history_category(category: str) -> bool:
     """Whether a category names an episode, a session or its summary (never a memory item)."""
     return bool(_HISTORY_CATEGORY.match(category.strip()))
@@ -246,6 +252,8 @@ def reported_content(sentence: str) -> str | None:
     m = _REPORT.match(sentence.strip())
     if not m:
         return None
+    if m.group("verb").lower() in _ONLY_ACTS:
+        return ""  # "thanked me for the recipe", "apologised for the delay"
     rest = m.group("rest").strip()
     rest = re.sub(r"^(?:that|:)\s+", "", rest, flags=re.IGNORECASE)
     return "" if _SPEECH_ACT.match(rest) else rest
@@ -316,7 +324,7 @@ def _kind(sent: str, role: str) -> str:
     if _HEDGE.search(low) or (role == "assistant" and _SUGGESTION.search(low)):
         return "hedge"
     if SAFETY.search(low) and not low.endswith("?"):
-        return "durable_fact"
+        return "fact"  # a fact whatever else the sentence does (see _is_restatement too)
     if _LESSON.search(low):
         return "hard_lesson"
     if (_COMMIT.search(low) and not _HABITUAL.search(low)) or (
@@ -380,6 +388,13 @@ def _is_restatement(
     if role == "assistant" and _ASSISTANT_ACK.search(text) and not (new_numbers or new_deadline):
         # "Noted: no chicken bones for Luna." The assistant only confirms what it was told.
         return not any(k in ("hard_lesson", "shipped_outcome") for k in kinds)
+    if SAFETY.search(text):
+        # A health or safety fact restates only a statement of it, never the question it
+        # answers ("Any allergies?" / "Yes, I'm allergic to peanuts").
+        others = [o for o in others if not o.rstrip().endswith("?")]
+        if not others or similarity is None:
+            return False
+        return max(similarity(text, others), default=0.0) >= ECHO_SIM
     if new_numbers or any(k in SAVE_REASONS for k in kinds):
         return False
     sim = max(similarity(text, others), default=0.0) if similarity else None
