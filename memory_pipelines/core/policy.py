@@ -225,7 +225,8 @@ _SPEECH_ACT = re.compile(
     r"^\W*(?:(?:a|an|some|the|another|few|couple of|several)\s+)*(?:\w+\s+)?"
     r"(?:questions?|things?|favou?rs?|help|advice|clarification|hello|hi|thanks|goodbye|bye"
     r"|greetings?|chat|conversation|summary|recap|update|request)\b"
-    r"|^\W*(?:about|for|how|what|when|where|why|who|which|to\s+\w+|if|whether)\b"
+    r"|^\W*(?:about|for|how|what|when|where|why|who|which|if|whether)\b"
+    r"|^\W*(?:to|with)\s+(?:the\s+)?\w+\W*$"
     r"|^\W*$",
     re.IGNORECASE,
 )
