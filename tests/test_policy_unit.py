@@ -203,3 +203,11 @@ def test_episodes_and_session_summaries_are_never_items(category: str) -> None:
 @pytest.mark.parametrize("category", ["fact", "preference", "decision", "lesson", "commitment"])
 def test_kinds_of_fact_are_no_history_category(category: str) -> None:
     assert not policy.history_category(category)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Ana asked to keep standups short, under 15 minutes", "Ana asked for a window seat"],
+)
+def test_a_reported_request_is_content(text: str) -> None:
+    assert policy.skip_reason_for_item(text) is None
