@@ -105,8 +105,23 @@ def test_low_confidence_speculation_is_skipped(memory: Memory) -> None:
 
 
 def test_restatement_is_skipped(memory: Memory) -> None:
+    memory.write_turn("c", "I moved to Porto last month.")
+    t = memory.write_turn("c", "Noted, you live in Porto now.", role="assistant")
+    t2 = memory.write_turn("c", "Yes, Porto, I moved there last month.")
+    r = memory.save(
+        {"category": "fact", "context": "Moved to Porto last month", "confidence": 7},
+        chat="c",
+        turn_seq=t2.seq,
+        from_seq=t2.seq,
+    )
+    assert r == SaveResult(saved=False, skipped="restatement")
+    assert t.seq == 2
+
+
+def test_a_health_fact_said_again_is_still_saved(memory: Memory) -> None:
+    """Health, allergy and safety facts are never missed: said again, not yet a record, saved."""
     memory.write_turn("c", "I'm allergic to kiwi.")
-    t = memory.write_turn("c", "Noted, no kiwi for you.", role="assistant")
+    memory.write_turn("c", "Noted, no kiwi for you.", role="assistant")
     t2 = memory.write_turn("c", "Yes, no kiwi, I'm allergic to it.")
     r = memory.save(
         {"category": "fact", "context": "I'm allergic to kiwi", "confidence": 7},
@@ -114,8 +129,7 @@ def test_restatement_is_skipped(memory: Memory) -> None:
         turn_seq=t2.seq,
         from_seq=t2.seq,
     )
-    assert r == SaveResult(saved=False, skipped="restatement")
-    assert t.seq == 2
+    assert r.saved and r.item is not None and "kiwi" in r.item.context
 
 
 def test_text_already_in_history_is_skipped(memory: Memory) -> None:

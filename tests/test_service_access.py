@@ -268,3 +268,15 @@ def test_openapi_types_every_body_and_documents_every_error(client: httpx.Client
     # the records list names its filters
     params = {p["name"] for p in spec["paths"]["/v1/records"]["get"]["parameters"]}
     assert {"state", "type", "min_confidence", "metadata", "person", "limit", "after"} <= params
+
+
+def test_an_address_with_a_stray_slash_is_no_route(db: Database, client: httpx.Client) -> None:
+    """Found by the fuzz test: a record id of "/" was answered with a 307 redirect."""
+    t = tenant(db)
+    for method, path in (
+        ("DELETE", f"/v1/stores/{t.store}/records/%2F"),
+        ("GET", f"/v1/stores/{t.store}/records/"),
+        ("GET", "/v1/stores/"),
+    ):
+        res = client.request(method, path, headers=t.auth())
+        assert res.status_code == 404, (method, path, res.status_code)

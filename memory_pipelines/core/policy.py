@@ -219,6 +219,10 @@ _REPORT = re.compile(
     r"(?P<rest>.*)$",
     re.IGNORECASE,
 )
+# Speech acts that carry no statement whatever follows them ("thanked me for the recipe").
+_SOCIAL = re.compile(
+    r"\b(?:thanked|greeted|welcomed|apologi[sz]ed|chatted|talked|spoke)\b", re.IGNORECASE
+)
 # What a report is about when it carries no statement: "a question about X", "about X", "for
 # help", "hello", "thanks", "how to ...".
 _SPEECH_ACT = re.compile(
@@ -228,6 +232,7 @@ _SPEECH_ACT = re.compile(
     r"|^\W*for\s+(?:(?:a|an|some|more)\s+)?(?:help|advice|clarification|a hand|hand|summary"
     r"|recap|update|feedback|ideas|suggestions|tips|examples?|explanation)\b"
     r"|^\W*(?:about|how|what|when|where|why|who|which|if|whether)\b"
+    r"|^\W*(?:to|with)\s+(?:the\s+)?\w+\W*$"
     r"|^\W*$",
     re.IGNORECASE,
 )
@@ -255,6 +260,8 @@ def reported_content(sentence: str) -> str | None:
     if m.group("verb").lower() in _ONLY_ACTS:
         return ""  # "thanked me for the recipe", "apologised for the delay"
     rest = m.group("rest").strip()
+    if _SOCIAL.search(sentence[: m.start("rest")]):
+        return ""  # thanking, greeting, chatting: the act is all there is, whatever it was for
     rest = re.sub(r"^(?:that|:)\s+", "", rest, flags=re.IGNORECASE)
     return "" if _SPEECH_ACT.match(rest) else rest
 

@@ -45,6 +45,9 @@ def create_app(
         description="Long-term memory for AI agents. Every call needs an API key "
         "(`Authorization: Bearer mp_...`); every read is recorded in the read audit.",
         lifespan=lifespan,
+        # An address with a stray slash (a record id "%2F") is no route: a 404, never a 307
+        # redirect that a client would follow with its key to another address.
+        redirect_slashes=False,
     )
     app.state.db = db or get_database()
     app.state.embedder = embedder
