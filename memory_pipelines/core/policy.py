@@ -396,12 +396,9 @@ def _is_restatement(
         # "Noted: no chicken bones for Luna." The assistant only confirms what it was told.
         return not any(k in ("hard_lesson", "shipped_outcome") for k in kinds)
     if SAFETY.search(text):
-        # A health or safety fact restates only a statement of it, never the question it
-        # answers ("Any allergies?" / "Yes, I'm allergic to peanuts").
-        others = [o for o in others if not o.rstrip().endswith("?")]
-        if not others or similarity is None:
-            return False
-        return max(similarity(text, others), default=0.0) >= ECHO_SIM
+        # A health or safety fact is never missed: said again (or answering "Any allergies?"),
+        # it is saved, and the dedup judge merges it into the record if there is one.
+        return False
     if new_numbers or any(k in SAVE_REASONS for k in kinds):
         return False
     sim = max(similarity(text, others), default=0.0) if similarity else None
