@@ -69,7 +69,7 @@ def test_orgs_and_keys(db: Database) -> None:
     assert row["policy"] == [{"effect": "permit", "actions": ["read_memory"], "stores": [store]}]
 
     listed = ok("keys", "list", "--org", parent)
-    assert key_id in listed and text not in listed and text.split("_")[2] not in listed
+    assert key_id in listed and text not in listed and text.split("_", 2)[2] not in listed
     assert "active" in listed and "never" in listed
 
     assert "revoked" in ok("keys", "revoke", key_id, "--by", "test")
