@@ -3,9 +3,13 @@ of a hand-made materialisation and the refusal while the job is inactive (their 
 for runs only of the stores where the job is active: partitions.per_store_schedule). A refused
 run records an observation saying nothing was done, not a materialisation."""
 
+from collections.abc import Iterator
+from typing import Any
+
 import dagster as dg
 from pydantic import Field
 
+from memory_pipelines.defs.metadata import per_store
 from memory_pipelines.store import jobs as jobs_db
 from memory_pipelines.store.db import Database
 
@@ -38,6 +42,34 @@ def nothing_done(context: dg.AssetExecutionContext, metadata: dict) -> dg.AssetO
     (shown in its history as such), never a materialisation that would claim new data."""
     return dg.AssetObservation(
         asset_key=context.asset_key, partition=context.partition_key, metadata=metadata
+    )
+
+
+def gated_outcome(
+    context: dg.AssetExecutionContext,
+    skipped: dict | None,
+    check: dg.AssetCheckResult,
+    active: bool,
+    rows: int,
+    figures: dict,
+    seconds: float,
+) -> Iterator[Any]:
+    """What a gated asset yields: an observation that nothing was done (and its check) while
+    inactive and not forced, else the materialisation of agent_memory_items with its figures."""
+    if skipped is not None:
+        yield nothing_done(context, skipped)
+        yield check
+        return
+    metadata = {
+        "dagster/row_count": rows,
+        "dagster/table_name": "agent_memory_items",
+        "active": active,
+        "forced": not active,
+        **figures,
+        "seconds": round(seconds, 2),
+    }
+    yield dg.MaterializeResult(
+        metadata=per_store(context.partition_key, metadata), check_results=[check]
     )
 
 

@@ -8,9 +8,8 @@ import dagster as dg
 
 from memory_pipelines.api import evolution as evolution_api
 from memory_pipelines.defs.checks import result, store_check
-from memory_pipelines.defs.gating import GatedJobConfig, gate, nothing_done
+from memory_pipelines.defs.gating import GatedJobConfig, gate, gated_outcome
 from memory_pipelines.defs.links.assets import link_graph
-from memory_pipelines.defs.metadata import per_store
 from memory_pipelines.defs.partitions import DB_POOL, stores_partitions
 from memory_pipelines.resources import StoreResource
 from memory_pipelines.store import neighbours as neighbours_db
@@ -53,21 +52,16 @@ def evolution(
     with db.connection() as conn:
         changed = neighbours_db.evolve_text_changes(conn, store_id)
     check = result(KEEPS_TEXT, changed == 0, text_changes=changed)
-    if skipped is not None:
-        yield nothing_done(context, skipped)
-        yield check
-        return
-    yield dg.MaterializeResult(
-        metadata=per_store(
-            store_id,
-            {
-                "dagster/row_count": res["items_evolved"],
-                "dagster/table_name": "agent_memory_items",
-                "active": active,
-                "forced": not active,
-                **res,
-                "seconds": round(time.perf_counter() - start, 2),
-            },
-        ),
-        check_results=[check],
+    yield from gated_outcome(
+        context,
+        skipped,
+        check,
+        active,
+        res["items_evolved"] if skipped is None else 0,
+        {}
+        if skipped is not None
+        else {
+            **res,
+        },
+        time.perf_counter() - start,
     )

@@ -8,9 +8,8 @@ import dagster as dg
 
 from memory_pipelines.api import reflection as reflection_api
 from memory_pipelines.defs.checks import result, store_check
-from memory_pipelines.defs.gating import GatedJobConfig, gate, nothing_done
+from memory_pipelines.defs.gating import GatedJobConfig, gate, gated_outcome
 from memory_pipelines.defs.links.assets import link_graph
-from memory_pipelines.defs.metadata import per_store
 from memory_pipelines.defs.partitions import MODEL_POOL, stores_partitions
 from memory_pipelines.resources import EmbedderResource, ModelResource, StoreResource
 from memory_pipelines.store import neighbours as neighbours_db
@@ -61,23 +60,18 @@ def reflection(
     with db.connection() as conn:
         bad = neighbours_db.insight_trust_violations(conn, store_id)
     check = result(DERIVED_TRUST, bad == 0, violations=bad)
-    if skipped is not None:
-        yield nothing_done(context, skipped)
-        yield check
-        return
-    yield dg.MaterializeResult(
-        metadata=per_store(
-            store_id,
-            {
-                "dagster/row_count": res["insights_created"],
-                "dagster/table_name": "agent_memory_items",
-                "active": active,
-                "forced": not active,
-                **res,
-                "backend": models.backend.name,
-                "model": models.backend.model,
-                "seconds": round(time.perf_counter() - start, 2),
-            },
-        ),
-        check_results=[check],
+    yield from gated_outcome(
+        context,
+        skipped,
+        check,
+        active,
+        res["insights_created"] if skipped is None else 0,
+        {}
+        if skipped is not None
+        else {
+            **res,
+            "backend": models.backend.name,
+            "model": models.backend.model,
+        },
+        time.perf_counter() - start,
     )
