@@ -143,17 +143,23 @@ def capabilities(conn: Conn) -> Capabilities:
 
 
 def entity_names(conn: Conn, store_id: str, words: Sequence[str]) -> list[str]:
-    """Which of the words name a speaker of the store or an entity of its current items."""
+    """Which of the words name a speaker of the store or an entity of its current items. Each
+    word is its own lookup with its own value, so the planner sees it (a word the statistics
+    do not know is rare), and each reads an index keyed by the store (migration 017)."""
+    words = list(dict.fromkeys(words))
     if not words:
         return []
-    rows = conn.execute(
-        "SELECT w FROM unnest(%(w)s::text[]) AS w WHERE EXISTS (SELECT 1 FROM turns"
-        "   WHERE store_id = %(s)s AND lower(speaker) = lower(w))"
-        " OR EXISTS (SELECT 1 FROM agent_memory_items WHERE store_id = %(s)s"
-        "   AND state = 'current' AND entities @> ARRAY[w])",
-        {"w": list(words), "s": store_id},
+    one = (
+        "SELECT %(w{i})s::text AS w WHERE EXISTS (SELECT 1 FROM turns WHERE store_id = %(s)s"
+        " AND lower(speaker) = lower(%(w{i})s::text)) OR EXISTS (SELECT 1 FROM"
+        " agent_memory_items WHERE state = 'current'"
+        " AND store_entities(store_id, entities) @> ARRAY[%(k{i})s::text])"
     )
-    return [r["w"] for r in rows]
+    params: dict[str, str] = {"s": store_id}
+    for i, w in enumerate(words):
+        params[f"w{i}"], params[f"k{i}"] = w, f"{store_id}\x1f{w}"
+    sql = " UNION ALL ".join(one.format(i=i) for i in range(len(words)))
+    return [r["w"] for r in conn.execute(sql, params, prepare=False)]
 
 
 # BM25 parameters: Anserini's defaults for short documents (the BM25 indexes use the same).
@@ -305,7 +311,26 @@ def hybrid(
     caps: Capabilities | None = None,
     exact_rows: int | None = None,
 ) -> list[dict[str, Any]]:
-    """(id, lexical, cosine, ...) for the candidates of one kind: the `depth` nearest to the
+    """The candidates of one kind (see `candidates`)."""
+    return candidates(
+        conn, [kind], store_id, query, embedding, person, depth, names, consume, caps, exact_rows
+    )[kind]
+
+
+def candidates(
+    conn: Conn,
+    kinds: Sequence[str],
+    store_id: str,
+    query: str,
+    embedding: np.ndarray,
+    person: str | None,
+    depth: int,
+    names: Sequence[str] = (),
+    consume: Sequence[str] | None = None,
+    caps: Capabilities | None = None,
+    exact_rows: int | None = None,
+) -> dict[str, list[dict[str, Any]]]:
+    """Per kind, (id, lexical, cosine, ...) for its candidates: the `depth` nearest to the
     query by cosine, the `depth` best by BM25 (then divided by the best BM25 of this query, so
     0..1) and, for items and turns, the `depth` nearest among those naming an entity of the
     question (`names`: items with such an entity, turns by such a speaker).
@@ -321,6 +346,9 @@ def hybrid(
     store, computed in SQL, while the store holds at most `exact_rows` rows of the kind (default
     EXACT_ROWS); in a larger store, on a server with pg_textsearch, by its BM25 index.
     `caps` overrides what the server is found to offer (to measure one path).
+
+    One transaction: one statement sets the scans' settings and counts the store's rows of
+    every kind, then one statement per kind that has rows.
     """
     caps = caps or capabilities(conn)
     exact_rows = EXACT_ROWS if exact_rows is None else exact_rows
@@ -335,31 +363,43 @@ def hybrid(
         "lower_names": [n.lower() for n in names],
         "consume": None if consume is None else list(consume),
     }
-    k = _KINDS[kind]
+    tables = sorted({_KINDS[kind].table for kind in kinds})
+    # LOCAL: for these queries only. relaxed_order: the candidates are ranked afterwards
+    # (pgvector < 0.8 has no such setting and reserves the hnsw. prefix: not asked there).
+    # No parallel workers: every query here reads a bounded number of rows, and starting
+    # workers (for an exact fallback the planner costs as large, even when it never runs)
+    # took longer than the query.
+    settings = (
+        "set_config('hnsw.ef_search', %(ef)s, true),"
+        " set_config('max_parallel_workers_per_gather', '0', true)"
+    )
+    if caps.iterative_scan:
+        settings += ", set_config('hnsw.iterative_scan', 'relaxed_order', true)"
+    counts = "".join(
+        f", (SELECT count(*) FROM (SELECT 1 FROM {table} WHERE store_id = %(store)s"
+        f" LIMIT %(over)s) AS s) AS {table}"
+        for table in tables
+    )
+    out: dict[str, list[dict[str, Any]]] = {}
     with conn.transaction():
-        # LOCAL: for these queries only. relaxed_order: the candidates are ranked afterwards
-        # (pgvector < 0.8 has no such setting and reserves the hnsw. prefix: not asked there).
-        # No parallel workers: every query here reads a bounded number of rows, and starting
-        # workers (for an exact fallback the planner costs as large, even when it never runs)
-        # took longer than the query.
-        settings = (
-            "set_config('hnsw.ef_search', %(ef)s, true),"
-            " set_config('max_parallel_workers_per_gather', '0', true)"
-        )
-        if caps.iterative_scan:
-            settings += ", set_config('hnsw.iterative_scan', 'relaxed_order', true)"
         row = conn.execute(
-            f"SELECT {settings}, (SELECT count(*) FROM (SELECT 1 FROM {k.table}"
-            " WHERE store_id = %(store)s LIMIT %(over)s) AS s) AS n",
+            f"SELECT {settings}{counts}",
             {"ef": str(max(EF_SEARCH, depth)), "store": store_id, "over": exact_rows + 1},
         ).fetchone()
         row = one(row, "counting a store's records")
-        if row["n"] == 0:  # the store has no record of this kind
-            return []
-        index_words = caps.bm25 and row["n"] > exact_rows
-        # Never a generic plan: whether an index or the store's rows serve best depends on
-        # the store (its share of the table).
-        return conn.execute(_sql(kind, index_words, graph), params, prepare=False).fetchall()
+        for kind in kinds:
+            n = row[_KINDS[kind].table]
+            if n == 0:  # the store has no record of this kind
+                out[kind] = []
+                continue
+            index_words = caps.bm25 and n > exact_rows
+            # Never a generic plan: whether an index or the store's rows serve best depends
+            # on the store (its share of the table); forced generic plans (no planning, ~2 ms
+            # a statement) scanned a million turns exactly.
+            out[kind] = conn.execute(
+                _sql(kind, index_words, graph), params, prepare=False
+            ).fetchall()
+    return out
 
 
 def fetch_texts(
