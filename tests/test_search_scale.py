@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 import psycopg
@@ -164,3 +165,16 @@ def test_a_persons_few_records_beside_anothers_many(big: Database, embedder) -> 
     assert len(items) == 3 and all(h.extra["person_id"] == "ana" for h in items)
     # without a person only shared records: no turn of either chat, no item of either
     assert recall.search(QUESTION, ["agent"], k=5) == []
+
+
+def test_entity_names_are_the_stores_own(db: Database, embedder: Any) -> None:
+    """A word is an entity of a store when that store's speakers or current items name it: an
+    item of another store naming it does not count (migration 017)."""
+    a, b = Memory("ents-a", db=db, embedder=embedder), Memory("ents-b", db=db, embedder=embedder)
+    a.write_turn("c1", "I moved the boat to the marina.", speaker="Oskar")
+    b.save({"category": "fact", "context": "Ilse keeps bees in Leeds", "entities": ["Ilse"]})
+    with db.connection() as conn:
+        assert search_db.entity_names(conn, "ents-a", ["Oskar", "Ilse", "What"]) == ["Oskar"]
+        assert search_db.entity_names(conn, "ents-b", ["Oskar", "Ilse", "What"]) == ["Ilse"]
+        assert search_db.entity_names(conn, "ents-b", ["oskar"]) == []
+        assert search_db.entity_names(conn, "ents-a", []) == []

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pgserver
+import psycopg
 import psutil
 import pytest
 
@@ -101,3 +102,31 @@ def test_the_error_names_the_host_never_the_password(embedder: Embedder) -> None
         Database("postgresql://app:s3cret-pw@127.0.0.1:9/memory?connect_timeout=3")
     assert "host 127.0.0.1, port 9, dbname memory, user app" in str(err.value)
     assert "s3cret-pw" not in str(err.value)
+
+
+def test_embedded_memory_settings_follow_the_machine() -> None:
+    from memory_pipelines.store.server import memory_settings
+
+    gib = 1 << 30
+    assert memory_settings(24 * gib) == {
+        "shared_buffers": "6144MB",
+        "effective_cache_size": "12288MB",
+    }
+    assert memory_settings(256 * 1 << 20)["shared_buffers"] == "128MB"  # never below the default
+    assert memory_settings(128 * gib)["shared_buffers"] == "8192MB"  # nor above 8 GB
+
+
+def test_a_new_embedded_server_runs_with_them(tmp_path: Path) -> None:
+    from memory_pipelines.store.server import embedded_dsn, memory_settings
+
+    dsn = embedded_dsn(tmp_path / "home")
+    try:
+        with psycopg.connect(dsn, autocommit=True) as conn:
+            row = conn.execute(
+                "SELECT pg_size_bytes(current_setting('shared_buffers'))"
+                " = pg_size_bytes(%s)",
+                (memory_settings()["shared_buffers"],),
+            ).fetchone()
+        assert row is not None and row[0], "the server was not restarted with its settings"
+    finally:
+        _stop(tmp_path / "home" / "pg")
