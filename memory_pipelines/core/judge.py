@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from memory_pipelines.core.judge_claims import copular_slot
+from memory_pipelines.core.judge_modality import hedged_restatement, plan_settled
 from memory_pipelines.core.judge_pairs import Pair, compare, mentions
 from memory_pipelines.core.judge_rules import (
     SINGLE_VALUED_FRAMES,
@@ -249,7 +250,13 @@ def decide(
         for i, x in enumerate(existing)
     ]
 
-    decision = _list_change(pairs) or _supersede(c, es, pairs) or _slot_value_change(c, es, pairs)
+    decision = (
+        _list_change(pairs)
+        or hedged_restatement(c, es, pairs)
+        or _supersede(c, es, pairs)
+        or plan_settled(c, es, pairs)
+        or _slot_value_change(c, es, pairs)
+    )
     if decision:
         return decision
 

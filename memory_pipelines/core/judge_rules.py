@@ -216,6 +216,18 @@ _TENTATIVE = re.compile(
     r"|would like|planning|plans to|hoping|likely)\b",
     re.IGNORECASE,
 )
+# A plan or an open choice ("leaning towards a van", "looking for a sofa"): settled by a firm one.
+_PLAN = re.compile(
+    r"\b(leaning (towards?|to)|considering|thinking (of|about)|planning (to|on|for)|plans? to"
+    r"|looking (for|at)|might|maybe|undecided|torn between|hoping to|weighing up)\b",
+    re.IGNORECASE,
+)
+# A hedged report ("Probably works in healthcare", "Seems to favour ..."): an inference about
+# something, vaguer than a stated fact and never a new value of it.
+_HEDGE = re.compile(
+    r"^(probably|likely|apparently|possibly|perhaps|presumably)\b|\b(appears?|seems?) to\b",
+    re.IGNORECASE,
+)
 # "Uses Poetry only for the legacy repo", "except": an exception that leaves the rule standing.
 _EXCEPTION = re.compile(
     r"\bonly (for|in|on|when|at|after|before|during|if|with)\b|\bexcept\b|\bapart from\b"
@@ -477,6 +489,8 @@ class Analysis:
     preference: tuple[frozenset[str], frozenset[str]] | None = None  # (preferred, over)
     existence: bool = False  # "Has a teenage daughter": says only that someone exists
     tentative: bool = False
+    planned: bool = False  # a plan or an open choice, not yet a settled fact
+    hedged: bool = False  # an inference ("probably", "seems to"), not a statement
     exception: bool = False
     additive: bool = False
 
@@ -687,6 +701,8 @@ def analyse(text: str, lowercase_vocab: frozenset[str] = frozenset()) -> Analysi
         preference=_preference(text),
         existence=bool(existence),
         tentative=bool(_TENTATIVE.search(text)),
+        planned=bool(_PLAN.search(text)),
+        hedged=bool(_HEDGE.search(text)),
         exception=bool(_EXCEPTION.search(text)),
         additive=bool(_ADDITIVE.search(text)),
     )
