@@ -87,13 +87,17 @@ def _contrast(i: int, c: Analysis, others: Sequence[Analysis]) -> bool:
     itself, so mobile and web are two subjects rather than two words for one.
     """
     e = others[i]
-    if c.subject_stems or e.subject_stems:
+    # Both name their subject: the swap sits there, and half of what is said of it must agree
+    # ("has 7 people" / "has 7 engineers"). Otherwise the swap may sit anywhere ("a dentist/GP
+    # appointment"), and most of the stored predicate must agree.
+    named = bool(c.subject_stems and e.subject_stems)
+    if named:
         only_c, only_e = c.subject_stems - e.stems, e.subject_stems - c.stems
-    else:  # both about the user: the swap sits in the object ("a dentist/GP appointment")
+    else:
         only_c, only_e = c.stems - e.stems, e.stems - c.stems
     if not only_c or not only_e or len(only_c) > 2 or len(only_e) > 2:
         return False
-    if _overlap(c.stems, e.predicate_stems) < 0.67:
+    if _overlap(c.stems, e.predicate_stems) < (0.5 if named else 0.67):
         return False
     return any((only_c | only_e) & o.subject_stems for j, o in enumerate(others) if j != i)
 
@@ -119,6 +123,11 @@ def _subject_conflict(c: Analysis, e: Analysis) -> bool:
     """Do the two items talk about different people, pets or things?"""
     if not c.subject or not e.subject:
         return False
+    # "Partner Sam" and "Sam's mum": one name, two relations, two people.
+    c_rel = {x for x in c.subject if is_relation(x)}
+    e_rel = {x for x in e.subject if is_relation(x)}
+    if c_rel and e_rel and not c_rel & e_rel:
+        return True
     c_named = {x for x in c.subject if not is_relation(x)} - {"user"}
     e_named = {x for x in e.subject if not is_relation(x)} - {"user"}
     if c_named and e_named:  # "Colleague Fatima" vs "Colleague Tom": the names decide
