@@ -86,6 +86,9 @@ def _supersede_score(p: Pair, c: Analysis, e: Analysis) -> float:
     # "Slipped to 15 May" needs an item that holds a date: weigh value changes by the cue.
     score += (0.35 if c.cues & VALUE_MOVE_CUES else 0.15) * bool(changed)
     score -= 0.5 * p.subject_conflict + 0.15 * (not p.same_category) + 0.05 * p.narrower
+    # "Gave up the choir" beside "Choir rehearses on Wednesdays": an item about the old thing
+    # (its subject) is not the one that held it ("Sings in the choir").
+    score -= 0.6 * p.old_is_subject
     return score
 
 

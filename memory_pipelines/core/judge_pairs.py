@@ -39,6 +39,7 @@ class Pair:
     contain_existing: float  # share of the stored item's words found in the candidate
     predicate_overlap: float  # overlap of what is said once the subject is set aside
     old_hit: float  # share of the candidate's "from X"/"stopped X" words found here
+    old_is_subject: bool  # ... and found only in this item's subject: it is about X, not X
     frame_match: bool
     frame_mismatch: bool
     polarity_flip: bool  # "won't renew" vs "will renew"
@@ -138,6 +139,11 @@ def _subject_conflict(c: Analysis, e: Analysis) -> bool:
     # custody; the children are with their father" are about the same people.
     if (c.subject - {"user"}) & e.entities or (e.subject - {"user"}) & c.entities:
         return False
+    # "Split up with Dario" beside "Partner is Dario": the user's own item names the person the
+    # other is about, so it speaks of that relation.
+    for a, b in ((c, e), (e, c)):
+        if a.subject == {"user"} and (b.entities - b.subject - {"user"}) & a.entities:
+            return False
     # "Thesis is due ..." beside a user item is no clash; "Partner Sam ..." beside one is.
     return c.subject_is_person and e.subject_is_person
 
@@ -156,6 +162,7 @@ def compare(
     c_only_names = {n for n in c.names if not mentions(e, n)}
     e_only_names = {n for n in e.names if not mentions(c, n)}
     n_shared_values = shared_values(c.values, e.values)
+    old = c.old_words | c_claims.departed
     return Pair(
         index=i,
         cos=cos,
@@ -182,7 +189,8 @@ def compare(
             _overlap(c.predicate_stems, e.predicate_stems),
             _overlap(e.predicate_stems, c.predicate_stems),
         ),
-        old_hit=_overlap(e.stems, c.old_words | c_claims.departed),
+        old_hit=_overlap(e.stems, old),
+        old_is_subject=bool(e.stems & old) and e.stems & old <= e.subject_stems,
         frame_match=bool(c.frames & e.frames),
         frame_mismatch=bool(c.frames) and bool(e.frames) and not (c.frames & e.frames),
         # Opposite stances on shared content, or a verb negated on one side only, unless the
