@@ -165,10 +165,21 @@ def _restates(p: Pair, c: Analysis, e: Analysis) -> bool:
     return p.contain_existing >= 0.99 or bool(values)
 
 
+def _denial_restated(pairs: Sequence[Pair]) -> bool:
+    """Without a cue, a stored item that denies what the candidate denies ("won't buy fast
+    fashion" / "avoids fast fashion") and is at least as near as any item it turns round is
+    the claim the candidate restates; the flip is with a neighbour about something else."""
+    agree = [p.cos for p in pairs if p.negation_agrees and not p.subject_conflict]
+    flipped = [p.cos for p in pairs if p.polarity_flip]
+    return bool(agree) and max(agree) >= max(flipped, default=0.0)
+
+
 def _supersede(c: Analysis, es: Sequence[Analysis], pairs: Sequence[Pair]) -> JudgeDecision | None:
     flips = any(p.polarity_flip and p.cos >= SUPERSEDE_FLOOR for p in pairs)
     if not c.cues and not flips:
         return None
+    if not c.cues and _denial_restated(pairs):
+        return None  # the same denial said another way: the merge path takes it
     best = max(pairs, key=lambda p: _supersede_score(p, c, es[p.index]))
     floor = SUPERSEDE_FLOOR if c.cues - WEAK_CUES or flips else WEAK_CUE_FLOOR
     evidence = (

@@ -235,7 +235,9 @@ _EXCEPTION = re.compile(
     re.IGNORECASE,
 )
 # "A second cat", "another car": a new thing beside the known one.
-_ADDITIVE = re.compile(r"\b(second|another|third|also|as well|too|extra|additional)\b", re.I)
+_ADDITIVE = re.compile(
+    r"(?<![\w-])(second|another|third|also|as well|too|extra|additional)(?![\w-])", re.I
+)  # not "second-hand"
 # "Prefers tea to coffee": the preferred and the dispreferred side, to spot a reversal.
 _PREFERENCE_PAIR = re.compile(
     r"\b(?:prefer\w*|would rather|rather)\s+(.+?)\s+(?:to|over|than|rather than|instead of)\s+"
