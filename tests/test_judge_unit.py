@@ -121,6 +121,18 @@ CASES: list[tuple[str, str, list[str], str, int | None]] = [
      "create", None),
     ("Their flat has a south-facing balcony", "fact",
      ["Flat is on the fourth floor", "Flat has two bedrooms"], "create", None),
+    # modality: a plan settled by a firm statement; a hedged inference confirms a stated item
+    ("Bought a used upright piano from a neighbour", "fact",
+     ["Looking for a second-hand piano under £1,000", "Takes piano lessons on Mondays"],
+     "supersede", 0),
+    ("Probably enjoys hiking", "preference",
+     ["Goes hiking in the hills most weekends", "Owns a road bike"], "merge", 0),
+    # the same denial said another way, beside an item it turns round about someone else
+    ("Won't eat red meat; sticks to fish and chicken", "preference",
+     ["Buys red meat for the kids' dinners", "Avoids red meat"], "merge", 1),
+    # one name, two relations: two people
+    ("Partner Ana is allergic to peanuts", "fact",
+     ["Ana's dad is allergic to peanuts", "Ana works as a nurse"], "create", None),
 ]  # fmt: skip
 
 

@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from memory_pipelines.core.judge_claims import copular_slot
+from memory_pipelines.core.judge_modality import hedged_restatement, plan_settled
 from memory_pipelines.core.judge_pairs import Pair, compare, mentions
 from memory_pipelines.core.judge_rules import (
     SINGLE_VALUED_FRAMES,
@@ -85,6 +86,9 @@ def _supersede_score(p: Pair, c: Analysis, e: Analysis) -> float:
     # "Slipped to 15 May" needs an item that holds a date: weigh value changes by the cue.
     score += (0.35 if c.cues & VALUE_MOVE_CUES else 0.15) * bool(changed)
     score -= 0.5 * p.subject_conflict + 0.15 * (not p.same_category) + 0.05 * p.narrower
+    # "Gave up the choir" beside "Choir rehearses on Wednesdays": an item about the old thing
+    # (its subject) is not the one that held it ("Sings in the choir").
+    score -= 0.6 * p.old_is_subject
     return score
 
 
@@ -161,10 +165,21 @@ def _restates(p: Pair, c: Analysis, e: Analysis) -> bool:
     return p.contain_existing >= 0.99 or bool(values)
 
 
+def _denial_restated(pairs: Sequence[Pair]) -> bool:
+    """Without a cue, a stored item that denies what the candidate denies ("won't buy fast
+    fashion" / "avoids fast fashion") and is at least as near as any item it turns round is
+    the claim the candidate restates; the flip is with a neighbour about something else."""
+    agree = [p.cos for p in pairs if p.negation_agrees and not p.subject_conflict]
+    flipped = [p.cos for p in pairs if p.polarity_flip]
+    return bool(agree) and max(agree) >= max(flipped, default=0.0)
+
+
 def _supersede(c: Analysis, es: Sequence[Analysis], pairs: Sequence[Pair]) -> JudgeDecision | None:
     flips = any(p.polarity_flip and p.cos >= SUPERSEDE_FLOOR for p in pairs)
     if not c.cues and not flips:
         return None
+    if not c.cues and _denial_restated(pairs):
+        return None  # the same denial said another way: the merge path takes it
     best = max(pairs, key=lambda p: _supersede_score(p, c, es[p.index]))
     floor = SUPERSEDE_FLOOR if c.cues - WEAK_CUES or flips else WEAK_CUE_FLOOR
     evidence = (
@@ -249,7 +264,13 @@ def decide(
         for i, x in enumerate(existing)
     ]
 
-    decision = _list_change(pairs) or _supersede(c, es, pairs) or _slot_value_change(c, es, pairs)
+    decision = (
+        _list_change(pairs)
+        or hedged_restatement(c, es, pairs)
+        or _supersede(c, es, pairs)
+        or plan_settled(c, es, pairs)
+        or _slot_value_change(c, es, pairs)
+    )
     if decision:
         return decision
 

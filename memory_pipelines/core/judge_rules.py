@@ -216,6 +216,18 @@ _TENTATIVE = re.compile(
     r"|would like|planning|plans to|hoping|likely)\b",
     re.IGNORECASE,
 )
+# A plan or an open choice ("leaning towards a van", "looking for a sofa"): settled by a firm one.
+_PLAN = re.compile(
+    r"\b(leaning (towards?|to)|considering|thinking (of|about)|planning (to|on|for)|plans? to"
+    r"|looking (for|at)|might|maybe|undecided|torn between|hoping to|weighing up)\b",
+    re.IGNORECASE,
+)
+# A hedged report ("Probably works in healthcare", "Seems to favour ..."): an inference about
+# something, vaguer than a stated fact and never a new value of it.
+_HEDGE = re.compile(
+    r"^(probably|likely|apparently|possibly|perhaps|presumably)\b|\b(appears?|seems?) to\b",
+    re.IGNORECASE,
+)
 # "Uses Poetry only for the legacy repo", "except": an exception that leaves the rule standing.
 _EXCEPTION = re.compile(
     r"\bonly (for|in|on|when|at|after|before|during|if|with)\b|\bexcept\b|\bapart from\b"
@@ -223,7 +235,9 @@ _EXCEPTION = re.compile(
     re.IGNORECASE,
 )
 # "A second cat", "another car": a new thing beside the known one.
-_ADDITIVE = re.compile(r"\b(second|another|third|also|as well|too|extra|additional)\b", re.I)
+_ADDITIVE = re.compile(
+    r"(?<![\w-])(second|another|third|also|as well|too|extra|additional)(?![\w-])", re.I
+)  # not "second-hand"
 # "Prefers tea to coffee": the preferred and the dispreferred side, to spot a reversal.
 _PREFERENCE_PAIR = re.compile(
     r"\b(?:prefer\w*|would rather|rather)\s+(.+?)\s+(?:to|over|than|rather than|instead of)\s+"
@@ -270,7 +284,8 @@ _OLD_VALUE = re.compile(
     r"\bfrom (?:the |a |an |their |his |her )?(.+?)(?= to\b| in\b| for\b|[,;:.]|$)"
     r"|\binstead of (?:the |a |an )?(.+?)(?=[,;:.]|$)"
     r"|\b(?:stopped|quit|dropped|cancell?ed|left|gone off|gave up|no longer|ditched|broke up with"
-    r"|sold|not)\s+(?:using |doing |eating |drinking |going to |the |a |an |their |his |her )?"
+    r"|split up with|sold|not)\s+(?:using |doing |eating |drinking |going to "
+    r"|the |a |an |their |his |her )?"
     r"(.+?)(?=[,;:.]| in \w+ \d| in (?:19|20)\d\d| to focus| because| after| so\b|$)"
     r"|\bafter trying (?:the |a |an )?(.+?)(?=[,;:.]|$)"
     r"|\b(?:replaced|swapped|traded in) (?:the |a |an |their |his |her |old )*(.+?)"
@@ -477,6 +492,8 @@ class Analysis:
     preference: tuple[frozenset[str], frozenset[str]] | None = None  # (preferred, over)
     existence: bool = False  # "Has a teenage daughter": says only that someone exists
     tentative: bool = False
+    planned: bool = False  # a plan or an open choice, not yet a settled fact
+    hedged: bool = False  # an inference ("probably", "seems to"), not a statement
     exception: bool = False
     additive: bool = False
 
@@ -687,6 +704,8 @@ def analyse(text: str, lowercase_vocab: frozenset[str] = frozenset()) -> Analysi
         preference=_preference(text),
         existence=bool(existence),
         tentative=bool(_TENTATIVE.search(text)),
+        planned=bool(_PLAN.search(text)),
+        hedged=bool(_HEDGE.search(text)),
         exception=bool(_EXCEPTION.search(text)),
         additive=bool(_ADDITIVE.search(text)),
     )
