@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from memory_pipelines.core import policy
+from memory_pipelines.core import policy, sentence_kinds
 from memory_pipelines.core.policy import (
     PolicyVerdict,
     category_for,
@@ -182,10 +182,10 @@ def test_reported_speech_acts_are_meta_chatter(text: str) -> None:
 
 
 def test_what_a_report_says_decides() -> None:
-    assert policy.reported_content("The user told me that she is allergic to kiwi") == (
+    assert sentence_kinds.reported_content("The user told me that she is allergic to kiwi") == (
         "she is allergic to kiwi"
     )
-    assert policy.reported_content("Lives in Leeds") is None
+    assert sentence_kinds.reported_content("Lives in Leeds") is None
     assert policy.skip_reason_for_item("The user told me that she is allergic to kiwi") is None
     said = policy.judge_turn("Ana said she moved to Porto last week", "assistant")
     assert said.save and said.category == "fact"
@@ -211,3 +211,7 @@ def test_kinds_of_fact_are_no_history_category(category: str) -> None:
 )
 def test_a_reported_request_is_content(text: str) -> None:
     assert policy.skip_reason_for_item(text) is None
+
+
+def test_save_reasons_are_the_save_kinds() -> None:
+    assert set(policy.SAVE_REASONS) == sentence_kinds.SAVE_KINDS

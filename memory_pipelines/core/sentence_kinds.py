@@ -1,0 +1,294 @@
+"""Sentence kinds and speech acts: what one sentence of a chat turn does.
+
+A turn is split into sentences and each sentence gets a kind: a save reason (a lesson, a
+commitment, a shipped outcome, a decision with its why, a stable preference, a durable fact) or
+hedge / meta / ack / greeting / fact (small talk with a concrete detail) / plain. Reported speech
+("The user asked me about the weather") is reduced to what was said, if anything. The save
+decision built on these kinds is in core/policy.py. Pure Python, no model.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+# The kinds that are save reasons (core/policy.py maps each to a category and a priority).
+SAVE_KINDS = frozenset(
+    (
+        "hard_lesson",
+        "commitment",
+        "shipped_outcome",
+        "decision_with_why",
+        "stable_preference",
+        "durable_fact",
+    )
+)
+
+
+def _rx(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern, re.IGNORECASE)
+
+
+_DAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*"
+_SPAN = r"(?:week|month|year|weekend|morning|afternoon|evening|quarter|term)"
+DEADLINE = _rx(
+    rf"\b(?:by|before|until|on|at)\s+(?:the\s+)?(?:end of|noon|eod|{_DAY}|{_MONTH}|\d|"
+    rf"(?:next|this) {_SPAN})|\b(?:tomorrow|tonight|(?:next|this) {_SPAN})\b"
+)
+_LESSON = _rx(
+    r"\blesson|\blearn(?:ed|t)\b|\bthe hard way\b|\bnever\b.{0,60}\bagain\b|\btakeaway|"
+    r"\btook from\b|\bshould(?: have|'ve)\b|\bturns out\b|\broot cause\b|\bnote to self\b|"
+    r"\bnext time\b|\bfinally (?:get|got|understand|understood|figured)\b|\bfigured out\b"
+)
+_COMMIT = _rx(
+    r"\b(?:i|we)(?:'ll| will| shall|'m going to|'re going to| am going to| are going to)\b|"
+    r"\bpromis(?:e|ed)\b|\bon me\b|\b(?:it's|that's) mine\b|\bgonna\b|\bsigned up (?:to|for)\b|"
+    r"\btold\b.{0,40}\b(?:i'd|we'd|i would|we would|would be|will be)\b|\b(?:i|we) owe\b|"
+    r"\bcommitted to\b|\bagreed to\b|\bleave it with me\b|^\W*(?:(?:the )?user )?will\b"
+)
+_PROGRESSIVE = _rx(r"\b(?:i'm|i am|we're|we are) \w+ing\b")  # "I'm paying him back by June"
+_HABITUAL = _rx(r"\b(?:always|never|usually|whenever)\b")  # "what I'll always choose"
+_SHIPPED = _rx(  # past tense only, so "we'll launch in May" stays a commitment
+    r"\bshipped\b|\bwent (?:live|out)\b|(?:'s| is) live\b|\blaunched\b|\breleased\b|\bdeployed\b|"
+    r"\brolled out\b|\bpublished\b|\bwent up\b|(?:'s| is) out\b|\bgot (?:funded|accepted)|"
+    r"\bgot (?:the|a|an) (?:job|offer|place|contract|role|promotion)\b|"
+    r"\b(?:was|were|got|been|has|have) approved\b|\bapproved the\b|"
+    r"\bmerged\b|\b(?:is|are|was|were|'s) (?:done|complete)\b|^\W*done\b|"
+    r"\bfinished\b|\bcompleted\b|\bpassed\b|\bdelivered\b|\bsubmitted\b|\b(?:we|i) (?:opened|won)\b"
+)
+_DECISION = _rx(
+    r"\b(?:going|go|went|gone) with\b|\bopted\b|\bsettled on\b|\bdecided\b|\bdecision\b|"
+    r"\bch(?:ose|osen)\b|\bpicked\b|\bswitch(?:ing|ed)?\b|\binstead\b|\bstick(?:ing)? with\b|"
+    r"\b(?:i'm|i am|we're|we are|i've|we've) (?:moving|moved|dropping|dropped|keeping|taking|"
+    r"using|pinning|replacing|cancell?ing|ditching|swapping)\b|"
+    # a first-person action plus its reason: "I'm caching the rates: the provider is hourly"
+    r"^\W*(?:\w+,\s*)?(?:(?:i|we)(?:'ve| have)? (?:\w+ed|set|put|made|kept|took|built|cut|"
+    r"split|left)|(?:i'm|we're|i am|we are) (?:not )?\w+ing)\b"
+    r".*(?:\bbecause\b|\bsince\b|\bso (?:that|i|we|it|the|they)\b|[:;])"
+)
+_PREFERENCE = _rx(
+    r"\balways\b|\bnever\b|\bprefer|\bi (?:really )?(?:like|love|hate|dislike|enjoy|can't stand)\b|"
+    r"\bi don't (?:like|eat|drink)\b|\bfrom now on\b|\bgoing forward\b|\bin future\b|"
+    r"\bby default\b|\bcall me\b|\bi'm (?:not )?(?:a|an) \w+ person\b|\bfor anything\b|"
+    r"\bi'd (?:rather|pick|choose|go for)\b|\bfavou?rite\b|\bskip the\b|\bplease\b|"
+    r"\b(?:don't|do not) (?:give|send|show|suggest|recommend|use|write|schedule|book|put|add|"
+    r"include|call|email|ask)\b|^\W*no \w+ (?:in|for|on)\b|\bmax\b|\bat most\b|"
+    r"\bwhen(?:ever)? you (?:recommend|suggest|write|draft|give|send|book|plan|make|reply|answer|"
+    r"explain|quote|list|show)\b|\bi'm (?:vegetarian|vegan|teetotal)\b|"
+    # an instruction with a general scope or a contrast: "Use tabs, not spaces, in all my code"
+    r"(?:^|[,;:]\s*|\bso\s+)(?:use|give|write|send|keep|put|avoid|stop|format|quote|convert|"
+    r"reply|answer|respond)\b.*(?:\ball\b|\bany\w*|\bevery\w*|\brather than\b|, not\b)|"
+    r"\bkeep \w+ (?:short|narrow|brief|simple|concise|under|below)\b"
+)
+_HEDGE = _rx(
+    r"\bmaybe\b|\bmight\b|\bperhaps\b|\bpossibl[ey]\b|\bprobably\b|\b(?:un)?likely\b|"
+    r"\bnot sure\b|\bunsure\b|\bno idea\b|\bguess\b|\bhunch\b|\ba chance\b|\bcould (?:be|go|try)\b|"
+    r"\b(?:you|it|that|this|we) could\b|\bsome ?day\b|\bone day\b|\bat some point\b|"
+    r"\bthinking (?:about|of)\b|\bconsidering\b|\btoying with\b|\bwonder|\btempted\b|"
+    r"\bdepend(?:s|ing) on\b|\btbd\b|\bundecided\b|\bhaven't decided\b|\bnot (?:yet )?confirmed\b|"
+    r"\bnothing's confirmed\b|\bhave to check\b|\beither way\b|\b(?:i|we) think\b|\bthinks\b|"
+    r"\bsuspect|\bhopefully\b|\bif i get (?:time|a chance|round)|\bhave you (?:tried|considered)\b|"
+    r"\bhow about\b|\bwhy not\b|\bworth (?:a )?try"
+)
+# Health, allergy and safety: never missed, whatever else the turn does ("Yes, I'm allergic to
+# peanuts" answering a question is no restatement of it).
+SAFETY = _rx(
+    r"\ballerg\w*|\banaphyla\w*|\bepi-?pen\b|\bintoleran\w*|\bcoeliac\b|\bceliac\b|"
+    r"\bdiabet\w*|\basthma\w*|\binhaler\b|\binsulin\b|\bepilep\w*|\bseizures?\b|"
+    r"\bpregnan\w*|\bmedication\b|\bprescri\w*|\bblood thinners?\b|\bpacemaker\b|"
+    r"\bheart condition\b|\bhigh blood pressure\b|\bdiagnosed\b|\bwheelchair\b|"
+    r"\bhearing aids?\b|\bcan(?:'t|not) (?:eat|have|take|drink)\b|"
+    r"\bmust(?:n't| not) (?:eat|have|take)\b|"
+    r"\b(?:is|am|'m|are) (?:deaf|blind|disabled)\b|\bsafeword\b|\bemergency contact\b"
+)
+_SUGGESTION = _rx(r"\bi(?:'d)? (?:suggest|recommend)\b")  # hedged only when the assistant says it
+# Small words that may open a sentence before a greeting or a meta phrase ("Sure, here's ...").
+_LEAD = r"^\W*(?:(?:sure|ok(?:ay)?|right|great|yes|yeah|sorry|and|hmm+)\W+)?"
+_META = _rx(  # talk about the conversation itself: reshape/repeat requests, pauses, sign-offs
+    _LEAD + r"(?:let me (?:think|know|check|look)|remind me|help me|tell me|show me|"
+    r"(?:shorter|longer|simpler|again|next|more|continue|go on|carry on)\b|repeat (?:that|it)|"
+    r"one (?:moment|sec|second)|give me a (?:sec|second|minute|moment)|just a (?:sec|minute)|"
+    r"hang on|hold on|brb|back in \d|(?:can|could|would|will) you\b[^?]*\?$|say that again|"
+    r"what was .* again|here's (?:the|a|your) (?:\w+ )?(?:version|draft)|here you go|"
+    r"you're welcome|have a (?:good|nice|great)|(?:good)?bye|see you|talk (?:later|soon)|"
+    r"take care|good night|that's (?:all|it)\b|ready when you are|good (?:question|point)|"
+    r"fair point|as requested|here's\b[^.]*:$)|\b(?:speak|talk|chat) (?:later|soon|tomorrow)\b|"
+    r"\bhadn't thought of (?:that|it)\b|\blet me (?:dig|see|find|pull)\b|"
+    r"\b(?:i'll|let me) (?:have a look|take a look|look at it|get back to you|come back to you|"
+    r"think about it|sleep on it)\b|"
+    r"\bmake (?:it|that|this) (?:\w+ )?(?:shorter|longer|simpler)\b|\bthat's (?:all|it) for\b|"
+    r"\brepeat (?:that|it|the last)\b"
+)
+_LASTING = _rx(r"\b(?:always|never|from now on|going forward|in future|by default)\b")
+_ACK = _rx(
+    r"^\W*(?:thanks|thank you|thx|cheers|ta|perfect|great|awesome|cool|nice|lovely|brilliant|"
+    r"excellent|amazing|ok(?:ay)?|sure|alright|sounds good|fair enough|lol|haha|hmm+|oh wow|"
+    r"wow|got it|gotcha|makes sense|noted|understood|will do|of course|no problem|right|yes|"
+    r"yeah|yep|that's (?:great|perfect|brilliant|lovely|helpful|fine|amazing|awesome))\b"
+)
+_GREETING = _rx(
+    _LEAD
+    + r"(?:hi|hello|hey|welcome(?: back)?|hiya|heya|howdy|yo|morning|evening|afternoon|greetings|"
+    r"good (?:morning|afternoon|evening|day)|i'm back|back now)\b"
+)
+_FACT_SIGNAL = _rx(  # a concrete detail that makes small talk worth keeping
+    r"\d|\b(?:my|our|his|her|their) \w+|\b(?:i'm|i am|we're|we are) (?:a|an)\b|\bbtw\b|\bfyi\b|"
+    r"\bbefore i forget\b|\bby the way\b|\bjust so you know\b|\bfor the record\b|\bheads up\b|"
+    r"\b(?:is|are) now\b"
+)
+
+ADDITIVE = _rx(r"\btoo\b|\balso\b|\bas well\b|\bplus\b|\banother\b|\bone more\b")
+
+_STOP_WORDS = (
+    "a an the and or but so to of in on at for with by from is are was were be been it its this "
+    "that these those i you we he she they me my our your his her their them us do does did not "
+    "no yes yeah ok just now then than as if up out about into over can will would have has had "
+    "what which who when where how all any some"
+)
+_STOP = frozenset(_STOP_WORDS.split())
+
+# A one-off task for the assistant ("Write a haiku", "Compare these two offers") is not memory.
+_REQUEST = _rx(
+    r"^\W*(?:write|draft|make|create|find|compare|summari[sz]e|translate|explain|list|fix|check|"
+    r"sort|generate|plan|calculate|rewrite|proofread|review|look up|search|give me|tell me)\b"
+)
+_REASON = _rx(r"\bbecause\b|\bsince\b|\bso (?:that|we|i)\b")
+_STATIVE = _rx(r"^\W*(?:i'm|i am|we're|we are|i have|we have|i've got|we've got)\b")
+# Something that happened to the speaker: "I adopted a dog last week", "we went to Lisbon".
+_EVENT = _rx(
+    r"^\W*(?:i|we)(?: just| finally| also| recently)? (?:\w+ed|went|got|made|took|ran|saw|met|"
+    r"bought|found|gave|won|lost|began|wrote|built|sold|left|became|moved)\b"
+)
+
+# Reported speech: "The user asked me a question about the weather", "I told the user that
+# ...". The frame says who spoke to whom; only what was said can be a memory.
+_PARTY = r"(?:the )?(?:user|assistant|agent|bot|customer|i|we|you|they|he|she|[A-Z][a-z]+)"
+_REPORT = re.compile(
+    rf"^\W*{_PARTY}\s+(?:just\s+|then\s+|also\s+)?(?P<verb>asked|told|said|mentioned|explained|noted"
+    r"|wanted to know|wondered|thanked|greeted|replied|answered|responded|chatted|talked|spoke"
+    r"|discussed|requested|wrote|messaged|pinged|apologi[sz]ed|welcomed|clarified|confirmed"
+    r"|brought up|inquired|enquired)\b"
+    r"(?:\s+(?:to\s+|with\s+)?(?:me|us|you|him|her|them|the (?:user|assistant|agent|bot)))?"
+    r"(?P<rest>.*)$",
+    re.IGNORECASE,
+)
+# Speech acts that carry no statement whatever follows them ("thanked me for the recipe").
+_SOCIAL = re.compile(
+    r"\b(?:thanked|greeted|welcomed|apologi[sz]ed|chatted|talked|spoke)\b", re.IGNORECASE
+)
+# What a report is about when it carries no statement: "a question about X", "about X", "for
+# help", "hello", "thanks", "how to ...".
+_SPEECH_ACT = re.compile(
+    r"^\W*(?:(?:a|an|some|the|another|few|couple of|several)\s+)*(?:\w+\s+)?"
+    r"(?:questions?|things?|favou?rs?|help|advice|clarification|hello|hi|thanks|goodbye|bye"
+    r"|greetings?|chat|conversation|summary|recap|update|request)\b"
+    r"|^\W*for\s+(?:(?:a|an|some|more)\s+)?(?:help|advice|clarification|a hand|hand|summary"
+    r"|recap|update|feedback|ideas|suggestions|tips|examples?|explanation)\b"
+    r"|^\W*(?:about|how|what|when|where|why|who|which|if|whether)\b"
+    r"|^\W*(?:to|with)\s+(?:the\s+)?\w+\W*$"
+    r"|^\W*$",
+    re.IGNORECASE,
+)
+
+
+# Verbs whose object is never a statement.
+_ONLY_ACTS = frozenset(
+    ("thanked", "greeted", "welcomed", "apologised", "apologized", "pinged", "chatted")
+)
+
+
+def reported_content(sentence: str) -> str | None:
+    """What a sentence of reported speech says, without its frame: "" when it only reports a
+    speech act ("The user asked me a question about the weather"), the statement when it
+    reports one ("The user told me that she is allergic to kiwi" -> "she is allergic to kiwi"),
+    None when the sentence is no report."""
+    m = _REPORT.match(sentence.strip())
+    if not m:
+        return None
+    if m.group("verb").lower() in _ONLY_ACTS:
+        return ""  # "thanked me for the recipe", "apologised for the delay"
+    rest = m.group("rest").strip()
+    if _SOCIAL.search(sentence[: m.start("rest")]):
+        return ""  # thanking, greeting, chatting: the act is all there is, whatever it was for
+    rest = re.sub(r"^(?:that|:)\s+", "", rest, flags=re.IGNORECASE)
+    return "" if _SPEECH_ACT.match(rest) else rest
+
+
+def norm(text: str) -> str:
+    """Lower case, straight apostrophes, single spaces."""
+    return " ".join(text.lower().replace("\u2019", "'").split())
+
+
+def sentences(text: str) -> list[str]:
+    """Split a turn into sentences (and lines), the unit that sentence_kind labels."""
+    return [p.strip() for p in re.split(r"(?<=[.!?])\s+|\n+", text.strip()) if p.strip()]
+
+
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    """Where each of sentences(text) lies in text: (start, end) character offsets."""
+    spans, pos = [], 0
+    for sentence in sentences(text):
+        start = text.find(sentence, pos)
+        if start < 0:  # cannot happen: sentences are stripped pieces of text, in order
+            continue
+        pos = start + len(sentence)
+        spans.append((start, pos))
+    return spans
+
+
+def content_words(text: str) -> set[str]:
+    """The words of text that are not stop words."""
+    return {w for w in re.findall(r"[a-z0-9%£€$']+", text.lower()) if w not in _STOP}
+
+
+@lru_cache(maxsize=16384)  # a turn is judged again as context of the next window
+def sentence_kind(sent: str, role: str) -> str:
+    """A save reason, or one of meta, hedge, greeting, ack, fact (small talk with a concrete
+    detail) and plain. The first rule that matches wins, most specific first."""
+    reported = reported_content(sent)
+    if reported == "":
+        return "meta"  # talk about the conversation, told as a story of it
+    kind = _kind(sent, role)
+    if reported and kind not in SAVE_KINDS:
+        # The frame aside, what was said decides ("Ana said she moved to Porto"); a frame that
+        # is itself the point ("I told the landlord it would be paid by Monday") keeps its kind.
+        return sentence_kind(reported, role)
+    return kind
+
+
+def _kind(sent: str, role: str) -> str:
+    low = norm(sent)
+    if _META.search(low) and not _LASTING.search(low):
+        return "meta"  # "Can you make it shorter?" but not "Can you always use metric?"
+    if _HEDGE.search(low) or (role == "assistant" and _SUGGESTION.search(low)):
+        return "hedge"
+    if SAFETY.search(low) and not low.endswith("?"):
+        return "fact"  # a fact whatever else the sentence does (see _is_restatement too)
+    if _LESSON.search(low):
+        return "hard_lesson"
+    if (_COMMIT.search(low) and not _HABITUAL.search(low)) or (
+        _PROGRESSIVE.search(low) and DEADLINE.search(low)
+    ):
+        return "commitment"
+    if _SHIPPED.search(low):
+        return "shipped_outcome"
+    if _DECISION.search(low):
+        return "decision_with_why"
+    if _PREFERENCE.search(low):
+        return "stable_preference"
+    if role == "user" and _REQUEST.search(low):
+        return "meta"
+    lead = _GREETING.match(low) or _ACK.match(low)
+    if lead or (re.search(r"\bthank", low) and not _FACT_SIGNAL.search(low)):
+        rest = low[lead.end() :] if lead else ""
+        if _FACT_SIGNAL.search(rest) or (ADDITIVE.search(rest) and len(content_words(rest)) >= 3):
+            return "fact"  # "Morning! Before I forget: our office moved", "Yes, and X too"
+        if not _GREETING.match(low) and _REASON.search(rest):
+            return "decision_with_why"  # "OK, the later flight, because it's direct"
+        return "greeting" if _GREETING.match(low) else "ack"
+    if low.endswith("?"):
+        return "meta"  # a question to the assistant is not a durable statement
+    event = _EVENT.search(low) and len(low.split()) >= 5  # "I missed it" tells nothing
+    concrete = _FACT_SIGNAL.search(low) or _STATIVE.search(low) or event
+    return "fact" if concrete else "plain"
