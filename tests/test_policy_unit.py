@@ -70,6 +70,28 @@ def test_hedge_beats_plain_statements() -> None:
     assert judge_turn(text).reason == "speculation"
 
 
+def test_modality_and_belief_frames() -> None:
+    assert judge_turn("We may or may not repaint the hall this spring.").reason == "speculation"
+    assert judge_turn("It may rain on the day, so bring a coat.").reason == "speculation"
+    opt = "Another option would be a second-hand bike for the commute."
+    assert judge_turn(opt, "assistant").reason == "speculation"
+    # A belief frame hedges its own sentence; an unhedged concrete fact beside it still saves.
+    assert judge_turn("I think the boiler is about ten years old.").reason == "speculation"
+    text = "I think the boiler is about ten years old. The installer fitted it in 2014."
+    assert judge_turn(text).save
+    stronger = "Maybe the boiler is ten years old. The installer fitted it in 2014."
+    assert judge_turn(stronger).reason == "speculation"
+
+
+def test_requests_about_the_last_output_and_recaps() -> None:
+    assert judge_turn("Do that one again but shorter.").reason == "meta_chatter"
+    assert judge_turn("Hold on, go back, I didn't catch that.").reason == "meta_chatter"
+    recap = "Here's what we discussed this week: the van hire, the quotes and the packing list."
+    assert judge_turn(recap, "assistant").reason == "already_in_history"
+    digest = "Weekly digest: four chats, about the garden, the car and tax."
+    assert judge_turn(digest, "assistant").reason == "already_in_history"
+
+
 def test_restatements_and_new_details() -> None:
     recent = ["user: use British spelling in everything you write for me please"]
     assert judge_turn("Noted, British English.", "assistant", recent).reason == "restatement"

@@ -19,6 +19,7 @@ from memory_pipelines.core.sentence_kinds import (
     DEADLINE,
     SAFETY,
     content_words,
+    is_belief_only,
     norm,
     sentence_kind,
     sentences,
@@ -62,7 +63,13 @@ _HISTORY = _rx(
     r"^\W*(?:again|once more):"
 )
 # A recap announces itself before its first colon: "Session summary: ...", "Recap: ...".
-_RECAP_HEAD = _rx(r"\brecap\w*|\bsummar(?:y|ies|ise|ize)\b|\bso far\b|\bwhere we (?:are|landed)\b")
+# The head names a recap ("Daily digest: ...") or the conversation as its topic ("Here's what we
+# covered today: ...").
+_RECAP_HEAD = _rx(
+    r"\brecap\w*|\bsummar(?:y|ies|ise|ize)\b|\bso far\b|\bwhere we (?:are|landed)\b|\bdigest\b|"
+    r"\brundown\b|\bround-?up\b|\bwrap-?up\b|\btl;?dr\b|\bwhat (?:we|you and i) "
+    r"(?:covered|discussed|talked (?:about|through)|went (?:over|through))\b"
+)
 _QUOTED = re.compile(r"[\"\u201c`]([^\"\u201d`]{20,})[\"\u201d`]")
 _ECHO_STRONG = _rx(
     r"\bwhat you're saying\b|\bso you mean\b|\bif i understand\b|\bwhat i said\b|"
@@ -187,7 +194,10 @@ def _judge(
             return PolicyVerdict(True, category, reason), kinds
     # With no explicit durable marker a hedge beats plain statements ("I might be allergic?
     # I felt weird after the paella.") and a greeting beats the small talk after it.
-    if "hedge" in kinds:
+    # A belief frame ("I think the dog is about nine now") hedges its own sentence only: a
+    # concrete fact said beside it without a hedge still saves.
+    hedges = [s for k, s in zip(kinds, sents, strict=True) if k == "hedge"]
+    if hedges and not ("fact" in kinds and all(is_belief_only(s) for s in hedges)):
         return PolicyVerdict(False, None, "speculation"), kinds
     if kinds[0] == "greeting" and "fact" not in kinds:
         return PolicyVerdict(False, None, "greeting"), kinds

@@ -87,10 +87,16 @@ _HEDGE = _rx(
     r"\b(?:you|it|that|this|we) could\b|\bsome ?day\b|\bone day\b|\bat some point\b|"
     r"\bthinking (?:about|of)\b|\bconsidering\b|\btoying with\b|\bwonder|\btempted\b|"
     r"\bdepend(?:s|ing) on\b|\btbd\b|\bundecided\b|\bhaven't decided\b|\bnot (?:yet )?confirmed\b|"
-    r"\bnothing's confirmed\b|\bhave to check\b|\beither way\b|\b(?:i|we) think\b|\bthinks\b|"
+    r"\bnothing's confirmed\b|\bhave to check\b|\beither way\b|\bthinks\b|"
     r"\bsuspect|\bhopefully\b|\bif i get (?:time|a chance|round)|\bhave you (?:tried|considered)\b|"
-    r"\bhow about\b|\bwhy not\b|\bworth (?:a )?try"
+    r"\bhow about\b|\bwhy not\b|\bworth (?:a )?try|"
+    # the modal "may" (after its subject, so not the month) and options not yet taken
+    r"\b(?:i|we|you|it|they|he|she|that|which|there|this) may (?:not |or |well |be |\w+)|"
+    r"\bmay or may not\b|\b(?:one|another|an|other) (?:option|alternative)s?\b"
 )
+# A belief frame: the weakest hedge. "I think the dog is about nine" is speculation on its own,
+# but it does not undo a plain, concrete fact said next to it (see is_belief_only).
+_BELIEF = _rx(r"\b(?:i|we) (?:think|believe|reckon)\b")
 # Health, allergy and safety: never missed, whatever else the turn does ("Yes, I'm allergic to
 # peanuts" answering a question is no restatement of it).
 SAFETY = _rx(
@@ -102,7 +108,12 @@ SAFETY = _rx(
     r"\bmust(?:n't| not) (?:eat|have|take)\b|"
     r"\b(?:is|am|'m|are) (?:deaf|blind|disabled)\b|\bsafeword\b|\bemergency contact\b"
 )
-_SUGGESTION = _rx(r"\bi(?:'d)? (?:suggest|recommend)\b")  # hedged only when the assistant says it
+# Hedged only when the assistant says it: a suggestion, or a hypothetical "would" that is not its
+# own ("One option would be to remortgage", "a sensor would be wasteful"; not "I would").
+_SUGGESTION = _rx(
+    r"\bi(?:'d)? (?:suggest|recommend)\b|(?<!\bi )(?<!\bwe )\bwould (?:be|make|give|save|cost)\b|"
+    r"\byou (?:may|might) (?:want|wish|like) to\b"
+)
 # Small words that may open a sentence before a greeting or a meta phrase ("Sure, here's ...").
 _LEAD = r"^\W*(?:(?:sure|ok(?:ay)?|right|great|yes|yeah|sorry|and|hmm+)\W+)?"
 _META = _rx(  # talk about the conversation itself: reshape/repeat requests, pauses, sign-offs
@@ -152,6 +163,15 @@ _STOP = frozenset(_STOP_WORDS.split())
 _REQUEST = _rx(
     r"^\W*(?:write|draft|make|create|find|compare|summari[sz]e|translate|explain|list|fix|check|"
     r"sort|generate|plan|calculate|rewrite|proofread|review|look up|search|give me|tell me)\b"
+)
+# An imperative whose object points back at the last output ("Try that again but less formal",
+# "Wait, scroll back, I missed that"): a request about this conversation. The first word is taken
+# for a verb when it is no pronoun, determiner, auxiliary, question word or -ing/-ed form.
+_ANAPHORIC_REQUEST = _rx(
+    r"^\W*(?:(?:wait|ok(?:ay)?|now|hmm+|sorry|please|actually|oh|no|and|but|just)\W+)*"
+    r"(?!(?:i|we|you|he|she|they|it|that|this|there|here|then|what|who|how|why|where|when|which|"
+    r"is|are|was|were|does|did|can|could|will|would|should|and|but|or|so|the|a|an|my|our|"
+    r"your|his|her|their|not|no|yes|yeah)\b)[a-z]+(?<!ing)(?<!ed) (?:it|that|this|back)\b"
 )
 _REASON = _rx(r"\bbecause\b|\bsince\b|\bso (?:that|we|i)\b")
 _STATIVE = _rx(r"^\W*(?:i'm|i am|we're|we are|i have|we have|i've got|we've got)\b")
@@ -257,11 +277,21 @@ def sentence_kind(sent: str, role: str) -> str:
     return kind
 
 
+def is_belief_only(sent: str) -> bool:
+    """Whether a sentence is hedged by a belief frame ("I think ...") and nothing stronger."""
+    low = norm(sent)
+    return bool(_BELIEF.search(low)) and not _HEDGE.search(low)
+
+
 def _kind(sent: str, role: str) -> str:
     low = norm(sent)
     if _META.search(low) and not _LASTING.search(low):
         return "meta"  # "Can you make it shorter?" but not "Can you always use metric?"
-    if _HEDGE.search(low) or (role == "assistant" and _SUGGESTION.search(low)):
+    if (
+        _HEDGE.search(low)
+        or _BELIEF.search(low)
+        or (role == "assistant" and _SUGGESTION.search(low))
+    ):
         return "hedge"
     if SAFETY.search(low) and not low.endswith("?"):
         return "fact"  # a fact whatever else the sentence does (see _is_restatement too)
@@ -287,8 +317,8 @@ def _kind(sent: str, role: str) -> str:
         if not _GREETING.match(low) and _REASON.search(rest):
             return "decision_with_why"  # "OK, the later flight, because it's direct"
         return "greeting" if _GREETING.match(low) else "ack"
-    if low.endswith("?"):
-        return "meta"  # a question to the assistant is not a durable statement
+    if low.endswith("?") or (role == "user" and _ANAPHORIC_REQUEST.search(low)):
+        return "meta"  # a question or request to the assistant is not a durable statement
     event = _EVENT.search(low) and len(low.split()) >= 5  # "I missed it" tells nothing
     concrete = _FACT_SIGNAL.search(low) or _STATIVE.search(low) or event
     return "fact" if concrete else "plain"
