@@ -102,6 +102,26 @@ def test_restatements_and_new_details() -> None:
     assert judge_turn(echo, "user", ["user: I don't take meetings after 4pm."]).save is False
 
 
+def test_echo_cues_confirmation_tags_and_assistant_assessments() -> None:
+    def close(text: str, others: Sequence[str]) -> list[float]:
+        return [0.6 for _ in others]
+
+    recent = ["assistant: Your train leaves platform 4 at 9:45."]
+    tag = judge_turn("Platform 4, 9:45, yeah.", "user", recent, similarity=close)
+    assert tag.reason == "restatement"
+    recent = ["user: We went with the blue sofa because it hides the dog hair."]
+    text = "The blue one is a good choice, it'll hide the hair."
+    assessed = judge_turn(text, "assistant", recent)
+    assert assessed.reason == "restatement"
+    recent = ["user: I'm vegetarian."]
+    text = "Since you're vegetarian, I'll leave out the meat dishes."
+    since = judge_turn(text, "assistant", recent)
+    assert since.reason == "restatement"
+    # Without the cue the assistant's own decision with its why is saved.
+    own = "I'll use a queue for the uploads, since the API rejects parallel writes."
+    assert judge_turn(own, "assistant", ["user: go ahead and add uploads"]).save
+
+
 def test_repasted_block_is_already_in_history() -> None:
     log = "ERROR 03:14 disk full on /var/lib/postgres"
     verdict = judge_turn(f"Here it is:\n{log}", "user", [f"user: {log}"])

@@ -76,10 +76,21 @@ _ECHO_STRONG = _rx(
     r"\b(?:like|as) i (?:said|mentioned)\b|\bto be clear\b|\bin other words\b|\bas mentioned\b|"
     r"\bgot it\W*$|\bthat's the gist\b|\bin a nutshell\b|\b(?:right|correct|is that right)\?$"
 )
-_ECHO_WEAK = _rx(r"^\W*(?:yeah|yep|yes|so|basically|right|exactly|i mean)\b")
+# A reply cue: an opener ("Yeah, ...", "So ...") or a closing confirmation tag ("7:10, right.").
+_ECHO_WEAK = _rx(
+    r"^\W*(?:yeah|yep|yes|so|basically|right|exactly|i mean)\b|"
+    r",\s*(?:right|correct|yes|yeah|yep|ok(?:ay)?)\W*$"
+)
+# The assistant acknowledging what it was told: an ack, an assessment of the user's choice
+# ("Greenway makes sense, since ..."), or the user's words given as its reason ("Since you work
+# nights, I'll ...").
 _ASSISTANT_ACK = _rx(
     r"^\W*(?:noted|got it|understood|ok(?:ay)?|will do|gotcha|of course|sure|right|makes sense|"
-    r"sounds like|so you)\b|\bnoted\b"
+    r"sounds like|so you)\b|\bnoted\b|"
+    r"^\W*(?:\w+\W+){0,3}?(?:makes (?:total |good )?sense|(?:is|was|'s) (?:a )?(?:good|great|"
+    r"sensible|smart|wise) (?:choice|call|idea|plan|pick|move)|"
+    r"sounds (?:good|great|right|sensible))\b|"
+    r"^\W*(?:since|as|given(?: that)?|because) you(?:'re|'ve|'d| \w+)"
 )
 # "Never buy X. They refused my claim." A rule for oneself backed by a past mishap is a lesson;
 # a rule that mentions me/you ("Never book me on red-eyes") is a preference about the service.
