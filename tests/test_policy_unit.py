@@ -81,11 +81,16 @@ def test_modality_and_belief_frames() -> None:
     assert judge_turn(text).save
     stronger = "Maybe the boiler is ten years old. The installer fitted it in 2014."
     assert judge_turn(stronger).reason == "speculation"
+    assert judge_turn("This May we're moving to Cardiff, the lease is signed.").save  # the month
+    assert judge_turn("I believe in paying the card off every month, no exceptions.").save
 
 
 def test_requests_about_the_last_output_and_recaps() -> None:
     assert judge_turn("Do that one again but shorter.").reason == "meta_chatter"
     assert judge_turn("Hold on, go back, I didn't catch that.").reason == "meta_chatter"
+    assert judge_turn("Read that back to me please.").reason == "meta_chatter"
+    assert judge_turn("Anything that needs real focus, put it before lunch.").save
+    assert judge_turn("Scratch that, the party is on Sunday 14th now, not Saturday.").save
     recap = "Here's what we discussed this week: the van hire, the quotes and the packing list."
     assert judge_turn(recap, "assistant").reason == "already_in_history"
     digest = "Weekly digest: four chats, about the garden, the car and tax."
@@ -216,6 +221,7 @@ def test_a_greeting_does_not_hide_what_happened_to_the_speaker() -> None:
         "Ana asked for help with the spreadsheet",
         "Sam thanked me for the recipe",
         "I told the user about the refund process",
+        "The user and I talked about the weather",
     ],
 )
 def test_reported_speech_acts_are_meta_chatter(text: str) -> None:
@@ -234,7 +240,8 @@ def test_what_a_report_says_decides() -> None:
 
 
 @pytest.mark.parametrize(
-    "category", ["episode", "session_summary", "session", "conversation_recap", "Summary"]
+    "category",
+    ["episode", "episodic", "session_summary", "session", "conversation_recap", "Summary"],
 )
 def test_episodes_and_session_summaries_are_never_items(category: str) -> None:
     assert policy.history_category(category)

@@ -87,9 +87,10 @@ _ECHO_WEAK = _rx(
 _ASSISTANT_ACK = _rx(
     r"^\W*(?:noted|got it|understood|ok(?:ay)?|will do|gotcha|of course|sure|right|makes sense|"
     r"sounds like|so you)\b|\bnoted\b|"
-    r"^\W*(?:\w+\W+){0,3}?(?:makes (?:total |good )?sense|(?:is|was|'s) (?:a )?(?:good|great|"
-    r"sensible|smart|wise) (?:choice|call|idea|plan|pick|move)|"
-    r"sounds (?:good|great|right|sensible))\b|"
+    r"^\W*(?:\w+\W+){0,3}?(?:makes (?:total |good )?sense|"
+    r"(?:(?:is|was|'s) (?:a )?|(?:sounds|seems) like (?:a )?)"
+    r"(?:good|great|sensible|smart|wise) (?:choice|call|idea|plan|pick|move)|"
+    r"(?:sounds|seems) (?:good|great|right|sensible|wise))\b|"
     r"^\W*(?:since|as|given(?: that)?|because) you(?:'re|'ve|'d| \w+)"
 )
 # "Never buy X. They refused my claim." A rule for oneself backed by a past mishap is a lesson;
@@ -101,7 +102,7 @@ _SKIP_KINDS = ("meta", "ack", "greeting", "hedge")
 # Episodes and session summaries never become memory items (the spec): they are the history
 # channel's job. A category naming a stretch of conversation rather than a kind of fact.
 _HISTORY_CATEGORY = re.compile(
-    r"^(?:\w+[_-])?(?:episodes?|sessions?|summary|summaries|recaps?|conversations?|transcripts?"
+    r"^(?:\w+[_-])?(?:episodes?|episodic|sessions?|summary|summaries|recaps?|conversations?|transcripts?"
     r"|dialogues?|chat|chats|chat[_-]?logs?|logs?|turns?|messages?|threads?)(?:[_-]\w+)?$",
     re.IGNORECASE,
 )

@@ -90,13 +90,13 @@ _HEDGE = _rx(
     r"\bnothing's confirmed\b|\bhave to check\b|\beither way\b|\bthinks\b|"
     r"\bsuspect|\bhopefully\b|\bif i get (?:time|a chance|round)|\bhave you (?:tried|considered)\b|"
     r"\bhow about\b|\bwhy not\b|\bworth (?:a )?try|"
-    # the modal "may" (after its subject, so not the month) and options not yet taken
-    r"\b(?:i|we|you|it|they|he|she|that|which|there|this) may (?:not |or |well |be |\w+)|"
+    # the modal "may" (after a pronoun, so not the month: "This May we ...") and options not taken
+    r"\b(?:i|we|you|it|they|he|she|that|which|there) may (?:not |or |well |be |\w+)|"
     r"\bmay or may not\b|\b(?:one|another|an|other) (?:option|alternative)s?\b"
 )
 # A belief frame: the weakest hedge. "I think the dog is about nine" is speculation on its own,
 # but it does not undo a plain, concrete fact said next to it (see is_belief_only).
-_BELIEF = _rx(r"\b(?:i|we) (?:think|believe|reckon)\b")
+_BELIEF = _rx(r"\b(?:i|we) (?:think|believe|reckon)\b(?! (?:in|of|about)\b)")  # not "believe in"
 # Health, allergy and safety: never missed, whatever else the turn does ("Yes, I'm allergic to
 # peanuts" answering a question is no restatement of it).
 SAFETY = _rx(
@@ -165,13 +165,21 @@ _REQUEST = _rx(
     r"sort|generate|plan|calculate|rewrite|proofread|review|look up|search|give me|tell me)\b"
 )
 # An imperative whose object points back at the last output ("Try that again but less formal",
-# "Wait, scroll back, I missed that"): a request about this conversation. The first word is taken
-# for a verb when it is no pronoun, determiner, auxiliary, question word or -ing/-ed form.
+# "Wait, scroll back, I missed that", "Send it to me as a PDF this time"): a request about this
+# conversation. The first word is taken for a verb when it is no pronoun, determiner, auxiliary,
+# question word, -ing/-ed form or verb of acknowledgement ("Got it"); the pronoun must not open a
+# relative clause ("Anything that needs thinking, ...").
 _ANAPHORIC_REQUEST = _rx(
     r"^\W*(?:(?:wait|ok(?:ay)?|now|hmm+|sorry|please|actually|oh|no|and|but|just)\W+)*"
     r"(?!(?:i|we|you|he|she|they|it|that|this|there|here|then|what|who|how|why|where|when|which|"
     r"is|are|was|were|does|did|can|could|will|would|should|and|but|or|so|the|a|an|my|our|"
-    r"your|his|her|their|not|no|yes|yeah)\b)[a-z]+(?<!ing)(?<!ed) (?:it|that|this|back)\b"
+    r"your|his|her|their|not|no|yes|yeah|got|get|love|like|hate|see|mean|\w+thing|\w+one)\b)"
+    r"[a-z]+(?<!ing)(?<!ed) (?:back\b|(?:it|that|this)(?=\W*$|[,;:]|\s+(?:again|back|up|down|out|"
+    r"over|one|bit|part|in|into|as|to|with|for|more|less|properly|instead|now|but)\b))"
+)
+# A scope that makes an instruction standing ("... for all my emails", "... from now on").
+_SCOPE = _rx(
+    r"\b(?:all|any|every|each)\w*|\b(?:always|never|from now on|going forward|in future)\b"
 )
 _REASON = _rx(r"\bbecause\b|\bsince\b|\bso (?:that|we|i)\b")
 _STATIVE = _rx(r"^\W*(?:i'm|i am|we're|we are|i have|we have|i've got|we've got)\b")
@@ -183,7 +191,8 @@ _EVENT = _rx(
 
 # Reported speech: "The user asked me a question about the weather", "I told the user that
 # ...". The frame says who spoke to whom; only what was said can be a memory.
-_PARTY = r"(?:the )?(?:user|assistant|agent|bot|customer|i|we|you|they|he|she|[A-Z][a-z]+)"
+_ONE_PARTY = r"(?:the )?(?:user|assistant|agent|bot|customer|i|we|you|they|he|she|[A-Z][a-z]+)"
+_PARTY = rf"{_ONE_PARTY}(?:\s+and\s+{_ONE_PARTY})?(?:\s+both)?"  # "The user and I talked ..."
 _REPORT = re.compile(
     rf"^\W*{_PARTY}\s+(?:just\s+|then\s+|also\s+)?(?P<verb>asked|told|said|mentioned|explained|noted"
     r"|wanted to know|wondered|thanked|greeted|replied|answered|responded|chatted|talked|spoke"
@@ -305,6 +314,14 @@ def _kind(sent: str, role: str) -> str:
         return "shipped_outcome"
     if _DECISION.search(low):
         return "decision_with_why"
+    request = _ANAPHORIC_REQUEST.search(low) if role == "user" else None
+    if request and not _SCOPE.search(low):
+        # A one-off request about the last output, "please" or not; a clause after it keeps its
+        # own kind ("Scratch that, the party is on Sunday 14th now").
+        rest = low[request.end() :]
+        clause = rest.lstrip(" ,;:") if rest[:1] in (",", ";", ":") else ""
+        kind = _kind(clause, role) if clause else "meta"
+        return kind if kind not in ("plain", "ack", "greeting") else "meta"
     if _PREFERENCE.search(low):
         return "stable_preference"
     if role == "user" and _REQUEST.search(low):
@@ -317,8 +334,8 @@ def _kind(sent: str, role: str) -> str:
         if not _GREETING.match(low) and _REASON.search(rest):
             return "decision_with_why"  # "OK, the later flight, because it's direct"
         return "greeting" if _GREETING.match(low) else "ack"
-    if low.endswith("?") or (role == "user" and _ANAPHORIC_REQUEST.search(low)):
-        return "meta"  # a question or request to the assistant is not a durable statement
+    if low.endswith("?"):
+        return "meta"  # a question to the assistant is not a durable statement
     event = _EVENT.search(low) and len(low.split()) >= 5  # "I missed it" tells nothing
     concrete = _FACT_SIGNAL.search(low) or _STATIVE.search(low) or event
     return "fact" if concrete else "plain"
