@@ -264,3 +264,16 @@ def test_a_reported_request_is_content(text: str) -> None:
 
 def test_save_reasons_are_the_save_kinds() -> None:
     assert set(policy.SAVE_REASONS) == sentence_kinds.SAVE_KINDS
+
+
+def test_categories_of_instructions_and_future_choices() -> None:
+    for text in (
+        "For invoices give me net and gross, not just the total.",
+        "Any travel plans, list the train options first.",
+        "I go by Kit, not Christopher.",
+    ):
+        assert judge_turn(text).category == "preference", text
+    choice = "I'll use Redis for the session cache, since we already run it for the queue."
+    assert judge_turn(choice, "assistant").category == "decision"
+    promise = "I'll move the session cache to Redis by Friday."
+    assert judge_turn(promise, "assistant").category == "commitment"

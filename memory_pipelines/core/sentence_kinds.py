@@ -47,6 +47,10 @@ _COMMIT = _rx(
     r"\btold\b.{0,40}\b(?:i'd|we'd|i would|we would|would be|will be)\b|\b(?:i|we) owe\b|"
     r"\bcommitted to\b|\bagreed to\b|\bleave it with me\b|^\W*(?:(?:the )?user )?will\b"
 )
+_OWNED = _rx(  # the marks of a pledge, beyond the future tense
+    r"\bpromis|\bon me\b|\bmine\b|\bowe\b|\bsigned up\b|\bagreed\b|\btold\b|\bcommitted\b|"
+    r"\bleave it with me\b"
+)
 _PROGRESSIVE = _rx(r"\b(?:i'm|i am|we're|we are) \w+ing\b")  # "I'm paying him back by June"
 _HABITUAL = _rx(r"\b(?:always|never|usually|whenever)\b")  # "what I'll always choose"
 _SHIPPED = _rx(  # past tense only, so "we'll launch in May" stays a commitment
@@ -69,16 +73,19 @@ _DECISION = _rx(
 )
 _PREFERENCE = _rx(
     r"\balways\b|\bnever\b|\bprefer|\bi (?:really )?(?:like|love|hate|dislike|enjoy|can't stand)\b|"
-    r"\bi don't (?:like|eat|drink)\b|\bfrom now on\b|\bgoing forward\b|\bin future\b|"
-    r"\bby default\b|\bcall me\b|\bi'm (?:not )?(?:a|an) \w+ person\b|\bfor anything\b|"
+    r"\bi (?:really |just )?(?:don't|do not) (?:like|eat|drink)\b|\bfrom now on\b|"
+    r"\bgoing forward\b|\bin future\b|\bby default\b|\bcall me\b|\bi go by\b|"
+    r"\bi'm (?:not )?(?:a|an) \w+ person\b|\bfor anything\b|"
     r"\bi'd (?:rather|pick|choose|go for)\b|\bfavou?rite\b|\bskip the\b|\bplease\b|"
     r"\b(?:don't|do not) (?:give|send|show|suggest|recommend|use|write|schedule|book|put|add|"
     r"include|call|email|ask)\b|^\W*no \w+ (?:in|for|on)\b|\bmax\b|\bat most\b|"
     r"\bwhen(?:ever)? you (?:recommend|suggest|write|draft|give|send|book|plan|make|reply|answer|"
     r"explain|quote|list|show)\b|\bi'm (?:vegetarian|vegan|teetotal)\b|"
-    # an instruction with a general scope or a contrast: "Use tabs, not spaces, in all my code"
-    r"(?:^|[,;:]\s*|\bso\s+)(?:use|give|write|send|keep|put|avoid|stop|format|quote|convert|"
-    r"reply|answer|respond)\b.*(?:\ball\b|\bany\w*|\bevery\w*|\brather than\b|, not\b)|"
+    # an instruction with a general scope or a contrast, its topic perhaps put first: "Use tabs,
+    # not spaces, in all my code", "Any budget numbers, show euros first", "For X give me Y, not Z"
+    r"^(?=.*(?:\ball\b|\bany\w*|\bevery\w*|\brather than\b|, not\b))"
+    r"(?:.*(?:[,;:]\s*|\bso\s+)|\W*(?:for (?:\w+\s+){1,3})?)(?:use|give|write|send|keep|put|avoid|"
+    r"stop|format|quote|convert|reply|answer|respond|show|leave|skip|list|include|suggest)\b|"
     r"\bkeep \w+ (?:short|narrow|brief|simple|concise|under|below)\b"
 )
 _HEDGE = _rx(
@@ -309,6 +316,10 @@ def _kind(sent: str, role: str) -> str:
     if (_COMMIT.search(low) and not _HABITUAL.search(low)) or (
         _PROGRESSIVE.search(low) and DEADLINE.search(low)
     ):
+        if _REASON.search(low) and not DEADLINE.search(low) and not _OWNED.search(low):
+            # "I'll use a token bucket, since the supplier allows bursts": a choice with its
+            # reason and no due time or pledge is a decision, not a promise.
+            return "decision_with_why"
         return "commitment"
     if _SHIPPED.search(low):
         return "shipped_outcome"
