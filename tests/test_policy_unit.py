@@ -277,3 +277,15 @@ def test_categories_of_instructions_and_future_choices() -> None:
     assert judge_turn(choice, "assistant").category == "decision"
     promise = "I'll move the session cache to Redis by Friday."
     assert judge_turn(promise, "assistant").category == "commitment"
+
+
+def test_one_off_requests_undecided_plans_and_reported_proposals() -> None:
+    assert judge_turn("Now in French, please.").reason == "meta_chatter"
+    assert judge_turn("Please give me distances in kilometres.").category == "preference"
+    for text in (
+        "We'll see how the first month goes, fingers crossed.",
+        "Not decided on the car yet, it's between the Golf and the Corolla.",
+        "I'm going to sleep on it and tell you tomorrow.",
+        "The assistant suggested I try a sleep diary.",
+    ):
+        assert judge_turn(text).reason == "speculation", text

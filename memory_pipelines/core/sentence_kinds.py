@@ -71,12 +71,15 @@ _DECISION = _rx(
     r"split|left)|(?:i'm|we're|i am|we are) (?:not )?\w+ing)\b"
     r".*(?:\bbecause\b|\bsince\b|\bso (?:that|i|we|it|the|they)\b|[:;])"
 )
+_ONE_OFF = r"(?:^\W*now\b|\bthis time\b|\b(?:just )?this once\b|\bfor now\b|\bagain\b)"
 _PREFERENCE = _rx(
     r"\balways\b|\bnever\b|\bprefer|\bi (?:really )?(?:like|love|hate|dislike|enjoy|can't stand)\b|"
     r"\bi (?:really |just )?(?:don't|do not) (?:like|eat|drink)\b|\bfrom now on\b|"
     r"\bgoing forward\b|\bin future\b|\bby default\b|\bcall me\b|\bi go by\b|"
     r"\bi'm (?:not )?(?:a|an) \w+ person\b|\bfor anything\b|"
-    r"\bi'd (?:rather|pick|choose|go for)\b|\bfavou?rite\b|\bskip the\b|\bplease\b|"
+    r"\bi'd (?:rather|pick|choose|go for)\b|\bfavou?rite\b|\bskip the\b|"
+    # a polite instruction, unless it is marked as a one-off ("Now in Spanish, please")
+    rf"^(?!.*{_ONE_OFF}).*\bplease\b|"
     r"\b(?:don't|do not) (?:give|send|show|suggest|recommend|use|write|schedule|book|put|add|"
     r"include|call|email|ask)\b|^\W*no \w+ (?:in|for|on)\b|\bmax\b|\bat most\b|"
     r"\bwhen(?:ever)? you (?:recommend|suggest|write|draft|give|send|book|plan|make|reply|answer|"
@@ -99,7 +102,11 @@ _HEDGE = _rx(
     r"\bhow about\b|\bwhy not\b|\bworth (?:a )?try|"
     # the modal "may" (after a pronoun, so not the month: "This May we ...") and options not taken
     r"\b(?:i|we|you|it|they|he|she|that|which|there) may (?:not |or |well |be |\w+)|"
-    r"\bmay or may not\b|\b(?:one|another|an|other) (?:option|alternative)s?\b"
+    r"\bmay or may not\b|\b(?:one|another|an|other) (?:option|alternative)s?\b|"
+    # wait-and-see idioms, a decision not (yet) made, a choice put off
+    r"\bwe'll see\b|\bfingers crossed\b|\bwait and see\b|"
+    r"\bnot (?:yet )?decided\b|\byet to decide\b|\bstill deciding\b|"
+    r"\b(?:think|mull) (?:it|this|that) over\b|\bthink about it\b|\bsleep on it\b"
 )
 # A belief frame: the weakest hedge. "I think the dog is about nine" is speculation on its own,
 # but it does not undo a plain, concrete fact said next to it (see is_belief_only).
@@ -204,9 +211,14 @@ _REPORT = re.compile(
     rf"^\W*{_PARTY}\s+(?:just\s+|then\s+|also\s+)?(?P<verb>asked|told|said|mentioned|explained|noted"
     r"|wanted to know|wondered|thanked|greeted|replied|answered|responded|chatted|talked|spoke"
     r"|discussed|requested|wrote|messaged|pinged|apologi[sz]ed|welcomed|clarified|confirmed"
-    r"|brought up|inquired|enquired)\b"
+    r"|brought up|inquired|enquired|suggested|recommended|proposed|advised)\b"
     r"(?:\s+(?:to\s+|with\s+)?(?:me|us|you|him|her|them|the (?:user|assistant|agent|bot)))?"
     r"(?P<rest>.*)$",
+    re.IGNORECASE,
+)
+# Reports of a proposal: what follows is a suggestion, not something that is so.
+_PROPOSED = re.compile(
+    rf"^\W*{_PARTY}\s+(?:just\s+|then\s+|also\s+)?(?:suggested|recommended|proposed|advised)\b",
     re.IGNORECASE,
 )
 # Speech acts that carry no statement whatever follows them ("thanked me for the recipe").
@@ -285,6 +297,8 @@ def sentence_kind(sent: str, role: str) -> str:
     reported = reported_content(sent)
     if reported == "":
         return "meta"  # talk about the conversation, told as a story of it
+    if reported and _PROPOSED.match(sent.strip()) and not SAFETY.search(sent):
+        return "hedge"  # "The assistant suggested I try yoga": a proposal, not (yet) a fact
     kind = _kind(sent, role)
     if reported and kind not in SAVE_KINDS:
         # The frame aside, what was said decides ("Ana said she moved to Porto"); a frame that
