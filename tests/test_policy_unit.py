@@ -289,3 +289,13 @@ def test_one_off_requests_undecided_plans_and_reported_proposals() -> None:
         "The assistant suggested I try a sleep diary.",
     ):
         assert judge_turn(text).reason == "speculation", text
+
+
+def test_a_reply_that_only_repeats_a_choice_is_a_restatement() -> None:
+    recent = ["user: We're going with the oak table, it's sturdier."]
+    assert judge_turn("Yeah, the oak table is what we're going with.", "user", recent).reason == (
+        "restatement"
+    )
+    # a new detail keeps it a save
+    assert judge_turn("Right, the oak table, delivered on Friday.", "user", recent).save
+    assert judge_turn("Take it from the top, I lost track.").reason == "meta_chatter"

@@ -169,6 +169,12 @@ def _is_restatement(
         # A health or safety fact is never missed: said again (or answering "Any allergies?"),
         # it is saved, and the dedup judge merges it into the record if there is one.
         return False
+    words = content_words(text)
+    # "Right, so we're going with the blue one." A reply whose every word was just said repeats
+    # it, whatever kind of statement it is.
+    echoed = content_words(_ECHO_WEAK.sub(" ", text)) <= content_words(" ".join(others))
+    if _ECHO_WEAK.search(text) and not new_numbers and len(words) >= 2 and echoed:
+        return True
     if new_numbers or any(k in SAVE_REASONS for k in kinds):
         return False
     sim = max(similarity(text, others), default=0.0) if similarity else None
@@ -176,7 +182,6 @@ def _is_restatement(
         return sim is None or sim >= CUED_ECHO_SIM
     if sim is not None:
         return sim >= ECHO_SIM
-    words = content_words(text)
     return bool(words) and len(words & content_words(" ".join(others))) / len(words) >= LEXICAL_ECHO
 
 

@@ -189,7 +189,7 @@ _ANAPHORIC_REQUEST = _rx(
     r"is|are|was|were|does|did|can|could|will|would|should|and|but|or|so|the|a|an|my|our|"
     r"your|his|her|their|not|no|yes|yeah|got|get|love|like|hate|see|mean|\w+thing|\w+one)\b)"
     r"[a-z]+(?<!ing)(?<!ed) (?:back\b|(?:it|that|this)(?=\W*$|[,;:]|\s+(?:again|back|up|down|out|"
-    r"over|one|bit|part|in|into|as|to|with|for|more|less|properly|instead|now|but)\b))"
+    r"over|one|bit|part|in|into|as|to|with|for|from|more|less|properly|instead|now|but)\b))"
 )
 # A scope that makes an instruction standing ("... for all my emails", "... from now on").
 _SCOPE = _rx(
