@@ -299,3 +299,16 @@ def test_a_reply_that_only_repeats_a_choice_is_a_restatement() -> None:
     # a new detail keeps it a save
     assert judge_turn("Right, the oak table, delivered on Friday.", "user", recent).save
     assert judge_turn("Take it from the top, I lost track.").reason == "meta_chatter"
+
+
+def test_speech_act_announcements_wishes_and_assistant_picks() -> None:
+    assert judge_turn("Hi! I've got a quick question about my car insurance.").reason in (
+        "meta_chatter",
+        "greeting",
+    )
+    assert not judge_turn("You're welcome! Good luck with the move.", "assistant").save
+    assert judge_turn("Honestly I don't know what to cook tonight.").reason == "speculation"
+    assert judge_turn("I don't know anyone in Leeds yet, we only moved in May.").save
+    pick = "I'd go with the fixed rate, given how tight your budget is."
+    assert judge_turn(pick, "assistant").reason == "speculation"
+    assert judge_turn("I'd pick aisle seats every time, I hate climbing over people.").save

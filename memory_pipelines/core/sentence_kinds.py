@@ -93,7 +93,9 @@ _PREFERENCE = _rx(
 )
 _HEDGE = _rx(
     r"\bmaybe\b|\bmight\b|\bperhaps\b|\bpossibl[ey]\b|\bprobably\b|\b(?:un)?likely\b|"
-    r"\bnot sure\b|\bunsure\b|\bno idea\b|\bguess\b|\bhunch\b|\ba chance\b|\bcould (?:be|go|try)\b|"
+    r"\bnot sure\b|\bunsure\b|\bno (?:idea|clue)\b|"
+    r"\b(?:don't|do not) know (?:what|whether|if|how|when|where|which|yet)\b|\bdunno\b|"
+    r"\bguess\b|\bhunch\b|\ba chance\b|\bcould (?:be|go|try)\b|"
     r"\b(?:you|it|that|this|we) could\b|\bsome ?day\b|\bone day\b|\bat some point\b|"
     r"\bthinking (?:about|of)\b|\bconsidering\b|\btoying with\b|\bwonder|\btempted\b|"
     r"\bdepend(?:s|ing) on\b|\btbd\b|\bundecided\b|\bhaven't decided\b|\bnot (?:yet )?confirmed\b|"
@@ -126,12 +128,16 @@ SAFETY = _rx(
 # own ("One option would be to remortgage", "a sensor would be wasteful"; not "I would").
 _SUGGESTION = _rx(
     r"\bi(?:'d)? (?:suggest|recommend)\b|(?<!\bi )(?<!\bwe )\bwould (?:be|make|give|save|cost)\b|"
-    r"\byou (?:may|might) (?:want|wish|like) to\b"
+    r"\byou (?:may|might) (?:want|wish|like) to\b|\bi'd (?:go with|go for|pick|choose|opt for)\b"
 )
 # Small words that may open a sentence before a greeting or a meta phrase ("Sure, here's ...").
 _LEAD = r"^\W*(?:(?:sure|ok(?:ay)?|right|great|yes|yeah|sorry|and|hmm+)\W+)?"
 _META = _rx(  # talk about the conversation itself: reshape/repeat requests, pauses, sign-offs
-    _LEAD + r"(?:let me (?:think|know|check|look)|remind me|help me|tell me|show me|"
+    # announcing a speech act: "I've got a question about my pension", "Quick question:"
+    r"^\W*(?:(?:hi|hello|hey|so|ok(?:ay)?)\W+)?(?:i've got|i have|i've|got|quick|one more|another|"
+    r"just a)\s+(?:a\s+)?(?:quick\s+|small\s+|silly\s+)?(?:question|favou?r|request|query)\b|"
+    + _LEAD
+    + r"(?:let me (?:think|know|check|look)|remind me|help me|tell me|show me|"
     r"(?:shorter|longer|simpler|again|next|more|continue|go on|carry on)\b|repeat (?:that|it)|"
     r"one (?:moment|sec|second)|give me a (?:sec|second|minute|moment)|just a (?:sec|minute)|"
     r"hang on|hold on|brb|back in \d|(?:can|could|would|will) you\b[^?]*\?$|say that again|"
@@ -150,7 +156,10 @@ _ACK = _rx(
     r"^\W*(?:thanks|thank you|thx|cheers|ta|perfect|great|awesome|cool|nice|lovely|brilliant|"
     r"excellent|amazing|ok(?:ay)?|sure|alright|sounds good|fair enough|lol|haha|hmm+|oh wow|"
     r"wow|got it|gotcha|makes sense|noted|understood|will do|of course|no problem|right|yes|"
-    r"yeah|yep|that's (?:great|perfect|brilliant|lovely|helpful|fine|amazing|awesome))\b"
+    r"yeah|yep|that's (?:great|perfect|brilliant|lovely|helpful|fine|amazing|awesome)|"
+    # wishes and congratulations, social formulae like thanks
+    r"good luck|best of luck|congrat\w*|well done|have fun|enjoy (?:the|your)|safe travels|"
+    r"get well soon|hope (?:it|you|that|the|all)|happy (?:birthday|holidays|new year|friday))\b"
 )
 _GREETING = _rx(
     _LEAD
