@@ -312,3 +312,11 @@ def test_speech_act_announcements_wishes_and_assistant_picks() -> None:
     pick = "I'd go with the fixed rate, given how tight your budget is."
     assert judge_turn(pick, "assistant").reason == "speculation"
     assert judge_turn("I'd pick aisle seats every time, I hate climbing over people.").save
+
+
+def test_categories_of_findings_contractions_and_self_rules() -> None:
+    found = "I checked the config: the service listens on port 8080 and logs to /var/log/app."
+    assert judge_turn(found, "assistant").category == "fact"
+    assert judge_turn("Keep replies short. I won't read long ones.").category == "preference"
+    rule = "Never park on Elm Road on Tuesdays; we got towed twice. Use the car park instead."
+    assert judge_turn(rule).category == "lesson"

@@ -189,7 +189,12 @@ def _is_self_rule_lesson(sents: list[str], kinds: list[str]) -> bool:
     rules = [
         i for i, k in enumerate(kinds) if k == "stable_preference" and _SELF_RULE.search(sents[i])
     ]
-    return bool(rules) and any(_PAST.search(s) for i, s in enumerate(sents) if i not in rules)
+    # the mishap may be another sentence or a clause after the rule ("Never X; we got caught")
+    mishaps = [s for i, s in enumerate(sents) if i not in rules]
+    mishaps += [
+        re.split(r"[;:]", sents[i], maxsplit=1)[-1] for i in rules if re.search("[;:]", sents[i])
+    ]
+    return bool(rules) and any(_PAST.search(s) for s in mishaps)
 
 
 def _judge(
@@ -206,7 +211,8 @@ def _judge(
         return PolicyVerdict(False, None, "restatement"), kinds
     for reason, category in SAVE_REASONS.items():
         if reason in kinds:
-            if reason == "stable_preference" and _is_self_rule_lesson(sents, kinds):
+            rule = reason in ("stable_preference", "decision_with_why")
+            if rule and _is_self_rule_lesson(sents, kinds):
                 return PolicyVerdict(True, "lesson", "hard_lesson"), kinds
             return PolicyVerdict(True, category, reason), kinds
     # With no explicit durable marker a hedge beats plain statements ("I might be allergic?

@@ -59,7 +59,8 @@ _SHIPPED = _rx(  # past tense only, so "we'll launch in May" stays a commitment
     r"\bgot (?:the|a|an) (?:job|offer|place|contract|role|promotion)\b|"
     r"\b(?:was|were|got|been|has|have) approved\b|\bapproved the\b|"
     r"\bmerged\b|\b(?:is|are|was|were|'s) (?:done|complete)\b|^\W*done\b|"
-    r"\bfinished\b|\bcompleted\b|\bpassed\b|\bdelivered\b|\bsubmitted\b|\b(?:we|i) (?:opened|won)\b"
+    r"\bfinished\b|\bcompleted\b|\bpassed\b|\bdelivered\b|\bsubmitted\b|"
+    r"\b(?:we|i) (?:opened|won)\b(?!')"  # not "I won't"
 )
 _DECISION = _rx(
     r"\b(?:going|go|went|gone) with\b|\bopted\b|\bsettled on\b|\bdecided\b|\bdecision\b|"
@@ -67,7 +68,9 @@ _DECISION = _rx(
     r"\b(?:i'm|i am|we're|we are|i've|we've) (?:moving|moved|dropping|dropped|keeping|taking|"
     r"using|pinning|replacing|cancell?ing|ditching|swapping)\b|"
     # a first-person action plus its reason: "I'm caching the rates: the provider is hourly"
-    r"^\W*(?:\w+,\s*)?(?:(?:i|we)(?:'ve| have)? (?:\w+ed|set|put|made|kept|took|built|cut|"
+    # (not an inspection and its findings: "I checked the repo: it targets Node 20")
+    r"^\W*(?:\w+,\s*)?(?:(?:i|we)(?:'ve| have)? (?:(?!(?:checked|looked|searched|tested|inspected|"
+    r"reviewed|scanned|queried|verified|confirmed|noticed|asked)\b)\w+ed|set|put|made|kept|took|built|cut|"
     r"split|left)|(?:i'm|we're|i am|we are) (?:not )?\w+ing)\b"
     r".*(?:\bbecause\b|\bsince\b|\bso (?:that|i|we|it|the|they)\b|[:;])"
 )
