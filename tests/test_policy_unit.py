@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from memory_pipelines.core import policy
+from memory_pipelines.core import policy, sentence_kinds
 from memory_pipelines.core.policy import (
     PolicyVerdict,
     category_for,
@@ -70,6 +70,33 @@ def test_hedge_beats_plain_statements() -> None:
     assert judge_turn(text).reason == "speculation"
 
 
+def test_modality_and_belief_frames() -> None:
+    assert judge_turn("We may or may not repaint the hall this spring.").reason == "speculation"
+    assert judge_turn("It may rain on the day, so bring a coat.").reason == "speculation"
+    opt = "Another option would be a second-hand bike for the commute."
+    assert judge_turn(opt, "assistant").reason == "speculation"
+    # A belief frame hedges its own sentence; an unhedged concrete fact beside it still saves.
+    assert judge_turn("I think the boiler is about ten years old.").reason == "speculation"
+    text = "I think the boiler is about ten years old. The installer fitted it in 2014."
+    assert judge_turn(text).save
+    stronger = "Maybe the boiler is ten years old. The installer fitted it in 2014."
+    assert judge_turn(stronger).reason == "speculation"
+    assert judge_turn("This May we're moving to Cardiff, the lease is signed.").save  # the month
+    assert judge_turn("I believe in paying the card off every month, no exceptions.").save
+
+
+def test_requests_about_the_last_output_and_recaps() -> None:
+    assert judge_turn("Do that one again but shorter.").reason == "meta_chatter"
+    assert judge_turn("Hold on, go back, I didn't catch that.").reason == "meta_chatter"
+    assert judge_turn("Read that back to me please.").reason == "meta_chatter"
+    assert judge_turn("Anything that needs real focus, put it before lunch.").save
+    assert judge_turn("Scratch that, the party is on Sunday 14th now, not Saturday.").save
+    recap = "Here's what we discussed this week: the van hire, the quotes and the packing list."
+    assert judge_turn(recap, "assistant").reason == "already_in_history"
+    digest = "Weekly digest: four chats, about the garden, the car and tax."
+    assert judge_turn(digest, "assistant").reason == "already_in_history"
+
+
 def test_restatements_and_new_details() -> None:
     recent = ["user: use British spelling in everything you write for me please"]
     assert judge_turn("Noted, British English.", "assistant", recent).reason == "restatement"
@@ -78,6 +105,26 @@ def test_restatements_and_new_details() -> None:
     assert added.save and added.category == "fact"
     echo = "Yeah, no meetings after 4, like I told you."
     assert judge_turn(echo, "user", ["user: I don't take meetings after 4pm."]).save is False
+
+
+def test_echo_cues_confirmation_tags_and_assistant_assessments() -> None:
+    def close(text: str, others: Sequence[str]) -> list[float]:
+        return [0.6 for _ in others]
+
+    recent = ["assistant: Your train leaves platform 4 at 9:45."]
+    tag = judge_turn("Platform 4, 9:45, yeah.", "user", recent, similarity=close)
+    assert tag.reason == "restatement"
+    recent = ["user: We went with the blue sofa because it hides the dog hair."]
+    text = "The blue one is a good choice, it'll hide the hair."
+    assessed = judge_turn(text, "assistant", recent)
+    assert assessed.reason == "restatement"
+    recent = ["user: I'm vegetarian."]
+    text = "Since you're vegetarian, I'll leave out the meat dishes."
+    since = judge_turn(text, "assistant", recent)
+    assert since.reason == "restatement"
+    # Without the cue the assistant's own decision with its why is saved.
+    own = "I'll use a queue for the uploads, since the API rejects parallel writes."
+    assert judge_turn(own, "assistant", ["user: go ahead and add uploads"]).save
 
 
 def test_repasted_block_is_already_in_history() -> None:
@@ -174,6 +221,7 @@ def test_a_greeting_does_not_hide_what_happened_to_the_speaker() -> None:
         "Ana asked for help with the spreadsheet",
         "Sam thanked me for the recipe",
         "I told the user about the refund process",
+        "The user and I talked about the weather",
     ],
 )
 def test_reported_speech_acts_are_meta_chatter(text: str) -> None:
@@ -182,17 +230,18 @@ def test_reported_speech_acts_are_meta_chatter(text: str) -> None:
 
 
 def test_what_a_report_says_decides() -> None:
-    assert policy.reported_content("The user told me that she is allergic to kiwi") == (
+    assert sentence_kinds.reported_content("The user told me that she is allergic to kiwi") == (
         "she is allergic to kiwi"
     )
-    assert policy.reported_content("Lives in Leeds") is None
+    assert sentence_kinds.reported_content("Lives in Leeds") is None
     assert policy.skip_reason_for_item("The user told me that she is allergic to kiwi") is None
     said = policy.judge_turn("Ana said she moved to Porto last week", "assistant")
     assert said.save and said.category == "fact"
 
 
 @pytest.mark.parametrize(
-    "category", ["episode", "session_summary", "session", "conversation_recap", "Summary"]
+    "category",
+    ["episode", "episodic", "session_summary", "session", "conversation_recap", "Summary"],
 )
 def test_episodes_and_session_summaries_are_never_items(category: str) -> None:
     assert policy.history_category(category)
@@ -211,3 +260,63 @@ def test_kinds_of_fact_are_no_history_category(category: str) -> None:
 )
 def test_a_reported_request_is_content(text: str) -> None:
     assert policy.skip_reason_for_item(text) is None
+
+
+def test_save_reasons_are_the_save_kinds() -> None:
+    assert set(policy.SAVE_REASONS) == sentence_kinds.SAVE_KINDS
+
+
+def test_categories_of_instructions_and_future_choices() -> None:
+    for text in (
+        "For invoices give me net and gross, not just the total.",
+        "Any travel plans, list the train options first.",
+        "I go by Kit, not Christopher.",
+    ):
+        assert judge_turn(text).category == "preference", text
+    choice = "I'll use Redis for the session cache, since we already run it for the queue."
+    assert judge_turn(choice, "assistant").category == "decision"
+    promise = "I'll move the session cache to Redis by Friday."
+    assert judge_turn(promise, "assistant").category == "commitment"
+
+
+def test_one_off_requests_undecided_plans_and_reported_proposals() -> None:
+    assert judge_turn("Now in French, please.").reason == "meta_chatter"
+    assert judge_turn("Please give me distances in kilometres.").category == "preference"
+    for text in (
+        "We'll see how the first month goes, fingers crossed.",
+        "Not decided on the car yet, it's between the Golf and the Corolla.",
+        "I'm going to sleep on it and tell you tomorrow.",
+        "The assistant suggested I try a sleep diary.",
+    ):
+        assert judge_turn(text).reason == "speculation", text
+
+
+def test_a_reply_that_only_repeats_a_choice_is_a_restatement() -> None:
+    recent = ["user: We're going with the oak table, it's sturdier."]
+    assert judge_turn("Yeah, the oak table is what we're going with.", "user", recent).reason == (
+        "restatement"
+    )
+    # a new detail keeps it a save
+    assert judge_turn("Right, the oak table, delivered on Friday.", "user", recent).save
+    assert judge_turn("Take it from the top, I lost track.").reason == "meta_chatter"
+
+
+def test_speech_act_announcements_wishes_and_assistant_picks() -> None:
+    assert judge_turn("Hi! I've got a quick question about my car insurance.").reason in (
+        "meta_chatter",
+        "greeting",
+    )
+    assert not judge_turn("You're welcome! Good luck with the move.", "assistant").save
+    assert judge_turn("Honestly I don't know what to cook tonight.").reason == "speculation"
+    assert judge_turn("I don't know anyone in Leeds yet, we only moved in May.").save
+    pick = "I'd go with the fixed rate, given how tight your budget is."
+    assert judge_turn(pick, "assistant").reason == "speculation"
+    assert judge_turn("I'd pick aisle seats every time, I hate climbing over people.").save
+
+
+def test_categories_of_findings_contractions_and_self_rules() -> None:
+    found = "I checked the config: the service listens on port 8080 and logs to /var/log/app."
+    assert judge_turn(found, "assistant").category == "fact"
+    assert judge_turn("Keep replies short. I won't read long ones.").category == "preference"
+    rule = "Never park on Elm Road on Tuesdays; we got towed twice. Use the car park instead."
+    assert judge_turn(rule).category == "lesson"

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from memory_pipelines.core.policy import sentence_spans
+from memory_pipelines.core.sentence_kinds import sentence_spans
 from memory_pipelines.models.embedder import Embedder
 from memory_pipelines.store.turns import Sentence
 

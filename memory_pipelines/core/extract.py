@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from memory_pipelines.core import policy
+from memory_pipelines.core import policy, sentence_kinds
 from memory_pipelines.core.corrections import apply_to_earlier, corrected, correction
 from memory_pipelines.core.dates import annotate
 from memory_pipelines.core.promises import bookkeeping, promise
@@ -113,12 +113,12 @@ def durable_parts(text: str, role: str) -> list[tuple[str, str]]:
     (lesson, commitment, decision, ...) first, then plain statements of fact."""
     safety: list[tuple[str, str]] = []
     strong, plain = [], []
-    for sentence in policy.sentences(text):
+    for sentence in sentence_kinds.sentences(text):
         sentence = _without_bookkeeping(sentence)
         if not sentence:
             continue
-        kind = policy.sentence_kind(sentence, role.lower())
-        if policy.SAFETY.search(sentence) and kind in ("fact", "durable_fact"):
+        kind = sentence_kinds.sentence_kind(sentence, role.lower())
+        if sentence_kinds.SAFETY.search(sentence) and kind in ("fact", "durable_fact"):
             safety.append((sentence, "fact"))  # never crowded out, however short
             continue
         if not _stands_alone(sentence, kind in policy.SAVE_REASONS, kind):
@@ -210,7 +210,7 @@ def _corrections(window: Sequence[WindowTurn], i: int) -> list[tuple[str, str, W
     correction the turn makes: "March 10, not March 3" fixes its own sentence; a bare "May, not
     April" fixes the latest earlier sentence of the window holding "April"."""
     out = []
-    for sentence in policy.sentences(window[i].text):
+    for sentence in sentence_kinds.sentences(window[i].text):
         fix = correction(sentence)
         if fix is None:
             continue
@@ -218,7 +218,7 @@ def _corrections(window: Sequence[WindowTurn], i: int) -> list[tuple[str, str, W
             text = corrected(sentence, fix)
             out.append((text, policy.category_for(text, window[i].role), window[i]))
             continue
-        earlier = [(s, t) for t in window[:i] for s in policy.sentences(t.text)]
+        earlier = [(s, t) for t in window[:i] for s in sentence_kinds.sentences(t.text)]
         found = apply_to_earlier(fix, [s for s, _ in earlier])
         if found is not None:
             idx, text = found
@@ -244,7 +244,7 @@ def extract_window(
         verdict = policy.judge_turn(turn.text, turn.role, recent, similarity=similarity)
         parts: list[tuple[str, str, WindowTurn]] = [(s, c, t) for s, c, t in fixes]
         if verdict.save:
-            fixed = {s for s in policy.sentences(turn.text) if correction(s)}
+            fixed = {s for s in sentence_kinds.sentences(turn.text) if correction(s)}
             parts += [
                 (s, c, turn) for s, c in durable_parts(turn.text, turn.role) if s not in fixed
             ]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from memory_pipelines.core import policy
+from memory_pipelines.core import sentence_kinds
 
 # Phatic questions: they ask after the listener, not after anything memory holds.
 _SOCIAL = re.compile(
@@ -21,8 +21,8 @@ def is_generic(message: str) -> bool:
     """Greetings, acknowledgements and phatic questions ("ok thanks", "hi!", "How are you
     today?") ask nothing of memory."""
     kinds = set()
-    for sentence in policy.sentences(message):
+    for sentence in sentence_kinds.sentences(message):
         if _SOCIAL.match(sentence.strip()):
             continue
-        kinds.add(policy.sentence_kind(sentence, "user"))
+        kinds.add(sentence_kinds.sentence_kind(sentence, "user"))
     return kinds <= {"greeting", "ack"}

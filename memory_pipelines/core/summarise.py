@@ -16,7 +16,7 @@ from datetime import datetime
 
 import numpy as np
 
-from memory_pipelines.core import dates, policy
+from memory_pipelines.core import dates, sentence_kinds
 
 _DAY = r"\d{1,2} [A-Z][a-z]+ \d{4}"
 # A capitalised name or a role, or any one-word name when a date follows (as turn_text writes).
@@ -84,7 +84,7 @@ def parse(texts: Sequence[str]) -> list[Sentence]:
     out: list[Sentence] = []
     for i, text in enumerate(texts):
         who = when = ""
-        for raw in policy.sentences(text):
+        for raw in sentence_kinds.sentences(text):
             m = HEADER.match(raw)
             if m:
                 who, when = m["who"], m["when"] or when
@@ -109,7 +109,7 @@ def _score(s: Sentence, centrality: float) -> float:
     if (
         _REACTION.match(s.body)
         or _ASIDE.match(s.body)
-        or policy.sentence_kind(s.body, "user") in _CHATTER
+        or sentence_kinds.sentence_kind(s.body, "user") in _CHATTER
     ):
         score -= CHATTER_PENALTY
     if s.words < 4:

@@ -24,7 +24,7 @@ import numpy as np
 from memory_pipelines.api import evolution, reflection
 from memory_pipelines.api.jobs import check_job
 from memory_pipelines.api.recall import rank_candidates
-from memory_pipelines.core import policy
+from memory_pipelines.core import sentence_kinds
 from memory_pipelines.core.decay import salience
 from memory_pipelines.models.base import Models
 from memory_pipelines.models.embedder import Embedder
@@ -62,7 +62,7 @@ def probes(conn: Conn, store_id: str, sample: int = SAMPLE) -> list[Probe]:
     ).fetchall()
     out = []
     for r in rows:
-        first = next(iter(policy.sentences(r["text"])), "")
+        first = next(iter(sentence_kinds.sentences(r["text"])), "")
         if len(first.split()) >= MIN_WORDS:
             out.append(Probe(int(r["turn_id"]), first, r["person_id"]))
     return out[:sample]

@@ -13,8 +13,8 @@ from memory_pipelines.core.contradiction import judge as judge_contradiction
 from memory_pipelines.core.extract import extract_window
 from memory_pipelines.core.judge import JudgeDecision, JudgeItem
 from memory_pipelines.core.links import LinkNode, LinkProposal, cause_clause, propose_local
-from memory_pipelines.core.policy import sentences as sentences_of
 from memory_pipelines.core.rerank import order_by_best_sentence
+from memory_pipelines.core.sentence_kinds import sentences as sentences_of
 from memory_pipelines.core.summarise import summarise as summarise_extractive
 from memory_pipelines.models.base import ModelCall, WindowTurn
 from memory_pipelines.models.embedder import Embedder
