@@ -11,8 +11,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pgserver
-import psycopg
 import psutil
+import psycopg
 import pytest
 
 from memory_pipelines.api import Memory, Recall
@@ -123,8 +123,7 @@ def test_a_new_embedded_server_runs_with_them(tmp_path: Path) -> None:
     try:
         with psycopg.connect(dsn, autocommit=True) as conn:
             row = conn.execute(
-                "SELECT pg_size_bytes(current_setting('shared_buffers'))"
-                " = pg_size_bytes(%s)",
+                "SELECT pg_size_bytes(current_setting('shared_buffers')) = pg_size_bytes(%s)",
                 (memory_settings()["shared_buffers"],),
             ).fetchone()
         assert row is not None and row[0], "the server was not restarted with its settings"

@@ -159,7 +159,13 @@ def entity_names(conn: Conn, store_id: str, words: Sequence[str]) -> list[str]:
     for i, w in enumerate(words):
         params[f"w{i}"], params[f"k{i}"] = w, f"{store_id}\x1f{w}"
     sql = " UNION ALL ".join(one.format(i=i) for i in range(len(words)))
-    return [r["w"] for r in conn.execute(sql, params, prepare=False)]
+    with conn.transaction():
+        # Asked whether any row exists, the planner reads the table from the start when it
+        # expects hundreds of matches (a word it has no statistics for is given 0.5% of the
+        # rows), and a word no item names ("What") then reads every item: 374 ms at 100,000.
+        # The index answers in well under a millisecond either way.
+        conn.execute("SELECT set_config('enable_seqscan', 'off', true)")
+        return [r["w"] for r in conn.execute(sql, params, prepare=False)]
 
 
 # BM25 parameters: Anserini's defaults for short documents (the BM25 indexes use the same).
