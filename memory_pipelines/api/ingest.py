@@ -20,6 +20,7 @@ from memory_pipelines.core.conversations import (
 )
 from memory_pipelines.core.inputs import DocumentInput, document_from_line
 from memory_pipelines.errors import StoreError, ValidationError
+from memory_pipelines.store.statistics import analyze_stale
 
 BATCH = 256
 
@@ -37,6 +38,11 @@ class IngestSummary:
             f"ingested {self.chats} chats: {self.turns_written} new turns of {self.turns_read}"
             f" read in {self.seconds:.1f}s ({rate:.0f} turns/s)"
         )
+
+
+# What an ingest writes (new turns bring as many sentences or more), analysed at its end when
+# it grew much (store/statistics.py).
+INGESTED = ("turns", "turn_sentences")
 
 
 def ingest_chats(
@@ -77,6 +83,9 @@ def ingest_chats(
             f"ingest stopped after {read} turns ({written} new) were written: {exc}."
             " Run the same ingest again to resume: turns already written are skipped."
         ) from exc
+    if written:
+        with memory.db.connection() as conn:
+            analyze_stale(conn, dict.fromkeys(INGESTED, written))
     return IngestSummary(len(chats), read, written, time.perf_counter() - start)
 
 
@@ -115,4 +124,6 @@ def ingest_documents(memory: Memory, docs: list[DocumentInput]) -> int:
     """Add checked documents (read_documents) in one transaction: all of them, or none.
     Re-adding an id replaces it. Returns the number of passages written."""
     write_documents(memory.db, memory.embedder, memory.store_id, docs)
+    with memory.db.connection() as conn:
+        analyze_stale(conn, {"documents": sum(len(d.passages) for d in docs)})
     return sum(len(d.passages) for d in docs)
