@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import functools
 import uuid
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import nullcontext
 from datetime import UTC, datetime
 from typing import Any
@@ -137,9 +135,10 @@ class Recall:
         if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= MAX_K:
             raise ValidationError("k", f"must be 1-{MAX_K}, got {k!r}")
         kinds = [kind for s in scopes for kind in SCOPES[s]]
-        # The query's embedding runs beside the reads that do not need it (settings, the
-        # question's entities): a core each.
-        embedding = _background().submit(self.embedder.embed_one, query)
+        # Embedded before a connection is taken: under concurrent searches the embedder is a
+        # queue, and a search waiting in it must not hold a pooled connection (embedding beside
+        # the first reads saved 1.5 ms alone and starved the pool at 16 clients).
+        qvec = self.embedder.embed_one(query)
         depth = max(2 * k, 30)
         with self.db.connection() as conn, conn.transaction() if on_read else nullcontext():
             card = stores_db.get_settings(conn, self.store_id).search
@@ -147,7 +146,7 @@ class Recall:
                 conn,
                 self.store_id,
                 query,
-                embedding,
+                qvec,
                 kinds,
                 person,
                 depth,
@@ -158,7 +157,7 @@ class Recall:
             ids: dict[str, list[int]] = {}
             for c, _ in top:
                 ids.setdefault(c.kind, []).append(c.id)
-            rows = search_db.fetch_texts(conn, self.store_id, ids, embedding.result())
+            rows = search_db.fetch_texts(conn, self.store_id, ids, qvec)
             hits = _redact_hits(
                 conn,
                 self.store_id,
@@ -281,7 +280,7 @@ def rank_candidates(
     conn: Conn,
     store_id: str,
     query: str,
-    qvec: np.ndarray | Future[np.ndarray],
+    qvec: np.ndarray,
     kinds: Sequence[str],
     person: str | None,
     depth: int,
@@ -290,13 +289,11 @@ def rank_candidates(
     graph: bool = True,
 ) -> list[tuple[ranking.Candidate, float]]:
     """Every candidate of these kinds for the query with its score, best first: what `search`
-    ranks (also measured by evals/activation.py); `qvec` may still be being computed.
+    ranks (also measured by evals/activation.py).
     `consume` names the gated jobs whose fields ranking uses; None: the jobs active for the
     store (see store.search.candidates). `graph` off
     (the Search card's knowledge graph): no entity of the question brings or boosts a record."""
     names = search_db.entity_names(conn, store_id, ranking.capitalised(query)) if graph else []
-    if isinstance(qvec, Future):  # being embedded meanwhile
-        qvec = qvec.result()
     found = search_db.candidates(conn, kinds, store_id, query, qvec, person, depth, names, consume)
     cands = [
         ranking.Candidate(
@@ -315,12 +312,6 @@ def rank_candidates(
         for r in found[kind]
     ]
     return ranking.rank(cands, now)
-
-
-@functools.lru_cache(maxsize=1)
-def _background() -> ThreadPoolExecutor:
-    """Threads for work a search does beside its reads (the query's embedding)."""
-    return ThreadPoolExecutor(max_workers=4, thread_name_prefix="recall")
 
 
 def _period_key(after: str | None) -> tuple[datetime, str, int] | None:
