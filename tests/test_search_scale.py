@@ -178,3 +178,12 @@ def test_entity_names_are_the_stores_own(db: Database, embedder: Any) -> None:
         assert search_db.entity_names(conn, "ents-b", ["Oskar", "Ilse", "What"]) == ["Ilse"]
         assert search_db.entity_names(conn, "ents-b", ["oskar"]) == []
         assert search_db.entity_names(conn, "ents-a", []) == []
+
+
+def test_entity_lookup_leaves_the_callers_settings(db: Database) -> None:
+    """Inside a caller's transaction (an audited search) the lookup's planner setting does not
+    outlive it."""
+    with db.connection() as conn, conn.transaction():
+        search_db.entity_names(conn, "ents-none", ["What"])
+        row = conn.execute("SELECT current_setting('enable_seqscan') AS v").fetchone()
+    assert row is not None and row["v"] == "on"

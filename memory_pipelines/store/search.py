@@ -149,7 +149,7 @@ def entity_names(conn: Conn, store_id: str, words: Sequence[str]) -> list[str]:
     words = list(dict.fromkeys(words))
     if not words:
         return []
-    one = (
+    lookup = (
         "SELECT %(w{i})s::text AS w WHERE EXISTS (SELECT 1 FROM turns WHERE store_id = %(s)s"
         " AND lower(speaker) = lower(%(w{i})s::text)) OR EXISTS (SELECT 1 FROM"
         " agent_memory_items WHERE state = 'current'"
@@ -158,14 +158,23 @@ def entity_names(conn: Conn, store_id: str, words: Sequence[str]) -> list[str]:
     params: dict[str, str] = {"s": store_id}
     for i, w in enumerate(words):
         params[f"w{i}"], params[f"k{i}"] = w, f"{store_id}\x1f{w}"
-    sql = " UNION ALL ".join(one.format(i=i) for i in range(len(words)))
+    sql = " UNION ALL ".join(lookup.format(i=i) for i in range(len(words)))
     with conn.transaction():
         # Asked whether any row exists, the planner reads the table from the start when it
         # expects hundreds of matches (a word it has no statistics for is given 0.5% of the
         # rows), and a word no item names ("What") then reads every item: 374 ms at 100,000.
-        # The index answers in well under a millisecond either way.
-        conn.execute("SELECT set_config('enable_seqscan', 'off', true)")
-        return [r["w"] for r in conn.execute(sql, params, prepare=False)]
+        # The index answers in a millisecond or two either way. Set back afterwards: inside a
+        # caller's transaction (an audited read) this block is a savepoint, whose release
+        # would keep the setting for the caller's own queries.
+        row = conn.execute(
+            "SELECT current_setting('enable_seqscan') AS was,"
+            " set_config('enable_seqscan', 'off', true)"
+        ).fetchone()
+        found = [r["w"] for r in conn.execute(sql, params, prepare=False)]
+        conn.execute(
+            "SELECT set_config('enable_seqscan', %s, true)", (one(row, "a setting")["was"],)
+        )
+    return found
 
 
 # BM25 parameters: Anserini's defaults for short documents (the BM25 indexes use the same).
