@@ -21,6 +21,7 @@ import pytest
 from psycopg.conninfo import make_conninfo
 
 from memory_pipelines.api import Memory, Recall
+from memory_pipelines.store import entities as entities_db
 from memory_pipelines.store import search as search_db
 from memory_pipelines.store.db import Database
 
@@ -174,16 +175,16 @@ def test_entity_names_are_the_stores_own(db: Database, embedder: Any) -> None:
     a.write_turn("c1", "I moved the boat to the marina.", speaker="Oskar")
     b.save({"category": "fact", "context": "Ilse keeps bees in Leeds", "entities": ["Ilse"]})
     with db.connection() as conn:
-        assert search_db.entity_names(conn, "ents-a", ["Oskar", "Ilse", "What"]) == ["Oskar"]
-        assert search_db.entity_names(conn, "ents-b", ["Oskar", "Ilse", "What"]) == ["Ilse"]
-        assert search_db.entity_names(conn, "ents-b", ["oskar"]) == []
-        assert search_db.entity_names(conn, "ents-a", []) == []
+        assert entities_db.entity_names(conn, "ents-a", ["Oskar", "Ilse", "What"]) == ["Oskar"]
+        assert entities_db.entity_names(conn, "ents-b", ["Oskar", "Ilse", "What"]) == ["Ilse"]
+        assert entities_db.entity_names(conn, "ents-b", ["oskar"]) == []
+        assert entities_db.entity_names(conn, "ents-a", []) == []
 
 
 def test_entity_lookup_leaves_the_callers_settings(db: Database) -> None:
     """Inside a caller's transaction (an audited search) the lookup's planner setting does not
     outlive it."""
     with db.connection() as conn, conn.transaction():
-        search_db.entity_names(conn, "ents-none", ["What"])
+        entities_db.entity_names(conn, "ents-none", ["What"])
         row = conn.execute("SELECT current_setting('enable_seqscan') AS v").fetchone()
     assert row is not None and row["v"] == "on"

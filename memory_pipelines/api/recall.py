@@ -29,6 +29,7 @@ from memory_pipelines.models.embedder import DEFAULT_MODEL, Embedder, get_embedd
 from memory_pipelines.models.factory import reranker_backend
 from memory_pipelines.store import browse as browse_db
 from memory_pipelines.store import chunks as chunks_db
+from memory_pipelines.store import entities as entities_db
 from memory_pipelines.store import items as items_db
 from memory_pipelines.store import search as search_db
 from memory_pipelines.store import stores as stores_db
@@ -293,7 +294,7 @@ def rank_candidates(
     `consume` names the gated jobs whose fields ranking uses; None: the jobs active for the
     store (see store.search.candidates). `graph` off
     (the Search card's knowledge graph): no entity of the question brings or boosts a record."""
-    names = search_db.entity_names(conn, store_id, ranking.capitalised(query)) if graph else []
+    names = entities_db.entity_names(conn, store_id, ranking.capitalised(query)) if graph else []
     found = search_db.candidates(conn, kinds, store_id, query, qvec, person, depth, names, consume)
     cands = [
         ranking.Candidate(

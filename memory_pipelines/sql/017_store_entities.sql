@@ -1,5 +1,5 @@
 -- 017: which words of a question name an entity of a store's current items
--- (store/search.entity_names). The GIN index over `entities` holds every store's entities
+-- (store/entities.entity_names). The GIN index over `entities` holds every store's entities
 -- together: asked whether a word that no item names ("What") is an entity of one store, the
 -- planner scanned every item (the index had no statistics for the word: 62 ms at 100,000
 -- items, 320 ms cold), and a name common in other stores would have its rows of all stores
