@@ -136,7 +136,7 @@ def test_a_small_store_beside_a_big_one_gets_its_candidates_and_k_results(
 ) -> None:
     qvec = embedder.embed_one(QUESTION)
     with big.connection() as conn:
-        rows = search_db.hybrid(conn, "turn", "small", QUESTION, qvec, None, 30)
+        rows = search_db.candidates(conn, ["turn"], "small", QUESTION, qvec, None, 30)["turn"]
         ids = {r["id"] for r in rows}
         matching = conn.execute(
             "SELECT turn_id FROM turns WHERE store_id = 'small'"

@@ -290,10 +290,10 @@ def rank_candidates(
     graph: bool = True,
 ) -> list[tuple[ranking.Candidate, float]]:
     """Every candidate of these kinds for the query with its score, best first: what `search`
-    ranks (also measured by evals/activation.py).
-    `consume` names the gated jobs whose fields ranking uses; None: the jobs active for the
-    store (see store.search.candidates). `graph` off
-    (the Search card's knowledge graph): no entity of the question brings or boosts a record."""
+    ranks (also measured by evals/activation.py). `consume` names the gated jobs whose fields
+    ranking uses; None: the jobs active for the store (see store.search.candidates). `graph`
+    off (the Search card's knowledge graph): no entity of the question brings or boosts a
+    record."""
     names = entities_db.entity_names(conn, store_id, ranking.capitalised(query)) if graph else []
     found = search_db.candidates(conn, kinds, store_id, query, qvec, person, depth, names, consume)
     cands = [

@@ -141,7 +141,9 @@ def candidates(
         if source.embedding is None:
             ranked.append([])
             continue
-        hits = search.hybrid(conn, kind, store_id, source.text, source.embedding, person, k + 1)
+        hits = search.candidates(
+            conn, [kind], store_id, source.text, source.embedding, person, k + 1
+        )[kind]
         hits.sort(key=lambda h: (-(h["lexical"] + h["cos"]), h["id"]))  # as recall ranks
         ranked.append([int(h["id"]) for h in hits[: k + 1]])
     for rank in range(k + 1):

@@ -278,25 +278,6 @@ _OR_QUERY = (
 )
 
 
-def hybrid(
-    conn: Conn,
-    kind: str,
-    store_id: str,
-    query: str,
-    embedding: np.ndarray,
-    person: str | None,
-    depth: int,
-    names: Sequence[str] = (),
-    consume: Sequence[str] | None = None,
-    caps: Capabilities | None = None,
-    exact_rows: int | None = None,
-) -> list[dict[str, Any]]:
-    """The candidates of one kind (see `candidates`)."""
-    return candidates(
-        conn, [kind], store_id, query, embedding, person, depth, names, consume, caps, exact_rows
-    )[kind]
-
-
 def candidates(
     conn: Conn,
     kinds: Sequence[str],
