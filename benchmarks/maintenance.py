@@ -35,12 +35,12 @@ from tqdm import tqdm
 
 from memory_pipelines.api.decay import score_store
 from memory_pipelines.api.maintenance import maintain
+from memory_pipelines.core.home import memory_home
 from memory_pipelines.models.base import Models
 from memory_pipelines.models.embedder import get_embedder
 from memory_pipelines.models.local import LocalBackend
 from memory_pipelines.store import stores as stores_db
 from memory_pipelines.store.db import get_database
-from memory_pipelines.store.server import memory_home
 
 FIRST = "Ana Ben Chloe Dev Elif Farid Greta Hugo Ines Jonas Kemi Liam Maya Noor Oskar Priya "
 FIRST += "Quinn Rosa Sami Tomas Uma Vik Wen Yara Zoe Aiden Bea Carlos Dara Emil"

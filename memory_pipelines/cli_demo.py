@@ -12,11 +12,11 @@ from memory_pipelines.api.ingest import ingest_chats
 from memory_pipelines.api.memory import Memory
 from memory_pipelines.api.recall import Recall
 from memory_pipelines.core.conversations import load_chats
+from memory_pipelines.core.home import memory_home
 from memory_pipelines.pipeline import dagster_instance, materialize_stores
 from memory_pipelines.store import extraction as ex_db
 from memory_pipelines.store import items as items_db
 from memory_pipelines.store import turns as turns_db
-from memory_pipelines.store.server import memory_home
 
 
 def run_demo(data: Path, store: str) -> None:

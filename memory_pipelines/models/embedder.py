@@ -14,7 +14,7 @@ import numpy as np
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
 DIM = 384
-TRACE_AFTER = 8  # single texts embedded before embed_one traces the model
+FAST_AFTER = 8  # single texts embedded before embed_one moves to ONNX Runtime
 
 
 def _resolve(model_name: str) -> str:
@@ -39,7 +39,7 @@ class Embedder:
         self.dim: int = int(self._model.get_embedding_dimension() or DIM)
         # torch modules are not safe to call from several threads at once.
         self._lock = threading.Lock()
-        self._trace: Any = None  # embed_one's traced model: None untried, False unusable
+        self._onnx: Any = None  # embed_one's ONNX forward pass: None untried, False unusable
         self._singles = 0  # texts embed_one was asked for
 
     def embed(self, texts: Sequence[str], batch_size: int = 64) -> np.ndarray:
@@ -99,57 +99,50 @@ class Embedder:
         return vecs, part_vecs
 
     def embed_one(self, text: str) -> np.ndarray:
-        """One text (a query): the same vector as embed([text])[0], on one torch thread. Once
-        a process has embedded TRACE_AFTER single texts (a server, not a one-shot command:
-        tracing takes seconds), by the model traced and frozen (TorchScript) when it is a
-        mean-pooled one. A question's embedding took 12.4 ms through encode() and 9.3 ms
-        traced (p50, quiet): encode() builds batches and features around a forward pass that
-        is small for one short text."""
+        """One text (a query): the same vector as embed([text])[0], on one thread. Once a
+        process has embedded FAST_AFTER single texts (a server, not a one-shot command), by
+        the model's transformer on ONNX Runtime when it is a mean-pooled one (models/
+        onnx_single.py: 6.4 ms p50 a question against 12.0 ms for torch), outside the lock
+        that torch needs, so two questions are embedded at once on two cores."""
         self._singles += 1
-        forward = self._traced() if self._singles > TRACE_AFTER else None
+        forward = self._fast() if self._singles > FAST_AFTER else None
         if forward is None:
             return self.embed([text])[0]
-        import torch
-
-        with self._lock, _threads_for(1), torch.inference_mode():
+        with self._lock:  # the fast tokenizer sets its truncation on each call: not shareable
             enc = self._model.tokenizer(
-                text, truncation=True, max_length=self._model.max_seq_length, return_tensors="pt"
+                text, truncation=True, max_length=self._model.max_seq_length, return_tensors="np"
             )
-            out = forward(enc["input_ids"], enc["attention_mask"], enc["token_type_ids"])
-            tokens = out["last_hidden_state"] if isinstance(out, dict) else out[0]
-            return _unit(tokens[0].mean(axis=0).numpy())
+        return _unit(forward(enc)[0].mean(axis=0))
 
-    def _traced(self) -> Any:
-        """The transformer traced for single texts, or None when the model is not a plain
-        mean-pooled, normalised one or the trace does not give encode()'s vectors."""
-        if self._trace is not None:
-            return self._trace or None
-        self._trace = False
+    def _fast(self) -> Any:
+        """The ONNX forward pass for single texts, or None when the model is not a plain
+        mean-pooled, normalised BERT-like one or the pass does not give encode()'s vectors."""
+        if self._onnx is not None:
+            return self._onnx or None
+        self._onnx = False
         names = [type(m).__name__ for m in self._model]
         pooling = self._model[1] if len(names) > 1 else None
         if names != ["Transformer", "Pooling", "Normalize"] or (
             getattr(pooling, "pooling_mode", None) != "mean"
         ):
             return None
-        import torch
+        if "token_type_ids" not in self._model.tokenizer("a sample"):
+            return None
+        from memory_pipelines.models import onnx_single
 
-        tokenizer, model = self._model.tokenizer, self._model[0].auto_model
-        with self._lock, torch.inference_mode():
-            sample = tokenizer("a sample text to trace the model with", return_tensors="pt")
-            if "token_type_ids" not in sample:
+        with self._lock:
+            try:
+                forward = onnx_single.load(self._model[0].auto_model)
+            except Exception as exc:  # noqa: BLE001 - any failure leaves encode() in charge
+                warnings.warn(f"single texts stay on torch: {exc}", stacklevel=2)
                 return None
-
-            args = (sample["input_ids"], sample["attention_mask"], sample["token_type_ids"])
-            with warnings.catch_warnings():  # the tracer's notes on Python branches it records
-                warnings.simplefilter("ignore")
-                traced = torch.jit.freeze(torch.jit.trace(model, args, strict=False).eval())
-        self._trace = traced
-        # The trace must give encode()'s vectors at other lengths too (shapes are not baked in).
+        self._onnx = forward
+        # The pass must give encode()'s vectors at other lengths too (shapes are not baked in).
         for probe in ("Hi", "What did the team decide about the importer, and why was it?"):
             if float(np.dot(self.embed_one(probe), self.embed([probe])[0])) < 0.9999:
-                self._trace = False
+                self._onnx = False
                 return None
-        return traced
+        return forward
 
     def count_tokens(self, text: str) -> int:
         """Word pieces of the model's tokenizer (offline), without special tokens. Cached:

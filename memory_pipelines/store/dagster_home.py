@@ -13,7 +13,8 @@ from pathlib import Path
 import psycopg
 from sqlalchemy.engine import URL
 
-from memory_pipelines.store.server import memory_home, resolve_dsn, secure_home, write_private
+from memory_pipelines.core.home import memory_home
+from memory_pipelines.store.server import resolve_dsn, secure_home, write_private
 
 DAGSTER_DB = "dagster"
 URL_ENV = "MEMORY_DAGSTER_PG_URL"

@@ -12,6 +12,7 @@ from typing import Any
 
 import psycopg
 
+from memory_pipelines.core.home import memory_home
 from memory_pipelines.errors import StoreError
 
 # DSN -> data folder of each embedded server this process started (only those are restarted).
@@ -21,12 +22,7 @@ PROBE_TIMEOUT = 3  # seconds a liveness probe may take to connect
 RESTART_TRIES = 20  # pg_ctl start attempts, 0.5 s apart: a killed server's backends exit first
 
 
-def memory_home() -> Path:
-    """MEMORY_HOME, or ~/.memory_pipelines: the embedded server's data and Dagster's home."""
-    return Path(os.environ.get("MEMORY_HOME") or Path.home() / ".memory_pipelines").expanduser()
-
-
-OURS = {"pg", "dagster", "bench"}  # what memory_pipelines keeps in MEMORY_HOME
+OURS = {"pg", "dagster", "bench", "models"}  # what memory_pipelines keeps in MEMORY_HOME
 
 
 def secure_home(home: Path) -> Path:
