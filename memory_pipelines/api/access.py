@@ -18,7 +18,7 @@ from memory_pipelines.core.access import (
 from memory_pipelines.errors import MemoryPipelinesError, NotFound
 from memory_pipelines.store import keys as keys_db
 from memory_pipelines.store import organisations as orgs_db
-from memory_pipelines.store.db import Database
+from memory_pipelines.store.db import Conn, Database
 from memory_pipelines.store.visibility import EVERYONE, Reader
 
 
@@ -35,11 +35,24 @@ class Refused(MemoryPipelinesError, PermissionError):
 def authenticate(db: Database, text: str) -> Principal | None:
     """The key behind an `mp_...` text, or None for a malformed, unknown, expired or revoked
     one (the caller answers each alike). The hash is compared in constant time."""
+    with db.connection() as conn:
+        return _authenticate(conn, text)
+
+
+def admit(db: Database, text: str) -> tuple[Principal | None, float]:
+    """A request's key: (its principal, 0) when it may go on, (its principal, the seconds to
+    wait) when its rate limit is spent, (None, 0) for a key `authenticate` refuses (counted
+    against nothing). The check and the count share one connection."""
+    with db.connection() as conn:
+        principal = _authenticate(conn, text)
+        if principal is None or principal.key_id is None:
+            return principal, 0.0
+        return principal, keys_db.take_request(conn, principal.key_id)
+
+
+def _authenticate(conn: Conn, text: str) -> Principal | None:
     key_id = key_text.key_id_of(text)
-    row = None
-    if key_id is not None:
-        with db.connection() as conn:
-            row = keys_db.for_auth(conn, key_id)
+    row = keys_db.for_auth(conn, key_id) if key_id is not None else None
     stored = bytes(row["secret_sha256"]) if row else None
     if not key_text.matches(text, stored) or row is None or not row["usable"]:
         return None
@@ -65,14 +78,6 @@ def organisation_of(row: dict[str, Any]) -> Organisation:
         policy=parse_policy(row["policy"], f"organisations.{row['org_id']}.policy"),
         parent=row.get("parent_id"),
     )
-
-
-def take_request(db: Database, principal: Principal) -> float:
-    """Count a request against the key's rate limit: 0 when allowed, else the seconds to wait."""
-    if principal.key_id is None:
-        return 0.0
-    with db.connection() as conn:
-        return keys_db.take_request(conn, principal.key_id)
 
 
 def authorize(

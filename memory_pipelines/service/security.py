@@ -46,12 +46,11 @@ def caller(
 ) -> Principal:
     """The key making the request, counted against its rate limit."""
     db = database(request)
-    principal = access.authenticate(db, credentials.credentials) if credentials else None
+    principal, wait = access.admit(db, credentials.credentials) if credentials else (None, 0.0)
     if principal is None:
         raise ApiError(
             401, Error(error="unauthorized", message=UNAUTHORIZED), {"WWW-Authenticate": "Bearer"}
         )
-    wait = access.take_request(db, principal)
     if wait > 0:
         seconds = max(1, math.ceil(wait))
         raise ApiError(
