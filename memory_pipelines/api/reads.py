@@ -71,22 +71,24 @@ def search(
     on_read = _recorder(
         principal, endpoint, store, {"scopes": list(scopes), "k": k, "person": person}
     )
+    store_half: dict[str, float] = {}
+
+    def read(conn: Conn, found: list[Hit]) -> None:
+        on_read(conn, [h.ref for h in found])
+        if any(h.kind == "item" for h in found):  # the store's decay, in the same transaction
+            store_half.update(stores_db.get_settings(conn, store).decay_per_type.half_life_days)
+
     hits = Recall(store, db=db, embedder=embedder).search(
-        query,
-        scopes,
-        person=person,
-        k=k,
-        request_id=request_id,
-        on_read=lambda conn, found: on_read(conn, [h.ref for h in found]),
+        query, scopes, person=person, k=k, request_id=request_id, on_read=read
     )
-    return _as_read(db, principal, store, hits)
+    return _as_read(principal, store_half, hits)
 
 
-def _as_read(db: Database, principal: Principal, store: str, hits: list[Hit]) -> list[Hit]:
+def _as_read(principal: Principal, store_half: dict[str, float], hits: list[Hit]) -> list[Hit]:
+    """Memory hits with `confidence_as_read`: under the key's decay per type, then the
+    store's (`store_half`: type -> half-life days)."""
     if not any(h.kind == "item" for h in hits):
         return hits
-    with db.connection() as conn:
-        store_half = stores_db.get_settings(conn, store).decay_per_type.half_life_days
     half_lives = decay_math.reader_half_lives(store_half, dict(principal.decay_per_type))
     now = datetime.now(UTC)
     out = []
