@@ -155,6 +155,20 @@ def test_a_small_store_beside_a_big_one_gets_its_candidates_and_k_results(
     assert {h.id for h in hits} <= small_ids
 
 
+def test_candidates_plan_without_jit_for_their_transaction_only(big: Database, embedder) -> None:
+    """A server built with LLVM would JIT-compile a costly-looking plan (tens of ms) for rows
+    bounded by the indexes: candidates turns JIT off, for its own statements only."""
+    qvec = embedder.embed_one(QUESTION)
+    with big.connection() as conn:
+        before = conn.execute("SELECT current_setting('jit') AS v").fetchone()["v"]
+        with conn.transaction():
+            search_db.candidates(conn, ["turn"], "small", QUESTION, qvec, None, 30)
+            inside = conn.execute("SELECT current_setting('jit') AS v").fetchone()["v"]
+        after = conn.execute("SELECT current_setting('jit') AS v").fetchone()["v"]
+    assert inside == "off"
+    assert after == before
+
+
 def test_a_persons_few_records_beside_anothers_many(big: Database, embedder) -> None:
     recall = Recall("big", db=big, embedder=embedder)
     qvec = embedder.embed_one(QUESTION)

@@ -329,10 +329,13 @@ def candidates(
     # (pgvector < 0.8 has no such setting and reserves the hnsw. prefix: not asked there).
     # No parallel workers: every query here reads a bounded number of rows, and starting
     # workers (for an exact fallback the planner costs as large, even when it never runs)
-    # took longer than the query.
+    # took longer than the query. No JIT: a server built with LLVM (the embedded one is not)
+    # compiles a query whose estimated cost passes jit_above_cost, as a million-row store's
+    # can, which takes tens of milliseconds to save microseconds on bounded rows.
     settings = (
         "set_config('hnsw.ef_search', %(ef)s, true),"
-        " set_config('max_parallel_workers_per_gather', '0', true)"
+        " set_config('max_parallel_workers_per_gather', '0', true),"
+        " set_config('jit', 'off', true)"
     )
     if caps.iterative_scan:
         settings += ", set_config('hnsw.iterative_scan', 'relaxed_order', true)"
