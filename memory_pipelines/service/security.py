@@ -9,7 +9,7 @@ permit and the level that refused it.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Annotated
 
@@ -95,11 +95,12 @@ def require(action: str) -> Callable[..., Guard]:
     return dependency
 
 
-def guard_for(action: str) -> Callable[..., Guard]:
+def guard_for(action: str) -> Callable[..., Awaitable[Guard]]:
     """A dependency giving the route its Guard; the route calls `guard.check(person)` once it
-    has read the person from its body."""
+    has read the person from its body. It does no I/O, so it is async: FastAPI runs it on the
+    event loop instead of handing it to a worker thread and back (a sync dependency's hop)."""
 
-    def dependency(request: Request, principal: Caller) -> Guard:
+    async def dependency(request: Request, principal: Caller) -> Guard:
         return Guard(database(request), principal, action, request.path_params.get("store"))
 
     return dependency
