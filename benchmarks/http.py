@@ -186,6 +186,10 @@ class Side:
     latencies: list[float] = field(default_factory=list)
     errors: int = 0
     seconds: float = 0.0
+    # CPU seconds spent meanwhile by this process (the in-process calls, or the HTTP clients)
+    # and by the server process: where the two cores went
+    here_cpu: float = 0.0
+    server_cpu: float = 0.0
 
     def summary(self) -> dict[str, Any]:
         every = sorted(self.latencies)
@@ -198,11 +202,24 @@ class Side:
             "rps": round(len(every) / self.seconds, 1),
             "p50_ms": round(q[49] * 1000, 2),
             "p95_ms": round(q[94] * 1000, 2),
+            "cpu_ms_per_request_here": round(1000 * self.here_cpu / len(every), 2),
+            "cpu_ms_per_request_server": round(1000 * self.server_cpu / len(every), 2),
         }
 
 
-def _run(clients: int, seconds: float, call: Callable[[int], int], into: Side) -> None:
-    """`clients` threads calling `call(client)` (returns a status) until `seconds` pass."""
+def _cpu(pid: int) -> float:
+    """CPU seconds a process has used (user + system; Linux's /proc, else 0)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _run(clients: int, seconds: float, call: Callable[[int], int], into: Side, server: int) -> None:
+    """`clients` threads calling `call(client)` (returns a status) until `seconds` pass;
+    `server` is the server's process id."""
     latencies: list[list[float]] = [[] for _ in range(clients)]
     errors = [0] * clients
     start = threading.Barrier(clients + 1)
@@ -222,11 +239,13 @@ def _run(clients: int, seconds: float, call: Callable[[int], int], into: Side) -
     for t in threads:
         t.start()
     stop_at[0] = time.perf_counter() + seconds
-    began = time.perf_counter()
+    began, here, there = time.perf_counter(), time.process_time(), _cpu(server)
     start.wait()
     for t in threads:
         t.join()
     into.seconds += time.perf_counter() - began
+    into.here_cpu += time.process_time() - here
+    into.server_cpu += _cpu(server) - there
     into.latencies.extend(x for lat in latencies for x in lat)
     into.errors += sum(errors)
 
@@ -299,7 +318,7 @@ def main() -> None:
                     (over_http, lambda i, ep=ep: ep.http(clients[i], b, i).status_code),
                 ]
                 for side, call in sides if r % 2 == 0 else sides[::-1]:
-                    _run(args.clients, args.seconds / args.rounds, call, side)
+                    _run(args.clients, args.seconds / args.rounds, call, side, proc.pid)
             here, there = inproc.summary(), over_http.summary()
             row: dict[str, Any] = {"in_process": here, "http": there}
             if "p50_ms" in here and "p50_ms" in there:
@@ -328,7 +347,10 @@ def main() -> None:
         "http vs in-process, "
         + "; ".join(
             f"{name}: {r['http'].get('rps')} vs {r['in_process'].get('rps')} req/s, "
-            f"p50 +{r.get('added_p50_ms')} ms, p95 +{r.get('added_p95_pct')}%"
+            f"p50 +{r.get('added_p50_ms')} ms, p95 +{r.get('added_p95_pct')}%, CPU a request "
+            f"{r['in_process'].get('cpu_ms_per_request_here')} ms in-process vs "
+            f"{r['http'].get('cpu_ms_per_request_server')} ms server + "
+            f"{r['http'].get('cpu_ms_per_request_here')} ms clients"
             for name, r in results.items()
         )
         + " (goal: p50 +3 ms, p95 +20%)"

@@ -54,21 +54,20 @@ def record(
     """Write the audit row of a read made on `conn` (inside the read's transaction).
     `record_ids` are the memory items returned; `record_refs` every record returned as kind:id
     (by default the items')."""
+    # No savepoint: a failed insert leaves the read's transaction failed, and AuditFailed
+    # ends it, so the read rolls back with it (every caller abandons the read).
     try:
-        with conn.transaction():  # a savepoint: the error below is ours to word
-            return audit_db.record_read(
-                conn,
-                key_id=reader.key_id,
-                account_id=reader.account_id,
-                actor="",
-                endpoint=endpoint,
-                store_id=store_id,
-                filters=filters,
-                record_ids=record_ids,
-                record_refs=[f"item:{i}" for i in record_ids]
-                if record_refs is None
-                else record_refs,
-            )
+        return audit_db.record_read(
+            conn,
+            key_id=reader.key_id,
+            account_id=reader.account_id,
+            actor="",
+            endpoint=endpoint,
+            store_id=store_id,
+            filters=filters,
+            record_ids=record_ids,
+            record_refs=[f"item:{i}" for i in record_ids] if record_refs is None else record_refs,
+        )
     except psycopg.Error as exc:
         raise AuditFailed(
             f"the read could not be recorded in the audit, so it was not served "
