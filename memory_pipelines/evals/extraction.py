@@ -141,7 +141,7 @@ def evaluate(
             items = _items(conn, store_id)
         obs = [(t, seq_of[d]) for t, d in observations(sample) if d in seq_of]
         obs_vecs = embedder.embed([t for t, _ in obs])
-        item_vecs = embedder.embed([c for c, _ in items]) if items else []
+        item_vecs = embedder.embed([c for c, _ in items]) if items else np.zeros((0, embedder.dim))
         got = score(
             [(seq, v) for (_, seq), v in zip(obs, obs_vecs, strict=True)],
             [(turns, v) for (_, turns), v in zip(items, item_vecs, strict=True)],
