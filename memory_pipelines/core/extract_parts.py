@@ -73,7 +73,7 @@ def addresses(sentence: str, listener: str) -> bool:
         return True
     # the listener's name, or a short form of it ("Mel" for Melanie), set off by a comma
     called = re.search(r",\s*([A-Z][a-z]{2,})\W*$", sentence) or re.match(
-        r"^\W*([A-Z][a-z]{2,})\s*,", sentence
+        r"^\W*(?:\w+,\s*)?([A-Z][a-z]{2,})\s*,", sentence
     )
     return bool(called and listener[:3] == called.group(1)[:3])
 
@@ -187,7 +187,10 @@ def durable_parts(
             continue
         if is_echo(sentence, earlier) or (to_person and _IMPERATIVE.search(sentence)):
             continue
-        if not stands_alone(sentence, kind in policy.SAVE_REASONS, kind, listener):
+        # Between people a save reason must be about somebody too ("Meal times are always fun"
+        # is an opinion, no preference), and only a promise may speak to the listener.
+        strong_alone = kind in policy.SAVE_REASONS and not (to_person and kind != "commitment")
+        if not stands_alone(sentence, strong_alone, kind if strong_alone else "", listener):
             continue
         if kind in policy.SAVE_REASONS:
             strong.append((sentence, policy.SAVE_REASONS[kind]))
