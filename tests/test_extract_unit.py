@@ -129,3 +129,12 @@ def test_at_most_two_plain_facts_the_most_informative() -> None:
     kept = _parts(text)
     assert len(kept) == 2 and "It was nice." not in kept
     assert kept == sorted(kept, key=text.index)  # in the turn's order
+
+
+def test_a_question_tagged_on_and_news_of_next_month() -> None:
+    assert _parts("FYI, I finished another pottery project - want to see a pic?") == [
+        "FYI, I finished another pottery project."
+    ]
+    assert _parts("Next month I'm having an art show with my paintings - can't wait!") == [
+        "Next month I'm having an art show with my paintings - can't wait!"
+    ]

@@ -151,6 +151,13 @@ def _informative(sentence: str, kind: str) -> float:
     return float(score)
 
 
+def _without_tag(sentence: str) -> str:
+    """A statement with a question tagged on, without it: "I finished another pottery project -
+    want to see a pic?" -> "I finished another pottery project."."""
+    m = re.match(r"^(?P<head>.+?)\s+[-–—]\s+[^-–—]*\?$", sentence)
+    return m.group("head").rstrip(" ,;") + "." if m else sentence
+
+
 def durable_parts(
     text: str,
     role: str,
@@ -172,7 +179,7 @@ def durable_parts(
     facts: list[tuple[float, int, str]] = []
     role = role.lower()
     for n, raw in enumerate(sentence_kinds.sentences(text)):
-        sentence = with_subject(without_opener(without_bookkeeping(raw)))
+        sentence = with_subject(without_opener(without_bookkeeping(_without_tag(raw))))
         if not sentence:
             continue
         kind = sentence_kinds.sentence_kind(sentence, role)
