@@ -29,6 +29,8 @@ SAID = datetime(2024, 5, 1, 10)  # a Wednesday
          "Sam is allergic to peanuts. Sam's son is too."),
         ("I don't like it and I went home.", "Ana", "she",
          "Ana doesn't like it and she went home."),
+        ("I wanna help out and I gotta go.", "Caroline", "she",
+         "Caroline wants to help out and she has to go."),
     ],
 )  # fmt: skip
 def test_third_person_without_garbling(

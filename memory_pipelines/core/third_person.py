@@ -74,6 +74,8 @@ _AGREE = {
     "don't": ("doesn't", "don't"),
     "haven't": ("hasn't", "haven't"),
     "go": ("goes", "go"),
+    "wanna": ("wants to", "want to"),  # "I wanna help" -> "Caroline wants to help"
+    "gotta": ("has to", "have to"),
 }
 _CONTRACTED = {  # I'm -> Melanie is / she's ...
     "i'm": ("is", "are"),
