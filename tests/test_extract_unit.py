@@ -138,3 +138,10 @@ def test_a_question_tagged_on_and_news_of_next_month() -> None:
     assert _parts("Next month I'm having an art show with my paintings - can't wait!") == [
         "Next month I'm having an art show with my paintings - can't wait!"
     ]
+
+
+def test_you_in_a_relative_clause_only_mentions_the_listener() -> None:
+    assert _parts("I've been reading that book you recommended, it's about sailing.") == [
+        "I've been reading that book you recommended, it's about sailing."
+    ]
+    assert _parts("I've been thinking about you and your sailing trip.") == []

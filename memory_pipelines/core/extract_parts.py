@@ -66,10 +66,14 @@ _IMPERATIVE = re.compile(
 )
 
 
+# "you" inside a relative clause only mentions the listener: "the book you recommended".
+_YOU_MENTIONED = re.compile(r"\b(?:the|that|this|those|these)\s+\w+\s+you\s+\w+ed\b", re.I)
+
+
 def addresses(sentence: str, listener: str) -> bool:
     """Whether a sentence speaks to the listener: "you", or their name set off by a comma
     ("Glad I could help, Jon!", "Mel, that's great"; not "We moved to Austin, Texas")."""
-    if _LISTENER.search(sentence):
+    if _LISTENER.search(_YOU_MENTIONED.sub(" ", sentence)):
         return True
     # the listener's name, or a short form of it ("Mel" for Melanie), set off by a comma
     called = re.search(r",\s*([A-Z][a-z]{2,})\W*$", sentence) or re.match(
