@@ -145,3 +145,16 @@ def test_you_in_a_relative_clause_only_mentions_the_listener() -> None:
         "I've been reading that book you recommended, it's about sailing."
     ]
     assert _parts("I've been thinking about you and your sailing trip.") == []
+
+
+def test_the_assistant_keeps_its_lessons_people_chatting_keep_no_advice() -> None:
+    def chat(first: str, second: str, text: str) -> list[str]:
+        turns = [
+            WindowTurn(1, first, "Ana" if first == "user" else "Agent", "Hello there.", WHEN),
+            WindowTurn(2, second, "Ben" if second == "user" else "Agent", text, WHEN),
+        ]
+        return [c["context"] for c in extract_window(turns) if c["from_seq"] == 2]
+
+    lesson = "Lesson learned: always pin dependency versions before a release."
+    assert chat("user", "assistant", lesson) != []
+    assert chat("user", "user", "Always believe in yourself and never give up!") == []

@@ -73,10 +73,12 @@ def _listener(window: Sequence[WindowTurn], i: int) -> str:
 
 
 def _to_person(window: Sequence[WindowTurn], i: int) -> bool:
-    """Whether a turn speaks to a person (two people talking), not to the assistant."""
+    """Whether a turn is one person speaking to another (two people talking), not a person
+    speaking to the assistant or the assistant to them."""
     me = window[i].speaker or window[i].role
     others = [t for t in window if (t.speaker or t.role) != me]
-    return bool(others) and all(t.role.lower() == "user" for t in others)
+    people = window[i].role.lower() == "user" and all(t.role.lower() == "user" for t in others)
+    return bool(others) and people
 
 
 def _corrections(window: Sequence[WindowTurn], i: int) -> list[tuple[str, str, WindowTurn]]:
