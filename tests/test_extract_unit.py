@@ -70,6 +70,9 @@ def test_openers_go_and_a_dropped_subject_comes_back() -> None:
     assert with_subject("Exciting but kinda scary!") == "Exciting but kinda scary!"
     assert with_subject("Jared went home early.") == "Jared went home early."
     assert with_subject("Got any plans?") == "Got any plans?"
+    assert with_subject("Gonna volunteer at the shelter next month.") == (
+        "I'm gonna volunteer at the shelter next month."
+    )
 
 
 def test_news_after_small_talk_is_kept_sentence_by_sentence() -> None:

@@ -99,8 +99,10 @@ def with_subject(sentence: str) -> str:
     said = f"{adv}{low}{rest}"
     if low == "been" and after and after[0].lower() not in ("a", "an", "the", "so", "such"):
         return f"I've {said}"  # "Been busy with the studio"; not "Been a long road" (it has)
-    if low in _AFFECT:
-        return f"I'm {said}"
+    if low in _AFFECT or low == "gonna":
+        return f"I'm {said}"  # "Excited for the trip", "Gonna volunteer next month"
+    if low in ("gotta", "wanna"):
+        return f"I {said}"
     past = low in _IRREGULAR_PAST or (low.endswith("ed") and len(low) >= 5 and low not in _NOT_PAST)
     if past:
         return f"I {said}"
