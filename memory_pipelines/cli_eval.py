@@ -122,13 +122,26 @@ def eval_policy(files: tuple[Path, ...], out: Path | None) -> None:
     help="Hand-written chats with the items each must give (benchmarks/data/extraction).",
 )
 @click.option("--cases-only", is_flag=True, help="Score the case file only, not LoCoMo.")
+@click.option(
+    "--conversation",
+    "conversations",
+    multiple=True,
+    help="Only this LoCoMo conversation (a sample id such as conv-26); repeat for several.",
+)
 @backend_option
 @out_option
 def eval_extraction(
-    data: Path, case_file: Path, cases_only: bool, backend: str, out: Path | None
+    data: Path,
+    case_file: Path,
+    cases_only: bool,
+    conversations: tuple[str, ...],
+    backend: str,
+    out: Path | None,
 ) -> None:
     """Extraction: coverage and precision on the hand-written cases, and on LoCoMo the
-    coverage of its observations, the precision proxy and items per 100 turns."""
+    coverage of its observations, precision (items that say what an observation of their
+    turns says), the older precision proxy and items per 100 turns, for the conversations
+    the rules were tuned on and the held-out ones apart."""
     from memory_pipelines.evals import extraction_cases
     from memory_pipelines.evals.extraction import evaluate
     from memory_pipelines.models.base import Models
@@ -139,7 +152,14 @@ def eval_extraction(
     emb = get_embedder()
     models, db = Models(make_backend(backend, emb)), get_database()
     cases = extraction_cases.evaluate(db, models, emb, case_file, _jsonl(case_file))
-    report = {"cases": cases} if cases_only else {**evaluate(db, models, emb, data), "cases": cases}
+    report = (
+        {"cases": cases}
+        if cases_only
+        else {
+            **evaluate(db, models, emb, data, only=conversations),
+            "cases": cases,
+        }
+    )
     _emit(report, out)
 
 

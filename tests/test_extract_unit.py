@@ -46,3 +46,118 @@ def test_candidates_name_the_speaker_and_carry_their_turn() -> None:
     assert cands[0]["context"].startswith("Caroline adopted a dog named Oscar last week")
     assert cands[0]["confidence"] <= 6
     assert "Oscar" in cands[0]["entities"]
+
+
+def _parts(text: str, role: str = "user", **kw: object) -> list[str]:
+    return [s for s, _ in durable_parts(text, role, **kw)]  # type: ignore[arg-type]
+
+
+def test_openers_go_and_a_dropped_subject_comes_back() -> None:
+    from memory_pipelines.core.sentence_forms import with_subject, without_opener
+
+    assert (
+        without_opener("Yeah, I painted that lake last year!") == "I painted that lake last year!"
+    )
+    assert without_opener("Oh, and BTW, I started my own store.") == "I started my own store."
+    assert without_opener("No more gluten for me.") == "No more gluten for me."
+    assert with_subject("Took a short trip to Rome last week.") == (
+        "I took a short trip to Rome last week."
+    )
+    assert with_subject("Still working on opening a dance studio.") == (
+        "I'm still working on opening a dance studio."
+    )
+    assert with_subject("Painting helps me relax.") == "Painting helps me relax."
+    assert with_subject("Exciting but kinda scary!") == "Exciting but kinda scary!"
+    assert with_subject("Jared went home early.") == "Jared went home early."
+    assert with_subject("Got any plans?") == "Got any plans?"
+    assert with_subject("Gonna volunteer at the shelter next month.") == (
+        "I'm gonna volunteer at the shelter next month."
+    )
+
+
+def test_news_after_small_talk_is_kept_sentence_by_sentence() -> None:
+    text = "Hey Jon, congrats on the fair! Oh, and BTW, I started my own online clothing store."
+    assert _parts(text) == ["I started my own online clothing store."]
+    # a hedge hedges its own sentence, not the news beside it
+    text = "Guess what? I applied to adoption agencies this week! I think I'm ready."
+    assert _parts(text) == ["I applied to adoption agencies this week!"]
+
+
+def test_talk_to_the_listener_moods_and_generic_we_are_not_facts() -> None:
+    assert _parts("That charity race sounds great, Mel!", listener="Melanie") == []
+    assert _parts("We make a great team. Friends like these keep us strong.") == []
+    assert _parts("It's been tough, but I'm determined and I won't quit.") == []
+    assert _parts("Anything new with the studio lately?") == []
+    # "we" telling what happened is a fact
+    assert _parts("We went to the beach with the kids last weekend.") == [
+        "We went to the beach with the kids last weekend."
+    ]
+
+
+def test_advice_to_a_person_is_no_preference_an_instruction_to_the_assistant_is() -> None:
+    assert (
+        _parts("Never give up on your dream studio, always trust the process.", to_person=True)
+        == []
+    )
+    kept = durable_parts("Always give me prices in euros, not dollars.", "user", to_person=False)
+    assert [c for _, c in kept] == ["preference"]
+
+
+def test_an_echo_is_dropped_an_answer_is_kept() -> None:
+    earlier = ["Do you still play the cello in an orchestra?"]
+    assert _parts("Yeah, I play the cello in an orchestra every Thursday.", earlier=earlier) == [
+        "I play the cello in an orchestra every Thursday."
+    ]
+    said = ["I play the cello in a community orchestra."]
+    assert _parts("Oh nice, you play the cello in a community orchestra.", earlier=said) == []
+    assert _parts("So the community orchestra plays the cello pieces.", earlier=said) == []
+
+
+def test_a_future_that_is_no_promise() -> None:
+    def never(_: str) -> bool:
+        return False
+
+    # the assistant's own next step is owed to nobody: not saved
+    assert _parts("I'll look for flatter routes.", "assistant", is_promise=never) == []
+    # a person's plan is a fact about them
+    kept = durable_parts("I'm going to paint a sunset this weekend.", "user", is_promise=never)
+    assert kept == [("I'm going to paint a sunset this weekend.", "fact")]
+
+
+def test_at_most_two_plain_facts_the_most_informative() -> None:
+    text = (
+        "I moved to Glasgow in 2021. It was nice. My sister Lucy works there as a nurse. "
+        "I bake bread on Sundays with my neighbour Tom."
+    )
+    kept = _parts(text)
+    assert len(kept) == 2 and "It was nice." not in kept
+    assert kept == sorted(kept, key=text.index)  # in the turn's order
+
+
+def test_a_question_tagged_on_and_news_of_next_month() -> None:
+    assert _parts("FYI, I finished another pottery project - want to see a pic?") == [
+        "FYI, I finished another pottery project."
+    ]
+    assert _parts("Next month I'm having an art show with my paintings - can't wait!") == [
+        "Next month I'm having an art show with my paintings - can't wait!"
+    ]
+
+
+def test_you_in_a_relative_clause_only_mentions_the_listener() -> None:
+    assert _parts("I've been reading that book you recommended, it's about sailing.") == [
+        "I've been reading that book you recommended, it's about sailing."
+    ]
+    assert _parts("I've been thinking about you and your sailing trip.") == []
+
+
+def test_the_assistant_keeps_its_lessons_people_chatting_keep_no_advice() -> None:
+    def chat(first: str, second: str, text: str) -> list[str]:
+        turns = [
+            WindowTurn(1, first, "Ana" if first == "user" else "Agent", "Hello there.", WHEN),
+            WindowTurn(2, second, "Ben" if second == "user" else "Agent", text, WHEN),
+        ]
+        return [c["context"] for c in extract_window(turns) if c["from_seq"] == 2]
+
+    lesson = "Lesson learned: always pin dependency versions before a release."
+    assert chat("user", "assistant", lesson) != []
+    assert chat("user", "user", "Always believe in yourself and never give up!") == []

@@ -29,6 +29,8 @@ SAID = datetime(2024, 5, 1, 10)  # a Wednesday
          "Sam is allergic to peanuts. Sam's son is too."),
         ("I don't like it and I went home.", "Ana", "she",
          "Ana doesn't like it and she went home."),
+        ("I wanna help out and I gotta go.", "Caroline", "she",
+         "Caroline wants to help out and she has to go."),
     ],
 )  # fmt: skip
 def test_third_person_without_garbling(
@@ -85,7 +87,11 @@ def test_corrections_name_the_new_and_the_old_value() -> None:
     )
     bare = correction("May, not April.")
     assert bare is not None and bare.bare
-    assert apply_to_earlier(bare, ["We fly in April.", "It rains."]) == (0, "We fly in May.")
+    assert apply_to_earlier(bare, ["We fly in April.", "It rains."]) == (
+        0,
+        "We fly in May, not April.",
+    )
+    assert apply_to_earlier(bare, ["In April we fly."]) == (0, "In May, not April, we fly.")
     assert correction("I like tea, not coffee.") is None  # a preference, no old value
     assert correction("I was not happy about it.") is None
 
@@ -111,4 +117,60 @@ def test_the_extractor_keeps_promises_health_facts_and_corrections() -> None:
     assert commitment["context"] == "Agent will send Ben the fixed importer by June 10."
     assert commitment["owed_to"] == "Ben" and commitment["due_at"].startswith("2024-06-10")
     fixed = [c for c in out if c["from_seq"] == 6]
-    assert [c["context"] for c in fixed] == ["We fly to Lisbon in May for the conference."]
+    assert [c["context"] for c in fixed] == [
+        "We fly to Lisbon in May, not April, for the conference."
+    ]
+
+
+def test_a_delivery_is_a_promise_whatever_the_verb() -> None:
+    p = promise("I'll have the invoice summary to you by 10 June.", "Agent", "Dana", SAID)
+    assert p is not None and p.owed_to == "Dana" and p.due_at == datetime(2024, 6, 10, 23, 59)
+    assert promise("I'll have to think about it.", "Agent", "Dana", SAID) is None
+    assert promise("I'll have a look tomorrow.", "Agent", "Dana", SAID) is None
+
+
+def test_third_person_irregular_pasts_and_adverbs() -> None:
+    assert third_person("Last week, I built a website.", "Gina", "she") == (
+        "Last week, Gina built a website."
+    )
+    assert third_person("I slowly formed ties and I apply for grants.", "Maria", "she") == (
+        "Maria slowly formed ties and she applies for grants."
+    )
+
+
+def test_the_issue_cases_on_the_extractor() -> None:
+    """Issue 16: bookkeeping is no commitment, a LoCoMo-like turn is no commitment and is not
+    garbled, a promise with a date has its due time, a correction names the old value."""
+    window = [
+        _turn(1, "user", "Ben", "Our import fails on the first column of every file."),
+        _turn(
+            2, "assistant", "Agent", "Stripping the BOM before parsing fixes that; I'll note it."
+        ),
+        _turn(3, "assistant", "Agent", "Thanks, I'll note Ben's review."),
+    ]
+    out = extract_window(window, pronoun_of=lambda n: "he")
+    assert not any("note" in c["context"] for c in out)
+    assert not any(c["category"] == "commitment" for c in out)
+    melanie = [
+        _turn(1, "user", "Melanie", "It's like therapy for me, letting me express myself."),
+        _turn(2, "user", "Caroline", "I love that."),
+    ]
+    (item,) = [c for c in extract_window(melanie, pronoun_of=lambda n: "she") if c["from_seq"] == 1]
+    assert item["category"] == "fact"
+    assert item["context"] == "It's like therapy for Melanie, letting her express herself."
+
+
+def test_extraction_eval_counts_merged_turns_and_reads_precision_both_ways() -> None:
+    import numpy as np
+
+    from memory_pipelines.evals.extraction import score
+
+    a, b, c = np.eye(3, dtype=np.float32)
+    obs = [(1, a), (5, b), (9, c)]  # (evidence turn, vector)
+    items = [({1, 5}, a), ({5}, c), ({9}, c), ({20}, b)]  # (evidence turns, vector)
+    got = score(obs, items)
+    # turn 1 said by item 0; turn 5's observation (b) said by no item of turn 5; turn 9 by item 2
+    assert (got["observations"], got["covered"]) == (3, 2)
+    # items 0 and 2 say what an observation of their turns says; item 1 is on an evidence turn
+    # but says something else; item 3 is on no evidence turn
+    assert (got["items"], got["items_same"], got["items_on_evidence"]) == (4, 2, 3)

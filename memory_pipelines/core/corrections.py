@@ -22,11 +22,11 @@ _NOT_OLD = re.compile(
     re.IGNORECASE,
 )
 _OPENER = re.compile(
-    r"^\W*(?:(?:sorry|oops|actually|correction|no|wait|my bad|i mean|i meant|it's|it is"
+    r"^\W*(?:(?:sorry|oops|oh|ah|actually|correction|no|wait|my bad|i mean|i meant|it's|it is"
     r"|that's|that is)(?:\W+|$))*",
     re.IGNORECASE,
 )
-_APOLOGY = re.compile(r"^\W*(?:(?:sorry|oops|correction|my bad|wait|actually)\W+)+", re.I)
+_APOLOGY = re.compile(r"^\W*(?:(?:sorry|oops|oh|ah|correction|my bad|wait|actually)\W+)+", re.I)
 _MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
 _DAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
 
@@ -75,9 +75,12 @@ def corrected(sentence: str, fix: Correction) -> str:
 
 
 def apply_to_earlier(fix: Correction, earlier: Sequence[str]) -> tuple[int, str] | None:
-    """(index, rewritten sentence) of the latest earlier sentence holding the old value."""
+    """(index, rewritten sentence) of the latest earlier sentence holding the old value, the
+    new value in its place and the old one still named ("We fly in April" + "May, not April"
+    -> "We fly in May, not April,"), so the judge sees which record it replaces."""
     rx = re.compile(rf"\b{re.escape(fix.old)}\b", re.IGNORECASE)
     for i in range(len(earlier) - 1, -1, -1):
         if rx.search(earlier[i]):
-            return i, rx.sub(fix.new, earlier[i], count=1)
+            fixed = rx.sub(f"{fix.new}, not {fix.old},", earlier[i], count=1)
+            return i, re.sub(r",(?=\s*(?:[.,;:!?)]|$))", "", fixed)
     return None

@@ -18,7 +18,13 @@ import numpy as np
 from memory_pipelines.core import policy, sentence_kinds
 from memory_pipelines.core.corrections import apply_to_earlier, corrected, correction
 from memory_pipelines.core.dates import annotate
-from memory_pipelines.core.promises import bookkeeping, promise
+from memory_pipelines.core.extract_parts import (
+    CAPITALISED,
+    NOT_ENTITIES,
+    durable_parts,
+    without_opener,
+)
+from memory_pipelines.core.promises import promise
 from memory_pipelines.core.third_person import third_person
 
 # The speaker's pronoun (she, he or they), as the backend judges it from the name.
@@ -27,58 +33,6 @@ PronounOf = Callable[[str], str]
 MAX_CONFIDENCE = 6
 MAX_PER_TURN = 2  # the spec's budget of saves per turn
 MAX_CONTEXT = 300
-_CAPITALISED = re.compile(r"\b([A-Z][a-z]+(?:\s+[A-Z][a-z]+)*)\b")
-_NOT_ENTITIES = frozenset(
-    (
-        "I",
-        "The",
-        "A",
-        "An",
-        "And",
-        "But",
-        "So",
-        "Oh",
-        "Hey",
-        "Hi",
-        "Yes",
-        "No",
-        "Yeah",
-        "Wow",
-        "Thanks",
-        "Thank",
-        "That",
-        "This",
-        "It",
-        "What",
-        "When",
-        "Where",
-        "How",
-        "Why",
-        "Who",
-        "Which",
-        "We",
-        "You",
-        "He",
-        "She",
-        "They",
-        "My",
-        "Our",
-        "Your",
-        "Just",
-        "Well",
-        "Okay",
-        "Ok",
-        "Sure",
-        "Also",
-        "Really",
-        "Great",
-        "Good",
-        "Nice",
-        "Awesome",
-        "Cool",
-        "Sounds",
-    )
-)
 
 
 @dataclass(frozen=True)
@@ -96,9 +50,9 @@ class WindowTurn:
 
 def entities_of(text: str, speaker: str) -> list[str]:
     found = [speaker] if speaker else []
-    for m in _CAPITALISED.finditer(text):
+    for m in CAPITALISED.finditer(text):
         name = m.group(1)
-        if name.split()[0] not in _NOT_ENTITIES and name not in found:
+        if name.split()[0] not in NOT_ENTITIES and name not in found:
             found.append(name)
     return found[:10]
 
@@ -106,93 +60,6 @@ def entities_of(text: str, speaker: str) -> list[str]:
 def _clip(text: str) -> str:
     text = " ".join(text.split())
     return text if len(text) <= MAX_CONTEXT else text[: MAX_CONTEXT - 1].rstrip() + "…"
-
-
-def durable_parts(text: str, role: str) -> list[tuple[str, str]]:
-    """The sentences of a turn worth keeping, with their category: explicit save reasons
-    (lesson, commitment, decision, ...) first, then plain statements of fact."""
-    safety: list[tuple[str, str]] = []
-    strong, plain = [], []
-    for sentence in sentence_kinds.sentences(text):
-        sentence = _without_bookkeeping(sentence)
-        if not sentence:
-            continue
-        kind = sentence_kinds.sentence_kind(sentence, role.lower())
-        if sentence_kinds.SAFETY.search(sentence) and kind in ("fact", "durable_fact"):
-            safety.append((sentence, "fact"))  # never crowded out, however short
-            continue
-        if not _stands_alone(sentence, kind in policy.SAVE_REASONS, kind):
-            continue
-        if kind in policy.SAVE_REASONS:
-            strong.append((sentence, policy.SAVE_REASONS[kind]))
-        elif kind == "fact" or (kind == "plain" and len(sentence.split()) >= 5):
-            plain.append((sentence, "fact"))
-    return safety + strong + plain[:1]
-
-
-# "Yes, ...", "Oh, ...": an answer's opener is no part of the fact.
-_LEAD_ACK = re.compile(
-    r"^\W*(?:yes|yeah|yep|no|nope|oh|ah|well|so|sure|ok(?:ay)?|right|hmm+|um+|actually)\b[,!.]*\s+",
-    re.IGNORECASE,
-)
-
-
-def _without_bookkeeping(sentence: str) -> str:
-    """The sentence without clauses that only keep a note ("...; I'll note it")."""
-    clauses = re.split(r"(?<=[;,:])\s+|\s+(?=(?:and|so) (?:i|we)\b)", sentence)
-    kept = [c for c in clauses if not bookkeeping(c)]
-    if len(kept) == len(clauses):
-        return sentence
-    return " ".join(kept).strip(" ;,:") + ("." if kept else "")
-
-
-# Cheering the listener on, or both: "Let's keep going!", "We'll get through this!".
-_CHEER = re.compile(
-    r"^\W*(?:let's|let us)\b|^\W*we(?:'ll| will) (?:get|make it|pull) through\b", re.I
-)
-
-# Small talk aimed at the listener ("Your kids look so happy!", "Sorry that happened to you")
-# or about the conversation itself says nothing durable about anybody.
-_LISTENER = re.compile(r"\b(?:you|your|you're|you've|yours|yourself)\b", re.IGNORECASE)
-_SPEAKER = re.compile(
-    r"\b(?:i|i'm|i've|i'd|i'll|my|me|mine|myself|we|we're|we've|our|us)\b", re.IGNORECASE
-)
-_REACTION = re.compile(
-    r"^\W*(?:wow|aw+|oh|ooh|haha|lol|yay|omg|that's|that is|sounds|so glad|glad|sorry|congrats|"
-    r"congratulations|good luck|thanks|thank you|love (?:that|it|this)|what a|how)\b",
-    re.IGNORECASE,
-)
-
-
-def _names_somebody(sentence: str) -> bool:
-    """The speaker (first person) or a name after the first word: who the fact is about."""
-    if _SPEAKER.search(sentence):
-        return True
-    return any(
-        m.group(1).split()[0] not in _NOT_ENTITIES
-        for m in _CAPITALISED.finditer(sentence, len(sentence.split()[0]))
-    )
-
-
-def _stands_alone(sentence: str, strong: bool, kind: str = "") -> bool:
-    """Whether a sentence could be a memory on its own: not a bare image caption, not a
-    reaction, long enough to say something, and (unless it carries an explicit save reason)
-    about somebody: "It was so vibrant" or "Cherish the moments" say nothing durable."""
-    words = sentence.split()
-    if len(words) < 4 or sentence.lstrip().startswith("[image:"):
-        return False
-    if _REACTION.search(sentence):
-        return False
-    if _LISTENER.search(sentence) and (
-        kind not in ("commitment", "decision_with_why", "hard_lesson")
-        or not _names_somebody(sentence)
-    ):
-        # Said to the listener ("I'm always here for you", "you've got this"): about the
-        # conversation between them; a promise or a decision to the listener stays.
-        return False
-    if _CHEER.search(sentence):
-        return False
-    return strong or _names_somebody(sentence)
 
 
 def _listener(window: Sequence[WindowTurn], i: int) -> str:
@@ -203,6 +70,15 @@ def _listener(window: Sequence[WindowTurn], i: int) -> str:
     if other is not None:
         return other.speaker or ("User" if other.role == "user" else "Assistant")
     return "Assistant" if window[i].role == "user" else "User"
+
+
+def _to_person(window: Sequence[WindowTurn], i: int) -> bool:
+    """Whether a turn is one person speaking to another (two people talking), not a person
+    speaking to the assistant or the assistant to them."""
+    me = window[i].speaker or window[i].role
+    others = [t for t in window if (t.speaker or t.role) != me]
+    people = window[i].role.lower() == "user" and all(t.role.lower() == "user" for t in others)
+    return bool(others) and people
 
 
 def _corrections(window: Sequence[WindowTurn], i: int) -> list[tuple[str, str, WindowTurn]]:
@@ -227,6 +103,19 @@ def _corrections(window: Sequence[WindowTurn], i: int) -> list[tuple[str, str, W
     return out
 
 
+def _said_anew(
+    turn: WindowTurn, earlier: Sequence[WindowTurn], similarity: policy.Similarity | None
+) -> bool:
+    """Whether a turn says something of its own, before its sentences are judged one by one:
+    not a recap or re-paste of the history, and (said by the assistant) not an
+    acknowledgement of what it was just told ("Noted: no chicken bones for Luna")."""
+    recent = [f"{t.role}: {t.text}" for t in earlier]
+    verdict = policy.judge_turn(turn.text, turn.role, recent, similarity=similarity)
+    if verdict.reason == "already_in_history":
+        return False
+    return not (verdict.reason == "restatement" and turn.role.lower() == "assistant")
+
+
 def extract_window(
     window: Sequence[WindowTurn],
     types: Sequence[str] = (),
@@ -239,26 +128,33 @@ def extract_window(
     allowed = set(types) if types else None
     out: list[dict[str, Any]] = []
     for i, turn in enumerate(window):
-        fixes = _corrections(window, i)
-        recent = [f"{t.role}: {t.text}" for t in window[max(0, i - 3) : i]]
-        verdict = policy.judge_turn(turn.text, turn.role, recent, similarity=similarity)
-        parts: list[tuple[str, str, WindowTurn]] = [(s, c, t) for s, c, t in fixes]
-        if verdict.save:
-            fixed = {s for s in sentence_kinds.sentences(turn.text) if correction(s)}
-            parts += [
-                (s, c, turn) for s, c in durable_parts(turn.text, turn.role) if s not in fixed
-            ]
+        parts: list[tuple[str, str, WindowTurn]] = list(_corrections(window, i))
+        earlier = window[max(0, i - 3) : i]
+        listener = _listener(window, i)
+        if _said_anew(turn, earlier, similarity):
+
+            def is_promise(s: str, who: str = listener, t: WindowTurn = turn) -> bool:
+                return promise(s, t.speaker, who, t.created_at) is not None
+
+            kept = durable_parts(
+                turn.text,
+                turn.role,
+                [t.text for t in earlier],
+                listener,
+                to_person=_to_person(window, i),
+                is_promise=is_promise,
+            )
+            parts += [(s, c, turn) for s, c in kept if not correction(s)]  # fixes come first
         for sentence, category, about in parts[:MAX_PER_TURN]:
             speaker = about.speaker or ("User" if about.role == "user" else "Assistant")
             pronoun = pronoun_of(speaker) if pronoun_of else "they"
             promised = None
-            listener = _listener(window, i)
             if category == "commitment":
                 promised = promise(sentence, speaker, listener, turn.created_at)
                 category = "commitment" if promised else "fact"
             if allowed is not None and category not in allowed:
                 continue
-            text = third_person(_LEAD_ACK.sub("", sentence), speaker, pronoun)
+            text = third_person(without_opener(sentence), speaker, pronoun)
             if promised is not None:  # "send you the report": you are the one it is owed to
                 text = re.sub(r"\byour\b", f"{listener}'s", re.sub(r"\byou\b", listener, text))
             dated, dates = annotate(text[:1].upper() + text[1:], about.created_at)

@@ -125,6 +125,11 @@ _GIVE_VERBS = frozenset(
 )
 
 
+# "I'll have the summary to you by Friday", "I'll get it back to Ana": a delivery, whatever
+# the verb ("have" alone is no act).
+_DELIVERS = re.compile(rf"\b(?:have|get)\b.{{1,60}}?\b(?:back )?to (?:you|{_NAME}|{_ROLE})\b")
+
+
 @dataclass(frozen=True)
 class Promise:
     owner: str
@@ -139,7 +144,7 @@ def promise(sentence: str, speaker: str, listener: str, said_at: datetime) -> Pr
     pm = _PROMISED.search(sentence)
     if not m and not pm:
         return None
-    if m and m.group("verb").lower() in _NO_ACTION and not pm:
+    if m and m.group("verb").lower() in _NO_ACTION and not pm and not _DELIVERS.search(sentence):
         return None
     whom = ""
     if pm and pm.group("whom"):

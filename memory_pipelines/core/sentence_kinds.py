@@ -141,7 +141,9 @@ _META = _rx(  # talk about the conversation itself: reshape/repeat requests, pau
     r"just a)\s+(?:a\s+)?(?:quick\s+|small\s+|silly\s+)?(?:question|favou?r|request|query)\b|"
     + _LEAD
     + r"(?:let me (?:think|know|check|look)|remind me|help me|tell me|show me|"
-    r"(?:shorter|longer|simpler|again|next|more|continue|go on|carry on)\b|repeat (?:that|it)|"
+    # "Next!", "Next one": a request; not "Next month I'm having a show"
+    r"(?:shorter|longer|simpler|again|next(?=\W*$|\s+(?:one|please|step|part|page)\b)|more|"
+    r"continue|go on|carry on)\b|repeat (?:that|it)|"
     r"one (?:moment|sec|second)|give me a (?:sec|second|minute|moment)|just a (?:sec|minute)|"
     r"hang on|hold on|brb|back in \d|(?:can|could|would|will) you\b[^?]*\?$|say that again|"
     r"what was .* again|here's (?:the|a|your) (?:\w+ )?(?:version|draft)|here you go|"

@@ -45,6 +45,7 @@ _ADVERBS = frozenset(
         "generally",
     ]
 )
+_ADVERB_LY = re.compile(r"[a-z]{3,}(?<!p)ly")  # slowly, finally; not apply, reply, rely
 _PLURAL = {"was": "were", "am": "are", "wasn't": "weren't"}  # "I was" -> "they were"
 # Words after a subject that never take -s ("Jon gotta", not "Jon gottas").
 _MODALS = frozenset(
@@ -73,6 +74,8 @@ _AGREE = {
     "don't": ("doesn't", "don't"),
     "haven't": ("hasn't", "haven't"),
     "go": ("goes", "go"),
+    "wanna": ("wants to", "want to"),  # "I wanna help" -> "Caroline wants to help"
+    "gotta": ("has to", "have to"),
 }
 _CONTRACTED = {  # I'm -> Melanie is / she's ...
     "i'm": ("is", "are"),
@@ -134,6 +137,31 @@ _PAST = frozenset(
         "were",
         "had",
         "did",
+        "built",
+        "sent",
+        "lent",
+        "bent",
+        "dealt",
+        "meant",
+        "slept",
+        "burnt",
+        "learnt",
+        "dreamt",
+        "shot",
+        "hit",
+        "hurt",
+        "won",
+        "drove",
+        "rode",
+        "wore",
+        "broke",
+        "chose",
+        "spoke",
+        "woke",
+        "swam",
+        "threw",
+        "drew",
+        "forgot",
     ]
 )
 
@@ -170,7 +198,7 @@ def third_person(text: str, speaker: str, pronoun: str = "they") -> str:
                 named = False
             continue
         if agree_next:
-            if low in _ADVERBS:
+            if low in _ADVERBS or _ADVERB_LY.fullmatch(low):
                 out.append(tok)
                 continue
             agree_next = False

@@ -1,0 +1,142 @@
+"""The form of a chat sentence, before it is judged: its opener taken off ("Yeah, I painted
+it" -> "I painted it"), its dropped subject put back ("Took a trip to Rome" -> "I took a trip to
+Rome"), and whether it only tells a mood ("It's tough but I'm determined"). Pure Python.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memory_pipelines.core import sentence_kinds
+
+_INTERJECTION = (
+    r"yes|yeah|yep|yup|no|nope|oh|ooh|ah|aw+|well|sure|ok(?:ay)?|right|hmm+|um+|actually|wow|"
+    r"hey|hi|hello|thanks|thank you|totally|definitely|absolutely|agreed|true|haha|lol|cool|"
+    r"awesome|great|nice|indeed|exactly|of course|sorry|woah|whoa|yay|omg|i see"
+)
+# An opener: interjections, perhaps with the listener's name ("Yeah, Gina!", "Hey Jon,"), and
+# linking words ("Oh, and BTW, ..."). An interjection needs its punctuation ("No more gluten"
+# keeps its "No").
+_OPENER = re.compile(
+    rf"^\W*(?:(?:(?:{_INTERJECTION})(?:\s+(?-i:[A-Z][a-z]+))?\s*[,!.;:-]+|so\b|and\b|but\b|also\b,?"
+    r"|plus\b|btw\b,?|by the way\b,?|anyway\b,?|oh\b)\s*)+",
+    re.IGNORECASE,
+)
+# fmt: off
+_IRREGULAR_PAST = frozenset([
+    "went", "got", "became", "took", "made", "bought", "sold", "ran", "met", "saw", "found",
+    "gave", "won", "lost", "began", "wrote", "built", "left", "came", "grew", "flew", "sat",
+    "spent", "taught", "kept", "had", "did", "felt", "thought", "heard", "told",
+])
+# fmt: on
+# fmt: off
+_NOT_PAST = frozenset([
+    "need", "feed", "seed", "speed", "breed", "indeed", "bed", "red", "shed", "wed",
+])
+# fmt: on
+# Participles that describe a state of mind ("Excited for the trip!" -> "I'm excited ...").
+# fmt: off
+_AFFECT = frozenset([
+    "excited", "thrilled", "stoked", "tired", "bored", "scared", "worried", "pleased", "amazed",
+    "blessed", "interested", "obsessed", "surprised", "delighted", "exhausted", "stressed",
+    "overwhelmed", "inspired", "motivated", "impressed", "honored", "honoured", "touched",
+    "relieved", "glad", "proud", "happy", "sad", "bummed",
+])
+# fmt: on
+# -ing words that are adjectives ("Exciting but scary!"), and words after an -ing word that
+# show it is no verb with an object ("Amazing how ...", "Refreshing, really").
+# fmt: off
+_ADJECTIVE_ING = frozenset([
+    "amazing", "exciting", "interesting", "inspiring", "relaxing", "rewarding", "boring",
+    "annoying", "amusing", "touching", "stunning", "refreshing", "challenging", "overwhelming",
+    "surprising", "satisfying", "fascinating", "encouraging", "heartwarming", "terrifying",
+    "frustrating", "exhausting", "charming", "thrilling", "calming", "soothing", "nerve-wracking",
+    "breathtaking", "humbling",
+])
+# fmt: on
+# fmt: off
+_NOT_OBJECT = frozenset([
+    "but", "and", "or", "how", "what", "that", "so", "too", "as", "if",
+])
+# fmt: on
+_LEAD_ADVERB = r"(?:(?:still|just|also|recently|finally|really|totally|actually)\s+)?"
+_FIRST = re.compile(
+    rf"^(?P<adv>{_LEAD_ADVERB})(?P<word>[A-Za-z]+)\b(?P<rest>.*)$", re.DOTALL | re.I
+)
+# A verb after a gerund subject: "Seeing my kids smile was awesome", "Painting helps me",
+# "Stripping the BOM fixes that".
+_FINITE = re.compile(
+    r"\b(?:is|was|are|were|has|have|had|does|did|can|could|will|would|should|must|makes?|"
+    r"helps?|means?|gives?|keeps?|feels?|seems?|brings?)\b|\b\w+n't\b|"
+    r"\b(?!(?:it|that|there|here|he|she|we|they|you|i|what|who)')\w+'(?:s|re|ve|ll|d)\b|"
+    r"\b\w+s (?:me|my|us|our|him|his|her|them|their|it|you|your|that|this|the|a|an)\b",
+    re.IGNORECASE,
+)
+
+
+def without_opener(sentence: str) -> str:
+    """The sentence without its opener ("Yeah, I painted it" -> "I painted it")."""
+    rest = _OPENER.sub("", sentence, count=1).strip().lstrip(",;:-—– ")
+    return rest[:1].upper() + rest[1:] if rest else ""
+
+
+def with_subject(sentence: str) -> str:
+    """A sentence whose subject (I) was left out, with it put back: "Took a trip to Rome" ->
+    "I took a trip to Rome", "Still working on the studio" -> "I'm still working on the
+    studio". Questions, a gerund that is the subject ("Painting helps me relax") and an
+    adjective ("Exciting but scary") are left alone."""
+    m = _FIRST.match(sentence)
+    if m is None or sentence.rstrip().endswith("?"):
+        return sentence
+    adv, word, rest = m.group("adv").lower(), m.group("word"), m.group("rest")
+    low = word.lower()
+    after = rest.split()[:1]
+    if after and re.fullmatch(r"and|is|was|has|had|will|would|said|says|\w+ed", after[0].lower()):
+        return sentence  # "Jared went", "Fred and I": the first word is the subject
+    if after and after[0].lower() in _IRREGULAR_PAST:
+        return sentence
+    clause = re.split(r"[;:—–]| - ", rest, maxsplit=1)[0]
+    said = f"{adv}{low}{rest}"
+    if low == "been" and after and after[0].lower() not in ("a", "an", "the", "so", "such"):
+        return f"I've {said}"  # "Been busy with the studio"; not "Been a long road" (it has)
+    if low in _AFFECT or low == "gonna":
+        return f"I'm {said}"  # "Excited for the trip", "Gonna volunteer next month"
+    if low in ("gotta", "wanna"):
+        return f"I {said}"
+    past = low in _IRREGULAR_PAST or (low.endswith("ed") and len(low) >= 5 and low not in _NOT_PAST)
+    if past:
+        return f"I {said}"
+    verb_ing = low.endswith("ing") and len(low) >= 6 and low not in _ADJECTIVE_ING
+    if verb_ing and after and after[0].lower() not in _NOT_OBJECT and not _FINITE.search(clause):
+        return f"I'm {said}"
+    return sentence
+
+
+# How a person feels or what they resolve, in words that name nothing: "It's tough but I'm
+# determined", "I won't quit on my dreams", "It's been a wild ride". A sentence with fewer than
+# two other content words is a mood, no fact (a sentiment lexicon, not a list of sentences).
+# fmt: off
+_MOOD = frozenset([
+    "good", "great", "awesome", "amazing", "cool", "nice", "fun", "tough", "hard", "easy",
+    "difficult", "wild", "crazy", "rough", "scary", "exciting", "excited", "happy", "sad", "glad",
+    "proud", "grateful", "thankful", "lucky", "blessed", "sure", "confident", "ready",
+    "determined", "positive", "hopeful", "motivated", "inspired", "inspiring", "pumped", "stoked",
+    "thrilled", "nervous", "scared", "worried", "stressed", "overwhelmed", "tired", "busy",
+    "special", "best", "better", "worse", "worth", "feel", "feeling", "felt", "feels", "love",
+    "loved", "loving", "hope", "hoping", "hoped", "give", "giving", "gave", "quit", "quitting",
+    "stop", "keep", "keeping", "going", "gonna", "gotta", "wanna", "make", "making", "happen",
+    "push", "pushing", "forward", "dream", "dreams", "goal", "goals", "passion", "journey",
+    "ride", "way", "thing", "things", "stuff", "lot", "life", "moment", "moments", "time",
+    "times", "really", "definitely", "totally", "super", "pretty", "kinda", "sorta", "truly",
+    "still", "even", "always", "never", "anything", "everything", "something", "nothing", "can't",
+    "won't", "don't", "isn't", "it's", "that's", "i'm", "i've", "i'll", "i'd", "ain't", "bit",
+    "kind", "mix", "wait", "trying", "try", "tried", "stay", "staying", "work", "working",
+    "hardwork", "hardworking",
+])
+# fmt: on
+
+
+def is_mood(sentence: str) -> bool:
+    """Whether a sentence tells only how somebody feels or what they resolve."""
+    words = sentence_kinds.content_words(sentence) - _MOOD
+    return len(words) < 2 and not re.search(r"\d|\b[A-Z][a-z]+\b", sentence[1:])
