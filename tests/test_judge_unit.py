@@ -13,7 +13,8 @@ import numpy as np
 import pytest
 
 from memory_pipelines.core.judge import JudgeDecision, JudgeItem, decide, evaluate
-from memory_pipelines.core.judge_rules import analyse, typed_values, value_conflicts
+from memory_pipelines.core.judge_rules import analyse
+from memory_pipelines.core.judge_values import typed_values, value_conflicts
 from memory_pipelines.models.embedder import Embedder, get_embedder
 
 

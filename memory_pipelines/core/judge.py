@@ -25,16 +25,11 @@ from typing import Any
 import numpy as np
 
 from memory_pipelines.core.judge_claims import copular_slot
+from memory_pipelines.core.judge_cues import SINGLE_VALUED_FRAMES
+from memory_pipelines.core.judge_lexicon import content_stems, words
 from memory_pipelines.core.judge_modality import hedged_restatement, plan_settled
 from memory_pipelines.core.judge_pairs import Pair, compare, mentions
-from memory_pipelines.core.judge_rules import (
-    SINGLE_VALUED_FRAMES,
-    Analysis,
-    analyse_in_case,
-    content_stems,
-    lowercase_vocabulary,
-    words,
-)
+from memory_pipelines.core.judge_rules import Analysis, analyse_in_case, lowercase_vocabulary
 
 MERGE_THRESHOLD = 0.52  # merge score (cosine + containment) for "the same fact"
 # Two long sentences share more of their wording by chance (speakers, feelings, the topic of

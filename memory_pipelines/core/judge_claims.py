@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from memory_pipelines.core.judge_rules import (
+from memory_pipelines.core.judge_lexicon import (
     AUX,
     LIGHT_VERBS,
     SENTENCE_VERBS,

@@ -10,7 +10,7 @@ Two statements about one thing can differ only in how firmly they hold it:
   inference that is vaguer than a stated item it sits beside. It names no new value, so it
   confirms the nearest stated item (merge) rather than replacing or adding to it.
 
-Both read general English (modal verbs and hedges, `judge_rules._PLAN` and `_HEDGE`), never
+Both read general English (modal verbs and hedges, `judge_cues.PLAN` and `HEDGE`), never
 topic words.
 """
 

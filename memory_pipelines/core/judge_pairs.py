@@ -10,13 +10,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from memory_pipelines.core.judge_claims import claims, list_change, stance
-from memory_pipelines.core.judge_rules import (
-    LIGHT_VERBS,
-    Analysis,
-    is_relation,
-    shared_values,
-    value_conflicts,
-)
+from memory_pipelines.core.judge_lexicon import LIGHT_VERBS
+from memory_pipelines.core.judge_rules import Analysis, is_relation
+from memory_pipelines.core.judge_values import shared_values, value_conflicts
 
 
 @dataclass(frozen=True)
