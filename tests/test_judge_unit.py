@@ -14,7 +14,7 @@ import pytest
 
 from memory_pipelines.core.judge import JudgeDecision, JudgeItem, decide, evaluate
 from memory_pipelines.core.judge_rules import analyse
-from memory_pipelines.core.judge_values import typed_values, value_conflicts
+from memory_pipelines.core.judge_values import read_values, typed_values, value_conflicts
 from memory_pipelines.models.embedder import Embedder, get_embedder
 
 
@@ -222,6 +222,47 @@ def test_typed_values_read_money_times_dates_and_counts() -> None:
     assert typed_values("three sessions a week")["n:session"] == {"3"}
     assert value_conflicts(typed_values("due 12 June"), typed_values("due 19 June")) == ["date"]
     assert value_conflicts(typed_values("on 14 June"), typed_values("on 14 June 2019")) == []
+
+
+def test_values_in_other_forms_read_as_the_same_value() -> None:
+    def vals(text: str, said_on: tuple[int, int] | None = None) -> dict[str, frozenset[str]]:
+        return read_values(text, said_on)[0]
+
+    assert vals("The plumber charges seventy-five pounds fifty")["money"] == {"75.5"}
+    assert vals("Monthly rent is 1,450 euros")["money"] == {"1450"}
+    assert vals("Lights out at quarter to eleven")["clock"] == {"10:45", "22:45"}
+    assert vals("Swim lasts an hour and a half")["minutes"] == {"90"}
+    assert vals("Walk to school is twenty minutes")["minutes"] == {"20"}
+    assert vals("Drive takes three quarters of an hour")["minutes"] == {"45"}
+    assert vals("Essay due at the end of February")["date"] == {"28 feb"}
+    assert vals("Bought the van last year", (2023, 6))["year"] == {"2022"}
+    assert "year" not in vals("Bought the van last year")  # said when? unknown: not read
+    assert vals("Turned 41 in March", (2022, 5))["birth year"] == {"1981", "1980"}
+    # Counts and ranges are not clock times or ages.
+    assert "clock" not in vals("Runs two to three times a week")
+    assert "birth year" not in vals("Team is 7 people", (2024, 1))
+    # Read from another form: marked, so a plainly written match is a restatement.
+    assert read_values("Pays nine pounds an hour")[1] == {("money", "9")}
+    assert read_values("Pays £9 an hour")[1] == frozenset()
+
+
+def test_same_value_in_another_form_is_a_merge(embedder: Embedder) -> None:
+    existing = [
+        JudgeItem("Dog walker Priya charges twelve pounds a walk", "fact"),
+        JudgeItem("Dog walker comes on Mondays and Thursdays", "fact"),
+        JudgeItem("Groomer charges £40 a visit", "fact"),
+    ]
+    same = judge(embedder, JudgeItem("Pays the dog walker £12 per walk", "fact"), existing)
+    assert (same.action, same.target) == ("merge", 0)
+    assert "another form" in same.reason
+    changed = judge(embedder, JudgeItem("Pays the dog walker £15 per walk", "fact"), existing)
+    assert changed.action != "merge"
+    # An age said in 2023 and a birth year are one value; another year is not.
+    aged = [JudgeItem("Turned 52 this winter", "fact", valid_from="2023-01-20"),
+            JudgeItem("Wife was born in 1973", "fact", valid_from="2023-01-20")]  # fmt: skip
+    born = judge(embedder, JudgeItem("Born in 1971", "fact"), aged)
+    assert (born.action, born.target) == ("merge", 0)
+    assert judge(embedder, JudgeItem("Born in 1965", "fact"), aged).action != "merge"
 
 
 def test_analysis_reads_subjects_and_cues() -> None:

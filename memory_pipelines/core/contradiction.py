@@ -12,7 +12,8 @@ notes are one of three shapes, and the rules look for those only:
 
 Anything else is not a contradiction: records about different subjects, a tentative or
 additive record ("might move", "also works at"), or one that only adds detail. The subject,
-value and frame analysis is `judge_rules` (with `judge_values`, `judge_cues`), shared with the dedup judge. Pure string work.
+value and frame analysis is `judge_rules` (with `judge_values`, `judge_cues`), shared with the
+dedup judge. Pure string work.
 """
 
 from __future__ import annotations

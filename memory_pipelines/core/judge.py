@@ -29,7 +29,12 @@ from memory_pipelines.core.judge_cues import SINGLE_VALUED_FRAMES
 from memory_pipelines.core.judge_lexicon import content_stems, words
 from memory_pipelines.core.judge_modality import hedged_restatement, plan_settled
 from memory_pipelines.core.judge_pairs import Pair, compare, mentions
-from memory_pipelines.core.judge_rules import Analysis, analyse_in_case, lowercase_vocabulary
+from memory_pipelines.core.judge_rules import (
+    Analysis,
+    analyse_in_case,
+    lowercase_vocabulary,
+    said_on,
+)
 
 MERGE_THRESHOLD = 0.52  # merge score (cosine + containment) for "the same fact"
 # Two long sentences share more of their wording by chance (speakers, feelings, the topic of
@@ -240,6 +245,23 @@ def _slot_value_change(
     return None
 
 
+def _same_value_other_form(pairs: Sequence[Pair]) -> JudgeDecision | None:
+    """One value written in another form ("six pounds fifty" / "£6.50", "turned 36" / "born in
+    1988"): a restatement of the item that holds it, unless something else differs (another
+    value, another subject, another category)."""
+    same = [
+        p
+        for p in pairs
+        if p.other_form
+        and p.same_category
+        and not (p.value_conflicts or p.subject_conflict or p.contrast or p.polarity_flip)
+    ]
+    if not same:
+        return None
+    best = max(same, key=lambda p: p.cos)
+    return JudgeDecision("merge", best.index, "the same value in another form")
+
+
 def decide(
     candidate: JudgeItem,
     existing: Sequence[JudgeItem],
@@ -252,7 +274,9 @@ def decide(
     # Words seen in lower case anywhere in the case are common nouns, not names ("Rent ...").
     vocab = lowercase_vocabulary([candidate.context, *(x.context for x in existing)])
     c = analyse_in_case(candidate.context, vocab)
-    es = [analyse_in_case(x.context, vocab) for x in existing]
+    # Relative phrases ("last year") of a stored item are read from its valid_from; the
+    # candidate is said now, which the judge is not told, so its own are left unread.
+    es = [analyse_in_case(x.context, vocab, said_on(x.valid_from)) for x in existing]
     sims = np.asarray(existing_vecs, dtype=np.float32) @ np.asarray(cand_vec, dtype=np.float32)
     pairs = [
         compare(i, c, es, float(sims[i]), (candidate.category, x.category))
@@ -264,6 +288,7 @@ def decide(
         or hedged_restatement(c, es, pairs)
         or _supersede(c, es, pairs)
         or plan_settled(c, es, pairs)
+        or _same_value_other_form(pairs)
         or _slot_value_change(c, es, pairs)
     )
     if decision:

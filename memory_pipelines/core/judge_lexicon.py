@@ -11,13 +11,13 @@ import re
 from collections.abc import Iterable
 
 
-def _wordlist(text: str) -> tuple[str, ...]:
+def wordlist(text: str) -> tuple[str, ...]:
     """A whitespace-separated word list, kept as one readable block in the source."""
     return tuple(text.split())
 
 
 STOPWORDS = frozenset(
-    _wordlist(
+    wordlist(
         """
         a an the and or but if of to in on at by for with from into onto about as than then so
         is are was were be been being am has have had do does did will would can could should
@@ -58,21 +58,21 @@ RELATION_KEYS = frozenset(RELATIONS.values())
 # "Mother-in-law" is a different person from "mother": in-law compounds stay whole.
 IN_LAW = re.compile(r"^(\w+)-in-law$")
 
-MONTH_NAMES = _wordlist(
+MONTH_NAMES = wordlist(
     "january february march april may june july august september october november december"
 )
 MONTHS = {m: m[:3] for m in MONTH_NAMES} | {m[:3]: m[:3] for m in MONTH_NAMES} | {"sept": "sep"}
-WEEKDAYS = {d: d[:3] for d in _wordlist("monday tuesday wednesday thursday friday saturday sunday")}
+WEEKDAYS = {d: d[:3] for d in wordlist("monday tuesday wednesday thursday friday saturday sunday")}
 DAY_SETS = {"weekday": ("mon", "tue", "wed", "thu", "fri"), "weekend": ("sat", "sun")}
 NUMBER_WORDS = {
-    **{w: n for n, w in enumerate(_wordlist("one two three four five six seven eight nine"), 1)},
+    **{w: n for n, w in enumerate(wordlist("one two three four five six seven eight nine"), 1)},
     "ten": 10,
     "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40,
     "fifty": 50, "hundred": 100, "once": 1, "twice": 2, "a dozen": 12, "half": 0.5,
 }  # fmt: skip
 
 AUX = frozenset(
-    _wordlist(
+    wordlist(
         """
         is are was were be been am has have had does did do will would can could should may
         might must isn't aren't wasn't weren't doesn't don't didn't won't can't cannot hasn't
@@ -81,7 +81,7 @@ AUX = frozenset(
     )
 )
 # Common verbs of personal notes; their inflections are generated below.
-_BASE_VERBS = _wordlist(
+_BASE_VERBS = wordlist(
     """
     live work use own play take keep prefer like love hate dislike want need move switch join
     leave stop drop quit cancel start run grow go get become say agree promise owe pay put buy
@@ -99,7 +99,7 @@ _BASE_VERBS = _wordlist(
     """
 )
 IRREGULAR = frozenset(
-    _wordlist(
+    wordlist(
         """
         went gone got gotten became said paid put bought sold tore torn broke broken took taken
         left ran grew grown flew flown sat met felt found thought read wrote written led spent
@@ -135,17 +135,17 @@ SENTENCE_VERBS = frozenset(
     {form for base in _BASE_VERBS for form in _inflections(base)}
     | IRREGULAR
     # Openers that behave like a verb: the item is about the user ("Never leave ...").
-    | set(_wordlist("doesn't don't won't can't never always no not into back would will"))
+    | set(wordlist("doesn't don't won't can't never always no not into back would will"))
 )
-DETERMINERS = frozenset(_wordlist("a an the their his her my our its this that these those"))
-PREPOSITIONS = frozenset(_wordlist("at for with on in from to of about by near into under over"))
+DETERMINERS = frozenset(wordlist("a an the their his her my our its this that these those"))
+PREPOSITIONS = frozenset(wordlist("at for with on in from to of about by near into under over"))
 # Words that end a subject ("and" does not: "Jake and the user have been friends").
 CLAUSE_BREAKS = frozenset(
-    _wordlist("when while if because so but that who which where since until after before")
+    wordlist("when while if because so but that who which where since until after before")
 )
 # Openers that say nothing about the subject: "Now lives in ...", "Previously worked at ...".
 LEADING_ADVERBS = frozenset(
-    _wordlist(
+    wordlist(
         """
         now recently currently finally still also just already actually apparently probably
         usually often sometimes again previously formerly originally lately later soon
@@ -183,7 +183,7 @@ def stem(word: str) -> str:
 # Verbs too general to make two items one fact ("likes jazz" vs "likes classical music").
 LIGHT_VERBS = frozenset(
     stem(w)
-    for w in _wordlist(
+    for w in wordlist(
         """
         like love enjoy prefer hate dislike use own play eat drink watch read listen want need
         work live go take buy wear speak learn study drive have doesn't don't won't can't never

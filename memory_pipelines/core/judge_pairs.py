@@ -44,6 +44,7 @@ class Pair:
     negation_agrees: bool = False  # both deny the same thing ("never by phone" / "no calls")
     list_grew: bool = False  # the candidate lists this item's members and more
     list_shrank: bool = False  # the candidate keeps some of this item's members, adds none
+    other_form: bool = False  # both hold one value, written in another form on one side
 
 
 SWAP_COS = 0.6  # below this a one- or two-word swap changed the meaning, not the wording
@@ -116,6 +117,13 @@ def _other_object(c: Analysis, e: Analysis, cos: float) -> bool:
     return small_swap and cos < SWAP_COS
 
 
+def _other_form(c: Analysis, e: Analysis) -> bool:
+    """One value on both sides, read from another form on exactly one of them: "six pounds
+    fifty" and "£6.50", "half past seven" and "19:30", "turned 36" and "born in 1988"."""
+    shared = {(k, v) for k in c.values.keys() & e.values.keys() for v in c.values[k] & e.values[k]}
+    return bool(shared & (c.derived ^ e.derived))
+
+
 def _subject_conflict(c: Analysis, e: Analysis) -> bool:
     """Do the two items talk about different people, pets or things?"""
     if not c.subject or not e.subject:
@@ -135,6 +143,11 @@ def _subject_conflict(c: Analysis, e: Analysis) -> bool:
     # custody; the children are with their father" are about the same people.
     if (c.subject - {"user"}) & e.entities or (e.subject - {"user"}) & c.entities:
         return False
+    # ... or names it by its role: "Pays the childminder £6.50" is about "Childminder Bev".
+    for a, b in ((c, e), (e, c)):
+        role = b.subject_stems - b.entities  # the one word beside a name
+        if a.subject == {"user"} and len(role) == 1 and role & a.predicate_stems:
+            return False
     # "Split up with Dario" beside "Partner is Dario": the user's own item names the person the
     # other is about, so it speaks of that relation.
     for a, b in ((c, e), (e, c)):
@@ -197,4 +210,5 @@ def compare(
         negation_agrees=st.agree and not st.oppose,
         list_grew=lists.grew,
         list_shrank=lists.shrank,
+        other_form=_other_form(c, e),
     )

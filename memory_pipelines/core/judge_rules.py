@@ -47,7 +47,9 @@ from memory_pipelines.core.judge_lexicon import (
     content_stems,
     words,
 )
-from memory_pipelines.core.judge_values import typed_values
+from memory_pipelines.core.judge_values import read_values
+
+SaidOn = tuple[int, int] | None
 
 
 @dataclass(frozen=True)
@@ -76,6 +78,8 @@ class Analysis:
     hedged: bool = False  # an inference ("probably", "seems to"), not a statement
     exception: bool = False
     additive: bool = False
+    # (kind, value) pairs read from another form: words, other units, a relative phrase
+    derived: frozenset[tuple[str, str]] = frozenset()
 
 
 def _is_verbish(low: str) -> bool:
@@ -218,8 +222,11 @@ def _existence_subjects(body: Sequence[str]) -> set[str]:
     return set()
 
 
-def analyse(text: str, lowercase_vocab: frozenset[str] = frozenset()) -> Analysis:
-    """Parse one item; `lowercase_vocab` holds words seen in lower case elsewhere in the case."""
+def analyse(
+    text: str, lowercase_vocab: frozenset[str] = frozenset(), said_on: SaidOn = None
+) -> Analysis:
+    """Parse one item; `lowercase_vocab` holds words seen in lower case elsewhere in the case,
+    `said_on` (year, month) when it was said, for phrases like "last year" (None: unknown)."""
     matches = list(WORD_RX.finditer(text))
     toks = [m.group() for m in matches]
     # Punctuation right after a token ends a subject ("Subscriptions: Netflix, ...").
@@ -260,6 +267,7 @@ def analyse(text: str, lowercase_vocab: frozenset[str] = frozenset()) -> Analysi
     # "The appointment is March 10, not March 3": March 3 is the old value, not one it holds.
     fix = correction(text)
     said = text if fix is None else text[: fix.span[0]] + text[fix.span[1] :]
+    values, derived = read_values(said, said_on)
     existence: set[str] = set()
     if subject <= {"user"} and (split == 0 or subject):
         existence = _existence_subjects(body)
@@ -274,7 +282,8 @@ def analyse(text: str, lowercase_vocab: frozenset[str] = frozenset()) -> Analysi
         predicate_stems=content_stems(body[split:]),
         entities=frozenset(entities),
         names=frozenset(names),
-        values=typed_values(said),
+        values=values,
+        derived=derived,
         cues=change_cues(text) | ({"corrected"} if fix else set()),
         slot_words=_phrase_stems(NEW_SLOT, text),
         old_words=_phrase_stems(OLD_VALUE, text)
@@ -301,16 +310,23 @@ def _lowercase_words(text: str) -> frozenset[str]:
     return frozenset(tok.lower() for tok in words(text) if tok[:1].islower())
 
 
-def analyse_in_case(text: str, lowercase_vocab: frozenset[str]) -> Analysis:
-    """analyse(text, lowercase_vocab), cached: dedup shows the same stored items again and again.
-    The vocabulary only decides whether a capitalised first word is a name, so the cache key is
-    the text and whether its first word is in the vocabulary."""
+def analyse_in_case(text: str, lowercase_vocab: frozenset[str], said_on: SaidOn = None) -> Analysis:
+    """analyse(text, lowercase_vocab, said_on), cached: dedup shows the same stored items again
+    and again. The vocabulary only decides whether a capitalised first word is a name, so the
+    cache key is the text, whether its first word is in the vocabulary, and `said_on`."""
     first = WORD_RX.search(text)
-    return _analyse_cached(text, first is not None and first.group().lower() in lowercase_vocab)
+    common = first is not None and first.group().lower() in lowercase_vocab
+    return _analyse_cached(text, common, said_on)
+
+
+def said_on(valid_from: str | None) -> SaidOn:
+    """(year, month) of an ISO date or timestamp, None when it is missing or unreadable."""
+    m = re.match(r"(\d{4})-(\d{2})", valid_from or "")
+    return (int(m.group(1)), int(m.group(2))) if m else None
 
 
 @lru_cache(maxsize=16384)
-def _analyse_cached(text: str, first_word_common: bool) -> Analysis:
+def _analyse_cached(text: str, first_word_common: bool, said: SaidOn) -> Analysis:
     first = WORD_RX.search(text)
     vocab = frozenset({first.group().lower()}) if first and first_word_common else frozenset()
-    return analyse(text, vocab)
+    return analyse(text, vocab, said)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from memory_pipelines.core.judge_forms import other_forms
 from memory_pipelines.core.judge_lexicon import (
     DAY_SETS,
     MONTHS,
@@ -45,14 +46,26 @@ def _fmt(value: float) -> str:
     return str(int(value)) if value == int(value) else f"{value:g}"
 
 
-def typed_values(text: str) -> dict[str, frozenset[str]]:
+Values = dict[str, frozenset[str]]
+
+
+def typed_values(text: str, said_on: tuple[int, int] | None = None) -> Values:
     """Numbers, money, times, dates and weekdays, each under a type key.
 
     Two items conflict on a value only when they hold different values of the same type, so a
     count is keyed by the word after it ("7 engineers" vs "10 engineers").
     """
+    return read_values(text, said_on)[0]
+
+
+def read_values(
+    text: str, said_on: tuple[int, int] | None = None
+) -> tuple[Values, frozenset[tuple[str, str]]]:
+    """`typed_values`, and the (kind, value) pairs read from another form (words, other units,
+    a phrase relative to `said_on`): see `judge_forms`."""
     vals: dict[str, set[str]] = {}
     used: list[tuple[int, int]] = []
+    derived: set[tuple[str, str]] = set()
 
     def add(kind: str, value: str, span: tuple[int, int]) -> None:
         vals.setdefault(kind, set()).add(value)
@@ -61,7 +74,13 @@ def typed_values(text: str) -> dict[str, frozenset[str]]:
     def free(span: tuple[int, int]) -> bool:  # not already read as a richer value
         return all(span[1] <= a or span[0] >= b for a, b in used)
 
+    for kind, value, span, converted in other_forms(text, said_on):
+        add(kind, value, span)
+        if converted:
+            derived.add((kind, value))
     for m in _MONEY.finditer(text):
+        if not free(m.span()):
+            continue
         mult = {"k": 1e3, "m": 1e6, "bn": 1e9}.get((m.group(3) or "").lower(), 1.0)
         add("money", _fmt(_num(m.group(2)) * mult), m.span())
     for m in _PERCENT.finditer(text):
@@ -115,10 +134,12 @@ def typed_values(text: str) -> dict[str, frozenset[str]]:
             key = "n:" + (stem(unit) if unit and unit.lower() not in STOPWORDS else "")
             vals.setdefault(key, set()).add(_fmt(_num(m.group(1))))
     for m in _NUMWORD.finditer(low):
+        if not free(m.span(1)):
+            continue
         unit = m.group(2)
         key = "n:" + (stem(unit) if unit and unit not in STOPWORDS else "")
         vals.setdefault(key, set()).add(_fmt(float(NUMBER_WORDS[m.group(1)])))
-    return {k: frozenset(v) for k, v in vals.items()}
+    return {k: frozenset(v) for k, v in vals.items()}, frozenset(derived)
 
 
 def value_conflicts(a: dict[str, frozenset[str]], b: dict[str, frozenset[str]]) -> list[str]:
