@@ -265,6 +265,33 @@ def test_same_value_in_another_form_is_a_merge(embedder: Embedder) -> None:
     assert judge(embedder, JudgeItem("Born in 1965", "fact"), aged).action != "merge"
 
 
+def test_statement_patterns_read_generally() -> None:
+    # A number after a name is its version; a function word after a number is not its unit.
+    assert typed_values("Laptop now runs Ubuntu 24 since the reinstall")["n:ubuntu"] == {"24"}
+    assert value_conflicts(
+        typed_values("Site runs on Django 5 after the upgrade"), typed_values("Site is on Django 4")
+    ) == ["n:django"]
+    # A setting switched on or off is a state, not a change of value.
+    assert "switched" not in analyse("Wants dark mode switched on everywhere").cues
+    assert "switched" in analyse("Switched to oat milk").cues
+    # A status that is reached ends a sentence; inside a clause it only sets a condition.
+    assert "status" in analyse("The kitchen refit is done.").cues
+    assert "status" not in analyse("No email until the first task is done each day").cues
+    # "For X only, ..." opens an exception.
+    assert analyse("For the Leeds office only, badges are blue").exception
+    assert not analyse("Badges are blue for every office").exception
+
+
+def test_a_moved_date_finds_the_item_holding_a_date(embedder: Embedder) -> None:
+    existing = [
+        JudgeItem("Funding officer at the council is Ana Ruiz", "fact"),
+        JudgeItem("Annual audit for the Harbour Fund due 14 March", "commitment"),
+        JudgeItem("Team offsite on 2 April", "commitment"),
+    ]
+    moved = judge(embedder, JudgeItem("Audit deadline slipped to 28 April", "commitment"), existing)
+    assert (moved.action, moved.target) == ("supersede", 1)
+
+
 def test_analysis_reads_subjects_and_cues() -> None:
     assert analyse("Lives in Leeds").subject == {"user"}
     assert analyse("Sister Mia lives in Cork").subject == {"sister", "mia"}

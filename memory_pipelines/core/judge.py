@@ -142,7 +142,8 @@ def _merge_blocker(p: Pair, c: Analysis, e: Analysis) -> str | None:
         return "same subject, different attribute"
     if _long_and_apart(c, e) and not whole:
         return "long sentences that share few words"
-    if c.exception and not e.exception and not whole:
+    # An exception leaves the rule standing, even when it repeats the rule's words.
+    if c.exception and not e.exception:
         return "exception beside a rule"
     if c.additive and not whole:
         return "an additional item"
@@ -189,6 +190,9 @@ def _supersede(c: Analysis, es: Sequence[Analysis], pairs: Sequence[Pair]) -> Ju
         or best.polarity_flip
         or best.shared_names > 0
         or best.slot_hit
+        # "Pushed to 30 November" beside the one item due on another date: the cue names the
+        # kind of value that moved, and the item holds one.
+        or bool(c.cues & VALUE_MOVE_CUES and set(best.value_conflicts) - {"month", "year"})
     )
     if not evidence or best.subject_conflict:
         return None  # a cue, but no stored item it could be about: judge it as a new fact

@@ -57,10 +57,11 @@ _DET = r"(?:(?:the|a|an|my|our|their|his|her|its|some) )?"
 _LIST = re.compile(
     rf"((?:{_MEMBER}, )*)({_MEMBER}),? (?:and|or|&|plus) {_DET}({_HEAD})", re.IGNORECASE
 )
-# "Priya left", "Sam has retired": a name followed by a verb of leaving is an old value.
+# "Priya left", "Sam has retired", "Farida moved to Dublin": a name followed by a verb of leaving
+# is an old value.
 _DEPARTED = re.compile(
     r"\b([A-Z][\w'’-]+)(?: has| had| have)? (?:left|quit|retired|resigned|departed|moved on"
-    r"|stepped down|is gone|has gone|is out)\b"
+    r"|moved to|stepped down|is gone|has gone|is out)\b"
 )
 
 

@@ -28,7 +28,7 @@ _CHANGE_CUES: tuple[tuple[str, str], ...] = (
     ("stopped", r"\b(stopped|quit|quitting|gave up|given up|dropped|ditched|abandoned)\b"),
     ("cancelled", r"\b(cancell?ed|called off|scrapped|cancell?ing)\b"),
     ("moved", r"\b(moved|relocated|moving)\b"),
-    ("switched", r"\b(switched|switching|changed|swapped|replaced|migrated)\b"),
+    ("switched", r"\b(switched|switching|changed|swapped|replaced|migrated)\b(?! on\b| off\b)"),
     # "fails instead of blocking writes" describes a mechanism, not a changed choice.
     ("instead", r"\binstead\b(?! of \w+ing\b)"),
     ("after all", r"\bafter all\b|\bchanged (my|their|his|her) mind\b|\breversed\b"),
@@ -41,7 +41,9 @@ _CHANGE_CUES: tuple[tuple[str, str], ...] = (
         "status",
         r"^married\b|\bgot married\b|\bnow married\b|\bpassed\b|\bgraduated\b|\bretired\b"
         r"|\bfinished\b|\bcompleted\b|\bgave birth\b|\bwas born\b|\bpromoted\b|\bdemoted\b"
-        r"|\bpaid off\b",
+        r"|\bpaid off\b|\bwent live\b"
+        # "The migration is done." (not "... until the block is done keeps ...")
+        r"|\b(is|are|was|were|all) (done|over|complete|live)\b(?=\s*(?:[.,;:!]|$|now\b))",
     ),
     ("started", r"\b(started|began|begun|starting)\b"),
     (
@@ -91,6 +93,7 @@ HEDGE = re.compile(
 # "Uses Poetry only for the legacy repo", "except": an exception that leaves the rule standing.
 EXCEPTION = re.compile(
     r"\bonly (for|in|on|when|at|after|before|during|if|with)\b|\bexcept\b|\bapart from\b"
+    r"|^(for|in|on|at|with) [^,;]{3,40}\bonly\b"
     r"|\bunless\b",
     re.IGNORECASE,
 )

@@ -10,9 +10,11 @@ import re
 
 from memory_pipelines.core.judge_forms import other_forms
 from memory_pipelines.core.judge_lexicon import (
+    CLAUSE_BREAKS,
     DAY_SETS,
     MONTHS,
     NUMBER_WORDS,
+    PREPOSITIONS,
     STOPWORDS,
     WEEKDAYS,
     stem,
@@ -29,13 +31,19 @@ _DAY_MONTH = re.compile(
     re.IGNORECASE,
 )
 # "no calls before 11": a bare hour after a time preposition is a clock time.
-_BARE_HOUR = re.compile(r"\b(?:before|after|until|till|from|at) (\d{1,2})\b(?![:.,]?\d|\s?%)", re.I)
+_BARE_HOUR = re.compile(
+    r"\b(?:before|after|until|till|from|at) (1\d|2[0-4]|\d)\b(?![:.,]?\d|\s?%)", re.I
+)
 _ORDINAL = re.compile(r"\bthe (\d{1,2})(?:st|nd|rd|th)\b", re.IGNORECASE)
 _YEAR = re.compile(r"\b(19\d\d|20\d\d)\b")
 _NUMBER = re.compile(r"(?<![\w.:£$€])(\d+(?:[.,]\d+)*)(?:\s?-\s?|\s)?([a-z]+)?", re.IGNORECASE)
 _NUMWORD = re.compile(
     r"\b(" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True)) + r")\b\s*([a-z]+)?", re.I
 )
+
+# Words after a number that are not its unit ("16 after the upgrade", "13 in production").
+_NOT_UNITS = STOPWORDS | PREPOSITIONS | CLAUSE_BREAKS
+_NAME_BEFORE = re.compile(r"\b([A-Z][A-Za-z]+|[a-z]+[A-Z][A-Za-z]*) $")
 
 
 def _num(text: str) -> float:
@@ -131,7 +139,11 @@ def read_values(
     for m in _NUMBER.finditer(text):
         if free(m.span(1)):
             unit = m.group(2)
-            key = "n:" + (stem(unit) if unit and unit.lower() not in STOPWORDS else "")
+            if not unit or unit.lower() in _NOT_UNITS:
+                # "Postgres 16", "Python 3.12": a number after a name is its version.
+                before = _NAME_BEFORE.search(text[: m.start(1)])
+                unit = before.group(1) if before else ""
+            key = "n:" + (stem(unit) if unit else "")
             vals.setdefault(key, set()).add(_fmt(_num(m.group(1))))
     for m in _NUMWORD.finditer(low):
         if not free(m.span(1)):
