@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from memory_pipelines.core.judge import JudgeDecision, JudgeItem, decide, evaluate
+from memory_pipelines.core.judge_claims import claims
 from memory_pipelines.core.judge_rules import analyse
 from memory_pipelines.core.judge_values import read_values, typed_values, value_conflicts
 from memory_pipelines.models.embedder import Embedder, get_embedder
@@ -290,6 +291,38 @@ def test_a_moved_date_finds_the_item_holding_a_date(embedder: Embedder) -> None:
     ]
     moved = judge(embedder, JudgeItem("Audit deadline slipped to 28 April", "commitment"), existing)
     assert (moved.action, moved.target) == ("supersede", 1)
+
+
+def test_lists_are_noun_phrases_and_may_grow_from_one_value(embedder: Embedder) -> None:
+    # A piece that opens with a verb is a clause: "Lyon, driving to Nice and ..." lists nothing.
+    assert claims("Tour is 3 to 9 May via Lyon, driving to Nice and back by train").members == set()
+    assert claims("Plays guitar, bass and drums").members == {"guitar", "bass", "drum"}
+    existing = [JudgeItem("Enjoys Korean food", "preference"),
+                JudgeItem("Eats out on Saturdays", "preference")]  # fmt: skip
+    grown = judge(
+        embedder, JudgeItem("Favourite cuisines are Korean and Peruvian", "preference"), existing
+    )
+    assert (grown.action, grown.target) == ("supersede", 0)
+
+
+def test_a_denial_said_another_way_is_a_merge(embedder: Embedder) -> None:
+    existing = [
+        JudgeItem("Avoids flights that leave before dawn", "preference"),
+        JudgeItem("Prefers trains for trips under four hours", "preference"),
+        JudgeItem("Flies out of Bristol", "fact"),
+    ]
+    same = judge(embedder, JudgeItem("Won't take early-morning flights", "preference"), existing)
+    assert (same.action, same.target) == ("merge", 0)
+    assert claims("Can't stand loud restaurants").denies
+    assert not claims("Claim against the builder is filed").denies  # a preposition
+
+
+def test_a_resumed_habit_ends_the_state_between(embedder: Embedder) -> None:
+    assert "resumed" in analyse("Eating meat again since the spring").cues
+    existing = [JudgeItem("Vegetarian", "preference"), JudgeItem("Likes Thai food", "preference")]
+    back = judge(embedder, JudgeItem("Eating meat again after six years as a vegetarian",
+                                     "preference"), existing)  # fmt: skip
+    assert (back.action, back.target) == ("supersede", 0)
 
 
 def test_analysis_reads_subjects_and_cues() -> None:

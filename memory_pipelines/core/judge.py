@@ -19,7 +19,6 @@ The flow of `decide()`:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -29,12 +28,14 @@ from memory_pipelines.core.judge_cues import SINGLE_VALUED_FRAMES
 from memory_pipelines.core.judge_lexicon import content_stems, words
 from memory_pipelines.core.judge_modality import hedged_restatement, plan_settled
 from memory_pipelines.core.judge_pairs import Pair, compare, mentions
+from memory_pipelines.core.judge_restate import denial_restated, same_value_other_form
 from memory_pipelines.core.judge_rules import (
     Analysis,
     analyse_in_case,
     lowercase_vocabulary,
     said_on,
 )
+from memory_pipelines.core.judge_types import JudgeDecision, JudgeItem
 
 MERGE_THRESHOLD = 0.52  # merge score (cosine + containment) for "the same fact"
 # Two long sentences share more of their wording by chance (speakers, feelings, the topic of
@@ -56,22 +57,6 @@ SLOT_FLOOR = 0.5  # cosine for "same single-valued slot, another value" without 
 _ONE_VALUE_SLOT = content_stems(
     words("favourite favorite preferred main usual default current primary")
 )
-
-
-@dataclass(frozen=True)
-class JudgeItem:
-    context: str
-    category: str
-    confidence: int = 5
-    origin: str = "user"  # 'user' or 'machine'
-    valid_from: str | None = None  # ISO date
-
-
-@dataclass(frozen=True)
-class JudgeDecision:
-    action: str  # 'merge' | 'supersede' | 'create'
-    target: int | None  # index into `existing` (never a database id), None for create
-    reason: str  # short human-readable why (goes into run logs)
 
 
 def _supersede_score(p: Pair, c: Analysis, e: Analysis) -> float:
@@ -249,23 +234,6 @@ def _slot_value_change(
     return None
 
 
-def _same_value_other_form(pairs: Sequence[Pair]) -> JudgeDecision | None:
-    """One value written in another form ("six pounds fifty" / "£6.50", "turned 36" / "born in
-    1988"): a restatement of the item that holds it, unless something else differs (another
-    value, another subject, another category)."""
-    same = [
-        p
-        for p in pairs
-        if p.other_form
-        and p.same_category
-        and not (p.value_conflicts or p.subject_conflict or p.contrast or p.polarity_flip)
-    ]
-    if not same:
-        return None
-    best = max(same, key=lambda p: p.cos)
-    return JudgeDecision("merge", best.index, "the same value in another form")
-
-
 def decide(
     candidate: JudgeItem,
     existing: Sequence[JudgeItem],
@@ -292,7 +260,8 @@ def decide(
         or hedged_restatement(c, es, pairs)
         or _supersede(c, es, pairs)
         or plan_settled(c, es, pairs)
-        or _same_value_other_form(pairs)
+        or same_value_other_form(pairs)
+        or denial_restated(pairs)
         or _slot_value_change(c, es, pairs)
     )
     if decision:

@@ -38,6 +38,13 @@ _NEGATIVE = re.compile(
     r"|refused|against|stopped|quit|gave up|given up|rather not|can't stand|allergic)\b",
     re.IGNORECASE,
 )
+# A statement that denies or rejects: a negator or a verb of aversion, not "against" or "without"
+# (prepositions) nor "stopped" (a change).
+_DENIAL = re.compile(
+    r"\b(?:not|never|no|cannot|\w+n['’]t|dislikes?|hates?|avoids?|refuses?|rather not"
+    r"|can't stand|allergic|steers? clear)\b",
+    re.IGNORECASE,
+)
 _CLAUSE_SPLIT = re.compile(r"[,;:()]|\s[-–—]\s|\bbut\b|\bwhereas\b|\bthough\b", re.IGNORECASE)
 # Words that carry the stance rather than the content.
 _STANCE_WORDS = content_stems(
@@ -65,6 +72,7 @@ _DEPARTED = re.compile(
 )
 
 
+LIST_SLOT_COS = 0.55  # cosine for "one slot" when the words around a list differ
 OPPOSE_SHARE = 0.75  # share of the longer clause two opposite clauses must have in common
 
 
@@ -79,6 +87,8 @@ class Claims:
     clauses: tuple[Clause, ...]
     members: frozenset[str]  # heads of a coordination, empty when the text lists nothing
     departed: frozenset[str]  # stems of names said to have left
+
+    denies: bool = False  # the main clause denies or rejects something ("Avoids ...")
 
 
 @lru_cache(maxsize=16384)
@@ -95,9 +105,11 @@ def claims(text: str) -> Claims:
         after = words(text[m.end() :])[:2]
         heads_raw = [_last_word(p) for p in pieces]
         # "the team knows it and the docs are ...": clauses joined, not a list of things (a
-        # piece ends in a verb or its object pronoun, or a verb follows the last member).
+        # piece ends in a verb or its object pronoun, or a verb follows the last member, or a
+        # later piece opens with one: "4 to 18 April, flying into Osaka and ...").
         if (
             any(map(_is_verb, heads_raw))
+            or any(_is_verb(ws[0]) for p in pieces[1:] if len(ws := words(p)) > 1)
             or any(w.lower() in _OBJECTS for p in pieces for w in words(p)[-1:])
             or any(map(_is_verb, after))
         ):
@@ -106,7 +118,9 @@ def claims(text: str) -> Claims:
         if len(heads) >= 2:
             members |= heads
     departed = {stem(m.group(1)) for m in _DEPARTED.finditer(text)}
-    return Claims(tuple(clauses), frozenset(members), frozenset(departed))
+    main = next((p for p in _CLAUSE_SPLIT.split(text) if p.strip()), "")
+    denies = bool(_DENIAL.search(main))
+    return Claims(tuple(clauses), frozenset(members), frozenset(departed), denies)
 
 
 def _is_verb(word: str) -> bool:
@@ -174,13 +188,20 @@ class ListChange:
 
 
 def list_change(
-    c: Claims, e: Claims, c_stems: frozenset[str], e_stems: frozenset[str], restrictive: bool
+    c: Claims,
+    e: Claims,
+    c_stems: frozenset[str],
+    e_stems: frozenset[str],
+    restrictive: bool,
+    cos: float = 0.0,
 ) -> ListChange:
     """Did a list of one slot gain or lose members? Both texts must be about the same frame:
     most of what they say outside the members agrees ("Takes guitar lessons" is not the slot
     of "Plays guitar and bass"). A candidate naming fewer members shrinks the list only when it
     lists them itself or says so (`restrictive`: "only", a change cue); otherwise it restates
-    part of the list."""
+    part of the list. A single stored value may name its slot in other words ("Loves Japanese
+    food" / "Favourite cuisines are Japanese and Ethiopian"): then the sentences' cosine must
+    say they are one slot."""
     grew = shrank = False
     if len(c.members) >= 2:
         shared = {m for m in c.members if m in e_stems}
@@ -199,6 +220,7 @@ def list_change(
     c_frame, e_frame = c_stems - every, e_stems - every
     if c_frame or e_frame:
         overlap = len(c_frame & e_frame) / max(1, min(len(c_frame), len(e_frame)))
-        if overlap < 0.5:
+        one_value_slot = grew and not e.members and cos >= LIST_SLOT_COS
+        if overlap < 0.5 and not one_value_slot:
             return ListChange(False, False)
     return ListChange(grew, shrank)

@@ -57,6 +57,8 @@ _CHANGE_CUES: tuple[tuple[str, str], ...] = (
         r"|rescheduled|pushed back|deferred|extended)\b",
     ),
     ("back", r"\bback (in|to|at|on)\b"),
+    # "Eating fish again after years as a vegetarian": a habit resumed ends the state between.
+    ("resumed", r"\bagain\b|\bresumed\b"),
     # "works three days a week from October": a value that holds from some point on.
     (
         "since",

@@ -17,13 +17,10 @@ topic words.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from memory_pipelines.core.judge_pairs import Pair
 from memory_pipelines.core.judge_rules import Analysis
-
-if TYPE_CHECKING:
-    from memory_pipelines.core.judge import JudgeDecision
+from memory_pipelines.core.judge_types import JudgeDecision
 
 PLAN_FLOOR = 0.45  # cosine for "a firm statement on the topic of this plan"
 PLAN_NEAR = 0.1  # ... and the plan is about as near as the nearest stored item
@@ -38,8 +35,6 @@ def plan_settled(
     c: Analysis, es: Sequence[Analysis], pairs: Sequence[Pair]
 ) -> JudgeDecision | None:
     """A firm candidate beside a stored plan on its topic: the plan is superseded."""
-    from memory_pipelines.core.judge import JudgeDecision
-
     if c.planned or c.hedged or c.tentative:
         return None
     best_cos = max(p.cos for p in pairs)
@@ -63,8 +58,6 @@ def hedged_restatement(
     c: Analysis, es: Sequence[Analysis], pairs: Sequence[Pair]
 ) -> JudgeDecision | None:
     """A hedged candidate without a change cue confirms the nearest stated item."""
-    from memory_pipelines.core.judge import JudgeDecision
-
     if not c.hedged or c.cues:
         return None
     stated = [p for p in pairs if not es[p.index].hedged and _eligible(p)]

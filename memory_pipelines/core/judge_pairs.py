@@ -45,6 +45,7 @@ class Pair:
     list_grew: bool = False  # the candidate lists this item's members and more
     list_shrank: bool = False  # the candidate keeps some of this item's members, adds none
     other_form: bool = False  # both hold one value, written in another form on one side
+    both_deny: bool = False  # each statement's main clause denies or rejects something
 
 
 SWAP_COS = 0.6  # below this a one- or two-word swap changed the meaning, not the wording
@@ -167,7 +168,7 @@ def compare(
     st = stance(c_claims, e_claims, ignore=who)
     # A change cue or "only" makes a shorter list a new value ("ships only to Spain now").
     restrictive = bool(c.cues) or " only " in f" {c.text.lower()} "
-    lists = list_change(c_claims, e_claims, c.stems, e.stems, restrictive)
+    lists = list_change(c_claims, e_claims, c.stems, e.stems, restrictive, cos)
     c_only_names = {n for n in c.names if not mentions(e, n)}
     e_only_names = {n for n in e.names if not mentions(c, n)}
     n_shared_values = shared_values(c.values, e.values)
@@ -211,4 +212,5 @@ def compare(
         list_grew=lists.grew,
         list_shrank=lists.shrank,
         other_form=_other_form(c, e),
+        both_deny=c_claims.denies and e_claims.denies,
     )
