@@ -13,7 +13,8 @@ import numpy as np
 import pytest
 
 from memory_pipelines.core.judge import JudgeDecision, JudgeItem, decide, evaluate
-from memory_pipelines.core.judge_claims import claims
+from memory_pipelines.core.judge_claims import change_clauses, claims
+from memory_pipelines.core.judge_lexicon import content_stems
 from memory_pipelines.core.judge_rules import analyse
 from memory_pipelines.core.judge_values import read_values, typed_values, value_conflicts
 from memory_pipelines.models.embedder import Embedder, get_embedder
@@ -323,6 +324,21 @@ def test_a_resumed_habit_ends_the_state_between(embedder: Embedder) -> None:
     back = judge(embedder, JudgeItem("Eating meat again after six years as a vegetarian",
                                      "preference"), existing)  # fmt: skip
     assert (back.action, back.target) == ("supersede", 0)
+
+
+def test_a_change_replaces_the_item_holding_the_old_value(embedder: Embedder) -> None:
+    new, aside = change_clauses("Now takes the bus; the bike got stolen in March")
+    assert new == {"bus"} and content_stems(["bike", "stolen"]) <= aside
+    assert change_clauses("Gave up the choir") == (frozenset(), frozenset())  # ends, no new value
+    existing = [
+        JudgeItem("Takes the bus to football practice", "fact"),
+        JudgeItem("Cycles to work on a road bike", "fact"),
+        JudgeItem("Season ticket renews in June", "fact"),
+    ]
+    moved = judge(
+        embedder, JudgeItem("Now takes the bus to work; the bike got stolen", "fact"), existing
+    )
+    assert (moved.action, moved.target) == ("supersede", 1)
 
 
 def test_analysis_reads_subjects_and_cues() -> None:

@@ -74,6 +74,10 @@ def _supersede_score(p: Pair, c: Analysis, e: Analysis) -> float:
     # "Gave up the choir" beside "Choir rehearses on Wednesdays": an item about the old thing
     # (its subject) is not the one that held it ("Sings in the choir").
     score -= 0.6 * p.old_is_subject
+    # "Now wants aisle seats" beside "Prefers aisle seats at the theatre": an item that already
+    # holds the new value (in another context) is not the one whose value changed.
+    # Its other clauses ("...; the window is a pain") name the old value or the reason.
+    score += 0.2 * p.aside_hit - 0.3 * p.holds_new
     return score
 
 
@@ -175,6 +179,7 @@ def _supersede(c: Analysis, es: Sequence[Analysis], pairs: Sequence[Pair]) -> Ju
         or best.polarity_flip
         or best.shared_names > 0
         or best.slot_hit
+        or best.aside_hit
         # "Pushed to 30 November" beside the one item due on another date: the cue names the
         # kind of value that moved, and the item holds one.
         or bool(c.cues & VALUE_MOVE_CUES and set(best.value_conflicts) - {"month", "year"})

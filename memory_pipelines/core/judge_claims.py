@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from memory_pipelines.core.judge_cues import CUE_RES
 from memory_pipelines.core.judge_lexicon import (
     AUX,
     LIGHT_VERBS,
@@ -154,6 +155,31 @@ def copular_slot(text: str) -> tuple[frozenset[str], str] | None:
     slot = content_stems(words(m.group(1)))
     value = re.split(r"[,;:(]", m.group(2))[0].strip()
     return (slot, value) if slot and value else None
+
+
+# Cues that bring a new value in ("switched to tea", "now wants aisle seats"), unlike those that
+# end the old one ("no longer", "gave up X"), whose clause names the old value.
+_REPLACING = frozenset({"switched", "now", "instead", "moved", "new", "started", "settled"})
+
+
+@lru_cache(maxsize=16384)
+def change_clauses(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """(new, aside): the content of the clauses where a replacing cue brings a new value in,
+    cue words aside, and the content of the other clauses, which often name the old value or
+    why it changed: "Now wants aisle seats; the window is a pain" -> ({aisl, seat}, {window,
+    pain, knee}). Both empty when no replacing cue is found."""
+    new: set[str] = set()
+    aside: set[str] = set()
+    for part in _CLAUSE_SPLIT.split(text):
+        content = content_stems(words(part)) - _STANCE_WORDS - LIGHT_VERBS
+        found = [m for name, rx in CUE_RES if name in _REPLACING and (m := rx.search(part))]
+        if found:
+            new |= content - content_stems(w for m in found for w in words(m.group(0)))
+        else:
+            aside |= content
+    if not new:
+        return frozenset(), frozenset()
+    return frozenset(new), frozenset(aside - new)
 
 
 @dataclass(frozen=True)

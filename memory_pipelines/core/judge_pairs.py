@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from memory_pipelines.core.judge_claims import claims, list_change, stance
+from memory_pipelines.core.judge_claims import change_clauses, claims, list_change, stance
 from memory_pipelines.core.judge_lexicon import LIGHT_VERBS
 from memory_pipelines.core.judge_rules import Analysis, is_relation
 from memory_pipelines.core.judge_values import shared_values, value_conflicts
@@ -46,6 +46,8 @@ class Pair:
     list_shrank: bool = False  # the candidate keeps some of this item's members, adds none
     other_form: bool = False  # both hold one value, written in another form on one side
     both_deny: bool = False  # each statement's main clause denies or rejects something
+    holds_new: bool = False  # this item already holds the value a change brings in, and more
+    aside_hit: bool = False  # it shares words with the change's other clauses (the old value)
 
 
 SWAP_COS = 0.6  # below this a one- or two-word swap changed the meaning, not the wording
@@ -173,6 +175,7 @@ def compare(
     e_only_names = {n for n in e.names if not mentions(c, n)}
     n_shared_values = shared_values(c.values, e.values)
     old = c.old_words | c_claims.departed
+    new, aside = change_clauses(c.text)
     return Pair(
         index=i,
         cos=cos,
@@ -213,4 +216,6 @@ def compare(
         list_shrank=lists.shrank,
         other_form=_other_form(c, e),
         both_deny=c_claims.denies and e_claims.denies,
+        holds_new=bool(new) and new <= e.stems and bool(e.stems - c.stems),
+        aside_hit=bool(aside & e.stems),
     )
