@@ -341,6 +341,16 @@ def test_a_change_replaces_the_item_holding_the_old_value(embedder: Embedder) ->
     assert (moved.action, moved.target) == ("supersede", 1)
 
 
+def test_subjects_end_at_verbs_no_list_knows() -> None:
+    # An unlisted verb ("rehearses") after a singular subject, before a preposition.
+    choir = analyse("Band rehearses on Thursdays")
+    assert choir.subject_stems == {"band"} and "thursday" in choir.predicate_stems
+    # An adverb between the subject and its verb is looked past.
+    assert analyse("Headaches usually start in the afternoon").subject_stems == {"headach"}
+    # Plural nouns run together are no verb: "Orders service owns ..."
+    assert "servic" in analyse("Orders service owns the billing table").subject_stems
+
+
 def test_analysis_reads_subjects_and_cues() -> None:
     assert analyse("Lives in Leeds").subject == {"user"}
     assert analyse("Sister Mia lives in Cork").subject == {"sister", "mia"}

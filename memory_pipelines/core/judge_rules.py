@@ -201,9 +201,29 @@ def _subject_span(toks: Sequence[str], breaks: Sequence[str]) -> tuple[int, bool
             return i, False
         if low in CLAUSE_BREAKS:
             return i, True  # "Vegetarian after years of ...": no verb before the clause
-        if _entity_key(toks[i]) is None and _verb_after_subject(low, lows[i - 1]):
+        # "Migraines usually start ...": an adverb between subject and verb is looked past.
+        j = i - 1
+        while j > 0 and lows[j] in LEADING_ADVERBS:
+            j -= 1
+        if _entity_key(toks[i]) is None and _verb_after_subject(low, lows[j]):
+            return i, False
+        if _unknown_verb(toks, lows, i):
             return i, False
     return len(toks), True
+
+
+def _unknown_verb(toks: Sequence[str], lows: Sequence[str], i: int) -> bool:
+    """A word that no list knows, inflected like a verb and followed by what follows a verb
+    ("Choir rehearses on Wednesdays", "Boiler needs a service"): a singular subject's verb."""
+    low, prev = lows[i], lows[i - 1]
+    if low in STOPWORDS or not low.isalpha() or toks[i][:1].isupper():
+        return False
+    if not (low.endswith("s") and not low.endswith(("ss", "us", "is"))):
+        return False
+    if prev.endswith("s") or _entity_key(toks[i]) is not None:
+        return False  # "Orders service", "Kids stay": plural nouns run together
+    nxt = lows[i + 1] if i + 1 < len(lows) else ""
+    return nxt in PREPOSITIONS or nxt in DETERMINERS
 
 
 def _existence_subjects(body: Sequence[str]) -> set[str]:
