@@ -347,6 +347,9 @@ def test_subjects_end_at_verbs_no_list_knows() -> None:
     assert choir.subject_stems == {"band"} and "thursday" in choir.predicate_stems
     # An adverb between the subject and its verb is looked past.
     assert analyse("Headaches usually start in the afternoon").subject_stems == {"headach"}
+    # ... and an unlisted "-s" opener before "as", a preposition or an article is the user's verb.
+    assert analyse("Trades as Harbour Prints Ltd").subject == {"user"}
+    assert analyse("Volunteers at the food bank").subject == {"user"}
     # Plural nouns run together are no verb: "Orders service owns ..."
     assert "servic" in analyse("Orders service owns the billing table").subject_stems
 

@@ -166,6 +166,15 @@ def _opens_with_verb(toks: Sequence[str], lows: Sequence[str], breaks: Sequence[
             and len(toks) > 1
             and (lows[1] in DETERMINERS or toks[1][:1].isupper())
         )
+        # An unknown "-s" opener before a preposition or an article ("Trades as ...").
+        or (
+            len(toks) > 1
+            and lows[0].isalpha()
+            and lows[0].endswith("s")
+            and not lows[0].endswith(("ss", "us", "is"))
+            and (lows[1] in PREPOSITIONS or lows[1] in DETERMINERS or lows[1] == "as")
+            and not breaks[0]
+        )
     )
     if verb and lows[0] not in AUX:
         # "Rent is ...", "Orders service owns ...": a noun that a present-tense verb follows.
