@@ -12,8 +12,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from memory_pipelines.core.judge import JudgeDecision, JudgeItem, decide, evaluate
+from memory_pipelines.core.judge import JudgeDecision, JudgeItem, decide
 from memory_pipelines.core.judge_claims import change_clauses, claims
+from memory_pipelines.core.judge_eval import evaluate
 from memory_pipelines.core.judge_lexicon import content_stems
 from memory_pipelines.core.judge_rules import analyse
 from memory_pipelines.core.judge_values import read_values, typed_values, value_conflicts

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 
 from memory_pipelines.core.judge_claims import change_clauses, claims, list_change, stance
 from memory_pipelines.core.judge_lexicon import LIGHT_VERBS
-from memory_pipelines.core.judge_rules import Analysis, is_relation
+from memory_pipelines.core.judge_rules import Analysis
+from memory_pipelines.core.judge_subjects import is_relation
 from memory_pipelines.core.judge_values import shared_values, value_conflicts
 
 
