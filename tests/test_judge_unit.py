@@ -16,6 +16,7 @@ from memory_pipelines.core.judge import JudgeDecision, JudgeItem, decide
 from memory_pipelines.core.judge_claims import change_clauses, claims
 from memory_pipelines.core.judge_eval import evaluate
 from memory_pipelines.core.judge_lexicon import content_stems
+from memory_pipelines.core.judge_pairs import compare
 from memory_pipelines.core.judge_rules import analyse
 from memory_pipelines.core.judge_values import read_values, typed_values, value_conflicts
 from memory_pipelines.models.embedder import Embedder, get_embedder
@@ -353,6 +354,15 @@ def test_subjects_end_at_verbs_no_list_knows() -> None:
     assert analyse("Volunteers at the food bank").subject == {"user"}
     # Plural nouns run together are no verb: "Orders service owns ..."
     assert "servic" in analyse("Orders service owns the billing table").subject_stems
+
+
+def test_a_negated_verb_flips_only_against_the_verb() -> None:
+    def flip(a: str, b: str) -> bool:
+        return compare(0, analyse(a), [analyse(b)], 0.6, ("lesson", "lesson")).polarity_flip
+
+    assert flip("Won't renew the gym membership", "Will renew the gym membership in May")
+    # "a hot wash" is a noun: the lesson is the same, not turned round.
+    assert not flip("Don't wash silk at 60", "Silk fades in a hot wash; delicate cycle only")
 
 
 def test_analysis_reads_subjects_and_cues() -> None:

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from memory_pipelines.core.judge_claims import change_clauses, claims, list_change, stance
-from memory_pipelines.core.judge_lexicon import LIGHT_VERBS
+from memory_pipelines.core.judge_lexicon import DETERMINERS, LIGHT_VERBS, stem
 from memory_pipelines.core.judge_rules import Analysis
 from memory_pipelines.core.judge_subjects import is_relation
 from memory_pipelines.core.judge_values import shared_values, value_conflicts
@@ -70,9 +70,22 @@ def _narrower(e: Analysis, c: Analysis) -> bool:
     return any("-" in w and not any(ch.isdigit() for ch in w) for w in e.subject_stems - c.stems)
 
 
+def _as_verb(a: Analysis, stems: frozenset[str]) -> bool:
+    """Does `a` use one of these stems as a verb? After an article ("a warm wash", "the
+    renewal") the word is a noun."""
+    toks = a.tokens
+    for i, tok in enumerate(toks):
+        if stem(tok) in stems and not (
+            (i >= 1 and toks[i - 1] in DETERMINERS) or (i >= 2 and toks[i - 2] in DETERMINERS)
+        ):
+            return True
+    return False
+
+
 def _flip(c: Analysis, e: Analysis) -> bool:
-    # The same verb negated on exactly one side is a reversal ("won't renew" -> "will renew").
-    if (e.negated - c.negated) & c.stems or (c.negated - e.negated) & e.stems:
+    # The same verb negated on exactly one side is a reversal ("won't renew" -> "will renew"),
+    # unless the other side only has the word as a noun ("don't wash wool" / "a warm wash").
+    if _as_verb(c, e.negated - c.negated) or _as_verb(e, c.negated - e.negated):
         return True
     # So is a preference turned round: "prefers tea to coffee" after "prefers coffee to tea".
     if c.preference and e.preference:
