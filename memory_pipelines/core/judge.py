@@ -37,13 +37,6 @@ from memory_pipelines.core.judge_rules import (
 from memory_pipelines.core.judge_types import JudgeDecision, JudgeItem
 
 MERGE_THRESHOLD = 0.52  # merge score (cosine + containment) for "the same fact"
-# Two long sentences share more of their wording by chance (speakers, feelings, the topic of
-# the chat), so the cosine says less: the threshold rises with their mean length.
-LONG_FROM = 10  # words
-LONG_STEP = 0.02  # per word past LONG_FROM
-LONG_CAP = 0.8
-APART_FROM = 15  # mean words from which two sentences must share words to be one fact
-LONG_SHARE = 0.4  # share of the shorter one's words (names aside) a long restatement repeats
 SUPERSEDE_FLOOR = 0.45  # cosine that makes a stored item the plausible target of a strong cue
 WEAK_CUE_FLOOR = 0.55  # ... of a weak cue, which often rides along with an unchanged fact
 STRICT_SAME_SLOT = 0.8  # cosine for an update stated without any cue
@@ -85,24 +78,6 @@ def _merge_score(p: Pair) -> float:
     return score + 0.15 * p.negation_agrees
 
 
-def _merge_threshold(c: Analysis, e: Analysis) -> float:
-    mean = (len(c.tokens) + len(e.tokens)) / 2
-    return min(LONG_CAP, MERGE_THRESHOLD + LONG_STEP * max(0.0, mean - LONG_FROM))
-
-
-def _long_and_apart(c: Analysis, e: Analysis) -> bool:
-    """Two long sentences that share few of their words are two things said about one topic
-    ("will make sure these kids have a safe home" / "thrilled to make a family for kids"): a
-    short paraphrase may share none, a long restatement repeats what it is about."""
-    if (len(c.tokens) + len(e.tokens)) / 2 < APART_FROM:
-        return False
-    names = c.entities | e.entities
-    a, b = c.stems - names, e.stems - names
-    if not a or not b:
-        return False
-    return len(a & b) / min(len(a), len(b)) < LONG_SHARE
-
-
 def _merge_blocker(p: Pair, c: Analysis, e: Analysis) -> str | None:
     """Why the nearest item is a near miss rather than the same fact (None if it is not)."""
     whole = p.contain_existing >= 0.99  # the candidate restates all of it (and maybe more)
@@ -128,8 +103,6 @@ def _merge_blocker(p: Pair, c: Analysis, e: Analysis) -> str | None:
         and not c.existence  # "has a daughter" is confirmed by anything about her
     ):
         return "same subject, different attribute"
-    if _long_and_apart(c, e) and not whole:
-        return "long sentences that share few words"
     # An exception leaves the rule standing, even when it repeats the rule's words.
     if c.exception and not e.exception:
         return "exception beside a rule"
@@ -284,6 +257,6 @@ def decide(
     blocker = _merge_blocker(best, c, es[best.index])
     if blocker:
         return JudgeDecision("create", None, f"nearest is a near miss: {blocker}")
-    if _merge_score(best) >= _merge_threshold(c, es[best.index]) or best.contain_existing == 1.0:
+    if _merge_score(best) >= MERGE_THRESHOLD or best.contain_existing == 1.0:
         return JudgeDecision("merge", best.index, f"same fact (cos {best.cos:.2f})")
     return JudgeDecision("create", None, f"no stored item states this (cos {best.cos:.2f})")
