@@ -66,10 +66,9 @@ def _supersede_score(p: Pair, c: Analysis, e: Analysis) -> float:
     # "Gave up the choir" beside "Choir rehearses on Wednesdays": an item about the old thing
     # (its subject) is not the one that held it ("Sings in the choir").
     score -= 0.6 * p.old_is_subject
-    # "Now wants aisle seats" beside "Prefers aisle seats at the theatre": an item that already
-    # holds the new value (in another context) is not the one whose value changed.
-    # Its other clauses ("...; the window is a pain") name the old value or the reason.
-    score += 0.2 * p.aside_hit - 0.3 * p.holds_new
+    # "Now wants aisle seats; the window is a pain with her knee": the change's other clauses
+    # name the old value or the reason, so an item sharing their words held the old value.
+    score += 0.2 * p.aside_hit
     return score
 
 
@@ -108,8 +107,7 @@ def _merge_blocker(p: Pair, c: Analysis, e: Analysis) -> str | None:
         return "exception beside a rule"
     if c.additive and not whole:
         return "an additional item"
-    # A goal is a wish, rarely the same fact as a stated fact or habit.
-    if not p.same_category and not p.negation_agrees and p.cos < (0.8 if p.goal_vs_other else 0.65):
+    if not p.same_category and not p.negation_agrees and p.cos < 0.65:
         return "different category"
     return None
 

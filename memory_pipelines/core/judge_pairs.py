@@ -23,7 +23,6 @@ class Pair:
     index: int
     cos: float
     same_category: bool
-    goal_vs_other: bool  # one side is a goal, the other is not
     subject_conflict: bool  # they are about different people, pets or things
     shared_subject: bool  # they are about the same named person, pet or thing
     name_conflict: bool  # each side names a product/place/person the other does not
@@ -47,7 +46,6 @@ class Pair:
     list_shrank: bool = False  # the candidate keeps some of this item's members, adds none
     other_form: bool = False  # both hold one value, written in another form on one side
     both_deny: bool = False  # each statement's main clause denies or rejects something
-    holds_new: bool = False  # this item already holds the value a change brings in, and more
     aside_hit: bool = False  # it shares words with the change's other clauses (the old value)
 
 
@@ -189,12 +187,11 @@ def compare(
     e_only_names = {n for n in e.names if not mentions(c, n)}
     n_shared_values = shared_values(c.values, e.values)
     old = c.old_words | c_claims.departed
-    new, aside = change_clauses(c.text)
+    _, aside = change_clauses(c.text)
     return Pair(
         index=i,
         cos=cos,
         same_category=categories[0] == categories[1],
-        goal_vs_other=(categories[0] == "goal") != (categories[1] == "goal"),
         subject_conflict=_subject_conflict(c, e),
         shared_subject=bool(
             (c.subject & e.subject) - {"user"}
@@ -230,6 +227,5 @@ def compare(
         list_shrank=lists.shrank,
         other_form=_other_form(c, e),
         both_deny=c_claims.denies and e_claims.denies,
-        holds_new=bool(new) and new <= e.stems and bool(e.stems - c.stems),
         aside_hit=bool(aside & e.stems),
     )
