@@ -365,6 +365,22 @@ def test_a_negated_verb_flips_only_against_the_verb() -> None:
     assert not flip("Don't wash silk at 60", "Silk fades in a hot wash; delicate cycle only")
 
 
+def test_a_kept_value_reverses_a_planned_change(embedder: Embedder) -> None:
+    assert "kept" in analyse("Sticking with the old laptop for now").cues
+    assert "kept" not in analyse("Staying at the Hilton in Lisbon").cues  # a stay, no decision
+    existing = [
+        JudgeItem("Moving the newsletter to fortnightly from next month", "decision"),
+        JudgeItem("Newsletter goes out on Friday mornings", "decision"),
+        JudgeItem("Uses Buttondown for the newsletter", "fact"),
+    ]
+    kept = judge(
+        embedder,
+        JudgeItem("Staying on a weekly newsletter; fortnightly lost readers", "decision"),
+        existing,
+    )
+    assert (kept.action, kept.target) == ("supersede", 0)
+
+
 def test_analysis_reads_subjects_and_cues() -> None:
     assert analyse("Lives in Leeds").subject == {"user"}
     assert analyse("Sister Mia lives in Cork").subject == {"sister", "mia"}

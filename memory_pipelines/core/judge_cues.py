@@ -32,6 +32,9 @@ _CHANGE_CUES: tuple[tuple[str, str], ...] = (
     # "fails instead of blocking writes" describes a mechanism, not a changed choice.
     ("instead", r"\binstead\b(?! of \w+ing\b)"),
     ("after all", r"\bafter all\b|\bchanged (my|their|his|her) mind\b|\breversed\b"),
+    # "Staying on one release a week", "sticking with Postgres": a planned change given up.
+    # ("Staying at the Hilton" is a stay, not a decision.)
+    ("kept", r"\bstaying on\b|\bsticking (with|to)\b"),
     ("now", r"\bnow\b|\bthese days\b|\bnowadays\b"),
     ("new", r"\bnew\b(?! york| zealand)"),  # narrowed further by _new_value_cue()
     ("left", r"^left\b|\bleft (the|a|an|their|his|her)\b|\bhas left\b"),
