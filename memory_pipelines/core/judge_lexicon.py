@@ -8,6 +8,7 @@ particular test cases.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from collections.abc import Iterable
 
 
@@ -162,6 +163,7 @@ _SUFFIXES = (
 )  # fmt: skip
 
 
+@lru_cache(maxsize=65536)
 def stem(word: str) -> str:
     """A light suffix stripper: enough to match lives/live/living or classes/class."""
     w = word.lower().strip("'’.")
