@@ -381,6 +381,20 @@ def test_a_kept_value_reverses_a_planned_change(embedder: Embedder) -> None:
     assert (kept.action, kept.target) == ("supersede", 0)
 
 
+def test_an_uncued_value_change_keeps_one_attribute(embedder: Embedder) -> None:
+    spent = JudgeItem("Spent £900 on the bathroom refit in total", "fact")
+    budget = [JudgeItem("Budget for the bathroom refit was £700", "fact"),
+              JudgeItem("Bathroom tiles came from Topps", "fact")]  # fmt: skip
+    assert judge(embedder, spent, budget).action == "create"  # spent is not the budget
+    grew = JudgeItem("Choir has 31 singers since the spring intake", "fact")
+    choir = [JudgeItem("Choir has twenty-four singers", "fact"),
+             JudgeItem("Choir rehearses on Mondays", "fact")]  # fmt: skip
+    assert (judge(embedder, grew, choir).action, judge(embedder, grew, choir).target) == (
+        "supersede",
+        0,
+    )
+
+
 def test_analysis_reads_subjects_and_cues() -> None:
     assert analyse("Lives in Leeds").subject == {"user"}
     assert analyse("Sister Mia lives in Cork").subject == {"sister", "mia"}

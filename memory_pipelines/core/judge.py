@@ -24,7 +24,8 @@ import numpy as np
 
 from memory_pipelines.core.judge_claims import copular_slot
 from memory_pipelines.core.judge_cues import SINGLE_VALUED_FRAMES
-from memory_pipelines.core.judge_lexicon import content_stems, words
+from memory_pipelines.core.judge_forms import number
+from memory_pipelines.core.judge_lexicon import MONTHS, content_stems, words
 from memory_pipelines.core.judge_modality import hedged_restatement, plan_settled
 from memory_pipelines.core.judge_pairs import Pair, compare, mentions
 from memory_pipelines.core.judge_restate import denial_restated, same_value_other_form
@@ -209,6 +210,22 @@ def _slot_value_change(
     return None
 
 
+def _two_attributes(c: Analysis, e: Analysis) -> bool:
+    """Each side says something of the slot that the other does not, values aside: "Spent
+    £1,240 on the trip in total" / "Budget for the trip was £1,000" (spent vs budget). A changed
+    value keeps the rest of one side ("Book club has 11 members since ..." / "... has eight
+    members")."""
+
+    def plain(words: frozenset[str]) -> set[str]:
+        return {
+            w
+            for w in words
+            if not any(ch.isdigit() for ch in w) and w[:3] not in MONTHS and number(w) is None
+        }
+
+    return bool(plain(c.stems - e.stems)) and bool(plain(e.stems - c.stems))
+
+
 def decide(
     candidate: JudgeItem,
     existing: Sequence[JudgeItem],
@@ -249,6 +266,7 @@ def decide(
         and best.same_category
         and not best.subject_conflict
         and not best.contrast
+        and not _two_attributes(c, es[best.index])
     ):
         kind = best.value_conflicts[0]
         return JudgeDecision("supersede", best.index, f"same slot, {kind} changed (no cue)")

@@ -8,8 +8,8 @@ particular test cases.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from collections.abc import Iterable
+from functools import lru_cache
 
 
 def wordlist(text: str) -> tuple[str, ...]:
