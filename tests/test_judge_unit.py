@@ -395,6 +395,22 @@ def test_an_uncued_value_change_keeps_one_attribute(embedder: Embedder) -> None:
     )
 
 
+def test_an_attribute_stored_for_another_subject_is_not_merged(embedder: Embedder) -> None:
+    existing = [
+        JudgeItem("Ravi has a French tutor on Wednesdays", "fact"),
+        JudgeItem("Daughter Ana is taking GCSE French", "fact"),
+        JudgeItem("Ravi is in Year 10", "fact"),
+    ]
+    new = judge(embedder, JudgeItem("Son Ravi is taking GCSE French", "fact"), existing)
+    assert new.action == "create"
+    same = judge(
+        embedder,
+        JudgeItem("Son Ravi is taking GCSE French this year", "fact"),
+        [JudgeItem("Ravi is taking GCSE French", "fact"), *existing[1:]],
+    )
+    assert (same.action, same.target) == ("merge", 0)
+
+
 def test_analysis_reads_subjects_and_cues() -> None:
     assert analyse("Lives in Leeds").subject == {"user"}
     assert analyse("Sister Mia lives in Cork").subject == {"sister", "mia"}

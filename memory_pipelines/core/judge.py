@@ -7,13 +7,20 @@ cosine with structure read by `judge_rules` and `judge_pairs`: who each item is 
 values (numbers, dates, times, money), change cues, the old value a change names, and a few slot
 frames.
 
-The flow of `decide()`:
-1. A change cue ("no longer", "moved", "pushed to", "instead") or a flipped negation sends the
-   candidate to the supersede branch: the stored item with the best change evidence is replaced,
-   unless it already holds the candidate's value (then merge).
-2. Otherwise, nearly the same sentence with one changed number or date is an uncued update.
-3. Otherwise the nearest item (cosine plus word containment) is merged into, unless a near-miss
-   rule blocks it (other subject, other value, other slot, an exception, ...): then create.
+The flow of `decide()`, first answer wins; every answer carries its reason:
+1. A list that grew or shrank is a new value of its slot (supersede, `judge_claims`).
+2. A hedged restatement confirms the nearest stated item (merge, `judge_modality`).
+3. A change cue ("no longer", "moved", "pushed to", "instead") or a flipped negation sends the
+   candidate to the supersede branch: the stored item with the best change evidence (the old
+   value named, a value of the kind that moved, the words of the change's other clauses) is
+   replaced, unless it already holds the candidate's value (then merge).
+4. A firm statement settles a stored plan on its topic (supersede, `judge_modality`).
+5. The same value in another form, or the same denial in other words (merge, `judge_restate`).
+6. One single-valued slot with another value, or nearly the same sentence with one changed
+   number or date and one attribute, is an uncued update (supersede).
+7. Otherwise the nearest item (cosine plus word containment) is merged into, unless it is a near
+   miss (other subject, value, slot, an exception, an attribute the store holds for another
+   subject, `judge_merge`): then create.
 """
 
 from __future__ import annotations
@@ -24,8 +31,14 @@ import numpy as np
 
 from memory_pipelines.core.judge_claims import copular_slot
 from memory_pipelines.core.judge_cues import SINGLE_VALUED_FRAMES
-from memory_pipelines.core.judge_forms import number
-from memory_pipelines.core.judge_lexicon import MONTHS, content_stems, words
+from memory_pipelines.core.judge_lexicon import content_stems, words
+from memory_pipelines.core.judge_merge import (
+    MERGE_THRESHOLD,
+    attribute_held_elsewhere,
+    merge_blocker,
+    merge_score,
+    two_attributes,
+)
 from memory_pipelines.core.judge_modality import hedged_restatement, plan_settled
 from memory_pipelines.core.judge_pairs import Pair, compare, mentions
 from memory_pipelines.core.judge_restate import denial_restated, same_value_other_form
@@ -37,7 +50,6 @@ from memory_pipelines.core.judge_rules import (
 )
 from memory_pipelines.core.judge_types import JudgeDecision, JudgeItem
 
-MERGE_THRESHOLD = 0.52  # merge score (cosine + containment) for "the same fact"
 SUPERSEDE_FLOOR = 0.45  # cosine that makes a stored item the plausible target of a strong cue
 WEAK_CUE_FLOOR = 0.55  # ... of a weak cue, which often rides along with an unchanged fact
 STRICT_SAME_SLOT = 0.8  # cosine for an update stated without any cue
@@ -71,46 +83,6 @@ def _supersede_score(p: Pair, c: Analysis, e: Analysis) -> float:
     # name the old value or the reason, so an item sharing their words held the old value.
     score += 0.2 * p.aside_hit
     return score
-
-
-def _merge_score(p: Pair) -> float:
-    score = p.cos + 0.25 * p.contain_existing + 0.05 * min(p.shared_values, 2) - 0.05 * p.narrower
-    return score + 0.15 * p.negation_agrees
-
-
-def _merge_blocker(p: Pair, c: Analysis, e: Analysis) -> str | None:
-    """Why the nearest item is a near miss rather than the same fact (None if it is not)."""
-    whole = p.contain_existing >= 0.99  # the candidate restates all of it (and maybe more)
-    if p.subject_conflict:
-        return "different subject"
-    if p.contrast:
-        return "same attribute, other subject"
-    if p.value_conflicts:
-        return f"different {p.value_conflicts[0]}"
-    if p.name_conflict:
-        return "different named value"
-    if p.other_object:
-        return "same frame, different object"
-    if p.frame_mismatch:
-        return "different slot"
-    if (
-        p.shared_subject
-        and not p.negation_agrees  # "never by phone" / "no phone calls": one claim
-        and p.predicate_overlap < 0.4
-        and not p.shared_value_words  # both state the same value: one slot, reworded
-        and p.cos < 0.85
-        and not whole
-        and not c.existence  # "has a daughter" is confirmed by anything about her
-    ):
-        return "same subject, different attribute"
-    # An exception leaves the rule standing, even when it repeats the rule's words.
-    if c.exception and not e.exception:
-        return "exception beside a rule"
-    if c.additive and not whole:
-        return "an additional item"
-    if not p.same_category and not p.negation_agrees and p.cos < 0.65:
-        return "different category"
-    return None
 
 
 def _restates(p: Pair, c: Analysis, e: Analysis) -> bool:
@@ -169,7 +141,7 @@ def _list_change(pairs: Sequence[Pair]) -> JudgeDecision | None:
     changed = [p for p in pairs if (p.list_grew or p.list_shrank) and not p.subject_conflict]
     if not changed:
         return None
-    best = max(changed, key=_merge_score)
+    best = max(changed, key=merge_score)
     how = "grew" if best.list_grew else "shrank"
     return JudgeDecision("supersede", best.index, f"the list {how}: a new value of the slot")
 
@@ -210,22 +182,6 @@ def _slot_value_change(
     return None
 
 
-def _two_attributes(c: Analysis, e: Analysis) -> bool:
-    """Each side says something of the slot that the other does not, values aside: "Spent
-    £1,240 on the trip in total" / "Budget for the trip was £1,000" (spent vs budget). A changed
-    value keeps the rest of one side ("Book club has 11 members since ..." / "... has eight
-    members")."""
-
-    def plain(words: frozenset[str]) -> set[str]:
-        return {
-            w
-            for w in words
-            if not any(ch.isdigit() for ch in w) and w[:3] not in MONTHS and number(w) is None
-        }
-
-    return bool(plain(c.stems - e.stems)) and bool(plain(e.stems - c.stems))
-
-
 def decide(
     candidate: JudgeItem,
     existing: Sequence[JudgeItem],
@@ -259,20 +215,20 @@ def decide(
     if decision:
         return decision
 
-    best = max(pairs, key=_merge_score)
+    best = max(pairs, key=merge_score)
     if (
         best.cos >= STRICT_SAME_SLOT
         and len(best.value_conflicts) == 1  # one value changed, the rest of the slot agrees
         and best.same_category
         and not best.subject_conflict
         and not best.contrast
-        and not _two_attributes(c, es[best.index])
+        and not two_attributes(c, es[best.index])
     ):
         kind = best.value_conflicts[0]
         return JudgeDecision("supersede", best.index, f"same slot, {kind} changed (no cue)")
-    blocker = _merge_blocker(best, c, es[best.index])
+    blocker = merge_blocker(best, c, es[best.index]) or attribute_held_elsewhere(c, es, pairs, best)
     if blocker:
         return JudgeDecision("create", None, f"nearest is a near miss: {blocker}")
-    if _merge_score(best) >= MERGE_THRESHOLD or best.contain_existing == 1.0:
+    if merge_score(best) >= MERGE_THRESHOLD or best.contain_existing == 1.0:
         return JudgeDecision("merge", best.index, f"same fact (cos {best.cos:.2f})")
     return JudgeDecision("create", None, f"no stored item states this (cos {best.cos:.2f})")
