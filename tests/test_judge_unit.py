@@ -244,6 +244,7 @@ def test_values_in_other_forms_read_as_the_same_value() -> None:
     assert vals("Turned 41 in March", (2022, 5))["birth year"] == {"1981", "1980"}
     # Counts and ranges are not clock times or ages.
     assert "clock" not in vals("Runs two to three times a week")
+    assert "minutes" not in vals("Keeps six hens")  # "h" is an hour only as a word of its own
     assert "birth year" not in vals("Team is 7 people", (2024, 1))
     # Read from another form: marked, so a plainly written match is a restatement.
     assert read_values("Pays nine pounds an hour")[1] == {("money", "9")}
@@ -275,6 +276,9 @@ def test_statement_patterns_read_generally() -> None:
     assert value_conflicts(
         typed_values("Site runs on Django 5 after the upgrade"), typed_values("Site is on Django 4")
     ) == ["n:django"]
+    # "Up to" is a change where a level is reached, a cap elsewhere.
+    assert "number moved" in analyse("Down to six hens; a fox took two").cues
+    assert "number moved" not in analyse("Employer matches up to 6%").cues
     # A setting switched on or off is a state, not a change of value.
     assert "switched" not in analyse("Wants dark mode switched on everywhere").cues
     assert "switched" in analyse("Switched to oat milk").cues

@@ -52,7 +52,10 @@ _CHANGE_CUES: tuple[tuple[str, str], ...] = (
     (
         "number moved",
         r"\b(grew|rose|raised|increased|decreased|reduced|dropped|fell|cut|went up|goes up"
-        r"|going up|gone up|went down|goes down|up to|down to|bumped)\b",
+        r"|going up|gone up|went down|goes down|bumped)\b"
+        # "Rent is up to £1,500", "Down to six hens": a level reached ("matches up to 6%" is a
+        # cap, no change).
+        r"|\b(is|are|was|now|been) (up|down) to\b|^(up|down) to\b",
     ),
     (
         "date moved",

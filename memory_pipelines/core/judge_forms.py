@@ -80,7 +80,7 @@ _CLOCK_WORDS = re.compile(
 # "45 minutes", "an hour and a half", "1.5 hours", "three quarters of an hour", "half an hour"
 _DURATION = re.compile(
     rf"\b(?:(a|one|two|three) )?quarters? of an hour\b|\bhalf an hour\b"
-    rf"|\b(an?|{NUM[1:-1]}) (?:and a half )?(hours?|hrs?|h)(?: and a half\b)?"
+    rf"|\b(an?|{NUM[1:-1]}) (?:and a half )?(hours?|hrs?|h)\b(?: and a half\b)?"
     rf"(?:,? and (?:a )?{NUM} (?:minutes?|mins?)\b)?"
     rf"|\b{NUM} (minutes?|mins?)\b",
     re.I,
