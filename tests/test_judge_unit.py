@@ -246,6 +246,8 @@ def test_values_in_other_forms_read_as_the_same_value() -> None:
     assert "clock" not in vals("Runs two to three times a week")
     assert "minutes" not in vals("Keeps six hens")  # "h" is an hour only as a word of its own
     assert "birth year" not in vals("Team is 7 people", (2024, 1))
+    assert "birth year" not in vals("Editor font size is 14", (2024, 1))  # a size, not an age
+    assert vals("Lunch is at noon")["clock"] == {"12:00"}
     # Read from another form: marked, so a plainly written match is a restatement.
     assert read_values("Pays nine pounds an hour")[1] == {("money", "9")}
     assert read_values("Pays £9 an hour")[1] == frozenset()

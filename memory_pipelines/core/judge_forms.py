@@ -92,10 +92,9 @@ _MONTH_RX = "|".join(sorted(MONTHS, key=len, reverse=True))
 _MONTH_END = re.compile(rf"\b(?:the )?end of ({_MONTH_RX})\b", re.I)
 _RELATIVE_YEAR = re.compile(r"\b(last|this|next) year\b", re.I)
 _AGE = re.compile(
-    rf"\b(?:turned|turns|turning|aged) {NUM}\b(?! (?:years? |months? |weeks? )?ago)"
+    rf"\b(?:turned|turns|turning|aged) {NUM}\b(?![.,]\d)(?! (?:years? |months? |weeks? )?ago)"
     rf"(?! (?:months?|weeks?|days?|minutes?|hours?|percent|%))"
-    rf"|\b{NUM} years? old\b"
-    rf"|\b(?:is|now) {NUM}(?=\s*(?:$|[,;.(]|this\b|now\b|next\b|last\b|in\b))",
+    rf"|\b{NUM} years? old\b",
     re.I,
 )
 _BORN = re.compile(r"\bborn in (19\d\d|20\d\d)\b", re.I)
@@ -129,8 +128,8 @@ def other_forms(text: str, said_on: tuple[int, int] | None = None) -> Iterator[F
             )
         if not 0 <= hour <= 23:
             continue
-        # Words rarely say am or pm: "half past seven" is 7:30 or 19:30.
-        for h in {hour % 24, (hour + 12) % 24} if hour <= 12 else {hour}:
+        # Words rarely say am or pm: "half past seven" is 7:30 or 19:30 (noon is noon).
+        for h in {hour % 24, (hour + 12) % 24} if hour <= 12 and not m.group(5) else {hour}:
             yield "clock", f"{h}:{minute:02d}", m.span(), True
     for m in _DURATION.finditer(text):
         g = m.groups()
