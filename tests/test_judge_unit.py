@@ -417,6 +417,15 @@ def test_an_attribute_stored_for_another_subject_is_not_merged(embedder: Embedde
     assert (same.action, same.target) == ("merge", 0)
 
 
+def test_a_firm_change_replaces_a_stored_plan_in_other_words(embedder: Embedder) -> None:
+    existing = [
+        JudgeItem("Thinking about a caravan holiday in Wales this summer", "decision"),
+        JudgeItem("Summer school holidays start on 22 July", "fact"),
+    ]
+    firm = judge(embedder, JudgeItem("Booked a Crete holiday instead", "decision"), existing)
+    assert (firm.action, firm.target) == ("supersede", 0)
+
+
 def test_analysis_reads_subjects_and_cues() -> None:
     assert analyse("Lives in Leeds").subject == {"user"}
     assert analyse("Sister Mia lives in Cork").subject == {"sister", "mia"}

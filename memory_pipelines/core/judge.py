@@ -52,6 +52,7 @@ from memory_pipelines.core.judge_types import JudgeDecision, JudgeItem
 
 SUPERSEDE_FLOOR = 0.45  # cosine that makes a stored item the plausible target of a strong cue
 WEAK_CUE_FLOOR = 0.55  # ... of a weak cue, which often rides along with an unchanged fact
+PLAN_CHANGE_FLOOR = 0.3  # cosine for "a strong cue changes this stored plan"
 STRICT_SAME_SLOT = 0.8  # cosine for an update stated without any cue
 # Cues that also accompany unchanged values ("now", "a new job", "moved to" the same city).
 WEAK_CUES = frozenset({"moved", "now", "new", "back", "started", "since"})
@@ -123,6 +124,9 @@ def _supersede(c: Analysis, es: Sequence[Analysis], pairs: Sequence[Pair]) -> Ju
         or best.shared_names > 0
         or best.slot_hit
         or best.aside_hit
+        # "Booked movers instead" beside "Leaning towards hiring a van": a firm change of a
+        # stored plan, whose wording it need not share.
+        or (es[best.index].planned and bool(c.cues - WEAK_CUES) and best.cos >= PLAN_CHANGE_FLOOR)
         # "Pushed to 30 November" beside the one item due on another date: the cue names the
         # kind of value that moved, and the item holds one.
         or bool(c.cues & VALUE_MOVE_CUES and set(best.value_conflicts) - {"month", "year"})
