@@ -248,8 +248,10 @@ def test_values_in_other_forms_read_as_the_same_value() -> None:
     assert "birth year" not in vals("Team is 7 people", (2024, 1))
     assert "birth year" not in vals("Editor font size is 14", (2024, 1))  # a size, not an age
     assert vals("Lunch is at noon")["clock"] == {"12:00"}
-    # Read from another form: marked, so a plainly written match is a restatement.
-    assert read_values("Pays nine pounds an hour")[1] == {("money", "9")}
+    assert vals("Step goal is 12k")["count"] == vals("Aims for twelve thousand steps")["count"]
+    assert "count" not in vals("Saved £12k")  # money, read as money
+    # Read from another form: marked with the form, so a match written otherwise restates.
+    assert read_values("Pays nine pounds an hour")[1] == {("money", "9", "nine pounds")}
     assert read_values("Pays £9 an hour")[1] == frozenset()
 
 

@@ -88,6 +88,8 @@ _DURATION = re.compile(
 _RATE_BEFORE = re.compile(
     rf"(?:\d|\b{_CURRENCY[1:-1]}|\b(?:miles?|km|times?|words?|pence|p))\s*$", re.I
 )
+# "10k steps", "ten thousand", "1.5k": a count in thousands.
+_THOUSANDS = re.compile(rf"\b{NUM} thousand\b|\b(\d+(?:\.\d+)?)k\b", re.I)
 _MONTH_RX = "|".join(sorted(MONTHS, key=len, reverse=True))
 _MONTH_END = re.compile(rf"\b(?:the )?end of ({_MONTH_RX})\b", re.I)
 _RELATIVE_YEAR = re.compile(r"\b(last|this|next) year\b", re.I)
@@ -153,6 +155,10 @@ def other_forms(text: str, said_on: tuple[int, int] | None = None) -> Iterator[F
             yield "minutes", _fmt(value), m.span(), not g[4][0].isdigit()
             continue
         yield "minutes", _fmt(minutes), m.span(), True
+    for m in _THOUSANDS.finditer(text):
+        count = number(m.group(1) or m.group(2))
+        if count is not None and not text[: m.start()].rstrip().endswith(("£", "$", "€")):
+            yield "count", _fmt(count * 1000), m.span(), True
     for m in _MONTH_END.finditer(text):
         month = MONTHS[m.group(1).lower()]
         index = list(calendar.month_abbr).index(month.title())

@@ -133,10 +133,15 @@ def _other_object(c: Analysis, e: Analysis, cos: float) -> bool:
 
 
 def _other_form(c: Analysis, e: Analysis) -> bool:
-    """One value on both sides, read from another form on exactly one of them: "six pounds
-    fifty" and "£6.50", "half past seven" and "19:30", "turned 36" and "born in 1988"."""
-    shared = {(k, v) for k in c.values.keys() & e.values.keys() for v in c.values[k] & e.values[k]}
-    return bool(shared & (c.derived ^ e.derived))
+    """One value on both sides, written in two forms: "six pounds fifty" and "£6.50", "half
+    past seven" and "19:30", "turned 36" and "born in 1988", "10k" and "ten thousand"."""
+    for kind in c.values.keys() & e.values.keys():
+        for value in c.values[kind] & e.values[kind]:
+            c_forms = {f for k, v, f in c.derived if (k, v) == (kind, value)} or {""}
+            e_forms = {f for k, v, f in e.derived if (k, v) == (kind, value)} or {""}
+            if c_forms != e_forms:
+                return True
+    return False
 
 
 def _subject_conflict(c: Analysis, e: Analysis) -> bool:

@@ -76,7 +76,7 @@ class Analysis:
     exception: bool = False
     additive: bool = False
     # (kind, value) pairs read from another form: words, other units, a relative phrase
-    derived: frozenset[tuple[str, str]] = frozenset()
+    derived: frozenset[tuple[str, str, str]] = frozenset()  # (kind, value, form as written)
 
 
 def _phrase_stems(rx: re.Pattern[str], text: str) -> frozenset[str]:

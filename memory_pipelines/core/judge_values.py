@@ -68,12 +68,13 @@ def typed_values(text: str, said_on: tuple[int, int] | None = None) -> Values:
 
 def read_values(
     text: str, said_on: tuple[int, int] | None = None
-) -> tuple[Values, frozenset[tuple[str, str]]]:
-    """`typed_values`, and the (kind, value) pairs read from another form (words, other units,
-    a phrase relative to `said_on`): see `judge_forms`."""
+) -> tuple[Values, frozenset[tuple[str, str, str]]]:
+    """`typed_values`, and (kind, value, form) for each value read from another form (words,
+    other units, a phrase relative to `said_on`; form: the words as written, lower-cased):
+    see `judge_forms`."""
     vals: dict[str, set[str]] = {}
     used: list[tuple[int, int]] = []
-    derived: set[tuple[str, str]] = set()
+    derived: set[tuple[str, str, str]] = set()
 
     def add(kind: str, value: str, span: tuple[int, int]) -> None:
         vals.setdefault(kind, set()).add(value)
@@ -85,7 +86,7 @@ def read_values(
     for kind, value, span, converted in other_forms(text, said_on):
         add(kind, value, span)
         if converted:
-            derived.add((kind, value))
+            derived.add((kind, value, " ".join(text[span[0] : span[1]].lower().split())))
     for m in _MONEY.finditer(text):
         if not free(m.span()):
             continue
