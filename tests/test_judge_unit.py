@@ -364,6 +364,15 @@ def test_subjects_end_at_verbs_no_list_knows() -> None:
     assert "servic" in analyse("Orders service owns the billing table").subject_stems
 
 
+def test_a_name_overlaps_only_a_name() -> None:
+    def overlap(a: str, b: str) -> float:
+        return compare(0, analyse(a), [analyse(b)], 0.7, ("fact", "fact")).predicate_overlap
+
+    # "Harbour Save" is a provider; "saved" in the other item is a verb: no shared attribute.
+    assert overlap("The pension is with Harbour Save", "Pension is saved in an index fund") == 0
+    assert overlap("Pension is with Harbour Save", "Pension provider is Harbour Save") > 0
+
+
 def test_a_negated_verb_flips_only_against_the_verb() -> None:
     def flip(a: str, b: str) -> bool:
         return compare(0, analyse(a), [analyse(b)], 0.6, ("lesson", "lesson")).polarity_flip

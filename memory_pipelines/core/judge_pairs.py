@@ -191,6 +191,9 @@ def compare(
     c_only_names = {n for n in c.names if not mentions(e, n)}
     e_only_names = {n for n in e.names if not mentions(c, n)}
     n_shared_values = shared_values(c.values, e.values)
+    # A name matches a name: "Fennel Invest" says nothing of "is invested in".
+    c_said = c.predicate_stems - {stem(n) for n in c_only_names}
+    e_said = e.predicate_stems - {stem(n) for n in e_only_names}
     old = c.old_words | c_claims.departed
     _, aside = change_clauses(c.text)
     return Pair(
@@ -214,10 +217,8 @@ def compare(
         shared_value_words=bool(n_shared_values)
         or any(mentions(e, n) for n in c.names - c.subject - e.subject),
         contain_existing=_overlap(c.stems, e.stems),
-        predicate_overlap=max(
-            _overlap(c.predicate_stems, e.predicate_stems),
-            _overlap(e.predicate_stems, c.predicate_stems),
-        ),
+        # A name matches a name: "Fennel Invest" says nothing of "is invested in".
+        predicate_overlap=max(_overlap(c_said, e_said), _overlap(e_said, c_said)),
         old_hit=_overlap(e.stems, old),
         old_is_subject=bool(e.stems & old) and e.stems & old <= e.subject_stems,
         frame_match=bool(c.frames & e.frames),
