@@ -1,6 +1,7 @@
-"""What a statement claims, for the dedup judge: the stance of each clause and list members.
+"""What a statement claims, for the dedup judge: the stance of each clause, list members, and
+which clause of a change brings the new value in.
 
-Two readings that words alone get wrong:
+Readings that words alone get wrong:
 
 - **Stance.** "Prefers email, never by phone" and "Does not want phone calls" both hold a
   negative clause about the phone: the same claim said another way, so a merge. "Wants phone
@@ -10,7 +11,13 @@ Two readings that words alone get wrong:
   where a clause of each shares content.
 - **Lists.** "Ships to Spain, France and Italy" beside "Ships to Spain and France" is the same
   slot with one more member: the value grew, so the new item replaces the old (a merge would keep
-  the old wording and lose Italy). Members are the heads of a coordination ("A, B and C").
+  the old wording and lose Italy). Members are the heads of a coordination ("A, B and C"); a
+  piece that opens with a verb is a clause, not a member.
+- **Denial.** "Refuses to fly red-eyes" and "Avoids overnight flights" both deny in their main
+  clause (`Claims.denies`): with nothing else differing, one claim in other words.
+- **The clauses of a change.** "Now wants aisle seats; the window is a pain with her knee": the
+  clause with the cue holds the new value, the others name the old value or the reason
+  (`change_clauses`), which points at the stored item that held the old value.
 
 General English only (negators, verbs of aversion, coordinators); no word taken from a case.
 """
