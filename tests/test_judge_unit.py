@@ -12,8 +12,13 @@ from typing import Any
 import numpy as np
 import pytest
 
-from memory_pipelines.core.judge import JudgeDecision, JudgeItem, decide, evaluate
-from memory_pipelines.core.judge_rules import analyse, typed_values, value_conflicts
+from memory_pipelines.core.judge import JudgeDecision, JudgeItem, decide
+from memory_pipelines.core.judge_claims import change_clauses, claims
+from memory_pipelines.core.judge_eval import evaluate
+from memory_pipelines.core.judge_lexicon import content_stems
+from memory_pipelines.core.judge_pairs import compare
+from memory_pipelines.core.judge_rules import analyse
+from memory_pipelines.core.judge_values import read_values, typed_values, value_conflicts
 from memory_pipelines.models.embedder import Embedder, get_embedder
 
 
@@ -221,6 +226,215 @@ def test_typed_values_read_money_times_dates_and_counts() -> None:
     assert typed_values("three sessions a week")["n:session"] == {"3"}
     assert value_conflicts(typed_values("due 12 June"), typed_values("due 19 June")) == ["date"]
     assert value_conflicts(typed_values("on 14 June"), typed_values("on 14 June 2019")) == []
+
+
+def test_values_in_other_forms_read_as_the_same_value() -> None:
+    def vals(text: str, said_on: tuple[int, int] | None = None) -> dict[str, frozenset[str]]:
+        return read_values(text, said_on)[0]
+
+    assert vals("The plumber charges seventy-five pounds fifty")["money"] == {"75.5"}
+    assert vals("Monthly rent is 1,450 euros")["money"] == {"1450"}
+    assert vals("Lights out at quarter to eleven")["clock"] == {"10:45", "22:45"}
+    assert vals("Swim lasts an hour and a half")["minutes"] == {"90"}
+    assert vals("Walk to school is twenty minutes")["minutes"] == {"20"}
+    assert vals("Drive takes three quarters of an hour")["minutes"] == {"45"}
+    assert vals("Essay due at the end of February")["date"] == {"28 feb"}
+    assert vals("Bought the van last year", (2023, 6))["year"] == {"2022"}
+    assert "year" not in vals("Bought the van last year")  # said when? unknown: not read
+    assert vals("Turned 41 in March", (2022, 5))["birth year"] == {"1981", "1980"}
+    # Counts and ranges are not clock times or ages.
+    assert "clock" not in vals("Runs two to three times a week")
+    assert "minutes" not in vals("Keeps six hens")  # "h" is an hour only as a word of its own
+    assert "birth year" not in vals("Team is 7 people", (2024, 1))
+    assert "birth year" not in vals("Editor font size is 14", (2024, 1))  # a size, not an age
+    assert vals("Lunch is at noon")["clock"] == {"12:00"}
+    assert vals("Step goal is 12k")["count"] == vals("Aims for twelve thousand steps")["count"]
+    assert "count" not in vals("Saved £12k")  # money, read as money
+    # Read from another form: marked with the form, so a match written otherwise restates.
+    assert read_values("Pays nine pounds an hour")[1] == {("money", "9", "nine pounds")}
+    assert read_values("Pays £9 an hour")[1] == frozenset()
+
+
+def test_same_value_in_another_form_is_a_merge(embedder: Embedder) -> None:
+    existing = [
+        JudgeItem("Dog walker Priya charges twelve pounds a walk", "fact"),
+        JudgeItem("Dog walker comes on Mondays and Thursdays", "fact"),
+        JudgeItem("Groomer charges £40 a visit", "fact"),
+    ]
+    same = judge(embedder, JudgeItem("Pays the dog walker £12 per walk", "fact"), existing)
+    assert (same.action, same.target) == ("merge", 0)
+    assert "another form" in same.reason
+    changed = judge(embedder, JudgeItem("Pays the dog walker £15 per walk", "fact"), existing)
+    assert changed.action != "merge"
+    # An age said in 2023 and a birth year are one value; another year is not.
+    aged = [JudgeItem("Turned 52 this winter", "fact", valid_from="2023-01-20"),
+            JudgeItem("Wife was born in 1973", "fact", valid_from="2023-01-20")]  # fmt: skip
+    born = judge(embedder, JudgeItem("Born in 1971", "fact"), aged)
+    assert (born.action, born.target) == ("merge", 0)
+    assert judge(embedder, JudgeItem("Born in 1965", "fact"), aged).action != "merge"
+
+
+def test_statement_patterns_read_generally() -> None:
+    # A number after a name is its version; a function word after a number is not its unit.
+    assert typed_values("Laptop now runs Ubuntu 24 since the reinstall")["n:ubuntu"] == {"24"}
+    assert value_conflicts(
+        typed_values("Site runs on Django 5 after the upgrade"), typed_values("Site is on Django 4")
+    ) == ["n:django"]
+    # "Up to" is a change where a level is reached, a cap elsewhere.
+    assert "number moved" in analyse("Down to six hens; a fox took two").cues
+    assert "number moved" not in analyse("Employer matches up to 6%").cues
+    # A setting switched on or off is a state, not a change of value.
+    assert "switched" not in analyse("Wants dark mode switched on everywhere").cues
+    assert "switched" in analyse("Switched to oat milk").cues
+    # A status that is reached ends a sentence; inside a clause it only sets a condition.
+    assert "status" in analyse("The kitchen refit is done.").cues
+    assert "status" not in analyse("No email until the first task is done each day").cues
+    # "For X only, ..." opens an exception.
+    assert analyse("For the Leeds office only, badges are blue").exception
+    assert not analyse("Badges are blue for every office").exception
+
+
+def test_a_moved_date_finds_the_item_holding_a_date(embedder: Embedder) -> None:
+    existing = [
+        JudgeItem("Funding officer at the council is Ana Ruiz", "fact"),
+        JudgeItem("Annual audit for the Harbour Fund due 14 March", "commitment"),
+        JudgeItem("Team offsite on 2 April", "commitment"),
+    ]
+    moved = judge(embedder, JudgeItem("Audit deadline slipped to 28 April", "commitment"), existing)
+    assert (moved.action, moved.target) == ("supersede", 1)
+
+
+def test_lists_are_noun_phrases_and_may_grow_from_one_value(embedder: Embedder) -> None:
+    # A piece that opens with a verb is a clause: "Lyon, driving to Nice and ..." lists nothing.
+    assert claims("Tour is 3 to 9 May via Lyon, driving to Nice and back by train").members == set()
+    assert claims("Plays guitar, bass and drums").members == {"guitar", "bass", "drum"}
+    existing = [JudgeItem("Enjoys Korean food", "preference"),
+                JudgeItem("Eats out on Saturdays", "preference")]  # fmt: skip
+    grown = judge(
+        embedder, JudgeItem("Favourite cuisines are Korean and Peruvian", "preference"), existing
+    )
+    assert (grown.action, grown.target) == ("supersede", 0)
+
+
+def test_a_denial_said_another_way_is_a_merge(embedder: Embedder) -> None:
+    existing = [
+        JudgeItem("Avoids flights that leave before dawn", "preference"),
+        JudgeItem("Prefers trains for trips under four hours", "preference"),
+        JudgeItem("Flies out of Bristol", "fact"),
+    ]
+    same = judge(embedder, JudgeItem("Won't take early-morning flights", "preference"), existing)
+    assert (same.action, same.target) == ("merge", 0)
+    assert claims("Can't stand loud restaurants").denies
+    assert not claims("Claim against the builder is filed").denies  # a preposition
+
+
+def test_a_resumed_habit_ends_the_state_between(embedder: Embedder) -> None:
+    assert "resumed" in analyse("Eating meat again since the spring").cues
+    existing = [JudgeItem("Vegetarian", "preference"), JudgeItem("Likes Thai food", "preference")]
+    back = judge(embedder, JudgeItem("Eating meat again after six years as a vegetarian",
+                                     "preference"), existing)  # fmt: skip
+    assert (back.action, back.target) == ("supersede", 0)
+
+
+def test_a_change_replaces_the_item_holding_the_old_value(embedder: Embedder) -> None:
+    new, aside = change_clauses("Now takes the bus; the bike got stolen in March")
+    assert new == {"bus"} and content_stems(["bike", "stolen"]) <= aside
+    assert change_clauses("Gave up the choir") == (frozenset(), frozenset())  # ends, no new value
+    existing = [
+        JudgeItem("Takes the bus to football practice", "fact"),
+        JudgeItem("Cycles to work on a road bike", "fact"),
+        JudgeItem("Season ticket renews in June", "fact"),
+    ]
+    moved = judge(
+        embedder, JudgeItem("Now takes the bus to work; the bike got stolen", "fact"), existing
+    )
+    assert (moved.action, moved.target) == ("supersede", 1)
+
+
+def test_subjects_end_at_verbs_no_list_knows() -> None:
+    # An unlisted verb ("rehearses") after a singular subject, before a preposition.
+    choir = analyse("Band rehearses on Thursdays")
+    assert choir.subject_stems == {"band"} and "thursday" in choir.predicate_stems
+    # An adverb between the subject and its verb is looked past.
+    assert analyse("Headaches usually start in the afternoon").subject_stems == {"headach"}
+    # ... and an unlisted "-s" opener before "as", a preposition or an article is the user's verb.
+    assert analyse("Trades as Harbour Prints Ltd").subject == {"user"}
+    assert analyse("Volunteers at the food bank").subject == {"user"}
+    # Plural nouns run together are no verb: "Orders service owns ..."
+    assert "servic" in analyse("Orders service owns the billing table").subject_stems
+
+
+def test_a_name_overlaps_only_a_name() -> None:
+    def overlap(a: str, b: str) -> float:
+        return compare(0, analyse(a), [analyse(b)], 0.7, ("fact", "fact")).predicate_overlap
+
+    # "Harbour Save" is a provider; "saved" in the other item is a verb: no shared attribute.
+    assert overlap("The pension is with Harbour Save", "Pension is saved in an index fund") == 0
+    assert overlap("Pension is with Harbour Save", "Pension provider is Harbour Save") > 0
+
+
+def test_a_negated_verb_flips_only_against_the_verb() -> None:
+    def flip(a: str, b: str) -> bool:
+        return compare(0, analyse(a), [analyse(b)], 0.6, ("lesson", "lesson")).polarity_flip
+
+    assert flip("Won't renew the gym membership", "Will renew the gym membership in May")
+    # "a hot wash" is a noun: the lesson is the same, not turned round.
+    assert not flip("Don't wash silk at 60", "Silk fades in a hot wash; delicate cycle only")
+
+
+def test_a_kept_value_reverses_a_planned_change(embedder: Embedder) -> None:
+    assert "kept" in analyse("Sticking with the old laptop for now").cues
+    assert "kept" not in analyse("Staying at the Hilton in Lisbon").cues  # a stay, no decision
+    existing = [
+        JudgeItem("Moving the newsletter to fortnightly from next month", "decision"),
+        JudgeItem("Newsletter goes out on Friday mornings", "decision"),
+        JudgeItem("Uses Buttondown for the newsletter", "fact"),
+    ]
+    kept = judge(
+        embedder,
+        JudgeItem("Staying on a weekly newsletter; fortnightly lost readers", "decision"),
+        existing,
+    )
+    assert (kept.action, kept.target) == ("supersede", 0)
+
+
+def test_an_uncued_value_change_keeps_one_attribute(embedder: Embedder) -> None:
+    spent = JudgeItem("Spent £900 on the bathroom refit in total", "fact")
+    budget = [JudgeItem("Budget for the bathroom refit was £700", "fact"),
+              JudgeItem("Bathroom tiles came from Topps", "fact")]  # fmt: skip
+    assert judge(embedder, spent, budget).action == "create"  # spent is not the budget
+    grew = JudgeItem("Choir has 31 singers since the spring intake", "fact")
+    choir = [JudgeItem("Choir has twenty-four singers", "fact"),
+             JudgeItem("Choir rehearses on Mondays", "fact")]  # fmt: skip
+    assert (judge(embedder, grew, choir).action, judge(embedder, grew, choir).target) == (
+        "supersede",
+        0,
+    )
+
+
+def test_an_attribute_stored_for_another_subject_is_not_merged(embedder: Embedder) -> None:
+    existing = [
+        JudgeItem("Ravi has a French tutor on Wednesdays", "fact"),
+        JudgeItem("Daughter Ana is taking GCSE French", "fact"),
+        JudgeItem("Ravi is in Year 10", "fact"),
+    ]
+    new = judge(embedder, JudgeItem("Son Ravi is taking GCSE French", "fact"), existing)
+    assert new.action == "create"
+    same = judge(
+        embedder,
+        JudgeItem("Son Ravi is taking GCSE French this year", "fact"),
+        [JudgeItem("Ravi is taking GCSE French", "fact"), *existing[1:]],
+    )
+    assert (same.action, same.target) == ("merge", 0)
+
+
+def test_a_firm_change_replaces_a_stored_plan_in_other_words(embedder: Embedder) -> None:
+    existing = [
+        JudgeItem("Thinking about a caravan holiday in Wales this summer", "decision"),
+        JudgeItem("Summer school holidays start on 22 July", "fact"),
+    ]
+    firm = judge(embedder, JudgeItem("Booked a Crete holiday instead", "decision"), existing)
+    assert (firm.action, firm.target) == ("supersede", 0)
 
 
 def test_analysis_reads_subjects_and_cues() -> None:

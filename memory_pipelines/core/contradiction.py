@@ -12,7 +12,8 @@ notes are one of three shapes, and the rules look for those only:
 
 Anything else is not a contradiction: records about different subjects, a tentative or
 additive record ("might move", "also works at"), or one that only adds detail. The subject,
-value and frame analysis is `judge_rules`, shared with the dedup judge. Pure string work.
+value and frame analysis is `judge_rules` (with `judge_values`, `judge_cues`), shared with the
+dedup judge. Pure string work.
 """
 
 from __future__ import annotations
@@ -20,17 +21,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from memory_pipelines.core.judge_cues import SINGLE_VALUED_FRAMES
+from memory_pipelines.core.judge_lexicon import MONTHS, WEEKDAYS, content_stems, words
 from memory_pipelines.core.judge_pairs import compare
-from memory_pipelines.core.judge_rules import (
-    MONTHS,
-    SINGLE_VALUED_FRAMES,
-    WEEKDAYS,
-    Analysis,
-    analyse,
-    content_stems,
-    lowercase_vocabulary,
-    words,
-)
+from memory_pipelines.core.judge_rules import Analysis, analyse, lowercase_vocabulary
 
 # A year or month alone often dates an occasion ("went to Rome in 2019") rather than a value;
 # it is one only for what happens once ("born in 1990", "joined Acme in 2019").

@@ -7,45 +7,52 @@ cosine with structure read by `judge_rules` and `judge_pairs`: who each item is 
 values (numbers, dates, times, money), change cues, the old value a change names, and a few slot
 frames.
 
-The flow of `decide()`:
-1. A change cue ("no longer", "moved", "pushed to", "instead") or a flipped negation sends the
-   candidate to the supersede branch: the stored item with the best change evidence is replaced,
-   unless it already holds the candidate's value (then merge).
-2. Otherwise, nearly the same sentence with one changed number or date is an uncued update.
-3. Otherwise the nearest item (cosine plus word containment) is merged into, unless a near-miss
-   rule blocks it (other subject, other value, other slot, an exception, ...): then create.
+The flow of `decide()`, first answer wins; every answer carries its reason:
+1. A list that grew or shrank is a new value of its slot (supersede, `judge_claims`).
+2. A hedged restatement confirms the nearest stated item (merge, `judge_modality`).
+3. A change cue ("no longer", "moved", "pushed to", "instead") or a flipped negation sends the
+   candidate to the supersede branch: the stored item with the best change evidence (the old
+   value named, a value of the kind that moved, the words of the change's other clauses) is
+   replaced, unless it already holds the candidate's value (then merge).
+4. A firm statement settles a stored plan on its topic (supersede, `judge_modality`).
+5. The same value in another form, or the same denial in other words (merge, `judge_restate`).
+6. One single-valued slot with another value, or nearly the same sentence with one changed
+   number or date and one attribute, is an uncued update (supersede).
+7. Otherwise the nearest item (cosine plus word containment) is merged into, unless it is a near
+   miss (other subject, value, slot, an exception, an attribute the store holds for another
+   subject, `judge_merge`): then create.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
 from memory_pipelines.core.judge_claims import copular_slot
+from memory_pipelines.core.judge_cues import SINGLE_VALUED_FRAMES
+from memory_pipelines.core.judge_lexicon import content_stems, words
+from memory_pipelines.core.judge_merge import (
+    MERGE_THRESHOLD,
+    attribute_held_elsewhere,
+    merge_blocker,
+    merge_score,
+    two_attributes,
+)
 from memory_pipelines.core.judge_modality import hedged_restatement, plan_settled
 from memory_pipelines.core.judge_pairs import Pair, compare, mentions
+from memory_pipelines.core.judge_restate import denial_restated, same_value_other_form
 from memory_pipelines.core.judge_rules import (
-    SINGLE_VALUED_FRAMES,
     Analysis,
     analyse_in_case,
-    content_stems,
     lowercase_vocabulary,
-    words,
+    said_on,
 )
+from memory_pipelines.core.judge_types import JudgeDecision, JudgeItem
 
-MERGE_THRESHOLD = 0.52  # merge score (cosine + containment) for "the same fact"
-# Two long sentences share more of their wording by chance (speakers, feelings, the topic of
-# the chat), so the cosine says less: the threshold rises with their mean length.
-LONG_FROM = 10  # words
-LONG_STEP = 0.02  # per word past LONG_FROM
-LONG_CAP = 0.8
-APART_FROM = 15  # mean words from which two sentences must share words to be one fact
-LONG_SHARE = 0.4  # share of the shorter one's words (names aside) a long restatement repeats
 SUPERSEDE_FLOOR = 0.45  # cosine that makes a stored item the plausible target of a strong cue
 WEAK_CUE_FLOOR = 0.55  # ... of a weak cue, which often rides along with an unchanged fact
+PLAN_CHANGE_FLOOR = 0.3  # cosine for "a strong cue changes this stored plan"
 STRICT_SAME_SLOT = 0.8  # cosine for an update stated without any cue
 # Cues that also accompany unchanged values ("now", "a new job", "moved to" the same city).
 WEAK_CUES = frozenset({"moved", "now", "new", "back", "started", "since"})
@@ -56,22 +63,6 @@ SLOT_FLOOR = 0.5  # cosine for "same single-valued slot, another value" without 
 _ONE_VALUE_SLOT = content_stems(
     words("favourite favorite preferred main usual default current primary")
 )
-
-
-@dataclass(frozen=True)
-class JudgeItem:
-    context: str
-    category: str
-    confidence: int = 5
-    origin: str = "user"  # 'user' or 'machine'
-    valid_from: str | None = None  # ISO date
-
-
-@dataclass(frozen=True)
-class JudgeDecision:
-    action: str  # 'merge' | 'supersede' | 'create'
-    target: int | None  # index into `existing` (never a database id), None for create
-    reason: str  # short human-readable why (goes into run logs)
 
 
 def _supersede_score(p: Pair, c: Analysis, e: Analysis) -> float:
@@ -89,67 +80,10 @@ def _supersede_score(p: Pair, c: Analysis, e: Analysis) -> float:
     # "Gave up the choir" beside "Choir rehearses on Wednesdays": an item about the old thing
     # (its subject) is not the one that held it ("Sings in the choir").
     score -= 0.6 * p.old_is_subject
+    # "Now wants aisle seats; the window is a pain with her knee": the change's other clauses
+    # name the old value or the reason, so an item sharing their words held the old value.
+    score += 0.2 * p.aside_hit
     return score
-
-
-def _merge_score(p: Pair) -> float:
-    score = p.cos + 0.25 * p.contain_existing + 0.05 * min(p.shared_values, 2) - 0.05 * p.narrower
-    return score + 0.15 * p.negation_agrees
-
-
-def _merge_threshold(c: Analysis, e: Analysis) -> float:
-    mean = (len(c.tokens) + len(e.tokens)) / 2
-    return min(LONG_CAP, MERGE_THRESHOLD + LONG_STEP * max(0.0, mean - LONG_FROM))
-
-
-def _long_and_apart(c: Analysis, e: Analysis) -> bool:
-    """Two long sentences that share few of their words are two things said about one topic
-    ("will make sure these kids have a safe home" / "thrilled to make a family for kids"): a
-    short paraphrase may share none, a long restatement repeats what it is about."""
-    if (len(c.tokens) + len(e.tokens)) / 2 < APART_FROM:
-        return False
-    names = c.entities | e.entities
-    a, b = c.stems - names, e.stems - names
-    if not a or not b:
-        return False
-    return len(a & b) / min(len(a), len(b)) < LONG_SHARE
-
-
-def _merge_blocker(p: Pair, c: Analysis, e: Analysis) -> str | None:
-    """Why the nearest item is a near miss rather than the same fact (None if it is not)."""
-    whole = p.contain_existing >= 0.99  # the candidate restates all of it (and maybe more)
-    if p.subject_conflict:
-        return "different subject"
-    if p.contrast:
-        return "same attribute, other subject"
-    if p.value_conflicts:
-        return f"different {p.value_conflicts[0]}"
-    if p.name_conflict:
-        return "different named value"
-    if p.other_object:
-        return "same frame, different object"
-    if p.frame_mismatch:
-        return "different slot"
-    if (
-        p.shared_subject
-        and not p.negation_agrees  # "never by phone" / "no phone calls": one claim
-        and p.predicate_overlap < 0.4
-        and not p.shared_value_words  # both state the same value: one slot, reworded
-        and p.cos < 0.85
-        and not whole
-        and not c.existence  # "has a daughter" is confirmed by anything about her
-    ):
-        return "same subject, different attribute"
-    if _long_and_apart(c, e) and not whole:
-        return "long sentences that share few words"
-    if c.exception and not e.exception and not whole:
-        return "exception beside a rule"
-    if c.additive and not whole:
-        return "an additional item"
-    # A goal is a wish, rarely the same fact as a stated fact or habit.
-    if not p.same_category and not p.negation_agrees and p.cos < (0.8 if p.goal_vs_other else 0.65):
-        return "different category"
-    return None
 
 
 def _restates(p: Pair, c: Analysis, e: Analysis) -> bool:
@@ -189,6 +123,13 @@ def _supersede(c: Analysis, es: Sequence[Analysis], pairs: Sequence[Pair]) -> Ju
         or best.polarity_flip
         or best.shared_names > 0
         or best.slot_hit
+        or best.aside_hit
+        # "Booked movers instead" beside "Leaning towards hiring a van": a firm change of a
+        # stored plan, whose wording it need not share.
+        or (es[best.index].planned and bool(c.cues - WEAK_CUES) and best.cos >= PLAN_CHANGE_FLOOR)
+        # "Pushed to 30 November" beside the one item due on another date: the cue names the
+        # kind of value that moved, and the item holds one.
+        or bool(c.cues & VALUE_MOVE_CUES and set(best.value_conflicts) - {"month", "year"})
     )
     if not evidence or best.subject_conflict:
         return None  # a cue, but no stored item it could be about: judge it as a new fact
@@ -204,7 +145,7 @@ def _list_change(pairs: Sequence[Pair]) -> JudgeDecision | None:
     changed = [p for p in pairs if (p.list_grew or p.list_shrank) and not p.subject_conflict]
     if not changed:
         return None
-    best = max(changed, key=_merge_score)
+    best = max(changed, key=merge_score)
     how = "grew" if best.list_grew else "shrank"
     return JudgeDecision("supersede", best.index, f"the list {how}: a new value of the slot")
 
@@ -257,7 +198,9 @@ def decide(
     # Words seen in lower case anywhere in the case are common nouns, not names ("Rent ...").
     vocab = lowercase_vocabulary([candidate.context, *(x.context for x in existing)])
     c = analyse_in_case(candidate.context, vocab)
-    es = [analyse_in_case(x.context, vocab) for x in existing]
+    # Relative phrases ("last year") of a stored item are read from its valid_from; the
+    # candidate is said now, which the judge is not told, so its own are left unread.
+    es = [analyse_in_case(x.context, vocab, said_on(x.valid_from)) for x in existing]
     sims = np.asarray(existing_vecs, dtype=np.float32) @ np.asarray(cand_vec, dtype=np.float32)
     pairs = [
         compare(i, c, es, float(sims[i]), (candidate.category, x.category))
@@ -269,85 +212,27 @@ def decide(
         or hedged_restatement(c, es, pairs)
         or _supersede(c, es, pairs)
         or plan_settled(c, es, pairs)
+        or same_value_other_form(pairs)
+        or denial_restated(pairs)
         or _slot_value_change(c, es, pairs)
     )
     if decision:
         return decision
 
-    best = max(pairs, key=_merge_score)
+    best = max(pairs, key=merge_score)
     if (
         best.cos >= STRICT_SAME_SLOT
         and len(best.value_conflicts) == 1  # one value changed, the rest of the slot agrees
         and best.same_category
         and not best.subject_conflict
         and not best.contrast
+        and not two_attributes(c, es[best.index])
     ):
         kind = best.value_conflicts[0]
         return JudgeDecision("supersede", best.index, f"same slot, {kind} changed (no cue)")
-    blocker = _merge_blocker(best, c, es[best.index])
+    blocker = merge_blocker(best, c, es[best.index]) or attribute_held_elsewhere(c, es, pairs, best)
     if blocker:
         return JudgeDecision("create", None, f"nearest is a near miss: {blocker}")
-    if _merge_score(best) >= _merge_threshold(c, es[best.index]) or best.contain_existing == 1.0:
+    if merge_score(best) >= MERGE_THRESHOLD or best.contain_existing == 1.0:
         return JudgeDecision("merge", best.index, f"same fact (cos {best.cos:.2f})")
     return JudgeDecision("create", None, f"no stored item states this (cos {best.cos:.2f})")
-
-
-def _item(raw: dict[str, Any]) -> JudgeItem:
-    return JudgeItem(
-        context=raw["context"],
-        category=raw.get("category", "fact"),
-        confidence=int(raw.get("confidence", 5)),
-        origin=raw.get("origin", "user"),
-        valid_from=raw.get("valid_from"),
-    )
-
-
-def evaluate(cases: Sequence[dict[str, Any]], embedder: Any) -> dict[str, Any]:
-    """Run decide() over cases in the dev-file format (see benchmarks/data/judge/README.md).
-
-    A case is right when the label is right and, for merge and supersede, the target too.
-    Precision and recall count right cases; the confusion matrix compares labels only
-    (`wrong_target` counts right labels with the wrong target).
-    """
-    texts: list[str] = []
-    for case in cases:
-        texts.append(case["candidate"]["context"])
-        texts.extend(x["context"] for x in case["existing"])
-    vecs = embedder.embed(texts)  # one batch: loading and encoding dominate the run time
-    labels = ("merge", "supersede", "create")
-    confusion = {t: dict.fromkeys(labels, 0) for t in labels}
-    right = dict.fromkeys(labels, 0)
-    misses: list[str] = []
-    wrong_target = 0
-    row = 0
-    for case in cases:
-        n = len(case["existing"])
-        cand_vec, ex_vecs = vecs[row], vecs[row + 1 : row + 1 + n]
-        row += 1 + n
-        decision = decide(_item(case["candidate"]), [_item(x) for x in case["existing"]],
-                          cand_vec, ex_vecs)  # fmt: skip
-        label = case["label"]
-        confusion[label][decision.action] += 1
-        target = None if decision.target is None else case["existing"][decision.target]["id"]
-        if decision.action == label and (label == "create" or target == case["target"]):
-            right[label] += 1
-        else:
-            misses.append(case["id"])
-            wrong_target += decision.action == label
-    per_label = {}
-    for lab in labels:
-        predicted = sum(confusion[t][lab] for t in labels)
-        true = sum(confusion[lab].values())
-        per_label[lab] = {
-            "precision": round(right[lab] / predicted, 3) if predicted else 0.0,
-            "recall": round(right[lab] / true, 3) if true else 0.0,
-            "n": true,
-        }
-    return {
-        "n": len(cases),
-        "accuracy": round(sum(right.values()) / len(cases), 3) if cases else 0.0,
-        "per_label": per_label,
-        "confusion": confusion,
-        "wrong_target": wrong_target,
-        "misses": misses,
-    }

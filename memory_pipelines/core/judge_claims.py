@@ -1,6 +1,7 @@
-"""What a statement claims, for the dedup judge: the stance of each clause and list members.
+"""What a statement claims, for the dedup judge: the stance of each clause, list members, and
+which clause of a change brings the new value in.
 
-Two readings that words alone get wrong:
+Readings that words alone get wrong:
 
 - **Stance.** "Prefers email, never by phone" and "Does not want phone calls" both hold a
   negative clause about the phone: the same claim said another way, so a merge. "Wants phone
@@ -10,7 +11,13 @@ Two readings that words alone get wrong:
   where a clause of each shares content.
 - **Lists.** "Ships to Spain, France and Italy" beside "Ships to Spain and France" is the same
   slot with one more member: the value grew, so the new item replaces the old (a merge would keep
-  the old wording and lose Italy). Members are the heads of a coordination ("A, B and C").
+  the old wording and lose Italy). Members are the heads of a coordination ("A, B and C"); a
+  piece that opens with a verb is a clause, not a member.
+- **Denial.** "Refuses to fly red-eyes" and "Avoids overnight flights" both deny in their main
+  clause (`Claims.denies`): with nothing else differing, one claim in other words.
+- **The clauses of a change.** "Now wants aisle seats; the window is a pain with her knee": the
+  clause with the cue holds the new value, the others name the old value or the reason
+  (`change_clauses`), which points at the stored item that held the old value.
 
 General English only (negators, verbs of aversion, coordinators); no word taken from a case.
 """
@@ -21,7 +28,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from memory_pipelines.core.judge_rules import (
+from memory_pipelines.core.judge_cues import CUE_RES
+from memory_pipelines.core.judge_lexicon import (
     AUX,
     LIGHT_VERBS,
     SENTENCE_VERBS,
@@ -36,6 +44,13 @@ _NEGATIVE = re.compile(
     r"\b(?:not|never|no|none|nobody|nothing|neither|nor|without|no longer|any ?more"
     r"|cannot|\w+n['’]t|dislikes?|disliked|hates?|hated|avoids?|avoided|avoiding|refuses?"
     r"|refused|against|stopped|quit|gave up|given up|rather not|can't stand|allergic)\b",
+    re.IGNORECASE,
+)
+# A statement that denies or rejects: a negator or a verb of aversion, not "against" or "without"
+# (prepositions) nor "stopped" (a change).
+_DENIAL = re.compile(
+    r"\b(?:not|never|no|cannot|\w+n['’]t|dislikes?|hates?|avoids?|refuses?|rather not"
+    r"|can't stand|allergic|steers? clear)\b",
     re.IGNORECASE,
 )
 _CLAUSE_SPLIT = re.compile(r"[,;:()]|\s[-–—]\s|\bbut\b|\bwhereas\b|\bthough\b", re.IGNORECASE)
@@ -57,13 +72,15 @@ _DET = r"(?:(?:the|a|an|my|our|their|his|her|its|some) )?"
 _LIST = re.compile(
     rf"((?:{_MEMBER}, )*)({_MEMBER}),? (?:and|or|&|plus) {_DET}({_HEAD})", re.IGNORECASE
 )
-# "Priya left", "Sam has retired": a name followed by a verb of leaving is an old value.
+# "Priya left", "Sam has retired", "Farida moved to Dublin": a name followed by a verb of leaving
+# is an old value.
 _DEPARTED = re.compile(
     r"\b([A-Z][\w'’-]+)(?: has| had| have)? (?:left|quit|retired|resigned|departed|moved on"
-    r"|stepped down|is gone|has gone|is out)\b"
+    r"|moved to|stepped down|is gone|has gone|is out)\b"
 )
 
 
+LIST_SLOT_COS = 0.55  # cosine for "one slot" when the words around a list differ
 OPPOSE_SHARE = 0.75  # share of the longer clause two opposite clauses must have in common
 
 
@@ -78,6 +95,8 @@ class Claims:
     clauses: tuple[Clause, ...]
     members: frozenset[str]  # heads of a coordination, empty when the text lists nothing
     departed: frozenset[str]  # stems of names said to have left
+
+    denies: bool = False  # the main clause denies or rejects something ("Avoids ...")
 
 
 @lru_cache(maxsize=16384)
@@ -94,9 +113,11 @@ def claims(text: str) -> Claims:
         after = words(text[m.end() :])[:2]
         heads_raw = [_last_word(p) for p in pieces]
         # "the team knows it and the docs are ...": clauses joined, not a list of things (a
-        # piece ends in a verb or its object pronoun, or a verb follows the last member).
+        # piece ends in a verb or its object pronoun, or a verb follows the last member, or a
+        # later piece opens with one: "4 to 18 April, flying into Osaka and ...").
         if (
             any(map(_is_verb, heads_raw))
+            or any(_is_verb(ws[0]) for p in pieces[1:] if len(ws := words(p)) > 1)
             or any(w.lower() in _OBJECTS for p in pieces for w in words(p)[-1:])
             or any(map(_is_verb, after))
         ):
@@ -105,7 +126,9 @@ def claims(text: str) -> Claims:
         if len(heads) >= 2:
             members |= heads
     departed = {stem(m.group(1)) for m in _DEPARTED.finditer(text)}
-    return Claims(tuple(clauses), frozenset(members), frozenset(departed))
+    main = next((p for p in _CLAUSE_SPLIT.split(text) if p.strip()), "")
+    denies = bool(_DENIAL.search(main))
+    return Claims(tuple(clauses), frozenset(members), frozenset(departed), denies)
 
 
 def _is_verb(word: str) -> bool:
@@ -141,6 +164,31 @@ def copular_slot(text: str) -> tuple[frozenset[str], str] | None:
     return (slot, value) if slot and value else None
 
 
+# Cues that bring a new value in ("switched to tea", "now wants aisle seats"), unlike those that
+# end the old one ("no longer", "gave up X"), whose clause names the old value.
+_REPLACING = frozenset({"switched", "now", "instead", "moved", "new", "started", "settled"})
+
+
+@lru_cache(maxsize=16384)
+def change_clauses(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """(new, aside): the content of the clauses where a replacing cue brings a new value in,
+    cue words aside, and the content of the other clauses, which often name the old value or
+    why it changed: "Now wants aisle seats; the window is a pain" -> ({aisl, seat}, {window,
+    pain, knee}). Both empty when no replacing cue is found."""
+    new: set[str] = set()
+    aside: set[str] = set()
+    for part in _CLAUSE_SPLIT.split(text):
+        content = content_stems(words(part)) - _STANCE_WORDS - LIGHT_VERBS
+        found = [m for name, rx in CUE_RES if name in _REPLACING and (m := rx.search(part))]
+        if found:
+            new |= content - content_stems(w for m in found for w in words(m.group(0)))
+        else:
+            aside |= content
+    if not new:
+        return frozenset(), frozenset()
+    return frozenset(new), frozenset(aside - new)
+
+
 @dataclass(frozen=True)
 class Stance:
     agree: bool  # a negative clause of each shares content: one claim, said twice
@@ -173,13 +221,20 @@ class ListChange:
 
 
 def list_change(
-    c: Claims, e: Claims, c_stems: frozenset[str], e_stems: frozenset[str], restrictive: bool
+    c: Claims,
+    e: Claims,
+    c_stems: frozenset[str],
+    e_stems: frozenset[str],
+    restrictive: bool,
+    cos: float = 0.0,
 ) -> ListChange:
     """Did a list of one slot gain or lose members? Both texts must be about the same frame:
     most of what they say outside the members agrees ("Takes guitar lessons" is not the slot
     of "Plays guitar and bass"). A candidate naming fewer members shrinks the list only when it
     lists them itself or says so (`restrictive`: "only", a change cue); otherwise it restates
-    part of the list."""
+    part of the list. A single stored value may name its slot in other words ("Loves Japanese
+    food" / "Favourite cuisines are Japanese and Ethiopian"): then the sentences' cosine must
+    say they are one slot."""
     grew = shrank = False
     if len(c.members) >= 2:
         shared = {m for m in c.members if m in e_stems}
@@ -198,6 +253,7 @@ def list_change(
     c_frame, e_frame = c_stems - every, e_stems - every
     if c_frame or e_frame:
         overlap = len(c_frame & e_frame) / max(1, min(len(c_frame), len(e_frame)))
-        if overlap < 0.5:
+        one_value_slot = grew and not e.members and cos >= LIST_SLOT_COS
+        if overlap < 0.5 and not one_value_slot:
             return ListChange(False, False)
     return ListChange(grew, shrank)

@@ -10,20 +10,17 @@ Two statements about one thing can differ only in how firmly they hold it:
   inference that is vaguer than a stated item it sits beside. It names no new value, so it
   confirms the nearest stated item (merge) rather than replacing or adding to it.
 
-Both read general English (modal verbs and hedges, `judge_rules._PLAN` and `_HEDGE`), never
+Both read general English (modal verbs and hedges, `judge_cues.PLAN` and `HEDGE`), never
 topic words.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from memory_pipelines.core.judge_pairs import Pair
 from memory_pipelines.core.judge_rules import Analysis
-
-if TYPE_CHECKING:
-    from memory_pipelines.core.judge import JudgeDecision
+from memory_pipelines.core.judge_types import JudgeDecision
 
 PLAN_FLOOR = 0.45  # cosine for "a firm statement on the topic of this plan"
 PLAN_NEAR = 0.1  # ... and the plan is about as near as the nearest stored item
@@ -38,8 +35,6 @@ def plan_settled(
     c: Analysis, es: Sequence[Analysis], pairs: Sequence[Pair]
 ) -> JudgeDecision | None:
     """A firm candidate beside a stored plan on its topic: the plan is superseded."""
-    from memory_pipelines.core.judge import JudgeDecision
-
     if c.planned or c.hedged or c.tentative:
         return None
     best_cos = max(p.cos for p in pairs)
@@ -63,8 +58,6 @@ def hedged_restatement(
     c: Analysis, es: Sequence[Analysis], pairs: Sequence[Pair]
 ) -> JudgeDecision | None:
     """A hedged candidate without a change cue confirms the nearest stated item."""
-    from memory_pipelines.core.judge import JudgeDecision
-
     if not c.hedged or c.cues:
         return None
     stated = [p for p in pairs if not es[p.index].hedged and _eligible(p)]

@@ -9,14 +9,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from memory_pipelines.core.judge_claims import claims, list_change, stance
-from memory_pipelines.core.judge_rules import (
-    LIGHT_VERBS,
-    Analysis,
-    is_relation,
-    shared_values,
-    value_conflicts,
-)
+from memory_pipelines.core.judge_claims import change_clauses, claims, list_change, stance
+from memory_pipelines.core.judge_lexicon import DETERMINERS, LIGHT_VERBS, stem
+from memory_pipelines.core.judge_rules import Analysis
+from memory_pipelines.core.judge_subjects import is_relation
+from memory_pipelines.core.judge_values import shared_values, value_conflicts
 
 
 @dataclass(frozen=True)
@@ -26,7 +23,6 @@ class Pair:
     index: int
     cos: float
     same_category: bool
-    goal_vs_other: bool  # one side is a goal, the other is not
     subject_conflict: bool  # they are about different people, pets or things
     shared_subject: bool  # they are about the same named person, pet or thing
     name_conflict: bool  # each side names a product/place/person the other does not
@@ -48,6 +44,9 @@ class Pair:
     negation_agrees: bool = False  # both deny the same thing ("never by phone" / "no calls")
     list_grew: bool = False  # the candidate lists this item's members and more
     list_shrank: bool = False  # the candidate keeps some of this item's members, adds none
+    other_form: bool = False  # both hold one value, written in another form on one side
+    both_deny: bool = False  # each statement's main clause denies or rejects something
+    aside_hit: bool = False  # it shares words with the change's other clauses (the old value)
 
 
 SWAP_COS = 0.6  # below this a one- or two-word swap changed the meaning, not the wording
@@ -69,9 +68,22 @@ def _narrower(e: Analysis, c: Analysis) -> bool:
     return any("-" in w and not any(ch.isdigit() for ch in w) for w in e.subject_stems - c.stems)
 
 
+def _as_verb(a: Analysis, stems: frozenset[str]) -> bool:
+    """Does `a` use one of these stems as a verb? After an article ("a warm wash", "the
+    renewal") the word is a noun."""
+    toks = a.tokens
+    for i, tok in enumerate(toks):
+        if stem(tok) in stems and not (
+            (i >= 1 and toks[i - 1] in DETERMINERS) or (i >= 2 and toks[i - 2] in DETERMINERS)
+        ):
+            return True
+    return False
+
+
 def _flip(c: Analysis, e: Analysis) -> bool:
-    # The same verb negated on exactly one side is a reversal ("won't renew" -> "will renew").
-    if (e.negated - c.negated) & c.stems or (c.negated - e.negated) & e.stems:
+    # The same verb negated on exactly one side is a reversal ("won't renew" -> "will renew"),
+    # unless the other side only has the word as a noun ("don't wash wool" / "a warm wash").
+    if _as_verb(c, e.negated - c.negated) or _as_verb(e, c.negated - e.negated):
         return True
     # So is a preference turned round: "prefers tea to coffee" after "prefers coffee to tea".
     if c.preference and e.preference:
@@ -120,6 +132,18 @@ def _other_object(c: Analysis, e: Analysis, cos: float) -> bool:
     return small_swap and cos < SWAP_COS
 
 
+def _other_form(c: Analysis, e: Analysis) -> bool:
+    """One value on both sides, written in two forms: "six pounds fifty" and "£6.50", "half
+    past seven" and "19:30", "turned 36" and "born in 1988", "10k" and "ten thousand"."""
+    for kind in c.values.keys() & e.values.keys():
+        for value in c.values[kind] & e.values[kind]:
+            c_forms = {f for k, v, f in c.derived if (k, v) == (kind, value)} or {""}
+            e_forms = {f for k, v, f in e.derived if (k, v) == (kind, value)} or {""}
+            if c_forms != e_forms:
+                return True
+    return False
+
+
 def _subject_conflict(c: Analysis, e: Analysis) -> bool:
     """Do the two items talk about different people, pets or things?"""
     if not c.subject or not e.subject:
@@ -139,6 +163,11 @@ def _subject_conflict(c: Analysis, e: Analysis) -> bool:
     # custody; the children are with their father" are about the same people.
     if (c.subject - {"user"}) & e.entities or (e.subject - {"user"}) & c.entities:
         return False
+    # ... or names it by its role: "Pays the childminder £6.50" is about "Childminder Bev".
+    for a, b in ((c, e), (e, c)):
+        role = b.subject_stems - b.entities  # the one word beside a name
+        if a.subject == {"user"} and len(role) == 1 and role & a.predicate_stems:
+            return False
     # "Split up with Dario" beside "Partner is Dario": the user's own item names the person the
     # other is about, so it speaks of that relation.
     for a, b in ((c, e), (e, c)):
@@ -158,16 +187,19 @@ def compare(
     st = stance(c_claims, e_claims, ignore=who)
     # A change cue or "only" makes a shorter list a new value ("ships only to Spain now").
     restrictive = bool(c.cues) or " only " in f" {c.text.lower()} "
-    lists = list_change(c_claims, e_claims, c.stems, e.stems, restrictive)
+    lists = list_change(c_claims, e_claims, c.stems, e.stems, restrictive, cos)
     c_only_names = {n for n in c.names if not mentions(e, n)}
     e_only_names = {n for n in e.names if not mentions(c, n)}
     n_shared_values = shared_values(c.values, e.values)
+    # A name matches a name: "Fennel Invest" says nothing of "is invested in".
+    c_said = c.predicate_stems - {stem(n) for n in c_only_names}
+    e_said = e.predicate_stems - {stem(n) for n in e_only_names}
     old = c.old_words | c_claims.departed
+    _, aside = change_clauses(c.text)
     return Pair(
         index=i,
         cos=cos,
         same_category=categories[0] == categories[1],
-        goal_vs_other=(categories[0] == "goal") != (categories[1] == "goal"),
         subject_conflict=_subject_conflict(c, e),
         shared_subject=bool(
             (c.subject & e.subject) - {"user"}
@@ -185,10 +217,8 @@ def compare(
         shared_value_words=bool(n_shared_values)
         or any(mentions(e, n) for n in c.names - c.subject - e.subject),
         contain_existing=_overlap(c.stems, e.stems),
-        predicate_overlap=max(
-            _overlap(c.predicate_stems, e.predicate_stems),
-            _overlap(e.predicate_stems, c.predicate_stems),
-        ),
+        # A name matches a name: "Fennel Invest" says nothing of "is invested in".
+        predicate_overlap=max(_overlap(c_said, e_said), _overlap(e_said, c_said)),
         old_hit=_overlap(e.stems, old),
         old_is_subject=bool(e.stems & old) and e.stems & old <= e.subject_stems,
         frame_match=bool(c.frames & e.frames),
@@ -201,4 +231,7 @@ def compare(
         negation_agrees=st.agree and not st.oppose,
         list_grew=lists.grew,
         list_shrank=lists.shrank,
+        other_form=_other_form(c, e),
+        both_deny=c_claims.denies and e_claims.denies,
+        aside_hit=bool(aside & e.stems),
     )

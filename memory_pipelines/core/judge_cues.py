@@ -1,0 +1,204 @@
+"""Change cues and statement patterns of the dedup judge.
+
+Which words report a change of a stored value ("no longer", "moved", "pushed to"), which mark a
+plan, a hedge, an exception or an addition, the small slot frames ("lives in" = residence), the
+old value a change names ("from X", "stopped X"), and the preference pair ("tea over coffee").
+General English, never topic words.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memory_pipelines.core.judge_lexicon import (
+    DETERMINERS,
+    MONTH_NAMES,
+    PREPOSITIONS,
+    SENTENCE_VERBS,
+    content_stems,
+    stem,
+    words,
+)
+
+_MONTH_ALT = "|".join(MONTH_NAMES)
+# Cues that the candidate reports a change of a stored value (supersede). Weak ones ("now",
+# "new", "started") often ride along with a fact that did not change; judge.py knows which.
+_CHANGE_CUES: tuple[tuple[str, str], ...] = (
+    ("no longer", r"\bno longer\b|\bnot any ?more\b|\bnot \w+ any ?more\b|\banymore\b"),
+    ("stopped", r"\b(stopped|quit|quitting|gave up|given up|dropped|ditched|abandoned)\b"),
+    ("cancelled", r"\b(cancell?ed|called off|scrapped|cancell?ing)\b"),
+    ("moved", r"\b(moved|relocated|moving)\b"),
+    ("switched", r"\b(switched|switching|changed|swapped|replaced|migrated)\b(?! on\b| off\b)"),
+    # "fails instead of blocking writes" describes a mechanism, not a changed choice.
+    ("instead", r"\binstead\b(?! of \w+ing\b)"),
+    ("after all", r"\bafter all\b|\bchanged (my|their|his|her) mind\b|\breversed\b"),
+    # "Staying on one release a week", "sticking with Postgres": a planned change given up.
+    # ("Staying at the Hilton" is a stay, not a decision.)
+    ("kept", r"\bstaying on\b|\bsticking (with|to)\b"),
+    ("now", r"\bnow\b|\bthese days\b|\bnowadays\b"),
+    ("new", r"\bnew\b(?! york| zealand)"),  # narrowed further by _new_value_cue()
+    ("left", r"^left\b|\bleft (the|a|an|their|his|her)\b|\bhas left\b"),
+    ("ended", r"\bbroke up\b|\bsplit up\b|\bdivorced\b|\bseparated\b|\bended\b|\bsold\b"),
+    ("died", r"\b(died|passed away|put down|was put to sleep|rehomed)\b"),
+    (
+        "status",
+        r"^married\b|\bgot married\b|\bnow married\b|\bpassed\b|\bgraduated\b|\bretired\b"
+        r"|\bfinished\b|\bcompleted\b|\bgave birth\b|\bwas born\b|\bpromoted\b|\bdemoted\b"
+        r"|\bpaid off\b|\bwent live\b"
+        # "The migration is done." (not "... until the block is done keeps ...")
+        r"|\b(is|are|was|were|all) (done|over|complete|live)\b(?=\s*(?:[.,;:!]|$|now\b))",
+    ),
+    ("started", r"\b(started|began|begun|starting)\b"),
+    (
+        "number moved",
+        r"\b(grew|rose|raised|increased|decreased|reduced|dropped|fell|cut|went up|goes up"
+        r"|going up|gone up|went down|goes down|bumped)\b"
+        # "Rent is up to £1,500", "Down to six hens": a level reached ("matches up to 6%" is a
+        # cap, no change).
+        r"|\b(is|are|was|now|been) (up|down) to\b|^(up|down) to\b",
+    ),
+    (
+        "date moved",
+        r"\b(push|pushes|pushed|pushing|postponed|delayed|slipped|brought forward|moved up"
+        r"|rescheduled|pushed back|deferred|extended)\b",
+    ),
+    ("back", r"\bback (in|to|at|on)\b"),
+    # "Eating fish again after years as a vegetarian": a habit resumed ends the state between.
+    ("resumed", r"\bagain\b|\bresumed\b"),
+    # "works three days a week from October": a value that holds from some point on.
+    (
+        "since",
+        rf"\b(from|since|as of|starting|effective) (the )?(\d{{1,2}} )?(next|this|last"
+        rf"|{_MONTH_ALT}|spring|summer|autumn|fall|winter)\b"
+        r"|\b(went|gone|going) (part|full)-time\b",
+    ),
+    (
+        "settled",
+        r"\bgone off\b|\bgone back\b|\bgot rid of\b|\bsettled on\b|\bwent with\b|\bopted for\b"
+        r"|\bdecided on\b|\bdecided against\b",
+    ),
+)
+CUE_RES = tuple((name, re.compile(rx, re.IGNORECASE)) for name, rx in _CHANGE_CUES)
+
+# A stored item that is only tentative ("leaning towards a van") is replaced by a firm choice.
+TENTATIVE = re.compile(
+    r"\b(leaning|considering|thinking about|thinking of|might|maybe|probably|undecided|wants"
+    r"|would like|planning|plans to|hoping|likely)\b",
+    re.IGNORECASE,
+)
+# A plan or an open choice ("leaning towards a van", "looking for a sofa"): settled by a firm one.
+PLAN = re.compile(
+    r"\b(leaning (towards?|to)|considering|thinking (of|about)|planning (to|on|for)|plans? to"
+    r"|looking (for|at)|might|maybe|undecided|torn between|hoping to|weighing up)\b",
+    re.IGNORECASE,
+)
+# A hedged report ("Probably works in healthcare", "Seems to favour ..."): an inference about
+# something, vaguer than a stated fact and never a new value of it.
+HEDGE = re.compile(
+    r"^(probably|likely|apparently|possibly|perhaps|presumably)\b|\b(appears?|seems?) to\b",
+    re.IGNORECASE,
+)
+# "Uses Poetry only for the legacy repo", "except": an exception that leaves the rule standing.
+EXCEPTION = re.compile(
+    r"\bonly (for|in|on|when|at|after|before|during|if|with)\b|\bexcept\b|\bapart from\b"
+    r"|^(for|in|on|at|with) [^,;]{3,40}\bonly\b"
+    r"|\bunless\b",
+    re.IGNORECASE,
+)
+# "A second cat", "another car": a new thing beside the known one.
+ADDITIVE = re.compile(
+    r"(?<![\w-])(second|another|third|also|as well|too|extra|additional)(?![\w-])", re.I
+)  # not "second-hand"
+# "Prefers tea to coffee": the preferred and the dispreferred side, to spot a reversal.
+_PREFERENCE_PAIR = re.compile(
+    r"\b(?:prefer\w*|would rather|rather)\s+(.+?)\s+(?:to|over|than|rather than|instead of)\s+"
+    r"(.+?)(?=[,;.]|$|\s(?:for|when|in|on|at|these|now|because|as)\b)",
+    re.IGNORECASE,
+)
+_NEGATION = re.compile(
+    r"\b(won't|wont|will not|doesn't|does not|don't|do not|isn't|is not|can't|cannot|never|not"
+    r"|didn't|no longer|hasn't|haven't|aren't)\s+(\w+)",
+    re.IGNORECASE,
+)
+# Small frames: slots that a rewording may express without shared words ("moved to X" is the
+# residence slot of "lives in Y"; "back in the office" is the work-mode slot of "fully remote").
+_FRAMES: tuple[tuple[str, str], ...] = (
+    (
+        "residence",
+        r"\b(lives|living|live|based|resides|settled) in\b|\bmoved (to|from|house)\b"
+        r"|\brelocated\b|\bmoving to\b|\bhome is in\b",
+    ),
+    (
+        "work mode",
+        r"\bremote(ly)?\b|\bin the office\b|\bin-office\b|\bfrom home\b|\bhybrid\b|\bwfh\b"
+        r"|\boffice \w+ days\b|\bdays a week in\b|\breturn-to-office\b",
+    ),
+    (
+        "relationship",
+        r"\b(dating|engaged|married|divorced|single|broke up|split up|girlfriend|boyfriend"
+        r"|seeing someone)\b",
+    ),
+    (
+        "employer",
+        r"\bworks (as|at|for)\b|\bjob\b|\bemployer\b|\bjoined\b|\bhired\b|\bworking (as|at|for)\b",
+    ),
+    ("travel", r"\b(flying|flight|trip|travell?ing|holiday|vacation) (to|in)\b|\bvisiting\b"),
+    ("diet", r"\b(vegetarian|vegan|pescatarian|keto|kosher|halal|gluten-free)\b"),
+)
+# Frames that hold one value at a time: a second value replaces or contradicts the first.
+# ("travel" is not one: a person can fly to two places.)
+SINGLE_VALUED_FRAMES = frozenset({"residence", "employer", "diet", "relationship", "work mode"})
+FRAME_RES = tuple((name, re.compile(rx, re.IGNORECASE)) for name, rx in _FRAMES)
+
+# "from X to Y", "instead of X", "stopped X", "replaced X with Y": X is the old value.
+OLD_VALUE = re.compile(
+    r"\bfrom (?:the |a |an |their |his |her )?(.+?)(?= to\b| in\b| for\b|[,;:.]|$)"
+    r"|\binstead of (?:the |a |an )?(.+?)(?=[,;:.]|$)"
+    r"|\b(?:stopped|quit|dropped|cancell?ed|left|gone off|gave up|no longer|ditched|broke up with"
+    r"|split up with|sold|not)\s+(?:using |doing |eating |drinking |going to "
+    r"|the |a |an |their |his |her )?"
+    r"(.+?)(?=[,;:.]| in \w+ \d| in (?:19|20)\d\d| to focus| because| after| so\b|$)"
+    r"|\bafter trying (?:the |a |an )?(.+?)(?=[,;:.]|$)"
+    r"|\b(?:replaced|swapped|traded in) (?:the |a |an |their |his |her |old )*(.+?)"
+    r"(?= with\b| for\b|[,;:.]|$)",
+    re.IGNORECASE,
+)
+# "a new manager", "New half-marathon PB": the noun after "new" names the slot that changed.
+NEW_SLOT = re.compile(r"\bnew ([\w-]+(?: [a-z][\w-]*)?)", re.IGNORECASE)
+
+
+def change_cues(text: str) -> frozenset[str]:
+    cues = {name for name, rx in CUE_RES if rx.search(text)}
+    if "new" in cues and not _new_value_cue(text):
+        cues.discard("new")
+    return frozenset(cues)
+
+
+def _new_value_cue(text: str) -> bool:
+    """'Has a new manager' reports a changed value; '... for the new admin panel' names a new
+    thing, and 'no time with the new job' only mentions one."""
+    lows = [w.lower() for w in words(text)]
+    for i, low in enumerate(lows):
+        if low == "new":
+            before = [w for w in lows[max(0, i - 2) : i] if w not in DETERMINERS]
+            if not before or before[-1] not in PREPOSITIONS:
+                return True
+    return False
+
+
+def preference_pair(text: str) -> tuple[frozenset[str], frozenset[str]] | None:
+    m = _PREFERENCE_PAIR.search(text)
+    if not m:
+        return None
+    return content_stems(words(m.group(1))), content_stems(words(m.group(2)))
+
+
+def negated_verbs(text: str) -> frozenset[str]:
+    """Verbs under a negation ("won't renew"); "not paragraphs" negates no verb."""
+    out = set()
+    for m in _NEGATION.finditer(text):
+        neg, word = m.group(1).lower(), m.group(2).lower()
+        if neg in ("not", "never", "no longer") and word not in SENTENCE_VERBS:
+            continue
+        out.add(stem(word))
+    return frozenset(out)

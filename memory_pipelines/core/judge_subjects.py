@@ -1,0 +1,190 @@
+"""Who a memory item is about: the subject of a one-line note, for the dedup judge.
+
+"Lives in Leeds" opens with a verb, so it is about the user; "Sister Mia lives in Cork" is about
+Mia; "Choir rehearses on Wednesdays" is about the choir. A subject ends at a verb: a listed one
+(`judge_lexicon.SENTENCE_VERBS`), or a word inflected like one where a verb stands. Names are
+capitalised words inside a sentence, or a capitalised opener that a verb follows.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from memory_pipelines.core.judge_lexicon import (
+    AUX,
+    CLAUSE_BREAKS,
+    DETERMINERS,
+    IN_LAW,
+    IRREGULAR,
+    LEADING_ADVERBS,
+    MONTHS,
+    PREPOSITIONS,
+    RELATION_KEYS,
+    RELATIONS,
+    SENTENCE_VERBS,
+    STOPWORDS,
+    WEEKDAYS,
+    bare,
+    words,
+)
+
+
+def _is_verbish(low: str) -> bool:
+    return low in SENTENCE_VERBS or low in AUX
+
+
+def _is_finite_verb(low: str) -> bool:
+    """A verb form that follows a subject: 'is', 'owns', 'moved', 'grew' (not 'order')."""
+    if low in AUX or low in IRREGULAR:
+        return True
+    return low in SENTENCE_VERBS and low.endswith(("s", "ed"))
+
+
+def entity_key(tok: str) -> str | None:
+    low = bare(tok).lower()
+    if low in RELATIONS:
+        return RELATIONS[low]
+    if low.endswith("s") and low[:-1] in RELATIONS:  # "friends", "cousins"
+        return RELATIONS[low[:-1]]
+    if IN_LAW.match(low):
+        return low
+    return "user" if low == "user" else None
+
+
+def is_relation(key: str) -> bool:
+    return key in RELATION_KEYS or bool(IN_LAW.match(key))
+
+
+def _capitalised(tok: str) -> bool:
+    plain = bare(tok)
+    low = plain.lower()
+    if not plain[:1].isupper() and not re.search(r"[a-z][A-Z]", plain):
+        return False
+    return not (
+        low in MONTHS
+        or low.rstrip("s") in WEEKDAYS
+        or low in STOPWORDS
+        or low in RELATIONS
+        or low in LEADING_ADVERBS
+    )
+
+
+def name_kind(toks: Sequence[str], i: int, lowercase_vocab: frozenset[str]) -> str | None:
+    """'sure' for a proper name, 'guess' for a capitalised opener that may be one, else None.
+
+    Mid-sentence capitals and possessives are names. A capitalised first word is only a guess
+    ("Marco owns ..." vs "Thesis is due ..."), and none at all if the word also appears in lower
+    case in the case's other items ("Rent goes up" beside "pays rent").
+    """
+    tok = toks[i]
+    if not _capitalised(tok):
+        return None
+    if i > 0 or bare(tok) != tok:
+        return "sure"
+    low = tok.lower()
+    if low in SENTENCE_VERBS or low in AUX or low in lowercase_vocab:
+        return None
+    return "guess" if i + 1 < len(toks) and _is_finite_verb(toks[i + 1].lower()) else None
+
+
+def is_acronym(tok: str) -> bool:
+    return bool(re.fullmatch(r"[A-Z]{2,6}s?", tok))
+
+
+def _opens_with_verb(toks: Sequence[str], lows: Sequence[str], breaks: Sequence[str]) -> bool:
+    if not lows or entity_key(toks[0]) is not None:
+        return False
+    verb = (
+        _is_verbish(lows[0])
+        or (lows[0].endswith("ed") and lows[0].isalpha())
+        # An unknown "-ing" opener before an article or a name is a verb ("Comparing Hetzner
+        # and ..."); before a plain noun it is usually a noun ("Wedding date is ...").
+        or (
+            lows[0].endswith("ing")
+            and len(toks) > 1
+            and (lows[1] in DETERMINERS or toks[1][:1].isupper())
+        )
+        # An unknown "-s" opener before a preposition or an article ("Trades as ...").
+        or (
+            len(toks) > 1
+            and lows[0].isalpha()
+            and lows[0].endswith("s")
+            and not lows[0].endswith(("ss", "us", "is"))
+            and (lows[1] in PREPOSITIONS or lows[1] in DETERMINERS or lows[1] == "as")
+            and not breaks[0]
+        )
+    )
+    if verb and lows[0] not in AUX:
+        # "Rent is ...", "Orders service owns ...": a noun that a present-tense verb follows.
+        for j in (1, 2):
+            nxt = lows[j] if j < len(lows) and not any(breaks[:j]) else ""
+            if nxt in AUX or (nxt.endswith("s") and nxt in SENTENCE_VERBS):
+                return False
+    return verb
+
+
+def _verb_after_subject(low: str, prev: str) -> bool:
+    """Is this the verb that follows a subject? 'owns', 'moved', 'grew'; a bare 'stay' only
+    after a plural ("the kids stay"), so 'review' in "Security review for ..." stays a noun."""
+    if _is_finite_verb(low) or (low.endswith("ed") and low.isalpha()):
+        return True
+    return low in SENTENCE_VERBS and prev.endswith("s") and not prev.endswith(("'s", "ss"))
+
+
+def subject_span(toks: Sequence[str], breaks: Sequence[str]) -> tuple[int, bool]:
+    """Where the grammatical subject ends, and whether no verb ended it.
+
+    0 means the item opens with a verb, so its subject is the user ("Lives in Leeds"). A clause
+    without any verb ("Night owl; ...", "Vegan for five years") is about the user as well.
+    """
+    lows = [t.lower() for t in toks]
+    if _opens_with_verb(toks, lows, breaks):
+        return 0, False
+    for i in range(1, len(toks)):
+        low = lows[i]
+        if breaks[i - 1]:
+            return i, breaks[i - 1] != ":"  # "Subscriptions: ..." names its slot
+        if low in AUX:
+            return i, False
+        if low in CLAUSE_BREAKS:
+            return i, True  # "Vegetarian after years of ...": no verb before the clause
+        # "Migraines usually start ...": an adverb between subject and verb is looked past.
+        j = i - 1
+        while j > 0 and lows[j] in LEADING_ADVERBS:
+            j -= 1
+        if entity_key(toks[i]) is None and _verb_after_subject(low, lows[j]):
+            return i, False
+        if _unknown_verb(toks, lows, i):
+            return i, False
+    return len(toks), True
+
+
+def _unknown_verb(toks: Sequence[str], lows: Sequence[str], i: int) -> bool:
+    """A word that no list knows, inflected like a verb and followed by what follows a verb
+    ("Choir rehearses on Wednesdays", "Boiler needs a service"): a singular subject's verb."""
+    low, prev = lows[i], lows[i - 1]
+    if low in STOPWORDS or not low.isalpha() or toks[i][:1].isupper():
+        return False
+    if not (low.endswith("s") and not low.endswith(("ss", "us", "is"))):
+        return False
+    if prev.endswith("s") or entity_key(toks[i]) is not None:
+        return False  # "Orders service", "Kids stay": plural nouns run together
+    nxt = lows[i + 1] if i + 1 < len(lows) else ""
+    return nxt in PREPOSITIONS or nxt in DETERMINERS
+
+
+def existence_subjects(body: Sequence[str]) -> set[str]:
+    """'Has a cat called Tofu', 'User has a teenage daughter': the item is about that pet or
+    relative (and its name), not just about the user."""
+    m = re.match(
+        r"(?:user\s+)?(?:has|have|got|adopted|owns)\s+(?:a|an|two|three)\s+(.*)",
+        " ".join(body),
+        re.IGNORECASE,
+    )
+    rest = words(m.group(1)) if m else []
+    for i, tok in enumerate(rest[:4]):
+        key = entity_key(tok)
+        if key:
+            return {"user", key} | {r.lower() for r in rest[i + 1 : i + 3] if r[:1].isupper()}
+    return set()

@@ -1,0 +1,21 @@
+"""What the dedup judge is given and what it answers."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class JudgeItem:
+    context: str
+    category: str
+    confidence: int = 5
+    origin: str = "user"  # 'user' or 'machine'
+    valid_from: str | None = None  # ISO date
+
+
+@dataclass(frozen=True)
+class JudgeDecision:
+    action: str  # 'merge' | 'supersede' | 'create'
+    target: int | None  # index into `existing` (never a database id), None for create
+    reason: str  # short human-readable why (goes into run logs)

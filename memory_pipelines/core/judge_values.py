@@ -1,0 +1,167 @@
+"""Typed values for the dedup judge: money, percentages, dates, clock times, weekdays, counts.
+
+Two items conflict on a value only when they hold different values of the same type, so "15 May"
+against "28 April" is a changed date and "7 engineers" against "10 engineers" a changed count.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memory_pipelines.core.judge_forms import other_forms
+from memory_pipelines.core.judge_lexicon import (
+    CLAUSE_BREAKS,
+    DAY_SETS,
+    MONTHS,
+    NUMBER_WORDS,
+    PREPOSITIONS,
+    STOPWORDS,
+    WEEKDAYS,
+    stem,
+)
+
+_MONEY = re.compile(r"([£$€])\s?(\d[\d,]*(?:\.\d+)?)\s?(k|m|bn)?\b", re.IGNORECASE)
+_PERCENT = re.compile(r"(\d+(?:\.\d+)?)\s?(%|percent|per cent)")
+_DURATION = re.compile(r"\b(\d{1,2}):(\d{2}):(\d{2})\b")
+_CLOCK = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s?(am|pm)\b|\b(\d{1,2}):(\d{2})\b", re.IGNORECASE)
+_MONTH_RX = "|".join(sorted(MONTHS, key=len, reverse=True))
+_DAY_MONTH = re.compile(
+    rf"\b(\d{{1,2}})(?:st|nd|rd|th)?(?:\s?[-–]\s?(\d{{1,2}})(?:st|nd|rd|th)?)?\s+(?:of\s+)?"
+    rf"({_MONTH_RX})\b|\b({_MONTH_RX})\s+(\d{{1,2}})(?:st|nd|rd|th)?\b(?!\s?[:,]?\d{{2}})",
+    re.IGNORECASE,
+)
+# "no calls before 11": a bare hour after a time preposition is a clock time.
+_BARE_HOUR = re.compile(
+    r"\b(?:before|after|until|till|from|at) (1\d|2[0-4]|\d)\b(?![:.,]?\d|\s?%)", re.I
+)
+_ORDINAL = re.compile(r"\bthe (\d{1,2})(?:st|nd|rd|th)\b", re.IGNORECASE)
+_YEAR = re.compile(r"\b(19\d\d|20\d\d)\b")
+_NUMBER = re.compile(r"(?<![\w.:£$€])(\d+(?:[.,]\d+)*)(?:\s?-\s?|\s)?([a-z]+)?", re.IGNORECASE)
+_NUMWORD = re.compile(
+    r"\b(" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True)) + r")\b\s*([a-z]+)?", re.I
+)
+
+# Words after a number that are not its unit ("16 after the upgrade", "13 in production").
+_NOT_UNITS = STOPWORDS | PREPOSITIONS | CLAUSE_BREAKS
+_NAME_BEFORE = re.compile(r"\b([A-Z][A-Za-z]+|[a-z]+[A-Z][A-Za-z]*) $")
+
+
+def _num(text: str) -> float:
+    return float(text.replace(",", ""))
+
+
+def _fmt(value: float) -> str:
+    return str(int(value)) if value == int(value) else f"{value:g}"
+
+
+Values = dict[str, frozenset[str]]
+
+
+def typed_values(text: str, said_on: tuple[int, int] | None = None) -> Values:
+    """Numbers, money, times, dates and weekdays, each under a type key.
+
+    Two items conflict on a value only when they hold different values of the same type, so a
+    count is keyed by the word after it ("7 engineers" vs "10 engineers").
+    """
+    return read_values(text, said_on)[0]
+
+
+def read_values(
+    text: str, said_on: tuple[int, int] | None = None
+) -> tuple[Values, frozenset[tuple[str, str, str]]]:
+    """`typed_values`, and (kind, value, form) for each value read from another form (words,
+    other units, a phrase relative to `said_on`; form: the words as written, lower-cased):
+    see `judge_forms`."""
+    vals: dict[str, set[str]] = {}
+    used: list[tuple[int, int]] = []
+    derived: set[tuple[str, str, str]] = set()
+
+    def add(kind: str, value: str, span: tuple[int, int]) -> None:
+        vals.setdefault(kind, set()).add(value)
+        used.append(span)
+
+    def free(span: tuple[int, int]) -> bool:  # not already read as a richer value
+        return all(span[1] <= a or span[0] >= b for a, b in used)
+
+    for kind, value, span, converted in other_forms(text, said_on):
+        add(kind, value, span)
+        if converted:
+            derived.add((kind, value, " ".join(text[span[0] : span[1]].lower().split())))
+    for m in _MONEY.finditer(text):
+        if not free(m.span()):
+            continue
+        mult = {"k": 1e3, "m": 1e6, "bn": 1e9}.get((m.group(3) or "").lower(), 1.0)
+        add("money", _fmt(_num(m.group(2)) * mult), m.span())
+    for m in _PERCENT.finditer(text):
+        if free(m.span()):
+            add("percent", _fmt(_num(m.group(1))), m.span())
+    for m in _DURATION.finditer(text):
+        add("duration", m.group(0), m.span())
+    for m in _DAY_MONTH.finditer(text):
+        if not free(m.span()):
+            continue
+        if m.group(3):
+            month = MONTHS[m.group(3).lower()]
+            for day in (m.group(1), m.group(2)):  # "22-29 August" holds two dates
+                if day:
+                    add("date", f"{int(day)} {month}", m.span())
+        else:
+            add("date", f"{int(m.group(5))} {MONTHS[m.group(4).lower()]}", m.span())
+    for m in _CLOCK.finditer(text):
+        if not free(m.span()):
+            continue
+        if m.group(3):
+            hour = int(m.group(1)) % 12 + (12 if m.group(3).lower() == "pm" else 0)
+            add("clock", f"{hour}:{m.group(2) or '00'}", m.span())
+        else:
+            add("clock", f"{int(m.group(4))}:{m.group(5)}", m.span())
+    for m in _BARE_HOUR.finditer(text):
+        if free(m.span(1)):
+            add("clock", f"{int(m.group(1))}:00", m.span(1))
+    for m in _YEAR.finditer(text):
+        if free(m.span()):
+            add("year", m.group(1), m.span())
+    for m in _ORDINAL.finditer(text):
+        if free(m.span()):
+            add("day", str(int(m.group(1))), m.span())
+    low = text.lower()
+    for tok in re.findall(r"[a-z]+", low):
+        if tok in MONTHS and tok != "may":  # "may" is mostly the verb
+            vals.setdefault("month", set()).add(MONTHS[tok])
+        day = tok[:-1] if tok.endswith("s") else tok
+        if day in WEEKDAYS:
+            vals.setdefault("weekday", set()).add(WEEKDAYS[day])
+        elif day in DAY_SETS:  # "on weekdays" names a set of days
+            vals.setdefault("weekday", set()).update(DAY_SETS[day])
+    if re.search(r"\bmay\b(?=\s+(\d|(19|20)\d\d))|\bin may\b", low):
+        vals.setdefault("month", set()).add("may")
+    for d in vals.get("date", set()):
+        vals.setdefault("month", set()).add(d.split()[1])
+    for m in _NUMBER.finditer(text):
+        if free(m.span(1)):
+            unit = m.group(2)
+            if not unit or unit.lower() in _NOT_UNITS:
+                # "Postgres 16", "Python 3.12": a number after a name is its version.
+                before = _NAME_BEFORE.search(text[: m.start(1)])
+                unit = before.group(1) if before else ""
+            key = "n:" + (stem(unit) if unit else "")
+            vals.setdefault(key, set()).add(_fmt(_num(m.group(1))))
+    for m in _NUMWORD.finditer(low):
+        if not free(m.span(1)):
+            continue
+        unit = m.group(2)
+        key = "n:" + (stem(unit) if unit and unit not in STOPWORDS else "")
+        vals.setdefault(key, set()).add(_fmt(float(NUMBER_WORDS[m.group(1)])))
+    return {k: frozenset(v) for k, v in vals.items()}, frozenset(derived)
+
+
+def value_conflicts(a: dict[str, frozenset[str]], b: dict[str, frozenset[str]]) -> list[str]:
+    """Types where each side holds a value the other lacks (a changed number, date, day...)."""
+    out = [kind for kind in a.keys() & b.keys() if a[kind] - b[kind] and b[kind] - a[kind]]
+    if "date" in out and "month" in out:
+        out.remove("month")  # 15 May vs 28 April is one change, not two
+    return sorted(out)
+
+
+def shared_values(a: dict[str, frozenset[str]], b: dict[str, frozenset[str]]) -> int:
+    return sum(len(a[k] & b[k]) for k in a.keys() & b.keys())
