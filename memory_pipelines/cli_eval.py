@@ -48,9 +48,16 @@ def _case_sets(files: tuple[Path, ...], folder: Path) -> list[Path]:
     return list(files) or sorted(folder.glob("*.jsonl"))
 
 
+HELD_OUT = "_c"  # a case set whose name ends so is held out: never tuned on, totals only
+
+
 def _per_set(reports: dict[str, dict]) -> dict:
     """One set: its report as it is. Several: each under its name, with the accuracies side by
-    side first."""
+    side first. A held-out set's cases are not named (only how many were missed): whoever runs
+    the default command must not see which held-out cases fail, or they are tuned on."""
+    for name, report in reports.items():
+        if name.endswith(HELD_OUT) and isinstance(report.get("misses"), list):
+            report["misses"] = len(report["misses"])
     if len(reports) == 1:
         return next(iter(reports.values()))
     return {"accuracy": {k: r["accuracy"] for k, r in reports.items()}, "sets": reports}

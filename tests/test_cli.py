@@ -110,3 +110,17 @@ def test_eval_policy_scores_each_case_file_on_its_own(tmp_path: Path) -> None:
     report = json.loads(both.stdout)
     assert report["accuracy"] == {"a": 1.0, "b": 0.5}  # b2 is deliberately mislabelled
     assert report["sets"]["b"]["misses"] == ["b2"]
+
+
+def test_a_held_out_sets_failing_cases_are_not_named(tmp_path: Path) -> None:
+    """A set named *_c is held out: its report counts its misses and names none of them."""
+    row = {"id": "c1", "turn": {"role": "user", "text": "Morning!"}, "recent": []}
+    held, dev = tmp_path / "policy_c.jsonl", tmp_path / "policy_dev.jsonl"
+    held.write_text(json.dumps({**row, "label": "save", "category": "fact"}) + "\n", "utf-8")
+    dev.write_text(json.dumps({**row, "id": "d1", "label": "save", "category": "fact"}) + "\n")
+    out = CliRunner().invoke(main, ["eval", "policy", "--cases", str(held), "--cases", str(dev)])
+    assert out.exit_code == 0, out.output
+    report = json.loads(out.stdout)
+    assert report["accuracy"] == {"policy_c": 0.0, "policy_dev": 0.0}
+    assert report["sets"]["policy_c"]["misses"] == 1 and "c1" not in out.stdout
+    assert report["sets"]["policy_dev"]["misses"] == ["d1"]
