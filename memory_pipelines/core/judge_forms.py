@@ -16,7 +16,7 @@ import calendar
 import re
 from collections.abc import Iterator
 
-from memory_pipelines.core.judge_lexicon import MONTHS, wordlist
+from memory_pipelines.core.judge_lexicon import MONTH_RX, MONTHS, wordlist
 
 _UNITS = {
     w: n
@@ -90,8 +90,7 @@ _RATE_BEFORE = re.compile(
 )
 # "10k steps", "ten thousand", "1.5k": a count in thousands.
 _THOUSANDS = re.compile(rf"\b{NUM} thousand\b|\b(\d+(?:\.\d+)?)k\b", re.I)
-_MONTH_RX = "|".join(sorted(MONTHS, key=len, reverse=True))
-_MONTH_END = re.compile(rf"\b(?:the )?end of ({_MONTH_RX})\b", re.I)
+_MONTH_END = re.compile(rf"\b(?:the )?end of ({MONTH_RX})\b", re.I)
 _RELATIVE_YEAR = re.compile(r"\b(last|this|next) year\b", re.I)
 _AGE = re.compile(
     rf"\b(?:turned|turns|turning|aged) {NUM}\b(?![.,]\d)(?! (?:years? |months? |weeks? )?ago)"

@@ -71,6 +71,8 @@ NUMBER_WORDS = {
     "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40,
     "fifty": 50, "hundred": 100, "once": 1, "twice": 2, "a dozen": 12, "half": 0.5,
 }  # fmt: skip
+# The month names as one regex alternation, longest first (so "june" wins over "jun").
+MONTH_RX = "|".join(sorted(MONTHS, key=len, reverse=True))
 
 AUX = frozenset(
     wordlist(

@@ -12,6 +12,7 @@ from memory_pipelines.core.judge_forms import other_forms
 from memory_pipelines.core.judge_lexicon import (
     CLAUSE_BREAKS,
     DAY_SETS,
+    MONTH_RX,
     MONTHS,
     NUMBER_WORDS,
     PREPOSITIONS,
@@ -24,10 +25,9 @@ _MONEY = re.compile(r"([£$€])\s?(\d[\d,]*(?:\.\d+)?)\s?(k|m|bn)?\b", re.IGNOR
 _PERCENT = re.compile(r"(\d+(?:\.\d+)?)\s?(%|percent|per cent)")
 _DURATION = re.compile(r"\b(\d{1,2}):(\d{2}):(\d{2})\b")
 _CLOCK = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s?(am|pm)\b|\b(\d{1,2}):(\d{2})\b", re.IGNORECASE)
-_MONTH_RX = "|".join(sorted(MONTHS, key=len, reverse=True))
 _DAY_MONTH = re.compile(
     rf"\b(\d{{1,2}})(?:st|nd|rd|th)?(?:\s?[-–]\s?(\d{{1,2}})(?:st|nd|rd|th)?)?\s+(?:of\s+)?"
-    rf"({_MONTH_RX})\b|\b({_MONTH_RX})\s+(\d{{1,2}})(?:st|nd|rd|th)?\b(?!\s?[:,]?\d{{2}})",
+    rf"({MONTH_RX})\b|\b({MONTH_RX})\s+(\d{{1,2}})(?:st|nd|rd|th)?\b(?!\s?[:,]?\d{{2}})",
     re.IGNORECASE,
 )
 # "no calls before 11": a bare hour after a time preposition is a clock time.
