@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
@@ -202,3 +203,58 @@ def test_entity_lookup_leaves_the_callers_settings(db: Database) -> None:
         entities_db.entity_names(conn, "ents-none", ["What"])
         row = conn.execute("SELECT current_setting('enable_seqscan') AS v").fetchone()
     assert row is not None and row["v"] == "on"
+
+
+def test_kinds_beside_each_other_give_what_one_connection_gives(big: Database, embedder) -> None:
+    """With a spare connection the items' statement runs beside the turns' (Recall.search does
+    so); the rows are the same as on one connection, and so when no connection is free."""
+    qvec = embedder.embed_one(QUESTION)
+    lent: list[bool] = []
+
+    @contextmanager
+    def spare() -> Iterator[Any]:
+        with big.spare() as conn:
+            lent.append(conn is not None)
+            yield conn
+
+    @contextmanager
+    def none_free() -> Iterator[None]:
+        yield None
+
+    args = (["item", "turn"], "big", QUESTION, qvec, "ana", 30)
+    with big.connection(), big.connection():  # two made (the pool keeps them)
+        pass
+    with big.connection() as conn:
+        alone = search_db.candidates(conn, *args)
+        beside = search_db.candidates(conn, *args, spare=spare)
+        fallback = search_db.candidates(conn, *args, spare=none_free)
+    assert lent == [True]
+    assert alone["item"] and alone["turn"]
+    for kind in ("item", "turn"):
+        assert sorted(r["id"] for r in beside[kind]) == sorted(r["id"] for r in alone[kind])
+        assert sorted(r["id"] for r in fallback[kind]) == sorted(r["id"] for r in alone[kind])
+    assert {r["id"] for r in beside["item"]} <= _person_items(big, "ana")
+
+
+def _person_items(db: Database, person: str) -> set[int]:
+    with db.connection() as conn:
+        rows = conn.execute(
+            "SELECT item_id FROM agent_memory_items WHERE person_id = %s", (person,)
+        ).fetchall()
+    return {r["item_id"] for r in rows}
+
+
+def test_a_spare_connection_is_never_waited_for(pg_dsn: str) -> None:
+    """Database.spare lends a free connection, and none (at once) while the pool is taken:
+    searches that each hold a connection never wait for a second one."""
+    db = Database(pg_dsn, max_size=1)
+    try:
+        with db.connection():  # the pool's one connection, made
+            pass
+        with db.spare() as conn:
+            assert conn is not None
+            assert conn.execute("SELECT 1 AS one").fetchone()["one"] == 1
+        with db.connection(), db.spare() as none:
+            assert none is None
+    finally:
+        db.close()

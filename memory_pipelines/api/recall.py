@@ -153,6 +153,7 @@ class Recall:
                 depth,
                 datetime.now(UTC),
                 graph=card.knowledge_graph,
+                spare=self.db.spare,
             )
             top = ranked[: 2 * k if card.reranker else k]
             ids: dict[str, list[int]] = {}
@@ -288,14 +289,17 @@ def rank_candidates(
     now: datetime,
     consume: Sequence[str] | None = None,
     graph: bool = True,
+    spare: search_db.Spare | None = None,
 ) -> list[tuple[ranking.Candidate, float]]:
     """Every candidate of these kinds for the query with its score, best first: what `search`
     ranks (also measured by evals/activation.py). `consume` names the gated jobs whose fields
     ranking uses; None: the jobs active for the store (see store.search.candidates). `graph`
     off (the Search card's knowledge graph): no entity of the question brings or boosts a
-    record."""
+    record. `spare`: see store.search.candidates."""
     names = entities_db.entity_names(conn, store_id, ranking.capitalised(query)) if graph else []
-    found = search_db.candidates(conn, kinds, store_id, query, qvec, person, depth, names, consume)
+    found = search_db.candidates(
+        conn, kinds, store_id, query, qvec, person, depth, names, consume, spare=spare
+    )
     cands = [
         ranking.Candidate(
             kind,

@@ -43,6 +43,7 @@ def _alive(conn: Conn) -> None:
 
 FIRST_WAIT = 2.0  # seconds a checkout waits before asking whether the server is alive
 WAIT = 30.0  # the wait for a connection once the server is known to answer (a busy pool)
+SPARE_WAIT = 0.001  # Database.spare: a free connection or none (a pool below its size grows)
 
 
 class Database:
@@ -64,7 +65,7 @@ class Database:
     def _new_pool(self) -> ConnectionPool[Conn]:
         return ConnectionPool(
             self.dsn,
-            min_size=1,
+            min_size=min(2, self.max_size),  # a search reads on two at once (store.search)
             max_size=self.max_size,
             configure=_configure,
             check=_alive,
@@ -132,6 +133,26 @@ class Database:
                 f"lost the connection to Postgres at {describe_dsn(self.dsn)} during the call "
                 f"({exc}); the next call reconnects"
             ) from exc
+        finally:
+            pool.putconn(conn)
+
+    @contextmanager
+    def spare(self) -> Iterator[Conn | None]:
+        """A second connection for work beside a connection the caller holds, only when one is
+        free at once (None otherwise: the caller does the work on its own). Never waited for:
+        callers that each hold a connection and wait for another could take the whole pool."""
+        if self._down:
+            yield None
+            return
+        pool = self.pool
+        try:
+            conn = pool.getconn(timeout=SPARE_WAIT)
+        except PoolTimeout:
+            yield None
+            return
+        try:
+            with conn:
+                yield conn
         finally:
             pool.putconn(conn)
 

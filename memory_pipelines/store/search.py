@@ -12,7 +12,9 @@ candidates and scores as before indexes, slower on large stores.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,6 +24,9 @@ from memory_pipelines.store.db import Conn
 from memory_pipelines.store.rows import one
 from memory_pipelines.store.turns import PREV_WEIGHT
 from memory_pipelines.store.visibility import VISIBLE_CHATS
+
+# Database.spare: a second connection when one is free at once, else None.
+Spare = Callable[[], AbstractContextManager[Conn | None]]
 
 
 def _consumes(job: str) -> str:
@@ -290,6 +295,7 @@ def candidates(
     consume: Sequence[str] | None = None,
     caps: Capabilities | None = None,
     exact_rows: int | None = None,
+    spare: Spare | None = None,
 ) -> dict[str, list[dict[str, Any]]]:
     """Per kind, (id, lexical, cosine, ...) for its candidates: the `depth` nearest to the
     query by cosine, the `depth` best by BM25 (then divided by the best BM25 of this query, so
@@ -309,7 +315,10 @@ def candidates(
     `caps` overrides what the server is found to offer (to measure one path).
 
     One transaction: one statement sets the scans' settings and counts the store's rows of
-    every kind, then one statement per kind that has rows.
+    every kind, then one statement per kind that has rows. With `spare` (Database.spare), the
+    turns' statement runs on `conn` while the other kinds' run beside it on a second
+    connection when one is free at once (two cores serve one search); each kind's rows come
+    from one snapshot.
     """
     caps = caps or capabilities(conn)
     exact_rows = EXACT_ROWS if exact_rows is None else exact_rows
@@ -344,26 +353,58 @@ def candidates(
         f" LIMIT %(over)s) AS s) AS {table}"
         for table in tables
     )
-    out: dict[str, list[dict[str, Any]]] = {}
+    ef = {"ef": str(max(EF_SEARCH, depth))}
     with conn.transaction():
         row = conn.execute(
             f"SELECT {settings}{counts}",
-            {"ef": str(max(EF_SEARCH, depth)), "store": store_id, "over": exact_rows + 1},
+            {**ef, "store": store_id, "over": exact_rows + 1},
         ).fetchone()
         row = one(row, "counting a store's records")
-        for kind in kinds:
-            n = row[_KINDS[kind].table]
-            if n == 0:  # the store has no record of this kind
-                out[kind] = []
-                continue
-            index_words = caps.bm25 and n > exact_rows
-            # Never a generic plan: whether an index or the store's rows serve best depends
-            # on the store (its share of the table); forced generic plans (no planning, ~2 ms
-            # a statement) scanned a million turns exactly.
-            out[kind] = conn.execute(
-                _sql(kind, index_words, graph), params, prepare=False
-            ).fetchall()
+        # Never a generic plan: whether an index or the store's rows serve best depends on the
+        # store (its share of the table); forced generic plans (no planning, ~2 ms a
+        # statement) scanned a million turns exactly.
+        todo = [
+            (kind, _sql(kind, caps.bm25 and n > exact_rows, graph))
+            for kind in sorted(kinds, key=lambda kind: kind != "turn")  # the costliest first
+            if (n := row[_KINDS[kind].table])  # 0: the store has no record of this kind
+        ]
+        out: dict[str, list[dict[str, Any]]] = {kind: [] for kind in kinds}
+        side = None
+        if spare is not None and len(todo) > 1:
+            side = _SIDE.submit(_beside, spare, todo[1:], settings, ef, params)
+        try:
+            for kind, sql in todo[: 1 if side else None]:
+                out[kind] = conn.execute(sql, params, prepare=False).fetchall()
+        finally:
+            found = side.result() if side else {}
+        if side and found is None:  # no connection was free: this one does the rest
+            found = {
+                kind: conn.execute(sql, params, prepare=False).fetchall() for kind, sql in todo[1:]
+            }
+        out.update(found or {})
     return out
+
+
+# Threads running the statements of other kinds beside the caller's (one search at a time
+# needs one; a pool of them serves concurrent searches, each on a connection of its own).
+_SIDE = ThreadPoolExecutor(max_workers=8, thread_name_prefix="search-beside")
+
+
+def _beside(
+    spare: Spare,
+    todo: list[tuple[str, str]],
+    settings: str,
+    ef: dict[str, str],
+    params: dict[str, Any],
+) -> dict[str, list[dict[str, Any]]] | None:
+    """The statements of `todo` on a spare connection, with the same settings, in a
+    transaction of their own; None when no connection is free (nothing was run)."""
+    with spare() as conn:
+        if conn is None:
+            return None
+        with conn.transaction():
+            conn.execute(f"SELECT {settings}", ef)
+            return {kind: conn.execute(sql, params, prepare=False).fetchall() for kind, sql in todo}
 
 
 def fetch_texts(
