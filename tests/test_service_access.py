@@ -7,9 +7,12 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import httpx
+import pytest
 
+from memory_pipelines.api import access
 from memory_pipelines.api.keys import list_keys, revoke_key
-from memory_pipelines.api.organisations import set_ceiling, set_policy
+from memory_pipelines.api.organisations import assign_store, set_ceiling, set_policy
+from memory_pipelines.errors import NotFound
 from memory_pipelines.store.db import Database
 from tests.api_server import (
     ALL,
@@ -160,6 +163,28 @@ def test_another_organisations_store_looks_absent(db: Database, client: httpx.Cl
     assert other.json()["message"] == f"store {theirs.store!r} does not exist"
     listed = client.get("/v1/stores", headers=mine.auth()).json()["stores"]
     assert [s["store"] for s in listed] == [mine.store]
+
+
+def test_a_stores_owner_is_read_with_the_key_for_each_request(
+    db: Database, client: httpx.Client
+) -> None:
+    """The request's store is read with its key (no second read for the owner), for that
+    request only: a store moved to another organisation is refused at the next request."""
+    mine, theirs = tenant(db), tenant(db)
+    own, _ = access.admit(db, mine.key, mine.store)
+    other, _ = access.admit(db, mine.key, theirs.store)
+    absent, _ = access.admit(db, mine.key, "no-such-store")
+    assert own is not None and own.owns == {mine.store}
+    assert other is not None and absent is not None and not other.owns and not absent.owns
+    with pytest.raises(NotFound):
+        access.authorize(db, other, "write_memory", theirs.store, None)
+    assert client.post(f"/v1/stores/{mine.store}/turns", json=TURN, headers=mine.auth()).is_success
+    assign_store(db, mine.store, theirs.org)
+    moved = client.post(f"/v1/stores/{mine.store}/turns", json=TURN, headers=mine.auth())
+    assert moved.status_code == 404
+    assert client.post(
+        f"/v1/stores/{mine.store}/turns", json=TURN, headers=theirs.auth()
+    ).is_success
 
 
 def test_store_list_shows_only_stores_the_key_reaches(db: Database, client: httpx.Client) -> None:

@@ -3,6 +3,7 @@ checked against the policy intersection (core/access.py) for one store and perso
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from memory_pipelines.core import keys as key_text
@@ -39,24 +40,29 @@ def authenticate(db: Database, text: str) -> Principal | None:
         return _authenticate(conn, text)
 
 
-def admit(db: Database, text: str) -> tuple[Principal | None, float]:
+def admit(db: Database, text: str, store: str | None = None) -> tuple[Principal | None, float]:
     """A request's key: (its principal, 0) when it may go on, (its principal, the seconds to
     wait) when its rate limit is spent, (None, 0) for a key `authenticate` refuses (counted
-    against nothing). The check and the count share one connection."""
+    against nothing). The check and the count share one connection. `store`: the store the
+    request is about, whose ownership is read with the key (Principal.owns), so `authorize`
+    need not read it again for this request."""
     with db.connection() as conn:
-        principal = _authenticate(conn, text)
+        principal = _authenticate(conn, text, store)
         if principal is None or principal.key_id is None:
             return principal, 0.0
         return principal, keys_db.take_request(conn, principal.key_id)
 
 
-def _authenticate(conn: Conn, text: str) -> Principal | None:
+def _authenticate(conn: Conn, text: str, store: str | None = None) -> Principal | None:
     key_id = key_text.key_id_of(text)
-    row = keys_db.for_auth(conn, key_id) if key_id is not None else None
+    row = keys_db.for_auth(conn, key_id, store) if key_id is not None else None
     stored = bytes(row["secret_sha256"]) if row else None
     if not key_text.matches(text, stored) or row is None or not row["usable"]:
         return None
-    return principal_of(row)
+    principal = principal_of(row)
+    if store is not None and row["owns_store"]:
+        principal = replace(principal, owns=frozenset({store}))
+    return principal
 
 
 def principal_of(row: dict[str, Any]) -> Principal:
@@ -86,7 +92,7 @@ def authorize(
     """Whether the principal may do `action` in `store` (None: across its stores) for `person`
     (None: not narrowed to one). A store of another organisation is NotFound, worded as for a
     store that does not exist: a key learns nothing about other organisations."""
-    if store is not None:
+    if store is not None and store not in principal.owns:
         with db.connection() as conn:
             owner = orgs_db.store_owner(conn, store)
         if owner is None or owner != principal.org_id:

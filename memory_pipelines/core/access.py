@@ -307,6 +307,9 @@ class Principal:
     # store's) and trust envelope (None: the store's). Administrators read as the store is.
     decay_per_type: tuple[tuple[str, float], ...] = ()
     trust_envelope: bool | None = None
+    # Stores its organisation was read to own when this request was admitted (the store of
+    # the request's path, read with the key): `authorize` does not read them again.
+    owns: frozenset[str] = frozenset()
 
     @property
     def name(self) -> str:

@@ -46,7 +46,10 @@ def caller(
 ) -> Principal:
     """The key making the request, counted against its rate limit."""
     db = database(request)
-    principal, wait = access.admit(db, credentials.credentials) if credentials else (None, 0.0)
+    store = request.path_params.get("store")
+    principal, wait = (
+        access.admit(db, credentials.credentials, store) if credentials else (None, 0.0)
+    )
     if principal is None:
         raise ApiError(
             401, Error(error="unauthorized", message=UNAUTHORIZED), {"WWW-Authenticate": "Bearer"}

@@ -55,9 +55,10 @@ def insert(
     return one(row, "inserting a key")
 
 
-def for_auth(conn: Conn, key_id: str) -> dict[str, Any] | None:
-    """The key's row with its hash, whether it is usable now (not expired, not revoked), and
-    its organisation chain (its own first, then each one above), in one read."""
+def for_auth(conn: Conn, key_id: str, store: str | None = None) -> dict[str, Any] | None:
+    """The key's row with its hash, whether it is usable now (not expired, not revoked), its
+    organisation chain (its own first, then each one above) and whether that organisation
+    owns `store` (`owns_store`), in one read."""
     return conn.execute(
         sql.SQL(
             """
@@ -72,10 +73,13 @@ def for_auth(conn: Conn, key_id: str) -> dict[str, Any] | None:
             SELECT p.org_id, p.parent_id, p.ceiling, p.policy, c.depth + 1
               FROM organisations p JOIN chain c ON p.org_id = c.parent_id
         )
-        SELECT k.*, (SELECT json_agg(chain ORDER BY depth) FROM chain) AS chain FROM k
+        SELECT k.*, (SELECT json_agg(chain ORDER BY depth) FROM chain) AS chain,
+               EXISTS (SELECT 1 FROM stores s WHERE s.store_id = %s AND s.org_id = k.org_id)
+                 AS owns_store
+          FROM k
         """
         ).format(_PUBLIC),
-        (key_id,),
+        (key_id, store),
     ).fetchone()
 
 
