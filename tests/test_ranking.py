@@ -36,3 +36,22 @@ def test_a_turn_is_read_with_its_neighbours() -> None:
     assert score(answering) == pytest.approx(score(alone) + gain)
     ranked = ranking.rank([alone, answering])
     assert [c.id for c, _ in ranked] == [2, 1]
+
+
+def test_a_turn_inside_a_matching_summary_gains_part_of_its_match() -> None:
+    """Two turns alike in words and meaning: the one whose ten-turn stretch is summarised by
+    a matching level-1 chunk ranks first; a chunk of another chat, or of a higher level, or
+    not covering the turn, lends nothing."""
+    inside = Candidate("turn", 1, 0.5, 0.4, span=(7, 15, 15))
+    outside = Candidate("turn", 2, 0.5, 0.4, span=(7, 25, 25))
+    chunk = Candidate("chunk", 9, 0.8, 0.5, span=(7, 11, 20), level=1)
+    ranked = dict((c.key, s) for c, s in ranking.rank([outside, inside, chunk]))
+    support = ranking.CHUNK_SUPPORT * (0.8 + ranking.ALPHA * 0.5)
+    assert ranked[inside.key] == pytest.approx(score(inside) + support)
+    assert ranked[outside.key] == pytest.approx(score(outside))
+    for other in (
+        Candidate("chunk", 9, 0.8, 0.5, span=(8, 11, 20), level=1),  # another chat
+        Candidate("chunk", 9, 0.8, 0.5, span=(7, 1, 100), level=2),  # a summary of summaries
+    ):
+        alone = dict((c.key, s) for c, s in ranking.rank([inside, other]))
+        assert alone[inside.key] == pytest.approx(score(inside))

@@ -230,6 +230,8 @@ def test_kinds_beside_each_other_give_what_one_connection_gives(big: Database, e
         fallback = search_db.candidates(conn, *args, spare=none_free)
     assert lent == [True]
     assert alone["item"] and alone["turn"]
+    # a turn says where it is (for a summary's support in ranking)
+    assert all(r["chat_id"] and r["from_seq"] == r["to_seq"] is not None for r in alone["turn"])
     for kind in ("item", "turn"):
         assert sorted(r["id"] for r in beside[kind]) == sorted(r["id"] for r in alone[kind])
         assert sorted(r["id"] for r in fallback[kind]) == sorted(r["id"] for r in alone[kind])

@@ -312,11 +312,20 @@ def rank_candidates(
             r.get("at"),
             bool(r.get("asks")),
             float(r.get("context") or 0.0),
+            _span(r),
+            r.get("level"),
         )
         for kind in kinds
         for r in found[kind]
     ]
     return ranking.rank(cands, now)
+
+
+def _span(row: dict[str, Any]) -> tuple[int, int, int] | None:
+    """The turns a turn or chunk candidate covers: (chat_id, from_seq, to_seq)."""
+    if row.get("chat_id") is None or row.get("from_seq") is None:
+        return None
+    return int(row["chat_id"]), int(row["from_seq"]), int(row["to_seq"])
 
 
 def _period_key(after: str | None) -> tuple[datetime, str, int] | None:

@@ -28,6 +28,12 @@ CONTEXT_WEIGHT = 0.2
 # A record that asks (its text ends with a question mark) rather than tells: "Seen any good
 # movies lately?" matches a question about movies well and answers nothing.
 QUESTION_PENALTY = 0.3
+# A turn inside a summary of its stretch of the chat (a level-1 chunk, ten turns) that matches
+# the question gains this part of that chunk's own match (its lexical + ALPHA * cosine): the
+# stretch as a whole is about the question, so its turns are likelier evidence than a turn
+# alike in words elsewhere. Chosen on three LoCoMo dev conversations (0.1 of 0 / 0.1 / 0.2 /
+# 0.3 / 0.4), checked on the other three: recall@10 0.7244 -> 0.7260, MRR 0.5851 -> 0.5900.
+CHUNK_SUPPORT = 0.1
 SALIENCE_WEIGHT = 0.05
 CONFIDENCE_WEIGHT = 0.03
 RECENCY_WEIGHT = 0.02
@@ -51,6 +57,9 @@ class Candidate:
     at: datetime | None = None
     asks: bool = False  # the record's text is a question
     context: float = 0.0  # a turn: the summed cosine of its neighbours in the same session
+    # turns and chunks: (chat_id, from_seq, to_seq) of the turns covered; a chunk's level
+    span: tuple[int, int, int] | None = None
+    level: int | None = None
 
     @property
     def key(self) -> tuple[str, int]:
@@ -75,9 +84,24 @@ def score(c: Candidate, now: datetime | None = None) -> float:
 
 
 def rank(cands: Iterable[Candidate], now: datetime | None = None) -> list[tuple[Candidate, float]]:
-    """Candidates with their scores, best first (ties by kind and id, so stable)."""
-    scored = [(c, score(c, now)) for c in cands]
+    """Candidates with their scores, best first (ties by kind and id, so stable). A turn
+    covered by a level-1 chunk among the candidates gains CHUNK_SUPPORT of its match."""
+    cands = list(cands)
+    summaries: dict[int, list[tuple[int, int, float]]] = {}
+    for c in cands:
+        if c.kind == "chunk" and c.level == 1 and c.span is not None:
+            chat, first, last = c.span
+            summaries.setdefault(chat, []).append((first, last, c.lexical + ALPHA * c.cos))
+    scored = [(c, score(c, now) + _support(c, summaries)) for c in cands]
     return sorted(scored, key=lambda cs: (-cs[1], cs[0].kind, cs[0].id))
+
+
+def _support(c: Candidate, summaries: dict[int, list[tuple[int, int, float]]]) -> float:
+    if c.kind != "turn" or c.span is None:
+        return 0.0
+    chat, seq, _ = c.span
+    best = max((m for first, last, m in summaries.get(chat, ()) if first <= seq <= last), default=0)
+    return CHUNK_SUPPORT * max(best, 0.0)
 
 
 _NAME = re.compile(r"\b[A-Z][a-zA-Z'-]+\b")

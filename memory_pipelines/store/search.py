@@ -95,7 +95,7 @@ _KINDS: dict[str, _Kind] = {
         graph="speaker = ANY(%(names)s::text[])",
         graph_exact="lower(speaker) = ANY(%(lower_names)s::text[])"
         " AND speaker = ANY(%(names)s::text[])",
-        extra=f", {_asks('r.text')} AS asks",
+        extra=f", {_asks('r.text')} AS asks, r.chat_id, r.seq AS from_seq, r.seq AS to_seq",
     ),
     "chunk": _Kind(
         "chunks",
@@ -104,6 +104,7 @@ _KINDS: dict[str, _Kind] = {
         "chunks_summary_bm25",
         "summary",
         "length(tsv)",
+        extra=", r.chat_id, r.from_seq, r.to_seq, r.level",
     ),
     "document": _Kind(
         "documents",
