@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from memory_pipelines.store.db import Conn
-from memory_pipelines.store.rows import one
 
 
 def entity_names(conn: Conn, store_id: str, words: Sequence[str]) -> list[str]:
@@ -26,19 +25,22 @@ def entity_names(conn: Conn, store_id: str, words: Sequence[str]) -> list[str]:
     for i, w in enumerate(words):
         params[f"w{i}"], params[f"k{i}"] = w, f"{store_id}\x1f{w}"
     sql = " UNION ALL ".join(lookup.format(i=i) for i in range(len(words)))
-    with conn.transaction():
-        # Asked whether any row exists, the planner reads the table from the start when it
-        # expects hundreds of matches (a word it has no statistics for is given 0.5% of the
-        # rows), and a word no item names ("What") then reads every item: 374 ms at 100,000.
-        # The index answers in a millisecond or two either way. Set back afterwards: inside a
-        # caller's transaction (an audited read) this block is a savepoint, whose release
-        # would keep the setting for the caller's own queries.
-        row = conn.execute(
-            "SELECT current_setting('enable_seqscan') AS was,"
-            " set_config('enable_seqscan', 'off', true)"
-        ).fetchone()
-        found = [r["w"] for r in conn.execute(sql, params, prepare=False)]
+    # Asked whether any row exists, the planner reads the table from the start when it
+    # expects hundreds of matches (a word it has no statistics for is given 0.5% of the rows),
+    # and a word no item names ("What") then reads every item: 374 ms at 100,000. The index
+    # answers in a millisecond or two either way. Set back afterwards (the value it had is
+    # kept in a setting of our own): inside a caller's transaction (an audited read) this
+    # block is a savepoint, whose release would keep the setting for the caller's own
+    # queries. The three statements go in one round trip (pipeline mode).
+    with conn.pipeline(), conn.transaction():
         conn.execute(
-            "SELECT set_config('enable_seqscan', %s, true)", (one(row, "a setting")["was"],)
+            "SELECT set_config('memory_pipelines.seqscan_was', current_setting('enable_seqscan'),"
+            " true), set_config('enable_seqscan', 'off', true)"
         )
+        cur = conn.execute(sql, params, prepare=False)
+        conn.execute(
+            "SELECT set_config('enable_seqscan',"
+            " current_setting('memory_pipelines.seqscan_was'), true)"
+        )
+    found = [r["w"] for r in cur.fetchall()]
     return found

@@ -136,7 +136,8 @@ _capabilities: dict[str, Capabilities] = {}
 
 def capabilities(conn: Conn) -> Capabilities:
     """What this server offers search, read once per database."""
-    key = conn.info.dsn
+    # libpq's own fields: conn.info.dsn parses every parameter again on each call
+    key = f"{conn.pgconn.host!r} {conn.pgconn.port!r} {conn.pgconn.db!r}"
     if key not in _capabilities:
         row = conn.execute(
             "SELECT (SELECT extversion FROM pg_extension WHERE extname = 'vector') AS vector,"
