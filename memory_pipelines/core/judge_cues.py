@@ -109,6 +109,8 @@ EXCEPTION = re.compile(
 ADDITIVE = re.compile(
     r"(?<![\w-])(second|another|third|also|as well|too|extra|additional)(?![\w-])", re.I
 )  # not "second-hand"
+# "Finished another quilt", "a second job": one more of a kind, which replaces none of them.
+ANOTHER = re.compile(r"(?<![\w-])(another|second|third|additional)(?![\w-])", re.I)
 # "Prefers tea to coffee": the preferred and the dispreferred side, to spot a reversal.
 _PREFERENCE_PAIR = re.compile(
     r"\b(?:prefer\w*|would rather|rather)\s+(.+?)\s+(?:to|over|than|rather than|instead of)\s+"
