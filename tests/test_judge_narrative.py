@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from memory_pipelines.core.judge import JudgeDecision, JudgeItem, decide
+from memory_pipelines.core.judge_cues import change_cues
 from memory_pipelines.core.judge_merge import MERGE_THRESHOLD, merge_threshold
 from memory_pipelines.core.judge_pairs import compare
 from memory_pipelines.core.judge_rules import analyse
@@ -84,3 +85,19 @@ def test_the_merge_threshold_rises_with_length() -> None:
     )
     assert merge_threshold(short, short) == MERGE_THRESHOLD
     assert MERGE_THRESHOLD + 0.15 < merge_threshold(long, long) <= 0.8
+
+
+@pytest.mark.parametrize(
+    ("text", "moved"),
+    [
+        ("The launch got pushed back a week", True),
+        ("Vets agreed to push the revised proposal to 19 June", True),
+        ("The review was pushed to Friday", True),
+        ("Deadline pushed to next month", True),
+        ("It really pushed Ana to keep training", False),
+        ("Losing the job gave him the push he needed", False),
+        ("The app sends push notifications", False),
+    ],
+)
+def test_a_push_moves_a_date_only_back_out_or_to_a_time(text: str, moved: bool) -> None:
+    assert ("date moved" in change_cues(text)) is moved
