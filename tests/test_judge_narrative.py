@@ -42,6 +42,10 @@ def judge(embedder: Embedder, candidate: str, existing: list[str]) -> JudgeDecis
         # one more of a kind replaces none of them
         ("Ana finished another quilt for the spring fair with her daughter and loved it.",
          ["Ana and her daughter helped each other with the quilting - it was great bonding."]),
+        # a negated copula ("won't be easy") turns no claim round
+        ("Ana knows it won't be easy, but she is sure the bakery will pay off.",
+         ["Ana keeps facing setbacks at the bakery, but she is sure it will be worth it in the"
+          " end."]),
         # the telling's date "(April 2023)" is not the old value of anything
         ("Ana just started going to a climbing gym with her brother last month (April 2023).",
          ["Ana and her colleagues went to a conference together last month (March 2023)."]),
@@ -59,6 +63,10 @@ def test_a_change_of_a_stored_value_still_supersedes(embedder: Embedder) -> None
     assert (d.action, d.target) == ("supersede", 1), d.reason
     d = judge(embedder, "Ana's half marathon was pushed to 14 May.", [NURSE, RACE])
     assert (d.action, d.target) == ("supersede", 1), d.reason
+    d = judge(
+        embedder, "The flat won't be ready until March", ["The flat will be ready in January"]
+    )
+    assert d.action == "supersede", d.reason
 
 
 def test_one_stored_value_grows_into_a_list_only_when_the_cosine_says_one_slot() -> None:

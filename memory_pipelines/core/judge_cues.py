@@ -208,5 +208,7 @@ def negated_verbs(text: str) -> frozenset[str]:
         neg, word = m.group(1).lower(), m.group(2).lower()
         if neg in ("not", "never", "no longer") and word not in SENTENCE_VERBS:
             continue
+        if word in ("be", "been"):
+            continue  # "won't be easy": the copula is no claim; what it links is compared
         out.add(stem(word))
     return frozenset(out)
