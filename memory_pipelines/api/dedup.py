@@ -7,6 +7,7 @@ merges.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -102,20 +103,51 @@ def _judge_item(item: Item | ItemInput) -> JudgeItem:
     )
 
 
+def _words(text: str) -> list[str]:
+    return re.findall(r"\w+", text.lower())
+
+
+def other_sentence_of_turn(item: ItemInput, prov: Provenance, stored: Item) -> bool:
+    """Whether a stored item was taken from another sentence of the very turn the candidate
+    comes from. Extraction splits a turn into its durable sentences, each a fact of its own
+    ("I mentor a transgender teen. We had a great time at the pride event"): they share the
+    turn's topic and speaker (and, with sentence vectors from the turn's pass, most of their
+    vector), so a judge reading cosines would merge or supersede one into the other and lose
+    it. Only the same words said again (the turn extracted anew) are the same item."""
+    if prov.chat_id is None or prov.from_seq is None or stored.chat_id != prov.chat_id:
+        return False
+    if (stored.from_seq, stored.to_seq) != (prov.from_seq, prov.to_seq):
+        return False
+    return _words(stored.context) != _words(item.context)
+
+
 def decide(
-    models: Models, item: ItemInput, embedding: np.ndarray, near: list[tuple[Item, np.ndarray]]
+    models: Models,
+    item: ItemInput,
+    embedding: np.ndarray,
+    near: list[tuple[Item, np.ndarray]],
+    prov: Provenance | None = None,
 ) -> JudgeDecision:
-    """The judge's decision, with the neighbours shown as 0..n-1, never by database id."""
-    if not near:
-        return JudgeDecision("create", None, "nothing similar in the store")
-    existing = [_judge_item(r) for r, _ in near]
-    vecs = np.stack([v for _, v in near])
+    """The judge's decision, with the neighbours shown as 0..n-1, never by database id; `target`
+    indexes `near`. Items from another sentence of the candidate's own turn are not shown: they
+    are other facts, never the one to merge into or replace."""
+    shown = [
+        i
+        for i, (r, _) in enumerate(near)
+        if prov is None or not other_sentence_of_turn(item, prov, r)
+    ]
+    if not shown:
+        why = "nothing similar in the store" if not near else "only other sentences of its turn"
+        return JudgeDecision("create", None, why)
+    existing = [_judge_item(near[i][0]) for i in shown]
+    vecs = np.stack([near[i][1] for i in shown])
     try:
-        return models.judge(_judge_item(item), existing, embedding, vecs)
+        d = models.judge(_judge_item(item), existing, embedding, vecs)
     except Invalid:
         # The answer was dropped (and counted); the offline judge decides instead of guessing.
         d = local_judge.decide(_judge_item(item), existing, embedding, vecs)
-        return JudgeDecision(d.action, d.target, f"fallback after invalid answer: {d.reason}")
+        d = JudgeDecision(d.action, d.target, f"fallback after invalid answer: {d.reason}")
+    return JudgeDecision(d.action, None if d.target is None else shown[d.target], d.reason)
 
 
 def save_deduplicated(
@@ -133,7 +165,7 @@ def save_deduplicated(
     if pool is None:
         items_db.lock_persons(conn, store_id, [item.person])
     near = nearest(conn, store_id, item.person, embedding, NEIGHBOURS, pool)
-    decision = decide(models, item, embedding, near)
+    decision = decide(models, item, embedding, near, prov)
     chosen = near[decision.target][0] if decision.target is not None else None
     actor = prov.written_by or prov.model or ""
     if decision.action == "merge" and chosen is not None:

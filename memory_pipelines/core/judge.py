@@ -13,14 +13,16 @@ The flow of `decide()`, first answer wins; every answer carries its reason:
 3. A change cue ("no longer", "moved", "pushed to", "instead") or a flipped negation sends the
    candidate to the supersede branch: the stored item with the best change evidence (the old
    value named, a value of the kind that moved, the words of the change's other clauses) is
-   replaced, unless it already holds the candidate's value (then merge).
+   replaced, unless it already holds the candidate's value (then merge). The same person and a
+   near cosine are no such evidence for a weak cue, and one more of a kind ("another quilt")
+   replaces nothing.
 4. A firm statement settles a stored plan on its topic (supersede, `judge_modality`).
 5. The same value in another form, or the same denial in other words (merge, `judge_restate`).
 6. One single-valued slot with another value, or nearly the same sentence with one changed
    number or date and one attribute, is an uncued update (supersede).
-7. Otherwise the nearest item (cosine plus word containment) is merged into, unless it is a near
-   miss (other subject, value, slot, an exception, an attribute the store holds for another
-   subject, `judge_merge`): then create.
+7. Otherwise the nearest item (cosine plus word containment, against a threshold that rises for
+   long sentences) is merged into, unless it is a near miss (other subject, value, slot, an
+   exception, an attribute the store holds for another subject, `judge_merge`): then create.
 """
 
 from __future__ import annotations
@@ -30,13 +32,13 @@ from collections.abc import Sequence
 import numpy as np
 
 from memory_pipelines.core.judge_claims import copular_slot
-from memory_pipelines.core.judge_cues import SINGLE_VALUED_FRAMES
+from memory_pipelines.core.judge_cues import ANOTHER, SINGLE_VALUED_FRAMES
 from memory_pipelines.core.judge_lexicon import content_stems, words
 from memory_pipelines.core.judge_merge import (
-    MERGE_THRESHOLD,
     attribute_held_elsewhere,
     merge_blocker,
     merge_score,
+    merge_threshold,
     two_attributes,
 )
 from memory_pipelines.core.judge_modality import hedged_restatement, plan_settled
@@ -51,7 +53,9 @@ from memory_pipelines.core.judge_rules import (
 from memory_pipelines.core.judge_types import JudgeDecision, JudgeItem
 
 SUPERSEDE_FLOOR = 0.45  # cosine that makes a stored item the plausible target of a strong cue
-WEAK_CUE_FLOOR = 0.55  # ... of a weak cue, which often rides along with an unchanged fact
+# ... of a weak cue, which often rides along with an unchanged fact: there the cosine is
+# evidence only beside a typed value that changed ("now £1,500" beside "rent is £1,400").
+WEAK_CUE_FLOOR = 0.55
 PLAN_CHANGE_FLOOR = 0.3  # cosine for "a strong cue changes this stored plan"
 STRICT_SAME_SLOT = 0.8  # cosine for an update stated without any cue
 # Cues that also accompany unchanged values ("now", "a new job", "moved to" the same city).
@@ -70,7 +74,7 @@ def _supersede_score(p: Pair, c: Analysis, e: Analysis) -> float:
     # old-value mentions, shared frames and same-type value changes outweigh the cosine.
     score = p.cos + 0.3 * p.contain_existing
     score += 0.5 * min(p.old_hit, 1.0) + 0.45 * p.frame_match + 0.3 * p.polarity_flip
-    score += 0.2 * (p.shared_names > 0) + 0.3 * p.slot_hit + 0.1 * e.tentative
+    score += 0.2 * (p.shared_value_names > 0) + 0.3 * p.slot_hit + 0.1 * e.tentative
     # A bare month or year in a change ("replaced the boiler in March") dates the change
     # itself and says nothing about which stored value changed.
     changed = set(p.value_conflicts) - {"month", "year"}
@@ -115,13 +119,20 @@ def _supersede(c: Analysis, es: Sequence[Analysis], pairs: Sequence[Pair]) -> Ju
     if not c.cues and _denial_restated(pairs):
         return None  # the same denial said another way: the merge path takes it
     best = max(pairs, key=lambda p: _supersede_score(p, c, es[p.index]))
-    floor = SUPERSEDE_FLOOR if c.cues - WEAK_CUES or flips else WEAK_CUE_FLOOR
+    # A weak cue ("now", "new", "started") rides along with unchanged facts as often as not:
+    # nearness alone ("started to realise self-care matters" beside "ran a charity race", both
+    # about one person) does not tie it to a stored value; something the two hold must. A moved
+    # number or date ("pushed to 30 May", "up to three sessions") names a value of its kind;
+    # without one, "pushed" is another verb ("pushed her to keep going").
+    moves = VALUE_MOVE_CUES if not c.values else frozenset()
+    strong = bool(c.cues - WEAK_CUES - moves) or flips
     evidence = (
-        best.cos >= floor
+        (strong and best.cos >= SUPERSEDE_FLOOR)
+        or (best.cos >= WEAK_CUE_FLOOR and bool(set(best.value_conflicts) - {"month", "year"}))
         or best.old_hit > 0
         or best.frame_match
         or best.polarity_flip
-        or best.shared_names > 0
+        or best.shared_value_names > 0
         or best.slot_hit
         or best.aside_hit
         # "Booked movers instead" beside "Leaning towards hiring a van": a firm change of a
@@ -133,6 +144,8 @@ def _supersede(c: Analysis, es: Sequence[Analysis], pairs: Sequence[Pair]) -> Ju
     )
     if not evidence or best.subject_conflict:
         return None  # a cue, but no stored item it could be about: judge it as a new fact
+    if ANOTHER.search(c.text) and not best.old_hit:
+        return None  # "finished another quilt", "a second job": a new thing beside the old
     cue = ", ".join(sorted(c.cues)) or "negation flipped"
     if _restates(best, c, es[best.index]):
         return JudgeDecision("merge", best.index, f"change cue ({cue}) but the value is stored")
@@ -233,6 +246,6 @@ def decide(
     blocker = merge_blocker(best, c, es[best.index]) or attribute_held_elsewhere(c, es, pairs, best)
     if blocker:
         return JudgeDecision("create", None, f"nearest is a near miss: {blocker}")
-    if merge_score(best) >= MERGE_THRESHOLD or best.contain_existing == 1.0:
+    if merge_score(best) >= merge_threshold(c, es[best.index]) or best.contain_existing == 1.0:
         return JudgeDecision("merge", best.index, f"same fact (cos {best.cos:.2f})")
     return JudgeDecision("create", None, f"no stored item states this (cos {best.cos:.2f})")

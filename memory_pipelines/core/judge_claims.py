@@ -226,7 +226,7 @@ def list_change(
     c_stems: frozenset[str],
     e_stems: frozenset[str],
     restrictive: bool,
-    cos: float = 0.0,
+    one_slot: bool = False,
 ) -> ListChange:
     """Did a list of one slot gain or lose members? Both texts must be about the same frame:
     most of what they say outside the members agrees ("Takes guitar lessons" is not the slot
@@ -234,7 +234,7 @@ def list_change(
     lists them itself or says so (`restrictive`: "only", a change cue); otherwise it restates
     part of the list. A single stored value may name its slot in other words ("Loves Japanese
     food" / "Favourite cuisines are Japanese and Ethiopian"): then the sentences' cosine must
-    say they are one slot."""
+    say they are one slot (`one_slot`: LIST_SLOT_COS for short sentences, more for long ones)."""
     grew = shrank = False
     if len(c.members) >= 2:
         shared = {m for m in c.members if m in e_stems}
@@ -253,7 +253,7 @@ def list_change(
     c_frame, e_frame = c_stems - every, e_stems - every
     if c_frame or e_frame:
         overlap = len(c_frame & e_frame) / max(1, min(len(c_frame), len(e_frame)))
-        one_value_slot = grew and not e.members and cos >= LIST_SLOT_COS
+        one_value_slot = grew and not e.members and one_slot
         if overlap < 0.5 and not one_value_slot:
             return ListChange(False, False)
     return ListChange(grew, shrank)

@@ -15,12 +15,14 @@ from memory_pipelines.core.judge_lexicon import (
     MONTH_NAMES,
     PREPOSITIONS,
     SENTENCE_VERBS,
+    WEEKDAYS,
     content_stems,
     stem,
     words,
 )
 
 _MONTH_ALT = "|".join(MONTH_NAMES)
+_WEEKDAY_ALT = "|".join(WEEKDAYS)
 # Cues that the candidate reports a change of a stored value (supersede). Weak ones ("now",
 # "new", "started") often ride along with a fact that did not change; judge.py knows which.
 _CHANGE_CUES: tuple[tuple[str, str], ...] = (
@@ -59,8 +61,12 @@ _CHANGE_CUES: tuple[tuple[str, str], ...] = (
     ),
     (
         "date moved",
-        r"\b(push|pushes|pushed|pushing|postponed|delayed|slipped|brought forward|moved up"
-        r"|rescheduled|pushed back|deferred|extended)\b",
+        r"\b(postponed|delayed|slipped|brought forward|moved up|rescheduled|deferred|extended)\b"
+        # "Pushed back a week", "push the proposal to 19 June": a push moves a date only back,
+        # out or to a time ("push notifications", "pushed him to keep going" move none).
+        r"|\bpush(es|ed|ing)?\b(?: [\w'-]+){0,4}? (back|out)\b"
+        rf"|\bpush(es|ed|ing)?\b(?: [\w'-]+){{0,4}}? (to|till|until|into) (the )?(\d|next\b"
+        rf"|later\b|early\b|mid\b|late\b|end\b|{_MONTH_ALT}|{_WEEKDAY_ALT})",
     ),
     ("back", r"\bback (in|to|at|on)\b"),
     # "Eating fish again after years as a vegetarian": a habit resumed ends the state between.
@@ -109,6 +115,8 @@ EXCEPTION = re.compile(
 ADDITIVE = re.compile(
     r"(?<![\w-])(second|another|third|also|as well|too|extra|additional)(?![\w-])", re.I
 )  # not "second-hand"
+# "Finished another quilt", "a second job": one more of a kind, which replaces none of them.
+ANOTHER = re.compile(r"(?<![\w-])(another|second|third|additional)(?![\w-])", re.I)
 # "Prefers tea to coffee": the preferred and the dispreferred side, to spot a reversal.
 _PREFERENCE_PAIR = re.compile(
     r"\b(?:prefer\w*|would rather|rather)\s+(.+?)\s+(?:to|over|than|rather than|instead of)\s+"
@@ -200,5 +208,7 @@ def negated_verbs(text: str) -> frozenset[str]:
         neg, word = m.group(1).lower(), m.group(2).lower()
         if neg in ("not", "never", "no longer") and word not in SENTENCE_VERBS:
             continue
+        if word in ("be", "been"):
+            continue  # "won't be easy": the copula is no claim; what it links is compared
         out.add(stem(word))
     return frozenset(out)

@@ -14,16 +14,22 @@ from collections.abc import Sequence
 
 from memory_pipelines.core.judge_forms import number
 from memory_pipelines.core.judge_lexicon import MONTHS
-from memory_pipelines.core.judge_pairs import Pair
+from memory_pipelines.core.judge_pairs import Pair, long_allowance
 from memory_pipelines.core.judge_rules import Analysis
 
 MERGE_THRESHOLD = 0.52  # merge score (cosine + containment) for "the same fact"
+LONG_CAP = 0.8  # the merge threshold of long sentences rises to this (judge_pairs.long_allowance)
 TWIN_SHARE = 0.6  # share of the candidate's words (subject aside) another subject's item repeats
 
 
 def merge_score(p: Pair) -> float:
     score = p.cos + 0.25 * p.contain_existing + 0.05 * min(p.shared_values, 2) - 0.05 * p.narrower
     return score + 0.15 * p.negation_agrees
+
+
+def merge_threshold(c: Analysis, e: Analysis) -> float:
+    """The merge score two items need to be one fact, higher for long sentences."""
+    return min(LONG_CAP, MERGE_THRESHOLD + long_allowance(c, e))
 
 
 def merge_blocker(p: Pair, c: Analysis, e: Analysis) -> str | None:

@@ -9,8 +9,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from memory_pipelines.core.judge_claims import change_clauses, claims, list_change, stance
-from memory_pipelines.core.judge_lexicon import DETERMINERS, LIGHT_VERBS, stem
+from memory_pipelines.core.judge_claims import (
+    LIST_SLOT_COS,
+    change_clauses,
+    claims,
+    list_change,
+    stance,
+)
+from memory_pipelines.core.judge_lexicon import DETERMINERS, LIGHT_VERBS, MONTHS, stem
 from memory_pipelines.core.judge_rules import Analysis
 from memory_pipelines.core.judge_subjects import is_relation
 from memory_pipelines.core.judge_values import shared_values, value_conflicts
@@ -27,6 +33,9 @@ class Pair:
     shared_subject: bool  # they are about the same named person, pet or thing
     name_conflict: bool  # each side names a product/place/person the other does not
     shared_names: int  # proper names of the candidate that this item also uses
+    # ... other than whom either is about: "Ana ran a race" / "Ana is starting to rest" share
+    # the person, which says nothing of the two holding one value.
+    shared_value_names: int
     slot_hit: bool  # "a new manager" and this item is about the manager
     narrower: bool  # this item's subject carries a qualifier the candidate lacks
     value_conflicts: tuple[str, ...]  # value types where the two hold different values
@@ -50,6 +59,21 @@ class Pair:
 
 
 SWAP_COS = 0.6  # below this a one- or two-word swap changed the meaning, not the wording
+# Two long sentences share more of their wording by chance (the speaker, feelings, the topic of
+# the chat), so a cosine says less of them: what it must reach rises with their mean length.
+LONG_FROM = 10  # words
+LONG_STEP = 0.02  # per word past LONG_FROM
+
+
+def long_allowance(c: Analysis, e: Analysis) -> float:
+    """How much higher a cosine of these two must be than one of two short sentences."""
+    return LONG_STEP * max(0.0, (len(c.tokens) + len(e.tokens)) / 2 - LONG_FROM)
+
+
+def _plain(stems: frozenset[str]) -> frozenset[str]:
+    """Stems other than numbers and month names: "(April 2023)" after a change dates the
+    telling, and says nothing of which stored item held the old value."""
+    return frozenset(w for w in stems if not any(ch.isdigit() for ch in w) and w not in MONTHS)
 
 
 def _overlap(a: frozenset[str], b: frozenset[str]) -> float:
@@ -187,7 +211,8 @@ def compare(
     st = stance(c_claims, e_claims, ignore=who)
     # A change cue or "only" makes a shorter list a new value ("ships only to Spain now").
     restrictive = bool(c.cues) or " only " in f" {c.text.lower()} "
-    lists = list_change(c_claims, e_claims, c.stems, e.stems, restrictive, cos)
+    slot_cos = LIST_SLOT_COS + long_allowance(c, e)
+    lists = list_change(c_claims, e_claims, c.stems, e.stems, restrictive, cos >= slot_cos)
     c_only_names = {n for n in c.names if not mentions(e, n)}
     e_only_names = {n for n in e.names if not mentions(c, n)}
     n_shared_values = shared_values(c.values, e.values)
@@ -210,6 +235,7 @@ def compare(
         ),
         name_conflict=bool(c_only_names) and bool(e_only_names),
         shared_names=sum(mentions(e, n) for n in c.names),
+        shared_value_names=sum(mentions(e, n) for n in c.names - c.subject - e.subject),
         slot_hit=bool(c.slot_words & e.subject_stems),
         narrower=_narrower(e, c),
         value_conflicts=tuple(value_conflicts(c.values, e.values)),
@@ -233,5 +259,5 @@ def compare(
         list_shrank=lists.shrank,
         other_form=_other_form(c, e),
         both_deny=c_claims.denies and e_claims.denies,
-        aside_hit=bool(aside & e.stems),
+        aside_hit=bool(_plain(aside - who) & e.stems),
     )

@@ -1,0 +1,81 @@
+"""Dedup of extracted items: the sentences of one turn stay apart (issue 16)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from memory_pipelines.api import Memory
+from memory_pipelines.api.dedup import Provenance, save_deduplicated
+from memory_pipelines.api.extraction import run_extraction
+from memory_pipelines.core.records import validate_item
+
+
+def _chat_id(memory: Memory) -> int:
+    memory.write_turns(
+        "c1",
+        [
+            {
+                "role": "user",
+                "speaker": "Ana",
+                "text": t,
+                "created_at": datetime(2024, 3, 4, tzinfo=UTC),
+            }
+            for t in ("Morning!", "Still here.")
+        ],
+    )
+    with memory.db.connection() as conn:
+        row = conn.execute(
+            "SELECT chat_id FROM chats WHERE store_id = %s", (memory.store_id,)
+        ).fetchone()
+    return int(row["chat_id"])
+
+
+def _save(memory: Memory, text: str, chat_id: int, seq: int):  # noqa: ANN202
+    item = validate_item(
+        {"category": "fact", "context": text, "confidence": 6, "source": "machine"}
+    )
+    prov = Provenance(origin="derived", trusted=True, chat_id=chat_id, from_seq=seq, to_seq=seq)
+    with memory.db.transaction() as conn:
+        return save_deduplicated(
+            conn, memory.store_id, item, memory.embedder.embed_one(text), memory.models, prov
+        )
+
+
+def test_another_sentence_of_the_same_turn_is_never_merged_into(memory: Memory) -> None:
+    chat = _chat_id(memory)
+    first = _save(memory, "Gets up at 5:30 most days", chat, 1)
+    # A paraphrase said in the first one's own turn is that turn's other sentence: a new item.
+    same_turn = _save(memory, "Usually up at 5:30 in the morning", chat, 1)
+    assert same_turn.merged_into is None and same_turn.superseded is None
+    assert same_turn.reason == "only other sentences of its turn"
+    # The very same words from the same turn (the turn read again) are the same item.
+    again = _save(memory, "Gets up at 5:30 most days", chat, 1)
+    assert again.merged_into == first.id, again.reason
+    # Said in another turn, the paraphrase confirms an item: the judge merges it.
+    other_turn = _save(memory, "Usually up at 5:30 in the morning", chat, 2)
+    assert other_turn.merged_into in (first.id, same_turn.id), other_turn.reason
+    assert len(memory.items()) == 2
+
+
+def test_both_sentences_of_a_turn_are_kept_by_extraction(memory: Memory) -> None:
+    said = datetime(2023, 7, 3, 13, 0, tzinfo=UTC)
+    memory.write_turns(
+        "locomo-like",
+        [
+            {
+                "role": "user",
+                "speaker": "Melanie",
+                "text": "I just signed up for a pottery class yesterday. It's like therapy for"
+                " me, letting me express myself and get creative.",
+                "created_at": said,
+            },
+            {"role": "user", "speaker": "Caroline", "text": "Wow, that's awesome!",
+             "created_at": said},
+        ],
+    )  # fmt: skip
+    counts = run_extraction(memory.db, memory.store_id, memory.models, memory.embedder, "t")
+    assert counts["candidates"] == 2
+    texts = sorted(i.context for i in memory.items())
+    assert len(texts) == 2, texts
+    assert any("pottery class" in t for t in texts)
+    assert any("express herself" in t for t in texts)
