@@ -56,6 +56,8 @@ from memory_pipelines.store import stores as stores_db
 from memory_pipelines.store.db import Database, get_database
 from memory_pipelines.store.visibility import EVERYONE
 
+IDLE = 4.0  # seconds a client's connection may idle and still be used (uvicorn keeps 5)
+
 
 class Client:
     """One client: a keep-alive HTTP/1.1 connection carrying the key, on the standard library's
@@ -67,14 +69,19 @@ class Client:
         parts = urlsplit(url)
         self.conn = http.client.HTTPConnection(parts.hostname or "", parts.port, timeout=60)
         self.headers = {"Authorization": f"Bearer {key}", "Content-Type": "application/json"}
+        self.used = 0.0
 
     def request(self, method: str, path: str, body: Any = None) -> int:
-        """The response's status, its body read (so the connection serves the next)."""
+        """The response's status, its body read (so the connection serves the next). A
+        connection idle for longer than the server keeps one (uvicorn: 5 s) is opened anew."""
         data = None if body is None else json.dumps(body).encode()
+        if time.monotonic() - self.used > IDLE:
+            self.conn.close()
         try:
             self.conn.request(method, path, body=data, headers=self.headers)
             res = self.conn.getresponse()
             res.read()
+            self.used = time.monotonic()
         except (OSError, http.client.HTTPException):
             self.conn.close()  # the next request opens a new connection
             raise
