@@ -193,3 +193,23 @@ def test_neighbors_show_replaced_wordings_and_when(memory: Memory, recall: Recal
     [link] = recall.neighbors(f"item:{new.id}")
     assert (link.link_type, link.id, link.state) == ("supersedes", old.id, "superseded")
     assert link.at is not None
+
+
+def test_a_reranker_with_no_endpoint_keeps_the_search_order(
+    memory: Memory, recall: Recall, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A model named on the Search card while the server has no endpoint configured: the
+    search answers in its own order and the call is recorded as failed (it was a 500)."""
+    monkeypatch.delenv("MEMORY_LLM_BASE_URL", raising=False)
+    for text in ("The spare key is in the red drawer.", "The printer jams on thick paper."):
+        memory.save({"category": "fact", "context": text, "confidence": 7})
+    before = recall.search("Where is the spare key?", ["agent"], k=2)
+    memory.configure(search={"reranker": "some-remote-reranker"})
+    after = recall.search("Where is the spare key?", ["agent"], k=2, request_id="req-2")
+    assert [h.id for h in after] == [h.id for h in before]
+    [row] = [r for r in metered_calls(memory.db, memory.store_id) if r["task"] == "rerank"]
+    assert (row["backend"], row["model"], row["outcome"]) == (
+        "openai",
+        "some-remote-reranker",
+        "error",
+    )

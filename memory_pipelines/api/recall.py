@@ -26,7 +26,7 @@ from memory_pipelines.core.types import (
 from memory_pipelines.errors import NotFound, ValidationError
 from memory_pipelines.models.base import Models
 from memory_pipelines.models.embedder import DEFAULT_MODEL, Embedder, get_embedder
-from memory_pipelines.models.factory import reranker_backend
+from memory_pipelines.models.factory import reranker_backend, unmade_call
 from memory_pipelines.store import browse as browse_db
 from memory_pipelines.store import chunks as chunks_db
 from memory_pipelines.store import entities as entities_db
@@ -178,15 +178,20 @@ class Recall:
         self, conn: Conn, model: str, query: str, hits: list[Hit], request_id: str | None
     ) -> list[Hit]:
         """The hits in the reranker's order; its call is recorded in model_calls. A reranker
-        that fails leaves the search's own order (the call is recorded as failed)."""
-        models = Models(reranker_backend(model, self.embedder))
+        that fails leaves the search's own order (the call is recorded as failed), and so does
+        one that cannot be reached at all: a model named on the card while the server has no
+        endpoint configured (MEMORY_LLM_BASE_URL)."""
+        request = request_id or f"search:{uuid.uuid4().hex}"
+        try:
+            models = Models(reranker_backend(model, self.embedder))
+        except ValueError:
+            record_calls(conn, self.store_id, [unmade_call("rerank", model)], request)
+            return hits
         try:
             order = models.rerank(query, [h.text for h in hits])
         except Exception:  # an unreachable or confused model never costs the caller the search
             order = list(range(len(hits)))
-        record_calls(
-            conn, self.store_id, models.drain(), request_id or f"search:{uuid.uuid4().hex}"
-        )
+        record_calls(conn, self.store_id, models.drain(), request)
         return [hits[i] for i in order]
 
     def hydrate(

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 
+from memory_pipelines.core.calls import ModelCall
 from memory_pipelines.models.base import Backend
 from memory_pipelines.models.embedder import Embedder
 from memory_pipelines.models.local import LocalBackend
@@ -30,3 +31,9 @@ def reranker_backend(model: str, embedder: Embedder) -> Backend:
     """The Search card's reranker: `local` is the offline sentence-level reranker, any other
     name a model served by the OpenAI-compatible endpoint."""
     return make_backend("local" if model == "local" else "openai", embedder, model=model)
+
+
+def unmade_call(task: str, model: str) -> ModelCall:
+    """The record of a call to the OpenAI-compatible endpoint that could not be made (no
+    endpoint configured): an error, in model_calls like any other failed call."""
+    return ModelCall("classify", task, "openai", model, outcome="error")
