@@ -30,11 +30,11 @@ from memory_pipelines.models.factory import reranker_backend, unmade_call
 from memory_pipelines.store import browse as browse_db
 from memory_pipelines.store import chunks as chunks_db
 from memory_pipelines.store import entities as entities_db
+from memory_pipelines.store import hit_texts, visibility
 from memory_pipelines.store import items as items_db
 from memory_pipelines.store import search as search_db
 from memory_pipelines.store import stores as stores_db
 from memory_pipelines.store import turns as turns_db
-from memory_pipelines.store import visibility
 from memory_pipelines.store.calls import record_calls
 from memory_pipelines.store.db import Conn, Database, get_database
 
@@ -159,7 +159,7 @@ class Recall:
             ids: dict[str, list[int]] = {}
             for c, _ in top:
                 ids.setdefault(c.kind, []).append(c.id)
-            rows = search_db.fetch_texts(conn, self.store_id, ids, qvec)
+            rows = hit_texts.fetch_texts(conn, self.store_id, ids, qvec)
             hits = _redact_hits(
                 conn,
                 self.store_id,
