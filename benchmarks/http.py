@@ -1,18 +1,18 @@
 """HTTP API benchmark: 16 concurrent clients on loopback for a fixed time per endpoint, side by
 side with the same calls made in-process by 16 threads, in the same run on the same store.
 
-The server is `memory-pipelines serve` in its own process (uvicorn, one worker) on the same
-database; the clients are threads of this process, each with its own keep-alive connection and
-the same API key (rate limit raised out of the way). The store holds the LoCoMo dev chats first
-(`--empty` skips them). For each endpoint: requests/s, p50 and p95 latency, errors, and what
-HTTP + key check + audit add (goal, issue 13: at most 3 ms on p50 and 20% on p95). Search
-and save are the endpoints the goal is about; the records list, turns and the store list ride
-along.
+The server is `memory-pipelines serve` in its own process (uvicorn; `--workers N` processes,
+default one) on the same database; the clients are threads of this process, each with its own
+keep-alive connection and the same API key (rate limit raised out of the way). The store holds
+the LoCoMo dev chats first (`--empty` skips them). For each endpoint: requests/s, p50 and p95
+latency, errors, and what HTTP + key check + audit add (goal, issue 13: at most 3 ms on p50 and
+20% on p95). Search and save are the endpoints the goal is about; the records list, turns and
+the store list ride along.
 
 An endpoint is one line of ENDPOINTS: its name, the HTTP call and the in-process call.
 
     .venv/bin/python benchmarks/http.py [--seconds 10] [--rounds 4] [--clients 16] [--out F]
-        [--empty]
+        [--empty] [--workers 1]
 """
 
 from __future__ import annotations
@@ -195,14 +195,15 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def _serve(db: Database) -> tuple[subprocess.Popen[bytes], str]:
+def _serve(db: Database, workers: int) -> tuple[subprocess.Popen[bytes], str]:
     port = _free_port()
     # the server runs the same copy of the package as this script, on the same database
     root = os.path.dirname(os.path.dirname(os.path.abspath(memory_pipelines.__file__)))
     path = os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p)
     env = {**os.environ, "MEMORY_PG_DSN": db.dsn, "PYTHONPATH": path}
     proc = subprocess.Popen(
-        [sys.executable, "-m", "memory_pipelines.cli", "serve", "--port", str(port)],
+        [sys.executable, "-m", "memory_pipelines.cli", "serve", "--port", str(port)]
+        + ["--workers", str(workers)],
         env=env,
         stdout=subprocess.DEVNULL,
     )
@@ -249,13 +250,17 @@ class Side:
 
 
 def _cpu(pid: int) -> float:
-    """CPU seconds a process has used (user + system; Linux's /proc, else 0)."""
+    """CPU seconds a process and its live children (uvicorn's workers) have used (user +
+    system; Linux's /proc, else 0)."""
     try:
         with open(f"/proc/{pid}/stat") as f:
             fields = f.read().rsplit(")", 1)[1].split()
+        with open(f"/proc/{pid}/task/{pid}/children") as f:
+            children = [int(c) for c in f.read().split()]
     except OSError:
         return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    own = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return own + sum(_cpu(c) for c in children)
 
 
 def _run(clients: int, seconds: float, call: Callable[[int], int], into: Side, server: int) -> None:
@@ -334,17 +339,18 @@ def main() -> None:
     ap.add_argument("--clients", type=int, default=16)
     ap.add_argument("--out", default=None, help="write the results as JSON to this file")
     ap.add_argument("--empty", action="store_true", help="do not load the LoCoMo chats first")
+    ap.add_argument("--workers", type=int, default=1, help="server processes (`serve --workers`)")
     args = ap.parse_args()
 
     db = get_database()
     b = _bench(db, args.empty)
     _settle(db)
-    proc, url = _serve(db)
+    proc, url = _serve(db, args.workers)
     clients = [Client(url, b.key) for _ in range(args.clients)]
     results: dict[str, Any] = {}
     try:
         for ep in ENDPOINTS:
-            for c in clients[:2]:  # warm up: the server's embedder, connections, the pool
+            for c in clients:  # warm up: every worker's embedder, connections, pool
                 if (status := ep.http(c, b, 0)) >= 300:
                     raise RuntimeError(f"{ep.name} answered {status} while warming up")
             ep.direct(b, 0)
@@ -372,6 +378,7 @@ def main() -> None:
 
     out = {
         "clients": args.clients,
+        "workers": args.workers,
         "seconds": args.seconds,
         "rounds": args.rounds,
         "store": b.store,

@@ -264,12 +264,19 @@ def keys_revoke(key_id: str, actor: str) -> None:
 @click.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Interface to bind.")
 @click.option("--port", default=8080, show_default=True, help="TCP port.")
-def serve(host: str, port: int) -> None:
+@click.option(
+    "--workers",
+    default=1,
+    show_default=True,
+    type=click.IntRange(1, 64),
+    help="Server processes on the port (one per core serves the most).",
+)
+def serve(host: str, port: int, workers: int) -> None:
     """Serve the HTTP API (/v1/..., OpenAPI at /openapi.json) on the store (embedded by
     default, MEMORY_PG_DSN otherwise). Plain HTTP: put TLS in front (README)."""
     from memory_pipelines.service.serve import serve as run
 
-    run(host, port)
+    run(host, port, workers)
 
 
 def _caps(text: str) -> list[str]:
