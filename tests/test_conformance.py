@@ -10,9 +10,10 @@ from memory_pipelines.api import Memory, Recall
 from memory_pipelines.api.calls import metered_calls
 from memory_pipelines.api.extraction import run_extraction
 from memory_pipelines.core.confidence import as_unit, least_stored
-from memory_pipelines.errors import ValidationError
+from memory_pipelines.errors import NotFound, ValidationError
 from memory_pipelines.models.base import Models
 from memory_pipelines.models.local import LocalBackend
+from memory_pipelines.store import stores as stores_db
 
 T0 = datetime(2024, 5, 6, 10, 0, tzinfo=UTC)
 
@@ -213,3 +214,15 @@ def test_a_reranker_with_no_endpoint_keeps_the_search_order(
         "some-remote-reranker",
         "error",
     )
+
+
+def test_one_card_reads_as_the_whole_settings_do(memory: Memory, db) -> None:
+    memory.configure(search={"knowledge_graph": False, "reranker": "rr-model"})
+    with db.connection() as conn:
+        card = stores_db.get_card(conn, memory.store_id, "search")
+        assert card == stores_db.get_settings(conn, memory.store_id).search
+        assert (card.knowledge_graph, card.reranker) == (False, "rr-model")
+        with pytest.raises(NotFound, match="does not exist"):
+            stores_db.get_card(conn, "no-such-store", "search")
+        with pytest.raises(ValueError, match="unknown settings card"):
+            stores_db.get_card(conn, memory.store_id, "store_id")

@@ -142,7 +142,7 @@ class Recall:
         qvec = self.embedder.embed_one(query)
         depth = max(2 * k, 30)
         with self.db.connection() as conn, conn.transaction() if on_read else nullcontext():
-            card = stores_db.get_settings(conn, self.store_id).search
+            card = stores_db.get_card(conn, self.store_id, "search")
             ranked = rank_candidates(
                 conn,
                 self.store_id,

@@ -47,6 +47,20 @@ def get_settings(conn: Conn, store_id: str) -> StoreSettings:
     return _parse(row)
 
 
+def get_card(conn: Conn, store_id: str, card: str) -> Any:
+    """One settings card of the store (what a search reads on every call: the one column, and
+    only its card parsed)."""
+    if card not in CARDS:
+        raise ValueError(f"unknown settings card {card!r}")
+    row = conn.execute(
+        sql.SQL("SELECT {} AS card FROM stores WHERE store_id = %s").format(sql.Identifier(card)),
+        (store_id,),
+    ).fetchone()
+    if row is None:
+        raise NotFound(f"store {store_id!r} does not exist; create it with `memory-pipelines init`")
+    return parse_card(card, row["card"])
+
+
 def lock_store(conn: Conn, store_id: str) -> None:
     """Lock the store's row until the transaction ends (one settings change at a time)."""
     if (
