@@ -1,7 +1,9 @@
 """A single text (a query) is embedded on ONNX Runtime once a process has embedded a few: the
 same vectors as a batch, at every length; the exported model is kept on disk and read back."""
 
+import os
 import threading
+import time
 
 import numpy as np
 
@@ -55,12 +57,24 @@ def test_single_texts_from_many_threads_are_each_their_own(embedder: Embedder) -
 
 def test_the_export_is_kept_and_read_back(embedder: Embedder, tmp_path) -> None:
     transformer = embedder._model[0].auto_model
+    # what earlier versions left: an export unused for 40 days, one used yesterday, and the
+    # temporary files of an export killed two hours ago and of one being written now
+    old, recent = tmp_path / "BertModel-old.onnx", tmp_path / "BertModel-recent.onnx"
+    killed, writing = tmp_path / ".BertModel-x.onnx.1.tmp", tmp_path / ".BertModel-y.onnx.2.tmp"
+    for path, age_days in ((old, 40), (recent, 1), (killed, 2 / 24), (writing, 0)):
+        path.write_bytes(b"x")
+        when = time.time() - age_days * 86400
+        os.utime(path, (when, when))
     first = onnx_single.load(transformer, cache=tmp_path)
-    files = list(tmp_path.glob("*.onnx"))
+    assert not old.exists() and not killed.exists()
+    assert recent.exists() and writing.exists()
+    files = [p for p in tmp_path.glob("*.onnx") if p != recent]
     assert len(files) == 1 and files[0].stat().st_size > 1_000_000
-    assert not list(tmp_path.glob(".*.tmp")), "no temporary file is left behind"
-    stamp = files[0].stat().st_mtime_ns
+    inode = files[0].stat().st_ino
+    when = time.time() - 5 * 86400
+    os.utime(files[0], (when, when))
     again = onnx_single.load(transformer, cache=tmp_path)  # read, not exported again
-    assert files[0].stat().st_mtime_ns == stamp
+    assert files[0].stat().st_ino == inode
+    assert time.time() - files[0].stat().st_mtime < 60  # marked used by the load
     enc = embedder._model.tokenizer("a question about the garden", return_tensors="np")
     assert np.allclose(first(enc), again(enc), atol=1e-6)

@@ -7,13 +7,18 @@ dispatch. The same question took 12.0 ms p50 through a TorchScript trace of the 
 Batches stay on torch: ONNX Runtime was only 14% faster there (640 turns, 64 a batch).
 
 Export takes about 4 s and needs the `onnx` package; the file is written whole or not at all
-(a temporary file renamed), so processes starting together never read half of one."""
+(a temporary file renamed), so processes starting together never read half of one. Each load
+marks its file used (its modification time); a new export removes the exports no process has
+loaded for UNUSED_DAYS (an older model or torch: 90 MB each) and temporary files left by a
+process killed while writing one."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import io
 import os
+import time
 import warnings
 from pathlib import Path
 from typing import Any
@@ -23,6 +28,8 @@ import numpy as np
 from memory_pipelines.core.home import memory_home
 
 INPUTS = ("input_ids", "attention_mask", "token_type_ids")
+UNUSED_DAYS = 30  # an export no process has loaded for this long is removed by the next export
+STALE_TMP_SECONDS = 3600  # a temporary file this old was left by a killed export
 
 
 class OnnxForward:
@@ -53,6 +60,8 @@ def load(transformer: Any, cache: Path | None = None) -> OnnxForward:
     folder = cache or memory_home() / "models"
     path = folder / f"{_fingerprint(transformer)}.onnx"
     if path.exists():
+        with contextlib.suppress(OSError):  # a read-only cache is still read
+            os.utime(path)  # used now: kept by the pruning of unused exports
         return OnnxForward(path)
     data = _export(transformer)
     try:
@@ -62,7 +71,20 @@ def load(transformer: Any, cache: Path | None = None) -> OnnxForward:
         os.replace(tmp, path)
     except OSError:
         return OnnxForward(data)
+    _prune(folder, path)
     return OnnxForward(path)
+
+
+def _prune(folder: Path, keep: Path) -> None:
+    """Remove exports unused for UNUSED_DAYS and stale temporary files (never `keep`)."""
+    now = time.time()
+    doomed = [
+        *(p for p in folder.glob("*.onnx") if now - p.stat().st_mtime > UNUSED_DAYS * 86400),
+        *(p for p in folder.glob(".*.onnx.*.tmp") if now - p.stat().st_mtime > STALE_TMP_SECONDS),
+    ]
+    for p in doomed:
+        if p != keep:
+            p.unlink(missing_ok=True)
 
 
 def _fingerprint(transformer: Any) -> str:
