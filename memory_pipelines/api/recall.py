@@ -136,13 +136,20 @@ class Recall:
         if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= MAX_K:
             raise ValidationError("k", f"must be 1-{MAX_K}, got {k!r}")
         kinds = [kind for s in scopes for kind in SCOPES[s]]
-        # Embedded before a connection is taken: under concurrent searches the embedder is a
-        # queue, and a search waiting in it must not hold a pooled connection (embedding beside
-        # the first reads saved 1.5 ms alone and starved the pool at 16 clients).
-        qvec = self.embedder.embed_one(query)
+        # The Search card and the question's speakers first, on a connection given back
+        # before embedding: under concurrent searches the embedder is a queue, and a search
+        # waiting in it must not hold a pooled connection (embedding beside the first reads
+        # saved 1.5 ms alone and starved the pool at 16 clients).
+        with self.db.connection() as conn:
+            card = stores_db.get_card(conn, self.store_id, "search")
+            spoken = (
+                entities_db.speakers_among(conn, self.store_id, ranking.capitalised(query), person)
+                if card.knowledge_graph
+                else []
+            )
+        qvec = self.embedder.embed_one(ranking.without_names(query, spoken))
         depth = max(2 * k, 30)
         with self.db.connection() as conn, conn.transaction() if on_read else nullcontext():
-            card = stores_db.get_card(conn, self.store_id, "search")
             ranked = rank_candidates(
                 conn,
                 self.store_id,

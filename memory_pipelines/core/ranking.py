@@ -110,3 +110,19 @@ _NAME = re.compile(r"\b[A-Z][a-zA-Z'-]+\b")
 def capitalised(question: str) -> list[str]:
     """Words that may name somebody or something: capitalised, possessive 's dropped."""
     return sorted({w.removesuffix("'s") for w in _NAME.findall(question)})
+
+
+def without_names(question: str, names: Iterable[str]) -> str:
+    """The question as search embeds it: without the names of its speakers (`names`, and
+    their possessive 's). A turn is embedded with its speaker ("Melanie: ..."), so a name in
+    the question makes every turn that person spoke look alike to it and crowds out what they
+    said about the question; who spoke counts through SPEAKER_BONUS instead. A question of
+    nothing but names is kept whole. Taking them out raised LoCoMo recall@10 from 0.7989 to
+    0.8144 on the three conversations it was tried on and from 0.7293 to 0.7557 on the other
+    three (multi-hop 0.5266 -> 0.5529 and 0.4388 -> 0.4911), with every constant unchanged."""
+    out = question
+    for name in names:
+        out = re.sub(rf"\b{re.escape(name)}(?:'s)?\b", " ", out)
+    if not re.search(r"\w\w", out):
+        return question
+    return " ".join(out.split())

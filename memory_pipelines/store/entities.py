@@ -5,7 +5,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from psycopg import sql
+
 from memory_pipelines.store.db import Conn
+from memory_pipelines.store.visibility import VISIBLE_CHATS
+
+_SPEAKERS = sql.SQL(
+    "SELECT w FROM unnest(%(words)s::text[]) WITH ORDINALITY AS u(w, i)"
+    " WHERE EXISTS (SELECT 1 FROM turns WHERE store_id = %(store)s"
+    "  AND lower(speaker) = lower(u.w) AND chat_id IN ({chats}))"
+    " ORDER BY i"
+).format(chats=sql.SQL(VISIBLE_CHATS))
 
 
 def entity_names(conn: Conn, store_id: str, words: Sequence[str]) -> list[str]:
@@ -44,3 +54,16 @@ def entity_names(conn: Conn, store_id: str, words: Sequence[str]) -> list[str]:
         )
     found = [r["w"] for r in cur.fetchall()]
     return found
+
+
+def speakers_among(
+    conn: Conn, store_id: str, words: Sequence[str], person: str | None
+) -> list[str]:
+    """Which of the words name a speaker of a chat this reader may see (shared chats, and the
+    person's own): the names search takes out of the question it embeds. Only visible chats
+    count, so what another person's chats hold never changes what this reader is answered."""
+    words = list(dict.fromkeys(words))
+    if not words:
+        return []
+    rows = conn.execute(_SPEAKERS, {"words": words, "store": store_id, "person": person})
+    return [r["w"] for r in rows.fetchall()]
