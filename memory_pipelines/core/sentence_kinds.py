@@ -3,14 +3,18 @@
 A turn is split into sentences and each sentence gets a kind: a save reason (a lesson, a
 commitment, a shipped outcome, a decision with its why, a stable preference, a durable fact) or
 hedge / meta / ack / greeting / fact (small talk with a concrete detail) / plain. Reported speech
-("The user asked me about the weather") is reduced to what was said, if anything. The save
-decision built on these kinds is in core/policy.py. Pure Python, no model.
+("The user asked me about the weather") is reduced to what was said, if anything
+(core/reported_speech.py); hedges are in core/hedges.py. The save decision built on these kinds
+is in core/policy.py. Pure Python, no model.
 """
 
 from __future__ import annotations
 
 import re
 from functools import lru_cache
+
+from memory_pipelines.core.hedges import is_hedged
+from memory_pipelines.core.reported_speech import PROPOSED, reported_content
 
 # The kinds that are save reasons (core/policy.py maps each to a category and a priority).
 SAVE_KINDS = frozenset(
@@ -94,28 +98,6 @@ _PREFERENCE = _rx(
     r"stop|format|quote|convert|reply|answer|respond|show|leave|skip|list|include|suggest)\b|"
     r"\bkeep \w+ (?:short|narrow|brief|simple|concise|under|below)\b"
 )
-_HEDGE = _rx(
-    r"\bmaybe\b|\bmight\b|\bperhaps\b|\bpossibl[ey]\b|\bprobably\b|\b(?:un)?likely\b|"
-    r"\bnot sure\b|\bunsure\b|\bno (?:idea|clue)\b|"
-    r"\b(?:don't|do not) know (?:what|whether|if|how|when|where|which|yet)\b|\bdunno\b|"
-    r"\bguess\b|\bhunch\b|\ba chance\b|\bcould (?:be|go|try)\b|"
-    r"\b(?:you|it|that|this|we) could\b|\bsome ?day\b|\bone day\b|\bat some point\b|"
-    r"\bthinking (?:about|of)\b|\bconsidering\b|\btoying with\b|\bwonder|\btempted\b|"
-    r"\bdepend(?:s|ing) on\b|\btbd\b|\bundecided\b|\bhaven't decided\b|\bnot (?:yet )?confirmed\b|"
-    r"\bnothing's confirmed\b|\bhave to check\b|\beither way\b|\bthinks\b|"
-    r"\bsuspect|\bhopefully\b|\bif i get (?:time|a chance|round)|\bhave you (?:tried|considered)\b|"
-    r"\bhow about\b|\bwhy not\b|\bworth (?:a )?try|"
-    # the modal "may" (after a pronoun, so not the month: "This May we ...") and options not taken
-    r"\b(?:i|we|you|it|they|he|she|that|which|there) may (?:not |or |well |be |\w+)|"
-    r"\bmay or may not\b|\b(?:one|another|an|other) (?:option|alternative)s?\b|"
-    # wait-and-see idioms, a decision not (yet) made, a choice put off
-    r"\bwe'll see\b|\bfingers crossed\b|\bwait and see\b|"
-    r"\bnot (?:yet )?decided\b|\byet to decide\b|\bstill deciding\b|"
-    r"\b(?:think|mull) (?:it|this|that) over\b|\bthink about it\b|\bsleep on it\b"
-)
-# A belief frame: the weakest hedge. "I think the dog is about nine" is speculation on its own,
-# but it does not undo a plain, concrete fact said next to it (see is_belief_only).
-_BELIEF = _rx(r"\b(?:i|we) (?:think|believe|reckon)\b(?! (?:in|of|about)\b)")  # not "believe in"
 # Health, allergy and safety: never missed, whatever else the turn does ("Yes, I'm allergic to
 # peanuts" answering a question is no restatement of it).
 SAFETY = _rx(
@@ -126,12 +108,6 @@ SAFETY = _rx(
     r"\bhearing aids?\b|\bcan(?:'t|not) (?:eat|have|take|drink)\b|"
     r"\bmust(?:n't| not) (?:eat|have|take)\b|"
     r"\b(?:is|am|'m|are) (?:deaf|blind|disabled)\b|\bsafeword\b|\bemergency contact\b"
-)
-# Hedged only when the assistant says it: a suggestion, or a hypothetical "would" that is not its
-# own ("One option would be to remortgage", "a sensor would be wasteful"; not "I would").
-_SUGGESTION = _rx(
-    r"\bi(?:'d)? (?:suggest|recommend)\b|(?<!\bi )(?<!\bwe )\bwould (?:be|make|give|save|cost)\b|"
-    r"\byou (?:may|might) (?:want|wish|like) to\b|\bi'd (?:go with|go for|pick|choose|opt for)\b"
 )
 # Small words that may open a sentence before a greeting or a meta phrase ("Sure, here's ...").
 _LEAD = r"^\W*(?:(?:sure|ok(?:ay)?|right|great|yes|yeah|sorry|and|hmm+)\W+)?"
@@ -217,65 +193,6 @@ _EVENT = _rx(
     r"bought|found|gave|won|lost|began|wrote|built|sold|left|became|moved)\b"
 )
 
-# Reported speech: "The user asked me a question about the weather", "I told the user that
-# ...". The frame says who spoke to whom; only what was said can be a memory.
-_ONE_PARTY = r"(?:the )?(?:user|assistant|agent|bot|customer|i|we|you|they|he|she|[A-Z][a-z]+)"
-_PARTY = rf"{_ONE_PARTY}(?:\s+and\s+{_ONE_PARTY})?(?:\s+both)?"  # "The user and I talked ..."
-_REPORT = re.compile(
-    rf"^\W*{_PARTY}\s+(?:just\s+|then\s+|also\s+)?(?P<verb>asked|told|said|mentioned|explained|noted"
-    r"|wanted to know|wondered|thanked|greeted|replied|answered|responded|chatted|talked|spoke"
-    r"|discussed|requested|wrote|messaged|pinged|apologi[sz]ed|welcomed|clarified|confirmed"
-    r"|brought up|inquired|enquired|suggested|recommended|proposed|advised)\b"
-    r"(?:\s+(?:to\s+|with\s+)?(?:me|us|you|him|her|them|the (?:user|assistant|agent|bot)))?"
-    r"(?P<rest>.*)$",
-    re.IGNORECASE,
-)
-# Reports of a proposal: what follows is a suggestion, not something that is so.
-_PROPOSED = re.compile(
-    rf"^\W*{_PARTY}\s+(?:just\s+|then\s+|also\s+)?(?:suggested|recommended|proposed|advised)\b",
-    re.IGNORECASE,
-)
-# Speech acts that carry no statement whatever follows them ("thanked me for the recipe").
-_SOCIAL = re.compile(
-    r"\b(?:thanked|greeted|welcomed|apologi[sz]ed|chatted|talked|spoke)\b", re.IGNORECASE
-)
-# What a report is about when it carries no statement: "a question about X", "about X", "for
-# help", "hello", "thanks", "how to ...".
-_SPEECH_ACT = re.compile(
-    r"^\W*(?:(?:a|an|some|the|another|few|couple of|several)\s+)*(?:\w+\s+)?"
-    r"(?:questions?|things?|favou?rs?|help|advice|clarification|hello|hi|thanks|goodbye|bye"
-    r"|greetings?|chat|conversation|summary|recap|update|request)\b"
-    r"|^\W*for\s+(?:(?:a|an|some|more)\s+)?(?:help|advice|clarification|a hand|hand|summary"
-    r"|recap|update|feedback|ideas|suggestions|tips|examples?|explanation)\b"
-    r"|^\W*(?:about|how|what|when|where|why|who|which|if|whether)\b"
-    r"|^\W*(?:to|with)\s+(?:the\s+)?\w+\W*$"
-    r"|^\W*$",
-    re.IGNORECASE,
-)
-
-
-# Verbs whose object is never a statement.
-_ONLY_ACTS = frozenset(
-    ("thanked", "greeted", "welcomed", "apologised", "apologized", "pinged", "chatted")
-)
-
-
-def reported_content(sentence: str) -> str | None:
-    """What a sentence of reported speech says, without its frame: "" when it only reports a
-    speech act ("The user asked me a question about the weather"), the statement when it
-    reports one ("The user told me that she is allergic to kiwi" -> "she is allergic to kiwi"),
-    None when the sentence is no report."""
-    m = _REPORT.match(sentence.strip())
-    if not m:
-        return None
-    if m.group("verb").lower() in _ONLY_ACTS:
-        return ""  # "thanked me for the recipe", "apologised for the delay"
-    rest = m.group("rest").strip()
-    if _SOCIAL.search(sentence[: m.start("rest")]):
-        return ""  # thanking, greeting, chatting: the act is all there is, whatever it was for
-    rest = re.sub(r"^(?:that|:)\s+", "", rest, flags=re.IGNORECASE)
-    return "" if _SPEECH_ACT.match(rest) else rest
-
 
 def norm(text: str) -> str:
     """Lower case, straight apostrophes, single spaces."""
@@ -311,7 +228,7 @@ def sentence_kind(sent: str, role: str) -> str:
     reported = reported_content(sent)
     if reported == "":
         return "meta"  # talk about the conversation, told as a story of it
-    if reported and _PROPOSED.match(sent.strip()) and not SAFETY.search(sent):
+    if reported and PROPOSED.match(sent.strip()) and not SAFETY.search(sent):
         return "hedge"  # "The assistant suggested I try yoga": a proposal, not (yet) a fact
     kind = _kind(sent, role)
     if reported and kind not in SAVE_KINDS:
@@ -321,21 +238,11 @@ def sentence_kind(sent: str, role: str) -> str:
     return kind
 
 
-def is_belief_only(sent: str) -> bool:
-    """Whether a sentence is hedged by a belief frame ("I think ...") and nothing stronger."""
-    low = norm(sent)
-    return bool(_BELIEF.search(low)) and not _HEDGE.search(low)
-
-
 def _kind(sent: str, role: str) -> str:
     low = norm(sent)
     if _META.search(low) and not _LASTING.search(low):
         return "meta"  # "Can you make it shorter?" but not "Can you always use metric?"
-    if (
-        _HEDGE.search(low)
-        or _BELIEF.search(low)
-        or (role == "assistant" and _SUGGESTION.search(low))
-    ):
+    if is_hedged(low, role):
         return "hedge"
     if SAFETY.search(low) and not low.endswith("?"):
         return "fact"  # a fact whatever else the sentence does (see _is_restatement too)
