@@ -242,7 +242,7 @@ def _kind(sent: str, role: str) -> str:
     low = norm(sent)
     if _META.search(low) and not _LASTING.search(low):
         return "meta"  # "Can you make it shorter?" but not "Can you always use metric?"
-    if is_hedged(low, role):
+    if is_hedged(sent, role):
         return "hedge"
     if SAFETY.search(low) and not low.endswith("?"):
         return "fact"  # a fact whatever else the sentence does (see _is_restatement too)

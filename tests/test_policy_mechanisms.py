@@ -1,0 +1,64 @@
+"""Unit tests of the save policy's mechanisms, each on hand-written turns (none taken from a
+case set), with turns on both sides of each rule."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pytest
+
+from memory_pipelines.core import hedges
+from memory_pipelines.core.policy import judge_turn
+
+
+def _reason(text: str, role: str = "user", recent: Sequence[str] = ()) -> str:
+    return judge_turn(text, role, recent).reason
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The mechanic reckons the clutch will need doing next year.",
+        "My accountant believes we can claim the van.",
+        "The landlord wasn't sure the lease can be extended.",
+        "I'm not entirely certain the lease ends in August.",
+        "The roof may need new tiles before winter.",
+        "the roof may need new tiles before winter",
+        "The promotion is up in the air at the moment.",
+        "Honestly the house sale is a toss-up.",
+        "The Lisbon job looks fifty-fifty right now.",
+    ],
+)
+def test_hedges_whoever_holds_the_belief(text: str) -> None:
+    assert hedges.is_hedged(text, "user")
+    assert _reason(text) == "speculation"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We're moving to Cardiff in May, the lease is signed.",
+        "This May we open the second shop.",
+        "in may we open the second shop, the lease is signed",
+        "Early May works for us, the ferry is booked.",
+        "Aunt May lives with us now.",
+        "We split the rent 50/50 with our flatmate.",
+        "I'm sure the lease ends in August.",
+        "My brother believes in cold showers every morning.",
+    ],
+)
+def test_months_names_splits_and_certainty_are_no_hedge(text: str) -> None:
+    assert not hedges.is_hedged(text, "user")
+    assert judge_turn(text).save
+
+
+def test_only_ones_own_bare_belief_is_the_weak_hedge() -> None:
+    # "I think" hedges its own sentence only (a concrete fact beside it still saves); another
+    # person's belief or a modal beside it is a full hedge
+    assert hedges.is_belief_only("I think the boiler is about ten years old.")
+    assert not hedges.is_belief_only("I think the roof may leak.")
+    assert not hedges.is_belief_only("The plumber thinks the boiler is ten years old.")
+    two = "I think the boiler is ten years old. The installer fitted it in 2014."
+    assert judge_turn(two).save
+    two = "The plumber reckons the boiler is ten years old. It was fitted in 2014."
+    assert _reason(two) == "speculation"
