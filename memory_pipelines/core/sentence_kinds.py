@@ -4,7 +4,8 @@ A turn is split into sentences and each sentence gets a kind: a save reason (a l
 commitment, a shipped outcome, a decision with its why, a stable preference, a durable fact) or
 hedge / meta / ack / greeting / fact (small talk with a concrete detail) / plain. Reported speech
 ("The user asked me about the weather") is reduced to what was said, if anything
-(core/reported_speech.py); hedges are in core/hedges.py. The save decision built on these kinds
+(core/reported_speech.py); hedges are in core/hedges.py, talk about the conversation itself
+(greetings, thanks, requests, pauses) in core/speech_acts.py. The save decision built on these kinds
 is in core/policy.py. Pure Python, no model.
 """
 
@@ -15,6 +16,7 @@ from functools import lru_cache
 
 from memory_pipelines.core.hedges import is_hedged
 from memory_pipelines.core.reported_speech import PROPOSED, reported_content
+from memory_pipelines.core.speech_acts import ACK, ANAPHORIC_REQUEST, GREETING, META, REQUEST
 
 # The kinds that are save reasons (core/policy.py maps each to a category and a priority).
 SAVE_KINDS = frozenset(
@@ -109,44 +111,7 @@ SAFETY = _rx(
     r"\bmust(?:n't| not) (?:eat|have|take)\b|"
     r"\b(?:is|am|'m|are) (?:deaf|blind|disabled)\b|\bsafeword\b|\bemergency contact\b"
 )
-# Small words that may open a sentence before a greeting or a meta phrase ("Sure, here's ...").
-_LEAD = r"^\W*(?:(?:sure|ok(?:ay)?|right|great|yes|yeah|sorry|and|hmm+)\W+)?"
-_META = _rx(  # talk about the conversation itself: reshape/repeat requests, pauses, sign-offs
-    # announcing a speech act: "I've got a question about my pension", "Quick question:"
-    r"^\W*(?:(?:hi|hello|hey|so|ok(?:ay)?)\W+)?(?:i've got|i have|i've|got|quick|one more|another|"
-    r"just a)\s+(?:a\s+)?(?:quick\s+|small\s+|silly\s+)?(?:question|favou?r|request|query)\b|"
-    + _LEAD
-    + r"(?:let me (?:think|know|check|look)|remind me|help me|tell me|show me|"
-    # "Next!", "Next one": a request; not "Next month I'm having a show"
-    r"(?:shorter|longer|simpler|again|next(?=\W*$|\s+(?:one|please|step|part|page)\b)|more|"
-    r"continue|go on|carry on)\b|repeat (?:that|it)|"
-    r"one (?:moment|sec|second)|give me a (?:sec|second|minute|moment)|just a (?:sec|minute)|"
-    r"hang on|hold on|brb|back in \d|(?:can|could|would|will) you\b[^?]*\?$|say that again|"
-    r"what was .* again|here's (?:the|a|your) (?:\w+ )?(?:version|draft)|here you go|"
-    r"you're welcome|have a (?:good|nice|great)|(?:good)?bye|see you|talk (?:later|soon)|"
-    r"take care|good night|that's (?:all|it)\b|ready when you are|good (?:question|point)|"
-    r"fair point|as requested|here's\b[^.]*:$)|\b(?:speak|talk|chat) (?:later|soon|tomorrow)\b|"
-    r"\bhadn't thought of (?:that|it)\b|\blet me (?:dig|see|find|pull)\b|"
-    r"\b(?:i'll|let me) (?:have a look|take a look|look at it|get back to you|come back to you|"
-    r"think about it|sleep on it)\b|"
-    r"\bmake (?:it|that|this) (?:\w+ )?(?:shorter|longer|simpler)\b|\bthat's (?:all|it) for\b|"
-    r"\brepeat (?:that|it|the last)\b"
-)
 _LASTING = _rx(r"\b(?:always|never|from now on|going forward|in future|by default)\b")
-_ACK = _rx(
-    r"^\W*(?:thanks|thank you|thx|cheers|ta|perfect|great|awesome|cool|nice|lovely|brilliant|"
-    r"excellent|amazing|ok(?:ay)?|sure|alright|sounds good|fair enough|lol|haha|hmm+|oh wow|"
-    r"wow|got it|gotcha|makes sense|noted|understood|will do|of course|no problem|right|yes|"
-    r"yeah|yep|that's (?:great|perfect|brilliant|lovely|helpful|fine|amazing|awesome)|"
-    # wishes and congratulations, social formulae like thanks
-    r"good luck|best of luck|congrat\w*|well done|have fun|enjoy (?:the|your)|safe travels|"
-    r"get well soon|hope (?:it|you|that|the|all)|happy (?:birthday|holidays|new year|friday))\b"
-)
-_GREETING = _rx(
-    _LEAD
-    + r"(?:hi|hello|hey|welcome(?: back)?|hiya|heya|howdy|yo|morning|evening|afternoon|greetings|"
-    r"good (?:morning|afternoon|evening|day)|i'm back|back now)\b"
-)
 _FACT_SIGNAL = _rx(  # a concrete detail that makes small talk worth keeping
     r"\d|\b(?:my|our|his|her|their) \w+|\b(?:i'm|i am|we're|we are) (?:a|an)\b|\bbtw\b|\bfyi\b|"
     r"\bbefore i forget\b|\bby the way\b|\bjust so you know\b|\bfor the record\b|\bheads up\b|"
@@ -163,24 +128,6 @@ _STOP_WORDS = (
 )
 _STOP = frozenset(_STOP_WORDS.split())
 
-# A one-off task for the assistant ("Write a haiku", "Compare these two offers") is not memory.
-_REQUEST = _rx(
-    r"^\W*(?:write|draft|make|create|find|compare|summari[sz]e|translate|explain|list|fix|check|"
-    r"sort|generate|plan|calculate|rewrite|proofread|review|look up|search|give me|tell me)\b"
-)
-# An imperative whose object points back at the last output ("Try that again but less formal",
-# "Wait, scroll back, I missed that", "Send it to me as a PDF this time"): a request about this
-# conversation. The first word is taken for a verb when it is no pronoun, determiner, auxiliary,
-# question word, -ing/-ed form or verb of acknowledgement ("Got it"); the pronoun must not open a
-# relative clause ("Anything that needs thinking, ...").
-_ANAPHORIC_REQUEST = _rx(
-    r"^\W*(?:(?:wait|ok(?:ay)?|now|hmm+|sorry|please|actually|oh|no|and|but|just)\W+)*"
-    r"(?!(?:i|we|you|he|she|they|it|that|this|there|here|then|what|who|how|why|where|when|which|"
-    r"is|are|was|were|does|did|can|could|will|would|should|and|but|or|so|the|a|an|my|our|"
-    r"your|his|her|their|not|no|yes|yeah|got|get|love|like|hate|see|mean|\w+thing|\w+one)\b)"
-    r"[a-z]+(?<!ing)(?<!ed) (?:back\b|(?:it|that|this)(?=\W*$|[,;:]|\s+(?:again|back|up|down|out|"
-    r"over|one|bit|part|in|into|as|to|with|for|from|more|less|properly|instead|now|but)\b))"
-)
 # A scope that makes an instruction standing ("... for all my emails", "... from now on").
 _SCOPE = _rx(
     r"\b(?:all|any|every|each)\w*|\b(?:always|never|from now on|going forward|in future)\b"
@@ -240,7 +187,7 @@ def sentence_kind(sent: str, role: str) -> str:
 
 def _kind(sent: str, role: str) -> str:
     low = norm(sent)
-    if _META.search(low) and not _LASTING.search(low):
+    if META.search(low) and not _LASTING.search(low):
         return "meta"  # "Can you make it shorter?" but not "Can you always use metric?"
     if is_hedged(sent, role):
         return "hedge"
@@ -260,7 +207,7 @@ def _kind(sent: str, role: str) -> str:
         return "shipped_outcome"
     if _DECISION.search(low):
         return "decision_with_why"
-    request = _ANAPHORIC_REQUEST.search(low) if role == "user" else None
+    request = ANAPHORIC_REQUEST.search(low) if role == "user" else None
     if request and not _SCOPE.search(low):
         # A one-off request about the last output, "please" or not; a clause after it keeps its
         # own kind ("Scratch that, the party is on Sunday 14th now").
@@ -270,16 +217,16 @@ def _kind(sent: str, role: str) -> str:
         return kind if kind not in ("plain", "ack", "greeting") else "meta"
     if _PREFERENCE.search(low):
         return "stable_preference"
-    if role == "user" and _REQUEST.search(low):
+    if role == "user" and REQUEST.search(low):
         return "meta"
-    lead = _GREETING.match(low) or _ACK.match(low)
+    lead = GREETING.match(low) or ACK.match(low)
     if lead or (re.search(r"\bthank", low) and not _FACT_SIGNAL.search(low)):
         rest = low[lead.end() :] if lead else ""
         if _FACT_SIGNAL.search(rest) or (ADDITIVE.search(rest) and len(content_words(rest)) >= 3):
             return "fact"  # "Morning! Before I forget: our office moved", "Yes, and X too"
-        if not _GREETING.match(low) and _REASON.search(rest):
+        if not GREETING.match(low) and _REASON.search(rest):
             return "decision_with_why"  # "OK, the later flight, because it's direct"
-        return "greeting" if _GREETING.match(low) else "ack"
+        return "greeting" if GREETING.match(low) else "ack"
     if low.endswith("?"):
         return "meta"  # a question to the assistant is not a durable statement
     event = _EVENT.search(low) and len(low.split()) >= 5  # "I missed it" tells nothing
