@@ -62,3 +62,44 @@ def test_only_ones_own_bare_belief_is_the_weak_hedge() -> None:
     assert judge_turn(two).save
     two = "The plumber reckons the boiler is ten years old. It was fitted in 2014."
     assert _reason(two) == "speculation"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "That isn't what I meant at all.",
+        "that's not what I asked lol",
+        "no, you misread my question, I wanted the cheaper option",
+        "I was asking about the second invoice, not the first one",
+        "I meant the red jacket",
+        "Let me go through your list properly first.",
+        "wait, let me scroll back up to your table",
+    ],
+)
+def test_talk_that_points_at_the_conversation_is_meta(text: str) -> None:
+    assert not judge_turn(text, "user", ["assistant: Here are three options."]).save
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm talking to a lawyer about the divorce.",
+        "I was asking my boss for a raise all week.",
+        "I meant that we're moving in June, not July.",
+        "I mean, we've been married ten years, so it's serious.",
+        "Let me introduce myself: I'm Sam, a night nurse in Leeds.",
+        "Let me handle the supplier calls from now on, I know them.",
+        "This sofa is exactly what I wanted for the flat.",
+    ],
+)
+def test_a_frame_with_a_statement_or_a_standing_scope_is_content(text: str) -> None:
+    assert judge_turn(text).save
+
+
+def test_apologies_are_social_formulae_unless_they_carry_a_fact() -> None:
+    assert not judge_turn("sorry, got pulled into a call for a while").save
+    assert not judge_turn("Apologies for the wait, the kids needed me.").save
+    assert _reason("sorry, had to step away for a bit. I'm back") == "greeting"
+    assert judge_turn("Sorry, my flight got cancelled so I'm late.").save
+    assert judge_turn("My bad, the budget is 4,000, not 40,000.").save
+    assert judge_turn("Sorry, I should have said earlier: I'm vegetarian.").save

@@ -8,18 +8,25 @@ import re
 
 _ONE_PARTY = r"(?:the )?(?:user|assistant|agent|bot|customer|i|we|you|they|he|she|[A-Z][a-z]+)"
 _PARTY = rf"{_ONE_PARTY}(?:\s+and\s+{_ONE_PARTY})?(?:\s+both)?"  # "The user and I talked ..."
+# An interjection before the frame: "No, you misread my question".
+_OPENER = r"^\W*(?:(?:no|yes|yeah|oh|well|sorry|lol|haha|hmm+|ok(?:ay)?|wait|actually|um+|ah)\W+)*"
+# A frame may be progressive ("I was asking about ...", "I'm talking about ...").
+_AUX = r"(?:'m|'re|'s)?\s+(?:(?:was|were|am|is|are)\s+)?(?:just\s+|then\s+|also\s+|only\s+)?"
 _REPORT = re.compile(
-    rf"^\W*{_PARTY}\s+(?:just\s+|then\s+|also\s+)?(?P<verb>asked|told|said|mentioned|explained|noted"
+    rf"{_OPENER}{_PARTY}{_AUX}(?P<verb>asked|told|said|mentioned|explained|noted"
     r"|wanted to know|wondered|thanked|greeted|replied|answered|responded|chatted|talked|spoke"
     r"|discussed|requested|wrote|messaged|pinged|apologi[sz]ed|welcomed|clarified|confirmed"
-    r"|brought up|inquired|enquired|suggested|recommended|proposed|advised)\b"
+    r"|brought up|inquired|enquired|suggested|recommended|proposed|advised"
+    # pointing at what was meant, and getting it wrong: the talk itself is the topic
+    r"|meant|mean|asking|talking|referring|misunderstood|misunderstand|misread|misheard"
+    r"|misspoke)\b"
     r"(?:\s+(?:to\s+|with\s+)?(?:me|us|you|him|her|them|the (?:user|assistant|agent|bot)))?"
     r"(?P<rest>.*)$",
     re.IGNORECASE,
 )
 # Reports of a proposal: what follows is a suggestion, not something that is so.
 PROPOSED = re.compile(
-    rf"^\W*{_PARTY}\s+(?:just\s+|then\s+|also\s+)?(?:suggested|recommended|proposed|advised)\b",
+    rf"{_OPENER}{_PARTY}{_AUX}(?:suggested|recommended|proposed|advised)\b",
     re.IGNORECASE,
 )
 # Speech acts that carry no statement whatever follows them ("thanked me for the recipe").
@@ -44,7 +51,14 @@ _SPEECH_ACT = re.compile(
 # Verbs whose object is never a statement.
 _ONLY_ACTS = frozenset(
     ("thanked", "greeted", "welcomed", "apologised", "apologized", "pinged", "chatted")
+    + ("misunderstood", "misunderstand", "misread", "misheard", "misspoke")
 )
+# Verbs that point at something said before ("I meant the red one", "I was asking about the
+# second table"): a noun phrase after them is a referent in the talk, not a statement; a clause
+# is one ("I meant that we move in June", "I mean we're moving in June"). The progressive ones
+# point only with their preposition ("talking about", not "talking to a lawyer").
+_POINTING = {"meant": "", "mean": "", "asking": "about", "talking": "about", "referring": "to"}
+_CLAUSE = re.compile(r"^\W*(?:that\s|(?:i|we|you|he|she|they|it|there)(?:'\w+)?\s+\w)", re.I)
 
 
 def reported_content(sentence: str) -> str | None:
@@ -55,9 +69,14 @@ def reported_content(sentence: str) -> str | None:
     m = _REPORT.match(sentence.strip())
     if not m:
         return None
-    if m.group("verb").lower() in _ONLY_ACTS:
+    verb, rest = m.group("verb").lower(), m.group("rest").strip()
+    if verb in _ONLY_ACTS:
         return ""  # "thanked me for the recipe", "apologised for the delay"
-    rest = m.group("rest").strip()
+    if verb in _POINTING:
+        if not rest.lower().startswith(_POINTING[verb]):
+            return None  # "I'm talking to a lawyer": no report, the sentence says it
+        if not _CLAUSE.match(rest):
+            return ""  # "I meant the red one"
     if _SOCIAL.search(sentence[: m.start("rest")]):
         return ""  # thanking, greeting, chatting: the act is all there is, whatever it was for
     rest = re.sub(r"^(?:that|:)\s+", "", rest, flags=re.IGNORECASE)

@@ -16,7 +16,14 @@ from functools import lru_cache
 
 from memory_pipelines.core.hedges import is_hedged
 from memory_pipelines.core.reported_speech import PROPOSED, reported_content
-from memory_pipelines.core.speech_acts import ACK, ANAPHORIC_REQUEST, GREETING, META, REQUEST
+from memory_pipelines.core.speech_acts import (
+    ACK,
+    ANAPHORIC_REQUEST,
+    GREETING,
+    HORTATIVE,
+    META,
+    REQUEST,
+)
 
 # The kinds that are save reasons (core/policy.py maps each to a category and a priority).
 SAVE_KINDS = frozenset(
@@ -185,10 +192,22 @@ def sentence_kind(sent: str, role: str) -> str:
     return kind
 
 
+def _after_one_off(low: str, end: int, role: str) -> str:
+    """Talk about the conversation ends at low[:end]; a clause after it keeps its own kind
+    ("Scratch that, the party is on Sunday 14th now"), else the sentence is meta."""
+    rest = low[end:]
+    clause = rest.lstrip(" ,;:") if rest[:1] in (",", ";", ":") else ""
+    kind = _kind(clause, role) if clause else "meta"
+    return kind if kind not in ("plain", "ack", "greeting") else "meta"
+
+
 def _kind(sent: str, role: str) -> str:
     low = norm(sent)
     if META.search(low) and not _LASTING.search(low):
         return "meta"  # "Can you make it shorter?" but not "Can you always use metric?"
+    step = HORTATIVE.match(low)
+    if step and not (_LASTING.search(low) or DEADLINE.search(low)):
+        return _after_one_off(low, step.end(), role)  # not "Let me do the invoices from now on"
     if is_hedged(sent, role):
         return "hedge"
     if SAFETY.search(low) and not low.endswith("?"):
@@ -209,12 +228,8 @@ def _kind(sent: str, role: str) -> str:
         return "decision_with_why"
     request = ANAPHORIC_REQUEST.search(low) if role == "user" else None
     if request and not _SCOPE.search(low):
-        # A one-off request about the last output, "please" or not; a clause after it keeps its
-        # own kind ("Scratch that, the party is on Sunday 14th now").
-        rest = low[request.end() :]
-        clause = rest.lstrip(" ,;:") if rest[:1] in (",", ";", ":") else ""
-        kind = _kind(clause, role) if clause else "meta"
-        return kind if kind not in ("plain", "ack", "greeting") else "meta"
+        # A one-off request about the last output, "please" or not.
+        return _after_one_off(low, request.end(), role)
     if _PREFERENCE.search(low):
         return "stable_preference"
     if role == "user" and REQUEST.search(low):

@@ -31,15 +31,25 @@ META = _rx(  # talk about the conversation itself: reshape/repeat requests, paus
     r"\b(?:i'll|let me) (?:have a look|take a look|look at it|get back to you|come back to you|"
     r"think about it|sleep on it)\b|"
     r"\bmake (?:it|that|this) (?:\w+ )?(?:shorter|longer|simpler)\b|\bthat's (?:all|it) for\b|"
-    r"\brepeat (?:that|it|the last)\b"
+    r"\brepeat (?:that|it|the last)\b|"
+    # what was said or asked, pointed at: "That's not what I asked", "this isn't what I meant"
+    r"\b(?:that|this|it)(?:'s|\s+(?:is|was|isn't|wasn't))?\s+(?:not\s+|exactly\s+|just\s+)?"
+    r"what (?:i|you) (?:asked|meant|said|wanted|requested|was asking|was after|had in mind)\b"
+)
+# "Let me ...": the speaker's own next step in the conversation ("Let me re-read the first
+# part", "Wait, let me scroll up"), up to the first clause break.
+HORTATIVE = _rx(
+    r"^\W*(?:(?:ok(?:ay)?|right|sure|wait|stop|hang on|hold on|hmm+|sorry|actually|oh|so)\W+)*"
+    r"let me \w+[^,;:]*"
 )
 ACK = _rx(
     r"^\W*(?:thanks|thank you|thx|cheers|ta|perfect|great|awesome|cool|nice|lovely|brilliant|"
     r"excellent|amazing|ok(?:ay)?|sure|alright|sounds good|fair enough|lol|haha|hmm+|oh wow|"
     r"wow|got it|gotcha|makes sense|noted|understood|will do|of course|no problem|right|yes|"
     r"yeah|yep|that's (?:great|perfect|brilliant|lovely|helpful|fine|amazing|awesome)|"
-    # wishes and congratulations, social formulae like thanks
-    r"good luck|best of luck|congrat\w*|well done|have fun|enjoy (?:the|your)|safe travels|"
+    # wishes, congratulations and apologies, social formulae like thanks
+    r"sorry|apologies|my apologies|my bad|oops|good luck|best of luck|congrat\w*|well done|"
+    r"have fun|enjoy (?:the|your)|safe travels|"
     r"get well soon|hope (?:it|you|that|the|all)|happy (?:birthday|holidays|new year|friday))\b"
 )
 GREETING = _rx(
