@@ -103,3 +103,18 @@ def test_apologies_are_social_formulae_unless_they_carry_a_fact() -> None:
     assert judge_turn("Sorry, my flight got cancelled so I'm late.").save
     assert judge_turn("My bad, the budget is 4,000, not 40,000.").save
     assert judge_turn("Sorry, I should have said earlier: I'm vegetarian.").save
+
+
+def test_a_listing_answer_to_a_recap_request_is_history() -> None:
+    ask = ["user: that's all for today", "assistant: Nice work.", "user: can you sum it up?"]
+    recap = "Today we set up the budget sheet, renamed the folders and booked the dentist."
+    assert _reason(recap, "assistant", ask) == "already_in_history"
+    # without the request the same turn is what happened, and saved
+    assert judge_turn(recap, "assistant", ["user: anything else?"]).save
+    # an answer that does one thing, or promises, is no recap
+    one = "Sure. I've booked the dentist for Tuesday at 9."
+    assert judge_turn(one, "assistant", ["user: book the dentist, then recap the week"]).save
+    pledge = "I'll send the summary to Priya, Tom and Ana by Friday."
+    assert judge_turn(pledge, "assistant", ["user: can you summarise the call?"]).save
+    head = "Here's where we ended up: the blue tiles, the cheaper fitter and a May start."
+    assert _reason(head, "assistant") == "already_in_history"

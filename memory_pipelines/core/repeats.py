@@ -42,10 +42,19 @@ _HISTORY = _rx(
 # The head names a recap ("Daily digest: ...") or the conversation as its topic ("Here's what we
 # covered today: ...").
 _RECAP_HEAD = _rx(
-    r"\brecap\w*|\bsummar(?:y|ies|ise|ize)\b|\bso far\b|\bwhere we (?:are|landed)\b|\bdigest\b|"
+    r"\brecap\w*|\bsummar(?:y|ies|ise|ize)\b|\bso far\b|\bdigest\b|"
+    r"\bwhere we (?:are|landed|got to|ended up|left off|stand)\b|"
     r"\brundown\b|\bround-?up\b|\bwrap-?up\b|\btl;?dr\b|\bwhat (?:we|you and i) "
     r"(?:covered|discussed|talked (?:about|through)|went (?:over|through))\b"
 )
+# A request for a recap ("can you sum up what we did?", "give me the week's recap"): the
+# assistant's answer to it, when it lists what happened, is a recap whatever its head.
+_RECAP_ASK = _rx(
+    r"\brecap\w*|\bsummar(?:y|ies|ise|ize)\b|\bsum (?:\w+ )?up\b|\bround-?up\b|\brundown\b|"
+    r"\btl;?dr\b|\bwhat (?:did )?(?:we|you and i) (?:did|do|covered|cover|discussed|discuss|"
+    r"talked about|went (?:over|through)|got through)\b"
+)
+_PLEDGE = _rx(r"\b(?:i|we)(?:'ll| will| shall)\b|\bgoing to\b")
 _QUOTED = re.compile(r"[\"\u201c`]([^\"\u201d`]{20,})[\"\u201d`]")
 _ECHO_STRONG = _rx(
     r"\bwhat you're saying\b|\bso you mean\b|\bif i understand\b|\bwhat i said\b|"
@@ -102,10 +111,20 @@ def _shares_run(a: str, b: str, n: float) -> bool:
     return SequenceMatcher(None, a, b, autojunk=False).find_longest_match().size >= n
 
 
+def _answers_recap_request(text: str, recent: Sequence[str]) -> bool:
+    """Whether text lists three things or more, none of them a pledge, right after the user
+    asked for a recap."""
+    users = [r for r in recent if r.lower().startswith("user:")]
+    listing = len(re.findall(r"[,;]|\band\b", text)) >= 2 and not _PLEDGE.search(text)
+    return bool(users) and listing and bool(_RECAP_ASK.search(_strip_role(users[-1])))
+
+
 def is_already_in_history(text: str, recent: Sequence[str] = (), role: str = "user") -> bool:
     """Recaps, summaries, re-pastes and quotes: a cue, or a long stretch copied from a recent
     turn. A user re-pasting a block is history; the assistant echoing a line is a restatement."""
     if _HISTORY.search(text) or (":" in text and _RECAP_HEAD.search(text.split(":", 1)[0])):
+        return True
+    if role == "assistant" and _answers_recap_request(text, recent):
         return True
     flat = norm(text)
     # Quoted spans and the lines of a pasted block are checked one by one.
