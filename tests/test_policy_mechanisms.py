@@ -118,3 +118,36 @@ def test_a_listing_answer_to_a_recap_request_is_history() -> None:
     assert judge_turn(pledge, "assistant", ["user: can you summarise the call?"]).save
     head = "Here's where we ended up: the blue tiles, the cheaper fitter and a May start."
     assert _reason(head, "assistant") == "already_in_history"
+
+
+def _far(text: str, others: Sequence[str]) -> list[float]:
+    return [0.3 for _ in others]
+
+
+def test_a_durable_statement_made_again_is_a_restatement() -> None:
+    said = ["assistant: I'll send the migration plan by Thursday.", "user: perfect"]
+    again = "As agreed, I'll have the migration plan to you by Thursday."
+    assert _reason(again, "assistant", said) == "restatement"
+    # the embedder may overrule the words: far in meaning, it is no repeat
+    assert judge_turn(again, "assistant", said, similarity=_far).save
+    said = ["user: I'm coeliac, so the whole menu has to be gluten-free.", "assistant: Sure."]
+    assert _reason("yeah, no gluten, I'm coeliac", "user", said) == "restatement"
+
+
+@pytest.mark.parametrize(
+    ("text", "recent"),
+    [
+        # a promise kept is news, not the promise again
+        ("The fix is deployed.", ["assistant: I'll deploy the fix at 5pm.", "user: ok"]),
+        # a list made longer
+        ("I'm allergic to peanuts and shellfish.", ["user: I'm allergic to peanuts."]),
+        # the words were asked, not said
+        ("I'm allergic to peanuts, yes.", ["assistant: Are you allergic to peanuts?"]),
+        ("Yes, always metric units.", ["assistant: Should I always use metric units?"]),
+        # a new number
+        ("My flight is at 7:40 now.", ["user: My flight is at 7:10.", "assistant: Noted."]),
+    ],
+)
+def test_news_answers_and_longer_lists_are_no_restatement(text: str, recent: list[str]) -> None:
+    role = "assistant" if text.startswith("The fix") else "user"
+    assert judge_turn(text, role, recent).save

@@ -15,6 +15,8 @@ from memory_pipelines.core.sentence_kinds import (
     SAVE_KINDS,
     content_words,
     norm,
+    sentence_kind,
+    sentences,
 )
 
 Similarity = Callable[[str, Sequence[str]], list[float]]
@@ -24,6 +26,7 @@ Similarity = Callable[[str, Sequence[str]], list[float]]
 ECHO_SIM = 0.7
 CUED_ECHO_SIM = 0.4
 LEXICAL_ECHO = 0.5  # share of content words already in recent turns, when there is no embedder
+RESTATED_SHARE = 2 / 3  # share of a durable turn's content words in earlier statements
 
 
 def _rx(pattern: str) -> re.Pattern[str]:
@@ -140,6 +143,51 @@ def is_already_in_history(text: str, recent: Sequence[str] = (), role: str = "us
     return False
 
 
+def _statements(recent: Sequence[str]) -> list[tuple[str, str]]:
+    """The sentences of recent turns that state something, with their kinds: no questions,
+    hedges or talk about the chat."""
+    said = []
+    for line in recent:
+        role, _, body = line.partition(":")
+        role = role.strip().lower() if body else "user"
+        for sent in sentences(body or line):
+            kind = sentence_kind(sent, role)
+            if not sent.endswith("?") and kind not in ("hedge", "meta", "ack", "greeting"):
+                said.append((sent, kind))
+    return said
+
+
+def _share_said(words: set[str], said: set[str]) -> float:
+    """Share of words found among said, a word matching another that it starts or that starts
+    it ("gluten" / "gluten-free", "deploy" / "deployed") when both have four letters or more."""
+
+    def found(w: str) -> bool:
+        return w in said or any(
+            min(len(w), len(o)) >= 4 and (w.startswith(o) or o.startswith(w)) for o in said
+        )
+
+    return sum(map(found, words)) / len(words) if words else 0.0
+
+
+def _restates_durable(
+    text: str, kinds: list[str], recent: Sequence[str], similarity: Similarity | None
+) -> bool:
+    """A durable statement made again: the same kinds of statement (a promise again, a health
+    fact again) were just stated, not asked, and hold most of its words ("As promised, the quote
+    will be with you by 4pm" after "I'll send you the quote by 4pm")."""
+    durable = {k for k in kinds if k in SAVE_KINDS or k == "fact"}
+    said = _statements(recent)
+    if not durable or not durable <= {k for _, k in said}:
+        return False  # a fulfilled promise is news: "The fix is deployed" after "I'll deploy"
+    words, said_words = content_words(text), content_words(" ".join(s for s, _ in said))
+    if _share_said(words, said_words) < RESTATED_SHARE:
+        return False
+    fresh = [w for w in words if _share_said({w}, said_words) == 0.0]
+    if any(re.search(rf"\b(?:and|or|&)\s+(?:\w+\s+)?{re.escape(w)}\b", text, re.I) for w in fresh):
+        return False  # a list made longer: "peanuts and shellfish" after "peanuts"
+    return similarity is None or max(similarity(text, [s for s, _ in said])) >= ECHO_SIM
+
+
 def is_restatement(
     text: str, role: str, kinds: list[str], recent: Sequence[str], similarity: Similarity | None
 ) -> bool:
@@ -155,14 +203,18 @@ def is_restatement(
     if role == "assistant" and _ASSISTANT_ACK.search(text) and not (new_numbers or new_deadline):
         # "Noted: no chicken bones for Luna." The assistant only confirms what it was told.
         return not any(k in ("hard_lesson", "shipped_outcome") for k in kinds)
+    if not (new_numbers or new_deadline) and _restates_durable(text, kinds, recent, similarity):
+        return True
     if SAFETY.search(text):
-        # A health or safety fact is never missed: said again (or answering "Any allergies?"),
-        # it is saved, and the dedup judge merges it into the record if there is one.
+        # A health or safety fact is never missed: answering "Any allergies?", or with a new
+        # detail, it is saved, and the dedup judge merges it into the record if there is one.
         return False
     words = content_words(text)
     # "Right, so we're going with the blue one." A reply whose every word was just said repeats
     # it, whatever kind of statement it is.
-    echoed = content_words(_ECHO_WEAK.sub(" ", text)) <= content_words(" ".join(others))
+    # Words of a question are not said: "Yes, always metric" answers "Always metric?" with a save.
+    stated = [s for o in others for s in sentences(o) if not s.endswith("?")]
+    echoed = content_words(_ECHO_WEAK.sub(" ", text)) <= content_words(" ".join(stated))
     if _ECHO_WEAK.search(text) and not new_numbers and len(words) >= 2 and echoed:
         return True
     if new_numbers or any(k in SAVE_KINDS for k in kinds):
