@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from memory_pipelines.core import hedges
+from memory_pipelines.core import hedges, sentence_kinds
 from memory_pipelines.core.policy import judge_turn
 
 
@@ -151,3 +151,24 @@ def test_a_durable_statement_made_again_is_a_restatement() -> None:
 def test_news_answers_and_longer_lists_are_no_restatement(text: str, recent: list[str]) -> None:
     role = "assistant" if text.startswith("The fix") else "user"
     assert judge_turn(text, role, recent).save
+
+
+def test_a_label_before_a_colon_lets_what_follows_decide() -> None:
+    # the event after the label is a fact, so the greeting no longer hides it
+    assert judge_turn("Hiya! Quick update: we got the keys to the new flat yesterday.").save
+    assert sentence_kinds.sentence_kind("Good news: we got the keys yesterday.", "user") == "fact"
+    # a label over chatter is no fact
+    assert not judge_turn("Hiya! Quick update: nothing much.").save
+
+
+def test_a_plain_sentence_that_only_tells_a_mood_is_no_fact() -> None:
+    assert not judge_turn("that's a lot to take in, honestly").save
+    assert not judge_turn("Honestly it's been a wild ride, really.").save
+    assert judge_turn("The landlord has changed, it's Ashgrove Lettings now.").save
+    assert judge_turn("Keep the meal plans vegetarian, we don't cook meat at home.").save
+
+
+def test_a_request_about_a_placed_part_of_the_last_output_is_meta() -> None:
+    assert _reason("nah, ignore that last bit") == "meta_chatter"
+    assert _reason("redo this second part, shorter") == "meta_chatter"
+    assert judge_turn("Ignore that last bit, the budget is 5,000 now.").save

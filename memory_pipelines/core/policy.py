@@ -20,6 +20,7 @@ from memory_pipelines.core.repeats import (
     is_already_in_history,
     is_restatement,
 )
+from memory_pipelines.core.sentence_forms import is_mood
 from memory_pipelines.core.sentence_kinds import sentence_kind, sentences
 
 SAVE_REASONS: dict[str, str] = {  # reason -> category; the order is the priority within a turn
@@ -91,7 +92,8 @@ def _judge(
     if kinds[0] == "greeting" and "fact" not in kinds:
         return PolicyVerdict(False, None, "greeting"), kinds
     if "fact" in kinds or any(
-        k == "plain" and len(s.split()) >= 5 for k, s in zip(kinds, sents, strict=True)
+        k == "plain" and len(s.split()) >= 5 and not is_mood(s)
+        for k, s in zip(kinds, sents, strict=True)
     ):
         return PolicyVerdict(True, "fact", "durable_fact"), kinds
     if "greeting" in kinds:

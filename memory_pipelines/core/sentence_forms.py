@@ -128,6 +128,7 @@ _MOOD = frozenset([
     "push", "pushing", "forward", "dream", "dreams", "goal", "goals", "passion", "journey",
     "ride", "way", "thing", "things", "stuff", "lot", "life", "moment", "moments", "time",
     "times", "really", "definitely", "totally", "super", "pretty", "kinda", "sorta", "truly",
+    "honestly", "frankly", "seriously", "literally", "basically", "genuinely", "lot", "much",
     "still", "even", "always", "never", "anything", "everything", "something", "nothing", "can't",
     "won't", "don't", "isn't", "it's", "that's", "i'm", "i've", "i'll", "i'd", "ain't", "bit",
     "kind", "mix", "wait", "trying", "try", "tried", "stay", "staying", "work", "working",

@@ -244,6 +244,12 @@ def _kind(sent: str, role: str) -> str:
         return "greeting" if GREETING.match(low) else "ack"
     if low.endswith("?"):
         return "meta"  # a question to the assistant is not a durable statement
+    head, colon, body = low.partition(":")
+    if colon and body.strip() and len(head.split()) <= 3:
+        # a label before a colon ("Quick update: we got the keys"): what follows decides
+        kind = _kind(body.strip(), role)
+        if kind != "plain":
+            return kind
     event = _EVENT.search(low) and len(low.split()) >= 5  # "I missed it" tells nothing
     concrete = _FACT_SIGNAL.search(low) or _STATIVE.search(low) or event
     return "fact" if concrete else "plain"

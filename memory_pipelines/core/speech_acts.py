@@ -68,10 +68,13 @@ REQUEST = _rx(
 # question word, -ing/-ed form or verb of acknowledgement ("Got it"); the pronoun must not open a
 # relative clause ("Anything that needs thinking, ...").
 ANAPHORIC_REQUEST = _rx(
-    r"^\W*(?:(?:wait|ok(?:ay)?|now|hmm+|sorry|please|actually|oh|no|and|but|just)\W+)*"
+    r"^\W*(?:(?:wait|ok(?:ay)?|now|hmm+|sorry|please|actually|oh|no|nah|nope|and|but|just)\W+)*"
     r"(?!(?:i|we|you|he|she|they|it|that|this|there|here|then|what|who|how|why|where|when|which|"
     r"is|are|was|were|does|did|can|could|will|would|should|and|but|or|so|the|a|an|my|our|"
     r"your|his|her|their|not|no|yes|yeah|got|get|love|like|hate|see|mean|\w+thing|\w+one)\b)"
-    r"[a-z]+(?<!ing)(?<!ed) (?:back\b|(?:it|that|this)(?=\W*$|[,;:]|\s+(?:again|back|up|down|out|"
+    # the object may be placed in the last output: "that last bit", "this second part"
+    r"[a-z]+(?<!ing)(?<!ed) (?:back\b|(?:it|that|this)"
+    r"(?:\s+(?:last|first|second|third|previous|final|other|top|bottom|whole)(?:\s+[a-z]+)?)?"
+    r"(?=\W*$|[,;:]|\s+(?:again|back|up|down|out|"
     r"over|one|bit|part|in|into|as|to|with|for|from|more|less|properly|instead|now|but)\b))"
 )
