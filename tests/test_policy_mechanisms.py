@@ -172,3 +172,47 @@ def test_a_request_about_a_placed_part_of_the_last_output_is_meta() -> None:
     assert _reason("nah, ignore that last bit") == "meta_chatter"
     assert _reason("redo this second part, shorter") == "meta_chatter"
     assert judge_turn("Ignore that last bit, the budget is 5,000 now.").save
+
+
+@pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        # a future with no due time or pledge beside a decision is its consequence
+        (
+            "We're going with the annual plan. It's cheaper and we'll be on it for years.",
+            "decision",
+        ),
+        (
+            "We went for the 30-year term so the payment fits. We'll overpay when we can.",
+            "decision",
+        ),
+        # with a due time it is a promise, and the promise wins
+        (
+            "I'll send the lease to the agent by Friday. We chose Elm Road because of school.",
+            "commitment",
+        ),
+        # a rule for oneself backed by a mishap, however it is put
+        (
+            "Reminder to self: always check the tyres before a long drive. We had a blowout.",
+            "lesson",
+        ),
+        ("Note for future me: charge the camera the night before.", "lesson"),
+        ("Don't ever sign a lease unseen. We did once and it had damp everywhere.", "lesson"),
+        ("Won't do that again: I paid upfront and the builder vanished.", "lesson"),
+        ("Second time the courier left it in the rain. From now on I use the locker.", "lesson"),
+        # a rule for the service, or a wish, is a preference
+        ("From now on I want all invoices as PDFs.", "preference"),
+        ("Never put me on calls before 9, I'm useless in the mornings.", "preference"),
+        ("No calls after 6. Remember that whenever you plan my week.", "preference"),
+        # another person's task with its due time
+        ("Priya owns the vendor review and will report back by 3 May.", "commitment"),
+        ("Told my landlord he'd have the rent by Monday.", "commitment"),
+        ("The parcel will arrive by Friday.", "fact"),
+        # a mind made up, a bare choice with its reason
+        ("Made up my mind: the smaller flat, because it's near the station.", "decision"),
+        ("Fine, the cheaper tyres then, since we're selling the car in spring.", "decision"),
+    ],
+)
+def test_categories_read_from_the_whole_turn(text: str, category: str) -> None:
+    verdict = judge_turn(text)
+    assert verdict.save and verdict.category == category, verdict

@@ -22,6 +22,7 @@ from memory_pipelines.core.repeats import (
 )
 from memory_pipelines.core.sentence_forms import is_mood
 from memory_pipelines.core.sentence_kinds import sentence_kind, sentences
+from memory_pipelines.core.turn_reasons import turn_reason
 
 SAVE_REASONS: dict[str, str] = {  # reason -> category; the order is the priority within a turn
     "hard_lesson": "lesson",
@@ -45,23 +46,7 @@ def _rx(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern, re.IGNORECASE)
 
 
-# "Never buy X. They refused my claim." A rule for oneself backed by a past mishap is a lesson;
-# a rule that mentions me/you ("Never book me on red-eyes") is a preference about the service.
-_SELF_RULE = _rx(r"^\W*(?:never|always|don't|do not) (?!.*\b(?:me|my|you|your)\b)")
-_PAST = _rx(r"\b(?:was|were|had|lost|got|\w+ed)\b")
 _SKIP_KINDS = ("meta", "ack", "greeting", "hedge")
-
-
-def _is_self_rule_lesson(sents: list[str], kinds: list[str]) -> bool:
-    rules = [
-        i for i, k in enumerate(kinds) if k == "stable_preference" and _SELF_RULE.search(sents[i])
-    ]
-    # the mishap may be another sentence or a clause after the rule ("Never X; we got caught")
-    mishaps = [s for i, s in enumerate(sents) if i not in rules]
-    mishaps += [
-        re.split(r"[;:]", sents[i], maxsplit=1)[-1] for i in rules if re.search("[;:]", sents[i])
-    ]
-    return bool(rules) and any(_PAST.search(s) for s in mishaps)
 
 
 def _judge(
@@ -76,12 +61,9 @@ def _judge(
         return PolicyVerdict(False, None, "already_in_history"), kinds
     if is_restatement(text, role, kinds, recent, similarity):
         return PolicyVerdict(False, None, "restatement"), kinds
-    for reason, category in SAVE_REASONS.items():
-        if reason in kinds:
-            rule = reason in ("stable_preference", "decision_with_why")
-            if rule and _is_self_rule_lesson(sents, kinds):
-                return PolicyVerdict(True, "lesson", "hard_lesson"), kinds
-            return PolicyVerdict(True, category, reason), kinds
+    reason = turn_reason(sents, kinds, list(SAVE_REASONS))
+    if reason is not None and any(k in SAVE_REASONS for k in kinds):
+        return PolicyVerdict(True, SAVE_REASONS[reason], reason), kinds
     # With no explicit durable marker a hedge beats plain statements ("I might be allergic?
     # I felt weird after the paella.") and a greeting beats the small talk after it.
     # A belief frame ("I think the dog is about nine now") hedges its own sentence only: a
@@ -95,6 +77,8 @@ def _judge(
         k == "plain" and len(s.split()) >= 5 and not is_mood(s)
         for k, s in zip(kinds, sents, strict=True)
     ):
+        if reason == "hard_lesson":  # "Don't ever X. We did, and it Y."
+            return PolicyVerdict(True, "lesson", "hard_lesson"), kinds
         return PolicyVerdict(True, "fact", "durable_fact"), kinds
     if "greeting" in kinds:
         return PolicyVerdict(False, None, "greeting"), kinds

@@ -23,10 +23,11 @@ _OPENER = re.compile(
     re.IGNORECASE,
 )
 # fmt: off
-_IRREGULAR_PAST = frozenset([
+IRREGULAR_PAST = frozenset([
     "went", "got", "became", "took", "made", "bought", "sold", "ran", "met", "saw", "found",
     "gave", "won", "lost", "began", "wrote", "built", "left", "came", "grew", "flew", "sat",
-    "spent", "taught", "kept", "had", "did", "felt", "thought", "heard", "told",
+    "spent", "taught", "kept", "had", "did", "felt", "thought", "heard", "told", "paid", "broke",
+    "forgot", "fell", "ate", "chose", "caught", "drove", "sent",
 ])
 # fmt: on
 # fmt: off
@@ -93,7 +94,7 @@ def with_subject(sentence: str) -> str:
     after = rest.split()[:1]
     if after and re.fullmatch(r"and|is|was|has|had|will|would|said|says|\w+ed", after[0].lower()):
         return sentence  # "Jared went", "Fred and I": the first word is the subject
-    if after and after[0].lower() in _IRREGULAR_PAST:
+    if after and after[0].lower() in IRREGULAR_PAST:
         return sentence
     clause = re.split(r"[;:—–]| - ", rest, maxsplit=1)[0]
     said = f"{adv}{low}{rest}"
@@ -103,7 +104,7 @@ def with_subject(sentence: str) -> str:
         return f"I'm {said}"  # "Excited for the trip", "Gonna volunteer next month"
     if low in ("gotta", "wanna"):
         return f"I {said}"
-    past = low in _IRREGULAR_PAST or (low.endswith("ed") and len(low) >= 5 and low not in _NOT_PAST)
+    past = low in IRREGULAR_PAST or (low.endswith("ed") and len(low) >= 5 and low not in _NOT_PAST)
     if past:
         return f"I {said}"
     verb_ing = low.endswith("ing") and len(low) >= 6 and low not in _ADJECTIVE_ING

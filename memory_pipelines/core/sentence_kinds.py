@@ -51,18 +51,30 @@ DEADLINE = _rx(
 )
 _LESSON = _rx(
     r"\blesson|\blearn(?:ed|t)\b|\bthe hard way\b|\bnever\b.{0,60}\bagain\b|\btakeaway|"
-    r"\btook from\b|\bshould(?: have|'ve)\b|\bturns out\b|\broot cause\b|\bnote to self\b|"
+    r"\btook from\b|\bshould(?: have|'ve)\b|\bturns out\b|\broot cause\b|"
+    # a note for one's future self, a vow not to repeat something
+    r"\b(?:note|reminder|tip|memo) (?:to|for) (?:self|myself|future)|\bfuture (?:me|self)\b|"
+    r"\b(?:won't|will not)\b.{0,60}\bagain\b|"
     r"\bnext time\b|\bfinally (?:get|got|understand|understood|figured)\b|\bfigured out\b"
 )
 _COMMIT = _rx(
     r"\b(?:i|we)(?:'ll| will| shall|'m going to|'re going to| am going to| are going to)\b|"
     r"\bpromis(?:e|ed)\b|\bon me\b|\b(?:it's|that's) mine\b|\bgonna\b|\bsigned up (?:to|for)\b|"
     r"\btold\b.{0,40}\b(?:i'd|we'd|i would|we would|would be|will be)\b|\b(?:i|we) owe\b|"
-    r"\bcommitted to\b|\bagreed to\b|\bleave it with me\b|^\W*(?:(?:the )?user )?will\b"
+    r"\bcommitted to\b|\bagreed to\b|\bleave it with me\b|^\W*(?:(?:the )?user )?will\b|"
+    r"\bhold(?:ing)? (?:myself|ourselves) to\b"
 )
 _OWNED = _rx(  # the marks of a pledge, beyond the future tense
     r"\bpromis|\bon me\b|\bmine\b|\bowe\b|\bsigned up\b|\bagreed\b|\btold\b|\bcommitted\b|"
-    r"\bleave it with me\b"
+    r"\bleave it with me\b|\bhold(?:ing)? (?:myself|ourselves) to\b"
+)
+# A task owned by another person, with its due time ("Priya owns the review and reports back by
+# 3 May", "Told my landlord he'd have the rent by Monday"): a commitment though not the speaker's.
+_DELEGATED = re.compile(
+    r"^\W*(?!(?:The|This|That|These|Those|It|There|Our|My|Your|His|Her|Their|We|I|You)\b)"
+    r"(?:[A-Z][a-z]+|[Hh]e|[Ss]he|[Tt]hey)\s+(?:owns|is (?:handling|doing|on|in charge of|"
+    r"responsible for)|will|'ll|is going to)\b|"
+    r"(?i:\btold\b.{0,40}\b(?:he|she|they|you)(?:'d| would)\b)"
 )
 _PROGRESSIVE = _rx(r"\b(?:i'm|i am|we're|we are) \w+ing\b")  # "I'm paying him back by June"
 _HABITUAL = _rx(r"\b(?:always|never|usually|whenever)\b")  # "what I'll always choose"
@@ -77,6 +89,11 @@ _SHIPPED = _rx(  # past tense only, so "we'll launch in May" stays a commitment
 )
 _DECISION = _rx(
     r"\b(?:going|go|went|gone) with\b|\bopted\b|\bsettled on\b|\bdecided\b|\bdecision\b|"
+    r"\bmade up (?:my|our) minds?\b|\b(?:choice|call) (?:is|was|'s) made\b|"
+    r"\bmade (?:the|a|my|our) (?:call|choice)\b|"
+    # a bare choice with its reason: "Fine, the cheaper tyres then, since we're selling the car"
+    r"^\W*(?:(?:ok(?:ay)?|fine|right|alright|so|ugh)\W+)*(?:the|a|an) (?:[a-z-]+ ){0,3}?[a-z-]+,? "
+    r"then\W+(?:because|since|as|so)\b|"
     r"\bch(?:ose|osen)\b|\bpicked\b|\bswitch(?:ing|ed)?\b|\binstead\b|\bstick(?:ing)? with\b|"
     r"\b(?:i'm|i am|we're|we are|i've|we've) (?:moving|moved|dropping|dropped|keeping|taking|"
     r"using|pinning|replacing|cancell?ing|ditching|swapping)\b|"
@@ -84,6 +101,7 @@ _DECISION = _rx(
     # (not an inspection and its findings: "I checked the repo: it targets Node 20")
     r"^\W*(?:\w+,\s*)?(?:(?:i|we)(?:'ve| have)? (?:(?!(?:checked|looked|searched|tested|inspected|"
     r"reviewed|scanned|queried|verified|confirmed|noticed|asked)\b)\w+ed|set|put|made|kept|took|built|cut|"
+    r"went for|"
     r"split|left)|(?:i'm|we're|i am|we are) (?:not )?\w+ing)\b"
     r".*(?:\bbecause\b|\bsince\b|\bso (?:that|i|we|it|the|they)\b|[:;])"
 )
@@ -97,7 +115,8 @@ _PREFERENCE = _rx(
     # a polite instruction, unless it is marked as a one-off ("Now in Spanish, please")
     rf"^(?!.*{_ONE_OFF}).*\bplease\b|"
     r"\b(?:don't|do not) (?:give|send|show|suggest|recommend|use|write|schedule|book|put|add|"
-    r"include|call|email|ask)\b|^\W*no \w+ (?:in|for|on)\b|\bmax\b|\bat most\b|"
+    r"include|call|email|ask)\b|^\W*no \w+ (?:in|for|on|before|after|during|past|until)\b|"
+    r"\bmax\b|\bat most\b|"
     r"\bwhen(?:ever)? you (?:recommend|suggest|write|draft|give|send|book|plan|make|reply|answer|"
     r"explain|quote|list|show)\b|\bi'm (?:vegetarian|vegan|teetotal)\b|"
     # an instruction with a general scope or a contrast, its topic perhaps put first: "Use tabs,
@@ -137,7 +156,7 @@ _STOP = frozenset(_STOP_WORDS.split())
 
 # A scope that makes an instruction standing ("... for all my emails", "... from now on").
 _SCOPE = _rx(
-    r"\b(?:all|any|every|each)\w*|\b(?:always|never|from now on|going forward|in future)\b"
+    r"\b(?:all|any|every|each)\w*|\b(?:always|never|whenever|from now on|going forward|in future)\b"
 )
 _REASON = _rx(r"\bbecause\b|\bsince\b|\bso (?:that|we|i)\b")
 _STATIVE = _rx(r"^\W*(?:i'm|i am|we're|we are|i have|we have|i've got|we've got)\b")
@@ -214,8 +233,10 @@ def _kind(sent: str, role: str) -> str:
         return "fact"  # a fact whatever else the sentence does (see _is_restatement too)
     if _LESSON.search(low):
         return "hard_lesson"
-    if (_COMMIT.search(low) and not _HABITUAL.search(low)) or (
-        _PROGRESSIVE.search(low) and DEADLINE.search(low)
+    if (
+        (_COMMIT.search(low) and not _HABITUAL.search(low))
+        or (_PROGRESSIVE.search(low) and DEADLINE.search(low))
+        or (_DELEGATED.search(sent) and DEADLINE.search(low))
     ):
         if _REASON.search(low) and not DEADLINE.search(low) and not _OWNED.search(low):
             # "I'll use a token bucket, since the supplier allows bursts": a choice with its
@@ -253,3 +274,10 @@ def _kind(sent: str, role: str) -> str:
     event = _EVENT.search(low) and len(low.split()) >= 5  # "I missed it" tells nothing
     concrete = _FACT_SIGNAL.search(low) or _STATIVE.search(low) or event
     return "fact" if concrete else "plain"
+
+
+def is_pledge(sent: str) -> bool:
+    """Whether a sentence has the marks of a firm promise: a due time or a pledge ("on me",
+    "I promised"), beyond the future tense ("We'll overpay when we can" has neither)."""
+    low = norm(sent)
+    return bool(DEADLINE.search(low) or _OWNED.search(low))
