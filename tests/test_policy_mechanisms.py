@@ -216,3 +216,47 @@ def test_a_request_about_a_placed_part_of_the_last_output_is_meta() -> None:
 def test_categories_read_from_the_whole_turn(text: str, category: str) -> None:
     verdict = judge_turn(text)
     assert verdict.save and verdict.category == category, verdict
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "hmm ok, give me a minute to read all that",  # several lead words
+        "can we go back to the budget question from earlier",  # a question, no question mark
+        "what's the rate on the 25-year one",
+        "wait what? I never said that",  # a speech act pointing at what was said
+        "skip the intro this time, straight to the numbers",  # an instruction for this once
+        "that answer was way too long",  # the last output as the subject
+        "interesting, never thought of it that way",  # "never" narrating, no rule
+    ],
+)
+def test_more_talk_about_the_conversation(text: str) -> None:
+    assert _reason(text) == "meta_chatter"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "we're kind of leaning towards the bigger flat but who knows",
+        "if the bonus comes through I'd love to go to Japan",
+        "apparently the bridge could close for repairs next year",
+    ],
+)
+def test_leanings_conditional_wishes_and_hearsay_hedge(text: str) -> None:
+    assert _reason(text) == "speculation"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I hate phone calls, email me instead whenever possible",  # no hedge in "whenever possible"
+        "skip the intro in every report you write for me",  # an instruction with a scope
+        "Never scheduling a release on a Friday again, we lost the weekend.",
+        "I never eat after 8pm.",  # "never" and a present habit: a preference
+        "She could already read at four, so the school moved her up a year.",  # past ability
+        "If you suggest restaurants, I'd like vegetarian ones.",  # a condition on the assistant
+        "Is it ok if I call you Sam? No: my name is Samira, and I go by Sam.",
+    ],
+)
+def test_past_narration_standing_instructions_and_ability_still_save(text: str) -> None:
+    assert judge_turn(text).save

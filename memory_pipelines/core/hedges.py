@@ -12,11 +12,21 @@ def _rx(pattern: str) -> re.Pattern[str]:
 
 
 _HEDGE = _rx(
-    r"\bmaybe\b|\bmight\b|\bperhaps\b|\bpossibl[ey]\b|\bprobably\b|\b(?:un)?likely\b|"
+    r"\bmaybe\b|\bmight\b|\bperhaps\b|\bprobably\b|\b(?:un)?likely\b|"
+    # not "whenever possible", "if possible"
+    r"(?<!whenever )(?<!where )(?<!when )(?<!if )(?<!as soon as )\bpossibl[ey]\b|"
+    # hearsay and leanings: "apparently the bridge closes", "leaning towards", "who knows"
+    r"\bapparently\b|\bsupposedly\b|\ballegedly\b|\bleaning (?:towards?|to)\b|\bwho knows\b|"
+    # a wish under a condition: "if the bonus comes through I'd love to go" (not "if you ...")
+    r"^\W*if (?!you\b).*\b(?:i'd|we'd|i would|we would)\b|"
+    r"\b(?:i'd|we'd|i would|we would) (?:love|like) to\b.*\bif (?!you\b)|"
     r"\bunsure\b|(?:\bnot|n't) (?:\w+ )?(?:sure|certain|convinced)\b|\buncertain\b|"
     r"\bno (?:idea|clue)\b|"
     r"\b(?:don't|do not) know (?:what|whether|if|how|when|where|which|yet)\b|\bdunno\b|"
     r"\bguess\b|\bhunch\b|\ba chance\b|\bcould (?:be|go|try)\b|"
+    # "could" for what may happen to a thing ("the bridge could close"); a person's "could" may
+    # be past ability ("she could read at four")
+    r"\b(?:the|this|that|these|those|there|which) (?:[a-z-]+ ){0,2}?could (?!not\b|n't)[a-z]+|"
     r"\b(?:you|it|that|this|we) could\b|\bsome ?day\b|\bone day\b|\bat some point\b|"
     r"\bthinking (?:about|of)\b|\bconsidering\b|\btoying with\b|\bwonder|\btempted\b|"
     r"\bdepend(?:s|ing) on\b|\btbd\b|\bundecided\b|\bhaven't decided\b|\bnot (?:yet )?confirmed\b|"

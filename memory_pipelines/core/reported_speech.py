@@ -11,7 +11,10 @@ _PARTY = rf"{_ONE_PARTY}(?:\s+and\s+{_ONE_PARTY})?(?:\s+both)?"  # "The user and
 # An interjection before the frame: "No, you misread my question".
 _OPENER = r"^\W*(?:(?:no|yes|yeah|oh|well|sorry|lol|haha|hmm+|ok(?:ay)?|wait|actually|um+|ah)\W+)*"
 # A frame may be progressive ("I was asking about ...", "I'm talking about ...").
-_AUX = r"(?:'m|'re|'s)?\s+(?:(?:was|were|am|is|are)\s+)?(?:just\s+|then\s+|also\s+|only\s+)?"
+_AUX = (
+    r"(?:'m|'re|'s)?\s+(?:(?:was|were|am|is|are)\s+)?(?:just\s+|then\s+|also\s+|only\s+)?"
+    r"(?:(?:never|didn't|did not|don't|do not)\s+)?"  # "I never said that"
+)
 _REPORT = re.compile(
     rf"{_OPENER}{_PARTY}{_AUX}(?P<verb>asked|told|said|mentioned|explained|noted"
     r"|wanted to know|wondered|thanked|greeted|replied|answered|responded|chatted|talked|spoke"
@@ -19,7 +22,7 @@ _REPORT = re.compile(
     r"|brought up|inquired|enquired|suggested|recommended|proposed|advised"
     # pointing at what was meant, and getting it wrong: the talk itself is the topic
     r"|meant|mean|asking|talking|referring|misunderstood|misunderstand|misread|misheard"
-    r"|misspoke)\b"
+    r"|misspoke|say|ask)\b"
     r"(?:\s+(?:to\s+|with\s+)?(?:me|us|you|him|her|them|the (?:user|assistant|agent|bot)))?"
     r"(?P<rest>.*)$",
     re.IGNORECASE,
@@ -79,5 +82,7 @@ def reported_content(sentence: str) -> str | None:
             return ""  # "I meant the red one"
     if _SOCIAL.search(sentence[: m.start("rest")]):
         return ""  # thanking, greeting, chatting: the act is all there is, whatever it was for
+    if re.fullmatch(r"\W*(?:that|this|it|so)\W*", rest, flags=re.IGNORECASE):
+        return ""  # "I never said that": pointing at what was said
     rest = re.sub(r"^(?:that|:)\s+", "", rest, flags=re.IGNORECASE)
     return "" if _SPEECH_ACT.match(rest) else rest

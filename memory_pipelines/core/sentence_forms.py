@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from memory_pipelines.core import sentence_kinds
+from memory_pipelines.core.past_tense import IRREGULAR_PAST
 
 _INTERJECTION = (
     r"yes|yeah|yep|yup|no|nope|oh|ooh|ah|aw+|well|sure|ok(?:ay)?|right|hmm+|um+|actually|wow|"
@@ -22,14 +23,6 @@ _OPENER = re.compile(
     r"|plus\b|btw\b,?|by the way\b,?|anyway\b,?|oh\b)\s*)+",
     re.IGNORECASE,
 )
-# fmt: off
-IRREGULAR_PAST = frozenset([
-    "went", "got", "became", "took", "made", "bought", "sold", "ran", "met", "saw", "found",
-    "gave", "won", "lost", "began", "wrote", "built", "left", "came", "grew", "flew", "sat",
-    "spent", "taught", "kept", "had", "did", "felt", "thought", "heard", "told", "paid", "broke",
-    "forgot", "fell", "ate", "chose", "caught", "drove", "sent",
-])
-# fmt: on
 # fmt: off
 _NOT_PAST = frozenset([
     "need", "feed", "seed", "speed", "breed", "indeed", "bed", "red", "shed", "wed",

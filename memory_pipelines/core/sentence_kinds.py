@@ -15,6 +15,7 @@ import re
 from functools import lru_cache
 
 from memory_pipelines.core.hedges import is_hedged
+from memory_pipelines.core.past_tense import PAST_VERB
 from memory_pipelines.core.reported_speech import PROPOSED, reported_content
 from memory_pipelines.core.speech_acts import (
     ACK,
@@ -22,6 +23,7 @@ from memory_pipelines.core.speech_acts import (
     GREETING,
     HORTATIVE,
     META,
+    QUESTION_ORDER,
     REQUEST,
 )
 
@@ -101,24 +103,28 @@ _DECISION = _rx(
     # (not an inspection and its findings: "I checked the repo: it targets Node 20")
     r"^\W*(?:\w+,\s*)?(?:(?:i|we)(?:'ve| have)? (?:(?!(?:checked|looked|searched|tested|inspected|"
     r"reviewed|scanned|queried|verified|confirmed|noticed|asked)\b)\w+ed|set|put|made|kept|took|built|cut|"
-    r"went for|"
-    r"split|left)|(?:i'm|we're|i am|we are) (?:not )?\w+ing)\b"
+    r"split|left|went for)|(?:i'm|we're|i am|we are) (?:not )?\w+ing)\b"
     r".*(?:\bbecause\b|\bsince\b|\bso (?:that|i|we|it|the|they)\b|[:;])"
 )
-_ONE_OFF = r"(?:^\W*now\b|\bthis time\b|\b(?:just )?this once\b|\bfor now\b|\bagain\b)"
+_ONE_OFF = _rx(r"^\W*now\b|\bthis time\b|\b(?:just )?this once\b|\bfor now\b|\bagain\b")
+# A lasting preference, said as one ("never" narrating the past is none: "I never said that").
 _PREFERENCE = _rx(
-    r"\balways\b|\bnever\b|\bprefer|\bi (?:really )?(?:like|love|hate|dislike|enjoy|can't stand)\b|"
+    rf"\balways\b|\bnever\b(?! {PAST_VERB}\b)|\bprefer|"
+    r"\bi (?:really )?(?:like|love|hate|dislike|enjoy|can't stand)\b|"
     r"\bi (?:really |just )?(?:don't|do not) (?:like|eat|drink)\b|\bfrom now on\b|"
     r"\bgoing forward\b|\bin future\b|\bby default\b|\bcall me\b|\bi go by\b|"
     r"\bi'm (?:not )?(?:a|an) \w+ person\b|\bfor anything\b|"
-    r"\bi'd (?:rather|pick|choose|go for)\b|\bfavou?rite\b|\bskip the\b|"
-    # a polite instruction, unless it is marked as a one-off ("Now in Spanish, please")
-    rf"^(?!.*{_ONE_OFF}).*\bplease\b|"
+    r"\bi'd (?:rather|pick|choose|go for)\b|\bfavou?rite\b|\bi'm (?:vegetarian|vegan|teetotal)\b"
+)
+# An instruction about how things should be done: a preference unless marked as a one-off ("Now
+# in Spanish, please", "skip the intro this time").
+_INSTRUCTION = _rx(
+    r"\bskip the\b|\bplease\b|"
     r"\b(?:don't|do not) (?:give|send|show|suggest|recommend|use|write|schedule|book|put|add|"
     r"include|call|email|ask)\b|^\W*no \w+ (?:in|for|on|before|after|during|past|until)\b|"
     r"\bmax\b|\bat most\b|"
     r"\bwhen(?:ever)? you (?:recommend|suggest|write|draft|give|send|book|plan|make|reply|answer|"
-    r"explain|quote|list|show)\b|\bi'm (?:vegetarian|vegan|teetotal)\b|"
+    r"explain|quote|list|show)\b|"
     # an instruction with a general scope or a contrast, its topic perhaps put first: "Use tabs,
     # not spaces, in all my code", "Any budget numbers, show euros first", "For X give me Y, not Z"
     r"^(?=.*(?:\ball\b|\bany\w*|\bevery\w*|\brather than\b|, not\b))"
@@ -253,6 +259,8 @@ def _kind(sent: str, role: str) -> str:
         return _after_one_off(low, request.end(), role)
     if _PREFERENCE.search(low):
         return "stable_preference"
+    if _INSTRUCTION.search(low):
+        return "meta" if _ONE_OFF.search(low) else "stable_preference"  # "... this time": a request
     if role == "user" and REQUEST.search(low):
         return "meta"
     lead = GREETING.match(low) or ACK.match(low)
@@ -263,7 +271,7 @@ def _kind(sent: str, role: str) -> str:
         if not GREETING.match(low) and _REASON.search(rest):
             return "decision_with_why"  # "OK, the later flight, because it's direct"
         return "greeting" if GREETING.match(low) else "ack"
-    if low.endswith("?"):
+    if low.endswith("?") or QUESTION_ORDER.match(low):
         return "meta"  # a question to the assistant is not a durable statement
     head, colon, body = low.partition(":")
     if colon and body.strip() and len(head.split()) <= 3:

@@ -11,7 +11,7 @@ def _rx(pattern: str) -> re.Pattern[str]:
 
 
 # Small words that may open a sentence before a greeting or a meta phrase ("Sure, here's ...").
-_LEAD = r"^\W*(?:(?:sure|ok(?:ay)?|right|great|yes|yeah|sorry|and|hmm+)\W+)?"
+_LEAD = r"^\W*(?:(?:sure|ok(?:ay)?|right|great|yes|yeah|sorry|and|hmm+)\W+)*"
 META = _rx(  # talk about the conversation itself: reshape/repeat requests, pauses, sign-offs
     # announcing a speech act: "I've got a question about my pension", "Quick question:"
     r"^\W*(?:(?:hi|hello|hey|so|ok(?:ay)?)\W+)?(?:i've got|i have|i've|got|quick|one more|another|"
@@ -34,7 +34,17 @@ META = _rx(  # talk about the conversation itself: reshape/repeat requests, paus
     r"\brepeat (?:that|it|the last)\b|"
     # what was said or asked, pointed at: "That's not what I asked", "this isn't what I meant"
     r"\b(?:that|this|it)(?:'s|\s+(?:is|was|isn't|wasn't))?\s+(?:not\s+|exactly\s+|just\s+)?"
-    r"what (?:i|you) (?:asked|meant|said|wanted|requested|was asking|was after|had in mind)\b"
+    r"what (?:i|you) (?:asked|meant|said|wanted|requested|was asking|was after|had in mind)\b|"
+    # the assistant's last output as the subject: "that answer was way too long"
+    r"^\W*(?:that|this|your|the last|the previous|the first)\s+(?:\w+\s+)?(?:answer|reply|response|"
+    r"explanation|version|suggestion|output|message)s?\b"
+)
+# A question put by word order, its question mark left off: "can we go back to the budget".
+QUESTION_ORDER = _rx(
+    r"^\W*(?:(?:so|and|but|ok(?:ay)?|hmm+|wait)\W+)*(?:(?:can|could|would|will|shall|should|do|"
+    r"does|did|is|are|am)(?:n't)? (?:i|we|you|it|he|she|they|this|that|there)|"
+    r"(?:what|how|why|where|when|which|who)(?:'s| is| are| do| does| did| can| could| should|"
+    r" would| will))\b"
 )
 # "Let me ...": the speaker's own next step in the conversation ("Let me re-read the first
 # part", "Wait, let me scroll up"), up to the first clause break.
@@ -45,6 +55,7 @@ HORTATIVE = _rx(
 ACK = _rx(
     r"^\W*(?:thanks|thank you|thx|cheers|ta|perfect|great|awesome|cool|nice|lovely|brilliant|"
     r"excellent|amazing|ok(?:ay)?|sure|alright|sounds good|fair enough|lol|haha|hmm+|oh wow|"
+    r"interesting|good to know|true|fair|"
     r"wow|got it|gotcha|makes sense|noted|understood|will do|of course|no problem|right|yes|"
     r"yeah|yep|that's (?:great|perfect|brilliant|lovely|helpful|fine|amazing|awesome)|"
     # wishes, congratulations and apologies, social formulae like thanks

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from memory_pipelines.core.sentence_forms import IRREGULAR_PAST
+from memory_pipelines.core.past_tense import PAST_VERB
 from memory_pipelines.core.sentence_kinds import is_pledge
 
 
@@ -29,10 +29,7 @@ _RESOLUTION = _rx(
     rf"\b(?:from now on|going forward|in future|from here on|next time),? (?:i|we)(?:'ll| will)? "
     rf"(?!(?:want|would|like|prefer|need|'d)\b){_TO_SERVICE}\w+"
 )
-_PAST = re.compile(
-    r"\b(?:was|were|had|lost|got|\w+ed|" + "|".join(sorted(IRREGULAR_PAST)) + r")\b",
-    re.IGNORECASE,
-)
+_PAST = re.compile(rf"\b(?:was|were|{PAST_VERB})\b", re.IGNORECASE)
 _NOT_STATEMENTS = ("hedge", "meta", "ack", "greeting")
 
 
