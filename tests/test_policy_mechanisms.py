@@ -260,3 +260,10 @@ def test_leanings_conditional_wishes_and_hearsay_hedge(text: str) -> None:
 )
 def test_past_narration_standing_instructions_and_ability_still_save(text: str) -> None:
     assert judge_turn(text).save
+
+
+def test_a_state_said_of_now_only_is_no_lasting_fact() -> None:
+    assert not judge_turn("I'm so tired today lol").save
+    assert not judge_turn("Just a moment while I look that up.", "assistant").save
+    assert judge_turn("I'm a night-shift nurse, so mornings are when I sleep.").save
+    assert judge_turn("I'm in Lisbon until the 14th for work.").save

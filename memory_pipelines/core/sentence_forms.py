@@ -125,7 +125,8 @@ _MOOD = frozenset([
     "honestly", "frankly", "seriously", "literally", "basically", "genuinely", "lot", "much",
     "still", "even", "always", "never", "anything", "everything", "something", "nothing", "can't",
     "won't", "don't", "isn't", "it's", "that's", "i'm", "i've", "i'll", "i'd", "ain't", "bit",
-    "kind", "mix", "wait", "trying", "try", "tried", "stay", "staying", "work", "working",
+    "kind", "mix", "wait", "trying", "try", "tried", "stay", "staying", "work", "working", "today",
+    "tonight", "lol", "haha", "ugh", "omg",
     "hardwork", "hardworking",
 ])
 # fmt: on

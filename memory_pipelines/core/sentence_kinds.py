@@ -166,6 +166,9 @@ _SCOPE = _rx(
 )
 _REASON = _rx(r"\bbecause\b|\bsince\b|\bso (?:that|we|i)\b")
 _STATIVE = _rx(r"^\W*(?:i'm|i am|we're|we are|i have|we have|i've got|we've got)\b")
+_TRANSIENT = _rx(
+    r"\b(?:today|tonight|right now|this (?:morning|afternoon|evening)|at the moment)\b"
+)
 # Something that happened to the speaker: "I adopted a dog last week", "we went to Lisbon".
 _EVENT = _rx(
     r"^\W*(?:i|we)(?: just| finally| also| recently)? (?:\w+ed|went|got|made|took|ran|saw|met|"
@@ -280,7 +283,9 @@ def _kind(sent: str, role: str) -> str:
         if kind != "plain":
             return kind
     event = _EVENT.search(low) and len(low.split()) >= 5  # "I missed it" tells nothing
-    concrete = _FACT_SIGNAL.search(low) or _STATIVE.search(low) or event
+    # "I'm ..." tells a lasting state unless it is said of now only ("I'm so tired today")
+    stative = _STATIVE.search(low) and not _TRANSIENT.search(low)
+    concrete = _FACT_SIGNAL.search(low) or stative or event
     return "fact" if concrete else "plain"
 
 

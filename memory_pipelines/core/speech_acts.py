@@ -21,7 +21,7 @@ META = _rx(  # talk about the conversation itself: reshape/repeat requests, paus
     # "Next!", "Next one": a request; not "Next month I'm having a show"
     r"(?:shorter|longer|simpler|again|next(?=\W*$|\s+(?:one|please|step|part|page)\b)|more|"
     r"continue|go on|carry on)\b|repeat (?:that|it)|"
-    r"one (?:moment|sec|second)|give me a (?:sec|second|minute|moment)|just a (?:sec|minute)|"
+    r"(?:one|just a|give me a) (?:moment|sec|second|minute|mo|tick)\b|"
     r"hang on|hold on|brb|back in \d|(?:can|could|would|will) you\b[^?]*\?$|say that again|"
     r"what was .* again|here's (?:the|a|your) (?:\w+ )?(?:version|draft)|here you go|"
     r"you're welcome|have a (?:good|nice|great)|(?:good)?bye|see you|talk (?:later|soon)|"
