@@ -267,3 +267,9 @@ def test_a_state_said_of_now_only_is_no_lasting_fact() -> None:
     assert not judge_turn("Just a moment while I look that up.", "assistant").save
     assert judge_turn("I'm a night-shift nurse, so mornings are when I sleep.").save
     assert judge_turn("I'm in Lisbon until the 14th for work.").save
+
+
+def test_announcing_a_list_and_telling_the_assistant_to_take_its_time_are_meta() -> None:
+    assert not judge_turn("Here are three options for the venue:", "assistant").save
+    assert not judge_turn("no worries, take your time").save
+    assert judge_turn("Here are our opening hours: 9 to 5, Monday to Friday.").save

@@ -26,7 +26,8 @@ META = _rx(  # talk about the conversation itself: reshape/repeat requests, paus
     r"what was .* again|here's (?:the|a|your) (?:\w+ )?(?:version|draft)|here you go|"
     r"you're welcome|have a (?:good|nice|great)|(?:good)?bye|see you|talk (?:later|soon)|"
     r"take care|good night|that's (?:all|it)\b|ready when you are|good (?:question|point)|"
-    r"fair point|as requested|here's\b[^.]*:$)|\b(?:speak|talk|chat) (?:later|soon|tomorrow)\b|"
+    r"fair point|as requested|here(?:'s| is| are)\b[^.]*:$|take your time)|"
+    r"\b(?:speak|talk|chat) (?:later|soon|tomorrow)\b|"
     r"\bhadn't thought of (?:that|it)\b|\blet me (?:dig|see|find|pull)\b|"
     r"\b(?:i'll|let me) (?:have a look|take a look|look at it|get back to you|come back to you|"
     r"think about it|sleep on it)\b|"
@@ -55,7 +56,7 @@ HORTATIVE = _rx(
 ACK = _rx(
     r"^\W*(?:thanks|thank you|thx|cheers|ta|perfect|great|awesome|cool|nice|lovely|brilliant|"
     r"excellent|amazing|ok(?:ay)?|sure|alright|sounds good|fair enough|lol|haha|hmm+|oh wow|"
-    r"interesting|good to know|true|fair|"
+    r"interesting|good to know|true|fair|no worries|no rush|all good|"
     r"wow|got it|gotcha|makes sense|noted|understood|will do|of course|no problem|right|yes|"
     r"yeah|yep|that's (?:great|perfect|brilliant|lovely|helpful|fine|amazing|awesome)|"
     # wishes, congratulations and apologies, social formulae like thanks
