@@ -273,3 +273,17 @@ def test_announcing_a_list_and_telling_the_assistant_to_take_its_time_are_meta()
     assert not judge_turn("Here are three options for the venue:", "assistant").save
     assert not judge_turn("no worries, take your time").save
     assert judge_turn("Here are our opening hours: 9 to 5, Monday to Friday.").save
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The lease says the rent may only go up once a year, max 3%.",  # a rule, not a maybe
+        "The clinic could only give me an appointment on the 9th, so that's booked.",  # a limit
+        "I meant to tell you, we adopted a greyhound called Pip.",  # an intention, no pointing
+        "My daughter May starts university in Leeds this autumn.",
+        "Sorry, forgot to say: I'm diabetic, type 1.",
+    ],
+)
+def test_the_new_rules_leave_these_saves_alone(text: str) -> None:
+    assert judge_turn(text).save

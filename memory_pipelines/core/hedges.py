@@ -26,7 +26,8 @@ _HEDGE = _rx(
     r"\bguess\b|\bhunch\b|\ba chance\b|\bcould (?:be|go|try)\b|"
     # "could" for what may happen to a thing ("the bridge could close"); a person's "could" may
     # be past ability ("she could read at four")
-    r"\b(?:the|this|that|these|those|there|which) (?:[a-z-]+ ){0,2}?could (?!not\b|n't)[a-z]+|"
+    r"\b(?:the|this|that|these|those|there|which) (?:[a-z-]+ ){0,2}?could "
+    r"(?!not\b|n't|only\b|finally\b|already\b)[a-z]+|"  # not a limit: "could only give me the 9th"
     r"\b(?:you|it|that|this|we) could\b|\bsome ?day\b|\bone day\b|\bat some point\b|"
     r"\bthinking (?:about|of)\b|\bconsidering\b|\btoying with\b|\bwonder|\btempted\b|"
     r"\bdepend(?:s|ing) on\b|\btbd\b|\bundecided\b|\bhaven't decided\b|\bnot (?:yet )?confirmed\b|"
@@ -50,7 +51,7 @@ _HEDGE = _rx(
 # The modal "may" before a verb, wherever its subject ("The roof may need new tiles"); not the
 # month or a name: capitalised inside a sentence, or after a word that takes a date ("in may",
 # "early may", "this may").
-_MAY = re.compile(r"\b(?P<may>may) (?!\d)[a-z']+", re.IGNORECASE)
+_MAY = re.compile(r"\b(?P<may>may) (?!\d|only\b)[a-z']+", re.IGNORECASE)  # "may only": a rule
 _DATE_WORDS = (
     "in of on by until till since from before after during through this next last early late mid "
     "every each end start beginning middle"

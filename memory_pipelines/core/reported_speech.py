@@ -76,8 +76,9 @@ def reported_content(sentence: str) -> str | None:
     if verb in _ONLY_ACTS:
         return ""  # "thanked me for the recipe", "apologised for the delay"
     if verb in _POINTING:
-        if not rest.lower().startswith(_POINTING[verb]):
-            return None  # "I'm talking to a lawyer": no report, the sentence says it
+        if not rest.lower().startswith(_POINTING[verb]) or rest.lower().startswith("to "):
+            # "I'm talking to a lawyer", "I meant to tell you ...": the sentence says it
+            return None
         if not _CLAUSE.match(rest):
             return ""  # "I meant the red one"
     if _SOCIAL.search(sentence[: m.start("rest")]):
