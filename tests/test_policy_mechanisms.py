@@ -287,3 +287,16 @@ def test_announcing_a_list_and_telling_the_assistant_to_take_its_time_are_meta()
 )
 def test_the_new_rules_leave_these_saves_alone(text: str) -> None:
     assert judge_turn(text).save
+
+
+def test_a_fact_beside_talk_about_the_chat_is_kept() -> None:
+    # a referent that carries a fact, a statement after the colon of a meta phrase
+    assert judge_turn("I'm talking about the Leeds flat, which we bought in 2021.").save
+    after = "That's not what I asked, but while we're here: my landlord is Mr Osei."
+    assert judge_turn(after).save
+    assert _reason("That's not what I asked: the other one") == "meta_chatter"
+    # a head that presents what follows stays meta
+    draft = "Here's the revised draft: our team is proud to announce the new office."
+    assert not judge_turn(draft, "assistant").save
+    # "who knows why" is no hedge
+    assert judge_turn("Who knows why, but the printer only works on the second floor.").save

@@ -16,7 +16,8 @@ _HEDGE = _rx(
     # not "whenever possible", "if possible"
     r"(?<!whenever )(?<!where )(?<!when )(?<!if )(?<!as soon as )\bpossibl[ey]\b|"
     # hearsay and leanings: "apparently the bridge closes", "leaning towards", "who knows"
-    r"\bapparently\b|\bsupposedly\b|\ballegedly\b|\bleaning (?:towards?|to)\b|\bwho knows\b|"
+    r"\bapparently\b|\bsupposedly\b|\ballegedly\b|\bleaning (?:towards?|to)\b|"
+    r"\bwho knows\b(?! (?:why|how|what|where|when)\b)|"
     # a wish under a condition: "if the bonus comes through I'd love to go" (not "if you ...")
     r"^\W*if (?!you\b).*\b(?:i'd|we'd|i would|we would)\b|"
     r"\b(?:i'd|we'd|i would|we would) (?:love|like) to\b.*\bif (?!you\b)|"

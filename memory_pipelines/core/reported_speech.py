@@ -79,6 +79,8 @@ def reported_content(sentence: str) -> str | None:
         if not rest.lower().startswith(_POINTING[verb]) or rest.lower().startswith("to "):
             # "I'm talking to a lawyer", "I meant to tell you ...": the sentence says it
             return None
+        if re.search(r"\d|,\s*(?:which|who|where|whose)\b", rest):
+            return rest  # the referent carries a fact: "the Leeds flat, which we bought in 2021"
         if not _CLAUSE.match(rest):
             return ""  # "I meant the red one"
     if _SOCIAL.search(sentence[: m.start("rest")]):

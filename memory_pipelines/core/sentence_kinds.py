@@ -232,7 +232,15 @@ def _after_one_off(low: str, end: int, role: str) -> str:
 def _kind(sent: str, role: str) -> str:
     low = norm(sent)
     if META.search(low) and not _LASTING.search(low):
-        return "meta"  # "Can you make it shorter?" but not "Can you always use metric?"
+        # "Can you make it shorter?" but not "Can you always use metric?"; a statement after a
+        # colon or semicolon keeps its kind ("That's not what I asked, but: my landlord is X"),
+        # unless the head presents what follows ("Here's the draft: ...")
+        head, _, tail = low.replace(";", ":").partition(":")
+        if tail.strip() and META.search(head) and not re.match(r"\W*here", head):
+            kind = _kind(tail.strip(), role)
+            if kind in SAVE_KINDS or kind == "fact":
+                return kind
+        return "meta"
     step = HORTATIVE.match(low)
     if step and not (_LASTING.search(low) or DEADLINE.search(low)):
         return _after_one_off(low, step.end(), role)  # not "Let me do the invoices from now on"
