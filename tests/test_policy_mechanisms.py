@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import pytest
 
 from memory_pipelines.core import hedges, sentence_kinds
-from memory_pipelines.core.policy import judge_turn
+from memory_pipelines.core.policy import judge_turn, skip_reason_for_item
 
 
 def _reason(text: str, role: str = "user", recent: Sequence[str] = ()) -> str:
@@ -300,3 +300,13 @@ def test_a_fact_beside_talk_about_the_chat_is_kept() -> None:
     assert not judge_turn(draft, "assistant").save
     # "who knows why" is no hedge
     assert judge_turn("Who knows why, but the printer only works on the second floor.").save
+
+
+def test_a_durable_statement_made_again_as_an_item_is_kept() -> None:
+    # the same words as a turn repeat it; as a memory item they may be its first record (dedup
+    # merges it into the record if there is one)
+    said = ["user: I'm allergic to kiwi.", "assistant: Noted, no kiwi for you."]
+    assert _reason("Yes, I'm allergic to kiwi, no kiwi.", "user", said) == "restatement"
+    assert skip_reason_for_item("I'm allergic to kiwi", said) is None
+    promised = ["assistant: I'll send you the revised quote by 4pm.", "user: great"]
+    assert skip_reason_for_item("Will send the revised quote by 4pm", promised) is None

@@ -50,7 +50,7 @@ _SKIP_KINDS = ("meta", "ack", "greeting", "hedge")
 
 
 def _judge(
-    text: str, role: str, recent: Sequence[str], similarity: Similarity | None
+    text: str, role: str, recent: Sequence[str], similarity: Similarity | None, item: bool = False
 ) -> tuple[PolicyVerdict, list[str]]:
     role = role.lower()
     sents = sentences(text)
@@ -59,7 +59,7 @@ def _judge(
         return PolicyVerdict(False, None, "meta_chatter"), kinds
     if is_already_in_history(text, recent, role):
         return PolicyVerdict(False, None, "already_in_history"), kinds
-    if is_restatement(text, role, kinds, recent, similarity):
+    if is_restatement(text, role, kinds, recent, similarity, item=item):
         return PolicyVerdict(False, None, "restatement"), kinds
     reason = turn_reason(sents, kinds, list(SAVE_REASONS))
     if reason is not None and any(k in SAVE_REASONS for k in kinds):
@@ -126,7 +126,7 @@ def skip_reason_for_item(
     item whose category is an episode or a session summary is history, never memory."""
     if category and history_category(category):
         return "already_in_history"
-    verdict, kinds = _judge(context, "user", recent_texts, similarity)
+    verdict, kinds = _judge(context, "user", recent_texts, similarity, item=True)
     if verdict.save:
         return None
     if verdict.reason == "meta_chatter" and not any(k in _SKIP_KINDS for k in kinds):

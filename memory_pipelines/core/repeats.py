@@ -189,8 +189,18 @@ def _restates_durable(
 
 
 def is_restatement(
-    text: str, role: str, kinds: list[str], recent: Sequence[str], similarity: Similarity | None
+    text: str,
+    role: str,
+    kinds: list[str],
+    recent: Sequence[str],
+    similarity: Similarity | None,
+    *,
+    item: bool = False,
 ) -> bool:
+    """Whether text repeats or paraphrases what recent turns said. A turn that states a durable
+    fact again (a promise, a health fact) repeats it; a memory item that does is kept
+    (item=True): it may be the first record of it, and the dedup judge merges it into the record
+    if there is one."""
     if not recent or ADDITIVE.search(text):
         return False  # "and amoxicillin too": a restatement that adds a detail is a save
     if _ECHO_STRONG.search(text):
@@ -203,11 +213,12 @@ def is_restatement(
     if role == "assistant" and _ASSISTANT_ACK.search(text) and not (new_numbers or new_deadline):
         # "Noted: no chicken bones for Luna." The assistant only confirms what it was told.
         return not any(k in ("hard_lesson", "shipped_outcome") for k in kinds)
-    if not (new_numbers or new_deadline) and _restates_durable(text, kinds, recent, similarity):
+    fresh = not (new_numbers or new_deadline)
+    if fresh and not item and _restates_durable(text, kinds, recent, similarity):
         return True
     if SAFETY.search(text):
-        # A health or safety fact is never missed: answering "Any allergies?", or with a new
-        # detail, it is saved, and the dedup judge merges it into the record if there is one.
+        # A health or safety fact is never missed: answering "Any allergies?", with a new
+        # detail, or as an item, it is saved, and the dedup judge merges it into the record.
         return False
     words = content_words(text)
     # "Right, so we're going with the blue one." A reply whose every word was just said repeats
