@@ -2,13 +2,12 @@
 
 Deterministic rules written from the labelling guide (benchmarks/data/policy/README.md). Each
 sentence of a turn gets a kind (core/sentence_kinds.py). The turn is labelled by its most durable
-part, after two checks against the recent turns: content already in the history, and
-restatements (optionally with an embedding similarity). Pure Python: no database, no model unless
-a similarity function is passed in."""
+part (core/turn_reasons.py), after two checks against the recent turns (core/repeats.py):
+content already in the history, and restatements (optionally with an embedding similarity).
+Pure Python: no database, no model unless a similarity function is passed in."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -40,10 +39,6 @@ class PolicyVerdict:
     save: bool
     category: str | None
     reason: str
-
-
-def _rx(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern, re.IGNORECASE)
 
 
 _SKIP_KINDS = ("meta", "ack", "greeting", "hedge")
