@@ -48,7 +48,9 @@ def _case_sets(files: tuple[Path, ...], folder: Path) -> list[Path]:
     return list(files) or sorted(folder.glob("*.jsonl"))
 
 
-HELD_OUT = "_c"  # a case set whose name ends so is held out: never tuned on, totals only
+# A case set whose name ends so is held out (judge_c, policy_d): never tuned on, totals only.
+# policy_c, now a tuning set, keeps the shared suffix rule: list its misses with policy.evaluate.
+HELD_OUT = ("_c", "_d")
 
 
 def _per_set(reports: dict[str, dict]) -> dict:

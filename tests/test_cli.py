@@ -7,6 +7,7 @@ import uuid
 from pathlib import Path
 
 import click
+import pytest
 from click.testing import CliRunner
 
 from memory_pipelines.cli import main
@@ -112,15 +113,16 @@ def test_eval_policy_scores_each_case_file_on_its_own(tmp_path: Path) -> None:
     assert report["sets"]["b"]["misses"] == ["b2"]
 
 
-def test_a_held_out_sets_failing_cases_are_not_named(tmp_path: Path) -> None:
-    """A set named *_c is held out: its report counts its misses and names none of them."""
+@pytest.mark.parametrize("suffix", ["_c", "_d"])
+def test_a_held_out_sets_failing_cases_are_not_named(tmp_path: Path, suffix: str) -> None:
+    """A set named *_c or *_d is held out: its report counts its misses and names none."""
     row = {"id": "c1", "turn": {"role": "user", "text": "Morning!"}, "recent": []}
-    held, dev = tmp_path / "policy_c.jsonl", tmp_path / "policy_dev.jsonl"
+    held, dev = tmp_path / f"policy{suffix}.jsonl", tmp_path / "policy_dev.jsonl"
     held.write_text(json.dumps({**row, "label": "save", "category": "fact"}) + "\n", "utf-8")
     dev.write_text(json.dumps({**row, "id": "d1", "label": "save", "category": "fact"}) + "\n")
     out = CliRunner().invoke(main, ["eval", "policy", "--cases", str(held), "--cases", str(dev)])
     assert out.exit_code == 0, out.output
     report = json.loads(out.stdout)
-    assert report["accuracy"] == {"policy_c": 0.0, "policy_dev": 0.0}
-    assert report["sets"]["policy_c"]["misses"] == 1 and "c1" not in out.stdout
+    assert report["accuracy"] == {f"policy{suffix}": 0.0, "policy_dev": 0.0}
+    assert report["sets"][f"policy{suffix}"]["misses"] == 1 and "c1" not in out.stdout
     assert report["sets"]["policy_dev"]["misses"] == ["d1"]

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from memory_pipelines.core import sentence_kinds
+from memory_pipelines.core.past_tense import IRREGULAR_PAST
 
 _INTERJECTION = (
     r"yes|yeah|yep|yup|no|nope|oh|ooh|ah|aw+|well|sure|ok(?:ay)?|right|hmm+|um+|actually|wow|"
@@ -22,13 +23,6 @@ _OPENER = re.compile(
     r"|plus\b|btw\b,?|by the way\b,?|anyway\b,?|oh\b)\s*)+",
     re.IGNORECASE,
 )
-# fmt: off
-_IRREGULAR_PAST = frozenset([
-    "went", "got", "became", "took", "made", "bought", "sold", "ran", "met", "saw", "found",
-    "gave", "won", "lost", "began", "wrote", "built", "left", "came", "grew", "flew", "sat",
-    "spent", "taught", "kept", "had", "did", "felt", "thought", "heard", "told",
-])
-# fmt: on
 # fmt: off
 _NOT_PAST = frozenset([
     "need", "feed", "seed", "speed", "breed", "indeed", "bed", "red", "shed", "wed",
@@ -93,7 +87,7 @@ def with_subject(sentence: str) -> str:
     after = rest.split()[:1]
     if after and re.fullmatch(r"and|is|was|has|had|will|would|said|says|\w+ed", after[0].lower()):
         return sentence  # "Jared went", "Fred and I": the first word is the subject
-    if after and after[0].lower() in _IRREGULAR_PAST:
+    if after and after[0].lower() in IRREGULAR_PAST:
         return sentence
     clause = re.split(r"[;:—–]| - ", rest, maxsplit=1)[0]
     said = f"{adv}{low}{rest}"
@@ -103,7 +97,7 @@ def with_subject(sentence: str) -> str:
         return f"I'm {said}"  # "Excited for the trip", "Gonna volunteer next month"
     if low in ("gotta", "wanna"):
         return f"I {said}"
-    past = low in _IRREGULAR_PAST or (low.endswith("ed") and len(low) >= 5 and low not in _NOT_PAST)
+    past = low in IRREGULAR_PAST or (low.endswith("ed") and len(low) >= 5 and low not in _NOT_PAST)
     if past:
         return f"I {said}"
     verb_ing = low.endswith("ing") and len(low) >= 6 and low not in _ADJECTIVE_ING
@@ -128,9 +122,11 @@ _MOOD = frozenset([
     "push", "pushing", "forward", "dream", "dreams", "goal", "goals", "passion", "journey",
     "ride", "way", "thing", "things", "stuff", "lot", "life", "moment", "moments", "time",
     "times", "really", "definitely", "totally", "super", "pretty", "kinda", "sorta", "truly",
+    "honestly", "frankly", "seriously", "literally", "basically", "genuinely", "lot", "much",
     "still", "even", "always", "never", "anything", "everything", "something", "nothing", "can't",
     "won't", "don't", "isn't", "it's", "that's", "i'm", "i've", "i'll", "i'd", "ain't", "bit",
-    "kind", "mix", "wait", "trying", "try", "tried", "stay", "staying", "work", "working",
+    "kind", "mix", "wait", "trying", "try", "tried", "stay", "staying", "work", "working", "today",
+    "tonight", "lol", "haha", "ugh", "omg",
     "hardwork", "hardworking",
 ])
 # fmt: on

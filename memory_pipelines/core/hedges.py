@@ -1,0 +1,99 @@
+"""Hedges: what makes a sentence low-confidence speculation rather than a statement. Maybes and
+modal verbs, undecided plans, belief frames ("I think ..."), and the assistant's suggestions.
+Used by core/sentence_kinds.py. Pure Python."""
+
+from __future__ import annotations
+
+import re
+
+
+def _rx(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern, re.IGNORECASE)
+
+
+_HEDGE = _rx(
+    r"\bmaybe\b|\bmight\b|\bperhaps\b|\bprobably\b|\b(?:un)?likely\b|"
+    # not "whenever possible", "if possible"
+    r"(?<!whenever )(?<!where )(?<!when )(?<!if )(?<!as soon as )\bpossibl[ey]\b|"
+    # hearsay and leanings: "apparently the bridge closes", "leaning towards", "who knows"
+    r"\bapparently\b|\bsupposedly\b|\ballegedly\b|\bleaning (?:towards?|to)\b|"
+    r"\bwho knows\b(?! (?:why|how|what|where|when)\b)|"
+    # a wish under a condition: "if the bonus comes through I'd love to go" (not "if you ...")
+    r"^\W*if (?!you\b).*\b(?:i'd|we'd|i would|we would)\b|"
+    r"\b(?:i'd|we'd|i would|we would) (?:love|like) to\b.*\bif (?!you\b)|"
+    r"\bunsure\b|(?:\bnot|n't) (?:\w+ )?(?:sure|certain|convinced)\b|\buncertain\b|"
+    r"\bno (?:idea|clue)\b|"
+    r"\b(?:don't|do not) know (?:what|whether|if|how|when|where|which|yet)\b|\bdunno\b|"
+    r"\bguess\b|\bhunch\b|\ba chance\b|\bcould (?:be|go|try)\b|"
+    # "could" for what may happen to a thing ("the bridge could close"); a person's "could" may
+    # be past ability ("she could read at four")
+    r"\b(?:the|this|that|these|those|there|which) (?:[a-z-]+ ){0,2}?could "
+    r"(?!not\b|n't|only\b|finally\b|already\b)[a-z]+|"  # not a limit: "could only give me the 9th"
+    r"\b(?:you|it|that|this|we) could\b|\bsome ?day\b|\bone day\b|\bat some point\b|"
+    r"\bthinking (?:about|of)\b|\bconsidering\b|\btoying with\b|\bwonder|\btempted\b|"
+    r"\bdepend(?:s|ing) on\b|\btbd\b|\bundecided\b|\bhaven't decided\b|\bnot (?:yet )?confirmed\b|"
+    r"\bnothing's confirmed\b|\bhave to check\b|\beither way\b|"
+    # another person's belief: "the vet thinks", "my accountant reckons" (not "believes in")
+    r"\b(?:thinks|reckons|believes)\b(?! (?:in|of)\b)|"
+    r"\bsuspect|\bhopefully\b|\bif i get (?:time|a chance|round)|\bhave you (?:tried|considered)\b|"
+    r"\bhow about\b|\bwhy not\b|\bworth (?:a )?try|"
+    # options not taken (the modal "may" is _modal_may below)
+    r"\bmay or may not\b|\b(?:one|another|an|other) (?:option|alternative)s?\b|"
+    # wait-and-see idioms, a decision not (yet) made, a choice put off
+    r"\bwe'll see\b|\bfingers crossed\b|\bwait and see\b|"
+    r"\bnot (?:yet )?decided\b|\byet to decide\b|\bstill deciding\b|"
+    r"\b(?:think|mull) (?:it|this|that) over\b|\bthink about it\b|\bsleep on it\b|"
+    # an outcome put as even odds or open: "it's fifty-fifty", "up in the air", "a toss-up"
+    # (not a split: "we go 50/50 on rent")
+    r"\b(?:is|'s|are|looks|seems|feels|about|at) (?:a |like )?(?:fifty-fifty|50/50|50-50)\b|"
+    r"\bup in the air\b|\btoss-?up\b|\bcoin ?(?:flip|toss)\b|\bon the fence\b|"
+    r"\btouch and go\b"
+)
+# The modal "may" before a verb, wherever its subject ("The roof may need new tiles"); not the
+# month or a name: capitalised inside a sentence, or after a word that takes a date ("in may",
+# "early may", "this may").
+_MAY = re.compile(r"\b(?P<may>may) (?!\d|only\b)[a-z']+", re.IGNORECASE)  # "may only": a rule
+_DATE_WORDS = (
+    "in of on by until till since from before after during through this next last early late mid "
+    "every each end start beginning middle"
+)
+_DATE_WORD = frozenset(_DATE_WORDS.split())
+
+
+def _modal_may(sent: str) -> bool:
+    for m in _MAY.finditer(sent):
+        before = sent[: m.start()].split()
+        if not before or (m.group("may") != "may" and not sent.islower()):
+            continue  # "May we ...?", "in May", "Aunt May"; an all-lower-case turn has no capitals
+        if before[-1].lower().strip("-,") not in _DATE_WORD and not before[-1].endswith("-"):
+            return True
+    return False
+
+
+# A belief frame: the weakest hedge. "I think the dog is about nine" is speculation on its own,
+# but it does not undo a plain, concrete fact said next to it (see is_belief_only).
+_BELIEF = _rx(r"\b(?:i|we) (?:think|believe|reckon)\b(?! (?:in|of|about)\b)")  # not "believe in"
+# Hedged only when the assistant says it: a suggestion, or a hypothetical "would" that is not its
+# own ("One option would be to remortgage", "a sensor would be wasteful"; not "I would").
+_SUGGESTION = _rx(
+    r"\bi(?:'d)? (?:suggest|recommend)\b|(?<!\bi )(?<!\bwe )\bwould (?:be|make|give|save|cost)\b|"
+    r"\byou (?:may|might) (?:want|wish|like) to\b|\bi'd (?:go with|go for|pick|choose|opt for)\b"
+)
+
+
+def is_belief_only(sent: str) -> bool:
+    """Whether a sentence is hedged by a belief frame ("I think ...") and nothing stronger."""
+    low = " ".join(sent.lower().replace("\u2019", "'").split())
+    return bool(_BELIEF.search(low)) and not (_HEDGE.search(low) or _modal_may(sent))
+
+
+def is_hedged(sent: str, role: str) -> bool:
+    """Whether a sentence is hedged: a hedge word, the modal "may", a belief frame, or a
+    suggestion when the assistant says it."""
+    low = " ".join(sent.lower().replace("\u2019", "'").split())
+    return bool(
+        _HEDGE.search(low)
+        or _modal_may(sent)
+        or _BELIEF.search(low)
+        or (role == "assistant" and _SUGGESTION.search(low))
+    )

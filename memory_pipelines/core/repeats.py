@@ -1,0 +1,238 @@
+"""What the chat already holds: recaps, re-pastes and quotes of earlier turns
+(`already_in_history`), and turns that repeat or paraphrase what was just said (`restatement`).
+Used by the save policy (core/policy.py). Pure Python; an embedding similarity may be passed in."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from difflib import SequenceMatcher
+
+from memory_pipelines.core.sentence_kinds import (
+    ADDITIVE,
+    DEADLINE,
+    SAFETY,
+    SAVE_KINDS,
+    content_words,
+    norm,
+    sentence_kind,
+    sentences,
+)
+
+Similarity = Callable[[str, Sequence[str]], list[float]]
+
+# Cut-offs for all-MiniLM-L6-v2: paraphrases of a recent turn sit above 0.7, while a turn that
+# opens like a reply ("Yeah, ...") only has to be on the same topic.
+ECHO_SIM = 0.7
+CUED_ECHO_SIM = 0.4
+LEXICAL_ECHO = 0.5  # share of content words already in recent turns, when there is no embedder
+RESTATED_SHARE = 2 / 3  # share of a durable turn's content words in earlier statements
+
+
+def _rx(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern, re.IGNORECASE)
+
+
+_HISTORY = _rx(
+    r"^\W*(?:\w+\W+){0,3}(?:recap|summary|summari[sz]e)\b|\bsum(?:ming)? up\b|^\W*quoting\b|"
+    r"\b(?:pasting|re-?sending|re-?posting|resend(?:ing)?|copying|forwarding)\b|"
+    r"\bhere it is again\b|\bfrom before\b|\b(?:your|my) earlier (?:answer|message|reply)\b|"
+    r"\bwhat (?:i|you) (?:wrote|said) earlier\b|\bsame (?:error|output|log|traceback)\b|"
+    r"\b(?:sent|pasted|posted|shared) (?:earlier|before)\b|"
+    r"^\W*(?:again|once more):"
+)
+# A recap announces itself before its first colon: "Session summary: ...", "Recap: ...".
+# The head names a recap ("Daily digest: ...") or the conversation as its topic ("Here's what we
+# covered today: ...").
+_RECAP_HEAD = _rx(
+    r"\brecap\w*|\bsummar(?:y|ies|ise|ize)\b|\bso far\b|\bdigest\b|"
+    r"\bwhere we (?:are|landed|got to|ended up|left off|stand)\b|"
+    r"\brundown\b|\bround-?up\b|\bwrap-?up\b|\btl;?dr\b|\bwhat (?:we|you and i) "
+    r"(?:covered|discussed|talked (?:about|through)|went (?:over|through))\b"
+)
+# A request for a recap ("can you sum up what we did?", "give me the week's recap"): the
+# assistant's answer to it, when it lists what happened, is a recap whatever its head.
+_RECAP_ASK = _rx(
+    r"\brecap\w*|\bsummar(?:y|ies|ise|ize)\b|\bsum (?:\w+ )?up\b|\bround-?up\b|\brundown\b|"
+    r"\btl;?dr\b|\bwhat (?:did )?(?:we|you and i) (?:did|do|covered|cover|discussed|discuss|"
+    r"talked about|went (?:over|through)|got through)\b"
+)
+_PLEDGE = _rx(r"\b(?:i|we)(?:'ll| will| shall)\b|\bgoing to\b")
+_QUOTED = re.compile(r"[\"\u201c`]([^\"\u201d`]{20,})[\"\u201d`]")
+_ECHO_STRONG = _rx(
+    r"\bwhat you're saying\b|\bso you mean\b|\bif i understand\b|\bwhat i said\b|"
+    r"\b(?:like|as) i (?:said|mentioned)\b|\bto be clear\b|\bin other words\b|\bas mentioned\b|"
+    r"\bgot it\W*$|\bthat's the gist\b|\bin a nutshell\b|\b(?:right|correct|is that right)\?$"
+)
+# A reply cue: an opener ("Yeah, ...", "So ...") or a closing confirmation tag ("7:10, right.").
+_ECHO_WEAK = _rx(
+    r"^\W*(?:yeah|yep|yes|so|basically|right|exactly|i mean)\b|"
+    r",\s*(?:right|correct|yes|yeah|yep|ok(?:ay)?)\W*$"
+)
+# The assistant acknowledging what it was told: an ack, an assessment of the user's choice
+# ("Greenway makes sense, since ..."), or the user's words given as its reason ("Since you work
+# nights, I'll ...").
+_ASSISTANT_ACK = _rx(
+    r"^\W*(?:noted|got it|understood|ok(?:ay)?|will do|gotcha|of course|sure|right|makes sense|"
+    r"sounds like|so you)\b|\bnoted\b|"
+    r"^\W*(?:\w+\W+){0,3}?(?:makes (?:total |good )?sense|"
+    r"(?:(?:is|was|'s) (?:a )?|(?:sounds|seems) like (?:a )?)"
+    r"(?:good|great|sensible|smart|wise) (?:choice|call|idea|plan|pick|move)|"
+    r"(?:sounds|seems) (?:good|great|right|sensible|wise))\b|"
+    r"^\W*(?:since|as|given(?: that)?|because) you(?:'re|'ve|'d| \w+)"
+)
+
+# Episodes and session summaries never become memory items (the spec): they are the history
+# channel's job. A category naming a stretch of conversation rather than a kind of fact.
+_HISTORY_CATEGORY = re.compile(
+    r"^(?:\w+[_-])?(?:episodes?|episodic|sessions?|summary|summaries|recaps?|conversations?|transcripts?"
+    r"|dialogues?|chat|chats|chat[_-]?logs?|logs?|turns?|messages?|threads?)(?:[_-]\w+)?$",
+    re.IGNORECASE,
+)
+
+
+def history_category(category: str) -> bool:
+    """Whether a category names an episode, a session or its summary (never a memory item)."""
+    return bool(_HISTORY_CATEGORY.match(category.strip()))
+
+
+def _strip_role(line: str) -> str:
+    return re.sub(r"^(?:user|assistant|system|tool):\s*", "", line.strip(), flags=re.IGNORECASE)
+
+
+def _numbers(text: str) -> set[str]:
+    return set(re.findall(r"\d+(?:[.,]\d+)*", text))
+
+
+def _shares_run(a: str, b: str, n: float) -> bool:
+    """Whether a and b share a run of at least n characters. A run that long covers one of a's
+    pieces of length ~n/2 cut at fixed steps, so when b holds none of them there is no need
+    for the (slow) longest-match search."""
+    size = max(1, int(n + 1) // 2)
+    if not any(a[i : i + size] in b for i in range(0, len(a) - size + 1, size)):
+        return False
+    return SequenceMatcher(None, a, b, autojunk=False).find_longest_match().size >= n
+
+
+def _answers_recap_request(text: str, recent: Sequence[str]) -> bool:
+    """Whether text lists three things or more, none of them a pledge, right after the user
+    asked for a recap."""
+    users = [r for r in recent if r.lower().startswith("user:")]
+    listing = len(re.findall(r"[,;]|\band\b", text)) >= 2 and not _PLEDGE.search(text)
+    return bool(users) and listing and bool(_RECAP_ASK.search(_strip_role(users[-1])))
+
+
+def is_already_in_history(text: str, recent: Sequence[str] = (), role: str = "user") -> bool:
+    """Recaps, summaries, re-pastes and quotes: a cue, or a long stretch copied from a recent
+    turn. A user re-pasting a block is history; the assistant echoing a line is a restatement."""
+    if _HISTORY.search(text) or (":" in text and _RECAP_HEAD.search(text.split(":", 1)[0])):
+        return True
+    if role == "assistant" and _answers_recap_request(text, recent):
+        return True
+    flat = norm(text)
+    # Quoted spans and the lines of a pasted block are checked one by one.
+    lines = text.strip().splitlines()
+    quotes = [norm(q) for q in [*_QUOTED.findall(text), *lines[1:]] if len(q.strip()) >= 20]
+    block = "\n" in text.strip() or role == "user"
+    for line in recent:
+        other = norm(_strip_role(line))
+        if any(_shares_run(q, other, 0.8 * len(q)) for q in quotes):
+            return True
+        if block and _shares_run(flat, other, max(30, len(flat) // 2)):
+            return True
+    return False
+
+
+def _statements(recent: Sequence[str]) -> list[tuple[str, str]]:
+    """The sentences of recent turns that state something, with their kinds: no questions,
+    hedges or talk about the chat."""
+    said = []
+    for line in recent:
+        role, _, body = line.partition(":")
+        role = role.strip().lower() if body else "user"
+        for sent in sentences(body or line):
+            kind = sentence_kind(sent, role)
+            if not sent.endswith("?") and kind not in ("hedge", "meta", "ack", "greeting"):
+                said.append((sent, kind))
+    return said
+
+
+def _share_said(words: set[str], said: set[str]) -> float:
+    """Share of words found among said, a word matching another that it starts or that starts
+    it ("gluten" / "gluten-free", "deploy" / "deployed") when both have four letters or more."""
+
+    def found(w: str) -> bool:
+        return w in said or any(
+            min(len(w), len(o)) >= 4 and (w.startswith(o) or o.startswith(w)) for o in said
+        )
+
+    return sum(map(found, words)) / len(words) if words else 0.0
+
+
+def _restates_durable(
+    text: str, kinds: list[str], recent: Sequence[str], similarity: Similarity | None
+) -> bool:
+    """A durable statement made again: the same kinds of statement (a promise again, a health
+    fact again) were just stated, not asked, and hold most of its words ("As promised, the quote
+    will be with you by 4pm" after "I'll send you the quote by 4pm")."""
+    durable = {k for k in kinds if k in SAVE_KINDS or k == "fact"}
+    said = _statements(recent)
+    if not durable or not durable <= {k for _, k in said}:
+        return False  # a fulfilled promise is news: "The fix is deployed" after "I'll deploy"
+    words, said_words = content_words(text), content_words(" ".join(s for s, _ in said))
+    if _share_said(words, said_words) < RESTATED_SHARE:
+        return False
+    fresh = [w for w in words if _share_said({w}, said_words) == 0.0]
+    if any(re.search(rf"\b(?:and|or|&)\s+(?:\w+\s+)?{re.escape(w)}\b", text, re.I) for w in fresh):
+        return False  # a list made longer: "peanuts and shellfish" after "peanuts"
+    return similarity is None or max(similarity(text, [s for s, _ in said])) >= ECHO_SIM
+
+
+def is_restatement(
+    text: str,
+    role: str,
+    kinds: list[str],
+    recent: Sequence[str],
+    similarity: Similarity | None,
+    *,
+    item: bool = False,
+) -> bool:
+    """Whether text repeats or paraphrases what recent turns said. A turn that states a durable
+    fact again (a promise, a health fact) repeats it; a memory item that does is kept
+    (item=True): it may be the first record of it, and the dedup judge merges it into the record
+    if there is one."""
+    if not recent or ADDITIVE.search(text):
+        return False  # "and amoxicillin too": a restatement that adds a detail is a save
+    if _ECHO_STRONG.search(text):
+        return True
+    if all(k in ("meta", "greeting", "hedge") for k in kinds):
+        return False  # a skip with its own, more specific reason
+    others = [_strip_role(r) for r in recent]
+    new_numbers = _numbers(text) - _numbers(" ".join(others))
+    new_deadline = bool(DEADLINE.search(text)) and not any(DEADLINE.search(o) for o in others)
+    if role == "assistant" and _ASSISTANT_ACK.search(text) and not (new_numbers or new_deadline):
+        # "Noted: no chicken bones for Luna." The assistant only confirms what it was told.
+        return not any(k in ("hard_lesson", "shipped_outcome") for k in kinds)
+    fresh = not (new_numbers or new_deadline)
+    if fresh and not item and _restates_durable(text, kinds, recent, similarity):
+        return True
+    if SAFETY.search(text):
+        # A health or safety fact is never missed: answering "Any allergies?", with a new
+        # detail, or as an item, it is saved, and the dedup judge merges it into the record.
+        return False
+    words = content_words(text)
+    # "Right, so we're going with the blue one." A reply whose every word was just said repeats
+    # it, whatever kind of statement it is.
+    # Words of a question are not said: "Yes, always metric" answers "Always metric?" with a save.
+    stated = [s for o in others for s in sentences(o) if not s.endswith("?")]
+    echoed = content_words(_ECHO_WEAK.sub(" ", text)) <= content_words(" ".join(stated))
+    if _ECHO_WEAK.search(text) and not new_numbers and len(words) >= 2 and echoed:
+        return True
+    if new_numbers or any(k in SAVE_KINDS for k in kinds):
+        return False
+    sim = max(similarity(text, others), default=0.0) if similarity else None
+    if _ECHO_WEAK.search(text) and len(content_words(text)) >= 2:  # "Yes, thanks!" is no echo
+        return sim is None or sim >= CUED_ECHO_SIM
+    if sim is not None:
+        return sim >= ECHO_SIM
+    return bool(words) and len(words & content_words(" ".join(others))) / len(words) >= LEXICAL_ECHO

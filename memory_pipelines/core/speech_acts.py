@@ -1,0 +1,92 @@
+"""Speech acts about the conversation itself: greetings, acknowledgements and thanks, requests
+to the assistant, pauses and sign-offs ("meta"). Used by core/sentence_kinds.py. Pure Python."""
+
+from __future__ import annotations
+
+import re
+
+
+def _rx(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern, re.IGNORECASE)
+
+
+# Small words that may open a sentence before a greeting or a meta phrase ("Sure, here's ...").
+_LEAD = r"^\W*(?:(?:sure|ok(?:ay)?|right|great|yes|yeah|sorry|and|hmm+)\W+)*"
+META = _rx(  # talk about the conversation itself: reshape/repeat requests, pauses, sign-offs
+    # announcing a speech act: "I've got a question about my pension", "Quick question:"
+    r"^\W*(?:(?:hi|hello|hey|so|ok(?:ay)?)\W+)?(?:i've got|i have|i've|got|quick|one more|another|"
+    r"just a)\s+(?:a\s+)?(?:quick\s+|small\s+|silly\s+)?(?:question|favou?r|request|query)\b|"
+    + _LEAD
+    + r"(?:let me (?:think|know|check|look)|remind me|help me|tell me|show me|"
+    # "Next!", "Next one": a request; not "Next month I'm having a show"
+    r"(?:shorter|longer|simpler|again|next(?=\W*$|\s+(?:one|please|step|part|page)\b)|more|"
+    r"continue|go on|carry on)\b|repeat (?:that|it)|"
+    r"(?:one|just a|give me a) (?:moment|sec|second|minute|mo|tick)\b|"
+    r"hang on|hold on|brb|back in \d|(?:can|could|would|will) you\b[^?]*\?$|say that again|"
+    r"what was .* again|here's (?:the|a|your) (?:\w+ )?(?:version|draft)|here you go|"
+    r"you're welcome|have a (?:good|nice|great)|(?:good)?bye|see you|talk (?:later|soon)|"
+    r"take care|good night|that's (?:all|it)\b|ready when you are|good (?:question|point)|"
+    r"fair point|as requested|here(?:'s| is| are)\b[^.]*:$|take your time)|"
+    r"\b(?:speak|talk|chat) (?:later|soon|tomorrow)\b|"
+    r"\bhadn't thought of (?:that|it)\b|\blet me (?:dig|see|find|pull)\b|"
+    r"\b(?:i'll|let me) (?:have a look|take a look|look at it|get back to you|come back to you|"
+    r"think about it|sleep on it)\b|"
+    r"\bmake (?:it|that|this) (?:\w+ )?(?:shorter|longer|simpler)\b|\bthat's (?:all|it) for\b|"
+    r"\brepeat (?:that|it|the last)\b|"
+    # what was said or asked, pointed at: "That's not what I asked", "this isn't what I meant"
+    r"\b(?:that|this|it)(?:'s|\s+(?:is|was|isn't|wasn't))?\s+(?:not\s+|exactly\s+|just\s+)?"
+    r"what (?:i|you) (?:asked|meant|said|wanted|requested|was asking|was after|had in mind)\b|"
+    # the assistant's last output as the subject: "that answer was way too long"
+    r"^\W*(?:that|this|your|the last|the previous|the first)\s+(?:\w+\s+)?(?:answer|reply|response|"
+    r"explanation|version|suggestion|output|message)s?\b"
+)
+# A question put by word order, its question mark left off: "can we go back to the budget".
+QUESTION_ORDER = _rx(
+    r"^\W*(?:(?:so|and|but|ok(?:ay)?|hmm+|wait)\W+)*(?:(?:can|could|would|will|shall|should|do|"
+    r"does|did|is|are|am)(?:n't)? (?:i|we|you|it|he|she|they|this|that|there)|"
+    r"(?:what|how|why|where|when|which|who)(?:'s| is| are| do| does| did| can| could| should|"
+    r" would| will))\b"
+)
+# "Let me ...": the speaker's own next step in the conversation ("Let me re-read the first
+# part", "Wait, let me scroll up"), up to the first clause break.
+HORTATIVE = _rx(
+    r"^\W*(?:(?:ok(?:ay)?|right|sure|wait|stop|hang on|hold on|hmm+|sorry|actually|oh|so)\W+)*"
+    r"let me \w+[^,;:]*"
+)
+ACK = _rx(
+    r"^\W*(?:thanks|thank you|thx|cheers|ta|perfect|great|awesome|cool|nice|lovely|brilliant|"
+    r"excellent|amazing|ok(?:ay)?|sure|alright|sounds good|fair enough|lol|haha|hmm+|oh wow|"
+    r"interesting|good to know|true|fair|no worries|no rush|all good|"
+    r"wow|got it|gotcha|makes sense|noted|understood|will do|of course|no problem|right|yes|"
+    r"yeah|yep|that's (?:great|perfect|brilliant|lovely|helpful|fine|amazing|awesome)|"
+    # wishes, congratulations and apologies, social formulae like thanks
+    r"sorry|apologies|my apologies|my bad|oops|good luck|best of luck|congrat\w*|well done|"
+    r"have fun|enjoy (?:the|your)|safe travels|"
+    r"get well soon|hope (?:it|you|that|the|all)|happy (?:birthday|holidays|new year|friday))\b"
+)
+GREETING = _rx(
+    _LEAD
+    + r"(?:hi|hello|hey|welcome(?: back)?|hiya|heya|howdy|yo|morning|evening|afternoon|greetings|"
+    r"good (?:morning|afternoon|evening|day)|i'm back|back now)\b"
+)
+# A one-off task for the assistant ("Write a haiku", "Compare these two offers") is not memory.
+REQUEST = _rx(
+    r"^\W*(?:write|draft|make|create|find|compare|summari[sz]e|translate|explain|list|fix|check|"
+    r"sort|generate|plan|calculate|rewrite|proofread|review|look up|search|give me|tell me)\b"
+)
+# An imperative whose object points back at the last output ("Try that again but less formal",
+# "Wait, scroll back, I missed that", "Send it to me as a PDF this time"): a request about this
+# conversation. The first word is taken for a verb when it is no pronoun, determiner, auxiliary,
+# question word, -ing/-ed form or verb of acknowledgement ("Got it"); the pronoun must not open a
+# relative clause ("Anything that needs thinking, ...").
+ANAPHORIC_REQUEST = _rx(
+    r"^\W*(?:(?:wait|ok(?:ay)?|now|hmm+|sorry|please|actually|oh|no|nah|nope|and|but|just)\W+)*"
+    r"(?!(?:i|we|you|he|she|they|it|that|this|there|here|then|what|who|how|why|where|when|which|"
+    r"is|are|was|were|does|did|can|could|will|would|should|and|but|or|so|the|a|an|my|our|"
+    r"your|his|her|their|not|no|yes|yeah|got|get|love|like|hate|see|mean|\w+thing|\w+one)\b)"
+    # the object may be placed in the last output: "that last bit", "this second part"
+    r"[a-z]+(?<!ing)(?<!ed) (?:back\b|(?:it|that|this)"
+    r"(?:\s+(?:last|first|second|third|previous|final|other|top|bottom|whole)(?:\s+[a-z]+)?)?"
+    r"(?=\W*$|[,;:]|\s+(?:again|back|up|down|out|"
+    r"over|one|bit|part|in|into|as|to|with|for|from|more|less|properly|instead|now|but)\b))"
+)
