@@ -18,8 +18,8 @@ from memory_pipelines.core.judge_claims import (
 )
 from memory_pipelines.core.judge_lexicon import DETERMINERS, LIGHT_VERBS, MONTHS, stem
 from memory_pipelines.core.judge_rules import Analysis
-from memory_pipelines.core.judge_subjects import is_relation
 from memory_pipelines.core.judge_values import shared_values, value_conflicts
+from memory_pipelines.core.judge_who import subject_conflict
 
 
 @dataclass(frozen=True)
@@ -168,39 +168,6 @@ def _other_form(c: Analysis, e: Analysis) -> bool:
     return False
 
 
-def _subject_conflict(c: Analysis, e: Analysis) -> bool:
-    """Do the two items talk about different people, pets or things?"""
-    if not c.subject or not e.subject:
-        return False
-    # "Partner Sam" and "Sam's mum": one name, two relations, two people.
-    c_rel = {x for x in c.subject if is_relation(x)}
-    e_rel = {x for x in e.subject if is_relation(x)}
-    if c_rel and e_rel and not c_rel & e_rel:
-        return True
-    c_named = {x for x in c.subject if not is_relation(x)} - {"user"}
-    e_named = {x for x in e.subject if not is_relation(x)} - {"user"}
-    if c_named and e_named:  # "Colleague Fatima" vs "Colleague Tom": the names decide
-        return not (c_named & e_named)
-    if c.subject & e.subject:
-        return False
-    # One side mentions the other's subject: "the kids stay at their dad's" and "shares
-    # custody; the children are with their father" are about the same people.
-    if (c.subject - {"user"}) & e.entities or (e.subject - {"user"}) & c.entities:
-        return False
-    # ... or names it by its role: "Pays the childminder £6.50" is about "Childminder Bev".
-    for a, b in ((c, e), (e, c)):
-        role = b.subject_stems - b.entities  # the one word beside a name
-        if a.subject == {"user"} and len(role) == 1 and role & a.predicate_stems:
-            return False
-    # "Split up with Dario" beside "Partner is Dario": the user's own item names the person the
-    # other is about, so it speaks of that relation.
-    for a, b in ((c, e), (e, c)):
-        if a.subject == {"user"} and (b.entities - b.subject - {"user"}) & a.entities:
-            return False
-    # "Thesis is due ..." beside a user item is no clash; "Partner Sam ..." beside one is.
-    return c.subject_is_person and e.subject_is_person
-
-
 def compare(
     i: int, c: Analysis, existing: Sequence[Analysis], cos: float, categories: tuple[str, str]
 ) -> Pair:
@@ -225,7 +192,7 @@ def compare(
         index=i,
         cos=cos,
         same_category=categories[0] == categories[1],
-        subject_conflict=_subject_conflict(c, e),
+        subject_conflict=subject_conflict(c, e),
         shared_subject=bool(
             (c.subject & e.subject) - {"user"}
             or (c.subject - {"user"}) & e.entities

@@ -59,6 +59,7 @@ class Analysis:
     subject: frozenset[str]  # who/what the item is about ('user' when it opens with a verb)
     subject_is_person: bool  # the subject is the user, a relative, a pet or a sure name
     subject_stems: frozenset[str]  # content stems of the grammatical subject
+    possessed: bool  # the subject is something of someone's ("Partner's surname")
     predicate_stems: frozenset[str]  # content stems after the subject
     entities: frozenset[str]  # every person, pet or proper name mentioned
     names: frozenset[str]  # capitalised value words (products, places, people), no acronyms
@@ -145,6 +146,7 @@ def analyse(
         subject=frozenset(subject),
         subject_is_person=any(x == "user" or x in sure or is_relation(x) for x in subject),
         subject_stems=content_stems(body[:split]),
+        possessed=any(bare(t) != t for t in body[: max(split - 1, 0)]),
         predicate_stems=content_stems(body[split:]),
         entities=frozenset(entities),
         names=frozenset(names),
