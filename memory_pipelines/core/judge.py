@@ -56,6 +56,10 @@ SUPERSEDE_FLOOR = 0.45  # cosine that makes a stored item the plausible target o
 # ... of a weak cue, which often rides along with an unchanged fact: there the cosine is
 # evidence only beside a typed value that changed ("now £1,500" beside "rent is £1,400").
 WEAK_CUE_FLOOR = 0.55
+# A strong cue may name the old value by a wider word: the nearest item about the subject, this
+# near and this far ahead of the next, is its target.
+NEAREST_FLOOR = 0.33
+NEAREST_MARGIN = 0.1
 PLAN_CHANGE_FLOOR = 0.3  # cosine for "a strong cue changes this stored plan"
 STRICT_SAME_SLOT = 0.8  # cosine for an update stated without any cue
 # Cues that also accompany unchanged values ("now", "a new job", "moved to" the same city).
@@ -83,7 +87,7 @@ def _supersede_score(p: Pair, c: Analysis, e: Analysis) -> float:
     score -= 0.5 * p.subject_conflict + 0.15 * (not p.same_category) + 0.05 * p.narrower
     # "Gave up the choir" beside "Choir rehearses on Wednesdays": an item about the old thing
     # (its subject) is not the one that held it ("Sings in the choir").
-    score -= 0.6 * p.old_is_subject
+    score -= 0.6 * (p.old_is_subject and not p.holder_replaced)
     # "Now wants aisle seats; the window is a pain with her knee": the change's other clauses
     # name the old value or the reason, so an item sharing their words held the old value.
     score += 0.2 * p.aside_hit
@@ -118,7 +122,13 @@ def _supersede(c: Analysis, es: Sequence[Analysis], pairs: Sequence[Pair]) -> Ju
         return None
     if not c.cues and _denial_restated(pairs):
         return None  # the same denial said another way: the merge path takes it
-    best = max(pairs, key=lambda p: _supersede_score(p, c, es[p.index]))
+    # Only an item about the candidate's subject held the old value, unless the candidate says
+    # that item's subject gave its place up ("Ellie covers the shifts now that Marcus left").
+    eligible = [p for p in pairs if not p.subject_conflict or p.holder_replaced]
+    if not eligible:
+        return None
+    best = max(eligible, key=lambda p: _supersede_score(p, c, es[p.index]))
+    nearest = sorted((p.cos for p in eligible), reverse=True) + [0.0]
     # A weak cue ("now", "new", "started") rides along with unchanged facts as often as not:
     # nearness alone ("started to realise self-care matters" beside "ran a charity race", both
     # about one person) does not tie it to a stored value; something the two hold must. A moved
@@ -128,6 +138,15 @@ def _supersede(c: Analysis, es: Sequence[Analysis], pairs: Sequence[Pair]) -> Ju
     strong = bool(c.cues - WEAK_CUES - moves) or flips
     evidence = (
         (strong and best.cos >= SUPERSEDE_FLOOR)
+        # "Has stopped drinking alcohol" beside "Has a glass of red wine most nights": the old
+        # value may be named by a wider word; the item clearly nearest of those about the
+        # subject is what ended.
+        or (
+            strong
+            and best.cos == nearest[0] >= NEAREST_FLOOR
+            and best.cos - nearest[1] >= NEAREST_MARGIN
+        )
+        or best.holder_replaced
         or (best.cos >= WEAK_CUE_FLOOR and bool(set(best.value_conflicts) - {"month", "year"}))
         or best.old_hit > 0
         or best.frame_match
@@ -142,7 +161,7 @@ def _supersede(c: Analysis, es: Sequence[Analysis], pairs: Sequence[Pair]) -> Ju
         # kind of value that moved, and the item holds one.
         or bool(c.cues & VALUE_MOVE_CUES and set(best.value_conflicts) - {"month", "year"})
     )
-    if not evidence or best.subject_conflict:
+    if not evidence:
         return None  # a cue, but no stored item it could be about: judge it as a new fact
     if ANOTHER.search(c.text) and not best.old_hit:
         return None  # "finished another quilt", "a second job": a new thing beside the old

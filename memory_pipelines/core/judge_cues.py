@@ -171,8 +171,15 @@ OLD_VALUE = re.compile(
     r"(?= with\b| for\b|[,;:.]|$)",
     re.IGNORECASE,
 )
-# "a new manager", "New half-marathon PB": the noun after "new" names the slot that changed.
-NEW_SLOT = re.compile(r"\bnew ([\w-]+(?: [a-z][\w-]*)?)", re.IGNORECASE)
+# "a new manager", "New half-marathon PB": the noun after "new" names the slot that changed; so
+# does the object of a change to a value ("switched energy supplier to ...", "changed surname
+# to ...", "updated the billing address to ...").
+NEW_SLOT = re.compile(
+    r"\bnew ([\w-]+(?: [a-z][\w-]*)?)"
+    r"|\b(?:switched|changed|swapped|updated|moved) (?:the |their |his |her |my |our )?"
+    r"([a-z][\w-]*(?: [a-z][\w-]*)?) (?:to|over to)\b",
+    re.IGNORECASE,
+)
 
 
 def change_cues(text: str) -> frozenset[str]:

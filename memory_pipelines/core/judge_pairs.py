@@ -45,6 +45,9 @@ class Pair:
     predicate_overlap: float  # overlap of what is said once the subject is set aside
     old_hit: float  # share of the candidate's "from X"/"stopped X" words found here
     old_is_subject: bool  # ... and found only in this item's subject: it is about X, not X
+    # ... and what is said of it the candidate says of its own subject: "Ellie covers the
+    # weekend shifts now that Marcus has left" beside "Marcus works the weekend shifts".
+    holder_replaced: bool
     frame_match: bool
     frame_mismatch: bool
     polarity_flip: bool  # "won't renew" vs "will renew"
@@ -58,6 +61,7 @@ class Pair:
     aside_hit: bool = False  # it shares words with the change's other clauses (the old value)
 
 
+HOLDER_SHARE = 0.5  # share of what is said of the old holder that the candidate says of the new
 SWAP_COS = 0.6  # below this a one- or two-word swap changed the meaning, not the wording
 # Two long sentences share more of their wording by chance (the speaker, feelings, the topic of
 # the chat), so a cosine says less of them: what it must reach rises with their mean length.
@@ -188,6 +192,8 @@ def compare(
     e_said = e.predicate_stems - {stem(n) for n in e_only_names}
     old = c.old_words | c_claims.departed
     _, aside = change_clauses(c.text)
+    old_is_subject = bool(e.stems & old) and e.stems & old <= e.subject_stems
+    said_alike = max(_overlap(c_said, e_said), _overlap(e_said, c_said))
     return Pair(
         index=i,
         cos=cos,
@@ -211,9 +217,10 @@ def compare(
         or any(mentions(e, n) for n in c.names - c.subject - e.subject),
         contain_existing=_overlap(c.stems, e.stems),
         # A name matches a name: "Fennel Invest" says nothing of "is invested in".
-        predicate_overlap=max(_overlap(c_said, e_said), _overlap(e_said, c_said)),
+        predicate_overlap=said_alike,
         old_hit=_overlap(e.stems, old),
-        old_is_subject=bool(e.stems & old) and e.stems & old <= e.subject_stems,
+        old_is_subject=old_is_subject,
+        holder_replaced=old_is_subject and said_alike >= HOLDER_SHARE,
         frame_match=bool(c.frames & e.frames),
         frame_mismatch=bool(c.frames) and bool(e.frames) and not (c.frames & e.frames),
         # Opposite stances on shared content, or a verb negated on one side only, unless the
