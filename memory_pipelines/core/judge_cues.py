@@ -182,8 +182,16 @@ NEW_SLOT = re.compile(
 )
 
 
+# A clause of condition or time to come ("until it is retired", "if the price goes up", "once
+# the loan is paid off"): a change it names has not happened, so it reports none.
+CONDITION = re.compile(
+    r"\b(?:until|till|unless|if|once|in case|before|whenever)\b[^,;:.]*", re.IGNORECASE
+)
+
+
 def change_cues(text: str) -> frozenset[str]:
-    cues = {name for name, rx in CUE_RES if rx.search(text)}
+    said = CONDITION.sub(" ", text)
+    cues = {name for name, rx in CUE_RES if rx.search(said)}
     if "new" in cues and not _new_value_cue(text):
         cues.discard("new")
     return frozenset(cues)

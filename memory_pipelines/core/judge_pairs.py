@@ -188,8 +188,9 @@ def compare(
     e_only_names = {n for n in e.names if not mentions(c, n)}
     n_shared_values = shared_values(c.values, e.values)
     # A name matches a name: "Fennel Invest" says nothing of "is invested in".
-    c_said = c.predicate_stems - {stem(n) for n in c_only_names}
-    e_said = e.predicate_stems - {stem(n) for n in e_only_names}
+    # What is said under a condition ("until it is retired") is not what the item states.
+    c_said = c.predicate_stems - c.conditional - {stem(n) for n in c_only_names}
+    e_said = e.predicate_stems - e.conditional - {stem(n) for n in e_only_names}
     old = c.old_words | c_claims.departed
     _, aside = change_clauses(c.text)
     old_is_subject = bool(e.stems & old) and e.stems & old <= e.subject_stems

@@ -17,6 +17,7 @@ from functools import lru_cache
 from memory_pipelines.core.corrections import correction
 from memory_pipelines.core.judge_cues import (
     ADDITIVE,
+    CONDITION,
     EXCEPTION,
     FRAME_RES,
     HEDGE,
@@ -61,6 +62,8 @@ class Analysis:
     subject_stems: frozenset[str]  # content stems of the grammatical subject
     possessed: bool  # the subject is something of someone's ("Partner's surname")
     predicate_stems: frozenset[str]  # content stems after the subject
+    # ... of a clause of condition ("until it is retired"): not what the item states
+    conditional: frozenset[str]
     entities: frozenset[str]  # every person, pet or proper name mentioned
     names: frozenset[str]  # capitalised value words (products, places, people), no acronyms
     values: dict[str, frozenset[str]] = field(hash=False)
@@ -148,6 +151,7 @@ def analyse(
         subject_stems=content_stems(body[:split]),
         possessed=any(bare(t) != t for t in body[: max(split - 1, 0)]),
         predicate_stems=content_stems(body[split:]),
+        conditional=content_stems(w for m in CONDITION.finditer(text) for w in words(m.group())),
         entities=frozenset(entities),
         names=frozenset(names),
         values=values,
