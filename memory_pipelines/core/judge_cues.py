@@ -108,7 +108,7 @@ HEDGE = re.compile(
 EXCEPTION = re.compile(
     r"\bonly (for|in|on|when|at|after|before|during|if|with)\b|\bexcept\b|\bapart from\b"
     r"|^(for|in|on|at|with) [^,;]{3,40}\bonly\b"
-    r"|\bunless\b",
+    r"|\bunless\b|\ban exception\b",
     re.IGNORECASE,
 )
 # "A second cat", "another car": a new thing beside the known one.
