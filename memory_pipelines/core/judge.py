@@ -90,7 +90,7 @@ def _supersede_score(p: Pair, c: Analysis, e: Analysis) -> float:
     score -= 0.6 * (p.old_is_subject and not p.holder_replaced)
     # "Now wants aisle seats; the window is a pain with her knee": the change's other clauses
     # name the old value or the reason, so an item sharing their words held the old value.
-    score += 0.2 * p.aside_hit
+    score += 0.2 * p.aside_hit + 0.2 * p.stance_turned
     return score
 
 
@@ -147,6 +147,8 @@ def _supersede(c: Analysis, es: Sequence[Analysis], pairs: Sequence[Pair]) -> Ju
             and best.cos - nearest[1] >= NEAREST_MARGIN
         )
         or best.holder_replaced
+        # "Loves hot food now" beside "Can't handle spicy food": the stance turned, with a cue.
+        or (best.stance_turned and best.cos >= SUPERSEDE_FLOOR)
         or (best.cos >= WEAK_CUE_FLOOR and bool(set(best.value_conflicts) - {"month", "year"}))
         or best.old_hit > 0
         or best.frame_match

@@ -18,6 +18,7 @@ from memory_pipelines.core.judge_claims import (
 )
 from memory_pipelines.core.judge_lexicon import DETERMINERS, LIGHT_VERBS, MONTHS, stem
 from memory_pipelines.core.judge_rules import Analysis
+from memory_pipelines.core.judge_stance import contrast_turned, main_stance_turned
 from memory_pipelines.core.judge_values import shared_values, value_conflicts
 from memory_pipelines.core.judge_who import subject_conflict
 
@@ -59,6 +60,7 @@ class Pair:
     other_form: bool = False  # both hold one value, written in another form on one side
     both_deny: bool = False  # each statement's main clause denies or rejects something
     aside_hit: bool = False  # it shares words with the change's other clauses (the old value)
+    stance_turned: bool = False  # one main clause denies, the other not, about one thing
 
 
 HOLDER_SHARE = 0.5  # share of what is said of the old holder that the candidate says of the new
@@ -226,7 +228,9 @@ def compare(
         frame_mismatch=bool(c.frames) and bool(e.frames) and not (c.frames & e.frames),
         # Opposite stances on shared content, or a verb negated on one side only, unless the
         # two deny the same thing in other words.
-        polarity_flip=st.oppose or (_flip(c, e) and not st.agree),
+        polarity_flip=st.oppose
+        or (_flip(c, e) and not st.agree)
+        or contrast_turned(c.contrast, c_claims, e.contrast, e_claims),
         contrast=_contrast(i, c, existing),
         other_object=_other_object(c, e, cos),
         negation_agrees=st.agree and not st.oppose,
@@ -235,4 +239,5 @@ def compare(
         other_form=_other_form(c, e),
         both_deny=c_claims.denies and e_claims.denies,
         aside_hit=bool(_plain(aside - who) & e.stems),
+        stance_turned=main_stance_turned(c_claims, e_claims, who),
     )

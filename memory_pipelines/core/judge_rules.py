@@ -37,6 +37,7 @@ from memory_pipelines.core.judge_lexicon import (
     content_stems,
     words,
 )
+from memory_pipelines.core.judge_stance import contrast_pair
 from memory_pipelines.core.judge_subjects import (
     entity_key,
     existence_subjects,
@@ -73,6 +74,7 @@ class Analysis:
     negated: frozenset[str] = frozenset()  # verbs under a negation
     frames: frozenset[str] = frozenset()
     preference: tuple[frozenset[str], frozenset[str]] | None = None  # (preferred, over)
+    contrast: tuple[frozenset[str], frozenset[str]] | None = None  # "X, not Y": (X, Y)
     existence: bool = False  # "Has a teenage daughter": says only that someone exists
     tentative: bool = False
     planned: bool = False  # a plan or an open choice, not yet a settled fact
@@ -163,6 +165,7 @@ def analyse(
         negated=negated_verbs(text),
         frames=frozenset(name for name, rx in FRAME_RES if rx.search(text)),
         preference=preference_pair(text),
+        contrast=contrast_pair(text),
         existence=bool(existence),
         tentative=bool(TENTATIVE.search(text)),
         planned=bool(PLAN.search(text)),
