@@ -31,15 +31,12 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from memory_pipelines.core.judge_claims import copular_slot
-from memory_pipelines.core.judge_cues import ANOTHER, SINGLE_VALUED_FRAMES
-from memory_pipelines.core.judge_lexicon import content_stems, words
+from memory_pipelines.core.judge_cues import ANOTHER
 from memory_pipelines.core.judge_merge import (
     attribute_held_elsewhere,
     merge_blocker,
     merge_score,
     merge_threshold,
-    two_attributes,
 )
 from memory_pipelines.core.judge_modality import hedged_restatement, plan_settled
 from memory_pipelines.core.judge_pairs import Pair, compare, mentions
@@ -50,6 +47,7 @@ from memory_pipelines.core.judge_rules import (
     lowercase_vocabulary,
     said_on,
 )
+from memory_pipelines.core.judge_slots import slot_value_change, value_changed
 from memory_pipelines.core.judge_types import JudgeDecision, JudgeItem
 
 SUPERSEDE_FLOOR = 0.45  # cosine that makes a stored item the plausible target of a strong cue
@@ -61,16 +59,9 @@ WEAK_CUE_FLOOR = 0.55
 NEAREST_FLOOR = 0.33
 NEAREST_MARGIN = 0.1
 PLAN_CHANGE_FLOOR = 0.3  # cosine for "a strong cue changes this stored plan"
-STRICT_SAME_SLOT = 0.8  # cosine for an update stated without any cue
 # Cues that also accompany unchanged values ("now", "a new job", "moved to" the same city).
 WEAK_CUES = frozenset({"moved", "now", "new", "back", "started", "since"})
 VALUE_MOVE_CUES = frozenset({"number moved", "date moved"})
-SLOT_FLOOR = 0.5  # cosine for "same single-valued slot, another value" without any cue
-# Words that make a slot hold one value ("favourite colour is green"); other slots need a named
-# or typed value ("accountant is Mei") to be read as one value.
-_ONE_VALUE_SLOT = content_stems(
-    words("favourite favorite preferred main usual default current primary")
-)
 
 
 def _supersede_score(p: Pair, c: Analysis, e: Analysis) -> float:
@@ -184,42 +175,6 @@ def _list_change(pairs: Sequence[Pair]) -> JudgeDecision | None:
     return JudgeDecision("supersede", best.index, f"the list {how}: a new value of the slot")
 
 
-def _named(value: str) -> bool:
-    return bool(value) and (value[0].isupper() or value[0].isdigit() or value[0] in "£$€")
-
-
-def _slot_value_change(
-    c: Analysis, es: Sequence[Analysis], pairs: Sequence[Pair]
-) -> JudgeDecision | None:
-    """Without a cue: one slot that holds one value at a time, another value in it. "Lives in
-    Porto" beside "Lives in Lisbon"; "Accountant is Raj" beside "Accountant is Mei"."""
-    c_slot = copular_slot(c.text)
-    # A stored item of the slot whose value the candidate holds ("Lives in Berlin" beside
-    # "Lives in Kreuzberg, Berlin"): the candidate adds detail, nothing changed.
-    if any(
-        c.frames & es[p.index].frames & SINGLE_VALUED_FRAMES
-        and es[p.index].names
-        and all(mentions(c, n) for n in es[p.index].names)
-        for p in pairs
-    ):
-        return None
-    for p in sorted(pairs, key=lambda p: -p.cos):
-        e = es[p.index]
-        if p.subject_conflict or p.contrast or not p.same_category:
-            continue
-        frames = c.frames & e.frames & SINGLE_VALUED_FRAMES
-        if frames and p.name_conflict and p.cos >= SLOT_FLOOR:
-            return JudgeDecision("supersede", p.index, f"{min(frames)}: another value")
-        e_slot = copular_slot(e.text)
-        if not c_slot or not e_slot or c_slot[0] != e_slot[0] or c.subject_is_person:
-            continue
-        (slot, c_value), (_, e_value) = c_slot, e_slot
-        one_value = (_named(c_value) and _named(e_value)) or bool(slot & _ONE_VALUE_SLOT)
-        if one_value and not content_stems(words(c_value)) & content_stems(words(e_value)):
-            return JudgeDecision("supersede", p.index, "same slot, another value")
-    return None
-
-
 def decide(
     candidate: JudgeItem,
     existing: Sequence[JudgeItem],
@@ -248,22 +203,15 @@ def decide(
         or plan_settled(c, es, pairs)
         or same_value_other_form(pairs)
         or denial_restated(pairs)
-        or _slot_value_change(c, es, pairs)
+        or slot_value_change(c, es, pairs)
     )
     if decision:
         return decision
 
     best = max(pairs, key=merge_score)
-    if (
-        best.cos >= STRICT_SAME_SLOT
-        and len(best.value_conflicts) == 1  # one value changed, the rest of the slot agrees
-        and best.same_category
-        and not best.subject_conflict
-        and not best.contrast
-        and not two_attributes(c, es[best.index])
-    ):
-        kind = best.value_conflicts[0]
-        return JudgeDecision("supersede", best.index, f"same slot, {kind} changed (no cue)")
+    changed = value_changed(c, es, best)
+    if changed:
+        return changed
     blocker = merge_blocker(best, c, es[best.index]) or attribute_held_elsewhere(c, es, pairs, best)
     if blocker:
         return JudgeDecision("create", None, f"nearest is a near miss: {blocker}")
