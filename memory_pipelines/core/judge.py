@@ -44,6 +44,7 @@ from memory_pipelines.core.judge_restate import denial_restated, same_value_othe
 from memory_pipelines.core.judge_rules import (
     Analysis,
     analyse_in_case,
+    case_names,
     lowercase_vocabulary,
     said_on,
 )
@@ -185,11 +186,14 @@ def decide(
     if not existing:
         return JudgeDecision("create", None, "nothing stored nearby")
     # Words seen in lower case anywhere in the case are common nouns, not names ("Rent ...").
-    vocab = lowercase_vocabulary([candidate.context, *(x.context for x in existing)])
-    c = analyse_in_case(candidate.context, vocab)
+    texts = [candidate.context, *(x.context for x in existing)]
+    vocab = lowercase_vocabulary(texts)
+    # ... and words capitalised inside a sentence are names, wherever they open one.
+    names = case_names(texts)
+    c = analyse_in_case(candidate.context, vocab, None, names)
     # Relative phrases ("last year") of a stored item are read from its valid_from; the
     # candidate is said now, which the judge is not told, so its own are left unread.
-    es = [analyse_in_case(x.context, vocab, said_on(x.valid_from)) for x in existing]
+    es = [analyse_in_case(x.context, vocab, said_on(x.valid_from), names) for x in existing]
     sims = np.asarray(existing_vecs, dtype=np.float32) @ np.asarray(cand_vec, dtype=np.float32)
     pairs = [
         compare(i, c, es, float(sims[i]), (candidate.category, x.category))

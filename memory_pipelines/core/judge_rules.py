@@ -95,10 +95,14 @@ def _phrase_stems(rx: re.Pattern[str], text: str) -> frozenset[str]:
 
 
 def analyse(
-    text: str, lowercase_vocab: frozenset[str] = frozenset(), said_on: SaidOn = None
+    text: str,
+    lowercase_vocab: frozenset[str] = frozenset(),
+    said_on: SaidOn = None,
+    case_names: frozenset[str] = frozenset(),
 ) -> Analysis:
     """Parse one item; `lowercase_vocab` holds words seen in lower case elsewhere in the case,
-    `said_on` (year, month) when it was said, for phrases like "last year" (None: unknown)."""
+    `case_names` words capitalised inside a sentence there (names), `said_on` (year, month)
+    when it was said, for phrases like "last year" (None: unknown)."""
     matches = list(WORD_RX.finditer(text))
     toks = [m.group() for m in matches]
     # Punctuation right after a token ends a subject ("Subscriptions: Netflix, ...").
@@ -108,7 +112,7 @@ def analyse(
     sure: set[str] = set()
     for i, tok in enumerate(toks):
         key = entity_key(tok)
-        kind = None if key else name_kind(toks, i, lowercase_vocab)
+        kind = None if key else name_kind(toks, i, lowercase_vocab, case_names)
         if key:
             entities.add(key)
         elif kind:
@@ -185,13 +189,36 @@ def _lowercase_words(text: str) -> frozenset[str]:
     return frozenset(tok.lower() for tok in words(text) if tok[:1].islower())
 
 
-def analyse_in_case(text: str, lowercase_vocab: frozenset[str], said_on: SaidOn = None) -> Analysis:
-    """analyse(text, lowercase_vocab, said_on), cached: dedup shows the same stored items again
-    and again. The vocabulary only decides whether a capitalised first word is a name, so the
-    cache key is the text, whether its first word is in the vocabulary, and `said_on`."""
+def case_names(texts: Iterable[str]) -> frozenset[str]:
+    """Words capitalised inside a sentence somewhere in the texts (names, lower-cased)."""
+    return frozenset().union(*(_inner_capitals(text) for text in texts))
+
+
+@lru_cache(maxsize=16384)
+def _inner_capitals(text: str) -> frozenset[str]:
+    toks = words(text)
+    return frozenset(
+        bare(tok).lower()
+        for i, tok in enumerate(toks)
+        if i > 0
+        and tok[:1].isupper()
+        and not is_acronym(tok)
+        and text[: text.find(tok)].rstrip()[-1:] not in ".!?"
+    )
+
+
+def analyse_in_case(
+    text: str,
+    lowercase_vocab: frozenset[str],
+    said_on: SaidOn = None,
+    names: frozenset[str] = frozenset(),
+) -> Analysis:
+    """analyse(text, lowercase_vocab, said_on, names), cached: dedup shows the same stored
+    items again and again. The vocabularies only decide whether a capitalised first word is a
+    name, so the cache key is the text, whether its first word is in each, and `said_on`."""
     first = WORD_RX.search(text)
-    common = first is not None and first.group().lower() in lowercase_vocab
-    return _analyse_cached(text, common, said_on)
+    low = first.group().lower() if first else ""
+    return _analyse_cached(text, low in lowercase_vocab, said_on, low in names)
 
 
 def said_on(valid_from: str | None) -> SaidOn:
@@ -201,7 +228,10 @@ def said_on(valid_from: str | None) -> SaidOn:
 
 
 @lru_cache(maxsize=16384)
-def _analyse_cached(text: str, first_word_common: bool, said: SaidOn) -> Analysis:
+def _analyse_cached(
+    text: str, first_word_common: bool, said: SaidOn, first_word_named: bool = False
+) -> Analysis:
     first = WORD_RX.search(text)
-    vocab = frozenset({first.group().lower()}) if first and first_word_common else frozenset()
-    return analyse(text, vocab, said)
+    low = frozenset({first.group().lower()}) if first else frozenset()
+    vocab = low if first_word_common else frozenset()
+    return analyse(text, vocab, said, low if first_word_named else frozenset())

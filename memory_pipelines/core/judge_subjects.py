@@ -70,7 +70,12 @@ def _capitalised(tok: str) -> bool:
     )
 
 
-def name_kind(toks: Sequence[str], i: int, lowercase_vocab: frozenset[str]) -> str | None:
+def name_kind(
+    toks: Sequence[str],
+    i: int,
+    lowercase_vocab: frozenset[str],
+    case_names: frozenset[str] = frozenset(),
+) -> str | None:
     """'sure' for a proper name, 'guess' for a capitalised opener that may be one, else None.
 
     Mid-sentence capitals and possessives are names. A capitalised first word is only a guess
@@ -85,6 +90,8 @@ def name_kind(toks: Sequence[str], i: int, lowercase_vocab: frozenset[str]) -> s
     low = tok.lower()
     if low in SENTENCE_VERBS or low in AUX or low in lowercase_vocab:
         return None
+    if low in case_names:  # "Sentry alerts go to ..." beside "Uses Sentry for ...": a name
+        return "sure"
     return "guess" if i + 1 < len(toks) and _is_finite_verb(toks[i + 1].lower()) else None
 
 
