@@ -90,7 +90,9 @@ def name_kind(
     low = tok.lower()
     if low in SENTENCE_VERBS or low in AUX or low in lowercase_vocab:
         return None
-    if low in case_names:  # "Sentry alerts go to ..." beside "Uses Sentry for ...": a name
+    # "Sentry alerts go to ..." beside "Uses Sentry for ...": the case writes it as a name, and
+    # a verb follows (in a verbless note, "Skyway frequent flyer member", it qualifies the user).
+    if low in case_names and any(_is_verbish(t.lower()) for t in toks[i + 1 : i + 4]):
         return "sure"
     return "guess" if i + 1 < len(toks) and _is_finite_verb(toks[i + 1].lower()) else None
 
