@@ -101,7 +101,8 @@ PLAN = re.compile(
 # A hedged report ("Probably works in healthcare", "Seems to favour ..."): an inference about
 # something, vaguer than a stated fact and never a new value of it.
 HEDGE = re.compile(
-    r"^(probably|likely|apparently|possibly|perhaps|presumably)\b|\b(appears?|seems?) to\b",
+    r"^(probably|likely|apparently|possibly|perhaps|presumably)\b|\b(appears?|seems?) to\b"
+    r"|^(might|may|could) (be|have)\b",
     re.IGNORECASE,
 )
 # "Uses Poetry only for the legacy repo", "except": an exception that leaves the rule standing.

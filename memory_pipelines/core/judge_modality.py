@@ -25,6 +25,8 @@ from memory_pipelines.core.judge_types import JudgeDecision
 PLAN_FLOOR = 0.45  # cosine for "a firm statement on the topic of this plan"
 PLAN_NEAR = 0.1  # ... and the plan is about as near as the nearest stored item
 HEDGE_FLOOR = 0.45  # cosine for "an inference about this stated item"
+HEDGE_CLEAR_FLOOR = 0.35  # ... when it is this far ahead of the next stated item:
+HEDGE_MARGIN = 0.15
 
 
 def _eligible(p: Pair) -> bool:
@@ -63,8 +65,14 @@ def hedged_restatement(
     stated = [p for p in pairs if not es[p.index].hedged and _eligible(p)]
     if not stated:
         return None
-    best = max(stated, key=lambda p: p.cos)
-    if best.cos < HEDGE_FLOOR:
+    ranked = sorted(stated, key=lambda p: -p.cos)
+    best = ranked[0]
+    # A vague guess ("Might be into cycling") shares few words with the precise item it is
+    # about ("Rides 150 km a week"): a lower cosine does when no other item comes near.
+    runner_up = ranked[1].cos if len(ranked) > 1 else 0.0
+    if best.cos < HEDGE_FLOOR and not (
+        best.cos >= HEDGE_CLEAR_FLOOR and best.cos - runner_up >= HEDGE_MARGIN
+    ):
         return None
     return JudgeDecision(
         "merge", best.index, f"a hedged restatement of a stated item (cos {best.cos:.2f})"
