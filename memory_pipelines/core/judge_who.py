@@ -41,7 +41,8 @@ def _identities(a: Analysis) -> frozenset[str]:
     subject is ("Partner is Dario"), not what it holds ("Mum is with Lumen Power")."""
     out = set()
     toks = a.tokens
-    for name in a.entities - a.subject - {"user"}:
+    # Names only: a relation or pet word ("a cat allergy") names no one in particular.
+    for name in {x for x in a.entities - a.subject - {"user"} if not is_relation(x)}:
         if name not in toks:
             out.add(name)
             continue
