@@ -212,7 +212,10 @@ def decide(
     if decision:
         return decision
 
-    best = max(pairs, key=merge_score)
+    # The nearest item may be another person's ("Partner's gym is £40 a month"): the claim
+    # restated, if any, is among the items about the candidate's own subject.
+    own = [p for p in pairs if not p.subject_conflict]
+    best = max(own or pairs, key=merge_score)
     changed = value_changed(c, es, best)
     if changed:
         return changed
