@@ -31,7 +31,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from memory_pipelines.core.judge_cues import ANOTHER
+from memory_pipelines.core.judge_cues import ANOTHER, SINGLE_VALUED_FRAMES
 from memory_pipelines.core.judge_merge import (
     attribute_held_elsewhere,
     merge_blocker,
@@ -71,6 +71,12 @@ def _supersede_score(p: Pair, c: Analysis, e: Analysis) -> float:
     score = p.cos + 0.3 * p.contain_existing
     score += 0.5 * min(p.old_hit, 1.0) + 0.45 * p.frame_match + 0.3 * p.polarity_flip
     score += 0.2 * (p.shared_value_names > 0) + 0.3 * p.slot_hit + 0.1 * e.tentative
+    # A slot that holds one value, with another name in it ("lives in Bath" / "Lives in
+    # Bristol"), held the old value; "Works in Bath" only shares the new one.
+    score += 0.3 * bool(c.frames & e.frames & SINGLE_VALUED_FRAMES and p.name_conflict)
+    # "Decided on a van after all" beside "Thinking about hiring movers": a stored plan is
+    # what a firm change settles.
+    score += 0.15 * (e.planned and bool(c.cues - WEAK_CUES))
     # A bare month or year in a change ("replaced the boiler in March") dates the change
     # itself and says nothing about which stored value changed.
     changed = set(p.value_conflicts) - {"month", "year"}
