@@ -206,7 +206,7 @@ def _unknown_verb(toks: Sequence[str], lows: Sequence[str], i: int) -> bool:
     return (
         prev not in STOPWORDS
         and prev not in DETERMINERS
-        and nxt[:1].isalpha()
+        and (nxt[:1].isalnum() or nxt[:1] in "£$€")
         and not _is_verbish(nxt)
         and nxt not in STOPWORDS
     )
