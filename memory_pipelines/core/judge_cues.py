@@ -44,7 +44,8 @@ _CHANGE_CUES: tuple[tuple[str, str], ...] = (
     ("died", r"\b(died|passed away|put down|was put to sleep|rehomed)\b"),
     (
         "status",
-        r"^married\b|\bgot married\b|\bnow married\b|\bpassed\b|\bgraduated\b|\bretired\b"
+        r"^married\b|\bgot (married|engaged|divorced)\b|\bnow married\b|\bpassed\b"
+        r"|\bgraduated\b|\bretired\b"
         r"|\bfinished\b|\bcompleted\b|\bgave birth\b|\bwas born\b|\bpromoted\b|\bdemoted\b"
         r"|\bpaid off\b|\bwent live\b"
         # "The migration is done." (not "... until the block is done keeps ...")
@@ -145,7 +146,7 @@ _FRAMES: tuple[tuple[str, str], ...] = (
     (
         "relationship",
         r"\b(dating|engaged|married|divorced|single|broke up|split up|girlfriend|boyfriend"
-        r"|seeing someone)\b",
+        r"|seeing someone|in a relationship)\b",
     ),
     (
         "employer",
