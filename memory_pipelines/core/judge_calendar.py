@@ -112,9 +112,13 @@ def calendar_forms(text: str, said_on: SaidOn = None) -> Iterator[Found]:
         if which == "this":
             yield "year", str(year), m.span(), True
         elif which == "next":
-            yield "year", str(year if named > month else year + 1), m.span(), True
-        else:  # "last September": the latest September before the telling
-            yield "year", str(year if named < month else year - 1), m.span(), True
+            # "next September" said in June: this September or the one after, as people use
+            # it; said in October, only the one after.
+            for y in {year + 1, year} if named > month else {year + 1}:
+                yield "year", str(y), m.span(), True
+        else:  # "last March" said in June: this March or the one before
+            for y in {year - 1, year} if named < month else {year - 1}:
+                yield "year", str(y), m.span(), True
     for m in _MONTH_SHIFT.finditer(text):
         index = year * 12 + month - 1 + {"last": -1, "this": 0, "next": 1}[m.group(1).lower()]
         yield "month", _month_key(index % 12 + 1), m.span(), True

@@ -64,7 +64,7 @@ class Pair:
 
 
 HOLDER_SHARE = 0.5  # share of what is said of the old holder that the candidate says of the new
-SWAP_COS = 0.6  # below this a one- or two-word swap changed the meaning, not the wording
+SWAP_COS = 0.7  # below this a one- or two-word swap changed the meaning, not the wording
 # Two long sentences share more of their wording by chance (the speaker, feelings, the topic of
 # the chat), so a cosine says less of them: what it must reach rises with their mean length.
 LONG_FROM = 10  # words
@@ -159,7 +159,10 @@ def _other_object(c: Analysis, e: Analysis, cos: float) -> bool:
     if shared <= LIGHT_VERBS:
         return True
     small_swap = len(only_c) <= 2 and len(only_e) <= 2 and len(shared) >= len(only_c)
-    return small_swap and cos < SWAP_COS
+    # A number or date among the swapped words is a value said another way ("anniversary 14
+    # June" / "married on 14 June 2019"), which the value readers judge, not the wording.
+    dated = any(ch.isdigit() for w in only_c | only_e for ch in w)
+    return small_swap and not dated and cos < SWAP_COS
 
 
 def _other_form(c: Analysis, e: Analysis) -> bool:
