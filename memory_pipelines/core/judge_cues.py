@@ -39,7 +39,11 @@ _CHANGE_CUES: tuple[tuple[str, str], ...] = (
     ("kept", r"\bstaying on\b|\bsticking (with|to)\b"),
     ("now", r"\bnow\b|\bthese days\b|\bnowadays\b"),
     ("new", r"\bnew\b(?! york| zealand)"),  # narrowed further by _new_value_cue()
-    ("left", r"^left\b|\bleft (the|a|an|their|his|her)\b|\bhas left\b"),
+    (
+        "left",
+        r"^left\b|\bleft (the|a|an|their|his|her)\b|\bhas left\b|\bstepped down\b"
+        r"|\bresigned\b|\bhanded (in )?(my|their|his|her) notice\b",
+    ),
     ("ended", r"\bbroke up\b|\bsplit up\b|\bdivorced\b|\bseparated\b|\bended\b|\bsold\b"),
     ("died", r"\b(died|passed away|put down|was put to sleep|rehomed)\b"),
     (
