@@ -6,6 +6,9 @@ Two statements about one thing can differ only in how firmly they hold it:
   to camp in August": a stored plan or open choice, then a firm statement on the same topic
   ("Staging goes on Hetzner", "Ordered the oak table", "Booked a cottage instead"). The plan's
   status moved on, whether the choice changed or was made, so the firm item supersedes it.
+- **A process under way.** "Applying for lasting power of attorney for Dad" (a sentence that
+  opens with a verb in -ing) is settled by "The power of attorney for Dad is registered now":
+  the same topic, a change reported, and no longer under way.
 - **A hedged restatement.** "Probably works in healthcare", "Seems to favour window seats": an
   inference that is vaguer than a stated item it sits beside. It names no new value, so it
   confirms the nearest stated item (merge) rather than replacing or adding to it.
@@ -40,10 +43,14 @@ def plan_settled(
     if c.planned or c.hedged or c.tentative:
         return None
     best_cos = max(p.cos for p in pairs)
+    # A process under way ("Applying for a visa") is settled only by a statement that says its
+    # state moved ("The visa is granted now"): the candidate reports a change and is under way
+    # itself no longer.
+    moved_on = bool(c.cues) and not c.ongoing
     plans = [
         p
         for p in pairs
-        if es[p.index].planned
+        if (es[p.index].planned or (es[p.index].ongoing and moved_on))
         and _eligible(p)
         and p.cos >= PLAN_FLOOR
         and p.cos >= best_cos - PLAN_NEAR

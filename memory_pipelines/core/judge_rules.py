@@ -78,6 +78,7 @@ class Analysis:
     existence: bool = False  # "Has a teenage daughter": says only that someone exists
     tentative: bool = False
     planned: bool = False  # a plan or an open choice, not yet a settled fact
+    ongoing: bool = False  # a process under way: it opens with a verb in -ing ("Applying for")
     hedged: bool = False  # an inference ("probably", "seems to"), not a statement
     exception: bool = False
     additive: bool = False
@@ -173,6 +174,7 @@ def analyse(
         existence=bool(existence),
         tentative=bool(TENTATIVE.search(text)),
         planned=bool(PLAN.search(text)),
+        ongoing=split == 0 and bool(body) and body[0].lower().endswith("ing"),
         hedged=bool(HEDGE.search(text)),
         exception=bool(EXCEPTION.search(text)),
         additive=bool(ADDITIVE.search(text)),
