@@ -20,7 +20,7 @@ from memory_pipelines.core.judge_lexicon import DETERMINERS, LIGHT_VERBS, MONTHS
 from memory_pipelines.core.judge_rules import Analysis
 from memory_pipelines.core.judge_stance import contrast_turned, main_stance_turned
 from memory_pipelines.core.judge_values import shared_values, value_conflicts
-from memory_pipelines.core.judge_who import subject_conflict
+from memory_pipelines.core.judge_who import same_family, subject_conflict
 
 
 @dataclass(frozen=True)
@@ -139,6 +139,8 @@ def _contrast(i: int, c: Analysis, others: Sequence[Analysis]) -> bool:
     else:
         only_c, only_e = c.stems - e.stems, e.stems - c.stems
     if not only_c or not only_e or len(only_c) > 2 or len(only_e) > 2:
+        return False
+    if same_family(only_c, only_e):  # "Parents ..." / "Mum and Dad ...": no swap
         return False
     if _overlap(c.stems, e.predicate_stems) < (0.5 if named else 0.67):
         return False

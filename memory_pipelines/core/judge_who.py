@@ -17,7 +17,7 @@ are two facts because they are about two people. `subject_conflict()` sets the s
 
 from __future__ import annotations
 
-from memory_pipelines.core.judge_lexicon import DETERMINERS, PREPOSITIONS
+from memory_pipelines.core.judge_lexicon import DETERMINERS, PREPOSITIONS, RELATION_GROUPS
 from memory_pipelines.core.judge_rules import Analysis
 from memory_pipelines.core.judge_subjects import is_relation
 
@@ -26,6 +26,19 @@ def _implicit(a: Analysis) -> bool:
     """A thing named without an owner: no person read as its subject ("Camera is ...", where
     a capitalised opener is at most a guessed name), nothing possessive."""
     return not a.subject_is_person and not a.possessed and bool(a.subject_stems)
+
+
+def same_family(a: frozenset[str] | set[str], b: frozenset[str] | set[str]) -> bool:
+    """Relation words for some of the same people: "parents" and "mother, father" (a group and
+    its members), never two members of one group ("brother" and "sister")."""
+    a_rel = {x for x in a if is_relation(x)}
+    b_rel = {x for x in b if is_relation(x)}
+    if a_rel & b_rel:
+        return True
+    return any(
+        (group in a_rel and b_rel & members) or (group in b_rel and a_rel & members)
+        for group, members in RELATION_GROUPS.items()
+    )
 
 
 def _relative(a: Analysis) -> bool:
@@ -70,13 +83,14 @@ def subject_conflict(c: Analysis, e: Analysis) -> bool:
     # "Partner Sam" and "Sam's mum": one name, two relations, two people.
     c_rel = {x for x in c_who if is_relation(x)}
     e_rel = {x for x in e_who if is_relation(x)}
-    if c_rel and e_rel and not c_rel & e_rel:
+    family = same_family(c_rel, e_rel)
+    if c_rel and e_rel and not family:
         return True
     c_named = {x for x in c_who if not is_relation(x)} - {"user"}
     e_named = {x for x in e_who if not is_relation(x)} - {"user"}
     if c_named and e_named:  # "Colleague Fatima" vs "Colleague Tom": the names decide
         return not (c_named & e_named)
-    if c_who & e_who:
+    if c_who & e_who or family:  # "Parents ..." and "Mum and Dad ...": the same people
         return False
     # One side mentions the other's subject: "the kids stay at their dad's" and "shares
     # custody; the children are with their father" are about the same people.
