@@ -32,6 +32,7 @@ from memory_pipelines.core.judge_cues import (
 from memory_pipelines.core.judge_lexicon import (
     LEADING_ADVERBS,
     PREPOSITIONS,
+    SENTENCE_VERBS,
     WORD_RX,
     bare,
     content_stems,
@@ -174,11 +175,24 @@ def analyse(
         existence=bool(existence),
         tentative=bool(TENTATIVE.search(text)),
         planned=bool(PLAN.search(text)),
-        ongoing=split == 0 and bool(body) and body[0].lower().endswith("ing"),
+        ongoing=_ongoing(body, split),
         hedged=bool(HEDGE.search(text)),
         exception=bool(EXCEPTION.search(text)),
         additive=bool(ADDITIVE.search(text)),
     )
+
+
+def _ongoing(body: list[str], split: int) -> bool:
+    """A process under way: the item opens with a verb in -ing ("Applying for a visa"), or its
+    verb is a present progressive ("Son Leo is doing A-levels"), a listed verb, not "going to"."""
+    lows = [t.lower() for t in body]
+    if split == 0 and lows and lows[0].endswith("ing"):
+        return True
+    for i in range(split, len(lows) - 1):
+        if lows[i] in ("is", "are", "am") and lows[i + 1].endswith("ing"):
+            verb = lows[i + 1]
+            return verb in SENTENCE_VERBS and verb != "going"
+    return False
 
 
 def lowercase_vocabulary(texts: Iterable[str]) -> frozenset[str]:
