@@ -97,8 +97,8 @@ def _restates(p: Pair, c: Analysis, e: Analysis) -> bool:
     "lives in Bristol", "vegan for five years now" beside "is vegan"."""
     if p.value_conflicts or p.old_hit or p.polarity_flip or not c.cues <= WEAK_CUES:
         return False
-    if p.list_grew or p.list_shrank:
-        return False
+    if p.list_grew or p.list_shrank or e.planned or e.ongoing:
+        return False  # a plan or a process under way holds no value yet
     values = c.names - c.subject  # the place or thing moved to, not who moved
     if any(not mentions(e, n) for n in values):
         return False  # "manager is now Tom" beside "manager is Priya": a new value
@@ -120,6 +120,8 @@ def _supersede(c: Analysis, es: Sequence[Analysis], pairs: Sequence[Pair]) -> Ju
         return None
     if not c.cues and _denial_restated(pairs):
         return None  # the same denial said another way: the merge path takes it
+    if c.exception and not c.cues - WEAK_CUES:
+        return None  # "makes an exception and works late": the rule stands, nothing reversed
     # Only an item about the candidate's subject held the old value, unless the candidate says
     # that item's subject gave its place up ("Ellie covers the shifts now that Marcus left").
     eligible = [p for p in pairs if not p.subject_conflict or p.holder_replaced]

@@ -97,6 +97,7 @@ def _unit_key(word: str) -> str:
 
 
 def amount_forms(text: str) -> Iterator[Found]:
+    parts = [m.span() for m in _DAYPART.finditer(text)]
     for m in _DAYPART.finditer(text):
         hour = int(_number(m.group(1)))
         minute = m.group(2) or "00"
@@ -115,6 +116,8 @@ def amount_forms(text: str) -> Iterator[Found]:
         for h in (hour, (hour + 12) % 24):
             yield "clock", f"{h}:30", m.span(), True
     for m in _AT_HOUR.finditer(text):
+        if any(a <= m.start(1) < b for a, b in parts):
+            continue  # "at eight in the evening": the part of the day says which
         hour = _HOURS[m.group(1).lower()]
         for h in (hour, (hour + 12) % 24):
             yield "clock", f"{h}:00", m.span(1), True

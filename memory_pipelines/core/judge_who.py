@@ -11,13 +11,14 @@ are two facts because they are about two people. `subject_conflict()` sets the s
 - One side may still speak of the other's subject: it mentions it ("the kids" / "the
   children"), names it by its role ("Pays the childminder" / "Childminder Bev"), or names the
   person the other is ("Split up with Dario" / "Partner is Dario"). A word that is something of
-  someone's ("Partner's surname") is no role, and a name after a preposition ("Mum is with
-  Lumen Power") is what the other holds, not who it is.
+  someone's ("Partner's surname") is no role, and a name that is not said to be the subject
+  ("Mum is with Lumen Power", "Brother rides a Brompton") is what the other holds, not who.
+- A group of relatives and its members are the same people ("Parents" / "Mum and Dad").
 """
 
 from __future__ import annotations
 
-from memory_pipelines.core.judge_lexicon import DETERMINERS, PREPOSITIONS, RELATION_GROUPS
+from memory_pipelines.core.judge_lexicon import DETERMINERS, RELATION_GROUPS
 from memory_pipelines.core.judge_rules import Analysis
 from memory_pipelines.core.judge_subjects import is_relation
 
@@ -41,6 +42,9 @@ def same_family(a: frozenset[str] | set[str], b: frozenset[str] | set[str]) -> b
     )
 
 
+_NAMING = frozenset(("is", "are", "was", "were", "called", "named"))
+
+
 def _relative(a: Analysis) -> bool:
     return any(map(is_relation, a.subject))
 
@@ -50,20 +54,22 @@ def _is_person(a: Analysis, who: frozenset[str]) -> bool:
 
 
 def _identities(a: Analysis) -> frozenset[str]:
-    """Entities of `a` outside its subject that are not the object of a preposition: who its
-    subject is ("Partner is Dario"), not what it holds ("Mum is with Lumen Power")."""
-    out = set()
+    """Names that say who the subject of `a` is: after a copula or "called" ("Partner is
+    Dario", "Dog called Rolo"), not what it holds or does ("Mum is with Lumen Power",
+    "Brother rides a Brompton"), nor what something of theirs is ("Partner's surname is
+    Ross"). Only names: a relation or pet word names no one."""
+    out: set[str] = set()
+    if a.possessed:
+        return frozenset()
     toks = a.tokens
-    # Names only: a relation or pet word ("a cat allergy") names no one in particular.
     for name in {x for x in a.entities - a.subject - {"user"} if not is_relation(x)}:
         if name not in toks:
-            out.add(name)
             continue
         i = toks.index(name) - 1
-        # look past a name's other words, articles and numbers ("with the 2 Fujifilm X-T4s")
-        while i >= 0 and (toks[i] in DETERMINERS or toks[i][:1].isdigit() or toks[i] in a.entities):
+        # look past a name's other words and articles ("is the Riverside Vets")
+        while i >= 0 and (toks[i] in DETERMINERS or toks[i] in a.entities):
             i -= 1
-        if i < 0 or toks[i] not in PREPOSITIONS:
+        if i >= 0 and toks[i] in _NAMING:
             out.add(name)
     return frozenset(out)
 
