@@ -3,26 +3,32 @@
 Recall hands the judge a candidate and its nearest stored items. Cosine similarity alone cannot
 tell a paraphrase from "same attribute, other person" (both score high), nor find the item whose
 value moved (often a low score: "moved to Berlin" vs "lives in Lisbon"). So the judge combines the
-cosine with structure read by `judge_rules` and `judge_pairs`: who each item is about, typed
-values (numbers, dates, times, money), change cues, the old value a change names, and a few slot
-frames.
+cosine with structure read by `judge_rules` and `judge_pairs`: who each item is about
+(`judge_who`), typed values in any form (`judge_values`, `judge_forms`, `judge_calendar`,
+`judge_amounts`), change cues outside clauses of condition, the old value or the slot a change
+names, the stance of each clause (`judge_claims`, `judge_stance`) and a few slot frames.
 
 The flow of `decide()`, first answer wins; every answer carries its reason:
 1. A list that grew or shrank is a new value of its slot (supersede, `judge_claims`).
 2. A hedged restatement confirms the nearest stated item (merge, `judge_modality`).
-3. A change cue ("no longer", "moved", "pushed to", "instead") or a flipped negation sends the
-   candidate to the supersede branch: the stored item with the best change evidence (the old
-   value named, a value of the kind that moved, the words of the change's other clauses) is
-   replaced, unless it already holds the candidate's value (then merge). The same person and a
-   near cosine are no such evidence for a weak cue, and one more of a kind ("another quilt")
-   replaces nothing.
-4. A firm statement settles a stored plan on its topic (supersede, `judge_modality`).
+3. A change cue ("no longer", "moved", "pushed to", "instead"), a flipped negation or a contrast
+   turned round sends the candidate to the supersede branch. Among the items about the
+   candidate's subject (or one whose holder it says left), the one with the best change
+   evidence (the old value or the slot named, a value of the kind that moved, a one-valued
+   slot holding another name, the words of the change's other clauses, a stance turned, a plan)
+   is replaced, unless it already holds the candidate's value (then merge). The same person and
+   a near cosine are no such evidence for a weak cue; a strong cue may take the clearly nearest
+   item (its old value named by a wider word). One more of a kind ("another quilt") and an
+   exception ("makes an exception for ...") replace nothing.
+4. A firm statement settles a stored plan on its topic, and a reported change settles a process
+   under way (supersede, `judge_modality`).
 5. The same value in another form, or the same denial in other words (merge, `judge_restate`).
-6. One single-valued slot with another value, or nearly the same sentence with one changed
-   number or date and one attribute, is an uncued update (supersede).
-7. Otherwise the nearest item (cosine plus word containment, against a threshold that rises for
-   long sentences) is merged into, unless it is a near miss (other subject, value, slot, an
-   exception, an attribute the store holds for another subject, `judge_merge`): then create.
+6. One single-valued slot with another value, or one typed value changed with the rest of its
+   frame kept, is an uncued update (supersede, `judge_slots`).
+7. Otherwise the nearest item about the candidate's own subject (cosine plus word containment,
+   against a threshold that rises for long sentences) is merged into, unless it is a near miss
+   (other subject, value, slot, object, an exception or a rule beside one, an attribute the
+   store holds for another subject, `judge_merge`): then create.
 """
 
 from __future__ import annotations
