@@ -160,7 +160,10 @@ def _other_object(c: Analysis, e: Analysis, cos: float) -> bool:
         return False
     if shared <= LIGHT_VERBS:
         return True
-    small_swap = len(only_c) <= 2 and len(only_e) <= 2 and len(shared) >= len(only_c)
+    # The frame is the words they share besides values: "up at 5:30" / "gets up at 5:30" share
+    # only the value, no frame to put another object in.
+    frame = {w for w in shared if not any(ch.isdigit() for ch in w)}
+    small_swap = len(only_c) <= 2 and len(only_e) <= 2 and len(frame) >= max(len(only_c), 1)
     # A number or date among the swapped words is a value said another way ("anniversary 14
     # June" / "married on 14 June 2019"), which the value readers judge, not the wording.
     dated = any(ch.isdigit() for w in only_c | only_e for ch in w)
