@@ -31,6 +31,7 @@ FRAME_SHARE = 0.66  # share of each frame the other must hold
 _ONE_VALUE_SLOT = content_stems(
     words("favourite favorite preferred main usual default current primary")
 )
+_DAY_STEMS = content_stems(WEEKDAYS) | content_stems(f"{d}s" for d in WEEKDAYS)
 # Where a value clause ends and its reason or occasion begins.
 _REASON = re.compile(
     r"[,;:(]|\s[-–—]\s|\b(?:after|because|since|following|due to|thanks to|now that)\b",
@@ -80,8 +81,8 @@ def _frame(text: str) -> frozenset[str]:
         w
         for w in content_stems(words(text))
         if not any(ch.isdigit() for ch in w)
-        and w[:3] not in MONTHS
-        and w.rstrip("s")[:3] not in {d[:3] for d in WEEKDAYS}
+        and w not in MONTHS
+        and w not in _DAY_STEMS
         and number(w) is None
     )
 
@@ -114,6 +115,9 @@ def value_changed(c: Analysis, es: Sequence[Analysis], best: Pair) -> JudgeDecis
         return JudgeDecision("supersede", best.index, f"same slot, {kind} changed (no cue)")
     # "Has 6 points on the licence after a second speeding fine" / "Has 3 points on the
     # driving licence": the value is of one thing (the same subject) in one frame.
-    if c.subject_stems == e.subject_stems and _frames_agree(c, e):
+    # ... the subject one thing: the same words, or one side's words within the other's
+    # ("Electricity bill" / "Electricity"), not two ("Grocery budget" / "Eating-out budget").
+    one_thing = c.subject_stems <= e.subject_stems or e.subject_stems <= c.subject_stems
+    if one_thing and _frames_agree(c, e):
         return JudgeDecision("supersede", best.index, f"same frame, {kind} changed (no cue)")
     return None
