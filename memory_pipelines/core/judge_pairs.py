@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from memory_pipelines.core.judge_claims import (
     LIST_SLOT_COS,
+    STANCE_WORDS,
     change_clauses,
     claims,
     list_change,
@@ -158,7 +159,7 @@ def _other_object(c: Analysis, e: Analysis, cos: float) -> bool:
     only_c, only_e = c.stems - e.stems, e.stems - c.stems
     if not shared or not only_c or not only_e:
         return False
-    if shared <= LIGHT_VERBS:
+    if shared <= LIGHT_VERBS | STANCE_WORDS:  # "Allergic to wasps" / "Allergic to penicillin"
         return True
     # The frame is the words they share besides values: "up at 5:30" / "gets up at 5:30" share
     # only the value, no frame to put another object in.
