@@ -153,6 +153,15 @@ CASES: list[tuple[str, list[str], str, int | None]] = [
         "create",
         None,
     ),
+    # The subject of a changed value named more narrowly on one side; "month" is no value.
+    (
+        "Water bill is £42 a month since the meter was fitted",
+        ["Water costs £35 a month", "Gas is £60 a month"],
+        "supersede",
+        0,
+    ),
+    # Two items sharing only a stance word hold different objects.
+    ("Allergic to bee stings", ["Allergic to ibuprofen", "Carries antihistamines"], "create", None),
 ]
 
 
