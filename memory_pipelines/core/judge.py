@@ -3,26 +3,32 @@
 Recall hands the judge a candidate and its nearest stored items. Cosine similarity alone cannot
 tell a paraphrase from "same attribute, other person" (both score high), nor find the item whose
 value moved (often a low score: "moved to Berlin" vs "lives in Lisbon"). So the judge combines the
-cosine with structure read by `judge_rules` and `judge_pairs`: who each item is about, typed
-values (numbers, dates, times, money), change cues, the old value a change names, and a few slot
-frames.
+cosine with structure read by `judge_rules` and `judge_pairs`: who each item is about
+(`judge_who`), typed values in any form (`judge_values`, `judge_forms`, `judge_calendar`,
+`judge_amounts`), change cues outside clauses of condition, the old value or the slot a change
+names, the stance of each clause (`judge_claims`, `judge_stance`) and a few slot frames.
 
 The flow of `decide()`, first answer wins; every answer carries its reason:
 1. A list that grew or shrank is a new value of its slot (supersede, `judge_claims`).
 2. A hedged restatement confirms the nearest stated item (merge, `judge_modality`).
-3. A change cue ("no longer", "moved", "pushed to", "instead") or a flipped negation sends the
-   candidate to the supersede branch: the stored item with the best change evidence (the old
-   value named, a value of the kind that moved, the words of the change's other clauses) is
-   replaced, unless it already holds the candidate's value (then merge). The same person and a
-   near cosine are no such evidence for a weak cue, and one more of a kind ("another quilt")
-   replaces nothing.
-4. A firm statement settles a stored plan on its topic (supersede, `judge_modality`).
+3. A change cue ("no longer", "moved", "pushed to", "instead"), a flipped negation or a contrast
+   turned round sends the candidate to the supersede branch. Among the items about the
+   candidate's subject (or one whose holder it says left), the one with the best change
+   evidence (the old value or the slot named, a value of the kind that moved, a one-valued
+   slot holding another name, the words of the change's other clauses, a stance turned, a plan)
+   is replaced, unless it already holds the candidate's value (then merge). The same person and
+   a near cosine are no such evidence for a weak cue; a strong cue may take the clearly nearest
+   item (its old value named by a wider word). One more of a kind ("another quilt") and an
+   exception ("makes an exception for ...") replace nothing.
+4. A firm statement settles a stored plan on its topic, and a reported change settles a process
+   under way (supersede, `judge_modality`).
 5. The same value in another form, or the same denial in other words (merge, `judge_restate`).
-6. One single-valued slot with another value, or nearly the same sentence with one changed
-   number or date and one attribute, is an uncued update (supersede).
-7. Otherwise the nearest item (cosine plus word containment, against a threshold that rises for
-   long sentences) is merged into, unless it is a near miss (other subject, value, slot, an
-   exception, an attribute the store holds for another subject, `judge_merge`): then create.
+6. One single-valued slot with another value, or one typed value changed with the rest of its
+   frame kept, is an uncued update (supersede, `judge_slots`).
+7. Otherwise the nearest item about the candidate's own subject (cosine plus word containment,
+   against a threshold that rises for long sentences) is merged into, unless it is a near miss
+   (other subject, value, slot, object, an exception or a rule beside one, an attribute the
+   store holds for another subject, `judge_merge`): then create.
 """
 
 from __future__ import annotations
@@ -31,15 +37,12 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from memory_pipelines.core.judge_claims import copular_slot
 from memory_pipelines.core.judge_cues import ANOTHER, SINGLE_VALUED_FRAMES
-from memory_pipelines.core.judge_lexicon import content_stems, words
 from memory_pipelines.core.judge_merge import (
     attribute_held_elsewhere,
     merge_blocker,
     merge_score,
     merge_threshold,
-    two_attributes,
 )
 from memory_pipelines.core.judge_modality import hedged_restatement, plan_settled
 from memory_pipelines.core.judge_pairs import Pair, compare, mentions
@@ -47,26 +50,25 @@ from memory_pipelines.core.judge_restate import denial_restated, same_value_othe
 from memory_pipelines.core.judge_rules import (
     Analysis,
     analyse_in_case,
+    case_names,
     lowercase_vocabulary,
     said_on,
 )
+from memory_pipelines.core.judge_slots import slot_value_change, value_changed
 from memory_pipelines.core.judge_types import JudgeDecision, JudgeItem
 
 SUPERSEDE_FLOOR = 0.45  # cosine that makes a stored item the plausible target of a strong cue
 # ... of a weak cue, which often rides along with an unchanged fact: there the cosine is
 # evidence only beside a typed value that changed ("now £1,500" beside "rent is £1,400").
 WEAK_CUE_FLOOR = 0.55
+# A strong cue may name the old value by a wider word: the nearest item about the subject, this
+# near and this far ahead of the next, is its target.
+NEAREST_FLOOR = 0.33
+NEAREST_MARGIN = 0.1
 PLAN_CHANGE_FLOOR = 0.3  # cosine for "a strong cue changes this stored plan"
-STRICT_SAME_SLOT = 0.8  # cosine for an update stated without any cue
 # Cues that also accompany unchanged values ("now", "a new job", "moved to" the same city).
 WEAK_CUES = frozenset({"moved", "now", "new", "back", "started", "since"})
 VALUE_MOVE_CUES = frozenset({"number moved", "date moved"})
-SLOT_FLOOR = 0.5  # cosine for "same single-valued slot, another value" without any cue
-# Words that make a slot hold one value ("favourite colour is green"); other slots need a named
-# or typed value ("accountant is Mei") to be read as one value.
-_ONE_VALUE_SLOT = content_stems(
-    words("favourite favorite preferred main usual default current primary")
-)
 
 
 def _supersede_score(p: Pair, c: Analysis, e: Analysis) -> float:
@@ -75,6 +77,12 @@ def _supersede_score(p: Pair, c: Analysis, e: Analysis) -> float:
     score = p.cos + 0.3 * p.contain_existing
     score += 0.5 * min(p.old_hit, 1.0) + 0.45 * p.frame_match + 0.3 * p.polarity_flip
     score += 0.2 * (p.shared_value_names > 0) + 0.3 * p.slot_hit + 0.1 * e.tentative
+    # A slot that holds one value, with another name in it ("lives in Bath" / "Lives in
+    # Bristol"), held the old value; "Works in Bath" only shares the new one.
+    score += 0.3 * bool(c.frames & e.frames & SINGLE_VALUED_FRAMES and p.name_conflict)
+    # "Decided on a van after all" beside "Thinking about hiring movers": a stored plan is
+    # what a firm change settles.
+    score += 0.15 * (e.planned and bool(c.cues - WEAK_CUES))
     # A bare month or year in a change ("replaced the boiler in March") dates the change
     # itself and says nothing about which stored value changed.
     changed = set(p.value_conflicts) - {"month", "year"}
@@ -83,10 +91,10 @@ def _supersede_score(p: Pair, c: Analysis, e: Analysis) -> float:
     score -= 0.5 * p.subject_conflict + 0.15 * (not p.same_category) + 0.05 * p.narrower
     # "Gave up the choir" beside "Choir rehearses on Wednesdays": an item about the old thing
     # (its subject) is not the one that held it ("Sings in the choir").
-    score -= 0.6 * p.old_is_subject
+    score -= 0.6 * (p.old_is_subject and not p.holder_replaced)
     # "Now wants aisle seats; the window is a pain with her knee": the change's other clauses
     # name the old value or the reason, so an item sharing their words held the old value.
-    score += 0.2 * p.aside_hit
+    score += 0.2 * p.aside_hit + 0.2 * p.stance_turned
     return score
 
 
@@ -95,8 +103,8 @@ def _restates(p: Pair, c: Analysis, e: Analysis) -> bool:
     "lives in Bristol", "vegan for five years now" beside "is vegan"."""
     if p.value_conflicts or p.old_hit or p.polarity_flip or not c.cues <= WEAK_CUES:
         return False
-    if p.list_grew or p.list_shrank:
-        return False
+    if p.list_grew or p.list_shrank or e.planned or e.ongoing:
+        return False  # a plan or a process under way holds no value yet
     values = c.names - c.subject  # the place or thing moved to, not who moved
     if any(not mentions(e, n) for n in values):
         return False  # "manager is now Tom" beside "manager is Priya": a new value
@@ -118,7 +126,15 @@ def _supersede(c: Analysis, es: Sequence[Analysis], pairs: Sequence[Pair]) -> Ju
         return None
     if not c.cues and _denial_restated(pairs):
         return None  # the same denial said another way: the merge path takes it
-    best = max(pairs, key=lambda p: _supersede_score(p, c, es[p.index]))
+    if c.exception and not c.cues - WEAK_CUES:
+        return None  # "makes an exception and works late": the rule stands, nothing reversed
+    # Only an item about the candidate's subject held the old value, unless the candidate says
+    # that item's subject gave its place up ("Ellie covers the shifts now that Marcus left").
+    eligible = [p for p in pairs if not p.subject_conflict or p.holder_replaced]
+    if not eligible:
+        return None
+    best = max(eligible, key=lambda p: _supersede_score(p, c, es[p.index]))
+    nearest = sorted((p.cos for p in eligible), reverse=True) + [0.0]
     # A weak cue ("now", "new", "started") rides along with unchanged facts as often as not:
     # nearness alone ("started to realise self-care matters" beside "ran a charity race", both
     # about one person) does not tie it to a stored value; something the two hold must. A moved
@@ -128,6 +144,17 @@ def _supersede(c: Analysis, es: Sequence[Analysis], pairs: Sequence[Pair]) -> Ju
     strong = bool(c.cues - WEAK_CUES - moves) or flips
     evidence = (
         (strong and best.cos >= SUPERSEDE_FLOOR)
+        # "Has stopped drinking alcohol" beside "Has a glass of red wine most nights": the old
+        # value may be named by a wider word; the item clearly nearest of those about the
+        # subject is what ended.
+        or (
+            strong
+            and best.cos == nearest[0] >= NEAREST_FLOOR
+            and best.cos - nearest[1] >= NEAREST_MARGIN
+        )
+        or best.holder_replaced
+        # "Loves hot food now" beside "Can't handle spicy food": the stance turned, with a cue.
+        or (best.stance_turned and best.cos >= SUPERSEDE_FLOOR)
         or (best.cos >= WEAK_CUE_FLOOR and bool(set(best.value_conflicts) - {"month", "year"}))
         or best.old_hit > 0
         or best.frame_match
@@ -142,7 +169,7 @@ def _supersede(c: Analysis, es: Sequence[Analysis], pairs: Sequence[Pair]) -> Ju
         # kind of value that moved, and the item holds one.
         or bool(c.cues & VALUE_MOVE_CUES and set(best.value_conflicts) - {"month", "year"})
     )
-    if not evidence or best.subject_conflict:
+    if not evidence:
         return None  # a cue, but no stored item it could be about: judge it as a new fact
     if ANOTHER.search(c.text) and not best.old_hit:
         return None  # "finished another quilt", "a second job": a new thing beside the old
@@ -163,42 +190,6 @@ def _list_change(pairs: Sequence[Pair]) -> JudgeDecision | None:
     return JudgeDecision("supersede", best.index, f"the list {how}: a new value of the slot")
 
 
-def _named(value: str) -> bool:
-    return bool(value) and (value[0].isupper() or value[0].isdigit() or value[0] in "£$€")
-
-
-def _slot_value_change(
-    c: Analysis, es: Sequence[Analysis], pairs: Sequence[Pair]
-) -> JudgeDecision | None:
-    """Without a cue: one slot that holds one value at a time, another value in it. "Lives in
-    Porto" beside "Lives in Lisbon"; "Accountant is Raj" beside "Accountant is Mei"."""
-    c_slot = copular_slot(c.text)
-    # A stored item of the slot whose value the candidate holds ("Lives in Berlin" beside
-    # "Lives in Kreuzberg, Berlin"): the candidate adds detail, nothing changed.
-    if any(
-        c.frames & es[p.index].frames & SINGLE_VALUED_FRAMES
-        and es[p.index].names
-        and all(mentions(c, n) for n in es[p.index].names)
-        for p in pairs
-    ):
-        return None
-    for p in sorted(pairs, key=lambda p: -p.cos):
-        e = es[p.index]
-        if p.subject_conflict or p.contrast or not p.same_category:
-            continue
-        frames = c.frames & e.frames & SINGLE_VALUED_FRAMES
-        if frames and p.name_conflict and p.cos >= SLOT_FLOOR:
-            return JudgeDecision("supersede", p.index, f"{min(frames)}: another value")
-        e_slot = copular_slot(e.text)
-        if not c_slot or not e_slot or c_slot[0] != e_slot[0] or c.subject_is_person:
-            continue
-        (slot, c_value), (_, e_value) = c_slot, e_slot
-        one_value = (_named(c_value) and _named(e_value)) or bool(slot & _ONE_VALUE_SLOT)
-        if one_value and not content_stems(words(c_value)) & content_stems(words(e_value)):
-            return JudgeDecision("supersede", p.index, "same slot, another value")
-    return None
-
-
 def decide(
     candidate: JudgeItem,
     existing: Sequence[JudgeItem],
@@ -209,11 +200,14 @@ def decide(
     if not existing:
         return JudgeDecision("create", None, "nothing stored nearby")
     # Words seen in lower case anywhere in the case are common nouns, not names ("Rent ...").
-    vocab = lowercase_vocabulary([candidate.context, *(x.context for x in existing)])
-    c = analyse_in_case(candidate.context, vocab)
+    texts = [candidate.context, *(x.context for x in existing)]
+    vocab = lowercase_vocabulary(texts)
+    # ... and words capitalised inside a sentence are names, wherever they open one.
+    names = case_names(texts)
+    c = analyse_in_case(candidate.context, vocab, None, names)
     # Relative phrases ("last year") of a stored item are read from its valid_from; the
     # candidate is said now, which the judge is not told, so its own are left unread.
-    es = [analyse_in_case(x.context, vocab, said_on(x.valid_from)) for x in existing]
+    es = [analyse_in_case(x.context, vocab, said_on(x.valid_from), names) for x in existing]
     sims = np.asarray(existing_vecs, dtype=np.float32) @ np.asarray(cand_vec, dtype=np.float32)
     pairs = [
         compare(i, c, es, float(sims[i]), (candidate.category, x.category))
@@ -227,22 +221,18 @@ def decide(
         or plan_settled(c, es, pairs)
         or same_value_other_form(pairs)
         or denial_restated(pairs)
-        or _slot_value_change(c, es, pairs)
+        or slot_value_change(c, es, pairs)
     )
     if decision:
         return decision
 
-    best = max(pairs, key=merge_score)
-    if (
-        best.cos >= STRICT_SAME_SLOT
-        and len(best.value_conflicts) == 1  # one value changed, the rest of the slot agrees
-        and best.same_category
-        and not best.subject_conflict
-        and not best.contrast
-        and not two_attributes(c, es[best.index])
-    ):
-        kind = best.value_conflicts[0]
-        return JudgeDecision("supersede", best.index, f"same slot, {kind} changed (no cue)")
+    # The nearest item may be another person's ("Partner's gym is £40 a month"): the claim
+    # restated, if any, is among the items about the candidate's own subject.
+    own = [p for p in pairs if not p.subject_conflict]
+    best = max(own or pairs, key=merge_score)
+    changed = value_changed(c, es, best)
+    if changed:
+        return changed
     blocker = merge_blocker(best, c, es[best.index]) or attribute_held_elsewhere(c, es, pairs, best)
     if blocker:
         return JudgeDecision("create", None, f"nearest is a near miss: {blocker}")

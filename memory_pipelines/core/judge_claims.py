@@ -55,7 +55,7 @@ _DENIAL = re.compile(
 )
 _CLAUSE_SPLIT = re.compile(r"[,;:()]|\s[-–—]\s|\bbut\b|\bwhereas\b|\bthough\b", re.IGNORECASE)
 # Words that carry the stance rather than the content.
-_STANCE_WORDS = content_stems(
+STANCE_WORDS = content_stems(
     words(
         """
         not never no none nobody nothing neither nor without longer anymore cannot dislike
@@ -104,7 +104,7 @@ def claims(text: str) -> Claims:
     """The clauses with their stance, the list members and the departed names of one text."""
     clauses = []
     for part in _CLAUSE_SPLIT.split(text):
-        content = content_stems(words(part)) - _STANCE_WORDS - LIGHT_VERBS
+        content = content_stems(words(part)) - STANCE_WORDS - LIGHT_VERBS
         if content:
             clauses.append(Clause(bool(_NEGATIVE.search(part)), frozenset(content)))
     members: set[str] = set()
@@ -178,7 +178,7 @@ def change_clauses(text: str) -> tuple[frozenset[str], frozenset[str]]:
     new: set[str] = set()
     aside: set[str] = set()
     for part in _CLAUSE_SPLIT.split(text):
-        content = content_stems(words(part)) - _STANCE_WORDS - LIGHT_VERBS
+        content = content_stems(words(part)) - STANCE_WORDS - LIGHT_VERBS
         found = [m for name, rx in CUE_RES if name in _REPLACING and (m := rx.search(part))]
         if found:
             new |= content - content_stems(w for m in found for w in words(m.group(0)))

@@ -39,12 +39,17 @@ _CHANGE_CUES: tuple[tuple[str, str], ...] = (
     ("kept", r"\bstaying on\b|\bsticking (with|to)\b"),
     ("now", r"\bnow\b|\bthese days\b|\bnowadays\b"),
     ("new", r"\bnew\b(?! york| zealand)"),  # narrowed further by _new_value_cue()
-    ("left", r"^left\b|\bleft (the|a|an|their|his|her)\b|\bhas left\b"),
+    (
+        "left",
+        r"^left\b|\bleft (the|a|an|their|his|her)\b|\bhas left\b|\bstepped down\b"
+        r"|\bresigned\b|\bhanded (in )?(my|their|his|her) notice\b",
+    ),
     ("ended", r"\bbroke up\b|\bsplit up\b|\bdivorced\b|\bseparated\b|\bended\b|\bsold\b"),
     ("died", r"\b(died|passed away|put down|was put to sleep|rehomed)\b"),
     (
         "status",
-        r"^married\b|\bgot married\b|\bnow married\b|\bpassed\b|\bgraduated\b|\bretired\b"
+        r"^married\b|\bgot (married|engaged|divorced)\b|\bnow married\b|\bpassed\b"
+        r"|\bgraduated\b|\bretired\b"
         r"|\bfinished\b|\bcompleted\b|\bgave birth\b|\bwas born\b|\bpromoted\b|\bdemoted\b"
         r"|\bpaid off\b|\bwent live\b"
         # "The migration is done." (not "... until the block is done keeps ...")
@@ -101,14 +106,15 @@ PLAN = re.compile(
 # A hedged report ("Probably works in healthcare", "Seems to favour ..."): an inference about
 # something, vaguer than a stated fact and never a new value of it.
 HEDGE = re.compile(
-    r"^(probably|likely|apparently|possibly|perhaps|presumably)\b|\b(appears?|seems?) to\b",
+    r"^(probably|likely|apparently|possibly|perhaps|presumably)\b|\b(appears?|seems?) to\b"
+    r"|^(might|may|could) (be|have)\b",
     re.IGNORECASE,
 )
 # "Uses Poetry only for the legacy repo", "except": an exception that leaves the rule standing.
 EXCEPTION = re.compile(
     r"\bonly (for|in|on|when|at|after|before|during|if|with)\b|\bexcept\b|\bapart from\b"
     r"|^(for|in|on|at|with) [^,;]{3,40}\bonly\b"
-    r"|\bunless\b",
+    r"|\bunless\b|\ban exception\b",
     re.IGNORECASE,
 )
 # "A second cat", "another car": a new thing beside the known one.
@@ -144,7 +150,7 @@ _FRAMES: tuple[tuple[str, str], ...] = (
     (
         "relationship",
         r"\b(dating|engaged|married|divorced|single|broke up|split up|girlfriend|boyfriend"
-        r"|seeing someone)\b",
+        r"|seeing someone|in a relationship)\b",
     ),
     (
         "employer",
@@ -171,12 +177,27 @@ OLD_VALUE = re.compile(
     r"(?= with\b| for\b|[,;:.]|$)",
     re.IGNORECASE,
 )
-# "a new manager", "New half-marathon PB": the noun after "new" names the slot that changed.
-NEW_SLOT = re.compile(r"\bnew ([\w-]+(?: [a-z][\w-]*)?)", re.IGNORECASE)
+# "a new manager", "New half-marathon PB": the noun after "new" names the slot that changed; so
+# does the object of a change to a value ("switched energy supplier to ...", "changed surname
+# to ...", "updated the billing address to ...").
+NEW_SLOT = re.compile(
+    r"\bnew ([\w-]+(?: [a-z][\w-]*)?)"
+    r"|\b(?:switched|changed|swapped|updated|moved) (?:the |their |his |her |my |our )?"
+    r"([a-z][\w-]*(?: [a-z][\w-]*)?) (?:to|over to)\b",
+    re.IGNORECASE,
+)
+
+
+# A clause of condition or time to come ("until it is retired", "if the price goes up", "once
+# the loan is paid off"): a change it names has not happened, so it reports none.
+CONDITION = re.compile(
+    r"\b(?:until|till|unless|if|once|in case|before|whenever)\b[^,;:.]*", re.IGNORECASE
+)
 
 
 def change_cues(text: str) -> frozenset[str]:
-    cues = {name for name, rx in CUE_RES if rx.search(text)}
+    said = CONDITION.sub(" ", text)
+    cues = {name for name, rx in CUE_RES if rx.search(said)}
     if "new" in cues and not _new_value_cue(text):
         cues.discard("new")
     return frozenset(cues)

@@ -16,6 +16,8 @@ import calendar
 import re
 from collections.abc import Iterator
 
+from memory_pipelines.core.judge_amounts import amount_forms
+from memory_pipelines.core.judge_calendar import calendar_forms
 from memory_pipelines.core.judge_lexicon import MONTH_RX, MONTHS, wordlist
 
 _UNITS = {
@@ -91,7 +93,6 @@ _RATE_BEFORE = re.compile(
 # "10k steps", "ten thousand", "1.5k": a count in thousands.
 _THOUSANDS = re.compile(rf"\b{NUM} thousand\b|\b(\d+(?:\.\d+)?)k\b", re.I)
 _MONTH_END = re.compile(rf"\b(?:the )?end of ({MONTH_RX})\b", re.I)
-_RELATIVE_YEAR = re.compile(r"\b(last|this|next) year\b", re.I)
 _AGE = re.compile(
     rf"\b(?:turned|turns|turning|aged) {NUM}\b(?![.,]\d)(?! (?:years? |months? |weeks? )?ago)"
     rf"(?! (?:months?|weeks?|days?|minutes?|hours?|percent|%))"
@@ -165,12 +166,11 @@ def other_forms(text: str, said_on: tuple[int, int] | None = None) -> Iterator[F
         yield "date", f"{last} {month}", m.span(), True
     for m in _BORN.finditer(text):
         yield "birth year", m.group(1), m.span(), False
+    yield from calendar_forms(text, said_on)
+    yield from amount_forms(text)
     if said_on is None:
         return
     year = said_on[0]
-    for m in _RELATIVE_YEAR.finditer(text):
-        shift = {"last": -1, "this": 0, "next": 1}[m.group(1).lower()]
-        yield "year", str(year + shift), m.span(), True
     for m in _AGE.finditer(text):
         age = number(m.group(1) or m.group(2) or m.group(3))
         if age is None or not 1 <= age <= 110 or age != int(age):

@@ -56,6 +56,12 @@ RELATIONS = _aliases(
     """
 )
 RELATION_KEYS = frozenset(RELATIONS.values())
+# Words for a group of relatives and who is in it: "Parents" are "Mum and Dad".
+RELATION_GROUPS = {
+    "parents": frozenset(("mother", "father")),
+    "child": frozenset(("son", "daughter", "baby")),
+    "sibling": frozenset(("brother", "sister")),
+}
 # "Mother-in-law" is a different person from "mother": in-law compounds stay whole.
 IN_LAW = re.compile(r"^(\w+)-in-law$")
 

@@ -60,6 +60,10 @@ def merge_blocker(p: Pair, c: Analysis, e: Analysis) -> str | None:
     # An exception leaves the rule standing, even when it repeats the rule's words.
     if c.exception and not e.exception:
         return "exception beside a rule"
+    # ... and a rule beside an exception ("Checks a bag on long-haul flights" / "Travels
+    # carry-on only on short trips") says something else unless it restates all of it.
+    if e.exception and not c.exception and not whole:
+        return "rule beside an exception"
     if c.additive and not whole:
         return "an additional item"
     if not p.same_category and not p.negation_agrees and p.cos < 0.65:

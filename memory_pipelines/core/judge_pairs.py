@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from memory_pipelines.core.judge_claims import (
     LIST_SLOT_COS,
+    STANCE_WORDS,
     change_clauses,
     claims,
     list_change,
@@ -18,8 +19,9 @@ from memory_pipelines.core.judge_claims import (
 )
 from memory_pipelines.core.judge_lexicon import DETERMINERS, LIGHT_VERBS, MONTHS, stem
 from memory_pipelines.core.judge_rules import Analysis
-from memory_pipelines.core.judge_subjects import is_relation
+from memory_pipelines.core.judge_stance import contrast_turned, main_stance_turned
 from memory_pipelines.core.judge_values import shared_values, value_conflicts
+from memory_pipelines.core.judge_who import same_family, subject_conflict
 
 
 @dataclass(frozen=True)
@@ -45,6 +47,9 @@ class Pair:
     predicate_overlap: float  # overlap of what is said once the subject is set aside
     old_hit: float  # share of the candidate's "from X"/"stopped X" words found here
     old_is_subject: bool  # ... and found only in this item's subject: it is about X, not X
+    # ... and what is said of it the candidate says of its own subject: "Ellie covers the
+    # weekend shifts now that Marcus has left" beside "Marcus works the weekend shifts".
+    holder_replaced: bool
     frame_match: bool
     frame_mismatch: bool
     polarity_flip: bool  # "won't renew" vs "will renew"
@@ -56,9 +61,11 @@ class Pair:
     other_form: bool = False  # both hold one value, written in another form on one side
     both_deny: bool = False  # each statement's main clause denies or rejects something
     aside_hit: bool = False  # it shares words with the change's other clauses (the old value)
+    stance_turned: bool = False  # one main clause denies, the other not, about one thing
 
 
-SWAP_COS = 0.6  # below this a one- or two-word swap changed the meaning, not the wording
+HOLDER_SHARE = 0.5  # share of what is said of the old holder that the candidate says of the new
+SWAP_COS = 0.7  # below this a one- or two-word swap changed the meaning, not the wording
 # Two long sentences share more of their wording by chance (the speaker, feelings, the topic of
 # the chat), so a cosine says less of them: what it must reach rises with their mean length.
 LONG_FROM = 10  # words
@@ -134,6 +141,8 @@ def _contrast(i: int, c: Analysis, others: Sequence[Analysis]) -> bool:
         only_c, only_e = c.stems - e.stems, e.stems - c.stems
     if not only_c or not only_e or len(only_c) > 2 or len(only_e) > 2:
         return False
+    if same_family(only_c, only_e):  # "Parents ..." / "Mum and Dad ...": no swap
+        return False
     if _overlap(c.stems, e.predicate_stems) < (0.5 if named else 0.67):
         return False
     return any((only_c | only_e) & o.subject_stems for j, o in enumerate(others) if j != i)
@@ -150,10 +159,16 @@ def _other_object(c: Analysis, e: Analysis, cos: float) -> bool:
     only_c, only_e = c.stems - e.stems, e.stems - c.stems
     if not shared or not only_c or not only_e:
         return False
-    if shared <= LIGHT_VERBS:
+    if shared <= LIGHT_VERBS | STANCE_WORDS:  # "Allergic to wasps" / "Allergic to penicillin"
         return True
-    small_swap = len(only_c) <= 2 and len(only_e) <= 2 and len(shared) >= len(only_c)
-    return small_swap and cos < SWAP_COS
+    # The frame is the words they share besides values: "up at 5:30" / "gets up at 5:30" share
+    # only the value, no frame to put another object in.
+    frame = {w for w in shared if not any(ch.isdigit() for ch in w)}
+    small_swap = len(only_c) <= 2 and len(only_e) <= 2 and len(frame) >= max(len(only_c), 1)
+    # A number or date among the swapped words is a value said another way ("anniversary 14
+    # June" / "married on 14 June 2019"), which the value readers judge, not the wording.
+    dated = any(ch.isdigit() for w in only_c | only_e for ch in w)
+    return small_swap and not dated and cos < SWAP_COS
 
 
 def _other_form(c: Analysis, e: Analysis) -> bool:
@@ -166,39 +181,6 @@ def _other_form(c: Analysis, e: Analysis) -> bool:
             if c_forms != e_forms:
                 return True
     return False
-
-
-def _subject_conflict(c: Analysis, e: Analysis) -> bool:
-    """Do the two items talk about different people, pets or things?"""
-    if not c.subject or not e.subject:
-        return False
-    # "Partner Sam" and "Sam's mum": one name, two relations, two people.
-    c_rel = {x for x in c.subject if is_relation(x)}
-    e_rel = {x for x in e.subject if is_relation(x)}
-    if c_rel and e_rel and not c_rel & e_rel:
-        return True
-    c_named = {x for x in c.subject if not is_relation(x)} - {"user"}
-    e_named = {x for x in e.subject if not is_relation(x)} - {"user"}
-    if c_named and e_named:  # "Colleague Fatima" vs "Colleague Tom": the names decide
-        return not (c_named & e_named)
-    if c.subject & e.subject:
-        return False
-    # One side mentions the other's subject: "the kids stay at their dad's" and "shares
-    # custody; the children are with their father" are about the same people.
-    if (c.subject - {"user"}) & e.entities or (e.subject - {"user"}) & c.entities:
-        return False
-    # ... or names it by its role: "Pays the childminder £6.50" is about "Childminder Bev".
-    for a, b in ((c, e), (e, c)):
-        role = b.subject_stems - b.entities  # the one word beside a name
-        if a.subject == {"user"} and len(role) == 1 and role & a.predicate_stems:
-            return False
-    # "Split up with Dario" beside "Partner is Dario": the user's own item names the person the
-    # other is about, so it speaks of that relation.
-    for a, b in ((c, e), (e, c)):
-        if a.subject == {"user"} and (b.entities - b.subject - {"user"}) & a.entities:
-            return False
-    # "Thesis is due ..." beside a user item is no clash; "Partner Sam ..." beside one is.
-    return c.subject_is_person and e.subject_is_person
 
 
 def compare(
@@ -217,15 +199,18 @@ def compare(
     e_only_names = {n for n in e.names if not mentions(c, n)}
     n_shared_values = shared_values(c.values, e.values)
     # A name matches a name: "Fennel Invest" says nothing of "is invested in".
-    c_said = c.predicate_stems - {stem(n) for n in c_only_names}
-    e_said = e.predicate_stems - {stem(n) for n in e_only_names}
+    # What is said under a condition ("until it is retired") is not what the item states.
+    c_said = c.predicate_stems - c.conditional - {stem(n) for n in c_only_names}
+    e_said = e.predicate_stems - e.conditional - {stem(n) for n in e_only_names}
     old = c.old_words | c_claims.departed
     _, aside = change_clauses(c.text)
+    old_is_subject = bool(e.stems & old) and e.stems & old <= e.subject_stems
+    said_alike = max(_overlap(c_said, e_said), _overlap(e_said, c_said))
     return Pair(
         index=i,
         cos=cos,
         same_category=categories[0] == categories[1],
-        subject_conflict=_subject_conflict(c, e),
+        subject_conflict=subject_conflict(c, e),
         shared_subject=bool(
             (c.subject & e.subject) - {"user"}
             or (c.subject - {"user"}) & e.entities
@@ -244,14 +229,17 @@ def compare(
         or any(mentions(e, n) for n in c.names - c.subject - e.subject),
         contain_existing=_overlap(c.stems, e.stems),
         # A name matches a name: "Fennel Invest" says nothing of "is invested in".
-        predicate_overlap=max(_overlap(c_said, e_said), _overlap(e_said, c_said)),
+        predicate_overlap=said_alike,
         old_hit=_overlap(e.stems, old),
-        old_is_subject=bool(e.stems & old) and e.stems & old <= e.subject_stems,
+        old_is_subject=old_is_subject,
+        holder_replaced=old_is_subject and said_alike >= HOLDER_SHARE,
         frame_match=bool(c.frames & e.frames),
         frame_mismatch=bool(c.frames) and bool(e.frames) and not (c.frames & e.frames),
         # Opposite stances on shared content, or a verb negated on one side only, unless the
         # two deny the same thing in other words.
-        polarity_flip=st.oppose or (_flip(c, e) and not st.agree),
+        polarity_flip=st.oppose
+        or (_flip(c, e) and not st.agree)
+        or contrast_turned(c.contrast, c_claims, e.contrast, e_claims),
         contrast=_contrast(i, c, existing),
         other_object=_other_object(c, e, cos),
         negation_agrees=st.agree and not st.oppose,
@@ -260,4 +248,5 @@ def compare(
         other_form=_other_form(c, e),
         both_deny=c_claims.denies and e_claims.denies,
         aside_hit=bool(_plain(aside - who) & e.stems),
+        stance_turned=main_stance_turned(c_claims, e_claims, who),
     )

@@ -17,6 +17,7 @@ from functools import lru_cache
 from memory_pipelines.core.corrections import correction
 from memory_pipelines.core.judge_cues import (
     ADDITIVE,
+    CONDITION,
     EXCEPTION,
     FRAME_RES,
     HEDGE,
@@ -31,11 +32,13 @@ from memory_pipelines.core.judge_cues import (
 from memory_pipelines.core.judge_lexicon import (
     LEADING_ADVERBS,
     PREPOSITIONS,
+    SENTENCE_VERBS,
     WORD_RX,
     bare,
     content_stems,
     words,
 )
+from memory_pipelines.core.judge_stance import contrast_pair
 from memory_pipelines.core.judge_subjects import (
     entity_key,
     existence_subjects,
@@ -59,7 +62,10 @@ class Analysis:
     subject: frozenset[str]  # who/what the item is about ('user' when it opens with a verb)
     subject_is_person: bool  # the subject is the user, a relative, a pet or a sure name
     subject_stems: frozenset[str]  # content stems of the grammatical subject
+    possessed: bool  # the subject is something of someone's ("Partner's surname")
     predicate_stems: frozenset[str]  # content stems after the subject
+    # ... of a clause of condition ("until it is retired"): not what the item states
+    conditional: frozenset[str]
     entities: frozenset[str]  # every person, pet or proper name mentioned
     names: frozenset[str]  # capitalised value words (products, places, people), no acronyms
     values: dict[str, frozenset[str]] = field(hash=False)
@@ -69,9 +75,11 @@ class Analysis:
     negated: frozenset[str] = frozenset()  # verbs under a negation
     frames: frozenset[str] = frozenset()
     preference: tuple[frozenset[str], frozenset[str]] | None = None  # (preferred, over)
+    contrast: tuple[frozenset[str], frozenset[str]] | None = None  # "X, not Y": (X, Y)
     existence: bool = False  # "Has a teenage daughter": says only that someone exists
     tentative: bool = False
     planned: bool = False  # a plan or an open choice, not yet a settled fact
+    ongoing: bool = False  # a process under way: it opens with a verb in -ing ("Applying for")
     hedged: bool = False  # an inference ("probably", "seems to"), not a statement
     exception: bool = False
     additive: bool = False
@@ -89,10 +97,14 @@ def _phrase_stems(rx: re.Pattern[str], text: str) -> frozenset[str]:
 
 
 def analyse(
-    text: str, lowercase_vocab: frozenset[str] = frozenset(), said_on: SaidOn = None
+    text: str,
+    lowercase_vocab: frozenset[str] = frozenset(),
+    said_on: SaidOn = None,
+    case_names: frozenset[str] = frozenset(),
 ) -> Analysis:
     """Parse one item; `lowercase_vocab` holds words seen in lower case elsewhere in the case,
-    `said_on` (year, month) when it was said, for phrases like "last year" (None: unknown)."""
+    `case_names` words capitalised inside a sentence there (names), `said_on` (year, month)
+    when it was said, for phrases like "last year" (None: unknown)."""
     matches = list(WORD_RX.finditer(text))
     toks = [m.group() for m in matches]
     # Punctuation right after a token ends a subject ("Subscriptions: Netflix, ...").
@@ -102,7 +114,7 @@ def analyse(
     sure: set[str] = set()
     for i, tok in enumerate(toks):
         key = entity_key(tok)
-        kind = None if key else name_kind(toks, i, lowercase_vocab)
+        kind = None if key else name_kind(toks, i, lowercase_vocab, case_names)
         if key:
             entities.add(key)
         elif kind:
@@ -145,7 +157,9 @@ def analyse(
         subject=frozenset(subject),
         subject_is_person=any(x == "user" or x in sure or is_relation(x) for x in subject),
         subject_stems=content_stems(body[:split]),
+        possessed=any(bare(t) != t for t in body[: max(split - 1, 0)]),
         predicate_stems=content_stems(body[split:]),
+        conditional=content_stems(w for m in CONDITION.finditer(text) for w in words(m.group())),
         entities=frozenset(entities),
         names=frozenset(names),
         values=values,
@@ -157,13 +171,28 @@ def analyse(
         negated=negated_verbs(text),
         frames=frozenset(name for name, rx in FRAME_RES if rx.search(text)),
         preference=preference_pair(text),
+        contrast=contrast_pair(text),
         existence=bool(existence),
         tentative=bool(TENTATIVE.search(text)),
         planned=bool(PLAN.search(text)),
+        ongoing=_ongoing(body, split),
         hedged=bool(HEDGE.search(text)),
         exception=bool(EXCEPTION.search(text)),
         additive=bool(ADDITIVE.search(text)),
     )
+
+
+def _ongoing(body: list[str], split: int) -> bool:
+    """A process under way: the item opens with a verb in -ing ("Applying for a visa"), or its
+    verb is a present progressive ("Son Leo is doing A-levels"), a listed verb, not "going to"."""
+    lows = [t.lower() for t in body]
+    if split == 0 and lows and lows[0].endswith("ing"):
+        return True
+    for i in range(split, len(lows) - 1):
+        if lows[i] in ("is", "are", "am") and lows[i + 1].endswith("ing"):
+            verb = lows[i + 1]
+            return verb in SENTENCE_VERBS and verb != "going"
+    return False
 
 
 def lowercase_vocabulary(texts: Iterable[str]) -> frozenset[str]:
@@ -176,13 +205,36 @@ def _lowercase_words(text: str) -> frozenset[str]:
     return frozenset(tok.lower() for tok in words(text) if tok[:1].islower())
 
 
-def analyse_in_case(text: str, lowercase_vocab: frozenset[str], said_on: SaidOn = None) -> Analysis:
-    """analyse(text, lowercase_vocab, said_on), cached: dedup shows the same stored items again
-    and again. The vocabulary only decides whether a capitalised first word is a name, so the
-    cache key is the text, whether its first word is in the vocabulary, and `said_on`."""
+def case_names(texts: Iterable[str]) -> frozenset[str]:
+    """Words capitalised inside a sentence somewhere in the texts (names, lower-cased)."""
+    return frozenset().union(*(_inner_capitals(text) for text in texts))
+
+
+@lru_cache(maxsize=16384)
+def _inner_capitals(text: str) -> frozenset[str]:
+    toks = words(text)
+    return frozenset(
+        bare(tok).lower()
+        for i, tok in enumerate(toks)
+        if i > 0
+        and tok[:1].isupper()
+        and not is_acronym(tok)
+        and text[: text.find(tok)].rstrip()[-1:] not in ".!?"
+    )
+
+
+def analyse_in_case(
+    text: str,
+    lowercase_vocab: frozenset[str],
+    said_on: SaidOn = None,
+    names: frozenset[str] = frozenset(),
+) -> Analysis:
+    """analyse(text, lowercase_vocab, said_on, names), cached: dedup shows the same stored
+    items again and again. The vocabularies only decide whether a capitalised first word is a
+    name, so the cache key is the text, whether its first word is in each, and `said_on`."""
     first = WORD_RX.search(text)
-    common = first is not None and first.group().lower() in lowercase_vocab
-    return _analyse_cached(text, common, said_on)
+    low = first.group().lower() if first else ""
+    return _analyse_cached(text, low in lowercase_vocab, said_on, low in names)
 
 
 def said_on(valid_from: str | None) -> SaidOn:
@@ -192,7 +244,10 @@ def said_on(valid_from: str | None) -> SaidOn:
 
 
 @lru_cache(maxsize=16384)
-def _analyse_cached(text: str, first_word_common: bool, said: SaidOn) -> Analysis:
+def _analyse_cached(
+    text: str, first_word_common: bool, said: SaidOn, first_word_named: bool = False
+) -> Analysis:
     first = WORD_RX.search(text)
-    vocab = frozenset({first.group().lower()}) if first and first_word_common else frozenset()
-    return analyse(text, vocab, said)
+    low = frozenset({first.group().lower()}) if first else frozenset()
+    vocab = low if first_word_common else frozenset()
+    return analyse(text, vocab, said, low if first_word_named else frozenset())

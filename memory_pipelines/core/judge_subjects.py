@@ -70,7 +70,12 @@ def _capitalised(tok: str) -> bool:
     )
 
 
-def name_kind(toks: Sequence[str], i: int, lowercase_vocab: frozenset[str]) -> str | None:
+def name_kind(
+    toks: Sequence[str],
+    i: int,
+    lowercase_vocab: frozenset[str],
+    case_names: frozenset[str] = frozenset(),
+) -> str | None:
     """'sure' for a proper name, 'guess' for a capitalised opener that may be one, else None.
 
     Mid-sentence capitals and possessives are names. A capitalised first word is only a guess
@@ -85,6 +90,10 @@ def name_kind(toks: Sequence[str], i: int, lowercase_vocab: frozenset[str]) -> s
     low = tok.lower()
     if low in SENTENCE_VERBS or low in AUX or low in lowercase_vocab:
         return None
+    # "Sentry alerts go to ..." beside "Uses Sentry for ...": the case writes it as a name, and
+    # a verb follows (in a verbless note, "Skyway frequent flyer member", it qualifies the user).
+    if low in case_names and any(_is_verbish(t.lower()) for t in toks[i + 1 : i + 4]):
+        return "sure"
     return "guess" if i + 1 < len(toks) and _is_finite_verb(toks[i + 1].lower()) else None
 
 
@@ -115,6 +124,14 @@ def _opens_with_verb(toks: Sequence[str], lows: Sequence[str], breaks: Sequence[
             and not breaks[0]
         )
     )
+    if verb and lows[0].endswith("ing") and len(lows) > 2 and not any(breaks[:2]):
+        # "Living room faces south-west", "Swimming pool opens at 7": an "-ing" word, a plain
+        # noun, then a verb of the third person: a noun phrase is the subject.
+        nxt, third = lows[1], lows[2]
+        plain = nxt.isalpha() and toks[1][:1].islower() and nxt not in STOPWORDS
+        plain = plain and nxt not in PREPOSITIONS and nxt not in _MORE_PREPOSITIONS
+        if plain and not _is_verbish(nxt) and toks[2][:1].islower() and _third_person(third):
+            return False
     if verb and lows[0] not in AUX:
         # "Rent is ...", "Orders service owns ...": a noun that a present-tense verb follows.
         for j in (1, 2):
@@ -122,6 +139,17 @@ def _opens_with_verb(toks: Sequence[str], lows: Sequence[str], breaks: Sequence[
             if nxt in AUX or (nxt.endswith("s") and nxt in SENTENCE_VERBS):
                 return False
     return verb
+
+
+# Prepositions that never end a subject elsewhere, but follow a verb ("Leaning towards ...").
+_MORE_PREPOSITIONS = frozenset(("towards", "toward", "through", "across", "around", "against"))
+
+
+def _third_person(low: str) -> bool:
+    """'is', 'has', 'faces', 'opens': a verb form that a singular subject takes."""
+    return low in AUX or (
+        low.isalpha() and low.endswith("s") and not low.endswith(("ss", "us", "is", "'s"))
+    )
 
 
 def _verb_after_subject(low: str, prev: str) -> bool:
@@ -171,7 +199,17 @@ def _unknown_verb(toks: Sequence[str], lows: Sequence[str], i: int) -> bool:
     if prev.endswith("s") or entity_key(toks[i]) is not None:
         return False  # "Orders service", "Kids stay": plural nouns run together
     nxt = lows[i + 1] if i + 1 < len(lows) else ""
-    return nxt in PREPOSITIONS or nxt in DETERMINERS
+    if nxt in PREPOSITIONS or nxt in DETERMINERS:
+        return True
+    # "Garden faces north", "Car needs new tyres"; but "Kitchen tiles are white": a plural noun
+    # that a verb follows.
+    return (
+        prev not in STOPWORDS
+        and prev not in DETERMINERS
+        and (nxt[:1].isalnum() or nxt[:1] in "£$€")
+        and not _is_verbish(nxt)
+        and nxt not in STOPWORDS
+    )
 
 
 def existence_subjects(body: Sequence[str]) -> set[str]:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from memory_pipelines.core.judge_amounts import yearly_amounts
+from memory_pipelines.core.judge_calendar import weekday_range
 from memory_pipelines.core.judge_forms import other_forms
 from memory_pipelines.core.judge_lexicon import (
     CLAUSE_BREAKS,
@@ -24,7 +26,8 @@ from memory_pipelines.core.judge_lexicon import (
 _MONEY = re.compile(r"([£$€])\s?(\d[\d,]*(?:\.\d+)?)\s?(k|m|bn)?\b", re.IGNORECASE)
 _PERCENT = re.compile(r"(\d+(?:\.\d+)?)\s?(%|percent|per cent)")
 _DURATION = re.compile(r"\b(\d{1,2}):(\d{2}):(\d{2})\b")
-_CLOCK = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s?(am|pm)\b|\b(\d{1,2}):(\d{2})\b", re.IGNORECASE)
+# "3pm", "3:40pm", "3.40 pm", "15:40"
+_CLOCK = re.compile(r"\b(\d{1,2})(?:[:.](\d{2}))?\s?(am|pm)\b|\b(\d{1,2}):(\d{2})\b", re.IGNORECASE)
 _DAY_MONTH = re.compile(
     rf"\b(\d{{1,2}})(?:st|nd|rd|th)?(?:\s?[-–]\s?(\d{{1,2}})(?:st|nd|rd|th)?)?\s+(?:of\s+)?"
     rf"({MONTH_RX})\b|\b({MONTH_RX})\s+(\d{{1,2}})(?:st|nd|rd|th)?\b(?!\s?[:,]?\d{{2}})",
@@ -117,7 +120,9 @@ def read_values(
             add("clock", f"{int(m.group(4))}:{m.group(5)}", m.span())
     for m in _BARE_HOUR.finditer(text):
         if free(m.span(1)):
-            add("clock", f"{int(m.group(1))}:00", m.span(1))
+            hour = int(m.group(1))  # "at 7" says no am or pm: 7:00 or 19:00
+            for h in {hour, hour + 12} if 1 <= hour <= 11 else {hour}:
+                add("clock", f"{h}:00", m.span(1))
     for m in _YEAR.finditer(text):
         if free(m.span()):
             add("year", m.group(1), m.span())
@@ -133,6 +138,8 @@ def read_values(
             vals.setdefault("weekday", set()).add(WEEKDAYS[day])
         elif day in DAY_SETS:  # "on weekdays" names a set of days
             vals.setdefault("weekday", set()).update(DAY_SETS[day])
+    if days := weekday_range(text):  # "Monday to Friday", "Mon-Fri"
+        vals.setdefault("weekday", set()).update(days)
     if re.search(r"\bmay\b(?=\s+(\d|(19|20)\d\d))|\bin may\b", low):
         vals.setdefault("month", set()).add("may")
     for d in vals.get("date", set()):
@@ -144,15 +151,34 @@ def read_values(
                 # "Postgres 16", "Python 3.12": a number after a name is its version.
                 before = _NAME_BEFORE.search(text[: m.start(1)])
                 unit = before.group(1) if before else ""
-            key = "n:" + (stem(unit) if unit else "")
-            vals.setdefault(key, set()).add(_fmt(_num(m.group(1))))
+            vals.setdefault(_unit_key(unit), set()).add(_fmt(_num(m.group(1))))
     for m in _NUMWORD.finditer(low):
         if not free(m.span(1)):
             continue
         unit = m.group(2)
-        key = "n:" + (stem(unit) if unit and unit not in STOPWORDS else "")
+        # "twice a week" is "two times a week"
+        key = "n:tim" if m.group(1) in _TIMES else _unit_key(unit if unit not in STOPWORDS else "")
         vals.setdefault(key, set()).add(_fmt(float(NUMBER_WORDS[m.group(1)])))
+    if yearly := yearly_amounts(text):  # "£100 a month" is "£1,200 a year"
+        vals["money a year"] = set(yearly)
     return {k: frozenset(v) for k, v in vals.items()}, frozenset(derived)
+
+
+# One unit in several spellings ("70 kilos" / "70 kg", "3x a week" / "3 times a week").
+_UNIT_ALIASES = {
+    "kilo": "kg", "kilogram": "kg", "kilogramm": "kg", "kgs": "kg", "kilometr": "km",
+    "kilometer": "km", "kms": "km", "metr": "m", "meter": "m", "litr": "l", "liter": "l",
+    "gram": "g", "centimetr": "cm", "centimeter": "cm", "millilitr": "ml", "milliliter": "ml",
+    "x": "tim", "hr": "hour", "min": "minut",
+}  # fmt: skip
+_TIMES = frozenset(("once", "twice"))
+
+
+def _unit_key(unit: str | None) -> str:
+    if not unit:
+        return "n:"
+    key = stem(unit)
+    return "n:" + _UNIT_ALIASES.get(key, key)
 
 
 def value_conflicts(a: dict[str, frozenset[str]], b: dict[str, frozenset[str]]) -> list[str]:
@@ -160,6 +186,11 @@ def value_conflicts(a: dict[str, frozenset[str]], b: dict[str, frozenset[str]]) 
     out = [kind for kind in a.keys() & b.keys() if a[kind] - b[kind] and b[kind] - a[kind]]
     if "date" in out and "month" in out:
         out.remove("month")  # 15 May vs 28 April is one change, not two
+    if "money" in out and "money a year" in a.keys() & b.keys():
+        if a["money a year"] & b["money a year"]:
+            out.remove("money")  # "£100 a month" / "£1,200 a year": one amount
+        elif "money a year" in out:
+            out.remove("money a year")  # one change, not two
     return sorted(out)
 
 

@@ -1,0 +1,123 @@
+"""Updates said without a change cue, for the dedup judge: one slot, another value.
+
+"Lives in Porto" beside "Lives in Lisbon", "Accountant is Raj" beside "Accountant is Mei": a slot
+that holds one value at a time, another value in it (`slot_value_change`). "Has 6 points on the
+licence after a second speeding fine" beside "Has 3 points on the driving licence": one typed
+value changed and the rest of the slot agrees (`value_changed`): either the two sentences are
+nearly one (a high cosine), or their frames (the words around the value: what it is a value of)
+hold each other, the value clause of the candidate read apart from its reason ("after ...",
+"because ..."), and the subject is the same.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from memory_pipelines.core.judge_claims import copular_slot
+from memory_pipelines.core.judge_cues import SINGLE_VALUED_FRAMES
+from memory_pipelines.core.judge_forms import number
+from memory_pipelines.core.judge_lexicon import MONTHS, WEEKDAYS, content_stems, words
+from memory_pipelines.core.judge_merge import two_attributes
+from memory_pipelines.core.judge_pairs import Pair, mentions
+from memory_pipelines.core.judge_rules import Analysis
+from memory_pipelines.core.judge_types import JudgeDecision
+
+SLOT_FLOOR = 0.5  # cosine for "same single-valued slot, another value" without any cue
+STRICT_SAME_SLOT = 0.8  # cosine for "one value changed, nearly the same sentence"
+FRAME_SHARE = 0.66  # share of each frame the other must hold
+# Words that make a slot hold one value ("favourite colour is green"); other slots need a named
+# or typed value ("accountant is Mei") to be read as one value.
+_ONE_VALUE_SLOT = content_stems(
+    words("favourite favorite preferred main usual default current primary")
+)
+_DAY_STEMS = content_stems(WEEKDAYS) | content_stems(f"{d}s" for d in WEEKDAYS)
+# Where a value clause ends and its reason or occasion begins.
+_REASON = re.compile(
+    r"[,;:(]|\s[-–—]\s|\b(?:after|because|since|following|due to|thanks to|now that)\b",
+    re.IGNORECASE,
+)
+
+
+def _named(value: str) -> bool:
+    return bool(value) and (value[0].isupper() or value[0].isdigit() or value[0] in "£$€")
+
+
+def slot_value_change(
+    c: Analysis, es: Sequence[Analysis], pairs: Sequence[Pair]
+) -> JudgeDecision | None:
+    """Without a cue: one slot that holds one value at a time, another value in it. "Lives in
+    Porto" beside "Lives in Lisbon"; "Accountant is Raj" beside "Accountant is Mei"."""
+    c_slot = copular_slot(c.text)
+    # A stored item of the slot whose value the candidate holds ("Lives in Berlin" beside
+    # "Lives in Kreuzberg, Berlin"): the candidate adds detail, nothing changed.
+    if any(
+        c.frames & es[p.index].frames & SINGLE_VALUED_FRAMES
+        and es[p.index].names
+        and all(mentions(c, n) for n in es[p.index].names)
+        for p in pairs
+    ):
+        return None
+    for p in sorted(pairs, key=lambda p: -p.cos):
+        e = es[p.index]
+        if p.subject_conflict or p.contrast or not p.same_category:
+            continue
+        frames = c.frames & e.frames & SINGLE_VALUED_FRAMES
+        if frames and p.name_conflict and p.cos >= SLOT_FLOOR:
+            return JudgeDecision("supersede", p.index, f"{min(frames)}: another value")
+        e_slot = copular_slot(e.text)
+        if not c_slot or not e_slot or c_slot[0] != e_slot[0] or c.subject_is_person:
+            continue
+        (slot, c_value), (_, e_value) = c_slot, e_slot
+        one_value = (_named(c_value) and _named(e_value)) or bool(slot & _ONE_VALUE_SLOT)
+        if one_value and not content_stems(words(c_value)) & content_stems(words(e_value)):
+            return JudgeDecision("supersede", p.index, "same slot, another value")
+    return None
+
+
+def _frame(text: str) -> frozenset[str]:
+    """Content stems of a text without its values (numbers, number words, months, days)."""
+    return frozenset(
+        w
+        for w in content_stems(words(text))
+        if not any(ch.isdigit() for ch in w)
+        and w not in MONTHS
+        and w not in _DAY_STEMS
+        and number(w) is None
+    )
+
+
+def _frames_agree(c: Analysis, e: Analysis) -> bool:
+    """The words around the changed value hold each other: the candidate's value clause, its
+    reason set apart, and the stored item (its own reason set apart too)."""
+    c_frame = _frame(_REASON.split(c.text)[0])
+    e_frame = _frame(_REASON.split(e.text)[0])
+    if not c_frame or not e_frame:
+        return False
+    shared = c_frame & e_frame
+    return len(shared) >= FRAME_SHARE * len(c_frame) and len(shared) >= FRAME_SHARE * len(e_frame)
+
+
+def value_changed(c: Analysis, es: Sequence[Analysis], best: Pair) -> JudgeDecision | None:
+    """The nearest item holds one value of a kind that the candidate holds otherwise, and the
+    rest of its slot agrees: an update said without a cue."""
+    e = es[best.index]
+    if (
+        len(best.value_conflicts) != 1  # one value changed, the rest of the slot agrees
+        or not best.same_category
+        or best.subject_conflict
+        or best.contrast
+        or best.name_conflict
+    ):
+        return None
+    kind = best.value_conflicts[0]
+    if best.cos >= STRICT_SAME_SLOT and not two_attributes(c, e):
+        return JudgeDecision("supersede", best.index, f"same slot, {kind} changed (no cue)")
+    # "Has 6 points on the licence after a second speeding fine" / "Has 3 points on the
+    # driving licence": the value is of one thing (the same subject) in one frame.
+    # ... the subject one thing: the same words, or one side's words within the other's
+    # ("Electricity bill" / "Electricity"), not two ("Grocery budget" / "Eating-out budget").
+    one_thing = c.subject_stems <= e.subject_stems or e.subject_stems <= c.subject_stems
+    if one_thing and _frames_agree(c, e):
+        return JudgeDecision("supersede", best.index, f"same frame, {kind} changed (no cue)")
+    return None

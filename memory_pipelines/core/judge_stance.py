@@ -1,0 +1,78 @@
+"""Whether a statement turned round what a stored one held, for the dedup judge.
+
+`judge_claims.stance` finds two clauses with the same content under opposite polarity ("won't
+renew" / "will renew"). Two readings reach further:
+
+- **A contrast.** "Wants therapy sessions in person, not on video" holds a chosen side and a
+  rejected one. A statement that now takes the rejected side ("Now prefers video sessions")
+  and leaves the chosen one out has turned the preference round. (Two contrasts are compared by
+  `judge_pairs`: "prefers tea to coffee" after "prefers coffee to tea".)
+- **The main clause's stance.** "Loves hot food now" beside "Can't handle spicy food; keep
+  dishes mild": the main clause of one denies or rejects, of the other asserts, and the two
+  share what they are about. Said under a change cue, that is the stance turned round; without
+  one it is as often a neighbouring taste ("Hates surprise parties" / "Prefers small
+  gatherings"), so `judge.py` asks for a cue.
+
+General English only: contrast markers and the negators of `judge_claims`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memory_pipelines.core.judge_claims import Claims
+from memory_pipelines.core.judge_lexicon import LIGHT_VERBS, content_stems, words
+
+# "in person, not on video", "tea rather than coffee", "the train instead of flying": the chosen
+# side, then the rejected one (up to the clause end).
+_CONTRAST = re.compile(
+    r"^(?P<yes>[^,;:]+?),?\s+(?:and\s+)?(?:not|rather than|instead of)\s+(?P<no>[^,;:.]+)",
+    re.IGNORECASE,
+)
+
+Contrast = tuple[frozenset[str], frozenset[str]]
+
+
+def contrast_pair(text: str) -> Contrast | None:
+    """(chosen, rejected) content stems of "X, not Y" / "X rather than Y" / "X instead of Y"."""
+    for clause in re.split(r"[;:]", text):
+        m = _CONTRAST.search(clause.strip())
+        if not m:
+            continue
+        yes = content_stems(words(m.group("yes"))) - LIGHT_VERBS
+        no = content_stems(words(m.group("no"))) - LIGHT_VERBS
+        if yes and no:
+            return yes, no
+    return None
+
+
+def asserted(claims: Claims) -> frozenset[str]:
+    """Content of the clauses that neither deny nor reject."""
+    return frozenset().union(*(x.content for x in claims.clauses if not x.negative))
+
+
+def contrast_turned(
+    c: Contrast | None, c_claims: Claims, e: Contrast | None, e_claims: Claims
+) -> bool:
+    """One side holds a contrast; the other, holding none, asserts its rejected side ("No ORM"
+    takes no side) and leaves the chosen side's own words out."""
+    for held, other in ((e, asserted(c_claims)), (c, asserted(e_claims))):
+        if held is None or (c is not None and e is not None):
+            continue
+        yes, no = held
+        rejected, chosen = no - yes, yes - no
+        if rejected & other and chosen - other:
+            return True
+    return False
+
+
+def main_stance_turned(c: Claims, e: Claims, ignore: frozenset[str]) -> bool:
+    """The main clause of one denies, of the other does not, and the candidate speaks of what
+    that main clause is about (most of the smaller side, one word at least)."""
+    if c.denies == e.denies or not c.clauses or not e.clauses:
+        return False
+    c_all = frozenset().union(*(x.content for x in c.clauses)) - ignore
+    e_main = e.clauses[0].content - ignore
+    c_main = c.clauses[0].content - ignore
+    shared = (c_all & e_main) | (c_main & frozenset().union(*(x.content for x in e.clauses)))
+    return bool(shared) and len(shared) >= 0.5 * min(len(c_main), len(e_main))

@@ -1,0 +1,116 @@
+"""Whom two memory items are about, for the dedup judge: one subject, or two?
+
+"Sister Mia lives in Cork" and "Brother Tom lives in Cork" share an attribute and a value, and
+are two facts because they are about two people. `subject_conflict()` sets the subjects read by
+`judge_rules.analyse` side by side:
+
+- Two relations ("partner", "brother") or two names are two subjects.
+- A thing named without an owner ("Camera is a Fujifilm X-T4", "Surname is Bell") is the user's
+  own: a personal note leaves its owner out. It clashes with an item about a relative or a
+  named person ("Brother shoots on a Fujifilm X-T4", "Partner's surname is Okonkwo").
+- One side may still speak of the other's subject: it mentions it ("the kids" / "the
+  children"), names it by its role ("Pays the childminder" / "Childminder Bev"), or names the
+  person the other is ("Split up with Dario" / "Partner is Dario"). A word that is something of
+  someone's ("Partner's surname") is no role, and a name that is not said to be the subject
+  ("Mum is with Lumen Power", "Brother rides a Brompton") is what the other holds, not who.
+- A group of relatives and its members are the same people ("Parents" / "Mum and Dad").
+"""
+
+from __future__ import annotations
+
+from memory_pipelines.core.judge_lexicon import DETERMINERS, RELATION_GROUPS
+from memory_pipelines.core.judge_rules import Analysis
+from memory_pipelines.core.judge_subjects import is_relation
+
+
+def _implicit(a: Analysis) -> bool:
+    """A thing named without an owner: no person read as its subject ("Camera is ...", where
+    a capitalised opener is at most a guessed name), nothing possessive."""
+    return not a.subject_is_person and not a.possessed and bool(a.subject_stems)
+
+
+def same_family(a: frozenset[str] | set[str], b: frozenset[str] | set[str]) -> bool:
+    """Relation words for some of the same people: "parents" and "mother, father" (a group and
+    its members), never two members of one group ("brother" and "sister")."""
+    a_rel = {x for x in a if is_relation(x)}
+    b_rel = {x for x in b if is_relation(x)}
+    if a_rel & b_rel:
+        return True
+    return any(
+        (group in a_rel and b_rel & members) or (group in b_rel and a_rel & members)
+        for group, members in RELATION_GROUPS.items()
+    )
+
+
+_NAMING = frozenset(("is", "are", "was", "were", "called", "named"))
+
+
+def _relative(a: Analysis) -> bool:
+    return any(map(is_relation, a.subject))
+
+
+def _is_person(a: Analysis, who: frozenset[str]) -> bool:
+    return a.subject_is_person or who == {"user"}
+
+
+def _identities(a: Analysis) -> frozenset[str]:
+    """Names that say who the subject of `a` is: after a copula or "called" ("Partner is
+    Dario", "Dog called Rolo"), not what it holds or does ("Mum is with Lumen Power",
+    "Brother rides a Brompton"), nor what something of theirs is ("Partner's surname is
+    Ross"). Only names: a relation or pet word names no one."""
+    out: set[str] = set()
+    if a.possessed:
+        return frozenset()
+    toks = a.tokens
+    for name in {x for x in a.entities - a.subject - {"user"} if not is_relation(x)}:
+        if name not in toks:
+            continue
+        i = toks.index(name) - 1
+        # look past a name's other words and articles ("is the Riverside Vets")
+        while i >= 0 and (toks[i] in DETERMINERS or toks[i] in a.entities):
+            i -= 1
+        if i >= 0 and toks[i] in _NAMING:
+            out.add(name)
+    return frozenset(out)
+
+
+def subject_conflict(c: Analysis, e: Analysis) -> bool:
+    """Do the two items talk about different people, pets or things?"""
+    # A thing without an owner ("Camera is ...", where a capitalised opener is at most a
+    # guessed name) is the user's only beside a relative or a pet that its item does not name;
+    # otherwise what was read as its subject decides.
+    c_who, e_who = c.subject, e.subject
+    if _implicit(c) and _relative(e) and not c.subject & e.entities:
+        c_who = frozenset({"user"})
+    if _implicit(e) and _relative(c) and not e.subject & c.entities:
+        e_who = frozenset({"user"})
+    if not c_who or not e_who:
+        return False
+    # "Partner Sam" and "Sam's mum": one name, two relations, two people.
+    c_rel = {x for x in c_who if is_relation(x)}
+    e_rel = {x for x in e_who if is_relation(x)}
+    family = same_family(c_rel, e_rel)
+    if c_rel and e_rel and not family:
+        return True
+    c_named = {x for x in c_who if not is_relation(x)} - {"user"}
+    e_named = {x for x in e_who if not is_relation(x)} - {"user"}
+    if c_named and e_named:  # "Colleague Fatima" vs "Colleague Tom": the names decide
+        return not (c_named & e_named)
+    if c_who & e_who or family:  # "Parents ..." and "Mum and Dad ...": the same people
+        return False
+    # One side mentions the other's subject: "the kids stay at their dad's" and "shares
+    # custody; the children are with their father" are about the same people.
+    if (c_who - {"user"}) & e.entities or (e_who - {"user"}) & c.entities:
+        return False
+    # ... or names it by its role: "Pays the childminder £6.50" is about "Childminder Bev".
+    for a, b, a_who in ((c, e, c_who), (e, c, e_who)):
+        role = b.subject_stems - b.entities  # the one word beside a name
+        if a_who == {"user"} and not b.possessed and len(role) == 1 and role & a.predicate_stems:
+            return False
+    # "Split up with Dario" beside "Partner is Dario": the user's own item names the person the
+    # other is about, so it speaks of that relation.
+    for a, b, a_who in ((c, e, c_who), (e, c, e_who)):
+        if a_who == {"user"} and _identities(b) & a.entities:
+            return False
+    # "Thesis is due ..." beside a user item is no clash; "Partner Sam ..." beside one is.
+    return _is_person(c, c_who) and _is_person(e, e_who)

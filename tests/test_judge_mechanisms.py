@@ -1,0 +1,270 @@
+"""Tests of the dedup judge's mechanisms added for the third case set: whom an item is about,
+the slot a change names, clauses of condition, exceptions, stances turned round, value frames,
+processes under way, and values written in other forms.
+
+Every case is written for this file (none is taken from a case set). The model is the real
+embedder (loaded once for the module); no database is involved.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from memory_pipelines.core.judge import JudgeDecision, JudgeItem, decide
+from memory_pipelines.core.judge_claims import claims
+from memory_pipelines.core.judge_cues import change_cues
+from memory_pipelines.core.judge_lexicon import content_stems
+from memory_pipelines.core.judge_rules import analyse
+from memory_pipelines.core.judge_stance import contrast_pair, contrast_turned, main_stance_turned
+from memory_pipelines.core.judge_values import read_values, value_conflicts
+from memory_pipelines.core.judge_who import same_family, subject_conflict
+from memory_pipelines.models.embedder import Embedder, get_embedder
+
+
+@pytest.fixture(scope="module")
+def embedder() -> Embedder:
+    return get_embedder()
+
+
+def judge(
+    embedder: Embedder, candidate: str, existing: list[str], category: str = "fact"
+) -> JudgeDecision:
+    items = [JudgeItem(t, category, valid_from="2024-03-01") for t in existing]
+    vecs = embedder.embed([candidate, *existing])
+    return decide(JudgeItem(candidate, category), items, vecs[0], vecs[1:])
+
+
+# (candidate, existing, expected action, expected target); category "fact"
+CASES: list[tuple[str, list[str], str, int | None]] = [
+    # A thing named without an owner is the user's: it clashes with a relative's item.
+    (
+        "Laptop is a ThinkPad X1",
+        ["Sister works on a ThinkPad X1", "Uses Linux at work"],
+        "create",
+        None,
+    ),
+    # ... and the change of a slot finds the user's item, not the partner's.
+    (
+        "Changed phone number to 07700 900123 in April",
+        ["Partner's phone number is 07700 900456", "Phone number is 07700 900789"],
+        "supersede",
+        1,
+    ),
+    # "switched X to Y": X names the slot that changed, even worded unlike the value.
+    (
+        "Switched mobile network to Skylink in March",
+        ["Dad is with Skylink", "Mobile network is Tarn Telecom", "Broadband is fibre"],
+        "supersede",
+        1,
+    ),
+    # The old holder of a role left: the role passed to another person.
+    (
+        "Jonah runs the Tuesday quiz now that Petra has left",
+        ["Petra runs the Tuesday quiz at the pub", "Pub quiz starts at 8pm"],
+        "supersede",
+        0,
+    ),
+    # A strong cue whose old value the store names with a narrower word.
+    (
+        "Has stopped eating sugar",
+        ["Partner avoids sugar", "Has two biscuits with every tea", "Walks to work"],
+        "supersede",
+        1,
+    ),
+    # A clause of condition reports no change.
+    (
+        "The old booking system stays on PHP until it is replaced",
+        ["The booking system will be replaced in 2027", "New services are written in Kotlin"],
+        "create",
+        None,
+    ),
+    # An exception leaves the rule standing, and a rule beside an exception is not it.
+    (
+        "Makes an exception for the Monday release and works late that evening",
+        ["Never works after 6pm", "Releases happen on Mondays"],
+        "create",
+        None,
+    ),
+    (
+        "Checks in a suitcase for long trips",
+        ["Travels with hand luggage only on short trips", "Has a railcard"],
+        "create",
+        None,
+    ),
+    # A contrast turned round; a main clause's stance turned under a cue.
+    (
+        "Now wants the newsletter by post",
+        ["Wants the newsletter by email, not by post", "Reads the newsletter on Sundays"],
+        "supersede",
+        0,
+    ),
+    (
+        "Enjoys crowded gigs these days",
+        ["Can't cope with crowded gigs; prefers small venues", "Goes to two gigs a month"],
+        "supersede",
+        0,
+    ),
+    # One value changed in the same frame, the candidate giving its reason.
+    (
+        "Has 5 stamps on the loyalty card after buying lunch today",
+        ["Has 2 stamps on the café loyalty card", "Buys lunch at Nook most days"],
+        "supersede",
+        0,
+    ),
+    # A noun phrase opened by an -ing word is the subject; another room is another subject.
+    (
+        "The dining room faces east",
+        ["Dining room is used as a study", "Garden faces east", "Sitting room faces west"],
+        "create",
+        None,
+    ),
+    # A process under way, then its new state.
+    (
+        "The visa for Canada is approved now",
+        ["Applying for a Canada work visa; forms sent in May", "Flat lease ends in August"],
+        "supersede",
+        0,
+    ),
+    # A hedged guess confirms the one stated item it is about, at a cosine under 0.45 too.
+    (
+        "Might be into sailing",
+        ["Crews on a yacht at the Hamble most weekends", "Partner plays squash"],
+        "merge",
+        0,
+    ),
+    # A group of relatives and its members are the same people.
+    (
+        "Parents are coming for Easter",
+        ["Mum and Dad are visiting at Easter", "Easter lunch is at her sister's"],
+        "merge",
+        0,
+    ),
+    # The nearest item is someone else's; the claim restated is about the user.
+    (
+        "Pays £60 a month for the allotment",
+        ["Allotment rent is £720 a year", "Partner's allotment is £50 a month"],
+        "merge",
+        0,
+    ),
+    # A one-word swap at a middling cosine is another object in the same frame.
+    (
+        "Goes to Pilates on Thursday evenings",
+        ["Goes to yoga on Thursday evenings", "Gym is on Mill Lane"],
+        "create",
+        None,
+    ),
+    # The subject of a changed value named more narrowly on one side; "month" is no value.
+    (
+        "Water bill is £42 a month since the meter was fitted",
+        ["Water costs £35 a month", "Gas is £60 a month"],
+        "supersede",
+        0,
+    ),
+    # Two items sharing only a stance word hold different objects.
+    ("Allergic to bee stings", ["Allergic to ibuprofen", "Carries antihistamines"], "create", None),
+]
+
+
+@pytest.mark.parametrize(("candidate", "existing", "action", "target"), CASES)
+def test_mechanism_cases(
+    embedder: Embedder, candidate: str, existing: list[str], action: str, target: int | None
+) -> None:
+    d = judge(embedder, candidate, existing)
+    assert (d.action, d.target) == (action, target), d.reason
+
+
+def test_owners_and_families() -> None:
+    # a bare thing against a relative, not against a name or the user
+    assert subject_conflict(analyse("Bike is a Brompton"), analyse("Brother rides a Brompton"))
+    assert not subject_conflict(analyse("Bike is a Brompton"), analyse("Rides a Brompton"))
+    # a possessed word is no role; a name after a preposition is a value, not who it is
+    assert subject_conflict(
+        analyse("Changed surname to Ross"), analyse("Partner's surname is Ross")
+    )
+    assert subject_conflict(analyse("Switched bank to Monzo"), analyse("Mum is with Monzo"))
+    assert not subject_conflict(analyse("Split up with Ravi"), analyse("Partner is Ravi"))
+    # groups of relatives
+    assert same_family({"parents"}, {"mother", "father"})
+    assert not same_family({"brother"}, {"sister"})
+    assert not subject_conflict(analyse("Parents live in Hull"), analyse("Mum lives in Hull"))
+    assert subject_conflict(analyse("Brother lives in Hull"), analyse("Sister lives in Hull"))
+
+
+def test_subjects_and_names_are_read_from_the_sentence() -> None:
+    # an -ing word, a noun and a verb of the third person open a noun phrase
+    assert analyse("Living room faces south").subject_stems == {"liv", "room"}
+    # an unknown -s verb after a noun, before a word that is no verb
+    assert analyse("Garden faces south").subject_stems == {"garden"}
+    assert analyse("Kitchen tiles are white").subject_stems == content_stems(["kitchen", "tiles"])
+    # a capitalised opener the case writes inside a sentence is a name, before a verb only
+    named = analyse("Grafana alerts go to the on-call phone", case_names=frozenset({"grafana"}))
+    assert named.subject == {"grafana"}
+    verbless = analyse("Grafana power user, on the pro plan", case_names=frozenset({"grafana"}))
+    assert verbless.subject == {"user"}
+
+
+def test_changes_and_conditions() -> None:
+    assert "status" in change_cues("The loan is paid off")
+    assert not change_cues("Keeps the old laptop until it is paid off")
+    assert change_cues("Stepped down as treasurer") == {"left"}
+    slots = analyse("Switched energy tariff to a fixed deal").slot_words
+    assert content_stems(["energy", "tariff"]) <= slots
+    assert analyse("Applying for a mortgage").ongoing
+    assert analyse("Daughter is learning to swim").ongoing
+    assert not analyse("The view is amazing").ongoing
+
+
+def test_stances_turned() -> None:
+    assert contrast_pair("Wants meetings in the morning, not after lunch") is not None
+    held = contrast_pair("Wants meetings in the morning, not after lunch")
+    assert contrast_turned(None, claims("Prefers meetings after lunch now"), held,
+                           claims("Wants meetings in the morning, not after lunch"))  # fmt: skip
+    # the other side rejects the same thing: no reversal
+    assert not contrast_turned(contrast_pair("Uses tabs rather than spaces"),
+                               claims("Uses tabs rather than spaces"), None,
+                               claims("No spaces for indentation; tabs only"))  # fmt: skip
+    assert main_stance_turned(claims("Loves early mornings now"),
+                              claims("Can't stand early mornings"), frozenset())  # fmt: skip
+    assert not main_stance_turned(claims("Loves early mornings"),
+                                  claims("Loves long lunches"), frozenset())  # fmt: skip
+
+
+def vals(text: str, said_on: tuple[int, int] | None = None) -> dict[str, frozenset[str]]:
+    return read_values(text, said_on)[0]
+
+
+def test_dates_in_other_forms() -> None:
+    assert vals("Due 2025-03-07")["date"] == {"7 mar"}
+    assert vals("Due on 07/03/2025")["date"] == {"7 mar"}
+    assert vals("Due on the seventh of March")["date"] == {"7 mar"}
+    assert vals("Due on March the seventh")["date"] == {"7 mar"}
+    assert vals("Clinic is open Tuesday to Thursday")["weekday"] == {"tue", "wed", "thu"}
+    assert vals("Clinic is open Mon-Wed")["weekday"] == {"mon", "tue", "wed"}
+    # relative to the telling: (year, month)
+    assert vals("Started last October", (2024, 6))["year"] == {"2023"}
+    assert vals("Started last April", (2024, 6))["year"] == {"2023", "2024"}
+    assert vals("Graduates next May", (2024, 10))["year"] == {"2025"}
+    assert vals("Moved here six years ago", (2024, 6))["year"] == {"2018"}
+    assert vals("Started next month", (2024, 12)) == {"month": {"jan"}, "year": {"2025"}}
+    assert "year" not in vals("Started last October")  # said when? unknown: not read
+
+
+def test_amounts_and_times_in_other_forms() -> None:
+    assert vals("Lands at 3.40pm")["clock"] == {"15:40"}
+    assert vals("Dinner at eight in the evening")["clock"] == {"20:00"}
+    assert vals("Wakes at six thirty am")["clock"] == {"6:30"}
+    assert vals("Tea at half five")["clock"] == {"5:30", "17:30"}
+    assert vals("Meet at seven on Fridays")["clock"] == {"7:00", "19:00"}
+    assert "clock" not in vals("Back after seven weeks")
+    assert vals("Paid three grand for the car")["money"] == {"3000"}
+    assert vals("A third of the team is remote")["percent"] == {"33"}
+    assert vals("Bought a dozen eggs")["n:egg"] == {"12"}
+    assert vals("Bought half a dozen eggs")["n:egg"] == {"6"}
+    assert vals("Away for a fortnight")["n:week"] == {"2"}
+    assert vals("Climbs twice a week")["n:tim"] == vals("Climbs 2x a week")["n:tim"]
+    assert vals("Weighs 70 kilos")["n:kg"] == vals("Weighs 70 kg")["n:kg"]
+    assert vals("Bins go out every other week")["every"] == vals("Bins go out fortnightly")["every"]
+    # a rate said per month and per year is one amount; another amount still conflicts
+    month, year = vals("Pays £50 a month for parking"), vals("Pays £600 a year for parking")
+    assert value_conflicts(month, year) == []
+    assert value_conflicts(month, vals("Pays £55 a month for parking")) == ["money"]
