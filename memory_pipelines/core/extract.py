@@ -154,7 +154,8 @@ def extract_window(
                 category = "commitment" if promised else "fact"
             if allowed is not None and category not in allowed:
                 continue
-            text = third_person(without_opener(sentence), speaker, pronoun)
+            group = about.role.lower() == "user" and bool(about.speaker)  # a named person's "we"
+            text = third_person(without_opener(sentence), speaker, pronoun, group)
             if promised is not None:  # "send you the report": you are the one it is owed to
                 text = re.sub(r"\byour\b", f"{listener}'s", re.sub(r"\byou\b", listener, text))
             dated, dates = annotate(text[:1].upper() + text[1:], about.created_at)

@@ -99,6 +99,10 @@ def with_subject(sentence: str) -> str:
     said = f"{adv}{low}{rest}"
     if low == "been" and after and after[0].lower() not in ("a", "an", "the", "so", "such"):
         return f"I've {said}"  # "Been busy with the studio"; not "Been a long road" (it has)
+    if rest[:1] in ("'", "’"):
+        return sentence  # "Parenting's such a big responsibility": the word is the subject
+    if low == "gonna" and re.match(r"\s+be (?:a|an|the|so|such|\w+er)\b", rest, re.I):
+        return f"It's {said}"  # "Gonna be a big change": what is coming, not the speaker
     if low in _AFFECT or low == "gonna":
         return f"I'm {said}"  # "Excited for the trip", "Gonna volunteer next month"
     if low in ("gotta", "wanna"):
@@ -107,7 +111,8 @@ def with_subject(sentence: str) -> str:
     if past:
         return f"I {said}"
     verb_ing = low.endswith("ing") and len(low) >= 6 and low not in _ADJECTIVE_ING
-    if verb_ing and after and after[0].lower() not in _NOT_OBJECT and not _FINITE.search(clause):
+    finite = _FINITE.search(clause) or _IRREGULAR_PAST & set(clause.lower().split())
+    if verb_ing and after and after[0].lower() not in _NOT_OBJECT and not finite:
         return f"I'm {said}"
     return sentence
 

@@ -98,7 +98,7 @@ _HEDGE = _rx(
     r"\bmaybe\b|\bmight\b|\bperhaps\b|\bpossibl[ey]\b|\bprobably\b|\b(?:un)?likely\b|"
     r"\bnot sure\b|\bunsure\b|\bno (?:idea|clue)\b|"
     r"\b(?:don't|do not) know (?:what|whether|if|how|when|where|which|yet)\b|\bdunno\b|"
-    r"\bguess\b|\bhunch\b|\ba chance\b|\bcould (?:be|go|try)\b|"
+    r"\bguess\b|\bhunch\b|\bi bet\b|\bcan (?:only )?imagine\b|\ba chance\b|\bcould (?:be|go|try)\b|"
     r"\b(?:you|it|that|this|we) could\b|\bsome ?day\b|\bone day\b|\bat some point\b|"
     r"\bthinking (?:about|of)\b|\bconsidering\b|\btoying with\b|\bwonder|\btempted\b|"
     r"\bdepend(?:s|ing) on\b|\btbd\b|\bundecided\b|\bhaven't decided\b|\bnot (?:yet )?confirmed\b|"
@@ -154,7 +154,12 @@ _META = _rx(  # talk about the conversation itself: reshape/repeat requests, pau
     r"\b(?:i'll|let me) (?:have a look|take a look|look at it|get back to you|come back to you|"
     r"think about it|sleep on it)\b|"
     r"\bmake (?:it|that|this) (?:\w+ )?(?:shorter|longer|simpler)\b|\bthat's (?:all|it) for\b|"
-    r"\brepeat (?:that|it|the last)\b"
+    r"\brepeat (?:that|it|the last)\b|"
+    # talk about the conversation itself: "Just wanted to say hi", "Long time no talk", "We
+    # haven't talked in ages"
+    r"\bgotta (?:go|run|head off)\b|\bwanted to (?:say hi|check in|catch up|see how)\b|"
+    r"\blong time no (?:see|talk|chat|speak)\b|"
+    r"^\W*(?:we )?(?:haven't|have not|hadn't) (?:talked|spoken|chatted|caught up)\b"
 )
 _LASTING = _rx(r"\b(?:always|never|from now on|going forward|in future|by default)\b")
 _ACK = _rx(
@@ -271,7 +276,12 @@ def reported_content(sentence: str) -> str | None:
     if m.group("verb").lower() in _ONLY_ACTS:
         return ""  # "thanked me for the recipe", "apologised for the delay"
     rest = m.group("rest").strip()
-    if _SOCIAL.search(sentence[: m.start("rest")]):
+    frame = sentence[: m.start("rest")]
+    if re.match(r"^\W*i\s", frame, re.I) and not re.search(
+        r"\b(?:you|the (?:user|assistant|agent|bot))\b", sentence, re.I
+    ):
+        return None  # "I talked about my journey at the school event": what the speaker did
+    if _SOCIAL.search(frame):
         return ""  # thanking, greeting, chatting: the act is all there is, whatever it was for
     rest = re.sub(r"^(?:that|:)\s+", "", rest, flags=re.IGNORECASE)
     return "" if _SPEECH_ACT.match(rest) else rest
