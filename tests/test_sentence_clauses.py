@@ -98,3 +98,25 @@ def test_greetings_and_talk_of_not_having_talked_are_no_memory() -> None:
     assert [s for s, _ in durable_parts(text, "user")] == [
         "I've been rehearsing hard and working on business plans."
     ]
+
+
+def test_a_left_out_i_before_a_negated_auxiliary_or_a_wish_comes_back() -> None:
+    assert with_subject("Won't let anything hold me back!") == (
+        "I won't let anything hold me back!"
+    )
+    assert with_subject("Wish I was that resilient too.") == "I wish I was that resilient too."
+    assert with_subject("Don't give up!") == "Don't give up!"  # an imperative
+    assert with_subject("Wasn't easy.") == "Wasn't easy."  # its subject is "it"
+
+
+def test_a_short_event_with_its_time_is_a_fact_a_short_one_without_is_not() -> None:
+    assert durable_parts("I graduated last week!", "user") == [("I graduated last week!", "fact")]
+    assert durable_parts("I missed it.", "user") == []
+
+
+def test_moods_in_everyday_words_are_no_facts() -> None:
+    assert durable_parts("I'm excited for this new chapter!", "user", to_person=True) == []
+    assert durable_parts("It's all a process and I'm learning a ton.", "user") == []
+    assert [s for s, _ in durable_parts("I'm learning Spanish at night school.", "user")] == [
+        "I'm learning Spanish at night school."
+    ]

@@ -80,6 +80,16 @@ def without_opener(sentence: str) -> str:
     return rest[:1].upper() + rest[1:] if rest else ""
 
 
+# A sentence that opens with a negated auxiliary or a verb of wishing and thanking, its "I"
+# left out: "Won't let anything hold me back", "Wish I was that resilient", "Appreciate the
+# support". Not "Don't ..." (an imperative) nor "Wasn't easy" (its subject is "it").
+_DROPPED_I = re.compile(
+    r"^(?:(?:won't|can't|didn't|haven't|hadn't|couldn't|wouldn't|shouldn't)\s+(?!be\b)[a-z]+|"
+    r"(?:wish|appreciate|miss)\s+(?:i|my|the|that|it|this|those|these|all|every|having|being)\b)",
+    re.IGNORECASE,
+)
+
+
 def with_subject(sentence: str) -> str:
     """A sentence whose subject (I) was left out, with it put back: "Took a trip to Rome" ->
     "I took a trip to Rome", "Still working on the studio" -> "I'm still working on the
@@ -88,6 +98,8 @@ def with_subject(sentence: str) -> str:
     m = _FIRST.match(sentence)
     if m is None or sentence.rstrip().endswith("?"):
         return sentence
+    if _DROPPED_I.match(sentence):
+        return f"I {sentence[:1].lower()}{sentence[1:]}"  # "Won't let anything stop me"
     adv, word, rest = m.group("adv").lower(), m.group("word"), m.group("rest")
     low = word.lower()
     after = rest.split()[:1]
@@ -136,7 +148,9 @@ _MOOD = frozenset([
     "still", "even", "always", "never", "anything", "everything", "something", "nothing", "can't",
     "won't", "don't", "isn't", "it's", "that's", "i'm", "i've", "i'll", "i'd", "ain't", "bit",
     "kind", "mix", "wait", "trying", "try", "tried", "stay", "staying", "work", "working",
-    "hardwork", "hardworking",
+    "hardwork", "hardworking", "new", "more", "much", "though", "there", "each", "other",
+    "whatever", "come", "comes", "looking", "chapter", "process", "ton", "tons", "memories",
+    "memory", "vibes", "vibe", "upbeat", "hanging", "savor", "savour",
 ])
 # fmt: on
 

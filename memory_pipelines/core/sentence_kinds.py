@@ -222,6 +222,12 @@ _EVENT = _rx(
     r"bought|found|gave|won|lost|began|wrote|built|sold|left|became|moved)\b"
 )
 
+_WHEN = _rx(
+    rf"\b(?:yesterday|today|tonight|(?:last|this|next) {_SPAN}|{_DAY}|ago|recently|january|"
+    r"february|march|april|june|july|august|september|october|november|december)\b|"
+    r"\b(?:19|20)\d\d\b"
+)
+
 # Reported speech: "The user asked me a question about the weather", "I told the user that
 # ...". The frame says who spoke to whom; only what was said can be a memory.
 _ONE_PARTY = r"(?:the )?(?:user|assistant|agent|bot|customer|i|we|you|they|he|she|[A-Z][a-z]+)"
@@ -385,6 +391,8 @@ def _kind(sent: str, role: str) -> str:
         return "greeting" if _GREETING.match(low) else "ack"
     if low.endswith("?"):
         return "meta"  # a question to the assistant is not a durable statement
-    event = _EVENT.search(low) and len(low.split()) >= 5  # "I missed it" tells nothing
+    # "I missed it" tells nothing; "I graduated last week" does: an event needs five words or
+    # its time
+    event = _EVENT.search(low) and (len(low.split()) >= 5 or _WHEN.search(low))
     concrete = _FACT_SIGNAL.search(low) or _STATIVE.search(low) or event
     return "fact" if concrete else "plain"
