@@ -120,3 +120,19 @@ def test_moods_in_everyday_words_are_no_facts() -> None:
     assert [s for s, _ in durable_parts("I'm learning Spanish at night school.", "user")] == [
         "I'm learning Spanish at night school."
     ]
+
+
+def test_chat_shorthand_is_written_out_in_the_memory() -> None:
+    from datetime import UTC, datetime
+
+    from memory_pipelines.core.extract import WindowTurn, extract_window
+    from memory_pipelines.core.plain_words import plain_words
+
+    assert plain_words("Took my fam camping, 'cause the biz's doing well") == (
+        "Took my family camping, because the business's doing well"
+    )
+    assert plain_words("the BC Lions and a famous vid") == "the BC Lions and a famous video"
+    said = datetime(2023, 6, 26, tzinfo=UTC)
+    turns = [WindowTurn(1, "user", "Melanie", "I took my fam camping in the mountains.", said)]
+    (cand,) = extract_window(turns, pronoun_of=lambda _: "she")
+    assert cand["context"] == "Melanie took her family camping in the mountains."

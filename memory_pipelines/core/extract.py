@@ -24,6 +24,7 @@ from memory_pipelines.core.extract_parts import (
     durable_parts,
     without_opener,
 )
+from memory_pipelines.core.plain_words import plain_words
 from memory_pipelines.core.promises import promise
 from memory_pipelines.core.third_person import third_person
 
@@ -179,7 +180,7 @@ def extract_window(
             if allowed is not None and category not in allowed:
                 continue
             group = about.role.lower() == "user" and bool(about.speaker)  # a named person's "we"
-            text = third_person(without_opener(sentence), speaker, pronoun, group)
+            text = plain_words(third_person(without_opener(sentence), speaker, pronoun, group))
             if promised is not None:  # "send you the report": you are the one it is owed to
                 text = re.sub(r"\byour\b", f"{listener}'s", re.sub(r"\byou\b", listener, text))
             dated, dates = annotate(text[:1].upper() + text[1:], about.created_at)
