@@ -138,8 +138,9 @@ def test_a_question_tagged_on_and_news_of_next_month() -> None:
     assert _parts("FYI, I finished another pottery project - want to see a pic?") == [
         "FYI, I finished another pottery project."
     ]
+    # the news, without the mood set beside it
     assert _parts("Next month I'm having an art show with my paintings - can't wait!") == [
-        "Next month I'm having an art show with my paintings - can't wait!"
+        "Next month I'm having an art show with my paintings!"
     ]
 
 

@@ -118,7 +118,7 @@ def test_the_extractor_keeps_promises_health_facts_and_corrections() -> None:
     assert commitment["owed_to"] == "Ben" and commitment["due_at"].startswith("2024-06-10")
     fixed = [c for c in out if c["from_seq"] == 6]
     assert [c["context"] for c in fixed] == [
-        "We fly to Lisbon in May, not April, for the conference."
+        "Ben and others fly to Lisbon in May, not April, for the conference."
     ]
 
 

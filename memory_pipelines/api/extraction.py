@@ -94,8 +94,10 @@ def extract_pending(
             counts["dropped_invalid"] += 1  # the whole answer was unusable
         checked = []
         for cand in raw:
-            if cand.get("from_seq", w["from_seq"]) < w["from_seq"]:
+            if cand.get("to_seq", w["to_seq"]) < w["from_seq"]:
                 continue  # said in the context turns before the window: not this window's
+            if isinstance(cand.get("from_seq"), int) and cand["from_seq"] < w["from_seq"]:
+                cand["from_seq"] = w["from_seq"]  # begun in the context turns: this window's part
             vec = _known_vector(cand.pop("embedding", None))
             item, why = check_candidate(cand, w["from_seq"], w["to_seq"], settings.types)
             checked.append((item or {"raw": cand}, item is not None, why, vec if item else None))

@@ -24,6 +24,7 @@ from memory_pipelines.core.extract_parts import (
     durable_parts,
     without_opener,
 )
+from memory_pipelines.core.plain_words import plain_words
 from memory_pipelines.core.promises import promise
 from memory_pipelines.core.third_person import third_person
 
@@ -103,6 +104,30 @@ def _corrections(window: Sequence[WindowTurn], i: int) -> list[tuple[str, str, W
     return out
 
 
+# A sentence that opens with a pronoun or a demonstrative points back: "It reminds me why I love
+# being a mom" (the museum trip told a turn before). Not a dummy "it" ("It's great to ...").
+_POINTS_BACK = re.compile(
+    r"^\W*(?:it|this|that|they|these|those|he|she)\b(?!(?:'s| is| was) (?:\w+ ){0,2}(?:to|that|how|"
+    r"when|seeing|being|having)\b)",
+    re.IGNORECASE,
+)
+
+
+def _referent_turn(window: Sequence[WindowTurn], i: int, sentence: str) -> WindowTurn | None:
+    """The speaker's own turn before this one, when the sentence opens the turn and points back
+    to what they told there (the other person's reply between): the item is said across both,
+    so its provenance starts there."""
+    if not _POINTS_BACK.match(sentence) or i < 2:
+        return None
+    told = [s for s in sentence_kinds.sentences(window[i].text) if len(s.split()) > 3]
+    if not told or sentence.rstrip(".!?")[-20:] not in told[0]:
+        return None  # a sentence after another: it may point to that one
+    before, mine = window[i - 1], window[i - 2]
+    same = (mine.speaker or mine.role) == (window[i].speaker or window[i].role)
+    other = (before.speaker or before.role) != (window[i].speaker or window[i].role)
+    return mine if same and other else None
+
+
 def _said_anew(
     turn: WindowTurn, earlier: Sequence[WindowTurn], similarity: policy.Similarity | None
 ) -> bool:
@@ -154,7 +179,8 @@ def extract_window(
                 category = "commitment" if promised else "fact"
             if allowed is not None and category not in allowed:
                 continue
-            text = third_person(without_opener(sentence), speaker, pronoun)
+            group = about.role.lower() == "user" and bool(about.speaker)  # a named person's "we"
+            text = plain_words(third_person(without_opener(sentence), speaker, pronoun, group))
             if promised is not None:  # "send you the report": you are the one it is owed to
                 text = re.sub(r"\byour\b", f"{listener}'s", re.sub(r"\byou\b", listener, text))
             dated, dates = annotate(text[:1].upper() + text[1:], about.created_at)
@@ -169,6 +195,9 @@ def extract_window(
                 "from_seq": turn.seq,
                 "to_seq": turn.seq,
             }
+            referent = _referent_turn(window, i, sentence) if about is turn else None
+            if referent is not None:
+                cand["from_seq"] = referent.seq
             if sentence in turn.sentences:
                 cand["embedding"] = turn.sentences[sentence]  # not embedded a second time
             if promised is not None:

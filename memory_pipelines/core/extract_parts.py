@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 
 from memory_pipelines.core import policy, sentence_kinds
 from memory_pipelines.core.promises import bookkeeping
+from memory_pipelines.core.sentence_clauses import without_chat_time, without_mood_clause
 from memory_pipelines.core.sentence_forms import is_mood, with_subject, without_opener
 
 CAPITALISED = re.compile(r"\b([A-Z][a-z]+(?:\s+[A-Z][a-z]+)*)\b")
@@ -45,7 +46,7 @@ _CHEER = re.compile(
 )
 # Small talk aimed at the listener ("Your kids look so happy!", "Sorry that happened to you")
 # or about the conversation itself says nothing durable about anybody.
-_LISTENER = re.compile(r"\b(?:you|your|you're|you've|yours|yourself)\b", re.IGNORECASE)
+_LISTENER = re.compile(r"\b(?:you|your|you're|you've|yours|yourself|y'all)\b", re.IGNORECASE)
 _SPEAKER = re.compile(
     r"\b(?:i|i'm|i've|i'd|i'll|my|me|mine|myself|we|we're|we've|our|us)\b", re.IGNORECASE
 )
@@ -67,7 +68,11 @@ _IMPERATIVE = re.compile(
 
 
 # "you" inside a relative clause only mentions the listener: "the book you recommended".
-_YOU_MENTIONED = re.compile(r"\b(?:the|that|this|those|these)\s+\w+\s+you\s+\w+ed\b", re.I)
+_YOU_MENTIONED = re.compile(
+    r"\b(?:the|that|this|those|these)\s+\w+\s+you\s+\w+ed\b|"
+    r"\bwhat you (?:said|suggested|told me|recommended|mentioned|showed me)\b",
+    re.I,
+)
 
 
 def addresses(sentence: str, listener: str) -> bool:
@@ -106,6 +111,11 @@ def names_somebody(sentence: str) -> bool:
         m.group(1).split()[0] not in NOT_ENTITIES
         for m in CAPITALISED.finditer(sentence, len(sentence.split()[0]))
     )
+
+
+def _about_somebody(clause: str) -> bool:
+    """Whether a clause names somebody, its dropped subject put back."""
+    return names_somebody(with_subject(without_opener(clause)))
 
 
 def stands_alone(sentence: str, strong: bool, kind: str = "", listener: str = "") -> bool:
@@ -183,7 +193,8 @@ def durable_parts(
     facts: list[tuple[float, int, str]] = []
     role = role.lower()
     for n, raw in enumerate(sentence_kinds.sentences(text)):
-        sentence = with_subject(without_opener(without_bookkeeping(_without_tag(raw))))
+        sentence = without_chat_time(without_bookkeeping(_without_tag(raw)))
+        sentence = with_subject(without_mood_clause(without_opener(sentence), _about_somebody))
         if not sentence:
             continue
         kind = sentence_kinds.sentence_kind(sentence, role)

@@ -83,7 +83,12 @@ def reported_content(sentence: str) -> str | None:
             return rest  # the referent carries a fact: "the Leeds flat, which we bought in 2021"
         if not _CLAUSE.match(rest):
             return ""  # "I meant the red one"
-    if _SOCIAL.search(sentence[: m.start("rest")]):
+    frame = sentence[: m.start("rest")]
+    if re.match(r"^\W*i\s", frame, re.I) and not re.search(
+        r"\b(?:you|the (?:user|assistant|agent|bot))\b", sentence, re.I
+    ):
+        return None  # "I talked about my journey at the school event": what the speaker did
+    if _SOCIAL.search(frame):
         return ""  # thanking, greeting, chatting: the act is all there is, whatever it was for
     if re.fullmatch(r"\W*(?:that|this|it|so)\W*", rest, flags=re.IGNORECASE):
         return ""  # "I never said that": pointing at what was said

@@ -74,6 +74,16 @@ def without_opener(sentence: str) -> str:
     return rest[:1].upper() + rest[1:] if rest else ""
 
 
+# A sentence that opens with a negated auxiliary or a verb of wishing and thanking, its "I"
+# left out: "Won't let anything hold me back", "Wish I was that resilient", "Appreciate the
+# support". Not "Don't ..." (an imperative) nor "Wasn't easy" (its subject is "it").
+_DROPPED_I = re.compile(
+    r"^(?:(?:won't|can't|didn't|haven't|hadn't|couldn't|wouldn't|shouldn't)\s+(?!be\b)[a-z]+|"
+    r"(?:wish|appreciate|miss)\s+(?:i|my|the|that|it|this|those|these|all|every|having|being)\b)",
+    re.IGNORECASE,
+)
+
+
 def with_subject(sentence: str) -> str:
     """A sentence whose subject (I) was left out, with it put back: "Took a trip to Rome" ->
     "I took a trip to Rome", "Still working on the studio" -> "I'm still working on the
@@ -82,6 +92,8 @@ def with_subject(sentence: str) -> str:
     m = _FIRST.match(sentence)
     if m is None or sentence.rstrip().endswith("?"):
         return sentence
+    if _DROPPED_I.match(sentence):
+        return f"I {sentence[:1].lower()}{sentence[1:]}"  # "Won't let anything stop me"
     adv, word, rest = m.group("adv").lower(), m.group("word"), m.group("rest")
     low = word.lower()
     after = rest.split()[:1]
@@ -93,6 +105,10 @@ def with_subject(sentence: str) -> str:
     said = f"{adv}{low}{rest}"
     if low == "been" and after and after[0].lower() not in ("a", "an", "the", "so", "such"):
         return f"I've {said}"  # "Been busy with the studio"; not "Been a long road" (it has)
+    if rest[:1] in ("'", "’"):
+        return sentence  # "Parenting's such a big responsibility": the word is the subject
+    if low == "gonna" and re.match(r"\s+be (?:a|an|the|so|such|\w+er)\b", rest, re.I):
+        return f"It's {said}"  # "Gonna be a big change": what is coming, not the speaker
     if low in _AFFECT or low == "gonna":
         return f"I'm {said}"  # "Excited for the trip", "Gonna volunteer next month"
     if low in ("gotta", "wanna"):
@@ -101,7 +117,8 @@ def with_subject(sentence: str) -> str:
     if past:
         return f"I {said}"
     verb_ing = low.endswith("ing") and len(low) >= 6 and low not in _ADJECTIVE_ING
-    if verb_ing and after and after[0].lower() not in _NOT_OBJECT and not _FINITE.search(clause):
+    finite = _FINITE.search(clause) or IRREGULAR_PAST & set(clause.lower().split())
+    if verb_ing and after and after[0].lower() not in _NOT_OBJECT and not finite:
         return f"I'm {said}"
     return sentence
 
@@ -127,7 +144,9 @@ _MOOD = frozenset([
     "won't", "don't", "isn't", "it's", "that's", "i'm", "i've", "i'll", "i'd", "ain't", "bit",
     "kind", "mix", "wait", "trying", "try", "tried", "stay", "staying", "work", "working", "today",
     "tonight", "lol", "haha", "ugh", "omg",
-    "hardwork", "hardworking",
+    "hardwork", "hardworking", "new", "more", "much", "though", "there", "each", "other",
+    "whatever", "come", "comes", "looking", "chapter", "process", "ton", "tons", "memories",
+    "memory", "vibes", "vibe", "upbeat", "hanging", "savor", "savour",
 ])
 # fmt: on
 

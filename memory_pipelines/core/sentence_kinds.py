@@ -174,6 +174,12 @@ _EVENT = _rx(
     r"^\W*(?:i|we)(?: just| finally| also| recently)? (?:\w+ed|went|got|made|took|ran|saw|met|"
     r"bought|found|gave|won|lost|began|wrote|built|sold|left|became|moved)\b"
 )
+# When an event happened: "I graduated last week" tells something where "I missed it" does not.
+_WHEN = _rx(
+    rf"\b(?:yesterday|today|tonight|(?:last|this|next) {_SPAN}|{_DAY}|ago|recently|january|"
+    r"february|march|april|june|july|august|september|october|november|december)\b|"
+    r"\b(?:19|20)\d\d\b"
+)
 
 
 def norm(text: str) -> str:
@@ -290,7 +296,9 @@ def _kind(sent: str, role: str) -> str:
         kind = _kind(body.strip(), role)
         if kind != "plain":
             return kind
-    event = _EVENT.search(low) and len(low.split()) >= 5  # "I missed it" tells nothing
+    # "I missed it" tells nothing; "I graduated last week" does: an event needs five words or
+    # its time
+    event = _EVENT.search(low) and (len(low.split()) >= 5 or _WHEN.search(low))
     # "I'm ..." tells a lasting state unless it is said of now only ("I'm so tired today")
     stative = _STATIVE.search(low) and not _TRANSIENT.search(low)
     concrete = _FACT_SIGNAL.search(low) or stative or event

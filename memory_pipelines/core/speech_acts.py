@@ -33,6 +33,11 @@ META = _rx(  # talk about the conversation itself: reshape/repeat requests, paus
     r"think about it|sleep on it)\b|"
     r"\bmake (?:it|that|this) (?:\w+ )?(?:shorter|longer|simpler)\b|\bthat's (?:all|it) for\b|"
     r"\brepeat (?:that|it|the last)\b|"
+    # the conversation's own time: "Just wanted to say hi", "Long time no talk", "We haven't
+    # talked in ages"
+    r"\bgotta (?:go|run|head off)\b|\bwanted to (?:say hi|check in|catch up|see how)\b|"
+    r"\blong time no (?:see|talk|chat|speak)\b|"
+    r"^\W*(?:we )?(?:haven't|have not|hadn't) (?:talked|spoken|chatted|caught up)\b|"
     # what was said or asked, pointed at: "That's not what I asked", "this isn't what I meant"
     r"\b(?:that|this|it)(?:'s|\s+(?:is|was|isn't|wasn't))?\s+(?:not\s+|exactly\s+|just\s+)?"
     r"what (?:i|you) (?:asked|meant|said|wanted|requested|was asking|was after|had in mind)\b|"

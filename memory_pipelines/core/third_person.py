@@ -19,53 +19,22 @@ PRONOUNS = {
 }
 _TOKEN = re.compile(r"[A-Za-z]+(?:['’][A-Za-z]+)?|[^A-Za-z]+")
 # After a subject: words that do not change with it, so the verb after them agrees instead.
-_ADVERBS = frozenset(
-    [
-        "just",
-        "also",
-        "still",
-        "always",
-        "never",
-        "often",
-        "even",
-        "only",
-        "already",
-        "sometimes",
-        "usually",
-        "really",
-        "actually",
-        "totally",
-        "truly",
-        "finally",
-        "recently",
-        "definitely",
-        "certainly",
-        "probably",
-        "mostly",
-        "generally",
-    ]
-)
+# fmt: off
+_ADVERBS = frozenset([
+    "just", "also", "still", "always", "never", "often", "even", "only", "already", "sometimes",
+    "usually", "really", "actually", "totally", "truly", "finally", "recently", "definitely",
+    "certainly", "probably", "mostly", "generally",
+])
+# fmt: on
 _ADVERB_LY = re.compile(r"[a-z]{3,}(?<!p)ly")  # slowly, finally; not apply, reply, rely
 _PLURAL = {"was": "were", "am": "are", "wasn't": "weren't"}  # "I was" -> "they were"
 # Words after a subject that never take -s ("Jon gotta", not "Jon gottas").
-_MODALS = frozenset(
-    [
-        "will",
-        "would",
-        "can",
-        "could",
-        "should",
-        "might",
-        "must",
-        "may",
-        "shall",
-        "did",
-        "was",
-        "gotta",
-        "gonna",
-        "wanna",
-    ]
-)
+# fmt: off
+_MODALS = frozenset([
+    "will", "would", "can", "could", "should", "might", "must", "may", "shall", "did", "was",
+    "gotta", "gonna", "wanna",
+])
+# fmt: on
 # Contractions and irregular present forms after I: (third person singular, plural "they").
 _AGREE = {
     "am": ("is", "are"),
@@ -84,86 +53,17 @@ _CONTRACTED = {  # I'm -> Melanie is / she's ...
     "i'd": ("would", "would"),
 }
 # Past forms that take no -s (a regular past ends in -ed and is left alone).
-_PAST = frozenset(
-    [
-        "went",
-        "got",
-        "became",
-        "said",
-        "paid",
-        "put",
-        "bought",
-        "sold",
-        "took",
-        "left",
-        "ran",
-        "grew",
-        "flew",
-        "sat",
-        "met",
-        "felt",
-        "found",
-        "thought",
-        "read",
-        "wrote",
-        "led",
-        "spent",
-        "taught",
-        "made",
-        "gave",
-        "kept",
-        "let",
-        "set",
-        "cut",
-        "quit",
-        "ate",
-        "drank",
-        "sang",
-        "saw",
-        "came",
-        "knew",
-        "told",
-        "heard",
-        "began",
-        "won",
-        "lost",
-        "brought",
-        "caught",
-        "fell",
-        "held",
-        "stood",
-        "understood",
-        "was",
-        "were",
-        "had",
-        "did",
-        "built",
-        "sent",
-        "lent",
-        "bent",
-        "dealt",
-        "meant",
-        "slept",
-        "burnt",
-        "learnt",
-        "dreamt",
-        "shot",
-        "hit",
-        "hurt",
-        "won",
-        "drove",
-        "rode",
-        "wore",
-        "broke",
-        "chose",
-        "spoke",
-        "woke",
-        "swam",
-        "threw",
-        "drew",
-        "forgot",
-    ]
-)
+# fmt: off
+_PAST = frozenset([
+    "went", "got", "became", "said", "paid", "put", "bought", "sold", "took", "left", "ran",
+    "grew", "flew", "sat", "met", "felt", "found", "thought", "read", "wrote", "led", "spent",
+    "taught", "made", "gave", "kept", "let", "set", "cut", "quit", "ate", "drank", "sang", "saw",
+    "came", "knew", "told", "heard", "began", "won", "lost", "brought", "caught", "fell", "held",
+    "stood", "understood", "was", "were", "had", "did", "built", "sent", "lent", "bent", "dealt",
+    "meant", "slept", "burnt", "learnt", "dreamt", "shot", "hit", "hurt", "won", "drove", "rode",
+    "wore", "broke", "chose", "spoke", "woke", "swam", "threw", "drew", "forgot",
+])
+# fmt: on
 
 
 def _third_singular(verb: str) -> str:
@@ -179,9 +79,28 @@ def _third_singular(verb: str) -> str:
     return verb + "s"
 
 
-def third_person(text: str, speaker: str, pronoun: str = "they") -> str:
+# "we" and its forms: the speaker and the people they were with ("We made it to the top" ->
+# "Ana and others made it to the top"; "our family" -> "Ana's family"), "they" once named.
+_WE = {"we": "", "we're": "are", "we've": "have", "we'll": "will", "we'd": "would"}
+_US = frozenset(["us", "our", "ours", "ourselves"])
+
+
+def _group(low: str, speaker: str, named: bool) -> str:
+    """A form of "we" in third person (see _WE)."""
+    if low in _WE:
+        who = "they" if named else f"{speaker} and others"
+        return f"{who} {_WE[low]}".rstrip()
+    if low in ("our", "ours"):
+        return "their" if named else f"{speaker}'s"
+    if low == "ourselves":
+        return "themselves" if named else f"{speaker} and others"
+    return "them" if named else f"{speaker} and others"
+
+
+def third_person(text: str, speaker: str, pronoun: str = "they", group: bool = False) -> str:
     """Text with the speaker's first-person words in third person. Sentences stay as they are
-    otherwise; with no speaker the text is returned unchanged."""
+    otherwise; with no speaker the text is returned unchanged. `group`: "we", "us" and "our"
+    are the speaker's too (a person's own words; the assistant's "we" is it and the user)."""
     if not speaker:
         return text
     forms = PRONOUNS.get(pronoun, PRONOUNS["they"])
@@ -224,6 +143,9 @@ def third_person(text: str, speaker: str, pronoun: str = "they") -> str:
                 out.append(poss if named else f"{speaker}'s")
             else:
                 out.append(poss_pron if named else f"{speaker}'s")
+            named = True
+        elif group and (low in _WE or low in _US) and tok != "US":
+            out.append(_group(low, speaker, named))
             named = True
         else:
             out.append(tok)

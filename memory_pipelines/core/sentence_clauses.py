@@ -1,0 +1,61 @@
+"""Clauses of a chat sentence that are no part of its claim, taken off before it is judged.
+
+Talk about the conversation's own time ("Much has happened since we last spoke - I went to a
+conference" -> "I went to a conference") and a mood set beside a fact ("It's been tough, but
+I'm living my true self" -> "I'm living my true self"; "I took my fam camping last week - it
+was a really nice time!" -> "I took my fam camping last week") make a memory longer and less
+about its one claim. Pure Python.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from memory_pipelines.core.sentence_forms import is_mood
+
+_TALKED = r"(?:spoke|talked|chatted|caught up|saw each other|talked last|spoke last|chatted last)"
+# "since we last spoke", "since our last chat": when the conversation last took place.
+_SINCE = re.compile(
+    rf"\s*,?\s*\bsince (?:we|i) (?:last |had )?{_TALKED}\b|"
+    r"\s*,?\s*\bsince (?:our|the) (?:last|previous) (?:chat|talk|conversation|catch-up|call)\b",
+    re.IGNORECASE,
+)
+# "A lot's happened", "Some big things have happened", "Crazy thing happened": news announced,
+# not told.
+_ANNOUNCED = re.compile(
+    r"^\W*(?:(?:a lot|lots|much|so much|loads|tons|a bunch)(?:'s| has)?|"
+    r"(?:some|a few|many|so many)?\s*(?:\w+\s+)?things?(?:'ve| have| has)?|"
+    r"something(?: \w+)?(?:'s| has)?)\s+(?:happened|been (?:going on|happening))\b"
+    r"(?=\s*(?:[-–—,;:.!]|$))[\s,;:.!–—-]*",
+    re.IGNORECASE,
+)
+# Where a sentence breaks into clauses that each say something: a dash, a semicolon, ", but".
+_BREAK = re.compile(r"\s+[-–—]+\s+|\s*;\s+|,\s+but\s+|\s+but\s+(?=(?:i|we|it|that)\b)", re.I)
+
+
+def without_chat_time(sentence: str) -> str:
+    """The sentence without talk of the conversation's own time ("" when that is all of it)."""
+    rest = _SINCE.sub("", sentence)
+    rest = _ANNOUNCED.sub("", rest.strip(), count=1).strip()
+    if not rest or not re.search(r"[A-Za-z]{2}", rest):
+        return ""
+    if rest == sentence:
+        return sentence
+    rest = rest[:1].upper() + rest[1:]
+    return rest if re.search(r"[.!?]$", rest) else rest.rstrip(" ,;:-") + "."
+
+
+def without_mood_clause(sentence: str, about: Callable[[str], bool]) -> str:
+    """The sentence without the clauses that only tell a mood, when another clause tells more
+    and is still `about` somebody: "It's been tough, but I'm living my true self" -> "I'm
+    living my true self"; not "Contemporary dance is graceful - it really speaks to me"."""
+    pieces = _BREAK.split(sentence)
+    if len(pieces) < 2:
+        return sentence
+    kept = [p for p in pieces if not is_mood(p)]
+    if not kept or len(kept) == len(pieces) or not any(about(p) for p in kept):
+        return sentence
+    end = sentence.rstrip()[-1:] if sentence.rstrip()[-1:] in ".!?" else "."
+    text = ", ".join(p.strip().rstrip(".!?,;") for p in kept)
+    return text[:1].upper() + text[1:] + end

@@ -1,0 +1,76 @@
+"""An item that points back to what its speaker told a turn before ("It reminds me why I love
+being a mom", after the museum trip) is said across both turns: its provenance starts there,
+and a window never claims a turn of the window before it (real Postgres, local models)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from memory_pipelines.api import Memory
+from memory_pipelines.api.extraction import run_extraction
+from memory_pipelines.core.extract import WindowTurn, extract_window
+
+SAID = datetime(2023, 7, 3, 13, 0, tzinfo=UTC)
+TURNS = [
+    ("Melanie", "We took the kids to the dinosaur museum last weekend."),
+    ("Caroline", "Wow! Did they like it?"),
+    ("Melanie", "Yeah! It reminds me why I love being a mom."),
+]
+
+
+def _window(turns: list[tuple[str, str]]) -> list[WindowTurn]:
+    return [WindowTurn(i + 1, "user", s, t, SAID) for i, (s, t) in enumerate(turns)]
+
+
+def test_a_sentence_that_points_back_starts_at_the_speakers_turn_before() -> None:
+    by_text = {c["context"]: c for c in extract_window(_window(TURNS), pronoun_of=lambda _: "she")}
+    point = by_text["It reminds Melanie why she loves being a mom."]
+    assert (point["from_seq"], point["to_seq"]) == (1, 3)
+    (trip,) = [c for c in by_text.values() if "museum" in c["context"]]
+    assert (trip["from_seq"], trip["to_seq"]) == (1, 1)
+
+
+def test_no_pointing_back_when_the_referent_may_be_in_the_same_turn_or_is_a_dummy_it() -> None:
+    later = [*TURNS[:2], ("Melanie", "The bones were huge. It reminds me why I love being a mom.")]
+    dummy = [*TURNS[:2], ("Melanie", "It's great to see the kids learn about dinosaurs and bones.")]
+    other = [TURNS[0], ("Melanie", "It reminds me why I love being a mom.")]  # nobody between
+    for turns in (later, dummy, other):
+        cands = extract_window(_window(turns), pronoun_of=lambda _: "she")
+        assert all(c["from_seq"] == c["to_seq"] for c in cands), turns
+
+
+def _write(memory: Memory, turns: list[tuple[str, str]]) -> None:
+    memory.write_turns(
+        "museum",
+        [
+            {"role": "user", "speaker": s, "text": t, "created_at": SAID + timedelta(minutes=i)}
+            for i, (s, t) in enumerate(turns)
+        ],
+    )
+
+
+def test_the_span_is_stored_and_clipped_to_its_window(memory: Memory) -> None:
+    memory.configure(extraction={"batch_size": 2, "quiet_minutes": 0})
+    _write(memory, [*TURNS, ("Caroline", "That's lovely!")])
+    run_extraction(memory.db, memory.store_id, memory.models, memory.embedder, "t")
+    with memory.db.connection() as conn:
+        rows = conn.execute(
+            "SELECT context, from_seq, to_seq FROM agent_memory_items WHERE store_id = %s",
+            (memory.store_id,),
+        ).fetchall()
+    spans = {r["context"]: (r["from_seq"], r["to_seq"]) for r in rows}
+    # turn 3 is in the second window (3-4); turn 1 only its context: the span starts at 3
+    assert spans["It reminds Melanie why she loves being a mom."] == (3, 3)
+    assert any("museum" in c and s == (1, 1) for c, s in spans.items()), spans
+
+
+def test_the_span_is_stored_across_both_turns_in_one_window(memory: Memory) -> None:
+    _write(memory, TURNS)
+    run_extraction(memory.db, memory.store_id, memory.models, memory.embedder, "t")
+    with memory.db.connection() as conn:
+        row = conn.execute(
+            "SELECT from_seq, to_seq FROM agent_memory_items WHERE store_id = %s"
+            " AND context LIKE 'It reminds Melanie%%'",
+            (memory.store_id,),
+        ).fetchone()
+    assert (row["from_seq"], row["to_seq"]) == (1, 3)
