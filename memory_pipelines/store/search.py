@@ -191,16 +191,19 @@ def _sql(kind: str, index_words: bool, graph: bool) -> str:
         ctes += _nearest(k, "graph", f" AND {k.graph}", f" AND {k.graph_exact}")
     if index_words:
         score = f"{k.words} <@> to_bm25query(%(q)s, '{k.bm25}')"
-        # The index's top `depth` by BM25. A filtered BM25 scan re-scores deeper until enough
-        # rows pass, up to 100k: a store that small a part of the table falls back to scoring
-        # the rows of the store that match a word (the GIN index).
+        # The index's top `depth` by BM25, with their scores: selecting the expression the
+        # scan is ordered by reads the score the index computed (pg_textsearch's planner
+        # hook), where scoring the row again costs tens of microseconds. A filtered BM25 scan
+        # re-scores deeper until enough rows pass, up to 100k: a store that small a part of the
+        # table falls back to scoring the rows of the store that match a word (the GIN index).
         ctes += f"""
     q AS MATERIALIZED (SELECT ({_OR_QUERY}) AS tsq),
-    lex_idx AS MATERIALIZED (SELECT {k.id} AS id {base} ORDER BY {score} LIMIT %(depth)s),
+    lex_idx AS MATERIALIZED (
+        SELECT {k.id} AS id, {score} AS s {base} ORDER BY {score} LIMIT %(depth)s),
     lex AS MATERIALIZED (
-        SELECT id FROM lex_idx
-        UNION (SELECT {k.id} {base} AND (SELECT count(*) FROM lex_idx) < %(depth)s
-               AND tsv @@ ({_OR_QUERY}) ORDER BY ({score}) + 0 LIMIT %(depth)s)),"""
+        SELECT id, s FROM lex_idx
+        UNION (SELECT {k.id}, ({score}) + 0 {base} AND (SELECT count(*) FROM lex_idx) < %(depth)s
+               AND tsv @@ ({_OR_QUERY}) ORDER BY 2 LIMIT %(depth)s)),"""
     else:
         # BM25 in SQL over every visible row matching a word of the query. A turn's words
         # include the turn before it at weight B, counting PREV_WEIGHT (see store/turns.py).
@@ -254,16 +257,21 @@ def _sql(kind: str, index_words: bool, graph: bool) -> str:
         # Scored by the index only when the row's tsvector has a word of the question (a
         # test of microseconds; the index's score costs tens): most candidates by meaning
         # share no word with it. A turn's tsvector holds the turn before it too: a superset.
+        # Rows of `lex` bring the index's score; the others are scored here.
         q = f"to_bm25query(%(q)s, '{k.bm25}')"
-        lexical = (
-            f"CASE WHEN r.tsv @@ (SELECT tsq FROM q)"
-            f" THEN greatest(-(r.{k.words} <@> {q}), 0) ELSE 0 END"
-        )
-        if kind == "turn":
-            lexical += (
-                f" + CASE WHEN p.tsv @@ (SELECT tsq FROM q)"
-                f" THEN {PREV_WEIGHT} * greatest(-(p.{k.words} <@> {q}), 0) ELSE 0 END"
+
+        def bm25(row: str, scored: str) -> str:
+            return (
+                f"CASE WHEN {scored}.s IS NOT NULL THEN greatest(-{scored}.s, 0)"
+                f" WHEN {row}.tsv @@ (SELECT tsq FROM q)"
+                f" THEN greatest(-({row}.{k.words} <@> {q}), 0) ELSE 0 END"
             )
+
+        joins += f" LEFT JOIN lex lr ON lr.id = r.{k.id}"
+        lexical = bm25("r", "lr")
+        if kind == "turn":
+            joins += " LEFT JOIN lex lp ON lp.id = p.turn_id"
+            lexical += f" + {PREV_WEIGHT} * {bm25('p', 'lp')}"
     else:
         joins += " LEFT JOIN bm25 USING (id)"
         lexical = "coalesce(bm25.score, 0)"
