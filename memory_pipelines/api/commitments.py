@@ -17,7 +17,7 @@ from memory_pipelines.api.access import reachable_stores
 from memory_pipelines.api.audit import audited
 from memory_pipelines.core.access import Principal
 from memory_pipelines.core.access import Request as AccessRequest
-from memory_pipelines.core.inputs import id_field
+from memory_pipelines.core.inputs import id_field, record_id
 from memory_pipelines.core.records import text_field
 from memory_pipelines.core.types import Commitment, Item
 from memory_pipelines.core.vocabulary import COMMITMENT_STATUSES
@@ -48,10 +48,7 @@ def cancel(db: Database, store_id: str, item_id: int, actor: str) -> Item:
 
 def _set_status(db: Database, store_id: str, item_id: int, status: str, actor: str) -> Item:
     change = _CHANGES[status]
-    if isinstance(item_id, bool) or not isinstance(item_id, int) or not 0 < item_id < 2**63:
-        raise ValidationError(
-            "item_id", f"must be a record id (a positive integer), got {item_id!r}"
-        )
+    record_id("item_id", item_id)
     if not isinstance(actor, str) or not actor.strip():
         raise ValidationError("actor", f"is required: who marks the commitment {status}")
     text_field("actor", actor, max_len=200, one_line=True)

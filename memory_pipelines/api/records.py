@@ -17,12 +17,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
-from typing import Any
 
 from memory_pipelines.api.audit import record as audit_read
 from memory_pipelines.core import decay as decay_math
 from memory_pipelines.core.access import Principal
 from memory_pipelines.core.confidence import as_unit
+from memory_pipelines.core.inputs import record_id
 from memory_pipelines.core.listing import RecordFilters, encode_cursor, written_by
 from memory_pipelines.core.types import Item, ItemVersion
 from memory_pipelines.core.types.records import (
@@ -35,7 +35,7 @@ from memory_pipelines.core.types.records import (
     RecordView,
     TrustOrigin,
 )
-from memory_pipelines.errors import NotFound, ValidationError
+from memory_pipelines.errors import NotFound
 from memory_pipelines.store import audit as audit_db
 from memory_pipelines.store import records as records_db
 from memory_pipelines.store import stores as stores_db
@@ -108,7 +108,7 @@ def read_record(
     """One record of the store with its life, trust and origin and who read it (this read
     included), as `reader` may see it: NotFound, worded as for a record that does not exist,
     when the reader may not see it. Audited with the record's id."""
-    _record_id(item_id)
+    record_id("item_id", item_id)
     with db.transaction() as conn:
         record, chat_name = _one(conn, principal, store, item_id, reader, now)
         audit_read(
@@ -131,7 +131,7 @@ def record_page(
     fact (as `record_history`), the wording of the records it names (the one that replaced it,
     those it contradicts) and its type's half-life in the store. One audit row, written in the
     same transaction, holds the id of every record whose content the page shows."""
-    _record_id(item_id)
+    record_id("item_id", item_id)
     with db.transaction() as conn:
         record, chat_name = _one(conn, principal, store, item_id, reader, now)
         try:
@@ -221,7 +221,7 @@ def record_history(
     """Every version of the fact the record belongs to, oldest first (what it replaced and what
     replaced it), as `reader` may see them. Audited with the ids of every record whose version
     is returned."""
-    _record_id(item_id)
+    record_id("item_id", item_id)
     with db.transaction() as conn:
         versions = versions_db.history(conn, store, item_id, reader)
         ids = sorted({v.item_id for v in versions})
@@ -294,9 +294,3 @@ def _listed(
             )
         )
     return out
-
-
-def _record_id(value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 < value < 2**63:
-        raise ValidationError("item_id", f"must be a record id (a positive integer), got {value!r}")
-    return value

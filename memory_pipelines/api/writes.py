@@ -13,7 +13,7 @@ from typing import Any
 from memory_pipelines.api.access import Refused
 from memory_pipelines.api.memory import Memory
 from memory_pipelines.core.access import Principal, Request
-from memory_pipelines.core.inputs import id_field
+from memory_pipelines.core.inputs import id_field, record_id
 from memory_pipelines.core.types import SaveResult, TurnWritten
 from memory_pipelines.core.types.base import Result
 from memory_pipelines.errors import NotFound, ValidationError
@@ -125,10 +125,7 @@ def delete(db: Database, principal: Principal, store: str, item_id: int, reader:
     """Really delete a record the reader may see (NotFound otherwise, as for a missing one),
     if the key may delete for the record's person (Refused naming the permit otherwise). The
     deletion is an event naming the key."""
-    if isinstance(item_id, bool) or not isinstance(item_id, int) or not 0 < item_id < 2**63:
-        raise ValidationError(
-            "item_id", f"must be a record id (a positive integer), got {item_id!r}"
-        )
+    record_id("item_id", item_id)
     with db.connection() as conn:
         record = items_db.get_item(conn, item_id, store_id=store)
     if not (isinstance(reader, Everyone) or record.person_id is None or record.person_id == reader):

@@ -44,6 +44,16 @@ def id_field(name: str, value: Any, *, nullable: bool = False) -> Any:
     return value
 
 
+MAX_RECORD_ID = 2**63 - 1  # record ids are bigint columns
+
+
+def record_id(name: str, value: Any) -> int:
+    """A record's id: a positive integer that fits a bigint column."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_RECORD_ID:
+        raise ValidationError(name, f"must be a record id (a positive integer), got {show(value)}")
+    return value
+
+
 @dataclass(frozen=True)
 class TurnInput:
     """A turn as a caller writes it, checked by validate_turn."""
