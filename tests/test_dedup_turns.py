@@ -79,3 +79,46 @@ def test_both_sentences_of_a_turn_are_kept_by_extraction(memory: Memory) -> None
     assert len(texts) == 2, texts
     assert any("pottery class" in t for t in texts)
     assert any("express herself" in t for t in texts)
+
+
+def test_an_item_another_person_said_is_never_merged_into_or_replaced(memory: Memory) -> None:
+    said = datetime(2023, 7, 3, 13, 0, tzinfo=UTC)
+    memory.write_turns(
+        "two-people",
+        [
+            {"role": "user", "speaker": who, "text": text, "created_at": said}
+            for who, text in (
+                ("Caroline", "Painting helps me express my feelings."),
+                ("Melanie", "Painting helps me express my feelings too."),
+                ("Caroline", "Painting lets me express my feelings."),
+            )
+        ],
+    )
+    with memory.db.connection() as conn:
+        row = conn.execute(
+            "SELECT chat_id, min(seq) AS first FROM turns WHERE store_id = %s GROUP BY chat_id",
+            (memory.store_id,),
+        ).fetchone()
+    chat, first = int(row["chat_id"]), int(row["first"])
+
+    def save(text: str, seq: int, speaker: str):  # noqa: ANN202
+        item = validate_item(
+            {"category": "fact", "context": text, "confidence": 6, "source": "machine"}
+        )
+        prov = Provenance(
+            origin="derived", trusted=True, chat_id=chat, from_seq=seq, to_seq=seq,
+            speaker=speaker,
+        )  # fmt: skip
+        with memory.db.transaction() as conn:
+            return save_deduplicated(
+                conn, memory.store_id, item, memory.embedder.embed_one(text), memory.models, prov
+            )
+
+    caroline = save("Painting helps Caroline express her feelings.", first, "Caroline")
+    # Melanie's is another person's fact, however close its words: a new item
+    melanie = save("Painting helps Melanie express her feelings.", first + 1, "Melanie")
+    assert melanie.merged_into is None and melanie.superseded is None, melanie.reason
+    # Caroline saying it again confirms her own item
+    again = save("Painting helps Caroline express her feelings.", first + 2, "Caroline")
+    assert again.merged_into == caroline.id, again.reason
+    assert len(memory.items()) == 2
