@@ -89,8 +89,14 @@ def addresses(sentence: str, listener: str) -> bool:
 
 
 _ME = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|my|me|mine|myself)\b", re.IGNORECASE)
+# "We" doing something: its verb, past ("We went", "we all donated", "We've got a pup"), right
+# after it. A participle elsewhere ("It helps us stay connected", "reaching our goals keeps us
+# motivated") is no event of theirs.
 _HAPPENED = re.compile(
-    r"\b(?:was|were|had|did|went|got|made|took|saw|met|\w+ed)\b(?<!\bneed)", re.IGNORECASE
+    r"\bwe(?:'ve| have| had)?\s+(?:(?:all|just|even|finally|both|also|recently|already|"
+    r"then|actually|really)\s+)?(?:was|were|had|did|went|got|made|took|saw|met|\w+ed)\b"
+    r"(?<!\bneed)",
+    re.IGNORECASE,
 )
 
 
