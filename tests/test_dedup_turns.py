@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime
 
 from memory_pipelines.api import Memory
-from memory_pipelines.api.dedup import Provenance, save_deduplicated
+from memory_pipelines.api.dedup import Provenance, nearest, said_by_others, save_deduplicated
 from memory_pipelines.api.extraction import run_extraction
 from memory_pipelines.core.records import validate_item
 
@@ -115,6 +116,14 @@ def test_an_item_another_person_said_is_never_merged_into_or_replaced(memory: Me
             )
 
     caroline = save("Painting helps Caroline express her feelings.", first, "Caroline")
+    # whatever the judge would say, Caroline's item is not shown for a candidate of Melanie's
+    vec = memory.embedder.embed_one("Painting helps Melanie express her feelings.")
+    with memory.db.connection() as conn:
+        near = nearest(conn, memory.store_id, None, vec, 6)
+        hers = Provenance("derived", True, chat_id=chat, from_seq=first + 1, to_seq=first + 1)
+        assert said_by_others(conn, replace(hers, speaker="Melanie"), near) == {caroline.id}
+        assert said_by_others(conn, replace(hers, speaker="Caroline"), near) == set()
+        assert said_by_others(conn, hers, near) == set()  # no speaker: nothing is hidden
     # Melanie's is another person's fact, however close its words: a new item
     melanie = save("Painting helps Melanie express her feelings.", first + 1, "Melanie")
     assert melanie.merged_into is None and melanie.superseded is None, melanie.reason
