@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime
 
 from memory_pipelines.api import Memory
-from memory_pipelines.api.dedup import Provenance, save_deduplicated
+from memory_pipelines.api.dedup import Provenance, nearest, said_by_others, save_deduplicated
 from memory_pipelines.api.extraction import run_extraction
 from memory_pipelines.core.records import validate_item
 
@@ -79,3 +80,54 @@ def test_both_sentences_of_a_turn_are_kept_by_extraction(memory: Memory) -> None
     assert len(texts) == 2, texts
     assert any("pottery class" in t for t in texts)
     assert any("express herself" in t for t in texts)
+
+
+def test_an_item_another_person_said_is_never_merged_into_or_replaced(memory: Memory) -> None:
+    said = datetime(2023, 7, 3, 13, 0, tzinfo=UTC)
+    memory.write_turns(
+        "two-people",
+        [
+            {"role": "user", "speaker": who, "text": text, "created_at": said}
+            for who, text in (
+                ("Caroline", "Painting helps me express my feelings."),
+                ("Melanie", "Painting helps me express my feelings too."),
+                ("Caroline", "Painting lets me express my feelings."),
+            )
+        ],
+    )
+    with memory.db.connection() as conn:
+        row = conn.execute(
+            "SELECT chat_id, min(seq) AS first FROM turns WHERE store_id = %s GROUP BY chat_id",
+            (memory.store_id,),
+        ).fetchone()
+    chat, first = int(row["chat_id"]), int(row["first"])
+
+    def save(text: str, seq: int, speaker: str):  # noqa: ANN202
+        item = validate_item(
+            {"category": "fact", "context": text, "confidence": 6, "source": "machine"}
+        )
+        prov = Provenance(
+            origin="derived", trusted=True, chat_id=chat, from_seq=seq, to_seq=seq,
+            speaker=speaker,
+        )  # fmt: skip
+        with memory.db.transaction() as conn:
+            return save_deduplicated(
+                conn, memory.store_id, item, memory.embedder.embed_one(text), memory.models, prov
+            )
+
+    caroline = save("Painting helps Caroline express her feelings.", first, "Caroline")
+    # whatever the judge would say, Caroline's item is not shown for a candidate of Melanie's
+    vec = memory.embedder.embed_one("Painting helps Melanie express her feelings.")
+    with memory.db.connection() as conn:
+        near = nearest(conn, memory.store_id, None, vec, 6)
+        hers = Provenance("derived", True, chat_id=chat, from_seq=first + 1, to_seq=first + 1)
+        assert said_by_others(conn, replace(hers, speaker="Melanie"), near) == {caroline.id}
+        assert said_by_others(conn, replace(hers, speaker="Caroline"), near) == set()
+        assert said_by_others(conn, hers, near) == set()  # no speaker: nothing is hidden
+    # Melanie's is another person's fact, however close its words: a new item
+    melanie = save("Painting helps Melanie express her feelings.", first + 1, "Melanie")
+    assert melanie.merged_into is None and melanie.superseded is None, melanie.reason
+    # Caroline saying it again confirms her own item
+    again = save("Painting helps Caroline express her feelings.", first + 2, "Caroline")
+    assert again.merged_into == caroline.id, again.reason
+    assert len(memory.items()) == 2

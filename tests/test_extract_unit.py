@@ -162,3 +162,37 @@ def test_the_assistant_keeps_its_lessons_people_chatting_keep_no_advice() -> Non
     lesson = "Lesson learned: always pin dependency versions before a release."
     assert chat("user", "assistant", lesson) != []
     assert chat("user", "user", "Always believe in yourself and never give up!") == []
+
+
+def test_a_word_in_thing_or_a_verb_after_an_adverb_keeps_its_subject() -> None:
+    from memory_pipelines.core.sentence_forms import with_subject
+
+    assert with_subject("Nothing beats a good meal with family!") == (
+        "Nothing beats a good meal with family!"
+    )
+    assert with_subject("Networking really pays off.") == "Networking really pays off."
+    assert with_subject("Working on a new painting.") == "I'm working on a new painting."
+
+
+def test_we_is_somebody_when_we_did_something_not_when_a_participle_is_near() -> None:
+    from memory_pipelines.core.extract_parts import names_somebody
+
+    assert names_somebody("We all donated for the new roof.")
+    assert names_somebody("We've got a pup and a kitty.")
+    assert names_somebody("We reassured them and explained it would be OK.")
+    assert not names_somebody("It helps us stay connected and appreciate the simple things.")
+    assert not names_somebody("Having a support system is key to reaching our goals.")
+
+
+def test_news_announced_to_the_listener_is_an_opener() -> None:
+    from memory_pipelines.core.extract import durable_parts as parts
+
+    def kept(text: str) -> list[str]:
+        return [s for s, _ in parts(text, "user", [], "Gina", to_person=True)]
+
+    assert kept("Gina, you won't believe it - I got mentored by a business coach yesterday!") == [
+        "I got mentored by a business coach yesterday!"
+    ]
+    assert kept("Guess what, I adopted a puppy last week!") == ["I adopted a puppy last week!"]
+    # a remark to the listener stays one
+    assert kept("Gina, you won't believe how proud I am of you!") == []

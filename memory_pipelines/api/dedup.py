@@ -25,6 +25,7 @@ from memory_pipelines.store import item_vectors
 from memory_pipelines.store import items as items_db
 from memory_pipelines.store.db import Conn
 from memory_pipelines.store.links import add_link
+from memory_pipelines.store.speakers import people_speaking
 
 NEIGHBOURS = 6
 
@@ -40,6 +41,9 @@ class Provenance:
     to_seq: int | None = None
     model: str | None = None
     fed_by: list[int] = field(default_factory=list)
+    # The person whose turn said it, when extraction took it from a chat between named people:
+    # the item is about them (core/extract.py writes the speaker's "I" as their name).
+    speaker: str | None = None
 
 
 def nearest(
@@ -121,6 +125,18 @@ def other_sentence_of_turn(item: ItemInput, prov: Provenance, stored: Item) -> b
     return _words(stored.context) != _words(item.context)
 
 
+def said_by_others(conn: Conn, prov: Provenance, near: list[tuple[Item, np.ndarray]]) -> set[int]:
+    """The neighbours taken from turns of the candidate's chat that another person said. They
+    are about that person ("Caroline painted a sunset" is not "Melanie painted a sunset"):
+    neither the fact to confirm nor the one to replace, whatever their cosine."""
+    if prov.speaker is None or prov.chat_id is None:
+        return set()
+    seqs = {r.item_id: r.to_seq for r, _ in near if r.chat_id == prov.chat_id and r.to_seq}
+    said = people_speaking(conn, prov.chat_id, seqs.values()) if seqs else {}
+    me = prov.speaker.lower()
+    return {i for i, seq in seqs.items() if seq in said and said[seq].lower() != me}
+
+
 def decide(
     models: Models,
     item: ItemInput,
@@ -165,6 +181,8 @@ def save_deduplicated(
     if pool is None:
         items_db.lock_persons(conn, store_id, [item.person])
     near = nearest(conn, store_id, item.person, embedding, NEIGHBOURS, pool)
+    others = said_by_others(conn, prov, near)
+    near = [n for n in near if n[0].item_id not in others]
     decision = decide(models, item, embedding, near, prov)
     chosen = near[decision.target][0] if decision.target is not None else None
     actor = prov.written_by or prov.model or ""

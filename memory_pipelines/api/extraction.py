@@ -29,6 +29,7 @@ from memory_pipelines.store import stores as stores_db
 from memory_pipelines.store import turns as turns_db
 from memory_pipelines.store.calls import record_calls
 from memory_pipelines.store.db import Conn, Database, as_array
+from memory_pipelines.store.speakers import people_speaking
 
 EXTRACTOR = "extraction@v1"
 Log = Callable[[str], None]
@@ -234,6 +235,7 @@ def _save(
         from_seq=p["from_seq"],
         to_seq=p["to_seq"],
         model=models.backend.model,
+        speaker=people_speaking(conn, w["chat_id"], [p["to_seq"]]).get(p["to_seq"]),
     )
     result = save_deduplicated(conn, store_id, item, vec, models, prov, pool)
     if result.deduplicated and result.merged_into is not None:

@@ -19,6 +19,7 @@ from memory_pipelines.core import policy, sentence_kinds
 from memory_pipelines.core.promises import bookkeeping
 from memory_pipelines.core.sentence_clauses import without_chat_time, without_mood_clause
 from memory_pipelines.core.sentence_forms import is_mood, with_subject, without_opener
+from memory_pipelines.core.speech_acts import SHOWN
 
 CAPITALISED = re.compile(r"\b([A-Z][a-z]+(?:\s+[A-Z][a-z]+)*)\b")
 # fmt: off
@@ -88,8 +89,14 @@ def addresses(sentence: str, listener: str) -> bool:
 
 
 _ME = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|my|me|mine|myself)\b", re.IGNORECASE)
+# "We" doing something: its verb, past ("We went", "we all donated", "We've got a pup"), right
+# after it. A participle elsewhere ("It helps us stay connected", "reaching our goals keeps us
+# motivated") is no event of theirs.
 _HAPPENED = re.compile(
-    r"\b(?:was|were|had|did|went|got|made|took|saw|met|\w+ed)\b(?<!\bneed)", re.IGNORECASE
+    r"\bwe(?:'ve| have| had)?\s+(?:(?:all|just|even|finally|both|also|recently|already|"
+    r"then|actually|really)\s+)?(?:was|were|had|did|went|got|made|took|saw|met|\w+ed)\b"
+    r"(?<!\bneed)",
+    re.IGNORECASE,
 )
 
 
@@ -209,6 +216,8 @@ def durable_parts(
             continue
         if is_echo(sentence, earlier) or (to_person and _IMPERATIVE.search(sentence)):
             continue
+        if to_person and (SHOWN.search(sentence) or SHOWN.search(raw)):
+            continue  # presents a picture the memory will not have
         # Between people a save reason must be about somebody too ("Meal times are always fun"
         # is an opinion, no preference), and only a promise may speak to the listener.
         strong_alone = kind in policy.SAVE_REASONS and not (to_person and kind != "commitment")

@@ -15,12 +15,15 @@ _INTERJECTION = (
     r"hey|hi|hello|thanks|thank you|totally|definitely|absolutely|agreed|true|haha|lol|cool|"
     r"awesome|great|nice|indeed|exactly|of course|sorry|woah|whoa|yay|omg|i see"
 )
-# An opener: interjections, perhaps with the listener's name ("Yeah, Gina!", "Hey Jon,"), and
-# linking words ("Oh, and BTW, ..."). An interjection needs its punctuation ("No more gluten"
-# keeps its "No").
+# An opener: interjections, perhaps with the listener's name ("Yeah, Gina!", "Hey Jon,"), news
+# announced ("Guess what, ..."), and linking words ("Oh, and BTW, ..."). An interjection needs
+# its punctuation ("No more gluten" keeps its "No").
 _OPENER = re.compile(
     rf"^\W*(?:(?:(?:{_INTERJECTION})(?:\s+(?-i:[A-Z][a-z]+))?\s*[,!.;:-]+|so\b|and\b|but\b|also\b,?"
-    r"|plus\b|btw\b,?|by the way\b,?|anyway\b,?|oh\b)\s*)+",
+    r"|plus\b|btw\b,?|by the way\b,?|anyway\b,?|oh\b"
+    # news announced to the listener, perhaps by name: "Gina, you won't believe it - I got ..."
+    r"|(?:(?-i:[A-Z][a-z]+),\s*)?(?:guess what|you won't believe (?:it|this)|you know what|"
+    r"you'll never guess)\s*[,!.;:–—-]+)\s*)+",
     re.IGNORECASE,
 )
 # fmt: off
@@ -63,7 +66,9 @@ _FINITE = re.compile(
     r"\b(?:is|was|are|were|has|have|had|does|did|can|could|will|would|should|must|makes?|"
     r"helps?|means?|gives?|keeps?|feels?|seems?|brings?)\b|\b\w+n't\b|"
     r"\b(?!(?:it|that|there|here|he|she|we|they|you|i|what|who)')\w+'(?:s|re|ve|ll|d)\b|"
-    r"\b\w+s (?:me|my|us|our|him|his|her|them|their|it|you|your|that|this|the|a|an)\b",
+    r"\b\w+s (?:me|my|us|our|him|his|her|them|their|it|you|your|that|this|the|a|an)\b|"
+    # an adverb before a verb in -s: "Networking really pays off"
+    r"\b(?:really|always|never|just|totally|definitely|also|often|usually)\s+\w+[^s\W]s\b",
     re.IGNORECASE,
 )
 
@@ -116,7 +121,12 @@ def with_subject(sentence: str) -> str:
     past = low in IRREGULAR_PAST or (low.endswith("ed") and len(low) >= 5 and low not in _NOT_PAST)
     if past:
         return f"I {said}"
-    verb_ing = low.endswith("ing") and len(low) >= 6 and low not in _ADJECTIVE_ING
+    verb_ing = (
+        low.endswith("ing")
+        and len(low) >= 6
+        and low not in _ADJECTIVE_ING
+        and not low.endswith("thing")  # "Nothing beats a good meal": no gerund, its own subject
+    )
     finite = _FINITE.search(clause) or IRREGULAR_PAST & set(clause.lower().split())
     if verb_ing and after and after[0].lower() not in _NOT_OBJECT and not finite:
         return f"I'm {said}"

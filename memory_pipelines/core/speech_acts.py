@@ -36,6 +36,17 @@ META = _rx(  # talk about the conversation itself: reshape/repeat requests, paus
     # the conversation's own time: "Just wanted to say hi", "Long time no talk", "We haven't
     # talked in ages"
     r"\bgotta (?:go|run|head off)\b|\bwanted to (?:say hi|check in|catch up|see how)\b|"
+    # leaving the conversation: "Well, I'm off to go do some research", "I'm off to see them now"
+    r"\b(?:i'm|i am|we're|we are) off (?:to go\b|now\b|[^.;]*\bnow\W*$)|"
+    # the conversation's next turns, not a pledge of anything in the world: "I'll let you know",
+    # "If you need anything, just ask", "If I need anything, I'll reach out"
+    r"\b(?:i'll|i will|we'll|we will) (?:let you know|keep you (?:posted|updated|in the loop))\W*$|"
+    r"^\W*(?:and\s+)?if (?:you|i) need anything\b|"
+    r"^\W*(?:and\s+)?if there(?:'s| is) anything (?:else )?(?:i|we) can do\b|"
+    # condolence: "I'm sorry about Max" (a preference, read as "I'm ... about")
+    r"^\W*(?:i'm |i am )?(?:so |really |very )?sorry (?:about|to hear|for your)\b|"
+    # curiosity about what the other will tell: "I'm keen to hear about it"
+    r"\b(?:keen|eager|dying|excited|can't wait|cannot wait) to hear\b|"
     r"\blong time no (?:see|talk|chat|speak)\b|"
     r"^\W*(?:we )?(?:haven't|have not|hadn't) (?:talked|spoken|chatted|caught up)\b|"
     # what was said or asked, pointed at: "That's not what I asked", "this isn't what I meant"
@@ -66,6 +77,7 @@ ACK = _rx(
     r"yeah|yep|that's (?:great|perfect|brilliant|lovely|helpful|fine|amazing|awesome)|"
     # wishes, congratulations and apologies, social formulae like thanks
     r"sorry|apologies|my apologies|my bad|oops|good luck|best of luck|congrat\w*|well done|"
+    r"(?:i )?(?:really )?appreciate (?:it|that|this|the kind words|your (?:kind )?words)|"
     r"have fun|enjoy (?:the|your)|safe travels|"
     r"get well soon|hope (?:it|you|that|the|all)|happy (?:birthday|holidays|new year|friday))\b"
 )
@@ -73,6 +85,14 @@ GREETING = _rx(
     _LEAD
     + r"(?:hi|hello|hey|welcome(?: back)?|hiya|heya|howdy|yo|morning|evening|afternoon|greetings|"
     r"good (?:morning|afternoon|evening|day)|i'm back|back now)\b"
+)
+# Something shown in the chat between people, presented: "Here's a pic of Oliver", "Here's one I
+# did last week", "Check out this photo", "Look at that - we all donated for it". What it shows
+# is in the picture, not in the sentence; a memory of it would point at nothing.
+SHOWN = _rx(
+    r"^\W*(?:(?:and|so|oh|also|plus|yeah|btw)\W+)*(?:here(?:'s| is| are)\b(?! (?:the|a) "
+    r"(?:thing|deal|problem|catch)\b)|check (?:out )?(?:this|these|that|it)\b|"
+    r"look at (?:this|that|these|those|it)\b)"
 )
 # A one-off task for the assistant ("Write a haiku", "Compare these two offers") is not memory.
 REQUEST = _rx(

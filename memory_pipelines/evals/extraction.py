@@ -5,10 +5,18 @@ own provenance plus the turns of every candidate the dedup judge merged into it 
 again is confirmed, not lost). "Says the same thing" is the cosine of the two texts (the
 observation and the item's context, both embedded here) >= SAME_THRESHOLD.
 
-coverage: share of observations that some current item with the observation's turn among its
-evidence turns says the same thing as.
-precision: share of current items that say the same thing as some observation of their evidence
-turns (the same test read the other way: an item no observation backs counts against it).
+An observation sums up what a speaker told over a few turns of a session and cites one of them:
+"Melanie went camping with her family in the mountains last week and had a great time exploring
+nature, roasting marshmallows, and hiking" cites her turn on the marshmallows, two turns after the
+one where she says she took the family camping in the mountains. So an item is compared with the
+observations of its exchange: its evidence turns and the turns just before and after each of
+them by the same speaker in the same session (`exchange`). What the item says must still match.
+The strict figures (`*_strict`: the observation's own turn only) are reported beside.
+
+coverage: share of observations that some current item whose exchange holds the observation's
+turn says the same thing as.
+precision: share of current items that say the same thing as some observation of their exchange
+(the same test read the other way: an item no observation backs counts against it).
 precision_proxy: share of items whose evidence turns hold any observation, whatever the item
 says; a weak proxy (about 40% of LoCoMo turns are some observation's evidence), kept so older
 figures can be compared.
@@ -37,7 +45,16 @@ from memory_pipelines.store.db import Conn, Database
 
 SAME_THRESHOLD = 0.5
 TUNED = ("conv-26", "conv-30", "conv-41")  # the conversations rules may be fitted on
-_COUNTS = ("observations", "covered", "items", "items_same", "items_on_evidence", "turns")
+_COUNTS = (
+    "observations",
+    "covered",
+    "items",
+    "items_same",
+    "items_on_evidence",
+    "covered_strict",
+    "items_same_strict",
+    "turns",
+)
 
 
 def observations(sample: dict[str, Any]) -> list[tuple[str, str]]:
@@ -69,6 +86,23 @@ def _items(conn: Conn, store_id: str) -> list[tuple[str, set[int]]]:
         spans += list(zip(r["froms"] or [], r["tos"] or [], strict=True))
         turns = {s for a, z in spans if a is not None for s in range(int(a), int(z) + 1)}
         out.append((r["context"], turns))
+    return out
+
+
+def exchange(turns: set[int], said_by: dict[int, tuple[str, str]]) -> set[int]:
+    """The turns plus, for each, the turn before and the turn after said by the same speaker
+    in the same session. `said_by`: seq -> (session, speaker)."""
+    out = set(turns)
+    for seq in turns:
+        if seq not in said_by:
+            continue
+        for step in (-1, 1):
+            other = seq + step
+            while other in said_by and said_by[other][0] == said_by[seq][0]:
+                if said_by[other][1] == said_by[seq][1]:
+                    out.add(other)
+                    break
+                other += step
     return out
 
 
@@ -104,6 +138,8 @@ def _figures(counts: dict[str, int]) -> dict[str, float]:
         "coverage": share("covered", "observations"),
         "precision": share("items_same", "items"),
         "precision_proxy": share("items_on_evidence", "items"),
+        "coverage_strict": share("covered_strict", "observations"),
+        "precision_strict": share("items_same_strict", "items"),
         "items_per_100_turns": round(100 * counts["items"] / counts["turns"], 2)
         if counts["turns"]
         else 0.0,
@@ -132,20 +168,24 @@ def evaluate(
         ingest_chats(memory, [chat])
         counts = run_extraction(db, store_id, models, embedder, run_id=f"eval-{store_id}")
         with db.connection() as conn:
-            seq_of = {
-                r["external_id"]: r["seq"]
-                for r in conn.execute(
-                    "SELECT external_id, seq FROM turns WHERE store_id = %s", (store_id,)
-                )
-            }
+            rows = conn.execute(
+                "SELECT external_id, seq, speaker FROM turns WHERE store_id = %s", (store_id,)
+            ).fetchall()
             items = _items(conn, store_id)
+        seq_of = {r["external_id"]: r["seq"] for r in rows}
+        said_by = {r["seq"]: (r["external_id"].split(":")[0], r["speaker"]) for r in rows}
         obs = [(t, seq_of[d]) for t, d in observations(sample) if d in seq_of]
         obs_vecs = embedder.embed([t for t, _ in obs])
         item_vecs = embedder.embed([c for c, _ in items]) if items else np.zeros((0, embedder.dim))
+        obs_scored = [(seq, v) for (_, seq), v in zip(obs, obs_vecs, strict=True)]
         got = score(
-            [(seq, v) for (_, seq), v in zip(obs, obs_vecs, strict=True)],
-            [(turns, v) for (_, turns), v in zip(items, item_vecs, strict=True)],
+            obs_scored,
+            [(exchange(turns, said_by), v) for (_, turns), v in zip(items, item_vecs, strict=True)],
         )
+        strict = score(obs_scored, [(t, v) for (_, t), v in zip(items, item_vecs, strict=True)])
+        got["covered_strict"] = strict["covered"]
+        got["items_same_strict"] = strict["items_same"]
+        got["items_on_evidence"] = strict["items_on_evidence"]
         got["turns"] = len(chat.turns)
         group = groups["tuned" if chat.external_id in TUNED else "held_out"]
         for k, v in got.items():
