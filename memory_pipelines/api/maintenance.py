@@ -23,6 +23,7 @@ from memory_pipelines.store import items as items_db
 from memory_pipelines.store import jobs as jobs_db
 from memory_pipelines.store import maintenance as maint_db
 from memory_pipelines.store import stores as stores_db
+from memory_pipelines.store import text_indexes
 from memory_pipelines.store.calls import record_calls
 from memory_pipelines.store.db import Database
 
@@ -73,10 +74,15 @@ def maintain(
     if not card.enabled:
         log(f"store {store_id}: maintenance is off (Maintenance card: enabled=false); skipped")
         return {"skipped": "maintenance is off for this store", "seconds": 0.0}
+    rebuilt = repair_text_indexes(db, log)
     with db.connection() as conn:
         restored, watermark = maint_db.restores_since_last_pass(conn, store_id)
         rows, vecs = maint_db.current_items(conn, store_id)
-    counts: dict[str, Any] = {"items_scanned": len(rows), "restored": restored}
+    counts: dict[str, Any] = {
+        "items_scanned": len(rows),
+        "restored": restored,
+        "text_indexes_rebuilt": rebuilt,
+    }
     counts.update(merge_pass(db, store_id, rows, vecs, card, run_id, log))
     counts["archived"] = archive_pass(db, store_id, card, now or datetime.now(UTC), log)
     counts.update(
@@ -94,6 +100,33 @@ def maintain(
         f" {counts['contested']} contradictions flagged in {counts['seconds']} s"
     )
     return counts
+
+
+def repair_text_indexes(db: Database, log: Log = _quiet) -> list[str]:
+    """Rebuild each BM25 index whose document count drifted (store/text_indexes.py): they
+    serve every store, so whichever pass comes first repairs them and the others find them
+    whole (or being rebuilt by another process: then they go on without waiting). Returns the
+    names rebuilt."""
+    rebuilt: list[str] = []
+    with db.connection() as conn:
+        if not text_indexes.try_lock(conn):
+            log("BM25 indexes: another process is checking them; not waited for")
+            return rebuilt
+        try:
+            for count in text_indexes.counts(conn):
+                if not count.drifted:
+                    continue
+                log(
+                    f"BM25 index {count.name}: counts {count.total_docs} documents but holds"
+                    f" {count.documents} (pg_textsearch 1.0 loses count at VACUUM); rebuilding"
+                    " it concurrently (search and writes go on)"
+                )
+                seconds = text_indexes.rebuild(conn, count.name)
+                log(f"BM25 index {count.name}: rebuilt in {seconds:.1f} s")
+                rebuilt.append(count.name)
+        finally:
+            text_indexes.unlock(conn)
+    return rebuilt
 
 
 def merge_pass(

@@ -94,6 +94,8 @@ def maintenance(
                 "duplicate_clusters": res["clusters"],
                 "judgements_pending": res["judgements_pending"],
                 "answers_invalid": res["answers_invalid"],
+                # Shared by every store: the pass that found them drifted rebuilt them.
+                "text_indexes_rebuilt": ", ".join(res["text_indexes_rebuilt"]) or "none",
                 "seconds": res["seconds"],
             },
         ),
