@@ -6,7 +6,7 @@ statistics other tests rank by), by COPY, with the HNSW indexes built after. The
 defeat a plain index scan: 175k shared turns (no vector) that match the question's words better
 than any small-store turn, beyond the 100k a filtered BM25 scan goes; and 25k turns and 25k
 items of one person whose vectors lie nearer the question than anything of the small store,
-beyond the 20k tuples an HNSW iterative scan visits.
+beyond the tuples an HNSW iterative scan visits (search.MAX_SCAN_TUPLES).
 """
 
 from __future__ import annotations
@@ -36,6 +36,9 @@ SMALL = [
     "We went camping with the kids in June.",
     "My dog Shadow sleeps on my bed.",
 ] + [f"Day {i}: work was busy and the trains were late again." for i in range(45)]
+# A second speaker of the small store: the graph's candidates for a question naming Jo are
+# Jo's nearest turns, found by the exact scan once the HNSW scan gives up among ben's.
+JOS = [f"Jo fixed bike number {i} at the shop and went home." for i in range(40)]
 ANAS = [  # ana's own items (not words of her chat: the save policy skips what history holds)
     "Ana painted a lake at sunrise on her holiday",
     "Ana's family cabin stands by Lake Tahoe",
@@ -62,6 +65,7 @@ def _fill(db: Database, embedder) -> None:
     qvec = embedder.embed_one(QUESTION)
     small = Memory("small", db=db, embedder=embedder)
     small.write_turns("c", [{"text": t, "speaker": "Mel"} for t in SMALL])
+    small.write_turns("c2", [{"text": t, "speaker": "Jo"} for t in JOS])
     people = Memory("big", db=db, embedder=embedder)
     people.add_person("ana")
     people.add_person("ben")
@@ -154,6 +158,25 @@ def test_a_small_store_beside_a_big_one_gets_its_candidates_and_k_results(
             r["turn_id"] for r in conn.execute("SELECT turn_id FROM turns WHERE store_id = 'small'")
         }
     assert {h.id for h in hits} <= small_ids
+
+
+def test_a_named_speakers_few_turns_beside_many_nearer_ones(big: Database, embedder) -> None:
+    """The graph brings the nearest turns of the speaker named, however many nearer turns of
+    others the table holds: by the speaker's index when the planner sees few of them, else by
+    the HNSW scan and, when it gives up among ben's, the exact scan (Jo has fewer turns than
+    MAX_SCAN_TUPLES)."""
+    qvec = embedder.embed_one(QUESTION)
+    with big.connection() as conn:
+        rows = search_db.candidates(
+            conn, ["turn"], "small", QUESTION, qvec, None, 30, names=["Jo"]
+        )["turn"]
+        jos = conn.execute(
+            "SELECT turn_id FROM turns WHERE store_id = 'small' AND speaker = 'Jo'"
+            " ORDER BY (embedding <=> %s) + 0, turn_id LIMIT 30",
+            (qvec,),
+        ).fetchall()
+    assert len(jos) == 30
+    assert {r["turn_id"] for r in jos} <= {r["id"] for r in rows}
 
 
 def test_candidates_plan_without_jit_for_their_transaction_only(big: Database, embedder) -> None:

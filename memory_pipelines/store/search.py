@@ -157,6 +157,15 @@ B = 0.4
 SESSION_GAP = "6 hours"
 # The HNSW scan's candidate list: at least this many, and at least the depth asked for.
 EF_SEARCH = 100
+# An HNSW scan with a filter (pgvector 0.8's iterative scan) visits at most this many rows of
+# the index (every store's) before it gives up; pgvector's default is 20,000. Each visited row
+# is read from the table to test the filter: at a million turns, the nearest turns of a speaker
+# with a tenth of them took up to 131 ms to find at the default. A scan that gives up is
+# followed by the exact scan (see _nearest). Search p95 at a million turns, the same questions
+# in one process: 98 ms at 20,000, 80 at 5,000, 62 at 2,000, 56 at 1,000; the top 10 changed
+# for 9 questions in 200 between 2,000 and 1,000. Lower also sends a filter that a few
+# percent of the store pass (a person's chats) to the exact scan sooner.
+MAX_SCAN_TUPLES = 2000
 # Up to this many rows of a kind in a store, words are ranked as before the indexes: BM25 in
 # SQL over every row the caller may read that matches a word, with the statistics of those
 # rows (the store's own vocabulary: a name in every other turn counts for little). Cheap at
@@ -171,15 +180,27 @@ def _nearest(k: _Kind, name: str, where: str = "", exact_where: str = "") -> str
     """CTEs: the `depth` visible rows nearest the query among those passing `where`, from the
     HNSW index; when it gives fewer (few such rows among many others, or pgvector < 0.8, which
     stops early), the exact scan over those rows (`exact_where`: the same rows, narrowed by an
-    index), which are then few, or the server is old."""
+    index), which are then few, or the server is old.
+
+    With a `where` (the graph's rows naming an entity of the question), the exact scan runs
+    only while those rows of the store number at most MAX_SCAN_TUPLES: more of them, and the
+    scan that gave up had visited that many nearer rows without finding enough, so the rest
+    are far from the question, and reading them all (100k turns of one speaker at a million)
+    would cost seconds."""
     base = f"FROM {k.table} WHERE store_id = %(store)s AND {k.visible}"
+    few = ""
+    if where:
+        few = (
+            f" AND (SELECT count(*) FROM (SELECT 1 FROM {k.table} WHERE store_id = %(store)s"
+            f" {exact_where or where} LIMIT {MAX_SCAN_TUPLES + 1}) AS f) <= {MAX_SCAN_TUPLES}"
+        )
     return f"""
     {name}_idx AS MATERIALIZED (
         SELECT {k.id} AS id {base}{where} ORDER BY embedding <=> %(e)s LIMIT %(depth)s),
     {name} AS MATERIALIZED (
         SELECT id FROM {name}_idx
         UNION (SELECT {k.id} {base}{exact_where or where}
-                  AND (SELECT count(*) FROM {name}_idx) < %(depth)s
+                  AND (SELECT count(*) FROM {name}_idx) < %(depth)s{few}
                ORDER BY (embedding <=> %(e)s) + 0 LIMIT %(depth)s)),"""
 
 
@@ -357,7 +378,10 @@ def candidates(
         " set_config('jit', 'off', true)"
     )
     if caps.iterative_scan:
-        settings += ", set_config('hnsw.iterative_scan', 'relaxed_order', true)"
+        settings += (
+            ", set_config('hnsw.iterative_scan', 'relaxed_order', true),"
+            f" set_config('hnsw.max_scan_tuples', '{MAX_SCAN_TUPLES}', true)"
+        )
     counts = "".join(
         f", (SELECT count(*) FROM (SELECT 1 FROM {table} WHERE store_id = %(store)s"
         f" LIMIT %(over)s) AS s) AS {table}"
