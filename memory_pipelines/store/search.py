@@ -228,6 +228,19 @@ def _sql(kind: str, index_words: bool, graph: bool) -> str:
     else:
         # BM25 in SQL over every visible row matching a word of the query. A turn's words
         # include the turn before it at weight B, counting PREV_WEIGHT (see store/turns.py).
+        # A row's counts of the question's words: its tsvector cut down to those words in C
+        # (setweight marks them with a weight no column uses, ts_filter keeps them), so only
+        # they are unnested; the turn before's share is the same cut of its B positions. 7.1
+        # -> 5.1 ms for 409 matching turns against unnesting every word of each row.
+        ours = "ts_filter(setweight({}, 'c', q.lexemes), '{{c}}')"
+        tf = f"SELECT lexeme, cardinality(positions) AS tf FROM unnest({ours.format('m.tsv')})"
+        if kind == "turn":
+            before = ours.format("ts_filter(m.tsv, '{b}')")
+            tf = (
+                f"SELECT lexeme, sum(tf) AS tf FROM ({tf} UNION ALL SELECT lexeme,"
+                f" {PREV_WEIGHT - 1} * cardinality(positions) FROM unnest({before})) AS u"
+                " GROUP BY lexeme"
+            )
         ctes += f"""
     q AS MATERIALIZED (
         SELECT ({_OR_QUERY}) AS tsq, coalesce(array_agg(DISTINCT lexeme), '{{}}') AS lexemes
@@ -238,10 +251,7 @@ def _sql(kind: str, index_words: bool, graph: bool) -> str:
         SELECT m.id, m.dl, t.lexeme, t.tf
           FROM (SELECT {k.id} AS id, tsv, {k.tsv_length} AS dl {base}
                    AND tsv @@ (SELECT tsq FROM q)) AS m CROSS JOIN q,
-               LATERAL (SELECT u.lexeme, (SELECT sum(CASE w WHEN 'B' THEN {PREV_WEIGHT}
-                                                    ELSE 1 END)
-                                            FROM unnest(u.weights) AS w) AS tf
-                          FROM unnest(m.tsv) AS u WHERE u.lexeme = ANY(q.lexemes)) AS t),
+               LATERAL ({tf}) AS t),
     df AS MATERIALIZED (SELECT lexeme, count(*)::float AS df FROM matches GROUP BY lexeme),
     bm25 AS MATERIALIZED (
         SELECT m.id, sum(ln(1 + (s.n - df.df + 0.5) / (df.df + 0.5))
