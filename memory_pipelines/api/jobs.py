@@ -3,7 +3,7 @@ behind an evaluation, per store.
 
 A job's mechanism can always run by hand (materialise its asset with `force: true`), and what it
 writes is recorded: decay's salience in item_scores, reflection's insight items. Ranking consumes
-those fields only once the job is active for the store (store/search.py), and the scheduled
+those fields only once the job is active for the store (store/search_sql.py), and the scheduled
 assets do work only then. Activation needs the store's latest evaluation of the job
 (evals/activation.py) to have passed, and waits MIN_GAP_DAYS after another job of the store was
 activated, so the effect of each can be seen on its own.
