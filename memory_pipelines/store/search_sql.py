@@ -165,7 +165,7 @@ def statement(kind: str, index_words: bool, graph: bool) -> str:
         # re-scores deeper until enough rows pass, up to 100k: a store that small a part of the
         # table falls back to scoring the rows of the store that match a word (the GIN index).
         ctes += f"""
-    q AS MATERIALIZED (SELECT ({_OR_QUERY}) AS tsq),
+    q AS MATERIALIZED (SELECT ({_OR_QUERY}) AS tsq, ({_OR_QUERY_OWN}) AS own),
     lex_idx AS MATERIALIZED (
         SELECT {k.id} AS id, {score} AS s {base} ORDER BY {score} LIMIT %(depth)s),
     lex AS MATERIALIZED (
@@ -232,16 +232,19 @@ def statement(kind: str, index_words: bool, graph: bool) -> str:
                 " WHERE x.embedding IS NOT NULL"
             )
     if index_words:
-        # Scored by the index only when the row's tsvector has a word of the question (a
+        # Scored by the index only when the row's own words hold a word of the question (a
         # test of microseconds; the index's score costs tens): most candidates by meaning
-        # share no word with it. A turn's tsvector holds the turn before it too: a superset.
-        # Rows of `lex` bring the index's score; the others are scored here.
+        # share no word with it. A turn's tsvector holds the turn before it too, at weight B:
+        # its own words (speaker and text, as the index holds them) are those at weight A;
+        # other kinds have only their own words. Rows of `lex` bring the index's score; the
+        # others are scored here.
         q = f"to_bm25query(%(q)s, '{k.bm25}')"
+        test = "own" if kind == "turn" else "tsq"
 
         def bm25(row: str, scored: str) -> str:
             return (
                 f"CASE WHEN {scored}.s IS NOT NULL THEN greatest(-{scored}.s, 0)"
-                f" WHEN {row}.tsv @@ (SELECT tsq FROM q)"
+                f" WHEN {row}.tsv @@ (SELECT {test} FROM q)"
                 f" THEN greatest(-({row}.{k.words} <@> {q}), 0) ELSE 0 END"
             )
 
@@ -267,5 +270,10 @@ def statement(kind: str, index_words: bool, graph: bool) -> str:
 # The question's lexemes ORed: plainto_tsquery would AND them and match almost nothing.
 _OR_QUERY = (
     "SELECT coalesce(string_agg(quote_literal(l), ' | '), '')::tsquery"
+    " FROM unnest(tsvector_to_array(to_tsvector('english', %(q)s))) AS l"
+)
+# The same words, each only at weight A: a turn's own words (store/turns.py).
+_OR_QUERY_OWN = (
+    "SELECT coalesce(string_agg(quote_literal(l) || ':A', ' | '), '')::tsquery"
     " FROM unnest(tsvector_to_array(to_tsvector('english', %(q)s))) AS l"
 )
