@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import nullcontext
 from datetime import UTC, datetime
 from typing import Any
@@ -147,6 +148,13 @@ class Recall:
                 if card.knowledge_graph
                 else []
             )
+        # The question's entity names need no vector: looked up on a spare connection while
+        # the query is embedded (None: no connection was free, rank_candidates looks them up).
+        names = (
+            _BESIDE.submit(_entity_names, self.db, self.store_id, query)
+            if card.knowledge_graph
+            else None
+        )
         qvec = self.embedder.embed_one(ranking.without_names(query, spoken))
         depth = max(2 * k, 30)
         with self.db.connection() as conn, conn.transaction() if on_read else nullcontext():
@@ -161,6 +169,7 @@ class Recall:
                 datetime.now(UTC),
                 graph=card.knowledge_graph,
                 spare=self.db.spare,
+                names=names.result() if names else None,
             )
             top = ranked[: 2 * k if card.reranker else k]
             ids: dict[str, list[int]] = {}
@@ -290,6 +299,18 @@ class Recall:
         return DrillDown(ref=f"{kind}:{rid}")
 
 
+# Looks up a search's entity names while its query is embedded (a search needs one at a time).
+_BESIDE = ThreadPoolExecutor(max_workers=8, thread_name_prefix="search-names")
+
+
+def _entity_names(db: Database, store_id: str, query: str) -> list[str] | None:
+    """The question's entity names on a spare connection; None when none is free at once."""
+    with db.spare() as conn:
+        if conn is None:
+            return None
+        return entities_db.entity_names(conn, store_id, ranking.capitalised(query))
+
+
 def rank_candidates(
     conn: Conn,
     store_id: str,
@@ -302,13 +323,18 @@ def rank_candidates(
     consume: Sequence[str] | None = None,
     graph: bool = True,
     spare: search_db.Spare | None = None,
+    names: Sequence[str] | None = None,
 ) -> list[tuple[ranking.Candidate, float]]:
     """Every candidate of these kinds for the query with its score, best first: what `search`
     ranks (also measured by evals/activation.py). `consume` names the gated jobs whose fields
     ranking uses; None: the jobs active for the store (see store.search.candidates). `graph`
     off (the Search card's knowledge graph): no entity of the question brings or boosts a
-    record. `spare`: see store.search.candidates."""
-    names = entities_db.entity_names(conn, store_id, ranking.capitalised(query)) if graph else []
+    record. `spare`: see store.search.candidates. `names`: the question's entity names when
+    they were looked up already (None: looked up here)."""
+    if not graph:
+        names = []
+    elif names is None:
+        names = entities_db.entity_names(conn, store_id, ranking.capitalised(query))
     found = search_db.candidates(
         conn, kinds, store_id, query, qvec, person, depth, names, consume, spare=spare
     )
