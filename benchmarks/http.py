@@ -44,14 +44,15 @@ from common import DATA
 
 import memory_pipelines
 from memory_pipelines.api import Memory, Recall
+from memory_pipelines.api.access import admit
 from memory_pipelines.api.ingest import ingest_chats
 from memory_pipelines.api.keys import create_key
 from memory_pipelines.api.organisations import assign_store, create_organisation
-from memory_pipelines.core.access import ACTIONS
+from memory_pipelines.api.records import read_page
+from memory_pipelines.core.access import ACTIONS, Principal
 from memory_pipelines.core.conversations import load_chats
 from memory_pipelines.core.listing import record_filters
 from memory_pipelines.models.embedder import get_embedder
-from memory_pipelines.store import records as records_db
 from memory_pipelines.store import stores as stores_db
 from memory_pipelines.store.db import Database, get_database
 from memory_pipelines.store.visibility import EVERYONE
@@ -107,6 +108,7 @@ class Bench:
     store: str
     key: str
     key_id: str
+    principal: Principal  # the key's, as the server reads it
     texts: list[str]
     questions: list[str]
     counter: itertools.count[int] = field(default_factory=itertools.count)
@@ -159,12 +161,11 @@ def _records_http(c: Client, b: Bench, n: int) -> int:
 
 
 def _records_direct(b: Bench, n: int) -> Any:
-    # the page, its rows and its total as the endpoint reads them, without key and audit
-    readers = {b.store: EVERYONE}
+    # the page the endpoint returns (records as read, who wrote them, the total), without
+    # the key check and the audit row
     filters = record_filters(state="all", limit=50)
     with b.db.connection() as conn:
-        ids = records_db.page_ids(conn, readers, filters)
-        return records_db.rows(conn, ids[:50]), records_db.count(conn, readers, filters)
+        return read_page(conn, b.principal, {b.store: EVERYONE}, filters)
 
 
 def _stores_direct(b: Bench, n: int) -> Any:
@@ -323,7 +324,12 @@ def _bench(db: Database, empty: bool) -> Bench:
     texts = [t["text"] for c in chats for t in c.turns if t["text"].strip()]
     questions = [q["question"] for s in samples for q in s.get("qa", []) if q.get("question")]
     recall = Recall(store, db=db, embedder=embedder)
-    return Bench(db, memory, recall, store, key, row["key_id"], texts, questions or texts)
+    principal, _ = admit(db, key, store)
+    if principal is None:
+        raise RuntimeError("the benchmark's own key was refused")
+    return Bench(
+        db, memory, recall, store, key, row["key_id"], principal, texts, questions or texts
+    )
 
 
 def _all() -> list[dict[str, Any]]:

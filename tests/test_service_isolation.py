@@ -92,10 +92,18 @@ def world(db: Database, embedder: Embedder) -> World:
             ([ben], shared),
         )
     everything = [f"{k}" for k in ACTIONS]
+    # Rate limits out of the way: the fuzz below sends its examples as fast as the server
+    # answers, past a default key's burst of 60 (a 429 then hides what the test looks for).
+    fast = {"rate_per_minute": 1_000_000, "rate_burst": 1_000_000}
     _, ana_key = new_key(
-        db, org, [{"effect": "permit", "actions": everything, "stores": [a], "persons": ["ana"]}]
+        db,
+        org,
+        [{"effect": "permit", "actions": everything, "stores": [a], "persons": ["ana"]}],
+        **fast,
     )
-    _, b_key = new_key(db, org, [{"effect": "permit", "actions": everything, "stores": [b]}])
+    _, b_key = new_key(
+        db, org, [{"effect": "permit", "actions": everything, "stores": [b]}], **fast
+    )
     ben_turns = {("turn", t.turn_id) for t in ben_chat} | {("chat", ben_chat[0].chat_id)}
     a_refs = (
         {("item", i) for i in (ben, ben_commit, ana, shared)}
