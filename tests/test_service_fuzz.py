@@ -342,3 +342,25 @@ def test_fuzzed_bodies_on_every_write_endpoint_never_500_and_never_half_write(
         assert client.get(f"/v1/stores/{t.store}/settings", headers=t.auth()).json() == out
     else:  # search, auto-recall: reads write no record
         assert grew == 0 and after["settings"] == before["settings"]
+
+
+def test_a_lone_surrogate_under_an_idempotency_key_is_refused_by_name(
+    db: Database, client: httpx.Client, fuzzed_store: Tenant
+) -> None:
+    """Found by the fuzz above: the Idempotency-Key fingerprint serialised the body as UTF-8
+    before the write refused it, and a lone surrogate made that a 500. The same 422 as without
+    the header, naming the field, and nothing written; the key is free for a retry."""
+    t = fuzzed_store
+    body = (
+        b'{"category": "fact", "context": "The launch moved to Friday.",'
+        b' "metadata": {"team": "\\ud800"}}'
+    )
+    before = _write_rows(db, t)
+    for key in (None, "retry-1", "retry-1"):
+        headers = {**t.auth(), "Content-Type": "application/json"}
+        if key:
+            headers["Idempotency-Key"] = key
+        res = client.post(f"/v1/stores/{t.store}/records", content=body, headers=headers)
+        assert res.status_code == 422, res.text
+        assert res.json()["field"] == "metadata.team"
+    assert _write_rows(db, t) == before

@@ -7,6 +7,7 @@ A failed first request keeps nothing, so its retry runs again: a refused write w
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Annotated
 
@@ -48,8 +49,13 @@ def idempotent(
     if idempotency_key is None or key_id is None:
         code, data = run()
         return JSONResponse(data, status_code=code)
-    # The parsed body, re-serialised: the same request however its JSON was spaced.
-    sent = body.model_dump_json().encode() if body is not None else b""
+    # The parsed body, re-serialised: the same request however its JSON was spaced. As ASCII
+    # JSON: a lone surrogate (which the write then refuses, 422) cannot be encoded as UTF-8.
+    sent = (
+        json.dumps(body.model_dump(mode="json"), ensure_ascii=True).encode()
+        if body is not None
+        else b""
+    )
     print_ = idem.fingerprint(request.method, request.url.path, sent)
     replay = idem.begin(guard.db, key_id, idempotency_key, print_)
     if replay is not None:
