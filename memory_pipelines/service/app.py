@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import logging
 import os
+import threading
 from collections.abc import AsyncIterator
+from concurrent.futures import Future
 from contextlib import asynccontextmanager
 
 import anyio
 from fastapi import FastAPI
 
+from memory_pipelines.api.maintenance import repair_text_indexes
 from memory_pipelines.models.embedder import Embedder
 from memory_pipelines.service import console, errors
 from memory_pipelines.service.limits import DEFAULT_MAX_BODY, BodyLimit
@@ -17,6 +21,26 @@ from memory_pipelines.store.db import Database, get_database
 
 API_VERSION = "1"
 FEED_FOLLOWERS = 64  # feed reads blocked at once per process (each holds a connection)
+log = logging.getLogger("memory_pipelines.service")
+
+
+def _check_text_indexes(db: Database) -> Future[list[str]]:
+    """Rebuild the BM25 indexes whose document count drifted (api.maintenance), beside the
+    service: the count pg_textsearch 1.0 lost shows after a server restart, which is when a
+    service is started, and maintenance may be a day away. A daemon thread: a stop never waits
+    for a rebuild (Postgres cancels it; the next check drops what it left). The future holds
+    the names rebuilt."""
+    done: Future[list[str]] = Future()
+
+    def run() -> None:
+        try:
+            done.set_result(repair_text_indexes(db, log.info))
+        except Exception as exc:  # the service runs on; word ranking stays as it was
+            log.warning("checking the BM25 indexes failed: %s", exc)
+            done.set_exception(exc)
+
+    threading.Thread(target=run, name="text-indexes", daemon=True).start()
+    return done
 
 
 def create_app(
@@ -37,6 +61,7 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         app.state.feed_limiter = anyio.CapacityLimiter(FEED_FOLLOWERS)
+        app.state.text_indexes = _check_text_indexes(app.state.db)
         yield
 
     app = FastAPI(
