@@ -4,9 +4,7 @@ access counts under concurrency."""
 from __future__ import annotations
 
 import threading
-import time
 from datetime import UTC, datetime, timedelta
-from typing import Any
 
 import psycopg
 import pytest
@@ -14,8 +12,6 @@ from psycopg import sql
 
 from memory_pipelines.api import Memory, Recall
 from memory_pipelines.errors import NotFound, ValidationError
-from memory_pipelines.store.db import Database
-from memory_pipelines.store.items import touch_items
 
 T0 = datetime(2024, 1, 1, 12, 0, tzinfo=UTC)
 
@@ -185,56 +181,3 @@ def test_access_counts_under_concurrent_recalls(memory: Memory, recall: Recall) 
         t.join()
     got = memory.get(item)
     assert got.access_count == 31 and got.last_recalled_at is not None
-
-
-def test_a_recall_count_stays_on_its_page(db: Database, memory: Memory) -> None:
-    """Counting a recall changes no indexed column, so the new row version stays on its page
-    (a HOT update: no entry in any index): the table leaves room on each page and keeps rows
-    uncompressed, so the words and tsv it computes again compare equal (migration 020). One
-    item per count here: the room on a page is for one new version at a time (rows of one
-    statement that share a page take turns across statements)."""
-    # Rows of the usual size (about 2.1 KB with the vector): a fact with a paragraph of body.
-    words = [
-        "helmets",
-        "ropes",
-        "lamps",
-        "maps",
-        "radios",
-        "flares",
-        "stoves",
-        "tents",
-        "boots",
-        "gloves",
-        "compasses",
-    ]
-    body = ", ".join(f"{x} checked on day {i} by the warden" for i, x in enumerate(words))
-    ids = [
-        memory.save(
-            {
-                "category": "fact",
-                "context": f"Locker {n} in the north hut holds the spare {w}",
-                "body": f"Inventory of locker {n}: {body}.",
-            }
-        ).id
-        for n, w in enumerate(words)
-    ]
-
-    def counts(conn: Any) -> tuple[int, int]:
-        row = conn.execute(
-            "SELECT n_tup_upd, n_tup_hot_upd FROM pg_stat_user_tables"
-            " WHERE relname = 'agent_memory_items'"
-        ).fetchone()
-        return int(row["n_tup_upd"]), int(row["n_tup_hot_upd"])
-
-    with db.connection() as conn:
-        updates, hot = counts(conn)
-        for _ in range(3):
-            for item in ids:
-                touch_items(conn, [item])
-        conn.execute("SELECT pg_stat_force_next_flush()")  # flushed once the backend idles
-        deadline = time.monotonic() + 10
-        while counts(conn)[0] - updates < 3 * len(ids) and time.monotonic() < deadline:
-            time.sleep(0.2)
-        more, more_hot = (n - m for n, m in zip(counts(conn), (updates, hot), strict=True))
-    assert more >= 3 * len(ids)
-    assert more_hot >= 0.8 * more, (more_hot, more)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import signal
+import threading
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -81,7 +82,11 @@ def test_a_count_lost_at_vacuum_is_found_and_rebuilt(home: Path, embedder: Embed
             async with app.router.lifespan_context(app):
                 pass
 
-        anyio.run(start_and_stop)
+        # In a thread of its own: the browser tests' Playwright keeps an event loop running
+        # in this one.
+        starter = threading.Thread(target=anyio.run, args=(start_and_stop,))
+        starter.start()
+        starter.join(60)
         assert app.state.text_indexes.result(timeout=120) == ["items_words_bm25"]
         with db.connection() as conn:
             after = {c.name: c for c in text_indexes.counts(conn)}
