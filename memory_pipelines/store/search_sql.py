@@ -130,7 +130,8 @@ def _nearest(k: Kind, name: str, where: str = "", exact_where: str = "") -> str:
     index), which are then few, or the server is old.
 
     With a `where` (the graph's rows naming an entity of the question), the exact scan runs
-    only while those rows of the store number at most MAX_SCAN_TUPLES: more of them, and the
+    only while those rows the reader may see (the rows it would read) number at most
+    MAX_SCAN_TUPLES, so what another person's chats hold never decides it: more of them, and the
     scan that gave up had visited that many nearer rows without finding enough, so the rest
     are far from the question, and reading them all (100k turns of one speaker at a million)
     would cost seconds."""
@@ -138,8 +139,8 @@ def _nearest(k: Kind, name: str, where: str = "", exact_where: str = "") -> str:
     few = ""
     if where:
         few = (
-            f" AND (SELECT count(*) FROM (SELECT 1 FROM {k.table} WHERE store_id = %(store)s"
-            f" {exact_where or where} LIMIT {MAX_SCAN_TUPLES + 1}) AS f) <= {MAX_SCAN_TUPLES}"
+            f" AND (SELECT count(*) FROM (SELECT 1 {base}{exact_where or where}"
+            f" LIMIT {MAX_SCAN_TUPLES + 1}) AS f) <= {MAX_SCAN_TUPLES}"
         )
     return f"""
     {name}_idx AS MATERIALIZED (
