@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import nullcontext
 from datetime import UTC, datetime
 from typing import Any
@@ -141,17 +140,20 @@ class Recall:
         # before embedding: under concurrent searches the embedder is a queue, and a search
         # waiting in it must not hold a pooled connection (embedding beside the first reads
         # saved 1.5 ms alone and starved the pool at 16 clients).
+        words = ranking.capitalised(query)
         with self.db.connection() as conn:
             card = stores_db.get_card(conn, self.store_id, "search")
             spoken = (
-                entities_db.speakers_among(conn, self.store_id, ranking.capitalised(query), person)
+                entities_db.speakers_among(conn, self.store_id, words, person)
                 if card.knowledge_graph
                 else []
             )
         # The question's entity names need no vector: looked up on a spare connection while
         # the query is embedded (None: no connection was free, rank_candidates looks them up).
         names = (
-            _BESIDE.submit(_entity_names, self.db, self.store_id, query)
+            search_db.beside(
+                self.db.spare, lambda c: entities_db.entity_names(c, self.store_id, words)
+            )
             if card.knowledge_graph
             else None
         )
@@ -297,18 +299,6 @@ class Recall:
                 )
                 return DrillDown(ref=f"item:{rid}", children=list(turns))
         return DrillDown(ref=f"{kind}:{rid}")
-
-
-# Looks up a search's entity names while its query is embedded (a search needs one at a time).
-_BESIDE = ThreadPoolExecutor(max_workers=8, thread_name_prefix="search-names")
-
-
-def _entity_names(db: Database, store_id: str, query: str) -> list[str] | None:
-    """The question's entity names on a spare connection; None when none is free at once."""
-    with db.spare() as conn:
-        if conn is None:
-            return None
-        return entities_db.entity_names(conn, store_id, ranking.capitalised(query))
 
 
 def rank_candidates(

@@ -13,10 +13,10 @@ candidates and scores as before indexes, slower on large stores.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -26,6 +26,7 @@ from memory_pipelines.store.search_sql import KINDS, MAX_SCAN_TUPLES, statement
 
 # Database.spare: a second connection when one is free at once, else None.
 Spare = Callable[[], AbstractContextManager[Conn | None]]
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -155,7 +156,7 @@ def candidates(
         out: dict[str, list[dict[str, Any]]] = {kind: [] for kind in kinds}
         side = None
         if spare is not None and len(todo) > 1:
-            side = _SIDE.submit(_beside, spare, todo[1:], settings, ef, params)
+            side = beside(spare, lambda c: _statements(c, todo[1:], settings, ef, params))
         try:
             for kind, sql in todo[: 1 if side else None]:
                 out[kind] = conn.execute(sql, params, prepare=False).fetchall()
@@ -169,23 +170,31 @@ def candidates(
     return out
 
 
-# Threads running the statements of other kinds beside the caller's (one search at a time
-# needs one; a pool of them serves concurrent searches, each on a connection of its own).
+# Threads doing a search's work beside the caller's, each on a spare connection: the other
+# kinds' statements, the question's entity names while its query is embedded (one search needs
+# one at a time; a pool of them serves concurrent searches).
 _SIDE = ThreadPoolExecutor(max_workers=8, thread_name_prefix="search-beside")
 
 
-def _beside(
-    spare: Spare,
+def beside(spare: Spare, work: Callable[[Conn], T]) -> Future[T | None]:
+    """`work(conn)` in a thread on a spare connection (Database.spare); the result is None
+    when no connection was free at once (nothing was run: the caller does the work itself)."""
+
+    def run() -> T | None:
+        with spare() as conn:
+            return None if conn is None else work(conn)
+
+    return _SIDE.submit(run)
+
+
+def _statements(
+    conn: Conn,
     todo: list[tuple[str, str]],
     settings: str,
     ef: dict[str, str],
     params: dict[str, Any],
-) -> dict[str, list[dict[str, Any]]] | None:
-    """The statements of `todo` on a spare connection, with the same settings, in a
-    transaction of their own; None when no connection is free (nothing was run)."""
-    with spare() as conn:
-        if conn is None:
-            return None
-        with conn.transaction():
-            conn.execute(f"SELECT {settings}", ef)
-            return {kind: conn.execute(sql, params, prepare=False).fetchall() for kind, sql in todo}
+) -> dict[str, list[dict[str, Any]]]:
+    """The statements of `todo` with the same settings, in a transaction of their own."""
+    with conn.transaction():
+        conn.execute(f"SELECT {settings}", ef)
+        return {kind: conn.execute(sql, params, prepare=False).fetchall() for kind, sql in todo}
