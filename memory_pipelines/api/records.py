@@ -122,7 +122,7 @@ def read_record(
         audit_read(
             conn, principal, endpoint, store, {"read_as": _read_as({store: reader})}, [item_id]
         )
-        return _life(conn, store, record, chat_name)
+        return _life(conn, principal, reader, store, record, chat_name)
 
 
 def record_page(
@@ -156,7 +156,7 @@ def record_page(
         audit_read(
             conn, principal, endpoint, store, {"read_as": _read_as({store: reader})}, sorted(shown)
         )
-        life = _life(conn, store, record, chat_name)
+        life = _life(conn, principal, reader, store, record, chat_name)
         decay = stores_db.get_settings(conn, store).decay_per_type.half_life_days
     half_lives = decay_math.reader_half_lives(decay, dict(principal.decay_per_type))
     return RecordView(
@@ -188,13 +188,23 @@ def _one(
     return record, found[0][2] if record.chat_id is not None else None
 
 
-def _life(conn: Conn, store: str, record: ListedRecord, chat_name: str | None) -> RecordLife:
-    """The record's life, its trust and origin, and who read it (after this read's audit)."""
+def _life(
+    conn: Conn,
+    principal: Principal,
+    reader: Reader,
+    store: str,
+    record: ListedRecord,
+    chat_name: str | None,
+) -> RecordLife:
+    """The record's life, its trust and origin, and who read it (after this read's audit). A
+    reader limited to one person sees only its own reads of a record: another person's reads of
+    a shared one (which key, when, through which endpoint) tell what they were asking about."""
     trusts = records_db.feeders(conn, store, record.fed_by)
+    only = None if isinstance(reader, Everyone) else (principal.key_id, principal.account_id)
     read_by = [
-        ReadBy.model_validate(r) for r in audit_db.readers(conn, record.item_id, MAX_READERS)
+        ReadBy.model_validate(r) for r in audit_db.readers(conn, record.item_id, MAX_READERS, only)
     ]
-    total = audit_db.count_readers(conn, record.item_id)
+    total = audit_db.count_readers(conn, record.item_id, only)
     trust = TrustOrigin(
         origin=record.origin,
         trusted=record.trusted,

@@ -96,7 +96,7 @@ def save_item(
             if parsed.valid_from is None and first is not None:
                 # A fact said in a turn became true when it was said, not when it was saved.
                 parsed = replace(parsed, valid_from=turns_db.turn_time(conn, chat_id, first))
-        in_history = turns_db.in_history(conn, store_id, parsed.context)
+        in_history = turns_db.in_history(conn, store_id, parsed.context, parsed.person)
     reason = (
         "already_in_history"
         if in_history
@@ -164,11 +164,12 @@ def _check_references(conn: Conn, store_id: str, item: ItemInput, fed: list[int]
     record, and a person's item never names another person's."""
     person = item.person
     if person is not None and not stores_db.person_exists(conn, store_id, person):
-        known = stores_db.list_persons(conn, store_id)
+        # The store's other persons are not named: a caller limited to one person must not
+        # learn who else the store holds.
         raise ValidationError(
             "person",
-            f"{person!r} is not a person of store {store_id!r}; known: "
-            f"{', '.join(known) or 'none'} (add one with add_person), or null for shared",
+            f"{person!r} is not a person of store {store_id!r} (add one with add_person),"
+            " or null for shared",
         )
     whom = "shared records" if person is None else f"{person!r}"
     refs = [(e.kind, e.target) for e in item.edges] + [("item", i) for i in fed]

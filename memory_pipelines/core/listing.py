@@ -191,6 +191,11 @@ def decode_cursor(text: Any, *, nullable: bool = False) -> tuple[datetime | None
     return when, item_id
 
 
+# Who wrote a record, to a reader who may not see the conversation it was written in
+# (store/visibility.redact_item): the key there is the conversation's.
+HIDDEN_WRITER = "the key whose conversation it came from"
+
+
 def written_by(
     origin: str, key_id: str | None, written: str, model: str | None, chat_key: str | None
 ) -> WrittenBy:
@@ -198,12 +203,13 @@ def written_by(
     the key whose conversation it came from; one written through the API its key; anything
     else the application (a job, the command line) by the name it gave."""
     if origin == "derived":
-        above = f"key {chat_key}" if chat_key else "the key whose conversation it came from"
+        above = f"key {chat_key}" if chat_key else HIDDEN_WRITER
         return WrittenBy(
             kind="model", key_id=chat_key, model=model, name=f"the model above {above}"
         )
-    if key_id is not None:
-        return WrittenBy(kind="key", key_id=key_id, model=None, name=f"key {key_id}")
+    if key_id is not None or written == HIDDEN_WRITER:
+        name = f"key {key_id}" if key_id is not None else written
+        return WrittenBy(kind="key", key_id=key_id, model=None, name=name)
     return WrittenBy(
         kind="application", key_id=None, model=model, name=written or "the application"
     )

@@ -40,22 +40,38 @@ def record_read(
     return int(one(row, "recording a read")["audit_id"])
 
 
-def readers(conn: Conn, record_id: int, limit: int) -> list[dict[str, Any]]:
-    """Who read a record and when, newest first."""
+def readers(
+    conn: Conn, record_id: int, limit: int, only: tuple[str | None, int | None] | None = None
+) -> list[dict[str, Any]]:
+    """Who read a record and when, newest first; `only`: the reads of this (key_id, account_id)
+    alone."""
     return conn.execute(
         "SELECT audit_id, at, key_id, account_id, actor, endpoint, store_id FROM read_audit"
-        " WHERE record_ids @> ARRAY[%s]::bigint[] ORDER BY at DESC, audit_id DESC LIMIT %s",
-        (record_id, limit),
+        " WHERE record_ids @> ARRAY[%(id)s]::bigint[]"
+        " AND (NOT %(only)s OR (key_id IS NOT DISTINCT FROM %(key_id)s"
+        " AND account_id IS NOT DISTINCT FROM %(account_id)s))"
+        " ORDER BY at DESC, audit_id DESC LIMIT %(limit)s",
+        {"id": record_id, "limit": limit, **_by(only)},
     ).fetchall()
 
 
-def count_readers(conn: Conn, record_id: int) -> int:
-    """How many reads returned the record."""
+def count_readers(
+    conn: Conn, record_id: int, only: tuple[str | None, int | None] | None = None
+) -> int:
+    """How many reads returned the record (`only`: as in readers)."""
     row = conn.execute(
-        "SELECT count(*) AS n FROM read_audit WHERE record_ids @> ARRAY[%s]::bigint[]",
-        (record_id,),
+        "SELECT count(*) AS n FROM read_audit WHERE record_ids @> ARRAY[%(id)s]::bigint[]"
+        " AND (NOT %(only)s OR (key_id IS NOT DISTINCT FROM %(key_id)s"
+        " AND account_id IS NOT DISTINCT FROM %(account_id)s))",
+        {"id": record_id, **_by(only)},
     ).fetchone()
     return int(one(row, "counting a record's reads")["n"])
+
+
+def _by(only: tuple[str | None, int | None] | None) -> dict[str, Any]:
+    """Every read, or (`only`) one principal's: its key, or its account (the console)."""
+    key_id, account_id = only or (None, None)
+    return {"only": only is not None, "key_id": key_id, "account_id": account_id}
 
 
 def reads_by_key(conn: Conn, key_id: str, limit: int) -> list[dict[str, Any]]:

@@ -13,6 +13,7 @@ from memory_pipelines.core.types import Chat, Turn
 from memory_pipelines.errors import NotFound, ValidationError
 from memory_pipelines.store.db import Conn
 from memory_pipelines.store.rows import columns, fetch_all, fetch_one, one, with_vector
+from memory_pipelines.store.visibility import VISIBLE_CHATS
 
 PREV_WEIGHT = 0.3  # how much a word of the turn before counts towards a turn (BM25 tf)
 _POSITIONS = "(SELECT coalesce(sum(array_length(positions, 1)), 0) FROM unnest({}))"
@@ -288,12 +289,17 @@ def turns_by_ids(conn: Conn, turn_ids: Sequence[int]) -> list[Turn]:
     )
 
 
-def in_history(conn: Conn, store_id: str, text: str) -> bool:
-    """Whether a turn of the store already holds this text word for word (it is drillable)."""
+def in_history(conn: Conn, store_id: str, text: str, person: str | None) -> bool:
+    """Whether a turn that `person`'s records may point to (one of a shared chat or of the
+    person's own; None: shared chats only) already holds this text word for word (it is
+    drillable). Another person's chats never count: their words would decide the answer, which
+    would tell the caller what they hold."""
     row = conn.execute(
-        "SELECT 1 FROM turns WHERE store_id = %s"
-        " AND md5(lower(btrim(text))) = md5(lower(btrim(%s))) LIMIT 1",
-        (store_id, text),
+        sql.SQL(
+            "SELECT 1 FROM turns WHERE store_id = %(store)s AND chat_id IN ({chats})"
+            " AND md5(lower(btrim(text))) = md5(lower(btrim(%(text)s))) LIMIT 1"
+        ).format(chats=sql.SQL(VISIBLE_CHATS)),
+        {"store": store_id, "person": person, "text": text},
     ).fetchone()
     return row is not None
 

@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 from psycopg import sql
 from pydantic import BaseModel
 
+from memory_pipelines.core.listing import HIDDEN_WRITER
 from memory_pipelines.store.db import Conn
 
 # A person's chats are read only in that person's recalls; shared chats (NULL) by everybody.
@@ -95,6 +96,11 @@ def redact_item(record: R, seen: set[Ref]) -> R:
     chat_id = getattr(record, "chat_id", None)
     if chat_id is not None and ("chat", chat_id) not in seen:
         out.update(chat_id=None, from_seq=None, to_seq=None)
+        # The key that wrote it in that chat is the chat's: hidden with it.
+        if getattr(record, "key_id", None) is not None:
+            out["key_id"] = None
+            if _has(record, "written_by"):
+                out["written_by"] = HIDDEN_WRITER
     if _has(record, "edges"):
         out["edges"] = [
             e for e in getattr(record, "edges", None) or [] if (e.kind, e.target) in seen
