@@ -121,3 +121,59 @@ def test_open_commitments_ride_along_soonest_first_capped(memory: Memory, recall
     assert not [r for r in other.records if r["type"] == "open commitment"]
     with pytest.raises(NotFound):  # sam's chat is not a turn for nobody
         autorecall(recall, "c", "What do I still owe people this week?", person=None)
+
+
+def test_an_open_commitment_past_most_carried_never_reaches_the_turn_through_search(
+    memory: Memory, recall: Recall
+) -> None:
+    memory.add_person("sam")
+    memory.write_turn("c", "hi", person="sam")
+    ids = {}
+    for days, text in (
+        (1, "Call the plumber back about the leaking kitchen tap"),
+        (9, "Send the signed flat lease to the letting agent in Leeds"),
+    ):
+        saved = memory.save(
+            {
+                "category": "commitment",
+                "context": text,
+                "confidence": 8,
+                "person": "sam",
+                "due_at": (T0 + timedelta(days=days)).isoformat(),
+            }
+        )
+        ids[text] = saved.id
+    lease = ids["Send the signed flat lease to the letting agent in Leeds"]
+    question = "Did I send the signed flat lease to the letting agent in Leeds?"
+    memory.configure(commitments={"most_carried": 1})
+    out = autorecall(recall, "c", question, person="sam")
+    refs = [r.get("ref") for r in out.records]
+    assert f"item:{lease}" not in refs, out.records  # the soonest one is carried, not the rest
+    assert [r["type"] for r in out.records].count("open commitment") == 1
+    # With the card carrying none, an open commitment the message is about comes by search.
+    memory.configure(commitments={"carry_open": False})
+    out = autorecall(recall, "c", question, person="sam")
+    assert f"item:{lease}" in [r.get("ref") for r in out.records], out.records
+
+
+def test_autorecall_makes_no_model_call_whatever_the_search_card_says(
+    memory: Memory, recall: Recall
+) -> None:
+    for text in (
+        "The spare office key is in the red drawer of the front desk.",
+        "The printer on the second floor jams on thick paper.",
+    ):
+        memory.save({"category": "fact", "context": text, "confidence": 7})
+    memory.write_turn("c", "hello")
+    memory.configure(search={"reranker": "local"})
+    out = autorecall(recall, "c", "Where is the spare office key kept?")
+    assert any("red drawer" in json.dumps(r) for r in out.records), out.records
+    recall.search("Where is the spare office key kept?", ["agent"], k=2)  # a search does call
+    with memory.db.connection() as conn:
+        tasks = [
+            r["task"]
+            for r in conn.execute(
+                "SELECT task FROM model_calls WHERE store_id = %s", (memory.store_id,)
+            ).fetchall()
+        ]
+    assert tasks == ["rerank"]

@@ -94,7 +94,8 @@ def autorecall(
     # Open commitments ride along first (the card says a turn always carries them), inside the
     # same budget; the topical hits fill what is left.
     carried: set[int] = set()
-    if settings.commitments.carry_open and settings.commitments.most_carried > 0:
+    carry = settings.commitments.carry_open and settings.commitments.most_carried > 0
+    if carry:
         with db.connection() as conn:
             open_ones = commitments_db.open_commitments(
                 conn, store_id, person, settings.commitments.most_carried
@@ -104,7 +105,11 @@ def autorecall(
                 carried.add(c.item_id)
     hits: list[Hit] = []
     if user_message.strip() and not relevance.is_generic(user_message):
-        hits = recall.search(user_message, ALL_SCOPES, person=person, k=CANDIDATES, touch=False)
+        # No model call on the way to a turn (the spec's "index-backed, no model call"): the
+        # Search card's reranker serves searches, not the start of every turn.
+        hits = recall.search(
+            user_message, ALL_SCOPES, person=person, k=CANDIDATES, touch=False, rerank=False
+        )
     in_window = {
         (r.kind, r.id)
         for r in boot_window(db, store_id, chat, boot_budget_tokens, embedder, person).records
@@ -114,9 +119,11 @@ def autorecall(
         if (
             h.kind == "item"
             and h.extra.get("category") == "commitment"
-            and (h.extra.get("status") != "open" or h.id in carried)
+            and (carry or h.extra.get("status") != "open" or h.id in carried)
         ):
-            continue  # only open commitments reach a turn, each once
+            # Only open commitments reach a turn, each once; while the card carries them, only
+            # those carried (the most_carried due soonest), never the rest through search.
+            continue
         if h.extra.get("cos", 0.0) < MIN_COSINE:
             skipped["below_threshold"] += 1
             continue

@@ -109,6 +109,7 @@ class Recall:
         touch: bool = True,
         request_id: str | None = None,
         on_read: Callable[[Conn, list[Hit]], None] | None = None,
+        rerank: bool = True,
     ) -> list[Hit]:
         """The k best records for a query over the scopes (agent: memory items; history:
         turns and chunks; basic: documents; email: emails).
@@ -122,7 +123,8 @@ class Recall:
         items count as recalled (access_count and last_recalled_at go up), unless `touch` is
         False (auto-recall counts only what it injects). `on_read(conn, hits)` runs in the
         search's own transaction before it returns (the HTTP API audits the read there: if it
-        raises, the search returns nothing and counts nothing).
+        raises, the search returns nothing and counts nothing). `rerank` False: no reranker
+        whatever the card says (auto-recall makes no model call).
         """
         text_field("query", query, max_len=MAX_QUERY, required=True)
         id_field("person", person, nullable=True)
@@ -173,7 +175,8 @@ class Recall:
                 spare=self.db.spare,
                 names=names.result() if names else None,
             )
-            top = ranked[: 2 * k if card.reranker else k]
+            reranker = card.reranker if rerank else None
+            top = ranked[: 2 * k if reranker else k]
             ids: dict[str, list[int]] = {}
             for c, _ in top:
                 ids.setdefault(c.kind, []).append(c.id)
@@ -184,8 +187,8 @@ class Recall:
                 person,
                 [_hit(c.kind, rows[c.key], s) for c, s in top if c.key in rows],
             )
-            if card.reranker:
-                hits = self._rerank(conn, card.reranker, query, hits, request_id)[:k]
+            if reranker:
+                hits = self._rerank(conn, reranker, query, hits, request_id)[:k]
             if touch:
                 items_db.touch_items(conn, [h.id for h in hits if h.kind == "item"])
             if on_read is not None:
