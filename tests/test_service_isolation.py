@@ -1,6 +1,6 @@
 """Isolation through the HTTP API (hypothesis): a key limited to one person of a store, or to
 one store, never sees another person's or another store's record on any endpoint, ids
-included: not in lists, not by id, not in search, auto-recall, boot windows, history,
+included: not in lists, not by id, not in search, auto-recall, boot windows, drill-down, history,
 commitments, the event feed, nor in an error.
 
 The world: store A with persons ana and ben, store B, each record carrying a marker word. The
@@ -39,6 +39,7 @@ class World:
     markers: dict[str, set[str]]
     ids: list[int]
     chats: list[str]
+    refs: list[str]  # kind:id of the records and turns, for drill-down
 
 
 def _item(memory: Memory, context: str, **kw: Any) -> int:
@@ -64,7 +65,7 @@ def world(db: Database, embedder: Embedder) -> World:
         [{"text": "Cobaltine is my secret project name."}, {"text": "Cobaltine ships in June."}],
         person="ben",
     )
-    ma.write_turns("chat-shared", [{"text": "Zebrawood tables arrive on Monday."}])
+    shared_chat = ma.write_turns("chat-shared", [{"text": "Zebrawood tables arrive on Monday."}])
     ben = _item(ma, "Ben runs the Cobaltine project.", item={"person": "ben"})
     ben_commit = _item(
         ma,
@@ -124,6 +125,8 @@ def world(db: Database, embedder: Embedder) -> World:
         },
         ids=[ben, ben_commit, ana, shared, in_b],
         chats=["chat-ana", "chat-ben", "chat-shared"],
+        refs=[f"item:{i}" for i in (ben, ben_commit, ana, shared, in_b)]
+        + [f"turn:{t.turn_id}" for t in (*ana_chat, *ben_chat, *shared_chat)],
     )
 
 
@@ -191,6 +194,7 @@ def requests(draw: st.DrawFn, w: World) -> tuple[str, str, dict[str, Any] | None
                 "search",
                 "autorecall",
                 "boot",
+                "drill",
                 "feed",
                 "settings",
                 "stores",
@@ -233,6 +237,8 @@ def requests(draw: st.DrawFn, w: World) -> tuple[str, str, dict[str, Any] | None
         return "POST", f"/v1/stores/{store}/autorecall", body, {}
     if kind == "boot":
         return "GET", f"/v1/stores/{store}/chats/{chat}/boot", None, q
+    if kind == "drill":
+        return "GET", f"/v1/stores/{store}/drill/{draw(st.sampled_from(w.refs))}", None, q
     if kind == "feed":
         return "GET", f"/v1/stores/{store}/events", None, q | {"follow": "false"}
     if kind == "settings":

@@ -119,6 +119,59 @@ def test_search_autorecall_and_boot_window_are_audited_with_what_they_return(
     assert row["record_refs"] == [f"{r['kind']}:{r['id']}" for r in window] and len(window) == 2
 
 
+def test_drill_down_opens_a_record_one_level_for_its_reader_and_is_audited(
+    db: Database, embedder: Embedder, client: httpx.Client, t: Tenant
+) -> None:
+    from memory_pipelines.api.pyramid import rollup
+    from memory_pipelines.models.base import Models
+    from memory_pipelines.models.local import LocalBackend
+
+    memory = Memory(t.store, db=db, embedder=embedder)
+    memory.add_person("ben")
+    turns = [{"text": f"Note {i} on the shed roof.", "trace_ref": f"run-{i}"} for i in range(10)]
+    memory.write_turns("ana-notes", turns, person="ana")
+    rollup(db, t.store, Models(LocalBackend(embedder)), embedder)
+    with db.connection() as conn:
+        chunk = conn.execute(
+            "SELECT chunk_id FROM chunks WHERE store_id = %s", (t.store,)
+        ).fetchone()["chunk_id"]
+
+    def drill(ref: str, key: str | None = None, **params: Any) -> httpx.Response:
+        headers = {"Authorization": f"Bearer {key}"} if key else t.auth()
+        return client.get(f"/v1/stores/{t.store}/drill/{ref}", params=params, headers=headers)
+
+    res = drill(f"chunk:{chunk}", person="ana")
+    assert res.status_code == 200, res.text
+    opened = res.json()
+    assert opened["level"] == 1 and [c["kind"] for c in opened["children"]] == ["turn"] * 10
+    [row] = reads_by_key(db, t.key_id, 1)
+    assert row["endpoint"] == "GET /v1/stores/{store}/drill/{ref}"
+    assert row["record_refs"] == [f"chunk:{chunk}"] + [
+        f"turn:{c['turn_id']}" for c in opened["children"]
+    ]
+    third = opened["children"][3]["turn_id"]
+    res = drill(f"turn:{third}", person="ana")
+    assert res.status_code == 200 and res.json()["trace_ref"] == "run-3", res.text
+    # Ana's chat is not the shared records' nor ben's: the same 404 as a record that is not.
+    ben_id, ben = new_key(
+        db,
+        t.org,
+        [{"effect": "permit", "actions": ["search_memory"], "persons": ["ben"]}],
+    )
+    for ref, key, params in (
+        (f"chunk:{chunk}", None, {}),  # no person: the shared records only
+        (f"chunk:{chunk}", ben, {}),
+        (f"turn:{third}", ben, {}),
+        ("chunk:999999999", None, {"person": "ana"}),
+    ):
+        res = drill(ref, key, **params)
+        assert res.status_code == 404, (ref, res.text)
+        assert "shed" not in res.text
+    assert reads_by_key(db, ben_id, 5) == []
+    res = drill("shed:1", person="ana")
+    assert res.status_code == 422 and res.json()["field"] == "ref", res.text
+
+
 def test_a_keys_decay_and_envelope_change_what_that_key_reads_only(
     db: Database, client: httpx.Client, t: Tenant
 ) -> None:
@@ -174,6 +227,7 @@ READS = [
     ("GET", "/v1/stores/{store}/commitments", None),
     ("GET", "/v1/stores/{store}/settings", None),
     ("GET", "/v1/stores/{store}/chats/c1/boot?person=ana", None),
+    ("GET", "/v1/stores/{store}/drill/item:{item}?person=ana", None),
     ("POST", "/v1/stores/{store}/search", {"query": "importer launch", "person": "ana"}),
     (
         "POST",

@@ -25,7 +25,7 @@ from memory_pipelines.core.confidence import as_unit
 from memory_pipelines.core.inputs import id_field
 from memory_pipelines.core.listing import MAX_PAGE, decode_cursor, encode_cursor
 from memory_pipelines.core.records import int_field
-from memory_pipelines.core.types import AutoRecall, BootWindow, Commitment, Hit
+from memory_pipelines.core.types import AutoRecall, BootWindow, Commitment, DrillDown, Hit
 from memory_pipelines.core.types.base import Result
 from memory_pipelines.core.vocabulary import COMMITMENT_STATUSES
 from memory_pipelines.errors import ValidationError
@@ -155,6 +155,23 @@ def boot_window(
         principal, endpoint, store, {"chat": chat, "budget_tokens": budget_tokens, "person": person}
     )
     return _boot_window(db, store, chat, budget_tokens, embedder, reader, on_read=on_read)
+
+
+def drill_down(
+    db: Database,
+    embedder: Embedder,
+    principal: Principal,
+    store: str,
+    ref: str,
+    *,
+    person: str | None,
+    endpoint: str = "GET /v1/stores/{store}/drill/{ref}",
+) -> DrillDown:
+    """Recall.drill_down for `person` (what an injected history line's handle opens), audited
+    with the record and every child shown."""
+    on_read = _recorder(principal, endpoint, store, {"ref": ref, "person": person})
+    recall = Recall(store, db=db, embedder=embedder)
+    return recall.drill_down(ref, person=person, on_read=on_read)
 
 
 def commitments(

@@ -227,10 +227,15 @@ class Recall:
             raise ValidationError("hits", f"must be a list of hits or refs, got {hits!r}")
         refs = [parse_ref(h) for h in hits]
         with self.db.connection() as conn:
-            found = browse_db.hydrate(conn, self.store_id, refs, person)
-            items = [r for r in found.values() if isinstance(r, Item)]
-            for item in visibility.redact_items(conn, self.store_id, person, items):
-                found[("item", item.item_id)] = item
+            return self._hydrate(conn, refs, person)
+
+    def _hydrate(
+        self, conn: Conn, refs: list[tuple[str, int]], person: str | None
+    ) -> list[Item | Turn | Chunk | Passage]:
+        found = browse_db.hydrate(conn, self.store_id, refs, person)
+        items = [r for r in found.values() if isinstance(r, Item)]
+        for item in visibility.redact_items(conn, self.store_id, person, items):
+            found[("item", item.item_id)] = item
         return [found[(k, i)] for k, i in refs if (k, i) in found]
 
     def by_period(
@@ -278,30 +283,45 @@ class Recall:
             items_db.touch_items(conn, [r.id for r in rows if r.kind == "item"])
         return rows
 
-    def drill_down(self, ref: Ref, *, person: str | None = None) -> DrillDown:
+    def drill_down(
+        self,
+        ref: Ref,
+        *,
+        person: str | None = None,
+        on_read: Callable[[Conn, list[str]], None] | None = None,
+    ) -> DrillDown:
         """Open a record one level: a chunk gives its children (chunks, or raw turns under
         level 1); a turn gives its trace_ref (to open its run); an item gives the turns it
-        came from. Never a dead end: every chunk has children."""
+        came from. Never a dead end: every chunk has children. As `person` reads it (their
+        records and the shared): anything else is NotFound, as a record that does not exist.
+        `on_read(conn, refs)` runs in the read's own transaction with the record and every
+        child shown (the HTTP API audits it there: if it raises, nothing is returned)."""
         kind, rid = parse_ref(ref)
-        found = self.hydrate([(kind, rid)], person=person)
-        if not found:
-            raise NotFound(
-                f"{kind} {rid} does not exist in store {self.store_id!r} or is not readable here"
-            )
-        record = found[0]
-        with self.db.connection() as conn:
+        id_field("person", person, nullable=True)
+        with self.db.connection() as conn, conn.transaction() if on_read else nullcontext():
+            found = self._hydrate(conn, [(kind, rid)], person)
+            if not found:
+                raise NotFound(
+                    f"{kind} {rid} does not exist in store {self.store_id!r} or is not"
+                    " readable here"
+                )
+            record = found[0]
             if isinstance(record, Chunk):
                 children = chunks_db.children_of(conn, rid, self.store_id)
-                return DrillDown(ref=f"chunk:{rid}", level=record.level, children=children)
-            if isinstance(record, Turn):
-                return DrillDown(ref=f"turn:{rid}", trace_ref=record.trace_ref, turn=record)
+                out = DrillDown(ref=f"chunk:{rid}", level=record.level, children=children)
+            elif isinstance(record, Turn):
+                out = DrillDown(ref=f"turn:{rid}", trace_ref=record.trace_ref, turn=record)
             # hydrate took out the chat of an item derived in a chat the reader may not see
-            if isinstance(record, Item) and record.chat_id is not None and record.from_seq:
+            elif isinstance(record, Item) and record.chat_id is not None and record.from_seq:
                 turns = turns_db.turns_between(
                     conn, record.chat_id, record.from_seq, record.to_seq or record.from_seq
                 )
-                return DrillDown(ref=f"item:{rid}", children=list(turns))
-        return DrillDown(ref=f"{kind}:{rid}")
+                out = DrillDown(ref=f"item:{rid}", children=list(turns))
+            else:
+                out = DrillDown(ref=f"{kind}:{rid}")
+            if on_read is not None:
+                on_read(conn, [out.ref, *(f"{c.kind}:{c.id}" for c in out.children)])
+        return out
 
 
 def rank_candidates(

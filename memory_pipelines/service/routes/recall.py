@@ -9,7 +9,7 @@ from fastapi import APIRouter, Depends, Path, Query, Request, Response
 
 from memory_pipelines.api import access, reads
 from memory_pipelines.core.listing import MAX_PAGE
-from memory_pipelines.core.types import AutoRecall, BootWindow
+from memory_pipelines.core.types import AutoRecall, BootWindow, DrillDown
 from memory_pipelines.core.vocabulary import CommitmentStatus
 from memory_pipelines.errors import ValidationError
 from memory_pipelines.service.errors import documented
@@ -90,6 +90,41 @@ def boot_window(
         guard.db, embedder(request), guard.principal, store, chat, budget_tokens,
         reader=reading.reader,
     )  # fmt: skip
+
+
+@router.get("/v1/stores/{store}/drill/{ref}", response_model=DrillDown, responses=ERRORS)
+def drill_down(
+    store: str,
+    request: Request,
+    principal: Caller,
+    ref: Annotated[
+        str,
+        Path(
+            min_length=3,
+            max_length=40,
+            description="the record to open, as search hits and auto-recall lines name it:"
+            " kind:id (chunk:12, turn:7, item:3)",
+        ),
+    ],
+    person: Annotated[
+        str | None,
+        Query(
+            min_length=1,
+            max_length=200,
+            description="open it as this person (their records and the shared; default: the"
+            " one person the key is limited to, else the shared records only)",
+        ),
+    ] = None,
+) -> Response:
+    """Open a record one level, as an auto-recall line's `drill_down` handle says: a chunk
+    gives its children (chunks, or the raw turns under level 1), a turn its `trace_ref` (the
+    run it was said in), a memory item the turns it was derived from. Every chunk has children:
+    drilling never dead-ends. A record the reader may not see is a 404, as one that does not
+    exist. Audited with the record and every child shown."""
+    reader = _person(request, principal, "search_memory", store, person)
+    return answer(
+        reads.drill_down(database(request), embedder(request), principal, store, ref, person=reader)
+    )
 
 
 @router.get("/v1/stores/{store}/commitments", response_model=reads.CommitmentPage, responses=ERRORS)
