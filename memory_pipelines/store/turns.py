@@ -89,6 +89,24 @@ def get_chat(conn: Conn, store_id: str, external_id: str) -> Chat:
     return chat
 
 
+def chat_by_id(conn: Conn, store_id: str, chat_id: int) -> Chat | None:
+    """A store's conversation by its chat_id (None: no such chat in the store)."""
+    return fetch_one(
+        conn,
+        Chat,
+        sql.SQL("SELECT {} FROM chats WHERE store_id = %s AND chat_id = %s").format(columns(Chat)),
+        (store_id, chat_id),
+    )
+
+
+def last_seq(conn: Conn, chat_id: int) -> int:
+    """The seq of a chat's last turn (0: none yet)."""
+    row = conn.execute(
+        "SELECT coalesce(max(seq), 0) AS n FROM turns WHERE chat_id = %s", (chat_id,)
+    ).fetchone()
+    return int(one(row, "reading a chat's last turn")["n"])
+
+
 def check_reader(conn: Conn, store_id: str, external_id: str, person: str | None) -> int:
     """The chat_id of a conversation the reader may read (a shared chat, or their own); the
     same NotFound for another person's chat as for a missing one."""

@@ -22,6 +22,7 @@ from memory_pipelines.errors import ValidationError
 from memory_pipelines.service.console.charts import decay_curve
 from memory_pipelines.service.console.render import page, shown_or_refused
 from memory_pipelines.service.console.session import PATH, Admin, Administrator, ConsoleError
+from memory_pipelines.service.console.traces import conversation_url
 
 router = APIRouter(prefix=PATH, include_in_schema=False)
 LIST = "GET /console/records"
@@ -233,4 +234,9 @@ def record(request: Request, store_id: str, item_id: str, who: Administrator) ->
         admins=names,
         readers_through=THROUGH,
         now=now,
+        conversation_url=(
+            conversation_url(store_id, r.chat_id, marked=(r.from_seq, r.to_seq))
+            if r.chat_id is not None
+            else ""
+        ),
     )
