@@ -100,7 +100,7 @@ BAD_SETTINGS = [
     ({"extraction": {"types": ["Not A Slug"]}}, "extraction.types[0]"),
     ({"extraction": {"keys": "a,b"}}, "extraction.keys"),
     ({"extraction": {"backend": "gpt"}}, "extraction.backend"),
-    ({"extraction": {"model": ""}}, "extraction.model"),
+    ({"extraction": {"model": ""}}, "extraction.model"),  # on by default
     ({"extraction": {"instructions": "x\x00"}}, "extraction.instructions"),
     ({"commitments": {"most_carried": -1}}, "commitments.most_carried"),
     ({"save_policy": {"budget_per_turn": 1000}}, "save_policy.budget_per_turn"),
@@ -121,6 +121,15 @@ def test_bad_setting_is_named_and_nothing_is_saved(memory: Memory, cards: dict, 
         memory.configure(**{"search": {"knowledge_graph": False}, **cards})
     assert err.value.field == field, str(err.value)
     assert memory.settings() == before
+
+
+def test_the_extraction_model_is_required_once_extraction_is_on(memory: Memory) -> None:
+    memory.configure(extraction={"enabled": False, "model": ""})  # a card is saved whole
+    assert memory.settings().extraction.model == ""
+    with pytest.raises(ValidationError) as err:
+        memory.configure(extraction={"enabled": True, "model": " "})
+    assert err.value.field == "extraction.model"
+    assert memory.settings().extraction.enabled is False
 
 
 def test_good_settings_are_saved(memory: Memory) -> None:

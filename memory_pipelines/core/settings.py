@@ -206,8 +206,10 @@ def _check_card(card: str, value: Any, base: Any) -> None:
             raise ValidationError(
                 "extraction.backend", f"must be one of: local, openai, got {show(value.backend)}"
             )
-        if not value.model.strip():
-            raise ValidationError("extraction.model", "is required: the extractor's model name")
+        if value.enabled and not value.model.strip():
+            raise ValidationError(
+                "extraction.model", "is required once extraction is on: the extractor's model name"
+            )
         if not value.types:
             raise ValidationError("extraction.types", "must name at least one record type")
         for i, t in enumerate(value.types):

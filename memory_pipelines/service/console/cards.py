@@ -105,7 +105,12 @@ EXTRACTION = Card(
             "local: offline rules; openai: a chat API",
             ("local", "openai"),
         ),
-        Field("model", "Model", "text", "The chat model that reads the conversations."),
+        Field(
+            "model",
+            "Model",
+            "text",
+            "The chat model that reads the conversations (required once on).",
+        ),
         Field(
             "instructions",
             "Instructions",
