@@ -213,7 +213,18 @@ def test_a_record_page_its_fields_and_history_links(
         "Ana prefers green tea in the morning meetings"
     )
 
-    # a structured body is shown as JSON; a commitment shows its status, due and owed to
+    # a structured body is shown as JSON, in the list and on its page; a commitment shows its
+    # status, due and owed to
+    page.goto(f"/console/records?index={demo.support}&type=fact")
+    row = page.locator(f'tr[data-record="{ids["contract"]}"]')
+    expect(row.locator('[data-field="json"]')).to_have_text(
+        '{"plan": "enterprise", "seats": 40, "renewal": "2027-03-01"}'
+    )
+    text_row = page.locator(f'tr[data-record="{ids["sla"]}"]')
+    expect(text_row.locator("a.text")).to_have_text(
+        "The support team answers every ticket within four hours on working days"
+    )
+    expect(text_row.locator('[data-field="json"]')).to_have_count(0)
     page.goto(f"/console/stores/{demo.support}/records/{ids['contract']}")
     expect(page.get_by_test_id("body-json")).to_contain_text('"seats": 40')
     page.goto(f"/console/stores/{demo.support}/records/{ids['overdue']}")

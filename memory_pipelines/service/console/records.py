@@ -147,10 +147,17 @@ def records(request: Request, who: Administrator) -> Response:
         empty = _empty_message(who, readers, query) if result.total == 0 else ""
     shown = len(result.records)
     known_start = not query.after or query.start > 1
+    # Content: the start of the text; structured content (a JSON body) as JSON
+    as_json = {
+        r.item_id: json.dumps(value, ensure_ascii=False)
+        for r in result.records
+        if (value := structured(r.body)) is not None
+    }
     return page(
         request,
         "records.html",
         records=result.records,
+        as_json=as_json,
         total=result.total,
         first=query.start if known_start else None,
         last=query.start + shown - 1 if known_start else None,
