@@ -9,8 +9,10 @@ import re
 from playwright.sync_api import BrowserContext, Page, expect
 
 from memory_pipelines.api.audit import reads_by_account
+from memory_pipelines.api.jobs import activate_job
 from memory_pipelines.api.memory import Memory
 from memory_pipelines.store import extraction as extraction_db
+from memory_pipelines.store import jobs as jobs_db
 from memory_pipelines.store.db import Database
 from tests.api_server import new_org, new_store
 from tests.console_helpers import signed_in
@@ -191,3 +193,23 @@ def test_extraction_passes_chart_links_and_delete_refused_while_extraction_is_on
             "SELECT actor FROM events WHERE store_id = %s AND kind = 'delete_store'", (store,)
         ).fetchall()
     assert event["actor"].startswith(f"console:{org}/")
+
+
+def test_the_maintenance_card_says_when_nothing_can_be_archived(
+    db: Database, context: BrowserContext, page: Page, api_url: str
+) -> None:
+    org = new_org(db)
+    store = new_store(db, org)
+    signed_in(db, context, api_url, org)
+    page.goto(f"/console/stores/{store}")
+    note = page.get_by_test_id("maintenance-note")
+    expect(note).to_contain_text("decay is not active for this store")
+    expect(note).to_contain_text(f"jobs evaluate decay --store {store}")
+    with db.connection() as conn:  # a passing evaluation, as `jobs evaluate` records one
+        evaluation = jobs_db.record_evaluation(
+            conn, store, "decay", "self_recall@10", 0.5, 0.6, True, {}
+        )
+    activate_job(db, store, "decay", evaluation, actor="test")
+    page.goto(f"/console/stores/{store}")
+    expect(page.locator('form[data-card="maintenance"]')).to_be_visible()
+    expect(page.get_by_test_id("maintenance-note")).to_have_count(0)

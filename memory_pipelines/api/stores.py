@@ -14,6 +14,7 @@ from memory_pipelines.core.settings import CARDS, StoreSettings, card_to_json, p
 from memory_pipelines.errors import NotFound, ValidationError
 from memory_pipelines.store import events as events_db
 from memory_pipelines.store import extraction as extraction_db
+from memory_pipelines.store import jobs as jobs_db
 from memory_pipelines.store import stores as stores_db
 from memory_pipelines.store.db import Conn, Database
 
@@ -28,6 +29,8 @@ class StoreDetail:
     overview: dict[str, Any]
     settings: StoreSettings
     passes: list[dict[str, Any]]
+    # whether decay is active for the store: maintenance archives only what decay says faded
+    decay_active: bool = False
 
     @property
     def last_pass(self) -> dict[str, Any] | None:
@@ -57,7 +60,8 @@ def store_detail(db: Database, reader: Principal, store_id: str, endpoint: str) 
         if not rows:
             raise NotFound(f"store {store_id!r} does not exist")
         passes = extraction_db.recent_passes(conn, store_id, PASSES_SHOWN)
-        return StoreDetail(_overview(rows[0]), parse_settings(rows[0]), passes), []
+        decay = jobs_db.is_active(conn, store_id, "decay")
+        return StoreDetail(_overview(rows[0]), parse_settings(rows[0]), passes, decay), []
 
     return audited(db, reader, endpoint, store_id, {}, read)
 

@@ -90,6 +90,7 @@ def _store_page(
         settings=detail.settings,
         passes=detail.passes,
         last_pass=detail.last_pass,
+        decay_active=detail.decay_active,
         chart=pass_chart(detail.passes),
         values=values,
         errors=errors,
