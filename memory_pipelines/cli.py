@@ -336,6 +336,16 @@ def demo(data: Path, store: str) -> None:
 
 
 @main.command()
+@click.option("--store", "-s", required=True, help="The store whose save policy it teaches.")
+def skill(store: str) -> None:
+    """Print the _memory skill (Markdown): the store's save policy as an agent is taught it,
+    to put in the agent's instructions. Also GET /v1/stores/STORE/skills/_memory."""
+    from memory_pipelines.api import Memory
+
+    click.echo(Memory(store, create=False).skill(), nl=False)
+
+
+@main.command()
 @click.option("--port", "-p", default=3000, show_default=True)
 @click.option("--host", "-h", default="127.0.0.1", show_default=True)
 def dev(port: int, host: str) -> None:

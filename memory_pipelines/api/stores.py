@@ -6,8 +6,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from memory_pipelines.api.access import reachable_stores, require
+from memory_pipelines.api.access import Refused, authorize, reachable_stores, require
 from memory_pipelines.api.audit import audited
+from memory_pipelines.api.saving import LOW_CONFIDENCE
+from memory_pipelines.core import skill
 from memory_pipelines.core.access import Principal
 from memory_pipelines.core.records import text_field
 from memory_pipelines.core.settings import CARDS, StoreSettings, card_to_json, parse_settings
@@ -166,3 +168,18 @@ def change_settings(
         if actor:
             events_db.record_event(conn, store, "configure", None, actor, {"cards": sorted(merged)})
         return settings_json(stores_db.get_settings(conn, store))
+
+
+def memory_skill(db: Database, reader: Principal, store_id: str) -> str:
+    """The _memory skill for the store (core/skill.py): the save policy as an agent is taught it,
+    with the store's budget per turn and record types. No record is read, so nothing is
+    audited. NotFound for a store of another organisation; Refused for a key that can do
+    nothing in the store."""
+    decision = authorize(db, reader, "write_memory", store_id, None)
+    if not decision.allowed and not reader.reaches(store_id):
+        raise Refused(decision)
+    with db.connection() as conn:
+        settings = stores_db.get_settings(conn, store_id)
+    return skill.memory_skill(
+        settings.save_policy.budget_per_turn, LOW_CONFIDENCE, settings.extraction.types
+    )

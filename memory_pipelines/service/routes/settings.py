@@ -5,13 +5,13 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, PlainTextResponse
 
 from memory_pipelines.api import stores as stores_api
 from memory_pipelines.service.errors import documented
 from memory_pipelines.service.idempotent import IdempotencyKey, idempotent
 from memory_pipelines.service.models import Settings, SettingsChange
-from memory_pipelines.service.security import Guard, require
+from memory_pipelines.service.security import Caller, Guard, database, require
 
 router = APIRouter(tags=["settings"])
 READ = "GET /v1/stores/{store}/settings"
@@ -52,3 +52,20 @@ def change_settings(
         return Settings.model_validate(changed)
 
     return idempotent(request, guard, idempotency_key, body, 200, write)
+
+
+@router.get(
+    "/v1/stores/{store}/skills/_memory",
+    response_class=PlainTextResponse,
+    responses={
+        200: {"content": {"text/markdown": {}}, "description": "the skill, as Markdown"},
+        **documented(401, 403, 404, 429),
+    },
+)
+def memory_skill(store: str, request: Request, principal: Caller) -> PlainTextResponse:
+    """The _memory skill: the save policy as an agent is taught it (what to save, what to skip,
+    this store's budget of saves per turn, how to save), Markdown to put in the agent's
+    instructions. The write path enforces the same policy. For any key that may act in the
+    store; no record is read."""
+    text = stores_api.memory_skill(database(request), principal, store)
+    return PlainTextResponse(text, media_type="text/markdown; charset=utf-8")
