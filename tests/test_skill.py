@@ -56,9 +56,7 @@ def test_what_the_skill_says_to_skip_the_write_path_skips(memory: Memory) -> Non
     assert kept == [None, None, "budget"]
 
 
-def test_any_key_of_the_store_reads_the_skill_over_http(
-    db: Database, client: httpx.Client
-) -> None:
+def test_any_key_of_the_store_reads_the_skill_over_http(db: Database, client: httpx.Client) -> None:
     t = tenant(db)
     res = client.get(f"/v1/stores/{t.store}/skills/_memory", headers=t.auth())
     assert res.status_code == 200, res.text
