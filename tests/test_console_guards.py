@@ -125,9 +125,11 @@ def test_no_console_route_changes_a_record(db: Database, embedder: Embedder) -> 
     console = [r for r in routes(app.routes) if r.path.startswith("/console")]
     assert len(console) > 8
     writes = sorted(r.path for r in console if r.methods - {"GET", "HEAD"})
-    # signing in and out, a store's settings cards and deleting a store: never a record
+    # signing in and out, the ceilings of the organisations below, a store's settings cards
+    # and deleting a store: never a record
     assert writes == [
         "/console/link/{token}",
+        "/console/settings/capabilities/{child}",
         "/console/signin",
         "/console/signout",
         "/console/stores/{store_id}/cards/{card}",

@@ -1,6 +1,6 @@
 """The _memory skill: the save policy as an agent is taught it. It names the store's own budget,
 teaches every reason the write path gives, and what it tells to skip the write path skips;
-served to any key of the store over HTTP, as Markdown."""
+served to any key of the store over HTTP."""
 
 from __future__ import annotations
 
@@ -60,8 +60,9 @@ def test_any_key_of_the_store_reads_the_skill_over_http(db: Database, client: ht
     t = tenant(db)
     res = client.get(f"/v1/stores/{t.store}/skills/_memory", headers=t.auth())
     assert res.status_code == 200, res.text
-    assert res.headers["content-type"].startswith("text/markdown")
-    assert res.text.startswith("# _memory") and "At most 2 saves per turn" in res.text
+    skill = res.json()
+    assert (skill["name"], skill["format"]) == ("_memory", "markdown")
+    assert skill["text"].startswith("# _memory") and "At most 2 saves per turn" in skill["text"]
     # a key that may only search still reads it; one of another organisation finds no store
     _, searcher = new_key(db, t.org, [{"effect": "permit", "actions": ["search_memory"]}])
     assert client.get(f"/v1/stores/{t.store}/skills/_memory", headers=t.auth(searcher)).is_success

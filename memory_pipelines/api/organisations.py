@@ -79,3 +79,34 @@ def _chain(conn: Any, org_id: str, field: str) -> list[dict[str, Any]]:
         return orgs_db.chain(conn, org_id)
     except NotFound:
         raise ValidationError(field, f"organisation {org_id!r} does not exist") from None
+
+
+def permitted_capabilities(db: Database, org_id: str) -> dict[str, Any]:
+    """What the console's Settings > Permitted capabilities shows an administrator of the
+    organisation: its own ceiling (`own`) and who sets it (`set_by`: the organisation above,
+    None: the operator), and each organisation directly below it with its ceiling
+    (`children`), which this organisation's administrators set."""
+    with db.connection() as conn:
+        chain = [organisation_of(r) for r in _chain(conn, org_id, "organisation")]
+        children = orgs_db.children(conn, org_id)
+    return {
+        "org_id": org_id,
+        "own": sorted(chain[0].ceiling),
+        "set_by": chain[0].parent,
+        "children": [
+            {"org_id": c["org_id"], "ceiling": sorted(c["ceiling"] or [])} for c in children
+        ],
+    }
+
+
+def set_child_ceiling(
+    db: Database, parent_id: str, child_id: str, ceiling: list[str] | tuple[str, ...]
+) -> list[str]:
+    """Set the ceiling of an organisation directly below `parent_id`, as its administrator (the
+    console): NotFound, worded as for one that does not exist, for any other organisation; a
+    ceiling beyond the ones above it is refused (set_ceiling)."""
+    with db.connection() as conn:
+        below = {c["org_id"] for c in orgs_db.children(conn, parent_id)}
+    if child_id not in below:
+        raise NotFound(f"organisation {child_id!r} does not exist")
+    return set_ceiling(db, child_id, ceiling)

@@ -14,7 +14,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from memory_pipelines.api import accounts
 from memory_pipelines.core.accounts import new_token
-from memory_pipelines.service.console import commitments, records, stores, traces
+from memory_pipelines.service.console import commitments, records, settings, stores, traces
 from memory_pipelines.service.console.render import HERE, page
 from memory_pipelines.service.console.session import (
     PATH,
@@ -143,7 +143,14 @@ class ServerTiming:
 
 def install(app: FastAPI) -> None:
     """Serve the console under /console of `app`: its pages, its CSS, its error pages."""
-    for r in (router, stores.router, records.router, commitments.router, traces.router):
+    for r in (
+        router,
+        stores.router,
+        records.router,
+        commitments.router,
+        traces.router,
+        settings.router,
+    ):
         app.include_router(r)
     app.add_middleware(ServerTiming)
     app.mount(f"{PATH}/static", StaticFiles(directory=HERE / "static"), name="console-static")

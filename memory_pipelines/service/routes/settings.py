@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Depends, Request
-from fastapi.responses import JSONResponse, PlainTextResponse
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
 
 from memory_pipelines.api import stores as stores_api
+from memory_pipelines.core.skill import NAME
 from memory_pipelines.service.errors import documented
 from memory_pipelines.service.idempotent import IdempotencyKey, idempotent
 from memory_pipelines.service.models import Settings, SettingsChange
@@ -54,18 +56,23 @@ def change_settings(
     return idempotent(request, guard, idempotency_key, body, 200, write)
 
 
+class Skill(BaseModel):
+    """A skill: text (Markdown) for an agent's instructions."""
+
+    name: str = Field(description="the skill's name, `_memory`")
+    format: Literal["markdown"] = "markdown"
+    text: str = Field(description="the skill itself")
+
+
 @router.get(
     "/v1/stores/{store}/skills/_memory",
-    response_class=PlainTextResponse,
-    responses={
-        200: {"content": {"text/markdown": {}}, "description": "the skill, as Markdown"},
-        **documented(401, 403, 404, 429),
-    },
+    response_model=Skill,
+    responses=documented(401, 403, 404, 422, 429, 503),
 )
-def memory_skill(store: str, request: Request, principal: Caller) -> PlainTextResponse:
+def memory_skill(store: str, request: Request, principal: Caller) -> Skill:
     """The _memory skill: the save policy as an agent is taught it (what to save, what to skip,
     this store's budget of saves per turn, how to save), Markdown to put in the agent's
     instructions. The write path enforces the same policy. For any key that may act in the
     store; no record is read."""
     text = stores_api.memory_skill(database(request), principal, store)
-    return PlainTextResponse(text, media_type="text/markdown; charset=utf-8")
+    return Skill(name=NAME, text=text)
