@@ -1,4 +1,5 @@
-"""reflection@v1 (insights from never-recalled clusters: trust, provenance, idempotence) and
+"""reflection@v1 (insights from never-recalled clusters: trust, provenance, idempotence; the
+contradictions among a cluster's members flagged) and
 evolution@v1 (tags and entities from neighbours, versions, never a user's words), through their
 Dagster assets: refused while inactive, run by hand with force."""
 
@@ -160,6 +161,31 @@ def test_reflection_synthesises_clusters_into_insights(
     assert third["insights_created"] == 1 and third["insights_superseded"] == 1
     assert memory.get(untrusted.item_id).state == "superseded"
     assert sorted(_insights(memory)[0].fed_by) == sorted([*ana, grown])
+
+
+def test_reflection_flags_contradictions_among_the_members_it_summarises(memory: Memory) -> None:
+    ids = _add(
+        memory,
+        {"context": "Ana prefers morning meetings before 10am"},
+        {"context": "Ana does not want morning meetings"},
+        {"context": "Ana asked to keep standups short, under 15 minutes"},
+        {"context": "Ana does not want meetings on Fridays"},
+    )
+    out = _reflect(memory)
+    assert out["insights_created"] == 1 and out["contradictions_flagged"] >= 1, out
+    early, never = memory.get(ids[0]), memory.get(ids[1])
+    assert early.contested and never.item_id in early.contested_with
+    assert never.contested and early.item_id in never.contested_with
+    assert not memory.get(ids[2]).contested  # nothing it contradicts
+    with memory.db.connection() as conn:
+        calls = conn.execute(
+            "SELECT count(*) AS n FROM model_calls WHERE store_id = %s AND task = 'contradiction'",
+            (memory.store_id,),
+        ).fetchone()["n"]
+    assert calls == 6  # every pair of the four members, once
+    # A rerun asks nothing again: every pair was judged in its present wording.
+    again = _reflect(memory)
+    assert again["contradictions_flagged"] == 0 and again["model_calls"] == 0
 
 
 def test_evolution_adds_neighbour_labels_and_keeps_user_text(

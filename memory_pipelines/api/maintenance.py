@@ -189,24 +189,34 @@ def archive_pass(
 
 
 def contradiction_pass(
-    db: Database, store_id: str, models: Models, run_id: str = "", log: Log = _quiet
+    db: Database,
+    store_id: str,
+    models: Models,
+    run_id: str = "",
+    log: Log = _quiet,
+    among: Sequence[tuple[int, int]] | None = None,
 ) -> dict[str, int]:
     """Judge near pairs of current records of one person (linked in the graph, or at cosine
-    >= CONTRADICTION_FLOOR) that were not judged in their present wording; flag each
+    >= CONTRADICTION_FLOOR; `among`: these pairs instead, e.g. the members of a cluster
+    reflection summarises) that were not judged in their present wording; flag each
     contradiction on both records. Nothing picks a winner."""
     with db.connection() as conn:
         rows, vecs = maint_db.current_items(conn, store_id)
-        linked = maint_db.linked_pairs(conn, store_id)
+        linked = maint_db.linked_pairs(conn, store_id) if among is None else []
         done = maint_db.judged_pairs(conn, store_id)
     by_id = {r["item_id"]: r for r in rows}
-    near = near_pairs(vecs, [r["person_id"] for r in rows], CONTRADICTION_FLOOR, NEIGHBOURS)
-    # Linked pairs first: the graph already says they are about one thing.
-    pairs = dict.fromkeys(linked)
-    pairs.update(dict.fromkeys((rows[i]["item_id"], rows[j]["item_id"]) for i, j, _ in near))
+    if among is None:
+        near = near_pairs(vecs, [r["person_id"] for r in rows], CONTRADICTION_FLOOR, NEIGHBOURS)
+        # Linked pairs first: the graph already says they are about one thing.
+        pairs = dict.fromkeys(linked)
+        pairs.update(dict.fromkeys((rows[i]["item_id"], rows[j]["item_id"]) for i, j, _ in near))
+    else:
+        pairs = dict.fromkeys((min(a, b), max(a, b)) for a, b in among if a != b)
     todo = [
         (a, b, _md5(by_id[a]["context"]), _md5(by_id[b]["context"]))
         for a, b in pairs
-        if a in by_id and b in by_id
+        # one person's records (or two shared ones): a contradiction is never across persons
+        if a in by_id and b in by_id and by_id[a]["person_id"] == by_id[b]["person_id"]
     ]
     todo = [t for t in todo if done.get((t[0], t[1])) != (t[2], t[3])]
     counts = {"contested": 0, "judged": 0, "answers_invalid": 0}

@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from memory_pipelines.api.maintenance import contradiction_pass
 from memory_pipelines.core.records import validate_item
 from memory_pipelines.core.reflection import (
     SUMMARY_WORDS,
@@ -160,17 +161,30 @@ def reflect(
     log: Log | None = None,
 ) -> dict[str, Any]:
     """One reflection pass over the store: plan on a connection (the model is asked outside
-    any transaction), then write every insight, link and model call in one transaction."""
+    any transaction), then write every insight, link and model call in one transaction; then
+    flag the contradictions among the members of each cluster summarised (maintenance's
+    contradiction judge, on those pairs only; a pair already judged in its present wording is
+    not asked again)."""
     with db.connection() as conn:
         plans, stats = plan(conn, store_id, models)
     calls = models.drain()
     with db.transaction() as conn:
         counts = apply(conn, store_id, plans, embedder, models.backend.model, run_id)
         record_calls(conn, store_id, calls, run_id)
+    pairs = [
+        (a.id, b.id) for p in plans for n, a in enumerate(p.members) for b in p.members[n + 1 :]
+    ]
+    judged = contradiction_pass(db, store_id, models, run_id, log or (lambda _: None), among=pairs)
     if log:
         log(
             f"store {store_id}: {stats['clusters']} clusters among {stats['never_recalled']}"
             f" never-recalled items, {counts['insights_created']} insights written,"
-            f" {stats['clusters_already_made']} already made"
+            f" {stats['clusters_already_made']} already made, {judged['contested']}"
+            " contradictions flagged among their members"
         )
-    return {**stats, **counts, "model_calls": len(calls)}
+    return {
+        **stats,
+        **counts,
+        "contradictions_flagged": judged["contested"],
+        "model_calls": len(calls) + judged["judged"],
+    }
