@@ -174,7 +174,11 @@ def reflect(
     pairs = [
         (a.id, b.id) for p in plans for n, a in enumerate(p.members) for b in p.members[n + 1 :]
     ]
-    judged = contradiction_pass(db, store_id, models, run_id, log or (lambda _: None), among=pairs)
+    judged = (
+        contradiction_pass(db, store_id, models, run_id, log or (lambda _: None), among=pairs)
+        if pairs
+        else {"contested": 0, "judged": 0}
+    )
     if log:
         log(
             f"store {store_id}: {stats['clusters']} clusters among {stats['never_recalled']}"
