@@ -9,19 +9,16 @@ import re
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-import dagster as dg
 import pytest
 from playwright.sync_api import BrowserContext, Locator, Page, expect
 
 from memory_pipelines.api import Memory, Recall
 from memory_pipelines.cli_console import Demo, seed_demo
-from memory_pipelines.defs.maintenance.assets import maintenance
-from memory_pipelines.defs.metadata import unscoped
 from memory_pipelines.models.embedder import Embedder
-from memory_pipelines.resources import EmbedderResource, ModelResource, StoreResource
 from memory_pipelines.store.db import Database
 from tests.api_server import new_org, new_store
 from tests.console_helpers import signed_in
+from tests.test_maintenance import run_maintenance
 
 HEADERS = [
     "Type",
@@ -166,29 +163,6 @@ def test_record_page_shows_created_updated_and_last_recalled(
     expect(page.get_by_test_id("life").locator('[data-field="recalled"]')).to_have_text("Never")
 
 
-def _run_maintenance(store_id: str, pg_dsn: str) -> dict[str, Any]:
-    """Materialise the maintenance asset for one store: its metadata, or the observation's
-    when the pass did nothing (maintenance off)."""
-    with dg.instance_for_test() as instance:
-        instance.add_dynamic_partitions("stores", [store_id])
-        result = dg.materialize(
-            [maintenance],
-            partition_key=store_id,
-            instance=instance,
-            resources={
-                "store": StoreResource(dsn=pg_dsn),
-                "embedder": EmbedderResource(),
-                "model": ModelResource(),
-            },
-        )
-    assert result.success
-    mats = result.asset_materializations_for_node("maintenance")
-    if not mats:
-        [seen] = result.asset_observations_for_node("maintenance")
-        return {"materialized": False, **unscoped(store_id, seen.metadata)}
-    return {"materialized": True, **unscoped(store_id, mats[0].metadata)}
-
-
 def test_stores_list_shows_maintenance_on_off_and_when_it_last_ran(
     db: Database, embedder: Embedder, context: BrowserContext, page: Page, api_url: str, pg_dsn: str
 ) -> None:
@@ -206,9 +180,9 @@ def test_stores_list_shows_maintenance_on_off_and_when_it_last_ran(
     assert _store_cells(off_row) == ["Configured", "On", "Off", "Never"]
 
     before = datetime.now(UTC).replace(second=0, microsecond=0)
-    ran = _run_maintenance(kept, pg_dsn)
-    assert ran["materialized"] and ran["merged"] == 1  # a real pass: the duplicate merged
-    assert not _run_maintenance(off, pg_dsn)["materialized"]  # off: no pass recorded
+    ran = run_maintenance(kept, pg_dsn)
+    assert "materialized" not in ran and ran["merged"] == 1  # a real pass: the duplicate merged
+    assert run_maintenance(off, pg_dsn)["materialized"] is False  # off: no pass recorded
     after = datetime.now(UTC)
     finished = _row(
         db, "SELECT max(finished_at) AS at FROM maintenance_passes WHERE store_id = %s", kept

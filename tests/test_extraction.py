@@ -38,7 +38,10 @@ def _write(memory: Memory, chat: str, turns: list[tuple[str, str, str]], start: 
     )
 
 
-def _materialize(memory: Memory, pg_dsn: str) -> dg.ExecuteInJobResult:
+def materialize(
+    memory: Memory, pg_dsn: str, model: ModelResource | None = None
+) -> dg.ExecuteInJobResult:
+    """Every asset for the memory's store (`model`: the model resource, default local)."""
     with dg.instance_for_test() as instance:
         instance.add_dynamic_partitions("stores", [memory.store_id])
         return dg.materialize(
@@ -48,7 +51,7 @@ def _materialize(memory: Memory, pg_dsn: str) -> dg.ExecuteInJobResult:
             resources={
                 "store": StoreResource(dsn=pg_dsn),
                 "embedder": EmbedderResource(),
-                "model": ModelResource(),
+                "model": model or ModelResource(),
             },
         )
 
@@ -60,7 +63,7 @@ def _meta(result: dg.ExecuteInJobResult, asset: str) -> dict:
 
 def test_pipeline_extracts_stable_facts_with_provenance(memory: Memory, pg_dsn: str) -> None:
     _write(memory, "c1", CHAT, T0)
-    result = _materialize(memory, pg_dsn)
+    result = materialize(memory, pg_dsn)
     assert result.success
     meta = _meta(result, "memory_items")
     items = memory.items()
@@ -83,7 +86,7 @@ def test_pipeline_extracts_stable_facts_with_provenance(memory: Memory, pg_dsn: 
     assert p["windows_read"] == 1 and p["written"] == len(items) and p["model_calls"] >= 1
 
     # a re-run over the same turns writes nothing new
-    again = _materialize(memory, pg_dsn)
+    again = materialize(memory, pg_dsn)
     assert _meta(again, "memory_items")["written"] == 0
     assert len(memory.items()) == len(items)
 
@@ -98,7 +101,7 @@ def test_fact_said_again_confirms_and_correction_supersedes(memory: Memory, pg_d
         ],
         T0,
     )
-    _materialize(memory, pg_dsn)
+    materialize(memory, pg_dsn)
     [first] = memory.items()
     _write(
         memory,
@@ -113,7 +116,7 @@ def test_fact_said_again_confirms_and_correction_supersedes(memory: Memory, pg_d
         ],
         T0 + timedelta(days=1),
     )
-    _materialize(memory, pg_dsn)
+    materialize(memory, pg_dsn)
     assert memory.get(first.item_id).confirm_count >= 1
     _write(
         memory,
@@ -124,7 +127,7 @@ def test_fact_said_again_confirms_and_correction_supersedes(memory: Memory, pg_d
         ],
         T0 + timedelta(days=2),
     )
-    result = _materialize(memory, pg_dsn)
+    result = materialize(memory, pg_dsn)
     assert _meta(result, "memory_items")["superseded"] == 1
     assert memory.get(first.item_id).state == "superseded"
 
@@ -132,7 +135,7 @@ def test_fact_said_again_confirms_and_correction_supersedes(memory: Memory, pg_d
 def test_extraction_can_be_switched_off(memory: Memory, pg_dsn: str) -> None:
     memory.configure(extraction={"enabled": False})
     _write(memory, "c1", CHAT, T0)
-    result = _materialize(memory, pg_dsn)
+    result = materialize(memory, pg_dsn)
     assert _meta(result, "conversation_windows")["windows_new"] == 0
     assert memory.items() == []
 

@@ -8,16 +8,15 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime, timedelta
 
-import dagster as dg
 import pytest
 
 from memory_pipelines.api import Memory, Recall
 from memory_pipelines.api.autorecall import autorecall
 from memory_pipelines.core.types import Item
-from memory_pipelines.definitions import ASSETS
-from memory_pipelines.resources import EmbedderResource, ModelResource, StoreResource
+from memory_pipelines.resources import ModelResource
 from memory_pipelines.store.db import Database
 from tests.fake_openai import FakeOpenAI
+from tests.test_extraction import materialize
 
 PREFERENCE = "I always want prices quoted with VAT included, I forget to add it."
 FACT = "Our API gateway times out requests after 30 seconds."
@@ -50,25 +49,6 @@ def _write(
         key_id=key_id,
     )
     return written[0].chat_id
-
-
-def _materialize(
-    memory: Memory, pg_dsn: str, model: ModelResource | None = None
-) -> dg.ExecuteInJobResult:
-    with dg.instance_for_test() as instance:
-        instance.add_dynamic_partitions("stores", [memory.store_id])
-        result = dg.materialize(
-            ASSETS,
-            partition_key=memory.store_id,
-            instance=instance,
-            resources={
-                "store": StoreResource(dsn=pg_dsn),
-                "embedder": EmbedderResource(),
-                "model": model or ModelResource(),
-            },
-        )
-    assert result.success
-    return result
 
 
 def _by_chat(items: list[Item]) -> dict[int | None, list[str]]:
@@ -141,12 +121,12 @@ def test_which_conversations_are_read(
     # On the default card every one of these chats gives records of its own.
     twin = Memory(memory.store_id + "-default", db=db, embedder=memory.embedder)
     twin_ids = _write_chats(twin, chats)
-    _materialize(twin, pg_dsn)
+    assert materialize(twin, pg_dsn).success
     assert set(_by_chat(twin.items())) == set(twin_ids), _by_chat(twin.items())
 
     memory.configure(extraction=card)
     read, *left_out = _write_chats(memory, chats)
-    _materialize(memory, pg_dsn)
+    assert materialize(memory, pg_dsn).success
     by_chat = _by_chat(memory.items())
     assert set(by_chat) == {read}, by_chat  # nothing from the chats left out
     assert any("VAT" in c for c in by_chat[read]), by_chat
@@ -164,13 +144,13 @@ def test_types_limit_what_extraction_writes(memory: Memory, db: Database, pg_dsn
     # the same chat on the default card gives both a preference and a fact
     twin = Memory(memory.store_id + "-all", db=db, embedder=memory.embedder)
     _write(twin, "c1", turns, start)
-    _materialize(twin, pg_dsn)
+    assert materialize(twin, pg_dsn).success
     both = {(i.category, "VAT" in i.context, "gateway" in i.context) for i in twin.items()}
     assert ("preference", True, False) in both and ("fact", False, True) in both, both
 
     memory.configure(extraction={"types": ["preference"]})
     _write(memory, "c1", turns, start)
-    _materialize(memory, pg_dsn)
+    assert materialize(memory, pg_dsn).success
     items = memory.items()
     assert [i.category for i in items] == ["preference"], [(i.category, i.context) for i in items]
     assert "VAT" in items[0].context
@@ -201,7 +181,7 @@ def test_instructions_and_model_reach_the_backend_the_card_chooses(
     # The server's endpoint is configured on the resource, whose own backend stays local:
     # only the card's backend sends the extraction there.
     with FakeOpenAI([answer]) as fake:
-        _materialize(memory, pg_dsn, ModelResource(base_url=fake.url))
+        assert materialize(memory, pg_dsn, ModelResource(base_url=fake.url)).success
     extract = [r for r in fake.requests if "Allowed types" in r["body"]["messages"][1]["content"]]
     assert len(extract) == 1, fake.requests
     request = extract[0]
@@ -218,7 +198,7 @@ def test_instructions_and_model_reach_the_backend_the_card_chooses(
     other = Memory(memory.store_id + "-local", db=db, embedder=memory.embedder)
     _write(other, "c1", _chat(PREFERENCE), datetime.now(UTC) - timedelta(hours=1))
     with FakeOpenAI([answer]) as idle:
-        _materialize(other, pg_dsn, ModelResource(base_url=idle.url))
+        assert materialize(other, pg_dsn, ModelResource(base_url=idle.url)).success
     assert idle.requests == []
     assert any("VAT" in i.context for i in other.items())
     assert all(i.model != "acme-extractor-7b" for i in other.items())
