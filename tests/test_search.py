@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 import pytest
 
 from memory_pipelines.api import Memory, Recall
-from memory_pipelines.api.recall import rank_candidates
+from memory_pipelines.api.ranked import rank_candidates
 from memory_pipelines.errors import ValidationError
 
 

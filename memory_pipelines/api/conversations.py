@@ -12,7 +12,7 @@ from memory_pipelines.core.types.base import Result
 from memory_pipelines.errors import NotFound
 from memory_pipelines.store import turns as turns_db
 from memory_pipelines.store.db import Database
-from memory_pipelines.store.visibility import Everyone, Reader
+from memory_pipelines.store.visibility import Reader, reads
 
 WINDOW = 50  # turns a read shows
 BEFORE = 5  # turns shown before the first one asked for (what led to it)
@@ -51,9 +51,7 @@ def read_conversation(
         int_field("start", start, 1, MAX_SEQ)
     with db.transaction() as conn:
         chat = turns_db.chat_by_id(conn, store, chat_id)
-        if chat is None or not (
-            isinstance(reader, Everyone) or chat.person_id is None or chat.person_id == reader
-        ):
+        if chat is None or not reads(reader, chat.person_id):
             raise NotFound(f"chat {chat_id} does not exist in store {store!r}")
         total = turns_db.last_seq(conn, chat.chat_id)
         first = max(1, (start or 1) - BEFORE) if total else 0

@@ -9,7 +9,7 @@ from typing import Any
 from memory_pipelines.api import boot, documents, feed
 from memory_pipelines.api import commitments as commitments_api
 from memory_pipelines.api import stores as stores_api
-from memory_pipelines.api.saving import LOW_CONFIDENCE, save_item
+from memory_pipelines.api.saving import save_item, skill_text
 from memory_pipelines.api.turns import embed_turns
 from memory_pipelines.core.inputs import (
     id_field,
@@ -22,7 +22,6 @@ from memory_pipelines.core.records import (
     show,
     text_field,
 )
-from memory_pipelines.core.skill import memory_skill
 from memory_pipelines.core.types import (
     AddedDocument,
     BootWindow,
@@ -105,10 +104,7 @@ class Memory:
     def skill(self) -> str:
         """The _memory skill for this store: its save policy as an agent is taught it
         (Markdown for the agent's instructions; core/skill.py). The write path enforces it."""
-        settings = self.settings()
-        return memory_skill(
-            settings.save_policy.budget_per_turn, LOW_CONFIDENCE, settings.extraction.types
-        )
+        return skill_text(self.settings())
 
     def configure(self, **cards: Any) -> None:
         """Save settings cards, e.g. configure(extraction={"enabled": False})."""

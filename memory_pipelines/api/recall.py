@@ -8,8 +8,7 @@ from contextlib import nullcontext
 from datetime import UTC, datetime
 from typing import Any
 
-import numpy as np
-
+from memory_pipelines.api.ranked import rank_candidates
 from memory_pipelines.core import ranking
 from memory_pipelines.core.inputs import id_field
 from memory_pipelines.core.records import parse_time, text_field
@@ -322,61 +321,6 @@ class Recall:
             if on_read is not None:
                 on_read(conn, [out.ref, *(f"{c.kind}:{c.id}" for c in out.children)])
         return out
-
-
-def rank_candidates(
-    conn: Conn,
-    store_id: str,
-    query: str,
-    qvec: np.ndarray,
-    kinds: Sequence[str],
-    person: str | None,
-    depth: int,
-    now: datetime,
-    consume: Sequence[str] | None = None,
-    graph: bool = True,
-    spare: search_db.Spare | None = None,
-    names: Sequence[str] | None = None,
-) -> list[tuple[ranking.Candidate, float]]:
-    """Every candidate of these kinds for the query with its score, best first: what `search`
-    ranks (also measured by evals/activation.py). `consume` names the gated jobs whose fields
-    ranking uses; None: the jobs active for the store (see store.search.candidates). `graph`
-    off (the Search card's knowledge graph): no entity of the question brings or boosts a
-    record. `spare`: see store.search.candidates. `names`: the question's entity names when
-    they were looked up already (None: looked up here)."""
-    if not graph:
-        names = []
-    elif names is None:
-        names = entities_db.entity_names(conn, store_id, ranking.capitalised(query))
-    found = search_db.candidates(
-        conn, kinds, store_id, query, qvec, person, depth, names, consume, spare=spare
-    )
-    cands = [
-        ranking.Candidate(
-            kind,
-            int(r["id"]),
-            r["lexical"],
-            r["cos"],
-            int(r["named"]),
-            r.get("salience"),
-            r.get("confidence"),
-            r.get("at"),
-            bool(r.get("asks")),
-            float(r.get("context") or 0.0),
-            _span(r),
-            r.get("level"),
-        )
-        for kind in kinds
-        for r in found[kind]
-    ]
-    return ranking.rank(cands, now)
-
-
-def _span(row: dict[str, Any]) -> tuple[int, int, int] | None:
-    """The turns a turn or chunk candidate covers: (chat_id, from_seq, to_seq)."""
-    if row.get("chat_id") is None or row.get("from_seq") is None:
-        return None
-    return int(row["chat_id"]), int(row["from_seq"]), int(row["to_seq"])
 
 
 def _period_key(after: str | None) -> tuple[datetime, str, int] | None:

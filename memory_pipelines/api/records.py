@@ -41,7 +41,7 @@ from memory_pipelines.store import records as records_db
 from memory_pipelines.store import stores as stores_db
 from memory_pipelines.store import versions as versions_db
 from memory_pipelines.store.db import Conn, Database
-from memory_pipelines.store.visibility import Everyone, Reader, redact_items
+from memory_pipelines.store.visibility import Everyone, Reader, reads, redact_items
 
 RECORDS = "GET /v1/records"
 RECORD = "GET /v1/stores/{store}/records/{item_id}"
@@ -150,7 +150,7 @@ def record_page(
         named = [
             NamedRecord(item_id=r.item_id, context=r.context, state=r.state)
             for r, _, _ in records_db.rows(conn, wanted)
-            if r.store_id == store and _sees(reader, r)
+            if r.store_id == store and reads(reader, r.person_id)
         ]
         shown = {item_id, *(v.item_id for v in versions), *(n.item_id for n in named)}
         audit_read(
@@ -180,7 +180,7 @@ def _one(
     found = [
         row
         for row in records_db.rows(conn, [item_id])
-        if row[0].store_id == store and _sees(reader, row[0])
+        if row[0].store_id == store and reads(reader, row[0].person_id)
     ]
     if not found:
         raise NotFound(f"memory item {item_id} does not exist in store {store!r}")
@@ -256,10 +256,6 @@ def _narrow(readers: Mapping[str, Reader], store: str | None) -> dict[str, Reade
     if store not in readers:
         raise NotFound(f"store {store!r} does not exist")
     return {store: readers[store]}
-
-
-def _sees(reader: Reader, item: Item) -> bool:
-    return isinstance(reader, Everyone) or item.person_id is None or item.person_id == reader
 
 
 def _read_as(readers: Mapping[str, Reader]) -> dict[str, str | None]:

@@ -19,6 +19,8 @@ from memory_pipelines.core.records import (
     trust_for,
     validate_item,
 )
+from memory_pipelines.core.settings import StoreSettings
+from memory_pipelines.core.skill import memory_skill
 from memory_pipelines.core.types import SaveResult, Turn
 from memory_pipelines.core.vocabulary import ORIGINS
 from memory_pipelines.errors import ValidationError
@@ -206,3 +208,11 @@ def _person_in_chat(item: ItemInput, named: bool, owner: str | None, chat: str) 
 class _Skip(Exception):
     def __init__(self, reason: str) -> None:
         self.reason = reason
+
+
+def skill_text(settings: StoreSettings) -> str:
+    """The _memory skill for a store of these settings (core/skill.py): the policy this module
+    enforces, with the store's budget per turn and record types."""
+    return memory_skill(
+        settings.save_policy.budget_per_turn, LOW_CONFIDENCE, settings.extraction.types
+    )

@@ -8,8 +8,7 @@ from typing import Any
 
 from memory_pipelines.api.access import Refused, authorize, reachable_stores, require
 from memory_pipelines.api.audit import audited
-from memory_pipelines.api.saving import LOW_CONFIDENCE
-from memory_pipelines.core import skill
+from memory_pipelines.api.saving import skill_text
 from memory_pipelines.core.access import Principal
 from memory_pipelines.core.records import text_field
 from memory_pipelines.core.settings import CARDS, StoreSettings, card_to_json, parse_settings
@@ -179,7 +178,4 @@ def memory_skill(db: Database, reader: Principal, store_id: str) -> str:
     if not decision.allowed and not reader.reaches(store_id):
         raise Refused(decision)
     with db.connection() as conn:
-        settings = stores_db.get_settings(conn, store_id)
-    return skill.memory_skill(
-        settings.save_policy.budget_per_turn, LOW_CONFIDENCE, settings.extraction.types
-    )
+        return skill_text(stores_db.get_settings(conn, store_id))

@@ -21,7 +21,7 @@ from memory_pipelines.models.embedder import Embedder
 from memory_pipelines.store import items as items_db
 from memory_pipelines.store import turns as turns_db
 from memory_pipelines.store.db import Database
-from memory_pipelines.store.visibility import Everyone, Reader
+from memory_pipelines.store.visibility import Reader, reads
 
 PROVENANCE = ("chat", "turn_seq", "from_seq", "to_seq", "fed_by", "origin", "model")
 
@@ -128,7 +128,7 @@ def delete(db: Database, principal: Principal, store: str, item_id: int, reader:
     record_id("item_id", item_id)
     with db.connection() as conn:
         record = items_db.get_item(conn, item_id, store_id=store)
-    if not (isinstance(reader, Everyone) or record.person_id is None or record.person_id == reader):
+    if not reads(reader, record.person_id):
         raise NotFound(f"memory item {item_id} does not exist in store {store!r}")
     decision = principal.decide(Request("delete_memory", store, record.person_id))
     if not decision.allowed:

@@ -23,7 +23,7 @@ import numpy as np
 
 from memory_pipelines.api import evolution, reflection
 from memory_pipelines.api.jobs import check_job
-from memory_pipelines.api.recall import rank_candidates
+from memory_pipelines.api.ranked import rank_candidates
 from memory_pipelines.core import sentence_kinds
 from memory_pipelines.core.decay import salience
 from memory_pipelines.models.base import Models

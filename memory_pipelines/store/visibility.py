@@ -133,6 +133,12 @@ EVERYONE = Everyone()
 Reader = str | None | Everyone
 
 
+def reads(reader: Reader, person: str | None) -> bool:
+    """Whether the reader may read a record or chat that is `person`'s (None: shared): the
+    same rule as reader_sees, in Python."""
+    return isinstance(reader, Everyone) or person is None or person == reader
+
+
 def reader_params(reader: Reader) -> dict[str, Any]:
     """SQL parameters for READER_SEES: everyone, or the person (None: shared only)."""
     if isinstance(reader, Everyone):
