@@ -301,6 +301,27 @@ def test_a_reply_that_only_repeats_a_choice_is_a_restatement() -> None:
     assert judge_turn("Take it from the top, I lost track.").reason == "meta_chatter"
 
 
+def test_acknowledgements_around_words_just_said_are_a_restatement() -> None:
+    # Whatever an embedder says of the wording (here: far from every recent turn), a turn made
+    # of acknowledgements and of words the recent statements hold repeats them.
+    def far(text: str, others: Sequence[str]) -> list[float]:
+        return [0.3] * len(others)
+
+    recent = ["assistant: Keep the abstract under 150 words; reviewers skim it."]
+    for text in ("Cool, 150 words, makes sense.", "Great, abstract under 150 words, as you said."):
+        assert judge_turn(text, "user", recent, similarity=far).reason == "restatement", text
+    # a word not just said, or another number, is news
+    for text in (
+        "Cool, 150 words in French, makes sense.",
+        "Great, abstract under 150 words, starting Monday, as you said.",
+        "Great, abstract under 200 words, as you said.",
+    ):
+        assert judge_turn(text, "user", recent, similarity=far).save, text
+    told = ["user: My daughter Ines has coeliac disease, so the party food must be gluten-free."]
+    confirm = "So to confirm: gluten-free party food, because of Ines's coeliac disease."
+    assert judge_turn(confirm, "assistant", told, similarity=far).reason == "restatement"
+
+
 def test_speech_act_announcements_wishes_and_assistant_picks() -> None:
     assert judge_turn("Hi! I've got a quick question about my car insurance.").reason in (
         "meta_chatter",

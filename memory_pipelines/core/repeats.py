@@ -69,12 +69,23 @@ _ECHO_WEAK = _rx(
     r"^\W*(?:yeah|yep|yes|so|basically|right|exactly|i mean)\b|"
     r",\s*(?:right|correct|yes|yeah|yep|ok(?:ay)?)\W*$"
 )
+# Acknowledgements and assessments around words just said: an opener ("OK, so ...", "Cool,
+# ...", "Just to confirm: ..."), an assessment or a pointer back anywhere ("..., makes sense",
+# "as you said") or a closing tag ("3:20, nice."). A closed class of backchannel words: a turn
+# made of them and of words the recent statements hold says nothing new.
+_ACK = _rx(
+    r"^\W*(?:yeah|yep|yes|so|basically|right|exactly|i mean|ok(?:ay)?|alright|cool|great|"
+    r"awesome|perfect|nice|sure|fine|got it|understood|sounds good)\b|"
+    r"\b(?:just )?to confirm\b|\bmakes (?:total |good |more )?sense\b|"
+    r"\bas (?:you|we) (?:said|suggested|agreed|put it)\b|\bsounds (?:good|right|fair)\b|"
+    r",\s*(?:right|correct|yes|yeah|yep|ok(?:ay)?|nice|great|cool|perfect|got it)\W*$"
+)
 # The assistant acknowledging what it was told: an ack, an assessment of the user's choice
 # ("Greenway makes sense, since ..."), or the user's words given as its reason ("Since you work
 # nights, I'll ...").
 _ASSISTANT_ACK = _rx(
     r"^\W*(?:noted|got it|understood|ok(?:ay)?|will do|gotcha|of course|sure|right|makes sense|"
-    r"sounds like|so you)\b|\bnoted\b|"
+    r"sounds like|so you|(?:so,? )?(?:just )?to confirm)\b|\bnoted\b|"
     r"^\W*(?:\w+\W+){0,3}?(?:makes (?:total |good )?sense|"
     r"(?:(?:is|was|'s) (?:a )?|(?:sounds|seems) like (?:a )?)"
     r"(?:good|great|sensible|smart|wise) (?:choice|call|idea|plan|pick|move)|"
@@ -225,8 +236,10 @@ def is_restatement(
     # it, whatever kind of statement it is.
     # Words of a question are not said: "Yes, always metric" answers "Always metric?" with a save.
     stated = [s for o in others for s in sentences(o) if not s.endswith("?")]
-    echoed = content_words(_ECHO_WEAK.sub(" ", text)) <= content_words(" ".join(stated))
-    if _ECHO_WEAK.search(text) and not new_numbers and len(words) >= 2 and echoed:
+    # "Yeah, blue-green because of the schema clash, makes sense": acknowledgements around
+    # words every one of which was just said.
+    echoed = content_words(_ACK.sub(" ", text)) <= content_words(" ".join(stated))
+    if _ACK.search(text) and not new_numbers and len(words) >= 2 and echoed:
         return True
     if new_numbers or any(k in SAVE_KINDS for k in kinds):
         return False
