@@ -74,3 +74,27 @@ def test_the_span_is_stored_across_both_turns_in_one_window(memory: Memory) -> N
             (memory.store_id,),
         ).fetchone()
     assert (row["from_seq"], row["to_seq"]) == (1, 3)
+
+
+def test_a_fix_for_the_problem_just_told_is_kept_and_starts_at_the_problem() -> None:
+    chat = [
+        WindowTurn(1, "user", "Ben", "Our nightly export times out after ten minutes.", SAID),
+        WindowTurn(
+            2,
+            "assistant",
+            "Agent",
+            "Raising the batch size to 5000 fixes that; I'll note it.",
+            SAID,
+        ),
+    ]
+    by_text = {c["context"]: c for c in extract_window(chat, pronoun_of=lambda _: "he")}
+    # "Our <thing> ..." is about the speaker's own thing
+    assert by_text["Ben's nightly export times out after ten minutes."]["from_seq"] == 1
+    fix = by_text["Raising the batch size to 5000 fixes that."]
+    assert (fix["from_seq"], fix["to_seq"]) == (1, 2)
+    # between people "fixed it for me" is the speaker's own story: no problem of the other's
+    people = [
+        WindowTurn(1, "user", "Ana", "My back was killing me all week.", SAID),
+        WindowTurn(2, "user", "Jo", "A long walk in the park fixed it for me.", SAID),
+    ]
+    assert all(c["from_seq"] == c["to_seq"] for c in extract_window(people))

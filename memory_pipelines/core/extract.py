@@ -22,6 +22,7 @@ from memory_pipelines.core.extract_parts import (
     CAPITALISED,
     NOT_ENTITIES,
     durable_parts,
+    fixes_earlier,
     without_opener,
 )
 from memory_pipelines.core.plain_words import plain_words
@@ -116,7 +117,14 @@ _POINTS_BACK = re.compile(
 def _referent_turn(window: Sequence[WindowTurn], i: int, sentence: str) -> WindowTurn | None:
     """The speaker's own turn before this one, when the sentence opens the turn and points back
     to what they told there (the other person's reply between): the item is said across both,
-    so its provenance starts there."""
+    so its provenance starts there. A fix ("... fixes that") starts at the turn before, whose
+    problem it fixes."""
+    if fixes_earlier(sentence) and i >= 1 and not _to_person(window, i):
+        # "Stripping the BOM before parsing fixes that": the problem it fixes was told in the
+        # turn before, by the other side.
+        before = window[i - 1]
+        if (before.speaker or before.role) != (window[i].speaker or window[i].role):
+            return before
     if not _POINTS_BACK.match(sentence) or i < 2:
         return None
     told = [s for s in sentence_kinds.sentences(window[i].text) if len(s.split()) > 3]

@@ -101,6 +101,23 @@ _HAPPENED = re.compile(
 
 
 _CONCRETE = re.compile(r"\d|\b[A-Z][A-Za-z]+\b")
+# "Our import fails on ...", "Our landlord is ...": the speaker's own thing as the subject. Not
+# "reaching our goals keeps us going" (no subject of theirs) or "our time together" (the two
+# talking, a mood).
+_OURS = re.compile(r"^\W*our\s+(?!own\b|time\b|talks?\b|chats?\b|friendship\b)\w+", re.I)
+# A fix for what the turn before told: "Stripping the BOM before parsing fixes that", "Pinning
+# the version solved it". The problem and its solution are one memory; the item's provenance
+# starts at the problem (core/extract.py).
+_FIX = re.compile(
+    r"\b(?:fix(?:es|ed)?|solve[sd]?|resolve[sd]?|cure[sd]?|gets? rid of|works? around|"
+    r"worked around)\s+(?:that|it|this|the (?:problem|issue|error|bug|crash|failure))\b",
+    re.IGNORECASE,
+)
+
+
+def fixes_earlier(sentence: str) -> bool:
+    """Whether a sentence gives the fix for a problem told before it ("... fixes that")."""
+    return bool(_FIX.search(sentence)) and not sentence.rstrip().endswith("?")
 
 
 def names_somebody(sentence: str) -> bool:
@@ -108,7 +125,7 @@ def names_somebody(sentence: str) -> bool:
     "we" alone is people in general or the two talking ("We make a great team", "It helps us
     grow") unless it tells what happened ("We went to the beach") or names something ("We
     meet at Dino's on Fridays")."""
-    if _ME.search(sentence):
+    if _ME.search(sentence) or _OURS.match(sentence):
         return True
     if _SPEAKER.search(sentence) and (
         _HAPPENED.search(sentence) or _CONCRETE.search(sentence, len(sentence.split()[0]))
@@ -220,11 +237,17 @@ def durable_parts(
             continue  # presents a picture the memory will not have
         # Between people a save reason must be about somebody too ("Meal times are always fun"
         # is an opinion, no preference), and only a promise may speak to the listener.
+        # The fix for the problem just told, in a chat with the assistant (between people,
+        # "that fixed it" is small talk more often than not).
+        fix = bool(earlier) and not to_person and kind in ("plain", "fact")
+        fix = fix and fixes_earlier(sentence)
         strong_alone = kind in policy.SAVE_REASONS and not (to_person and kind != "commitment")
-        if not stands_alone(sentence, strong_alone, kind if strong_alone else "", listener):
+        if not stands_alone(sentence, strong_alone or fix, kind if strong_alone else "", listener):
             continue
         if kind in policy.SAVE_REASONS:
             strong.append((sentence, policy.SAVE_REASONS[kind]))
+        elif fix:
+            strong.append((sentence, "fact"))
         elif is_mood(sentence):
             continue
         elif kind == "fact" or (kind == "plain" and len(sentence.split()) >= 5):
