@@ -69,7 +69,7 @@ def plan(
     }
     graph = build_graph(list(members.values()), neighbours_db.item_links(conn, store_id))
     found, too_big = clusters(graph)
-    existing = neighbours_db.insights(conn, store_id)
+    existing = neighbours_db.insights(conn, store_id, REFLECTOR)
     plans: list[Planned] = []
     already = 0
     for ids in found:
@@ -107,7 +107,7 @@ def apply(
         return counts
     # One reflection writer per store at a time, so two runs cannot make the same insight.
     neighbours_db.lock_reflection(conn, store_id)
-    existing = neighbours_db.insights(conn, store_id)
+    existing = neighbours_db.insights(conn, store_id, REFLECTOR)
     drafts = [insight_item(p.members, p.summary) for p in plans]
     vecs = embedder.embed([fields["context"] for fields, _ in drafts])
     for p, (fields, trusted), vec in zip(plans, drafts, vecs, strict=True):

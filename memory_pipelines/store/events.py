@@ -12,18 +12,27 @@ from psycopg import sql
 from psycopg.rows import DictRow, class_row, dict_row
 from psycopg.types.json import Jsonb
 
+from memory_pipelines.core.listing import HIDDEN_WRITER
 from memory_pipelines.core.types import Event
 from memory_pipelines.store.db import Conn
-from memory_pipelines.store.rows import columns
 from memory_pipelines.store.visibility import reader_sees
 
 CHANNEL = "memory_events"  # what the database NOTIFYs on commit (see 008_feed_jobs.sql)
 
 # A person's feed: events about shared records (or none) and their own (see 010_privacy.sql).
+# A key or an account that wrote a record in a chat the reader may not see is that chat's: the
+# event names it as HIDDEN_WRITER (store/visibility.actor_seen), as the record does.
 _READ = sql.SQL(
-    "SELECT {} FROM events WHERE store_id = %(store)s AND event_id > %(after)s AND {}"
+    "SELECT {}, CASE WHEN NOT %(everyone)s AND (actor LIKE 'key %%' OR actor LIKE 'account %%')"
+    " AND EXISTS (SELECT 1 FROM agent_memory_items i JOIN chats c USING (chat_id)"
+    "  WHERE i.item_id = events.item_id AND c.person_id IS NOT NULL"
+    "  AND c.person_id IS DISTINCT FROM %(reader)s) THEN %(hidden)s ELSE actor END AS actor"
+    " FROM events WHERE store_id = %(store)s AND event_id > %(after)s AND {}"
     " ORDER BY event_id LIMIT %(batch)s"
-).format(columns(Event), sql.SQL(reader_sees()))
+).format(
+    sql.SQL(", ").join(sql.Identifier(f) for f in Event.model_fields if f != "actor"),
+    sql.SQL(reader_sees()),
+)
 
 
 def record_event(
@@ -75,7 +84,7 @@ def read_events(conn: Listener, params: dict[str, Any], after: int) -> list[Even
     """Events of the store after `after`, oldest first, at most params' batch, as the reader
     of reader_params sees them."""
     with conn.cursor(row_factory=class_row(Event)) as cur:
-        return cur.execute(_READ, {**params, "after": after}).fetchall()
+        return cur.execute(_READ, {**params, "after": after, "hidden": HIDDEN_WRITER}).fetchall()
 
 
 def wait_for_store(conn: Listener, store_id: str, seconds: float) -> None:

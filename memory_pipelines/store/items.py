@@ -231,21 +231,31 @@ def supersede(
     fact changed. When the new one's valid_from is earlier than the old one's (a correction
     dated before the fact it corrects, or a maintenance survivor older than the duplicate it
     absorbs), the old item ends where it began: valid for no time, never for negative time,
-    so every item's validity is an interval that by_period and history can rely on."""
-    old = one(
-        fetch_one(
-            conn,
-            Item,
-            sql.SQL(
-                "UPDATE agent_memory_items o SET state = 'superseded', superseded_by = n.item_id,"
-                " valid_until = greatest(n.valid_from, o.valid_from), updated_at = now()"
-                " FROM agent_memory_items n WHERE o.item_id = %s AND n.item_id = %s"
-                " RETURNING {}"
-            ).format(columns(Item, "o")),
-            (old_id, new_id),
-        ),
-        f"superseding memory item {old_id} by {new_id}",
+    so every item's validity is an interval that by_period and history can rely on.
+
+    Only a record of the same person (or shared, both) replaces another: one person's records
+    never retire another's, nor a shared one for everybody (a ValueError otherwise)."""
+    row = fetch_one(
+        conn,
+        Item,
+        sql.SQL(
+            "UPDATE agent_memory_items o SET state = 'superseded', superseded_by = n.item_id,"
+            " valid_until = greatest(n.valid_from, o.valid_from), updated_at = now()"
+            " FROM agent_memory_items n WHERE o.item_id = %s AND n.item_id = %s"
+            " AND o.store_id = n.store_id AND o.person_id IS NOT DISTINCT FROM n.person_id"
+            " RETURNING {}"
+        ).format(columns(Item, "o")),
+        (old_id, new_id),
     )
+    if row is None and conn.execute(
+        "SELECT 1 FROM agent_memory_items o JOIN agent_memory_items n ON n.item_id = %s"
+        " WHERE o.item_id = %s",
+        (new_id, old_id),
+    ).fetchone():
+        raise ValueError(
+            f"memory item {new_id} cannot supersede {old_id}: they are of other persons or stores"
+        )
+    old = one(row, f"superseding memory item {old_id} by {new_id}")
     add_link(
         conn, store_id, "item", new_id, "item", old_id, "supersedes", model=actor, run_id=run_id
     )

@@ -42,12 +42,16 @@ def item_links(conn: Conn, store_id: str) -> list[tuple[int, int, float]]:
     return [(int(r["src_id"]), int(r["dst_id"]), float(r["confidence"])) for r in rows]
 
 
-def insights(conn: Conn, store_id: str) -> list[tuple[int, str, list[int]]]:
-    """(id, state, fed_by) of every insight of the store, whatever its state."""
+def insights(conn: Conn, store_id: str, written_by: str) -> list[tuple[int, str, list[int]]]:
+    """(id, state, fed_by) of every insight of the store that `written_by` (reflection) made,
+    whatever its state. Only those: a record saved with the category `insight` (any slug is a
+    category) was fed by nothing reflection knows, and an empty set of members is within every
+    cluster, so another person's cluster would replace it."""
     rows = conn.execute(
         "SELECT item_id, state, fed_by FROM agent_memory_items"
-        " WHERE store_id = %s AND category = 'insight' ORDER BY item_id",
-        (store_id,),
+        " WHERE store_id = %s AND category = 'insight' AND written_by = %s"
+        " AND cardinality(fed_by) > 0 ORDER BY item_id",
+        (store_id, written_by),
     ).fetchall()
     return [(int(r["item_id"]), r["state"], [int(i) for i in r["fed_by"]]) for r in rows]
 

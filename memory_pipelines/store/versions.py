@@ -13,6 +13,7 @@ from memory_pipelines.store.visibility import (
     EVERYONE,
     Everyone,
     Reader,
+    actor_seen,
     reader_params,
     reader_sees,
     redact_items,
@@ -72,4 +73,13 @@ def history(
     if isinstance(reader, Everyone):
         return rows
     snapshots: list[ItemSnapshot] = redact_items(conn, store_id, reader, [r.snapshot for r in rows])
-    return [r.model_copy(update={"snapshot": s}) for r, s in zip(rows, snapshots, strict=True)]
+    return [
+        r.model_copy(
+            update={
+                "snapshot": s,
+                # the key that wrote a version in a chat hidden from the reader is the chat's
+                "actor": actor_seen(r.actor, r.snapshot.chat_id is not None and s.chat_id is None),
+            }
+        )
+        for r, s in zip(rows, snapshots, strict=True)
+    ]

@@ -114,6 +114,16 @@ def redact_item(record: R, seen: set[Ref]) -> R:
     return record.model_copy(update=out)
 
 
+# Actors that name who wrote: a key ("key <id>") or an account ("account <id>"). Where they
+# wrote in a chat the reader may not see, they are that chat's and hidden with it.
+NAMED_ACTOR = ("key ", "account ")
+
+
+def actor_seen(actor: str, chat_hidden: bool) -> str:
+    """The actor of a version or an event as the reader may see it."""
+    return HIDDEN_WRITER if chat_hidden and actor.startswith(NAMED_ACTOR) else actor
+
+
 def redact_items(conn: Conn, store_id: str, person: str | None, records: list[R]) -> list[R]:
     """Items as a reader may see them: references to records hidden from them taken out."""
     refs = set().union(*(item_refs(r) for r in records)) if records else set()

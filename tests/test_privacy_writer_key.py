@@ -1,0 +1,82 @@
+"""A shared record saved in alice's chat by the application key: for bob (a key limited to bob)
+the record, its list row and its Trust and origin name no key (README: 'a shared record derived
+in another person's chat shows no chat, nor the key that wrote there'). Its history and the
+event feed must not name it either."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+
+from memory_pipelines.api.memory import Memory
+from memory_pipelines.core.access import ACTIONS
+from memory_pipelines.models.embedder import Embedder
+from memory_pipelines.store.db import Database
+from tests.api_server import new_key, new_org, new_store
+
+
+def _only(store: str, person: str) -> list[dict[str, Any]]:
+    return [{"effect": "permit", "actions": list(ACTIONS), "stores": [store], "persons": [person]}]
+
+
+@pytest.fixture
+def world(db: Database, embedder: Embedder, client: httpx.Client) -> dict[str, Any]:
+    org = new_org(db)
+    store = new_store(db, org)
+    memory = Memory(store, db=db, embedder=embedder)
+    memory.add_person("alice")
+    memory.add_person("bob")
+    app_id, app = new_key(db, org)
+    bob_id, bob = new_key(db, org, _only(store, "bob"))
+    h = {"Authorization": f"Bearer {app}"}
+    res = client.post(
+        f"/v1/stores/{store}/turns",
+        json={"chat": "alice-chat", "person": "alice", "turns": [{"text": "We move to Oslo."}]},
+        headers=h,
+    )
+    assert res.status_code == 201, res.text
+    saved = client.post(
+        f"/v1/stores/{store}/records",
+        json={
+            "category": "fact",
+            "context": "The team moves to the Oslo office in May.",
+            "confidence": 8,
+            "person": None,
+            "chat": "alice-chat",
+            "turn_seq": 1,
+        },
+        headers=h,
+    )
+    assert saved.status_code == 201, saved.text
+    return {
+        "store": store,
+        "app_id": app_id,
+        "bob": {"Authorization": f"Bearer {bob}"},
+        "id": saved.json()["id"],
+    }
+
+
+def test_history_of_a_shared_record_from_another_persons_chat_names_no_key(
+    client: httpx.Client, world: dict[str, Any]
+) -> None:
+    # the record itself hides the key (as test_service_oracles asserts)
+    rec = client.get(f"/v1/stores/{world['store']}/records/{world['id']}", headers=world["bob"])
+    assert rec.status_code == 200 and world["app_id"] not in rec.text
+    res = client.get(
+        f"/v1/stores/{world['store']}/records/{world['id']}/history", headers=world["bob"]
+    )
+    assert res.status_code == 200, res.text
+    assert world["app_id"] not in res.text, res.json()["versions"][0]["actor"]
+
+
+def test_feed_event_of_a_shared_record_from_another_persons_chat_names_no_key(
+    client: httpx.Client, world: dict[str, Any]
+) -> None:
+    res = client.get(
+        f"/v1/stores/{world['store']}/events", params={"follow": "false"}, headers=world["bob"]
+    )
+    assert res.status_code == 200, res.text
+    assert str(world["id"]) in res.text  # the create event of the shared record is there
+    assert world["app_id"] not in res.text, res.text
