@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import dagster as dg
 
@@ -61,6 +61,22 @@ def test_sensor_waits_for_quiet_period_and_schedule(memory: Memory, pg_dsn: str)
     with dg.instance_for_test() as instance:
         result = _tick(instance, pg_dsn, None)
         assert _mine(result, memory.store_id) == []  # the chat is not quiet yet
+
+
+def test_the_quiet_period_is_each_conversations(memory: Memory, pg_dsn: str) -> None:
+    """A chat quiet for days is extracted while another chat of the store is live."""
+    memory.configure(extraction={"quiet_minutes": 30})
+    live = memory.write_turn("live", "Morning! Still sorting out the importer.")
+    with dg.instance_for_test() as instance:
+        assert _mine(_tick(instance, pg_dsn, None), memory.store_id) == []  # only a live chat
+    old = datetime.now(UTC) - timedelta(days=2)
+    said = ["I'll send the contract to Mr Patel by Friday.", "Great, thanks."]
+    memory.write_turns("old", [{"text": t, "created_at": old} for t in said])
+    memory.write_turn("live", "Back to the importer now.")
+    with dg.instance_for_test() as instance:
+        [req] = _mine(_tick(instance, pg_dsn, None), memory.store_id)
+        assert req.job_name == "extraction"
+    assert live.chat_id is not None
 
 
 def test_cron_ticked() -> None:

@@ -67,13 +67,21 @@ def work_owed(conn: Conn, store_id: str, now: datetime) -> tuple[Extraction, Owe
     if summary is None:
         return settings, None
     windows = 0
+    # The quiet period is each conversation's: the store's work is as quiet as the owing
+    # conversation quiet the longest (a live chat beside it never holds its windows back).
+    # Windows planned by an earlier run and not applied are ready now.
+    quiet_since = summary["last_at"]
     if settings.enabled:
         windows = ex_db.open_windows(conn, store_id)
+        if windows:
+            quiet_since = datetime.min.replace(tzinfo=UTC)
         fresh = ex_db.chats_with_new_turns(conn, store_id)
         if fresh:
-            states = ex_db.chat_states(conn, store_id, settings.lookback_days, fresh)
-            windows += sum(len(windows_for(chat, settings, now)) for chat in states)
-    owed = Owed(summary["top"], summary["last_at"], int(summary["unembedded"]), windows)
+            for chat in ex_db.chat_states(conn, store_id, settings.lookback_days, fresh):
+                if planned := len(windows_for(chat, settings, now)):
+                    windows += planned
+                    quiet_since = min(quiet_since, chat.last_turn_at)
+    owed = Owed(summary["top"], quiet_since, int(summary["unembedded"]), windows)
     return settings, owed
 
 

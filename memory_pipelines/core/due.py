@@ -74,6 +74,8 @@ class Owed:
     requested before, so a failed or cancelled run leaves it owed)."""
 
     top_turn: int
+    # The newest turn of the owing conversation quiet the longest (the quiet period is each
+    # conversation's); the store's newest turn when none owes a window.
     last_turn_at: datetime
     unembedded: int  # turns without their embedding
     windows: int  # windows planned but not applied, plus those the settings would plan now

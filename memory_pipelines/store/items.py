@@ -247,11 +247,14 @@ def supersede(
         ).format(columns(Item, "o")),
         (old_id, new_id),
     )
-    if row is None and conn.execute(
-        "SELECT 1 FROM agent_memory_items o JOIN agent_memory_items n ON n.item_id = %s"
-        " WHERE o.item_id = %s",
-        (new_id, old_id),
-    ).fetchone():
+    if (
+        row is None
+        and conn.execute(
+            "SELECT 1 FROM agent_memory_items o JOIN agent_memory_items n ON n.item_id = %s"
+            " WHERE o.item_id = %s",
+            (new_id, old_id),
+        ).fetchone()
+    ):
         raise ValueError(
             f"memory item {new_id} cannot supersede {old_id}: they are of other persons or stores"
         )
