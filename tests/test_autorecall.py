@@ -83,6 +83,24 @@ def test_hits_inside_the_boot_window_are_skipped(memory: Memory, recall: Recall)
     assert any("pinecone42" in json.dumps(r) for r in tiny.records)
 
 
+def test_documents_and_emails_are_injected_as_themselves_with_a_handle_that_reads_them(
+    memory: Memory, recall: Recall
+) -> None:
+    memory.add_document(
+        "runbook-7",
+        "To rotate the Kafka TLS certificates, run certbot renew on broker-1, then restart each"
+        " broker one at a time.",
+        title="Kafka runbook",
+    )
+    memory.write_turn("c", "Hi there")
+    out = autorecall(recall, "c", "How do I rotate the Kafka TLS certificates?")
+    [line] = [r for r in out.records if r["type"] == "document"]
+    assert line["ref"].startswith("document:") and line["title"] == "Kafka runbook"
+    assert not [r for r in out.records if r["type"] == "related past discussion"]
+    [passage] = recall.hydrate([line["ref"]])  # the handle it carries reads it whole
+    assert "certbot renew" in passage.text and line["read"] == f'r.hydrate(["{line["ref"]}"])'
+
+
 def test_open_commitments_ride_along_soonest_first_capped(memory: Memory, recall: Recall) -> None:
     memory.add_person("sam")
     memory.write_turn("c", "hi", person="sam")

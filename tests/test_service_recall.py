@@ -87,11 +87,23 @@ def test_search_autorecall_and_boot_window_are_audited_with_what_they_return(
             "chat": "c1",
             "user_message": "remind me when the importer launches",
             "person": "ana",
-            "boot_budget_tokens": 1,
+            "boot_budget_tokens": 0,
         },
         headers=t.auth(),
     )
     assert res.status_code == 422 and res.json()["field"] == "boot_budget_tokens"
+    # the agent's own boot window: with one token nothing can be in it
+    res = client.post(
+        f"/v1/stores/{t.store}/autorecall",
+        json={
+            "chat": "c1",
+            "user_message": "importer launch",
+            "person": "ana",
+            "boot_budget_tokens": 1,
+        },
+        headers=t.auth(),
+    )
+    assert res.status_code == 200 and res.json()["skipped"]["in_boot_window"] == 0, res.text
     res = client.post(
         f"/v1/stores/{t.store}/autorecall",
         json={

@@ -11,6 +11,7 @@ from memory_pipelines.api.boot import boot_window
 from memory_pipelines.api.recall import ALL_SCOPES, MAX_QUERY, Recall
 from memory_pipelines.core import decay as decay_math
 from memory_pipelines.core import injection, relevance
+from memory_pipelines.core.boot import DEFAULT_BUDGET
 from memory_pipelines.core.inputs import id_field
 from memory_pipelines.core.records import optional_int, text_field
 from memory_pipelines.core.types import AutoRecall, Hit
@@ -24,7 +25,7 @@ from memory_pipelines.store.injections import record_injection
 
 MIN_COSINE = 0.35  # below this a hit is not about the message (all-MiniLM-L6-v2 cosines)
 CANDIDATES = 12
-BOOT_BUDGET = 2000
+BOOT_BUDGET = DEFAULT_BUDGET
 
 
 def autorecall(
@@ -133,7 +134,8 @@ def autorecall(
         if (h.kind, h.id) in in_window:
             skipped["in_boot_window"] += 1
             continue
-        row = {"kind": h.kind, "id": h.id, "text": h.text, "at": h.at, **h.extra}
+        # the hit's own kind and id last: a passage's extra holds its document kind ("basic")
+        row = {**h.extra, "kind": h.kind, "id": h.id, "text": h.text, "at": h.at}
         if half_lives is not None and h.kind == "item" and h.extra.get("updated_at"):
             row["confidence"] = round(
                 decay_math.confidence_as_read(
@@ -144,7 +146,12 @@ def autorecall(
                 ),
                 1,
             )
-        line = injection.memory_line(row) if h.kind == "item" else injection.history_line(row)
+        if h.kind == "item":
+            line = injection.memory_line(row)
+        elif h.kind in ("document", "email"):
+            line = injection.passage_line(row)
+        else:
+            line = injection.history_line(row)
         if fits(line):
             chosen.append(h)
     envelope = settings.trust_envelope if trust_envelope is None else trust_envelope

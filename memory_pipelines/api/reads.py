@@ -16,6 +16,7 @@ from typing import Any
 
 from memory_pipelines.api.audit import record as audit_read
 from memory_pipelines.api.audit import refs_of
+from memory_pipelines.api.autorecall import BOOT_BUDGET
 from memory_pipelines.api.autorecall import autorecall as _autorecall
 from memory_pipelines.api.boot import boot_window as _boot_window
 from memory_pipelines.api.recall import Recall
@@ -117,6 +118,7 @@ def autorecall(
     *,
     person: str | None,
     budget_tokens: int = 400,
+    boot_budget_tokens: int = BOOT_BUDGET,
     turn_seq: int | None = None,
     endpoint: str = "POST /v1/stores/{store}/autorecall",
 ) -> AutoRecall:
@@ -131,6 +133,7 @@ def autorecall(
         user_message,
         person=person,
         budget_tokens=budget_tokens,
+        boot_budget_tokens=boot_budget_tokens,
         turn_seq=turn_seq,
         trust_envelope=principal.trust_envelope,
         decay_override=dict(principal.decay_per_type) or None,

@@ -18,6 +18,8 @@ from memory_pipelines.core.pyramid import children
 Unit = tuple[int, int]  # (level, seq); level 0 is a raw turn
 Cost = Callable[[Sequence[Unit]], Sequence[int]]
 BLOCK = 64  # records priced per call while walking back from the newest
+# An agent's boot window when it does not say its budget (auto-recall skips what it holds).
+DEFAULT_BUDGET = 2000
 
 
 @dataclass(frozen=True)

@@ -60,6 +60,21 @@ def history_line(hit: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def passage_line(hit: dict[str, Any]) -> dict[str, Any]:
+    """A document or an email of the space: its title (an email's sender), an excerpt and a
+    handle that reads it whole (hydrate; it has no conversation to drill into)."""
+    ref = f"{hit['kind']}:{hit['id']}"
+    return {
+        "type": hit["kind"],  # "document" or "email"
+        "ref": ref,
+        "title": hit.get("title"),
+        "sender": hit.get("sender"),
+        "excerpt": hit["text"][:300],
+        "date": _day(hit.get("at")),
+        "read": f'r.hydrate(["{ref}"])',
+    }
+
+
 def commitment_line(c: Commitment) -> dict[str, Any]:
     """An open commitment the turn carries: the promise, when it is due, to whom."""
     return {

@@ -21,6 +21,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
+from memory_pipelines.core.boot import DEFAULT_BUDGET
 from memory_pipelines.core.inputs import MAX_TURN_CHARS
 from memory_pipelines.core.settings import CARDS
 from memory_pipelines.core.types import Hit, ItemVersion, TurnWritten
@@ -209,6 +210,12 @@ class AutoRecallIn(Body):
     user_message: StrictStr = Field(max_length=10_000)
     person: StrictStr | None = Field(None, description="whom the turn is for")
     budget_tokens: StrictInt = Field(400, ge=1, le=100_000)
+    boot_budget_tokens: StrictInt = Field(
+        DEFAULT_BUDGET,
+        ge=1,
+        le=100_000,
+        description="the agent's boot window (its budget): hits already in it are skipped",
+    )
     turn_seq: StrictInt | None = Field(None, ge=1, le=2**31 - 1)
 
 

@@ -8,6 +8,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Path, Query, Request, Response
 
 from memory_pipelines.api import access, reads
+from memory_pipelines.core.boot import DEFAULT_BUDGET
 from memory_pipelines.core.listing import MAX_PAGE
 from memory_pipelines.core.types import AutoRecall, BootWindow, DrillDown
 from memory_pipelines.core.vocabulary import CommitmentStatus
@@ -68,6 +69,7 @@ def autorecall(store: str, body: AutoRecallIn, request: Request, principal: Call
             body.user_message,
             person=person,
             budget_tokens=body.budget_tokens,
+            boot_budget_tokens=body.boot_budget_tokens,
             turn_seq=body.turn_seq,
         )
     )
@@ -79,7 +81,7 @@ def boot_window(
     request: Request,
     reading: Annotated[Reading, Depends(read_as("search_memory"))],
     chat: Annotated[str, Path(min_length=1, max_length=200)],
-    budget_tokens: Annotated[int, Query(ge=1, le=100_000)] = 2000,
+    budget_tokens: Annotated[int, Query(ge=1, le=100_000)] = DEFAULT_BUDGET,
 ) -> BootWindow:
     """A chat's whole history within `budget_tokens`, oldest first: the newest turns raw, older
     history as level-1 summaries, older still as level 2 and up. A key reading as a person
