@@ -202,15 +202,27 @@ class Version:
     item_id: int
     snapshot: Any
     changes: list[Any]
+    # Earlier wordings of this record, oldest first: a merge that took a fuller wording
+    # changed its text in place, and the old one stays readable here.
+    earlier: list[ItemVersion]
 
 
 def history(versions: list[ItemVersion]) -> list[Version]:
     """The versions of a fact, one per record, in the order each first appeared (the chain's
-    rows come oldest first), each with its last snapshot."""
+    rows come oldest first), each with its last snapshot and the wordings it had before."""
     by_item: dict[int, list[ItemVersion]] = {}
     for v in versions:
         by_item.setdefault(v.item_id, []).append(v)
-    return [Version(i, vs[-1].snapshot, vs) for i, vs in by_item.items()]
+    out = []
+    for i, vs in by_item.items():
+        last = vs[-1].snapshot.context
+        earlier: list[ItemVersion] = []
+        for v in vs[:-1]:
+            said = v.snapshot.context
+            if said != last and all(said != e.snapshot.context for e in earlier):
+                earlier.append(v)
+        out.append(Version(i, vs[-1].snapshot, vs, earlier))
+    return out
 
 
 @router.get("/stores/{store_id}/records/{item_id}")
