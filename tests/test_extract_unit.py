@@ -196,3 +196,22 @@ def test_news_announced_to_the_listener_is_an_opener() -> None:
     assert kept("Guess what, I adopted a puppy last week!") == ["I adopted a puppy last week!"]
     # a remark to the listener stays one
     assert kept("Gina, you won't believe how proud I am of you!") == []
+
+
+def test_the_save_policy_holds_for_any_extractor() -> None:
+    """What a language model proposes passes the save policy too: no greeting, no talk about
+    the chat, no speculation; a fact copied from the window is kept (it is in the history by
+    definition)."""
+    from memory_pipelines.core.extract import check_candidate
+
+    def cand(context: str, confidence: int = 5, category: str = "fact") -> dict:
+        return {"category": category, "context": context, "confidence": confidence,
+                "from_seq": 1, "to_seq": 1}  # fmt: skip
+
+    kept, why = check_candidate(cand("I'm allergic to peanuts"), 1, 2, ())
+    assert kept is not None and why is None
+    for bad in (cand("Hi! How are you today?"), cand("Might be allergic to kiwi", confidence=2)):
+        dropped, why = check_candidate(bad, 1, 2, ())
+        assert dropped is None and why is not None and why.startswith("save policy: "), why
+    episode, why = check_candidate(cand("We talked about the trip", category="episode"), 1, 2, ())
+    assert episode is None and why == "save policy: already_in_history"

@@ -34,7 +34,7 @@ from memory_pipelines.store import visibility
 from memory_pipelines.store.calls import record_calls
 from memory_pipelines.store.db import Conn, Database
 
-LOW_CONFIDENCE = 2  # at or below: low-confidence speculation, skipped by the save policy
+LOW_CONFIDENCE = policy.LOW_CONFIDENCE
 MAX_SEQ = 2**31 - 1  # seq is an integer column
 
 

@@ -243,7 +243,15 @@ def check_candidate(
         item["confidence"] = min(conf, MAX_CONFIDENCE)
     item["source"] = "machine"
     try:
-        validate_item(item)
+        parsed = validate_item(item)
     except ValidationError as exc:
         return None, str(exc)
+    # The save policy holds for whatever model read the window: no greeting, talk about the
+    # chat or speculation becomes memory. (Not "already in history": a fact taken from the
+    # window is in it by definition; nor restatements of it, for the same reason.)
+    if parsed.confidence <= policy.LOW_CONFIDENCE:
+        return None, "save policy: speculation (confidence at most 2)"
+    skip = policy.skip_reason_for_item(parsed.context, category=parsed.category)
+    if skip is not None:
+        return None, f"save policy: {skip}"
     return {**item, "from_seq": first, "to_seq": last}, None

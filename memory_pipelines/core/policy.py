@@ -110,6 +110,9 @@ def category_for(text: str, role: str = "user") -> str:
     return next((cat for reason, cat in SAVE_REASONS.items() if reason in kinds), "fact")
 
 
+LOW_CONFIDENCE = 2  # at or below: low-confidence speculation, skipped by the save policy
+
+
 def skip_reason_for_item(
     context: str,
     recent_texts: Sequence[str] = (),
