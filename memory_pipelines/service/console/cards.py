@@ -109,13 +109,15 @@ EXTRACTION = Card(
             "model",
             "Model",
             "text",
-            "The chat model that reads the conversations (required once on).",
+            "The chat model that reads the conversations with the openai backend (required"
+            " once on); the local backend is offline rules and records itself as the model.",
         ),
         Field(
             "instructions",
             "Instructions",
             "textarea",
-            "What is worth remembering for your organisation; empty leaves that to the model.",
+            "What is worth remembering for your organisation, given to the chat model (openai"
+            " backend); the local backend's rules read none. Empty leaves that to the model.",
         ),
         Field(
             "types",
