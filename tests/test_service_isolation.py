@@ -195,6 +195,10 @@ def requests(draw: st.DrawFn, w: World) -> tuple[str, str, dict[str, Any] | None
                 "autorecall",
                 "boot",
                 "drill",
+                "hydrate",
+                "period",
+                "neighbors",
+                "close",
                 "feed",
                 "settings",
                 "stores",
@@ -239,6 +243,21 @@ def requests(draw: st.DrawFn, w: World) -> tuple[str, str, dict[str, Any] | None
         return "GET", f"/v1/stores/{store}/chats/{chat}/boot", None, q
     if kind == "drill":
         return "GET", f"/v1/stores/{store}/drill/{draw(st.sampled_from(w.refs))}", None, q
+    if kind == "hydrate":
+        refs = draw(st.lists(st.sampled_from(w.refs), min_size=1, max_size=4))
+        return "POST", f"/v1/stores/{store}/hydrate", {"refs": refs, "person": person}, {}
+    if kind == "period":
+        return (
+            "GET",
+            f"/v1/stores/{store}/period",
+            None,
+            q | {"start": "2000-01-01", "end": "2100-01-01"},
+        )
+    if kind == "neighbors":
+        return "GET", f"/v1/stores/{store}/neighbors/{draw(st.sampled_from(w.refs))}", None, q
+    if kind == "close":  # only ids the key must not reach (a reachable one would be closed)
+        verb = draw(st.sampled_from(["fulfil", "cancel"]))
+        return "POST", f"/v1/stores/{store}/commitments/{item}/{verb}", None, q
     if kind == "feed":
         return "GET", f"/v1/stores/{store}/events", None, q | {"follow": "false"}
     if kind == "settings":
@@ -273,8 +292,10 @@ def test_a_limited_key_never_sees_another_persons_or_stores_records(
     who = data.draw(st.sampled_from(["ana", "onlyb"]))
     method, path, body, query = data.draw(requests(world))
     forbidden = world.forbidden[who]
-    if method == "DELETE" and ("item", int(path.rsplit("/", 1)[1])) not in forbidden:
-        return  # a record the key may delete is not what this test is about
+    closes = path.endswith(("/fulfil", "/cancel"))
+    target = path.rsplit("/", 2)[1] if closes else path.rsplit("/", 1)[1]
+    if (method == "DELETE" or closes) and ("item", int(target)) not in forbidden:
+        return  # a record the key may delete or close is not what this test is about
     headers = {"Authorization": f"Bearer {world.keys[who]}"}
     res = client.request(method, path, json=body, params=query, headers=headers)
     assert res.status_code != 500, res.text
@@ -283,7 +304,7 @@ def test_a_limited_key_never_sees_another_persons_or_stores_records(
     assert not leaked, (who, method, path, query, body, res.status_code, res.text[:500])
     named = set(refs_in(answer_json(res))) & forbidden
     assert not named, (who, method, path, query, body, named, res.text[:500])
-    if method == "DELETE":
+    if method == "DELETE" or closes:
         assert res.status_code in (403, 404)
     if res.status_code == 200 and method == "GET" and path.endswith("/records"):
         # a list the key may read holds only what it may see: the shared and ana's (store A)
@@ -295,6 +316,8 @@ def test_a_limited_key_never_sees_another_persons_or_stores_records(
             "SELECT count(*) AS n FROM agent_memory_items WHERE item_id = ANY(%s)", (world.ids,)
         ).fetchone()["n"]
     assert n == len(world.ids)
+    # ... and the closes closed nothing
+    assert Memory(world.a, db=db).get(world.ids[1]).status == "open"
 
 
 def test_the_shared_record_reaches_ana_without_bens_references(

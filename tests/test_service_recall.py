@@ -240,6 +240,9 @@ READS = [
     ("GET", "/v1/stores/{store}/settings", None),
     ("GET", "/v1/stores/{store}/chats/c1/boot?person=ana", None),
     ("GET", "/v1/stores/{store}/drill/item:{item}?person=ana", None),
+    ("POST", "/v1/stores/{store}/hydrate", {"refs": ["item:{item}"], "person": "ana"}),
+    ("GET", "/v1/stores/{store}/period?start=2000-01-01&end=2100-01-01&person=ana", None),
+    ("GET", "/v1/stores/{store}/neighbors/item:{item}?person=ana", None),
     ("POST", "/v1/stores/{store}/search", {"query": "importer launch", "person": "ana"}),
     (
         "POST",
@@ -276,6 +279,8 @@ def test_every_read_fails_when_its_audit_row_cannot_be_written(
 
     def call(method: str, path: str, body: Any) -> httpx.Response:
         url = path.format(store=t.store, item=item)
+        if body and "refs" in body:
+            body = {**body, "refs": [r.format(item=item) for r in body["refs"]]}
         return client.request(method, url, json=body, headers=t.auth())
 
     with db.connection() as conn:
@@ -327,6 +332,13 @@ def test_every_write_endpoint_replays_a_retry_and_writes_once(
     db: Database, client: httpx.Client, t: Tenant
 ) -> None:
     item = _fill(client, t)
+    made = client.post(
+        f"/v1/stores/{t.store}/records",
+        json={"category": "commitment", "context": "Cleo sends the budget.", "confidence": 8},
+        headers=t.auth(),
+    )
+    assert made.status_code == 201, made.text
+    promise = made.json()["id"]
     # (method, path, body, another body under the same Idempotency-Key)
     writes = [
         (
@@ -353,10 +365,11 @@ def test_every_write_endpoint_replays_a_retry_and_writes_once(
             {"maintenance": {"archive_idle_days": 45}},
             {"maintenance": {"archive_idle_days": 46}},
         ),
+        ("POST", "/v1/stores/{store}/commitments/{promise}/fulfil", None, None),
         ("DELETE", "/v1/stores/{store}/records/{item}", None, None),
     ]
     for n, (method, path, body, other_body) in enumerate(writes):
-        url = path.format(store=t.store, item=item)
+        url = path.format(store=t.store, item=item, promise=promise)
         headers = {**t.auth(), "Idempotency-Key": f"retry-{n}"}
         first = client.request(method, url, json=body, headers=headers)
         assert first.status_code in (200, 201), (path, first.text)

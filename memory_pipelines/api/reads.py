@@ -26,7 +26,19 @@ from memory_pipelines.core.confidence import as_unit
 from memory_pipelines.core.inputs import id_field
 from memory_pipelines.core.listing import MAX_PAGE, decode_cursor, encode_cursor
 from memory_pipelines.core.records import int_field
-from memory_pipelines.core.types import AutoRecall, BootWindow, Commitment, DrillDown, Hit
+from memory_pipelines.core.types import (
+    AutoRecall,
+    BootWindow,
+    Chunk,
+    Commitment,
+    DrillDown,
+    Hit,
+    Item,
+    Neighbor,
+    Passage,
+    PeriodPage,
+    Turn,
+)
 from memory_pipelines.core.types.base import Result
 from memory_pipelines.core.vocabulary import COMMITMENT_STATUSES
 from memory_pipelines.errors import ValidationError
@@ -175,6 +187,57 @@ def drill_down(
     on_read = _recorder(principal, endpoint, store, {"ref": ref, "person": person})
     recall = Recall(store, db=db, embedder=embedder)
     return recall.drill_down(ref, person=person, on_read=on_read)
+
+
+def hydrate(
+    db: Database,
+    embedder: Embedder,
+    principal: Principal,
+    store: str,
+    refs: Sequence[str],
+    *,
+    person: str | None,
+    endpoint: str = "POST /v1/stores/{store}/hydrate",
+) -> list[Item | Turn | Chunk | Passage]:
+    """Recall.hydrate for `person`: the records it may read, audited with each one returned."""
+    on_read = _recorder(principal, endpoint, store, {"refs": list(refs), "person": person})
+    return Recall(store, db=db, embedder=embedder).hydrate(refs, person=person, on_read=on_read)
+
+
+def by_period(
+    db: Database,
+    embedder: Embedder,
+    principal: Principal,
+    store: str,
+    start: str,
+    end: str,
+    *,
+    person: str | None,
+    limit: int = 200,
+    after: str | None = None,
+    endpoint: str = "GET /v1/stores/{store}/period",
+) -> PeriodPage:
+    """Recall.by_period for `person` (the temporal axis), audited with the page's records."""
+    filters = {"start": start, "end": end, "person": person, "limit": limit, "after": after}
+    on_read = _recorder(principal, endpoint, store, filters)
+    recall = Recall(store, db=db, embedder=embedder)
+    return recall.by_period(start, end, person=person, limit=limit, after=after, on_read=on_read)
+
+
+def neighbors(
+    db: Database,
+    embedder: Embedder,
+    principal: Principal,
+    store: str,
+    ref: str,
+    *,
+    person: str | None,
+    endpoint: str = "GET /v1/stores/{store}/neighbors/{ref}",
+) -> list[Neighbor]:
+    """Recall.neighbors for `person` (the graph axis), audited with the record and every
+    neighbour shown."""
+    on_read = _recorder(principal, endpoint, store, {"ref": ref, "person": person})
+    return Recall(store, db=db, embedder=embedder).neighbors(ref, person=person, on_read=on_read)
 
 
 def commitments(

@@ -215,18 +215,26 @@ class Recall:
         return [hits[i] for i in order]
 
     def hydrate(
-        self, hits: Sequence[Ref], *, person: str | None = None
+        self,
+        hits: Sequence[Ref],
+        *,
+        person: str | None = None,
+        on_read: Callable[[Conn, list[str]], None] | None = None,
     ) -> list[Item | Turn | Chunk | Passage]:
         """Full records for hits (or refs), in one read, in the order given; records the caller
         may not read are left out. Each is its kind's record type (a document's or an email's
         a Passage), whose `kind` and `id` name it. Reading what a search returned is not a
-        second recall: only search, by_period and neighbors count (access_count)."""
+        second recall: only search, by_period and neighbors count (access_count).
+        `on_read(conn, refs)`: see drill_down."""
         id_field("person", person, nullable=True)
         if isinstance(hits, str) or not isinstance(hits, Sequence):
             raise ValidationError("hits", f"must be a list of hits or refs, got {hits!r}")
         refs = [parse_ref(h) for h in hits]
-        with self.db.connection() as conn:
-            return self._hydrate(conn, refs, person)
+        with self.db.connection() as conn, conn.transaction() if on_read else nullcontext():
+            found = self._hydrate(conn, refs, person)
+            if on_read is not None:
+                on_read(conn, [f"{r.kind}:{r.id}" for r in found])
+            return found
 
     def _hydrate(
         self, conn: Conn, refs: list[tuple[str, int]], person: str | None
@@ -245,11 +253,12 @@ class Recall:
         person: str | None = None,
         limit: int = 200,
         after: str | None = None,
+        on_read: Callable[[Conn, list[str]], None] | None = None,
     ) -> PeriodPage:
         """Memory items (by valid_from), turns (by created_at) and chunks (by period_start)
         from start up to end, merged in time order, a page at a time (PeriodPage: `records`
         and `next`). `next` is None on the last page; otherwise pass it as `after` for the next
-        page (nothing is ever cut off silently)."""
+        page (nothing is ever cut off silently). `on_read(conn, refs)`: see drill_down."""
         id_field("person", person, nullable=True)
         t0, t1 = parse_time("start", start), parse_time("end", end)
         if t0 is None or t1 is None or t1 <= t0:
@@ -257,22 +266,31 @@ class Recall:
         if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 5000:
             raise ValidationError("limit", f"must be 1-5000, got {limit!r}")
         key = _period_key(after)
-        with self.db.connection() as conn:
+        with self.db.connection() as conn, conn.transaction() if on_read else nullcontext():
             rows = browse_db.by_period(conn, self.store_id, t0, t1, person, limit + 1, key)
             page = rows[:limit]
             items_db.touch_items(conn, [r.id for r in page if r.kind == "item"])
+            if on_read is not None:
+                on_read(conn, [f"{r.kind}:{r.id}" for r in page])
         last = page[-1] if len(rows) > limit else None
         cursor = f"{last.at.isoformat()}|{last.kind}|{last.id}" if last else None
         return PeriodPage(records=page, next=cursor)
 
-    def neighbors(self, ref: Ref, *, person: str | None = None) -> list[Neighbor]:
+    def neighbors(
+        self,
+        ref: Ref,
+        *,
+        person: str | None = None,
+        on_read: Callable[[Conn, list[str]], None] | None = None,
+    ) -> list[Neighbor]:
         """Forward links of a record plus the links into it (backlinks), with the other end's
         name resolved - `at` is when the other end was true or said (an item's valid_from, a
         turn's time, a chunk's period start), `state` an item's state (a superseded wording is
-        still a neighbour)."""
+        still a neighbour). `on_read(conn, refs)` gets the record and every neighbour: see
+        drill_down."""
         kind, rid = parse_ref(ref)
         id_field("person", person, nullable=True)
-        with self.db.connection() as conn:
+        with self.db.connection() as conn, conn.transaction() if on_read else nullcontext():
             if not visibility.visible(conn, self.store_id, person, [(kind, rid)]):
                 raise NotFound(
                     f"{kind} {rid} does not exist in store {self.store_id!r} or is not"
@@ -280,6 +298,8 @@ class Recall:
                 )
             rows = browse_db.neighbors(conn, self.store_id, kind, rid, person)
             items_db.touch_items(conn, [r.id for r in rows if r.kind == "item"])
+            if on_read is not None:
+                on_read(conn, [f"{kind}:{rid}", *(f"{r.kind}:{r.id}" for r in rows)])
         return rows
 
     def drill_down(

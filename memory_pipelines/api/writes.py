@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from memory_pipelines.api import commitments
 from memory_pipelines.api.access import Refused
 from memory_pipelines.api.memory import Memory
 from memory_pipelines.core.access import Principal, Request
 from memory_pipelines.core.inputs import id_field, record_id
-from memory_pipelines.core.types import SaveResult, TurnWritten
+from memory_pipelines.core.types import Item, SaveResult, TurnWritten
 from memory_pipelines.core.types.base import Result
 from memory_pipelines.errors import NotFound, ValidationError
 from memory_pipelines.models.embedder import Embedder
@@ -135,3 +136,24 @@ def delete(db: Database, principal: Principal, store: str, item_id: int, reader:
         raise Refused(decision)
     Memory(store, db=db, create=False).delete(item_id, actor=actor(principal))
     return Deleted(store=store, item_id=item_id)
+
+
+def close_commitment(
+    db: Database, principal: Principal, store: str, item_id: int, reader: Reader, status: str
+) -> Item:
+    """Mark a commitment the reader may see `fulfilled` or `cancelled` (api.commitments: an
+    open one only, else a ValidationError naming the field), if the key may write memory for
+    its person (Refused otherwise); NotFound as for a missing record when the reader may not
+    see it. The version and the event name the key."""
+    record_id("item_id", item_id)
+    if status not in ("fulfilled", "cancelled"):
+        raise ValidationError("status", f"must be fulfilled or cancelled, got {status!r}")
+    with db.connection() as conn:
+        record = items_db.get_item(conn, item_id, store_id=store)
+    if not reads(reader, record.person_id):
+        raise NotFound(f"memory item {item_id} does not exist in store {store!r}")
+    decision = principal.decide(Request("write_memory", store, record.person_id))
+    if not decision.allowed:
+        raise Refused(decision)
+    close = commitments.fulfil if status == "fulfilled" else commitments.cancel
+    return close(db, store, item_id, actor(principal))

@@ -21,7 +21,7 @@ router = APIRouter(tags=["recall"])
 ERRORS = documented(401, 403, 404, 413, 422, 429, 503)
 
 
-def _person(
+def person_for(
     request: Request, principal: Caller, action: str, store: str, person: str | None
 ) -> str | None:
     """Whom a search or an auto-recall is for: the person named (if the key may act for them),
@@ -36,7 +36,7 @@ def search(store: str, body: SearchIn, request: Request, principal: Caller) -> R
     chunks; basic: documents; email: emails), for `person` (their records and the shared; none:
     the shared only). Memory hits carry `confidence_as_read` (0-1, under this key's decay per
     type). Found memory items count as recalled. Audited with every hit."""
-    person = _person(request, principal, "search_memory", store, body.person)
+    person = person_for(request, principal, "search_memory", store, body.person)
     hits = reads.search(
         database(request),
         embedder(request),
@@ -58,7 +58,7 @@ def autorecall(store: str, body: AutoRecallIn, request: Request, principal: Call
     store's) in `<untrusted source="memory">`, else between [memory] lines; each memory line's
     confidence as this key reads it when the key has its own decay per type. Logged to
     agent_roi_injections and audited with every record injected."""
-    person = _person(request, principal, "search_memory", store, body.person)
+    person = person_for(request, principal, "search_memory", store, body.person)
     return answer(
         reads.autorecall(
             database(request),
@@ -123,7 +123,7 @@ def drill_down(
     run it was said in), a memory item the turns it was derived from. Every chunk has children:
     drilling never dead-ends. A record the reader may not see is a 404, as one that does not
     exist. Audited with the record and every child shown."""
-    reader = _person(request, principal, "search_memory", store, person)
+    reader = person_for(request, principal, "search_memory", store, person)
     return answer(
         reads.drill_down(database(request), embedder(request), principal, store, ref, person=reader)
     )
