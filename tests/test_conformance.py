@@ -194,6 +194,7 @@ def test_neighbors_show_replaced_wordings_and_when(memory: Memory, recall: Recal
     [link] = recall.neighbors(f"item:{new.id}")
     assert (link.link_type, link.id, link.state) == ("supersedes", old.id, "superseded")
     assert link.at is not None
+    assert new.id is not None and recall.neighbors(new.id) == [link]  # the spec's neighbors(id)
 
 
 def test_a_reranker_with_no_endpoint_keeps_the_search_order(

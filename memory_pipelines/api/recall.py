@@ -48,14 +48,17 @@ MAX_K = 200
 MAX_QUERY = 10_000  # characters; the embedder reads the first 256 word pieces anyway
 
 
-Ref = Hit | str | tuple[str, int]
+Ref = Hit | str | tuple[str, int] | int  # an int is a memory item's id (the spec's r.neighbors(id))
 KINDS = ("item", "turn", "chunk", "chat", "document", "email")
 
 
 def parse_ref(ref: Ref) -> tuple[str, int]:
-    """(kind, id) from a Hit, a "kind:id" string or a tuple; a clear error otherwise."""
+    """(kind, id) from a Hit, a "kind:id" string, a tuple or a memory item's id; a clear
+    error otherwise."""
     if isinstance(ref, Hit):
         return ref.kind, ref.id
+    if isinstance(ref, int) and not isinstance(ref, bool):
+        ref = ("item", ref)
     if isinstance(ref, str) and ":" in ref:
         kind, _, num = ref.partition(":")
         if num.isdigit():
@@ -70,7 +73,8 @@ def parse_ref(ref: Ref) -> tuple[str, int]:
     ):
         return ref[0], ref[1]
     raise ValidationError(
-        "ref", f"must be a hit or 'kind:id' with kind one of {', '.join(KINDS)}, got {ref!r}"
+        "ref",
+        f"must be a hit, an item id or 'kind:id' with kind one of {', '.join(KINDS)}, got {ref!r}",
     )
 
 
