@@ -48,11 +48,12 @@ def autorecall(
 
     `trust_envelope` is the setting of the key the turn runs under: True wraps the records in
     <untrusted source="memory">, False in [memory] lines; None follows the store's.
-    `decay_override` is that key's decay per type: given, each memory line carries its
-    confidence as that key reads it (the key's half-life first, the store's for other types;
-    1-10, one decimal) instead of as stored. `on_read(conn, refs)` gets every record injected
-    (kind:id) in the transaction that counts and logs the injection (the HTTP API audits it
-    there: if it raises, nothing is injected, counted or logged)."""
+    Each memory line carries its confidence as read (1-10, one decimal): halved per half-life
+    of its type since it was updated, `decay_override` (that key's decay per type) first, the
+    store's Decay per type for the other types; as stored for a type neither names.
+    `on_read(conn, refs)` gets every record injected (kind:id) in the transaction that counts
+    and logs the injection (the HTTP API audits it there: if it raises, nothing is injected,
+    counted or logged)."""
     if isinstance(budget_tokens, bool) or not isinstance(budget_tokens, int) or budget_tokens < 1:
         raise ValidationError("budget_tokens", f"must be a positive integer, got {budget_tokens!r}")
     id_field("chat", chat)
@@ -72,11 +73,9 @@ def autorecall(
     with db.connection() as conn:
         settings = stores_db.get_settings(conn, store_id)
         chat_id = turns_db.check_reader(conn, store_id, chat, person)
-    half_lives = (
-        decay_math.reader_half_lives(settings.decay_per_type.half_life_days, override)
-        if override is not None
-        else None
-    )
+    # Each memory line's confidence as read: the key's decay per type first, the store's for
+    # the rest (as search hits carry it); as stored when neither gives its type a half-life.
+    half_lives = decay_math.reader_half_lives(settings.decay_per_type.half_life_days, override)
     now = datetime.now(UTC)
     skipped = {"below_threshold": 0, "in_boot_window": 0, "over_budget": 0, "small_talk": 0}
     lines: list[dict[str, Any]] = []
@@ -136,7 +135,7 @@ def autorecall(
             continue
         # the hit's own kind and id last: a passage's extra holds its document kind ("basic")
         row = {**h.extra, "kind": h.kind, "id": h.id, "text": h.text, "at": h.at}
-        if half_lives is not None and h.kind == "item" and h.extra.get("updated_at"):
+        if h.kind == "item" and h.extra.get("updated_at"):
             row["confidence"] = round(
                 decay_math.confidence_as_read(
                     h.extra["confidence"],
