@@ -215,3 +215,16 @@ def test_history_is_audited_with_every_version_returned(
     [row] = reads_by_key(db, key_id)
     assert row["record_ids"] == sorted({v.item_id for v in versions})
     assert new.saved
+
+
+def test_who_wrote_a_derived_record_says_whose_conversation_it_was() -> None:
+    from memory_pipelines.core.listing import HIDDEN_WRITER, written_by
+
+    by_key = written_by("derived", None, "extraction@v1", "local-rules-v1", "k1", chat_seen=True)
+    assert by_key.name == "the model above key k1"
+    # a conversation written with no key (the command line, Python) was the application's
+    mine = written_by("derived", None, "extraction@v1", "local-rules-v1", None, chat_seen=True)
+    assert mine.name == "the model above the application"
+    # one the reader may not see keeps its key to itself
+    hidden = written_by("derived", None, "extraction@v1", "local-rules-v1", None)
+    assert hidden.name == f"the model above {HIDDEN_WRITER}"

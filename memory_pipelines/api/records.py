@@ -302,7 +302,12 @@ def _listed(
             ListedRecord.model_construct(
                 **{name: getattr(item, name) for name in Item.model_fields},
                 written=written_by(
-                    item.origin, item.key_id, item.written_by, item.model, visible_key
+                    item.origin,
+                    item.key_id,
+                    item.written_by,
+                    item.model,
+                    visible_key,
+                    chat_seen=item.chat_id is not None,
                 ),
                 confidence_as_read=round(as_unit(as_read), 4),
             )

@@ -197,13 +197,20 @@ HIDDEN_WRITER = "the key whose conversation it came from"
 
 
 def written_by(
-    origin: str, key_id: str | None, written: str, model: str | None, chat_key: str | None
+    origin: str,
+    key_id: str | None,
+    written: str,
+    model: str | None,
+    chat_key: str | None,
+    chat_seen: bool = False,
 ) -> WrittenBy:
     """Who wrote a record, as the Records list says it: a derived record names the model above
-    the key whose conversation it came from; one written through the API its key; anything
-    else the application (a job, the command line) by the name it gave."""
+    the key whose conversation it came from (`chat_key`; a conversation the reader sees,
+    `chat_seen`, written with no key was the application's); one written through the API its
+    key; anything else the application (a job, the command line) by the name it gave."""
     if origin == "derived":
-        above = f"key {chat_key}" if chat_key else HIDDEN_WRITER
+        keyless = "the application" if chat_seen else HIDDEN_WRITER
+        above = f"key {chat_key}" if chat_key else keyless
         return WrittenBy(
             kind="model", key_id=chat_key, model=model, name=f"the model above {above}"
         )
