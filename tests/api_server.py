@@ -27,6 +27,11 @@ MAX_BODY = 64_000
 ALL = [{"effect": "permit", "actions": list(ACTIONS)}]
 
 
+def only_person(store: str, person: str) -> list[dict[str, Any]]:
+    """A key policy permitting every action in one store, for one person only."""
+    return [{"effect": "permit", "actions": list(ACTIONS), "stores": [store], "persons": [person]}]
+
+
 @pytest.fixture(scope="session")
 def api_url(db: Database, embedder: Embedder) -> Iterator[str]:
     """One server for the whole run, on a free loopback port, stopped at the end."""

@@ -38,9 +38,11 @@ def test_a_page_whose_read_cannot_be_audited_is_not_shown(
 ) -> None:
     org = new_org(db)
     store = new_store(db, org)
-    saved = Memory(store, db=db, embedder=embedder).save(
+    memory = Memory(store, db=db, embedder=embedder)
+    saved = memory.save(
         {"category": "fact", "context": "The Faro depot keeps the spare scanners", "confidence": 7}
     )
+    chat = memory.write_turns("c", [{"text": "The Faro depot keeps the spare scanners."}])
     client, account, _ = _browser(db, api_url, org)
     fn = f"refuse_account_{account}"
     with db.connection() as conn:
@@ -61,6 +63,7 @@ def test_a_page_whose_read_cannot_be_audited_is_not_shown(
                 f"/console/stores/{store}/records/{saved.id}",
                 "/console/commitments",
                 f"/console/stores/{store}",
+                f"/console/traces/stores/{store}/chats/{chat[0].chat_id}",
             )
         ]
     finally:

@@ -7,19 +7,16 @@ insight."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import httpx
 import pytest
 
 from memory_pipelines.api.memory import Memory
 from memory_pipelines.api.reflection import reflect
-from memory_pipelines.core.access import ACTIONS
 from memory_pipelines.core.records import validate_item
 from memory_pipelines.models.embedder import Embedder
 from memory_pipelines.store import items as items_db
 from memory_pipelines.store.db import Database
-from tests.api_server import new_key, new_org, new_store
+from tests.api_server import new_key, new_org, new_store, only_person
 
 ALICE = [  # a cluster by similarity alone (tests/test_reflection.py)
     "Ana prefers morning meetings before 10am",
@@ -28,8 +25,23 @@ ALICE = [  # a cluster by similarity alone (tests/test_reflection.py)
 ]
 
 
-def _only(store: str, person: str) -> list[dict[str, Any]]:
-    return [{"effect": "permit", "actions": list(ACTIONS), "stores": [store], "persons": [person]}]
+def _records(
+    db: Database, embedder: Embedder, store: str, said: list[tuple[str, str | None]]
+) -> list[int]:
+    """Records written as the application writes them, (text, person) each, never recalled."""
+    vecs = embedder.embed([t for t, _ in said])
+    with db.transaction() as conn:
+        return [
+            items_db.insert_item(
+                conn,
+                store,
+                validate_item({"category": "fact", "confidence": 8, "context": t, "person": p}),
+                v,
+                origin="explicit",
+                trusted=True,
+            ).item_id
+            for (t, p), v in zip(said, vecs, strict=True)
+        ]
 
 
 def test_another_persons_cluster_never_supersedes_bobs_record(
@@ -40,24 +52,10 @@ def test_another_persons_cluster_never_supersedes_bobs_record(
     memory = Memory(store, db=db, embedder=embedder)
     memory.add_person("alice")
     memory.add_person("bob")
-    bob_id, bob = new_key(db, org, _only(store, "bob"))
+    bob_id, bob = new_key(db, org, only_person(store, "bob"))
     h = {"Authorization": f"Bearer {bob}"}
     # alice's records, written through the normal insert path
-    vecs = embedder.embed(ALICE)
-    with db.transaction() as conn:
-        alice_ids = [
-            items_db.insert_item(
-                conn,
-                store,
-                validate_item(
-                    {"category": "fact", "confidence": 8, "context": t, "person": "alice"}
-                ),
-                v,
-                origin="explicit",
-                trusted=True,
-            ).item_id
-            for t, v in zip(ALICE, vecs, strict=True)
-        ]
+    alice_ids = _records(db, embedder, store, [(t, "alice") for t in ALICE])
     # bob's own record, of category "insight", through the HTTP API with his key
     res = client.post(
         f"/v1/stores/{store}/records",
@@ -95,19 +93,7 @@ def test_another_persons_cluster_never_retires_a_shared_record(
     store = new_store(db, org)
     memory = Memory(store, db=db, embedder=embedder)
     memory.add_person("alice")
-    vecs = embedder.embed(ALICE)
-    with db.transaction() as conn:
-        for t, v in zip(ALICE, vecs, strict=True):
-            items_db.insert_item(
-                conn,
-                store,
-                validate_item(
-                    {"category": "fact", "confidence": 8, "context": t, "person": "alice"}
-                ),
-                v,
-                origin="explicit",
-                trusted=True,
-            )
+    _records(db, embedder, store, [(t, "alice") for t in ALICE])
     shared = memory.save(
         {
             "category": "insight",
@@ -129,19 +115,9 @@ def test_a_record_never_supersedes_another_persons(db: Database, embedder: Embed
     memory.add_person("alice")
     memory.add_person("bob")
     texts = ["Alice's desk is by the window", "Bob's desk is by the door", "Desks are hot-desked"]
-    vecs = embedder.embed(texts)
-    with db.transaction() as conn:
-        alice, bob, shared = (
-            items_db.insert_item(
-                conn,
-                store,
-                validate_item({"category": "fact", "confidence": 7, "context": t, "person": p}),
-                v,
-                origin="explicit",
-                trusted=True,
-            ).item_id
-            for t, v, p in zip(texts, vecs, ["alice", "bob", None], strict=True)
-        )
+    alice, bob, shared = _records(
+        db, embedder, store, list(zip(texts, ["alice", "bob", None], strict=True))
+    )
     for old, new in ((bob, alice), (shared, alice), (alice, shared)):
         with pytest.raises(ValueError, match="other persons"), db.transaction() as conn:
             items_db.supersede(conn, store, old, new, "test")

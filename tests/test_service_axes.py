@@ -11,14 +11,9 @@ import pytest
 
 from memory_pipelines.api.audit import reads_by_key
 from memory_pipelines.api.memory import Memory
-from memory_pipelines.core.access import ACTIONS
 from memory_pipelines.models.embedder import Embedder
 from memory_pipelines.store.db import Database
-from tests.api_server import new_key, new_org, new_store
-
-
-def _only(store: str, person: str) -> list[dict[str, Any]]:
-    return [{"effect": "permit", "actions": list(ACTIONS), "stores": [store], "persons": [person]}]
+from tests.api_server import new_key, new_org, new_store, only_person
 
 
 @pytest.fixture
@@ -29,7 +24,7 @@ def world(db: Database, embedder: Embedder, client: httpx.Client) -> dict[str, A
     memory.add_person("ana")
     memory.add_person("bob")
     _, app = new_key(db, org)
-    ana_id, ana = new_key(db, org, _only(store, "ana"))
+    ana_id, ana = new_key(db, org, only_person(store, "ana"))
     h = {"Authorization": f"Bearer {app}"}
 
     def save(body: dict[str, Any]) -> int:

@@ -13,10 +13,9 @@ import httpx
 import pytest
 
 from memory_pipelines.api.memory import Memory
-from memory_pipelines.core.access import ACTIONS
 from memory_pipelines.models.embedder import Embedder
 from memory_pipelines.store.db import Database
-from tests.api_server import new_key, new_org, new_store
+from tests.api_server import new_key, new_org, new_store, only_person
 
 
 @dataclass
@@ -32,10 +31,6 @@ class Store:
         return {"Authorization": f"Bearer {key}"}
 
 
-def _only(store: str, person: str) -> list[dict[str, Any]]:
-    return [{"effect": "permit", "actions": list(ACTIONS), "stores": [store], "persons": [person]}]
-
-
 @pytest.fixture
 def s(db: Database, embedder: Embedder) -> Store:
     org = new_org(db)
@@ -44,7 +39,7 @@ def s(db: Database, embedder: Embedder) -> Store:
     memory.add_person("alice")
     memory.add_person("bob")
     app_id, app = new_key(db, org)
-    bob_id, bob = new_key(db, org, _only(store, "bob"))
+    bob_id, bob = new_key(db, org, only_person(store, "bob"))
     return Store(store, memory, app, app_id, bob, bob_id)
 
 

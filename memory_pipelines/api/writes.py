@@ -126,14 +126,7 @@ def delete(db: Database, principal: Principal, store: str, item_id: int, reader:
     """Really delete a record the reader may see (NotFound otherwise, as for a missing one),
     if the key may delete for the record's person (Refused naming the permit otherwise). The
     deletion is an event naming the key."""
-    record_id("item_id", item_id)
-    with db.connection() as conn:
-        record = items_db.get_item(conn, item_id, store_id=store)
-    if not reads(reader, record.person_id):
-        raise NotFound(f"memory item {item_id} does not exist in store {store!r}")
-    decision = principal.decide(Request("delete_memory", store, record.person_id))
-    if not decision.allowed:
-        raise Refused(decision)
+    _may(db, principal, store, item_id, reader, "delete_memory")
     Memory(store, db=db, create=False).delete(item_id, actor=actor(principal))
     return Deleted(store=store, item_id=item_id)
 
@@ -145,15 +138,23 @@ def close_commitment(
     open one only, else a ValidationError naming the field), if the key may write memory for
     its person (Refused otherwise); NotFound as for a missing record when the reader may not
     see it. The version and the event name the key."""
-    record_id("item_id", item_id)
     if status not in ("fulfilled", "cancelled"):
         raise ValidationError("status", f"must be fulfilled or cancelled, got {status!r}")
+    _may(db, principal, store, item_id, reader, "write_memory")
+    close = commitments.fulfil if status == "fulfilled" else commitments.cancel
+    return close(db, store, item_id, actor(principal))
+
+
+def _may(
+    db: Database, principal: Principal, store: str, item_id: int, reader: Reader, action: str
+) -> None:
+    """NotFound, worded as for a missing record, unless the reader may see the record; Refused
+    (naming the permit) unless the key may do `action` for the record's person."""
+    record_id("item_id", item_id)
     with db.connection() as conn:
         record = items_db.get_item(conn, item_id, store_id=store)
     if not reads(reader, record.person_id):
         raise NotFound(f"memory item {item_id} does not exist in store {store!r}")
-    decision = principal.decide(Request("write_memory", store, record.person_id))
+    decision = principal.decide(Request(action, store, record.person_id))
     if not decision.allowed:
         raise Refused(decision)
-    close = commitments.fulfil if status == "fulfilled" else commitments.cancel
-    return close(db, store, item_id, actor(principal))
