@@ -88,3 +88,33 @@ def test_save_with_dedup_falls_back_when_answers_are_invalid(memory: Memory) -> 
             )
         ]
     assert "invalid" in outcomes
+
+
+def test_a_models_greeting_and_guess_are_refused_by_the_save_policy(memory: Memory) -> None:
+    """Whatever model reads the window, the save policy holds: its greeting and its guess are
+    dropped and counted apart from invalid answers; its fact is a candidate."""
+    from memory_pipelines.api.extraction import extract_pending, plan_windows
+
+    memory.write_turns(
+        "c",
+        [
+            {"text": "Hi! How are you today?", "speaker": "Ana"},
+            {"text": "I might be allergic to kiwi, not sure.", "speaker": "Ana"},
+            {"text": "We picked Postgres because ops already runs it.", "speaker": "Ana"},
+        ],
+    )
+    said = [("Hi! How are you today?", 5), ("Might be allergic to kiwi", 2)]
+    said.append(("Ana's team picked Postgres because ops already runs it", 6))
+    items = [
+        {"category": "fact", "context": t, "confidence": c, "from_seq": n, "to_seq": n}
+        for n, (t, c) in enumerate(said, start=1)
+    ]
+    with FakeOpenAI([json.dumps({"items": items})] * 4) as fake:
+        models = Models(OpenAIBackend(fake.url, "tiny"))
+        plan_windows(memory.db, memory.store_id)
+        counts = extract_pending(memory.db, memory.store_id, models)
+    assert (counts["candidates"], counts["dropped_by_policy"], counts["dropped_invalid"]) == (
+        1,
+        2,
+        0,
+    )

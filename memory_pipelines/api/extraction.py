@@ -17,7 +17,7 @@ import numpy as np
 
 from memory_pipelines.api.dedup import DedupPool, Provenance, save_deduplicated
 from memory_pipelines.core.due import Owed
-from memory_pipelines.core.extract import PROVENANCE_KEYS, check_candidate
+from memory_pipelines.core.extract import POLICY_DROP, PROVENANCE_KEYS, check_candidate
 from memory_pipelines.core.records import ItemInput, validate_item
 from memory_pipelines.core.settings import Extraction
 from memory_pipelines.core.windows import windows_for
@@ -92,7 +92,9 @@ def extract_pending(
     with db.connection() as conn:
         settings = stores_db.get_settings(conn, store_id).extraction
         windows = ex_db.windows_in_state(conn, store_id, "pending")
-    counts = {"windows_read": 0, "candidates": 0, "dropped_invalid": 0, "model_calls": 0}
+    counts = dict.fromkeys(
+        ("windows_read", "candidates", "dropped_invalid", "dropped_by_policy", "model_calls"), 0
+    )
     for w in windows:
         with db.connection() as conn:
             turns = ex_db.window_turns(conn, w["chat_id"], w["from_seq"], w["to_seq"])
@@ -110,7 +112,9 @@ def extract_pending(
             vec = _known_vector(cand.pop("embedding", None))
             item, why = check_candidate(cand, w["from_seq"], w["to_seq"], settings.types)
             checked.append((item or {"raw": cand}, item is not None, why, vec if item else None))
-            counts["dropped_invalid"] += item is None
+            refused = why is not None and why.startswith(POLICY_DROP)
+            counts["dropped_by_policy"] += refused  # a greeting, chatter, speculation
+            counts["dropped_invalid"] += item is None and not refused
         calls = models.drain()
         with db.transaction() as conn:
             ex_db.store_candidates(conn, store_id, w["window_id"], checked)
@@ -120,7 +124,8 @@ def extract_pending(
         counts["model_calls"] += len(calls)
     log(
         f"store {store_id}: read {counts['windows_read']} windows, {counts['candidates']}"
-        f" candidates, {counts['dropped_invalid']} dropped as invalid"
+        f" candidates, {counts['dropped_invalid']} dropped as invalid,"
+        f" {counts['dropped_by_policy']} by the save policy"
     )
     return counts
 

@@ -221,6 +221,9 @@ def extract_window(
 PROVENANCE_KEYS = ("from_seq", "to_seq")
 
 
+POLICY_DROP = "save policy: "  # how a candidate the save policy refuses is dropped (its why)
+
+
 def check_candidate(
     raw: Any, from_seq: int, to_seq: int, types: Sequence[str]
 ) -> tuple[dict[str, Any] | None, str | None]:
@@ -250,8 +253,8 @@ def check_candidate(
     # chat or speculation becomes memory. (Not "already in history": a fact taken from the
     # window is in it by definition; nor restatements of it, for the same reason.)
     if parsed.confidence <= policy.LOW_CONFIDENCE:
-        return None, "save policy: speculation (confidence at most 2)"
+        return None, f"{POLICY_DROP}speculation (confidence at most 2)"
     skip = policy.skip_reason_for_item(parsed.context, category=parsed.category)
     if skip is not None:
-        return None, f"save policy: {skip}"
+        return None, f"{POLICY_DROP}{skip}"
     return {**item, "from_seq": first, "to_seq": last}, None
