@@ -5,6 +5,7 @@ event feed must not name it either."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import httpx
@@ -48,6 +49,7 @@ def world(db: Database, embedder: Embedder, client: httpx.Client) -> dict[str, A
     return {
         "store": store,
         "app_id": app_id,
+        "app": h,
         "bob": {"Authorization": f"Bearer {bob}"},
         "id": saved.json()["id"],
     }
@@ -75,3 +77,19 @@ def test_feed_event_of_a_shared_record_from_another_persons_chat_names_no_key(
     assert res.status_code == 200, res.text
     assert str(world["id"]) in res.text  # the create event of the shared record is there
     assert world["app_id"] not in res.text, res.text
+
+
+def test_the_feed_keeps_the_key_hidden_after_the_record_is_deleted(
+    client: httpx.Client, world: dict[str, Any]
+) -> None:
+    """Whose chat a record was written in is kept on its events: once the record is gone the
+    feed still names no key for its earlier events (found by a review of the feed's SQL)."""
+    store = world["store"]
+    gone = client.delete(f"/v1/stores/{store}/records/{world['id']}", headers=world["app"])
+    assert gone.status_code == 200, gone.text
+    res = client.get(f"/v1/stores/{store}/events", params={"follow": "false"}, headers=world["bob"])
+    assert res.status_code == 200, res.text
+    events = [json.loads(line[6:]) for line in res.text.splitlines() if line.startswith("data: ")]
+    mine = {e["kind"]: e["actor"] for e in events if e["item_id"] == world["id"]}
+    assert mine["create"] != f"key {world['app_id']}", mine  # written in alice's chat: hidden
+    assert mine["delete"] == f"key {world['app_id']}"  # deleting it is no chat's act

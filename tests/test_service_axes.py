@@ -116,3 +116,26 @@ def test_a_commitment_is_closed_once_by_a_key_that_may_write_it(
     assert memory.get(world["bob_promise"]).status == "open"
     assert memory.get(world["shared_promise"]).status == "open"
     assert client.post(url.format(world["anas"], "fulfil"), headers=h).status_code == 422
+
+
+def test_closing_a_commitment_tells_a_write_only_key_nothing_of_the_record(
+    db: Database, client: httpx.Client, world: dict[str, Any]
+) -> None:
+    """A key that may write but not read closes a commitment and learns its new status only:
+    not its text, nor what another record is (found by a review of this endpoint)."""
+    store = world["store"]
+    with db.connection() as conn:
+        org = conn.execute("SELECT org_id FROM stores WHERE store_id = %s", (store,)).fetchone()
+    _, writer = new_key(db, org["org_id"], [{"effect": "permit", "actions": ["write_memory"]}])
+    h = {"Authorization": f"Bearer {writer}"}
+    promise = world["bob_promise"]
+    assert client.get(f"/v1/stores/{store}/records/{promise}", headers=h).status_code == 403
+    res = client.post(f"/v1/stores/{store}/commitments/{promise}/fulfil", headers=h)
+    assert res.status_code == 200 and res.json() == {
+        "store": store,
+        "item_id": promise,
+        "status": "fulfilled",
+    }, res.text
+    fact = client.post(f"/v1/stores/{store}/commitments/{world['bobs']}/fulfil", headers=h)
+    assert fact.status_code == 422 and "fact" not in fact.text, fact.text
+    assert fact.json()["message"].endswith("is not an open commitment")

@@ -278,6 +278,7 @@ def run_extraction(
         "model_calls": read["model_calls"] + applied["model_calls"],
         "duration_s": round(time.perf_counter() - start, 3),
     }
-    with db.connection() as conn:
-        ex_db.record_pass(conn, store_id, run_id, **counts)
+    with db.connection() as conn:  # the pass row keeps its own fields (the run's metadata all)
+        kept = {k: v for k, v in counts.items() if k in ex_db.PASS_FIELDS}
+        ex_db.record_pass(conn, store_id, run_id, **kept)
     return counts

@@ -61,7 +61,7 @@ def parse_ref(ref: Ref) -> tuple[str, int]:
         ref = ("item", ref)
     if isinstance(ref, str) and ":" in ref:
         kind, _, num = ref.partition(":")
-        if num.isdigit():
+        if _record_id(num) is not None:
             ref = (kind, int(num))
     if (
         isinstance(ref, tuple)
@@ -235,19 +235,27 @@ class Recall:
             raise ValidationError("hits", f"must be a list of hits or refs, got {hits!r}")
         refs = [parse_ref(h) for h in hits]
         with self.db.connection() as conn, conn.transaction() if on_read else nullcontext():
-            found = self._hydrate(conn, refs, person)
-            if on_read is not None:
-                on_read(conn, [f"{r.kind}:{r.id}" for r in found])
-            return found
+            found = self._found(conn, refs, person)
+            shown = [(k, i) for k, i in refs if (k, i) in found]
+            if on_read is not None:  # as refs name them ("document:3", not its table's kind)
+                on_read(conn, [f"{k}:{i}" for k, i in dict.fromkeys(shown)])
+            return [found[ref] for ref in shown]
 
     def _hydrate(
         self, conn: Conn, refs: list[tuple[str, int]], person: str | None
     ) -> list[Item | Turn | Chunk | Passage]:
+        found = self._found(conn, refs, person)
+        return [found[(k, i)] for k, i in refs if (k, i) in found]
+
+    def _found(
+        self, conn: Conn, refs: list[tuple[str, int]], person: str | None
+    ) -> dict[tuple[str, int], Item | Turn | Chunk | Passage]:
+        """The records of these refs the reader may read, by ref, items redacted for them."""
         found = browse_db.hydrate(conn, self.store_id, refs, person)
         items = [r for r in found.values() if isinstance(r, Item)]
         for item in visibility.redact_items(conn, self.store_id, person, items):
             found[("item", item.item_id)] = item
-        return [found[(k, i)] for k, i in refs if (k, i) in found]
+        return found
 
     def by_period(
         self,
@@ -347,15 +355,25 @@ class Recall:
         return out
 
 
+def _record_id(text: str) -> int | None:
+    """A record id written in ASCII digits, within a bigint's range (ids are 1 .. 2**63 - 1);
+    None otherwise ("²" is a digit to str.isdigit, and int() of 5,000 digits raises)."""
+    if not (text.isascii() and text.isdigit() and len(text) <= 19):
+        return None
+    value = int(text)
+    return value if 0 < value < 2**63 else None
+
+
 def _period_key(after: str | None) -> tuple[datetime, str, int] | None:
     """The (at, kind, id) a by_period cursor names."""
     if after is None:
         return None
     parts = after.split("|") if isinstance(after, str) else []
     at = parse_time("after", parts[0]) if len(parts) == 3 else None
-    if at is None or parts[1] not in KINDS or not parts[2].isdigit():
+    rid = _record_id(parts[2]) if at is not None else None
+    if at is None or parts[1] not in KINDS or rid is None:
         raise ValidationError("after", f"must be the `next` of a by_period page, got {after!r}")
-    return at, parts[1], int(parts[2])
+    return at, parts[1], rid
 
 
 def _redact_hits(conn: Conn, store_id: str, person: str | None, hits: list[Hit]) -> list[Hit]:

@@ -131,23 +131,40 @@ def delete(db: Database, principal: Principal, store: str, item_id: int, reader:
     return Deleted(store=store, item_id=item_id)
 
 
+class Closed(Result):
+    """A commitment closed: its new status (a version and a `fulfil` or `cancel` event on the
+    feed name the key). Not the record: closing is a write, and a key may write without
+    being allowed to read."""
+
+    store: str
+    item_id: int
+    status: str
+
+
 def close_commitment(
     db: Database, principal: Principal, store: str, item_id: int, reader: Reader, status: str
-) -> Item:
+) -> Closed:
     """Mark a commitment the reader may see `fulfilled` or `cancelled` (api.commitments: an
     open one only, else a ValidationError naming the field), if the key may write memory for
     its person (Refused otherwise); NotFound as for a missing record when the reader may not
-    see it. The version and the event name the key."""
+    see it. To a key that may not read the record, the error says no more than that it is
+    not an open commitment."""
     if status not in ("fulfilled", "cancelled"):
         raise ValidationError("status", f"must be fulfilled or cancelled, got {status!r}")
-    _may(db, principal, store, item_id, reader, "write_memory")
+    record = _may(db, principal, store, item_id, reader, "write_memory")
     close = commitments.fulfil if status == "fulfilled" else commitments.cancel
-    return close(db, store, item_id, actor(principal))
+    try:
+        close(db, store, item_id, actor(principal))
+    except ValidationError:
+        if principal.decide(Request("read_memory", store, record.person_id)).allowed:
+            raise
+        raise ValidationError("status", f"item {item_id} is not an open commitment") from None
+    return Closed(store=store, item_id=item_id, status=status)
 
 
 def _may(
     db: Database, principal: Principal, store: str, item_id: int, reader: Reader, action: str
-) -> None:
+) -> Item:
     """NotFound, worded as for a missing record, unless the reader may see the record; Refused
     (naming the permit) unless the key may do `action` for the record's person."""
     record_id("item_id", item_id)
@@ -158,3 +175,4 @@ def _may(
     decision = principal.decide(Request(action, store, record.person_id))
     if not decision.allowed:
         raise Refused(decision)
+    return record

@@ -21,12 +21,12 @@ CHANNEL = "memory_events"  # what the database NOTIFYs on commit (see 008_feed_j
 
 # A person's feed: events about shared records (or none) and their own (see 010_privacy.sql).
 # A key or an account that wrote a record in a chat the reader may not see is that chat's: the
-# event names it as HIDDEN_WRITER (store/visibility.actor_seen), as the record does.
+# event names it as HIDDEN_WRITER (store/visibility.actor_seen), as the record does. Whose chat
+# it was is kept on the event when it is written (021): the record may be deleted since.
 _READ = sql.SQL(
     "SELECT {}, CASE WHEN NOT %(everyone)s AND (actor LIKE 'key %%' OR actor LIKE 'account %%')"
-    " AND EXISTS (SELECT 1 FROM agent_memory_items i JOIN chats c USING (chat_id)"
-    "  WHERE i.item_id = events.item_id AND c.person_id IS NOT NULL"
-    "  AND c.person_id IS DISTINCT FROM %(reader)s) THEN %(hidden)s ELSE actor END AS actor"
+    " AND chat_person_id IS NOT NULL AND chat_person_id IS DISTINCT FROM %(reader)s"
+    " THEN %(hidden)s ELSE actor END AS actor"
     " FROM events WHERE store_id = %(store)s AND event_id > %(after)s AND {}"
     " ORDER BY event_id LIMIT %(batch)s"
 ).format(

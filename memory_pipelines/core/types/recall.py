@@ -34,6 +34,13 @@ class Passage(Record):
     def id(self) -> int:
         return self.passage_id
 
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def ref(self) -> str:
+        """The passage as refs name it ("document:3", "email:5"); its `kind` is the document's
+        (basic or email)."""
+        return f"{'email' if self.kind == 'email' else 'document'}:{self.passage_id}"
+
 
 class Hit(Result):
     """One search result: the record's kind (item, turn, chunk, document or email) and id, its

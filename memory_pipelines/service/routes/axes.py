@@ -35,7 +35,7 @@ Person = Annotated[
 
 
 class HydrateIn(Body):
-    refs: list[StrictStr] = Field(
+    refs: list[Annotated[StrictStr, Field(max_length=40)]] = Field(
         min_length=1, max_length=200, description="records as hits name them: kind:id"
     )
     person: StrictStr | None = Field(None, description="read as this person")
@@ -100,7 +100,7 @@ def neighbors(
 
 @router.post(
     "/v1/stores/{store}/commitments/{item_id}/{verb}",
-    response_model=Item,
+    response_model=writes.Closed,
     responses=documented(401, 403, 404, 409, 413, 422, 429, 503),
 )
 def close_commitment(
@@ -118,7 +118,7 @@ def close_commitment(
     guard = reading.guard
     status = "fulfilled" if verb == "fulfil" else "cancelled"
 
-    def write() -> Item:
+    def write() -> writes.Closed:
         return writes.close_commitment(
             guard.db, guard.principal, store, item_id, reading.reader, status
         )
