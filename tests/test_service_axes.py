@@ -94,7 +94,10 @@ def test_hydrate_period_and_neighbors_read_as_the_keys_person_and_are_audited(
         ("out", world["shared"])
     ]
     [row] = reads_by_key(db, world["ana_id"], 1)
-    assert row["record_refs"] == [f"item:{world['anas']}", f"item:{world['shared']}"]
+    assert row["record_refs"] == [f"item:{world['shared']}"]
+    assert row["filters"]["ref"] == f"item:{world['anas']}"
+    bare = client.get(f"/v1/stores/{store}/neighbors/{world['anas']}", headers=h)  # an item's id
+    assert bare.status_code == 200 and bare.json() == res.json()
     hidden = client.get(f"/v1/stores/{store}/neighbors/item:{world['bobs']}", headers=h)
     assert hidden.status_code == 404 and "Bob" not in hidden.text
 

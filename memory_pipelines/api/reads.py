@@ -234,8 +234,8 @@ def neighbors(
     person: str | None,
     endpoint: str = "GET /v1/stores/{store}/neighbors/{ref}",
 ) -> list[Neighbor]:
-    """Recall.neighbors for `person` (the graph axis), audited with the record and every
-    neighbour shown."""
+    """Recall.neighbors for `person` (the graph axis), audited with every neighbour shown (the
+    record asked about is in the filters)."""
     on_read = _recorder(principal, endpoint, store, {"ref": ref, "person": person})
     return Recall(store, db=db, embedder=embedder).neighbors(ref, person=person, on_read=on_read)
 

@@ -59,6 +59,8 @@ def parse_ref(ref: Ref) -> tuple[str, int]:
         return ref.kind, ref.id
     if isinstance(ref, int) and not isinstance(ref, bool):
         ref = ("item", ref)
+    elif isinstance(ref, str) and _record_id(ref) is not None:
+        ref = ("item", int(ref))  # "42", as a path over HTTP writes an item's id
     if isinstance(ref, str) and ":" in ref:
         kind, _, num = ref.partition(":")
         if _record_id(num) is not None:
@@ -298,7 +300,7 @@ class Recall:
         """Forward links of a record plus the links into it (backlinks), with the other end's
         name resolved - `at` is when the other end was true or said (an item's valid_from, a
         turn's time, a chunk's period start), `state` an item's state (a superseded wording is
-        still a neighbour). `on_read(conn, refs)` gets the record and every neighbour: see
+        still a neighbour). `on_read(conn, refs)` gets every neighbour returned: see
         drill_down."""
         kind, rid = parse_ref(ref)
         id_field("person", person, nullable=True)
@@ -310,8 +312,8 @@ class Recall:
                 )
             rows = browse_db.neighbors(conn, self.store_id, kind, rid, person)
             items_db.touch_items(conn, [r.id for r in rows if r.kind == "item"])
-            if on_read is not None:
-                on_read(conn, [f"{kind}:{rid}", *(f"{r.kind}:{r.id}" for r in rows)])
+            if on_read is not None:  # what is returned: the neighbours, not the record asked
+                on_read(conn, [f"{r.kind}:{r.id}" for r in rows])
         return rows
 
     def drill_down(

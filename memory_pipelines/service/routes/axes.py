@@ -21,7 +21,11 @@ router = APIRouter(tags=["recall"])
 ERRORS = documented(401, 403, 404, 413, 422, 429, 503)
 Ref = Annotated[
     str,
-    Path(min_length=3, max_length=40, description="a record as hits name it: kind:id (item:3)"),
+    Path(
+        min_length=1,
+        max_length=40,
+        description="a record as hits name it, kind:id (item:3), or an item's id",
+    ),
 ]
 Person = Annotated[
     str | None,
@@ -89,8 +93,8 @@ def neighbors(
     store: str, ref: Ref, request: Request, principal: Caller, person: Person = None
 ) -> Response:
     """A record's links out and into it (backlinks), each with the record at the other end,
-    its name, time and state. A record the reader may not see is a 404. Audited with the
-    record and every neighbour."""
+    its name, time and state. A record the reader may not see is a 404. Audited with every
+    neighbour returned."""
     reader = person_for(request, principal, "search_memory", store, person)
     found = reads.neighbors(
         database(request), embedder(request), principal, store, ref, person=reader

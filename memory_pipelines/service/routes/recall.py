@@ -102,10 +102,10 @@ def drill_down(
     ref: Annotated[
         str,
         Path(
-            min_length=3,
+            min_length=1,
             max_length=40,
             description="the record to open, as search hits and auto-recall lines name it:"
-            " kind:id (chunk:12, turn:7, item:3)",
+            " kind:id (chunk:12, turn:7, item:3), or an item's id",
         ),
     ],
     person: Annotated[
