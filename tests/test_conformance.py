@@ -195,6 +195,7 @@ def test_neighbors_show_replaced_wordings_and_when(memory: Memory, recall: Recal
     assert (link.link_type, link.id, link.state) == ("supersedes", old.id, "superseded")
     assert link.at is not None
     assert new.id is not None and recall.neighbors(new.id) == [link]  # the spec's neighbors(id)
+    assert old.id is not None and memory.get(old.id).access_count == 0  # shown, not recalled
 
 
 def test_a_reranker_with_no_endpoint_keeps_the_search_order(

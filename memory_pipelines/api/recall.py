@@ -311,7 +311,9 @@ class Recall:
                     " readable here"
                 )
             rows = browse_db.neighbors(conn, self.store_id, kind, rid, person)
-            items_db.touch_items(conn, [r.id for r in rows if r.kind == "item"])
+            # a replaced or archived wording is shown, not recalled: only current ones count
+            current = [r.id for r in rows if r.kind == "item" and r.state == "current"]
+            items_db.touch_items(conn, current)
             if on_read is not None:  # what is returned: the neighbours, not the record asked
                 on_read(conn, [f"{r.kind}:{r.id}" for r in rows])
         return rows
