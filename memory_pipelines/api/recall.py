@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from memory_pipelines.api.ranked import rank_candidates
+from memory_pipelines.api.refs import Ref, parse_ref, period_key
 from memory_pipelines.core import ranking
 from memory_pipelines.core.inputs import id_field
 from memory_pipelines.core.records import parse_time, text_field
@@ -46,38 +47,6 @@ SCOPES: dict[str, tuple[str, ...]] = {
 ALL_SCOPES: tuple[str, ...] = tuple(SCOPES)
 MAX_K = 200
 MAX_QUERY = 10_000  # characters; the embedder reads the first 256 word pieces anyway
-
-
-Ref = Hit | str | tuple[str, int] | int  # an int is a memory item's id (the spec's r.neighbors(id))
-KINDS = ("item", "turn", "chunk", "chat", "document", "email")
-
-
-def parse_ref(ref: Ref) -> tuple[str, int]:
-    """(kind, id) from a Hit, a "kind:id" string, a tuple or a memory item's id; a clear
-    error otherwise."""
-    if isinstance(ref, Hit):
-        return ref.kind, ref.id
-    if isinstance(ref, int) and not isinstance(ref, bool):
-        ref = ("item", ref)
-    elif isinstance(ref, str) and _record_id(ref) is not None:
-        ref = ("item", int(ref))  # "42", as a path over HTTP writes an item's id
-    if isinstance(ref, str) and ":" in ref:
-        kind, _, num = ref.partition(":")
-        if _record_id(num) is not None:
-            ref = (kind, int(num))
-    if (
-        isinstance(ref, tuple)
-        and len(ref) == 2
-        and ref[0] in KINDS
-        and isinstance(ref[1], int)
-        and not isinstance(ref[1], bool)
-        and 0 < ref[1] < 2**63  # ids are bigint
-    ):
-        return ref[0], ref[1]
-    raise ValidationError(
-        "ref",
-        f"must be a hit, an item id or 'kind:id' with kind one of {', '.join(KINDS)}, got {ref!r}",
-    )
 
 
 class Recall:
@@ -279,7 +248,7 @@ class Recall:
             raise ValidationError("end", f"must be after start, got {start!r} .. {end!r}")
         if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 5000:
             raise ValidationError("limit", f"must be 1-5000, got {limit!r}")
-        key = _period_key(after)
+        key = period_key(after)
         with self.db.connection() as conn, conn.transaction() if on_read else nullcontext():
             rows = browse_db.by_period(conn, self.store_id, t0, t1, person, limit + 1, key)
             page = rows[:limit]
@@ -357,27 +326,6 @@ class Recall:
             if on_read is not None:
                 on_read(conn, [out.ref, *(f"{c.kind}:{c.id}" for c in out.children)])
         return out
-
-
-def _record_id(text: str) -> int | None:
-    """A record id written in ASCII digits, within a bigint's range (ids are 1 .. 2**63 - 1);
-    None otherwise ("²" is a digit to str.isdigit, and int() of 5,000 digits raises)."""
-    if not (text.isascii() and text.isdigit() and len(text) <= 19):
-        return None
-    value = int(text)
-    return value if 0 < value < 2**63 else None
-
-
-def _period_key(after: str | None) -> tuple[datetime, str, int] | None:
-    """The (at, kind, id) a by_period cursor names."""
-    if after is None:
-        return None
-    parts = after.split("|") if isinstance(after, str) else []
-    at = parse_time("after", parts[0]) if len(parts) == 3 else None
-    rid = _record_id(parts[2]) if at is not None else None
-    if at is None or parts[1] not in KINDS or rid is None:
-        raise ValidationError("after", f"must be the `next` of a by_period page, got {after!r}")
-    return at, parts[1], rid
 
 
 def _redact_hits(conn: Conn, store_id: str, person: str | None, hits: list[Hit]) -> list[Hit]:

@@ -9,15 +9,17 @@ UPDATE events e SET chat_person_id = c.person_id
  WHERE i.item_id = e.item_id AND c.person_id IS NOT NULL;
 
 CREATE OR REPLACE FUNCTION events_person() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+    owner text;
+    chat_owner text;
 BEGIN
-    IF NEW.person_id IS NULL AND NEW.item_id IS NOT NULL THEN
-        NEW.person_id := coalesce(
-            (SELECT person_id FROM agent_memory_items WHERE item_id = NEW.item_id),
-            NEW.payload->>'person_id');
-    END IF;
-    IF NEW.chat_person_id IS NULL AND NEW.item_id IS NOT NULL THEN
-        NEW.chat_person_id := (SELECT c.person_id FROM agent_memory_items i
-                                 JOIN chats c USING (chat_id) WHERE i.item_id = NEW.item_id);
+    IF NEW.item_id IS NOT NULL THEN
+        -- one lookup of the record: its person, and whose chat it was written in
+        SELECT i.person_id, c.person_id INTO owner, chat_owner
+          FROM agent_memory_items i LEFT JOIN chats c USING (chat_id)
+         WHERE i.item_id = NEW.item_id;
+        NEW.person_id := coalesce(NEW.person_id, owner, NEW.payload->>'person_id');
+        NEW.chat_person_id := coalesce(NEW.chat_person_id, chat_owner);
     END IF;
     RETURN NEW;
 END $$;

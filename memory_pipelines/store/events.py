@@ -15,7 +15,7 @@ from psycopg.types.json import Jsonb
 from memory_pipelines.core.listing import HIDDEN_WRITER
 from memory_pipelines.core.types import Event
 from memory_pipelines.store.db import Conn
-from memory_pipelines.store.visibility import reader_sees
+from memory_pipelines.store.visibility import NAMED_ACTOR, reader_sees
 
 CHANNEL = "memory_events"  # what the database NOTIFYs on commit (see 008_feed_jobs.sql)
 
@@ -24,7 +24,7 @@ CHANNEL = "memory_events"  # what the database NOTIFYs on commit (see 008_feed_j
 # event names it as HIDDEN_WRITER (store/visibility.actor_seen), as the record does. Whose chat
 # it was is kept on the event when it is written (021): the record may be deleted since.
 _READ = sql.SQL(
-    "SELECT {}, CASE WHEN NOT %(everyone)s AND (actor LIKE 'key %%' OR actor LIKE 'account %%')"
+    "SELECT {}, CASE WHEN NOT %(everyone)s AND actor LIKE ANY(%(named)s)"
     " AND chat_person_id IS NOT NULL AND chat_person_id IS DISTINCT FROM %(reader)s"
     " THEN %(hidden)s ELSE actor END AS actor"
     " FROM events WHERE store_id = %(store)s AND event_id > %(after)s AND {}"
@@ -84,7 +84,9 @@ def read_events(conn: Listener, params: dict[str, Any], after: int) -> list[Even
     """Events of the store after `after`, oldest first, at most params' batch, as the reader
     of reader_params sees them."""
     with conn.cursor(row_factory=class_row(Event)) as cur:
-        return cur.execute(_READ, {**params, "after": after, "hidden": HIDDEN_WRITER}).fetchall()
+        named = [f"{prefix}%" for prefix in NAMED_ACTOR]
+        query = {**params, "after": after, "hidden": HIDDEN_WRITER, "named": named}
+        return cur.execute(_READ, query).fetchall()
 
 
 def wait_for_store(conn: Listener, store_id: str, seconds: float) -> None:
