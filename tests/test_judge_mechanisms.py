@@ -162,6 +162,26 @@ CASES: list[tuple[str, list[str], str, int | None]] = [
     ),
     # Two items sharing only a stance word hold different objects.
     ("Allergic to bee stings", ["Allergic to ibuprofen", "Carries antihistamines"], "create", None),
+    # A cue with the nearest item holding another value of the same slot: what changed.
+    (
+        "Favourite band these days is apparently Wet Leg",
+        ["Favourite band is Blur", "Plays bass", "Goes to Glastonbury"],
+        "supersede",
+        0,
+    ),
+    (
+        "Now walks the dog with a harness",
+        ["Walks the dog with a collar and lead", "Dog is a whippet", "Works from home"],
+        "supersede",
+        0,
+    ),
+    # ... but without a cue, another object in the same frame is a second fact.
+    (
+        "Walks the dog with a harness",
+        ["Walks the dog with a collar and lead", "Dog is a whippet", "Works from home"],
+        "create",
+        None,
+    ),
 ]
 
 

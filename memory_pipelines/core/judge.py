@@ -28,7 +28,9 @@ The flow of `decide()`, first answer wins; every answer carries its reason:
 7. Otherwise the nearest item about the candidate's own subject (cosine plus word containment,
    against a threshold that rises for long sentences) is merged into, unless it is a near miss
    (other subject, value, slot, object, an exception or a rule beside one, an attribute the
-   store holds for another subject, `judge_merge`): then create.
+   store holds for another subject, `judge_merge`): then create. A near miss that holds
+   another value of the candidate's slot (a named value, an object of the same frame, a typed
+   value) is what changed when the candidate carries a change cue (supersede).
 """
 
 from __future__ import annotations
@@ -234,6 +236,14 @@ def decide(
     if changed:
         return changed
     blocker = merge_blocker(best, c, es[best.index]) or attribute_held_elsewhere(c, es, pairs, best)
+    # "Now takes oat milk in coffee" beside "Takes coffee with semi-skimmed milk": the nearest
+    # item says the same of the same subject with another value, and the candidate says
+    # something changed. The cue alone tied it to no item (step 3 wants the old value or the
+    # slot named); the near miss of its value does.
+    other_value = best.value_conflicts or best.name_conflict or best.other_object
+    own_slot = not (best.subject_conflict or best.contrast)
+    if blocker and other_value and own_slot and c.cues and best.cos >= SUPERSEDE_FLOOR:
+        return JudgeDecision("supersede", best.index, f"value changed ({blocker}, cued)")
     if blocker:
         return JudgeDecision("create", None, f"nearest is a near miss: {blocker}")
     if merge_score(best) >= merge_threshold(c, es[best.index]) or best.contain_existing == 1.0:
