@@ -182,6 +182,27 @@ CASES: list[tuple[str, list[str], str, int | None]] = [
         "create",
         None,
     ),
+    # A birth, dated, beside an age that puts it in the same year (said in March 2024): the
+    # event is stored in another form, whatever its cue.
+    (
+        "Son Idris was born in October 2015",
+        ["Idris turns nine next October", "Idris plays rugby", "Daughter Mali is twelve"],
+        "merge",
+        0,
+    ),
+    (
+        "Dog Biscuit was born in the spring of 2019",
+        ["Biscuit turned five this February", "Biscuit is a beagle"],
+        "merge",
+        0,
+    ),
+    # ... and in another year, a correction of it.
+    (
+        "Son Idris was born in October 2013",
+        ["Idris turns nine next October", "Idris plays rugby", "Daughter Mali is twelve"],
+        "supersede",
+        0,
+    ),
 ]
 
 

@@ -113,6 +113,15 @@ def _restates(p: Pair, c: Analysis, e: Analysis) -> bool:
     return p.contain_existing >= 0.99 or bool(values)
 
 
+def _stored_in_other_form(p: Pair) -> bool:
+    """The value a cue reports is stored, written in another form: "Was born in March 2018"
+    beside "Turns 7 next March" (said in November 2024). The dates each side reads around it
+    (2018, next March) are no change of it."""
+    if not p.other_form or p.old_hit or p.polarity_flip or p.list_grew or p.list_shrank:
+        return False
+    return not p.subject_conflict and not set(p.value_conflicts) - {"month", "year"}
+
+
 def _denial_restated(pairs: Sequence[Pair]) -> bool:
     """Without a cue, a stored item that denies what the candidate denies ("won't buy fast
     fashion" / "avoids fast fashion") and is at least as near as any item it turns round is
@@ -135,6 +144,12 @@ def _supersede(c: Analysis, es: Sequence[Analysis], pairs: Sequence[Pair]) -> Ju
     eligible = [p for p in pairs if not p.subject_conflict or p.holder_replaced]
     if not eligible:
         return None
+    stored = [p for p in eligible if _stored_in_other_form(p)]
+    if stored:
+        best = max(stored, key=lambda p: p.cos)
+        return JudgeDecision(
+            "merge", best.index, "change cue but the value is stored, in another form"
+        )
     best = max(eligible, key=lambda p: _supersede_score(p, c, es[p.index]))
     nearest = sorted((p.cos for p in eligible), reverse=True) + [0.0]
     # A weak cue ("now", "new", "started") rides along with unchanged facts as often as not:

@@ -99,7 +99,8 @@ _AGE = re.compile(
     rf"|\b{NUM} years? old\b",
     re.I,
 )
-_BORN = re.compile(r"\bborn in (19\d\d|20\d\d)\b", re.I)
+# "born in 2019", "born in March 2018", "born on 3 May 2019", "born in the spring of 2021"
+_BORN = re.compile(r"\bborn (?:in |on )?(?:[\w,]+ ){0,3}?(19\d\d|20\d\d)\b", re.I)
 
 Found = tuple[str, str, tuple[int, int], bool]  # kind, value, span, read from another form
 
@@ -175,5 +176,7 @@ def other_forms(text: str, said_on: tuple[int, int] | None = None) -> Iterator[F
         age = number(m.group(1) or m.group(2) or m.group(3))
         if age is None or not 1 <= age <= 110 or age != int(age):
             continue
-        for born in (year - int(age), year - int(age) - 1):  # before or after the birthday
+        # Before or after this year's birthday; "turns 7" is a birthday still to come.
+        ahead = m.group(0).lower().startswith(("turns", "turning"))
+        for born in (year - int(age), year - int(age) + (1 if ahead else -1)):
             yield "birth year", str(born), m.span(), True

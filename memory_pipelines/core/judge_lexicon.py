@@ -92,7 +92,7 @@ AUX = frozenset(
 # Common verbs of personal notes; their inflections are generated below.
 _BASE_VERBS = wordlist(
     """
-    live work use own play take keep prefer like love hate dislike want need move switch join
+    live work use own play take keep prefer like love hate dislike want need move switch join turn
     leave stop drop quit cancel start run grow go get become say agree promise owe pay put buy
     sell tear break marry engage pass fail die adopt book settle stay date do study learn train
     save bake cook eat drink read sing write rent spend teach lead cover sit travel fly visit
