@@ -203,6 +203,13 @@ CASES: list[tuple[str, list[str], str, int | None]] = [
         "supersede",
         0,
     ),
+    # A single-valued slot: another person at the same place is another value.
+    (
+        "Accountant is Ms Rivera at Holt Partners",
+        ["Accountant is Mr Banks at Holt Partners", "Pharmacy is Boots on the high street"],
+        "supersede",
+        0,
+    ),
 ]
 
 
@@ -308,4 +315,9 @@ def test_amounts_and_times_in_other_forms() -> None:
     # a rate said per month and per year is one amount; another amount still conflicts
     month, year = vals("Pays £50 a month for parking"), vals("Pays £600 a year for parking")
     assert value_conflicts(month, year) == []
+    # A date and its weekday are one value: one change, not two.
+    moved = value_conflicts(
+        vals("Launch is on Friday 30 May"), vals("Launch is on Wednesday 4 June")
+    )
+    assert moved == ["date"]
     assert value_conflicts(month, vals("Pays £55 a month for parking")) == ["money"]

@@ -70,9 +70,20 @@ def slot_value_change(
             continue
         (slot, c_value), (_, e_value) = c_slot, e_slot
         one_value = (_named(c_value) and _named(e_value)) or bool(slot & _ONE_VALUE_SLOT)
-        if one_value and not content_stems(words(c_value)) & content_stems(words(e_value)):
+        if one_value and not _head_stems(c_value) & _head_stems(e_value):
             return JudgeDecision("supersede", p.index, "same slot, another value")
     return None
+
+
+# Where the value's head ends and what places it begins: "Dr Hale at Brookside Dental".
+_PLACED = re.compile(r"\s(?:at|in|from|with|on|of|for|near|via)\s", re.IGNORECASE)
+_TITLES = content_stems(words("dr doctor mr mrs ms miss mx prof professor sir dame"))
+
+
+def _head_stems(value: str) -> frozenset[str]:
+    """Content stems of a value's head, without titles: "Dr Okafor at Brookside Dental" ->
+    {okafor}. Two values in one place ("Dr Hale at Brookside Dental") are still two."""
+    return content_stems(words(_PLACED.split(value, maxsplit=1)[0])) - _TITLES
 
 
 def _frame(text: str) -> frozenset[str]:

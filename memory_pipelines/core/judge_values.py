@@ -186,6 +186,8 @@ def value_conflicts(a: dict[str, frozenset[str]], b: dict[str, frozenset[str]]) 
     out = [kind for kind in a.keys() & b.keys() if a[kind] - b[kind] and b[kind] - a[kind]]
     if "date" in out and "month" in out:
         out.remove("month")  # 15 May vs 28 April is one change, not two
+    if "date" in out and "weekday" in out:
+        out.remove("weekday")  # Friday 30 May vs Wednesday 4 June: one day, named twice
     if "money" in out and "money a year" in a.keys() & b.keys():
         if a["money a year"] & b["money a year"]:
             out.remove("money")  # "£100 a month" / "£1,200 a year": one amount
