@@ -213,6 +213,23 @@ CASES: list[tuple[str, list[str], str, int | None]] = [
 ]
 
 
+# A preference said with a verb of choosing replaces the old choice; for an occasion of its
+# own, or without choosing, it sits beside it.
+@pytest.mark.parametrize(
+    ("candidate", "action"),
+    [
+        ("Wants reminders on WhatsApp", "supersede"),
+        ("For dentist appointments, wants reminders on WhatsApp", "create"),
+        ("Gets reminders on WhatsApp", "create"),
+    ],
+)
+def test_a_new_choice_replaces_the_old(embedder: Embedder, candidate: str, action: str) -> None:
+    existing = ["Prefers reminders on Signal", "Likes short replies", "Uses a Pixel phone"]
+    d = judge(embedder, candidate, existing, category="preference")
+    assert d.action == action, d.reason
+    assert d.target == (0 if action == "supersede" else None)
+
+
 @pytest.mark.parametrize(("candidate", "existing", "action", "target"), CASES)
 def test_mechanism_cases(
     embedder: Embedder, candidate: str, existing: list[str], action: str, target: int | None

@@ -39,7 +39,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from memory_pipelines.core.judge_cues import ANOTHER, SINGLE_VALUED_FRAMES
+from memory_pipelines.core.judge_cues import ANOTHER, SINGLE_VALUED_FRAMES, chooses
 from memory_pipelines.core.judge_merge import (
     attribute_held_elsewhere,
     merge_blocker,
@@ -120,6 +120,10 @@ def _stored_in_other_form(p: Pair) -> bool:
     if not p.other_form or p.old_hit or p.polarity_flip or p.list_grew or p.list_shrank:
         return False
     return not p.subject_conflict and not set(p.value_conflicts) - {"month", "year"}
+
+
+def _both_preferences(a: JudgeItem, b: JudgeItem) -> bool:
+    return a.category == b.category == "preference"
 
 
 def _denial_restated(pairs: Sequence[Pair]) -> bool:
@@ -259,6 +263,12 @@ def decide(
     own_slot = not (best.subject_conflict or best.contrast)
     if blocker and other_value and own_slot and c.cues and best.cos >= SUPERSEDE_FLOOR:
         return JudgeDecision("supersede", best.index, f"value changed ({blocker}, cued)")
+    # "Wants config files in TOML" beside "Prefers YAML for config files": a preference is a
+    # choice, so a new one said with a verb of choosing, in the same frame with another value
+    # and for no occasion of its own ("When eating out, prefers ..."), replaces the old one.
+    choice = _both_preferences(candidate, existing[best.index]) and chooses(candidate.context)
+    if blocker and other_value and own_slot and choice and best.cos >= SUPERSEDE_FLOOR:
+        return JudgeDecision("supersede", best.index, f"another choice ({blocker})")
     if blocker:
         return JudgeDecision("create", None, f"nearest is a near miss: {blocker}")
     if merge_score(best) >= merge_threshold(c, es[best.index]) or best.contain_existing == 1.0:

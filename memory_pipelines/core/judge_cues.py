@@ -195,6 +195,20 @@ CONDITION = re.compile(
 )
 
 
+# A verb of choosing ("prefers", "wants", "would rather"): a preference said so is one choice
+# among others, not one liking beside others ("likes Thai food").
+_CHOICE = re.compile(r"\b(?:prefer(?:s|red)?|wants?|would rather|'d rather)\b", re.IGNORECASE)
+# ... unless it is for an occasion of its own: "When eating out with the kids, prefers ...".
+_OCCASION = re.compile(
+    r"^\W*(?:when|whenever|if|unless|for|on|at|during|with)\b[^,;:]*[,;:]", re.IGNORECASE
+)
+
+
+def chooses(text: str) -> bool:
+    """Whether an item states a choice, for no occasion of its own."""
+    return bool(_CHOICE.search(text)) and not _OCCASION.match(text) and not CONDITION.search(text)
+
+
 def change_cues(text: str) -> frozenset[str]:
     said = CONDITION.sub(" ", text)
     cues = {name for name, rx in CUE_RES if rx.search(said)}
