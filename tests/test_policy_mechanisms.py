@@ -209,3 +209,51 @@ def test_a_fact_beside_talk_about_the_chat_is_kept() -> None:
     assert not judge_turn(draft, "assistant").save
     # "who knows why" is no hedge
     assert judge_turn("Who knows why, but the printer only works on the second floor.").save
+
+
+@pytest.mark.parametrize(
+    ("text", "role", "reason"),
+    [
+        # Something presented as said before is the history's, not a new memory.
+        ("Here's the packing list again, as agreed: passports, chargers, sun cream.", "user",
+         "already_in_history"),
+        ("To remind you what I said on Tuesday: the boiler service is on the 9th.", "user",
+         "already_in_history"),
+        ("Call notes: 1) blue tiles chosen, 2) builder starts Monday.", "assistant",
+         "already_in_history"),
+        # Steering this conversation tells nothing ...
+        ("scrap that, let's start over", "user", "meta_chatter"),
+        ("ignore my last msg, wrong window", "user", "meta_chatter"),
+        ("Let's pause this and pick it up tomorrow.", "user", "meta_chatter"),
+        ("you've made my day, thanks", "user", "meta_chatter"),
+        # ... but a clause after it keeps its own kind.
+        ("Ignore my last message, my new address is 4 Mill Lane, Bude.", "user", "durable_fact"),
+        # The day's news is no fact to keep; a clause not so dated keeps the turn.
+        ("ugh, the bus was late again this morning", "user", "meta_chatter"),
+        ("The fixed rate is dearer today but I need to know what I'm paying every month.",
+         "user", "durable_fact"),
+        # A possibility weighed and doubted, an attempt with no pledge.
+        ("I suppose I could switch banks, though I doubt it's worth the hassle.", "user",
+         "speculation"),
+        ("I'll try to finish the quilt this weekend, no promises.", "user", "speculation"),
+    ],
+)  # fmt: skip
+def test_talk_about_this_chat_and_the_days_news(text: str, role: str, reason: str) -> None:
+    assert _reason(text, role) == reason
+
+
+def test_a_promise_acknowledged_again_is_a_restatement() -> None:
+    from memory_pipelines.models.embedder import get_embedder
+
+    embedder = get_embedder()
+
+    def similarity(text: str, others: Sequence[str]) -> list[float]:
+        vecs = embedder.embed([text, *others])
+        return [float(v @ vecs[0]) for v in vecs[1:]]
+
+    recent = ["user: I promise I'll return the drill by Sunday."]
+    said_again = judge_turn("yep, Sunday, promise", "user", recent, similarity=similarity)
+    assert said_again.reason == "restatement"
+    new_promise = judge_turn("yep, and I'll bring the ladder back by Sunday too", "user", recent,
+                             similarity=similarity)  # fmt: skip
+    assert new_promise.save

@@ -250,7 +250,7 @@ def durable_parts(
             strong.append((sentence, "fact"))
         elif is_mood(sentence):
             continue
-        elif kind == "fact" or (kind == "plain" and len(sentence.split()) >= 5):
+        elif kind == "fact" or (kind == "plain" and sentence_kinds.plain_statement(sentence)):
             facts.append((_informative(sentence, kind), n, sentence))
     best = sorted(sorted(facts, key=lambda f: -f[0])[:plain], key=lambda f: f[1])
     return safety + strong + [(s, "fact") for _, _, s in best]

@@ -47,7 +47,11 @@ _HEDGE = _rx(
     # (not a split: "we go 50/50 on rent")
     r"\b(?:is|'s|are|looks|seems|feels|about|at) (?:a |like )?(?:fifty-fifty|50/50|50-50)\b|"
     r"\bup in the air\b|\btoss-?up\b|\bcoin ?(?:flip|toss)\b|\bon the fence\b|"
-    r"\btouch and go\b"
+    r"\btouch and go\b|"
+    # a possibility weighed and doubted, an attempt with no pledge, an answer still to come:
+    # "I suppose I could ask", "I doubt it", "I'll try to ..., but no promises", "we'll know more"
+    r"\bi suppose\b|\bi doubt\b|\bno promises\b|"
+    r"\b(?:i'll|i will|we'll|we will) (?:know|find out|hear|learn) more\b"
 )
 # The modal "may" before a verb, wherever its subject ("The roof may need new tiles"); not the
 # month or a name: capitalised inside a sentence, or after a word that takes a date ("in may",

@@ -20,7 +20,7 @@ from memory_pipelines.core.repeats import (
     is_restatement,
 )
 from memory_pipelines.core.sentence_forms import is_mood
-from memory_pipelines.core.sentence_kinds import sentence_kind, sentences
+from memory_pipelines.core.sentence_kinds import plain_statement, sentence_kind, sentences
 from memory_pipelines.core.turn_reasons import turn_reason
 
 SAVE_REASONS: dict[str, str] = {  # reason -> category; the order is the priority within a turn
@@ -69,7 +69,7 @@ def _judge(
     if kinds[0] == "greeting" and "fact" not in kinds:
         return PolicyVerdict(False, None, "greeting"), kinds
     if "fact" in kinds or any(
-        k == "plain" and len(s.split()) >= 5 and not is_mood(s)
+        k == "plain" and plain_statement(s) and not is_mood(s)
         for k, s in zip(kinds, sents, strict=True)
     ):
         if reason == "hard_lesson":  # "Don't ever X. We did, and it Y."

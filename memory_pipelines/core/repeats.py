@@ -39,7 +39,13 @@ _HISTORY = _rx(
     r"\bhere it is again\b|\bfrom before\b|\b(?:your|my) earlier (?:answer|message|reply)\b|"
     r"\bwhat (?:i|you) (?:wrote|said) earlier\b|\bsame (?:error|output|log|traceback)\b|"
     r"\b(?:sent|pasted|posted|shared) (?:earlier|before)\b|"
-    r"^\W*(?:again|once more):"
+    r"^\W*(?:again|once more):|"
+    # something presented as said before: "Here's the itinerary again", "Same email I showed
+    # you before", "To remind you what I wrote on Monday", "my message from earlier"
+    r"^\W*(?:here(?:'s| is| are)|this is|same)\b[^.?!]*\b(?:again|before|earlier|previously|"
+    r"as (?:we )?agreed|last time)\b|"
+    r"\bto remind you (?:of )?what (?:i|you|we) (?:wrote|said|sent|agreed)\b|"
+    r"\b(?:my|your|the) (?:message|email|note|text|list|plan|answer) from (?:earlier|before)\b"
 )
 # A recap announces itself before its first colon: "Session summary: ...", "Recap: ...".
 # The head names a recap ("Daily digest: ...") or the conversation as its topic ("Here's what we
@@ -47,8 +53,12 @@ _HISTORY = _rx(
 _RECAP_HEAD = _rx(
     r"\brecap\w*|\bsummar(?:y|ies|ise|ize)\b|\bso far\b|\bdigest\b|"
     r"\bwhere we (?:are|landed|got to|ended up|left off|stand)\b|"
-    r"\brundown\b|\bround-?up\b|\bwrap-?up\b|\btl;?dr\b|\bwhat (?:we|you and i) "
-    r"(?:covered|discussed|talked (?:about|through)|went (?:over|through))\b"
+    r"\brundown\b|\bround-?up\b|\bwrap(?:-| )?(?:up)\b|\btl;?dr\b|\bwhat (?:we|you and i) "
+    r"(?:covered|discussed|talked (?:about|through)|went (?:over|through))\b|"
+    # the head names the conversation itself: "Session notes: ...", "Notes from today: ..."
+    r"^\W*(?:(?:today's|our|the|this)\s+)?(?:session|meeting|call|chat)(?:'s)? notes\W*$|"
+    r"^\W*notes (?:from|for) (?:today|this|our)\b|"
+    r"\b(?:today's|this) (?:session|chat|conversation)\W*$"
 )
 # A request for a recap ("can you sum up what we did?", "give me the week's recap"): the
 # assistant's answer to it, when it lists what happened, is a recap whatever its head.
@@ -196,7 +206,9 @@ def _restates_durable(
     fresh = [w for w in words if _share_said({w}, said_words) == 0.0]
     if any(re.search(rf"\b(?:and|or|&)\s+(?:\w+\s+)?{re.escape(w)}\b", text, re.I) for w in fresh):
         return False  # a list made longer: "peanuts and shellfish" after "peanuts"
-    return similarity is None or max(similarity(text, [s for s, _ in said])) >= ECHO_SIM
+    # A reply that opens or closes as one ("yep, Friday, promised.") only has to be on topic.
+    floor = CUED_ECHO_SIM if _ACK.search(text) else ECHO_SIM
+    return similarity is None or max(similarity(text, [s for s, _ in said])) >= floor
 
 
 def is_restatement(

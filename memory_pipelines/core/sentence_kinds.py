@@ -25,6 +25,7 @@ from memory_pipelines.core.speech_acts import (
     META,
     QUESTION_ORDER,
     REQUEST,
+    STEERING,
 )
 
 # The kinds that are save reasons (core/policy.py maps each to a category and a priority).
@@ -250,6 +251,9 @@ def _kind(sent: str, role: str) -> str:
     step = HORTATIVE.match(low)
     if step and not (_LASTING.search(low) or DEADLINE.search(low)):
         return _after_one_off(low, step.end(), role)  # not "Let me do the invoices from now on"
+    steer = STEERING.search(low)
+    if steer and not _LASTING.search(low):  # "pick it up tomorrow" dates the chat, no task
+        return _after_one_off(low, steer.end(), role)
     if is_hedged(sent, role):
         return "hedge"
     if SAFETY.search(low) and not low.endswith("?"):
@@ -303,6 +307,20 @@ def _kind(sent: str, role: str) -> str:
     stative = _STATIVE.search(low) and not _TRANSIENT.search(low)
     concrete = _FACT_SIGNAL.search(low) or stative or event
     return "fact" if concrete else "plain"
+
+
+def plain_statement(sent: str) -> bool:
+    """Whether a plain sentence (no save reason, no concrete detail) still says something
+    worth keeping: five words or more, and not dated to this very day ("the train got cancelled
+    again this morning" is the day's news, not a fact to remember). A clause of five words or
+    more that is not so dated keeps it ("The tracker's cheaper today but I can't cope with the
+    payment jumping around")."""
+    if len(sent.split()) < 5:
+        return False
+    clauses = re.split(r"[,;:]\s+|\s+[-–—]\s+|\s+(?:but|because|though|although)\s+", norm(sent))
+    return not _TRANSIENT.search(norm(sent)) or any(
+        len(c.split()) >= 5 and not _TRANSIENT.search(c) for c in clauses
+    )
 
 
 def is_pledge(sent: str) -> bool:

@@ -56,6 +56,28 @@ META = _rx(  # talk about the conversation itself: reshape/repeat requests, paus
     r"^\W*(?:that|this|your|the last|the previous|the first)\s+(?:\w+\s+)?(?:answer|reply|response|"
     r"explanation|version|suggestion|output|message)s?\b"
 )
+# Steering this conversation, not telling anything: "Can we start over?", "no, try again",
+# "ignore my last message", "typed in the wrong chat", "let's park this", "number the steps",
+# "Quick one", "I explained that badly", "you've saved my afternoon", "I'll keep that in mind".
+# A clause after it keeps its own kind ("Ignore my last message, the budget is 5,000 now").
+STEERING = _rx(
+    r"\b(?:start|begin) (?:over|again|afresh)\b|\btry (?:that |it |this )?again\b|"
+    r"\bignore (?:my|the|that|this) (?:last |previous |earlier )?"
+    r"(?:message|msg|one|bit|question)\b|"
+    r"\bwrong (?:chat|window|thread|tab|conversation)\b|"
+    r"\blet's (?:park|pause|shelve|leave|come back to|pick up|continue|move on)\b|"
+    r"\bpick (?:this|it|that) (?:back )?up (?:later|after|tomorrow|next)\b|"
+    r"\b(?:number|bullet) the (?:steps|points|list|items)\b|"
+    r"^\W*(?:(?:hi|hey+|morning|ok(?:ay)?|so)\W+)*(?:a )?quick one\b[^,;:]*|"
+    # the speaker's own words in this chat: "I explained that badly", "I phrased it wrong"
+    r"^\W*i (?:\w+ly )?(?:explained|phrased|worded|put|asked|typed) (?:that|it|this)\b"
+    r"(?! (?:to|for)\b)|"
+    # thanks for this conversation's help, and the listener's promise to remember it
+    r"\byou(?:'ve| have) (?:saved|made) my (?:day|morning|afternoon|evening|week|life)\b|"
+    r"\b(?:i'll|i will) (?:keep|bear) (?:that|this|it) in mind\b|"
+    # the reason given for a request just made: "just so I can follow along"
+    r"^\W*(?:just )?so (?:that )?(?:i|we) can (?:follow|keep up|see|check|read|copy)\b"
+)
 # A question put by word order, its question mark left off: "can we go back to the budget".
 QUESTION_ORDER = _rx(
     r"^\W*(?:(?:so|and|but|ok(?:ay)?|hmm+|wait)\W+)*(?:(?:can|could|would|will|shall|should|do|"
@@ -83,7 +105,7 @@ ACK = _rx(
 )
 GREETING = _rx(
     _LEAD
-    + r"(?:hi|hello|hey|welcome(?: back)?|hiya|heya|howdy|yo|morning|evening|afternoon|greetings|"
+    + r"(?:hi|hello|hey+|welcome(?: back)?|hiya|heya|howdy|yo|morning|evening|afternoon|greetings|"
     r"good (?:morning|afternoon|evening|day)|i'm back|back now)\b"
 )
 # Something shown in the chat between people, presented: "Here's a pic of Oliver", "Here's one I
