@@ -210,6 +210,19 @@ CASES: list[tuple[str, list[str], str, int | None]] = [
         "supersede",
         0,
     ),
+    # "User's housemate Priya": the user owns the subject, which is Priya, not the user.
+    (
+        "User's housemate Priya cycles to work every day",
+        ["Cycles to work every day", "Priya is a nurse", "Lives in Leeds"],
+        "create",
+        None,
+    ),
+    (
+        "User cycles to work every day",
+        ["Cycles to work every day", "Priya is a nurse", "Lives in Leeds"],
+        "merge",
+        0,
+    ),
 ]
 
 

@@ -138,6 +138,10 @@ def analyse(
         key = entity_key(tok)
         if key or low in entities:
             subject.add(key or low)
+    # "User's flatmate Ollie works from home": the user owns the subject, which is Ollie.
+    owners = {entity_key(t) or bare(t).lower() for t in body[: max(split - 1, 0)] if bare(t) != t}
+    if owners == {"user"}:
+        subject.discard("user")
     if verbless and not subject:
         split = 0  # "Vegan for five years now": a verbless note about the user
     if split == 0:
