@@ -223,6 +223,19 @@ CASES: list[tuple[str, list[str], str, int | None]] = [
         "merge",
         0,
     ),
+    # An occasion of its own put first is an exception beside the rule, not the rule again.
+    (
+        "For the climbing club's newsletter, photos of the kids are fine",
+        ["No photos of the kids online", "Kids are 6 and 9", "Member of a climbing club"],
+        "create",
+        None,
+    ),
+    (
+        "Photos of the kids online are not OK",
+        ["No photos of the kids online", "Kids are 6 and 9", "Member of a climbing club"],
+        "merge",
+        0,
+    ),
 ]
 
 

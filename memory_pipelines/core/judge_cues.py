@@ -114,7 +114,10 @@ HEDGE = re.compile(
 EXCEPTION = re.compile(
     r"\bonly (for|in|on|when|at|after|before|during|if|with)\b|\bexcept\b|\bapart from\b"
     r"|^(for|in|on|at|with) [^,;]{3,40}\bonly\b"
-    r"|\bunless\b|\ban exception\b",
+    r"|\bunless\b|\ban exception\b"
+    # an occasion of its own put first: "For the family newsletter, emoji are fine", "When
+    # eating out with the kids, prefers an early table"
+    r"|^\W*(?:when|whenever|for|at|during) [^,;:]{3,60}[,;:]",
     re.IGNORECASE,
 )
 # "A second cat", "another car": a new thing beside the known one.
@@ -198,15 +201,11 @@ CONDITION = re.compile(
 # A verb of choosing ("prefers", "wants", "would rather"): a preference said so is one choice
 # among others, not one liking beside others ("likes Thai food").
 _CHOICE = re.compile(r"\b(?:prefer(?:s|red)?|wants?|would rather|'d rather)\b", re.IGNORECASE)
-# ... unless it is for an occasion of its own: "When eating out with the kids, prefers ...".
-_OCCASION = re.compile(
-    r"^\W*(?:when|whenever|if|unless|for|on|at|during|with)\b[^,;:]*[,;:]", re.IGNORECASE
-)
 
 
 def chooses(text: str) -> bool:
-    """Whether an item states a choice, for no occasion of its own."""
-    return bool(_CHOICE.search(text)) and not _OCCASION.match(text) and not CONDITION.search(text)
+    """Whether an item states a choice, for no occasion or exception of its own."""
+    return bool(_CHOICE.search(text)) and not EXCEPTION.search(text) and not CONDITION.search(text)
 
 
 def change_cues(text: str) -> frozenset[str]:
