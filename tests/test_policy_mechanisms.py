@@ -257,3 +257,20 @@ def test_a_promise_acknowledged_again_is_a_restatement() -> None:
     new_promise = judge_turn("yep, and I'll bring the ladder back by Sunday too", "user", recent,
                              similarity=similarity)  # fmt: skip
     assert new_promise.save
+
+
+def test_an_answer_to_a_question_restates_nothing() -> None:
+    """Only what was stated can be said again: an answer near the question it answers is news."""
+    from memory_pipelines.models.embedder import get_embedder
+
+    embedder = get_embedder()
+
+    def similarity(text: str, others: Sequence[str]) -> list[float]:
+        vecs = embedder.embed([text, *others])
+        return [float(v @ vecs[0]) for v in vecs[1:]]
+
+    answer = "Both flats are on the ground floor, so stairs aren't something we need to plan for."
+    asked = ["assistant: Should I plan for stairs when we move the piano between the flats?"]
+    assert judge_turn(answer, "user", asked, similarity=similarity).save
+    stated = ["user: Both flats are on the ground floor, so we won't need to plan for stairs."]
+    assert judge_turn(answer, "user", stated, similarity=similarity).reason == "restatement"

@@ -255,7 +255,10 @@ def is_restatement(
         return True
     if new_numbers or any(k in SAVE_KINDS for k in kinds):
         return False
-    sim = max(similarity(text, others), default=0.0) if similarity else None
+    # An answer to a question restates nothing: only what was stated can be said again.
+    sim = max(similarity(text, stated), default=0.0) if similarity and stated else None
+    if similarity and not stated:
+        sim = 0.0
     if _ECHO_WEAK.search(text) and len(content_words(text)) >= 2:  # "Yes, thanks!" is no echo
         return sim is None or sim >= CUED_ECHO_SIM
     if sim is not None:
