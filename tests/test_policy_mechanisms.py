@@ -274,3 +274,14 @@ def test_an_answer_to_a_question_restates_nothing() -> None:
     assert judge_turn(answer, "user", asked, similarity=similarity).save
     stated = ["user: Both flats are on the ground floor, so we won't need to plan for stairs."]
     assert judge_turn(answer, "user", stated, similarity=similarity).reason == "restatement"
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("The user asked me to redo the table with totals.", "meta_chatter"),
+        ("Sam asked me to always copy her in on invoices.", "stable_preference"),
+    ],
+)
+def test_a_reported_request_is_a_task_unless_it_stands(text: str, reason: str) -> None:
+    assert _reason(text, "assistant") == reason

@@ -32,6 +32,12 @@ PROPOSED = re.compile(
     rf"{_OPENER}{_PARTY}{_AUX}(?:suggested|recommended|proposed|advised)\b",
     re.IGNORECASE,
 )
+# Reports of a request to the other party: "The user asked me to redo the chart".
+REQUESTED = re.compile(
+    rf"{_OPENER}{_PARTY}{_AUX}(?:asked|requested|wanted|told)\s+"
+    r"(?:me|us|you|the (?:assistant|agent|bot))\s+to\b",
+    re.IGNORECASE,
+)
 # Speech acts that carry no statement whatever follows them ("thanked me for the recipe").
 _SOCIAL = re.compile(
     r"\b(?:thanked|greeted|welcomed|apologi[sz]ed|chatted|talked|spoke)\b", re.IGNORECASE

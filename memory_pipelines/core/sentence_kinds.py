@@ -16,7 +16,7 @@ from functools import lru_cache
 
 from memory_pipelines.core.hedges import is_hedged
 from memory_pipelines.core.past_tense import PAST_VERB
-from memory_pipelines.core.reported_speech import PROPOSED, reported_content
+from memory_pipelines.core.reported_speech import PROPOSED, REQUESTED, reported_content
 from memory_pipelines.core.speech_acts import (
     ACK,
     ANAPHORIC_REQUEST,
@@ -219,6 +219,8 @@ def sentence_kind(sent: str, role: str) -> str:
         return "meta"  # talk about the conversation, told as a story of it
     if reported and PROPOSED.match(sent.strip()) and not SAFETY.search(sent):
         return "hedge"  # "The assistant suggested I try yoga": a proposal, not (yet) a fact
+    if reported and REQUESTED.match(sent.strip()) and not _LASTING.search(reported):
+        return "meta"  # "The user asked me to redo the chart": a one-off task, reported
     kind = _kind(sent, role)
     if reported and kind not in SAVE_KINDS:
         # The frame aside, what was said decides ("Ana said she moved to Porto"); a frame that
