@@ -16,7 +16,7 @@ from memory_pipelines.core.judge_cues import change_cues
 from memory_pipelines.core.judge_lexicon import content_stems
 from memory_pipelines.core.judge_rules import analyse
 from memory_pipelines.core.judge_stance import contrast_pair, contrast_turned, main_stance_turned
-from memory_pipelines.core.judge_values import read_values, value_conflicts
+from memory_pipelines.core.judge_values import read_values, shared_values, value_conflicts
 from memory_pipelines.core.judge_who import same_family, subject_conflict
 from memory_pipelines.models.embedder import Embedder, get_embedder
 
@@ -364,3 +364,11 @@ def test_amounts_and_times_in_other_forms() -> None:
     )
     assert moved == ["date"]
     assert value_conflicts(month, vals("Pays £55 a month for parking")) == ["money"]
+
+
+def test_a_bare_count_is_the_same_amount_as_a_number_with_a_unit() -> None:
+    target = vals("Wants to put £1,800 aside for the holiday")
+    assert shared_values(vals("Holiday fund target is 1.8k"), target) == 1
+    assert shared_values(target, vals("Holiday fund target is 1.8k")) == 1
+    assert shared_values(vals("Holiday fund target is 2.4k"), target) == 0
+    assert shared_values(vals("Eats 2.2k a day"), vals("Calorie goal: 2,200 kcal")) == 1

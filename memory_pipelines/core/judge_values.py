@@ -197,4 +197,11 @@ def value_conflicts(a: dict[str, frozenset[str]], b: dict[str, frozenset[str]]) 
 
 
 def shared_values(a: dict[str, frozenset[str]], b: dict[str, frozenset[str]]) -> int:
-    return sum(len(a[k] & b[k]) for k in a.keys() & b.keys())
+    """Values both sides hold; a bare count ("2.5k") is the same amount as a number with a
+    unit on the other side ("£2,500", "2,200 kcal")."""
+    same = sum(len(a[k] & b[k]) for k in a.keys() & b.keys())
+    for one, other in ((a, b), (b, a)):
+        if "count" in one and "count" not in other:
+            units = [v for k, vs in other.items() if k == "money" or k.startswith("n:") for v in vs]
+            same += len(one["count"] & set(units))
+    return same
