@@ -372,3 +372,15 @@ def test_a_bare_count_is_the_same_amount_as_a_number_with_a_unit() -> None:
     assert shared_values(target, vals("Holiday fund target is 1.8k")) == 1
     assert shared_values(vals("Holiday fund target is 2.4k"), target) == 0
     assert shared_values(vals("Eats 2.2k a day"), vals("Calorie goal: 2,200 kcal")) == 1
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Chose Postgres for the booking app because the team knows it",
+        "Sent the signed lease back to Harlow Lettings",
+        "Won the club's autumn chess cup",
+    ],
+)
+def test_an_item_that_opens_with_a_common_verb_is_about_the_user(text: str) -> None:
+    assert analyse(text).subject == {"user"}

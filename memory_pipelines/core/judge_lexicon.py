@@ -104,7 +104,10 @@ _BASE_VERBS = wordlist(
     draw climb hike ski surf brew collect fix build design code develop organise organize
     support hold carry bring sleep wake jog row dance clean mind care feed lease smoke meditate
     journal track invest donate lend borrow earn charge ship deliver stock serve review tutor
-    head chair sail skate bike rely struggle suffer handle
+    head chair sail skate bike rely struggle suffer handle choose pick select decide opt accept
+    reject decline receive upgrade downgrade subscribe unsubscribe apply win lose rescue divorce
+    register replace install uninstall deploy migrate listen tell ask enjoy begin fall catch know
+    change
     """
 )
 IRREGULAR = frozenset(
@@ -112,7 +115,9 @@ IRREGULAR = frozenset(
         """
         went gone got gotten became said paid put bought sold tore torn broke broken took taken
         left ran grew grown flew flown sat met felt found thought read wrote written led spent
-        taught made gave given kept let set cut quit ate eaten drank drunk sang sung
+        taught made gave given kept let set cut quit ate eaten drank drunk sang sung chose chosen
+        won lost sent lent built drove driven rang rung held brought caught knew known told began
+        begun fell fallen learnt
         """
     )
 )
