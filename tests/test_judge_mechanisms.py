@@ -384,3 +384,8 @@ def test_a_bare_count_is_the_same_amount_as_a_number_with_a_unit() -> None:
 )
 def test_an_item_that_opens_with_a_common_verb_is_about_the_user(text: str) -> None:
     assert analyse(text).subject == {"user"}
+
+
+def test_a_thing_owned_by_name_is_what_the_item_is_about() -> None:
+    assert analyse("Owns a 12-year-old gelding called Monty").subject == {"user", "monty"}
+    assert analyse("Has a cat called Tofu").subject >= {"user", "tofu"}

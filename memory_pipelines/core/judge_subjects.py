@@ -225,4 +225,8 @@ def existence_subjects(body: Sequence[str]) -> set[str]:
         key = entity_key(tok)
         if key:
             return {"user", key} | {r.lower() for r in rest[i + 1 : i + 3] if r[:1].isupper()}
+    # "Owns a 14-year-old mare called Tilly": whatever the animal or thing, it has a name.
+    for i, tok in enumerate(rest[:6]):
+        if tok.lower() in ("called", "named") and rest[i + 1 : i + 2] and rest[i + 1][:1].isupper():
+            return {"user", bare(rest[i + 1]).lower()}
     return set()
