@@ -10,6 +10,7 @@ import pytest
 
 from memory_pipelines.core import hedges, sentence_kinds
 from memory_pipelines.core.policy import judge_turn
+from memory_pipelines.core.repeats import Similarity
 
 
 def _reason(text: str, role: str = "user", recent: Sequence[str] = ()) -> str:
@@ -242,15 +243,21 @@ def test_talk_about_this_chat_and_the_days_news(text: str, role: str, reason: st
     assert _reason(text, role) == reason
 
 
-def test_a_promise_acknowledged_again_is_a_restatement() -> None:
+@pytest.fixture(scope="module")
+def similarity() -> Similarity:
+    """The cosines the service passes the policy: the real embedder's."""
     from memory_pipelines.models.embedder import get_embedder
 
     embedder = get_embedder()
 
-    def similarity(text: str, others: Sequence[str]) -> list[float]:
+    def cosines(text: str, others: Sequence[str]) -> list[float]:
         vecs = embedder.embed([text, *others])
         return [float(v @ vecs[0]) for v in vecs[1:]]
 
+    return cosines
+
+
+def test_a_promise_acknowledged_again_is_a_restatement(similarity: Similarity) -> None:
     recent = ["user: I promise I'll return the drill by Sunday."]
     said_again = judge_turn("yep, Sunday, promise", "user", recent, similarity=similarity)
     assert said_again.reason == "restatement"
@@ -259,16 +266,8 @@ def test_a_promise_acknowledged_again_is_a_restatement() -> None:
     assert new_promise.save
 
 
-def test_an_answer_to_a_question_restates_nothing() -> None:
+def test_an_answer_to_a_question_restates_nothing(similarity: Similarity) -> None:
     """Only what was stated can be said again: an answer near the question it answers is news."""
-    from memory_pipelines.models.embedder import get_embedder
-
-    embedder = get_embedder()
-
-    def similarity(text: str, others: Sequence[str]) -> list[float]:
-        vecs = embedder.embed([text, *others])
-        return [float(v @ vecs[0]) for v in vecs[1:]]
-
     answer = "Both flats are on the ground floor, so stairs aren't something we need to plan for."
     asked = ["assistant: Should I plan for stairs when we move the piano between the flats?"]
     assert judge_turn(answer, "user", asked, similarity=similarity).save
