@@ -236,6 +236,13 @@ CASES: list[tuple[str, list[str], str, int | None]] = [
         "merge",
         0,
     ),
+    # A list whose second member repeats the preposition still grew.
+    (
+        "Sends invoices to Acme and to Birchwood",
+        ["Sends invoices to Acme", "Works from a studio in Hove"],
+        "supersede",
+        0,
+    ),
 ]
 
 

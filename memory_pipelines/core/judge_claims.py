@@ -69,8 +69,10 @@ _HEAD = r"[^\W\d][\w'’+.&-]*"
 _MEMBER = rf"{_HEAD}(?: {_HEAD}){{0,2}}"
 _DET = r"(?:(?:the|a|an|my|our|their|his|her|its|some) )?"
 # "A, B and C", "A and B", "A or B", "A & B": the last word of each piece is its head.
+# The preposition of the first member may be said again: "to penicillin and to amoxicillin".
+_AGAIN = r"(?:(?:to|in|on|at|for|with|from|of|by) )?"
 _LIST = re.compile(
-    rf"((?:{_MEMBER}, )*)({_MEMBER}),? (?:and|or|&|plus) {_DET}({_HEAD})", re.IGNORECASE
+    rf"((?:{_MEMBER}, )*)({_MEMBER}),? (?:and|or|&|plus) {_AGAIN}{_DET}({_HEAD})", re.IGNORECASE
 )
 # "Priya left", "Sam has retired", "Farida moved to Dublin": a name followed by a verb of leaving
 # is an old value.
