@@ -393,6 +393,13 @@ def test_an_item_that_opens_with_a_common_verb_is_about_the_user(text: str) -> N
     assert analyse(text).subject == {"user"}
 
 
+def test_a_list_of_denials_that_grew_is_a_new_value(embedder: Embedder) -> None:
+    """The stance is not the frame: "won't eat" and "dislikes" hold one list."""
+    existing = ["Dislikes beetroot and celery", "Cooks on Sundays"]
+    d = judge(embedder, "Won't eat beetroot, celery or fennel", existing, category="preference")
+    assert (d.action, d.target) == ("supersede", 0), d.reason
+
+
 def test_a_thing_owned_by_name_is_what_the_item_is_about() -> None:
     assert analyse("Owns a 12-year-old gelding called Monty").subject == {"user", "monty"}
     assert analyse("Has a cat called Tofu").subject >= {"user", "tofu"}

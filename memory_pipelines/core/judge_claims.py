@@ -252,8 +252,10 @@ def list_change(
     if not (grew or shrank):
         return ListChange(False, False)
     every = c.members | e.members
-    c_frame, e_frame = c_stems - every, e_stems - every
-    if c_frame or e_frame:
+    # The stance is not the frame: "Won't eat mushrooms, olives or aubergine" / "Dislikes
+    # mushrooms and olives" are one slot, one saying nothing beside its stance and members.
+    c_frame, e_frame = c_stems - every - STANCE_WORDS, e_stems - every - STANCE_WORDS
+    if c_frame and e_frame:
         overlap = len(c_frame & e_frame) / max(1, min(len(c_frame), len(e_frame)))
         one_value_slot = grew and not e.members and one_slot
         if overlap < 0.5 and not one_value_slot:
