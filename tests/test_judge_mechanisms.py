@@ -243,6 +243,20 @@ CASES: list[tuple[str, list[str], str, int | None]] = [
         "supersede",
         0,
     ),
+    # An ordinal before its noun is a number of it, in digits or words; "the second floor" is
+    # a position, not one more of something.
+    (
+        "Office is on the seventh floor",
+        ["Office is on the 2nd floor", "Commutes by tram"],
+        "supersede",
+        0,
+    ),
+    (
+        "Office is on the second floor",
+        ["Office is on the 2nd floor", "Commutes by tram"],
+        "merge",
+        0,
+    ),
 ]
 
 
@@ -371,6 +385,13 @@ def test_amounts_and_times_in_other_forms() -> None:
     )
     assert moved == ["date"]
     assert value_conflicts(month, vals("Pays £55 a month for parking")) == ["money"]
+
+
+def test_an_ordinal_counts_its_noun_unless_it_is_a_frequency() -> None:
+    assert vals("Lives on the fifth floor") == {"n:floor": frozenset({"5"})}
+    assert vals("Lives on the 5th floor") == {"n:floor": frozenset({"5"})}
+    assert "n:week" not in vals("On call every fourth week")
+    assert vals("Rent is due on the 3rd") == {"day": frozenset({"3"})}
 
 
 def test_a_bare_count_is_the_same_amount_as_a_number_with_a_unit() -> None:

@@ -122,7 +122,9 @@ EXCEPTION = re.compile(
 )
 # "A second cat", "another car": a new thing beside the known one.
 ADDITIVE = re.compile(
-    r"(?<![\w-])(second|another|third|also|as well|too|extra|additional)(?![\w-])", re.I
+    # "a second cat" adds one; "the second floor" is a position, no addition
+    r"(?<![\w-])((?<!the )(?:second|third)|another|also|as well|too|extra|additional)(?![\w-])",
+    re.I,
 )  # not "second-hand"
 # "Finished another quilt", "a second job": one more of a kind, which replaces none of them.
 ANOTHER = re.compile(r"(?<![\w-])(another|second|third|additional)(?![\w-])", re.I)

@@ -21,6 +21,7 @@ from memory_pipelines.core.judge_lexicon import (
     STOPWORDS,
     WEEKDAYS,
     stem,
+    wordlist,
 )
 
 _MONEY = re.compile(r"([£$€])\s?(\d[\d,]*(?:\.\d+)?)\s?(k|m|bn)?\b", re.IGNORECASE)
@@ -38,6 +39,21 @@ _BARE_HOUR = re.compile(
     r"\b(?:before|after|until|till|from|at) (1\d|2[0-4]|\d)\b(?![:.,]?\d|\s?%)", re.I
 )
 _ORDINAL = re.compile(r"\bthe (\d{1,2})(?:st|nd|rd|th)\b", re.IGNORECASE)
+# An ordinal before the noun it counts ("the 4th floor", "on the fifth floor", "third child"):
+# a number of that noun, not a day of the month ("every fourth week" is a frequency).
+_ORDINAL_WORDS = {
+    w: n
+    for n, w in enumerate(
+        wordlist(
+            "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth"
+        ),
+        1,
+    )
+}
+_ORDINAL_OF = re.compile(
+    rf"(?<!every )\b(?:(\d{{1,3}})(?:st|nd|rd|th)|({'|'.join(_ORDINAL_WORDS)}))\s+(?!of\b)([a-z]+)",
+    re.IGNORECASE,
+)
 _YEAR = re.compile(r"\b(19\d\d|20\d\d)\b")
 _NUMBER = re.compile(r"(?<![\w.:£$€])(\d+(?:[.,]\d+)*)(?:\s?-\s?|\s)?([a-z]+)?", re.IGNORECASE)
 _NUMWORD = re.compile(
@@ -126,6 +142,11 @@ def read_values(
     for m in _YEAR.finditer(text):
         if free(m.span()):
             add("year", m.group(1), m.span())
+    for m in _ORDINAL_OF.finditer(text):
+        noun = m.group(3).lower()
+        if free(m.span()) and noun not in MONTHS and noun.rstrip("s") not in WEEKDAYS:
+            n = int(m.group(1)) if m.group(1) else _ORDINAL_WORDS[m.group(2).lower()]
+            add(_unit_key(noun), str(n), m.span())
     for m in _ORDINAL.finditer(text):
         if free(m.span()):
             add("day", str(int(m.group(1))), m.span())
