@@ -424,3 +424,16 @@ def test_a_list_of_denials_that_grew_is_a_new_value(embedder: Embedder) -> None:
 def test_a_thing_owned_by_name_is_what_the_item_is_about() -> None:
     assert analyse("Owns a 12-year-old gelding called Monty").subject == {"user", "monty"}
     assert analyse("Has a cat called Tofu").subject >= {"user", "tofu"}
+
+
+@pytest.mark.parametrize(
+    ("text", "moved"),
+    [
+        ("The choir has grown to forty singers", True),
+        ("Fees have risen to £30 a term", True),
+        ("Membership has fallen to twelve", True),
+        ("The merino one shrank in the wash", False),
+    ],
+)
+def test_a_number_that_moved_in_a_perfect_tense(text: str, moved: bool) -> None:
+    assert ("number moved" in change_cues(text)) is moved

@@ -58,8 +58,8 @@ _CHANGE_CUES: tuple[tuple[str, str], ...] = (
     ("started", r"\b(started|began|begun|starting)\b"),
     (
         "number moved",
-        r"\b(grew|rose|raised|increased|decreased|reduced|dropped|fell|cut|went up|goes up"
-        r"|going up|gone up|went down|goes down|bumped)\b"
+        r"\b(grew|grown|rose|risen|raised|increased|decreased|reduced|dropped|fell|fallen|cut"
+        r"|went up|goes up|going up|gone up|went down|goes down|bumped)\b"
         # "Rent is up to £1,500", "Down to six hens": a level reached ("matches up to 6%" is a
         # cap, no change).
         r"|\b(is|are|was|now|been) (up|down) to\b|^(up|down) to\b",
