@@ -437,3 +437,21 @@ def test_a_thing_owned_by_name_is_what_the_item_is_about() -> None:
 )
 def test_a_number_that_moved_in_a_perfect_tense(text: str, moved: bool) -> None:
     assert ("number moved" in change_cues(text)) is moved
+
+
+@pytest.mark.parametrize(
+    ("text", "cued"),
+    [
+        ("New accountant is Mei Tan", True),
+        ("New water bill is £38 a month", True),
+        ("New 10k PB: 44:10 at the Leeds 10k", True),
+        ("Got a new bike for commuting", True),
+        # "new" naming which thing the item is about reports no change
+        ("The new studio has north light", False),
+        ("New neighbour Rafi also keeps bees", False),
+    ],
+)
+def test_new_opening_an_item_says_which_thing_unless_it_gives_a_value(
+    text: str, cued: bool
+) -> None:
+    assert ("new" in change_cues(text)) is cued

@@ -225,9 +225,21 @@ def _new_value_cue(text: str) -> bool:
     for i, low in enumerate(lows):
         if low == "new":
             before = [w for w in lows[max(0, i - 2) : i] if w not in DETERMINERS]
-            if not before or before[-1] not in PREPOSITIONS:
-                return True
+            if before and before[-1] in PREPOSITIONS:
+                continue
+            if not before and not _NEW_SLOT_VALUE.match(text):
+                continue  # "The new flat is on the fourth floor": which flat, not a change
+            return True
     return False
+
+
+# "New manager is Tom", "New rent is £1,500", "New half-marathon PB: 1:41:20": an item that
+# opens with "new X" gives the slot X a value (a copula or a colon, then a name or a number).
+_NEW_SLOT_VALUE = re.compile(
+    r"^\W*(?:the |a |my |our |her |his |their )?new\b[^.;:]{0,40}?"
+    r"(?:\b(?:is|are|was|will be)\s+|:\s*)(?=(?-i:[A-Z0-9£$€]))",
+    re.IGNORECASE,
+)
 
 
 def preference_pair(text: str) -> tuple[frozenset[str], frozenset[str]] | None:
