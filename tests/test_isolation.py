@@ -46,6 +46,8 @@ QUESTIONS = (
     "When is deploy day?",
     "How should reports be sent?",
     "What did I promise Rita?",
+    # names both persons' speakers, so the search's named-speaker scan runs for each reader
+    "What did Ana and Bob say about the PIN?",
 )
 
 # Fields of read results that hold ids, and the kind of record they name.
