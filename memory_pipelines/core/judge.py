@@ -122,10 +122,6 @@ def _stored_in_other_form(p: Pair) -> bool:
     return not p.subject_conflict and not set(p.value_conflicts) - {"month", "year"}
 
 
-def _both_preferences(a: JudgeItem, b: JudgeItem) -> bool:
-    return a.category == b.category == "preference"
-
-
 def _denial_restated(pairs: Sequence[Pair]) -> bool:
     """Without a cue, a stored item that denies what the candidate denies ("won't buy fast
     fashion" / "avoids fast fashion") and is at least as near as any item it turns round is
@@ -259,16 +255,17 @@ def decide(
     # item says the same of the same subject with another value, and the candidate says
     # something changed. The cue alone tied it to no item (step 3 wants the old value or the
     # slot named); the near miss of its value does.
-    other_value = best.value_conflicts or best.name_conflict or best.other_object
-    own_slot = not (best.subject_conflict or best.contrast)
-    if blocker and other_value and own_slot and c.cues and best.cos >= SUPERSEDE_FLOOR:
-        return JudgeDecision("supersede", best.index, f"value changed ({blocker}, cued)")
     # "Wants config files in TOML" beside "Prefers YAML for config files": a preference is a
     # choice, so a new one said with a verb of choosing, in the same frame with another value
     # and for no occasion of its own ("When eating out, prefers ..."), replaces the old one.
-    choice = _both_preferences(candidate, existing[best.index]) and chooses(candidate.context)
-    if blocker and other_value and own_slot and choice and best.cos >= SUPERSEDE_FLOOR:
-        return JudgeDecision("supersede", best.index, f"another choice ({blocker})")
+    other_value = best.value_conflicts or best.name_conflict or best.other_object
+    own_slot = not (best.subject_conflict or best.contrast)
+    if blocker and other_value and own_slot and best.cos >= SUPERSEDE_FLOOR:
+        if c.cues:
+            return JudgeDecision("supersede", best.index, f"value changed ({blocker}, cued)")
+        preferences = candidate.category == existing[best.index].category == "preference"
+        if preferences and chooses(candidate.context):
+            return JudgeDecision("supersede", best.index, f"another choice ({blocker})")
     if blocker:
         return JudgeDecision("create", None, f"nearest is a near miss: {blocker}")
     if merge_score(best) >= merge_threshold(c, es[best.index]) or best.contain_existing == 1.0:

@@ -53,7 +53,7 @@ _HISTORY = _rx(
 _RECAP_HEAD = _rx(
     r"\brecap\w*|\bsummar(?:y|ies|ise|ize)\b|\bso far\b|\bdigest\b|"
     r"\bwhere we (?:are|landed|got to|ended up|left off|stand)\b|"
-    r"\brundown\b|\bround-?up\b|\bwrap(?:-| )?(?:up)\b|\btl;?dr\b|\bwhat (?:we|you and i) "
+    r"\brundown\b|\bround-?up\b|\bwrap[- ]?up\b|\btl;?dr\b|\bwhat (?:we|you and i) "
     r"(?:covered|discussed|talked (?:about|through)|went (?:over|through))\b|"
     # the head names the conversation itself: "Session notes: ...", "Notes from today: ..."
     r"^\W*(?:(?:today's|our|the|this)\s+)?(?:session|meeting|call|chat)(?:'s)? notes\W*$|"
@@ -256,9 +256,7 @@ def is_restatement(
     if new_numbers or any(k in SAVE_KINDS for k in kinds):
         return False
     # An answer to a question restates nothing: only what was stated can be said again.
-    sim = max(similarity(text, stated), default=0.0) if similarity and stated else None
-    if similarity and not stated:
-        sim = 0.0
+    sim = (max(similarity(text, stated)) if stated else 0.0) if similarity else None
     if _ECHO_WEAK.search(text) and len(content_words(text)) >= 2:  # "Yes, thanks!" is no echo
         return sim is None or sim >= CUED_ECHO_SIM
     if sim is not None:

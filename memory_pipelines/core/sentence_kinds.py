@@ -317,12 +317,11 @@ def plain_statement(sent: str) -> bool:
     again this morning" is the day's news, not a fact to remember). A clause of five words or
     more that is not so dated keeps it ("The tracker's cheaper today but I can't cope with the
     payment jumping around")."""
-    if len(sent.split()) < 5:
-        return False
-    clauses = re.split(r"[,;:]\s+|\s+[-–—]\s+|\s+(?:but|because|though|although)\s+", norm(sent))
-    return not _TRANSIENT.search(norm(sent)) or any(
-        len(c.split()) >= 5 and not _TRANSIENT.search(c) for c in clauses
-    )
+    low = norm(sent)
+    if len(low.split()) < 5 or not _TRANSIENT.search(low):
+        return len(low.split()) >= 5
+    clauses = re.split(r"[,;:]\s+|\s+[-–—]\s+|\s+(?:but|because|though|although)\s+", low)
+    return any(len(c.split()) >= 5 and not _TRANSIENT.search(c) for c in clauses)
 
 
 def is_pledge(sent: str) -> bool:
