@@ -9,7 +9,13 @@ latency, errors, and what HTTP + key check + audit add (goal, issue 13: at most 
 20% on p95). Search and save are the endpoints the goal is about; the records list, turns and
 the store list ride along.
 
-An endpoint is one line of ENDPOINTS: its name, the HTTP call and the in-process call.
+Search, save and the store list are also served by a bare FastAPI app (benchmarks/http_bare.py:
+the same in-process calls under uvicorn, with nothing of ours around them), measured in the same
+rounds: what it adds over in-process is the framework's and loopback's own cost on this machine
+(`framework_p50_ms`), what the service adds beyond it is ours (`ours_p50_ms`).
+
+An endpoint is one line of ENDPOINTS: its name, the HTTP call, the in-process call and, for
+some, the bare app's call.
 
     .venv/bin/python benchmarks/http.py [--seconds 10] [--rounds 4] [--clients 16] [--out F]
         [--empty] [--workers 1]
@@ -174,19 +180,35 @@ def _stores_direct(b: Bench, n: int) -> Any:
         return stores_db.overviews(conn, [b.store])
 
 
+def _search_bare(c: Client, b: Bench, n: int) -> int:
+    return c.post("/search", {"query": _question(b), "scopes": ["agent", "history"], "k": 10})
+
+
 @dataclass(frozen=True)
 class Endpoint:
     name: str
     http: Callable[[Client, Bench, int], int]  # the status
     direct: Callable[[Bench, int], Any]
+    # the same call on the bare app (benchmarks/http_bare.py): the framework's own share
+    bare: Callable[[Client, Bench, int], int] | None = None
 
 
 ENDPOINTS = [
-    Endpoint("POST /v1/stores/{store}/search", _search_http, _search_direct),
-    Endpoint("POST /v1/stores/{store}/records", _save_http, _save_direct),
+    Endpoint("POST /v1/stores/{store}/search", _search_http, _search_direct, _search_bare),
+    Endpoint(
+        "POST /v1/stores/{store}/records",
+        _save_http,
+        _save_direct,
+        lambda c, b, n: c.post("/records", _fact(b)),
+    ),
     Endpoint("GET /v1/stores/{store}/records", _records_http, _records_direct),
     Endpoint("POST /v1/stores/{store}/turns", _turns_http, _turns_direct),
-    Endpoint("GET /v1/stores", lambda c, b, n: c.get("/v1/stores"), _stores_direct),
+    Endpoint(
+        "GET /v1/stores",
+        lambda c, b, n: c.get("/v1/stores"),
+        _stores_direct,
+        lambda c, b, n: c.get("/stores"),
+    ),
 ]
 
 
@@ -197,17 +219,26 @@ def _free_port() -> int:
 
 
 def _serve(db: Database, workers: int) -> tuple[subprocess.Popen[bytes], str]:
+    """`memory-pipelines serve` on a free port."""
     port = _free_port()
+    cmd = ["-m", "memory_pipelines.cli", "serve", "--port", str(port), "--workers", str(workers)]
+    return _start(db, cmd, port)
+
+
+def _serve_bare(db: Database, store: str) -> tuple[subprocess.Popen[bytes], str]:
+    """benchmarks/http_bare.py over `store` on a free port."""
+    port = _free_port()
+    return _start(
+        db, [os.path.join(_HERE, "http_bare.py"), "--store", store, "--port", str(port)], port
+    )
+
+
+def _start(db: Database, args: list[str], port: int) -> tuple[subprocess.Popen[bytes], str]:
     # the server runs the same copy of the package as this script, on the same database
     root = os.path.dirname(os.path.dirname(os.path.abspath(memory_pipelines.__file__)))
     path = os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p)
     env = {**os.environ, "MEMORY_PG_DSN": db.dsn, "PYTHONPATH": path}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "memory_pipelines.cli", "serve", "--port", str(port)]
-        + ["--workers", str(workers)],
-        env=env,
-        stdout=subprocess.DEVNULL,
-    )
+    proc = subprocess.Popen([sys.executable, *args], env=env, stdout=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
@@ -352,35 +383,55 @@ def main() -> None:
     b = _bench(db, args.empty)
     _settle(db)
     proc, url = _serve(db, args.workers)
+    bare_proc, bare_url = _serve_bare(db, b.store)
     clients = [Client(url, b.key) for _ in range(args.clients)]
+    bare_clients = [Client(bare_url, "") for _ in range(args.clients)]
     results: dict[str, Any] = {}
     try:
         for ep in ENDPOINTS:
-            for c in clients:  # warm up: every worker's embedder, connections, pool
+            for c, bc in zip(clients, bare_clients, strict=True):  # warm up: every worker's
+                # embedder, connections, pool
                 if (status := ep.http(c, b, 0)) >= 300:
                     raise RuntimeError(f"{ep.name} answered {status} while warming up")
+                if ep.bare and (status := ep.bare(bc, b, 0)) >= 300:
+                    raise RuntimeError(f"the bare app answered {status} while warming up")
             ep.direct(b, 0)
-            # Both sides in alternating rounds, so a slower moment of the machine (this kind
-            # pages out idle memory, and neighbours share it) falls on both alike.
-            inproc, over_http = Side(), Side()
+            # The sides in rotating rounds, so a slower moment of the machine (this kind pages
+            # out idle memory, and neighbours share it) falls on each alike.
+            inproc, over_http, bare = Side(), Side(), Side()
+            sides = [
+                (inproc, lambda i, ep=ep: (ep.direct(b, i), 200)[1], proc.pid),
+                (over_http, lambda i, ep=ep: ep.http(clients[i], b, i), proc.pid),
+            ]
+            if ep.bare:
+                call = ep.bare
+                sides.append(
+                    (bare, lambda i, call=call: call(bare_clients[i], b, i), bare_proc.pid)
+                )
             for r in range(args.rounds):
-                sides = [
-                    (inproc, lambda i, ep=ep: (ep.direct(b, i), 200)[1]),
-                    (over_http, lambda i, ep=ep: ep.http(clients[i], b, i)),
-                ]
-                for side, call in sides if r % 2 == 0 else sides[::-1]:
-                    _run(args.clients, args.seconds / args.rounds, call, side, proc.pid)
+                turn = r % len(sides)
+                for side, fn, pid in sides[turn:] + sides[:turn]:
+                    _run(args.clients, args.seconds / args.rounds, fn, side, pid)
             here, there = inproc.summary(), over_http.summary()
             row: dict[str, Any] = {"in_process": here, "http": there}
             if "p50_ms" in here and "p50_ms" in there:
                 row["added_p50_ms"] = round(there["p50_ms"] - here["p50_ms"], 2)
                 row["added_p95_pct"] = round(100 * (there["p95_ms"] / here["p95_ms"] - 1), 1)
+            floor = bare.summary()
+            if ep.bare and "p50_ms" in floor and "p50_ms" in here:
+                # what a bare FastAPI app adds to the same call, and what ours adds beyond it
+                row["bare_http"] = floor
+                row["framework_p50_ms"] = round(floor["p50_ms"] - here["p50_ms"], 2)
+                row["framework_p95_pct"] = round(100 * (floor["p95_ms"] / here["p95_ms"] - 1), 1)
+                if "p50_ms" in there:
+                    row["ours_p50_ms"] = round(there["p50_ms"] - floor["p50_ms"], 2)
             results[ep.name] = row
     finally:
-        for c in clients:
+        for c in clients + bare_clients:
             c.close()
-        proc.terminate()
-        proc.wait(timeout=30)
+        for p in (proc, bare_proc):
+            p.terminate()
+            p.wait(timeout=30)
 
     out = {
         "clients": args.clients,
@@ -403,6 +454,13 @@ def main() -> None:
             f"{r['in_process'].get('cpu_ms_per_request_here')} ms in-process vs "
             f"{r['http'].get('cpu_ms_per_request_server')} ms server + "
             f"{r['http'].get('cpu_ms_per_request_here')} ms clients"
+            + (
+                f"; a bare FastAPI app adds p50 +{r['framework_p50_ms']} ms, p95"
+                f" +{r['framework_p95_pct']}% ({r['bare_http'].get('cpu_ms_per_request_server')}"
+                f" ms server CPU a request), ours p50 +{r.get('ours_p50_ms')} ms beyond it"
+                if "framework_p50_ms" in r
+                else ""
+            )
             for name, r in results.items()
         )
         + " (goal: p50 +3 ms, p95 +20%)"
