@@ -82,16 +82,16 @@ def boot_window(
     reading: Annotated[Reading, Depends(read_as("search_memory"))],
     chat: Annotated[str, Path(min_length=1, max_length=200)],
     budget_tokens: Annotated[int, Query(ge=1, le=100_000)] = DEFAULT_BUDGET,
-) -> BootWindow:
+) -> Response:
     """A chat's whole history within `budget_tokens`, oldest first: the newest turns raw, older
     history as level-1 summaries, older still as level 2 and up. A key reading as a person
     opens a shared chat or that person's (another's is a 404). Audited with every turn and
     chunk in the window."""
     guard = reading.guard
-    return reads.boot_window(
+    return answer(reads.boot_window(
         guard.db, embedder(request), guard.principal, store, chat, budget_tokens,
         reader=reading.reader,
-    )  # fmt: skip
+    ))  # fmt: skip
 
 
 @router.get("/v1/stores/{store}/drill/{ref}", response_model=DrillDown, responses=ERRORS)
@@ -146,7 +146,7 @@ def commitments(
     ] = None,
     limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 50,
     after: Annotated[str | None, Query(max_length=200)] = None,
-) -> reads.CommitmentPage:
+) -> Response:
     """Commitments (what was promised, to whom, by when, whose), the one due soonest first, a
     page at a time with the total and `next`. Filter on status, or overdue only. A key limited
     to a person reads the shared ones and that person's. Audited with the page's ids."""
@@ -154,7 +154,7 @@ def commitments(
         raise ValidationError("overdue", f"only an open commitment is overdue, not a {status} one")
     db = database(request)
     reader = access.readers_for(db, principal, "read_memory", store, person)[store]
-    return reads.commitments(
+    return answer(reads.commitments(
         db, principal, store, reader=reader, status=status, overdue=overdue, person=person,
         limit=limit, after=after,
-    )  # fmt: skip
+    ))  # fmt: skip

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Depends, Request, Response
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
@@ -12,7 +12,7 @@ from memory_pipelines.api import stores as stores_api
 from memory_pipelines.core.skill import NAME
 from memory_pipelines.service.errors import documented
 from memory_pipelines.service.idempotent import IdempotencyKey, idempotent
-from memory_pipelines.service.models import Settings, SettingsChange
+from memory_pipelines.service.models import Settings, SettingsChange, answer
 from memory_pipelines.service.security import Caller, Guard, database, require
 
 router = APIRouter(tags=["settings"])
@@ -26,11 +26,13 @@ READ = "GET /v1/stores/{store}/settings"
 )
 def read_settings(
     store: str, guard: Annotated[Guard, Depends(require("administer_settings"))]
-) -> Settings:
+) -> Response:
     """Every card of the store's settings (the defaults where nothing was configured): decay
     per type, maintenance, search, commitments, extraction, save policy, trust envelope. The
     settings belong to the organisation, not to a key. Audited (who read them)."""
-    return Settings.model_validate(stores_api.read_settings(guard.db, guard.principal, store, READ))
+    return answer(
+        Settings.model_validate(stores_api.read_settings(guard.db, guard.principal, store, READ))
+    )
 
 
 @router.patch(
@@ -69,10 +71,10 @@ class Skill(BaseModel):
     response_model=Skill,
     responses=documented(401, 403, 404, 422, 429, 503),
 )
-def memory_skill(store: str, request: Request, principal: Caller) -> Skill:
+def memory_skill(store: str, request: Request, principal: Caller) -> Response:
     """The _memory skill: the save policy as an agent is taught it (what to save, what to skip,
     this store's budget of saves per turn, how to save), Markdown to put in the agent's
     instructions. The write path enforces the same policy. For any key that may act in the
     store; no record is read."""
     text = stores_api.memory_skill(database(request), principal, store)
-    return Skill(name=NAME, text=text)
+    return answer(Skill(name=NAME, text=text))
