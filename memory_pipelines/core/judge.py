@@ -56,7 +56,7 @@ from memory_pipelines.core.judge_rules import (
     lowercase_vocabulary,
     said_on,
 )
-from memory_pipelines.core.judge_slots import slot_value_change, value_changed
+from memory_pipelines.core.judge_slots import Embed, slot_value_change, value_changed
 from memory_pipelines.core.judge_types import JudgeDecision, JudgeItem
 
 SUPERSEDE_FLOOR = 0.45  # cosine that makes a stored item the plausible target of a strong cue
@@ -212,8 +212,10 @@ def decide(
     existing: Sequence[JudgeItem],
     cand_vec: np.ndarray,
     existing_vecs: np.ndarray,
+    embed: Embed | None = None,
 ) -> JudgeDecision:
-    """Judge one candidate against its recalled neighbours; `target` indexes `existing`."""
+    """Judge one candidate against its recalled neighbours; `target` indexes `existing`.
+    `embed` (the embedder's) lets an uncued update worded otherwise be read (judge_slots)."""
     if not existing:
         return JudgeDecision("create", None, "nothing stored nearby")
     # Words seen in lower case anywhere in the case are common nouns, not names ("Rent ...").
@@ -247,7 +249,7 @@ def decide(
     # restated, if any, is among the items about the candidate's own subject.
     own = [p for p in pairs if not p.subject_conflict]
     best = max(own or pairs, key=merge_score)
-    changed = value_changed(c, es, best)
+    changed = value_changed(c, es, best, embed)
     if changed:
         return changed
     blocker = merge_blocker(best, c, es[best.index]) or attribute_held_elsewhere(c, es, pairs, best)

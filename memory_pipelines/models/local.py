@@ -54,7 +54,9 @@ class LocalBackend:
         call: ModelCall,
     ) -> JudgeDecision:
         call.tokens_in = self._tokens(candidate.context, *(e.context for e in existing))
-        return judge_rules.decide(candidate, existing, cand_vec, existing_vecs)
+        return judge_rules.decide(
+            candidate, existing, cand_vec, existing_vecs, embed=self.embedder.embed
+        )
 
     def extract(
         self, window: Sequence[WindowTurn], instructions: str, types: Sequence[str], call: ModelCall

@@ -1,0 +1,84 @@
+"""The dedup judge reads an uncued update worded otherwise: two sentences that say the same of one
+slot once their values are masked (judge_slots.same_frame, with the real embedder), and a value
+that moved is a supersede; two attributes that share a unit stay two records.
+
+Every case is written for this file (none is taken from a case set).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from memory_pipelines.core.calls import ModelCall
+from memory_pipelines.core.judge import JudgeDecision, JudgeItem, decide
+from memory_pipelines.core.judge_slots import masked, same_frame
+from memory_pipelines.models.embedder import Embedder, get_embedder
+from memory_pipelines.models.local import LocalBackend
+
+
+@pytest.fixture(scope="module")
+def embedder() -> Embedder:
+    return get_embedder()
+
+
+def judge(
+    embedder: Embedder, candidate: str, existing: list[str], *, with_model: bool = True
+) -> JudgeDecision:
+    items = [JudgeItem(t, "fact", valid_from="2024-03-01") for t in existing]
+    vecs = embedder.embed([candidate, *existing])
+    embed = embedder.embed if with_model else None
+    return decide(JudgeItem(candidate, "fact"), items, vecs[0], vecs[1:], embed=embed)
+
+
+def test_masked_replaces_every_kind_of_value() -> None:
+    assert masked("Physio is on Tuesdays at 10am, £45 a session") == (
+        "Physio is on N at N, N a session"
+    )
+    assert masked("Takes twenty mg twice a day from 3 March") == "Takes N mg N a day from N N"
+    assert masked("Lives in Leeds") == "Lives in Leeds"
+
+
+@pytest.mark.parametrize(
+    ("candidate", "existing"),
+    [
+        # the dose reworded ("takes ... every morning" / "dose: ... daily")
+        (
+            "Takes 20 mg of citalopram every morning",
+            ["Citalopram dose: 10 mg daily", "GP is Dr Nair"],
+        ),
+        # the day and the time moved together: two values of one slot
+        (
+            "Physio appointment is Friday at 3",
+            ["Physio appointment is on Tuesdays at 10am", "Physio is Dr Lamb"],
+        ),
+    ],
+)
+def test_uncued_update_in_other_words_supersedes(
+    embedder: Embedder, candidate: str, existing: list[str]
+) -> None:
+    d = judge(embedder, candidate, existing)
+    assert (d.action, d.target) == ("supersede", 0), d
+    assert "other words" in d.reason
+    # Without the model the words alone do not tie the two: the same case is a new record.
+    assert judge(embedder, candidate, existing, with_model=False).action == "create"
+
+
+def test_two_attributes_sharing_a_unit_stay_two(embedder: Embedder) -> None:
+    existing = ["Set a budget of £700 for the Rome trip", "Rome trip is in May"]
+    assert not same_frame("Spent £900 on the Rome trip altogether", existing[0], embedder.embed)
+    assert judge(embedder, "Spent £900 on the Rome trip altogether", existing).action == "create"
+
+
+def test_local_backend_hands_the_judge_its_embedder(embedder: Embedder) -> None:
+    """The local backend (what `save_with_dedup` and `eval judge` run) reads the update."""
+    existing = ["Citalopram dose: 10 mg daily", "GP is Dr Nair"]
+    candidate = "Takes 20 mg of citalopram every morning"
+    vecs = embedder.embed([candidate, *existing])
+    d = LocalBackend(embedder).judge(
+        JudgeItem(candidate, "fact"),
+        [JudgeItem(t, "fact", valid_from="2024-03-01") for t in existing],
+        vecs[0],
+        vecs[1:],
+        ModelCall("classify", "judge", "local", "rules"),
+    )
+    assert (d.action, d.target) == ("supersede", 0), d
