@@ -13,6 +13,8 @@ def _rx(pattern: str) -> re.Pattern[str]:
 
 _HEDGE = _rx(
     r"\bmaybe\b|\bmight\b|\bperhaps\b|\bprobably\b|\b(?:un)?likely\b|"
+    # a possibility asked or guessed: "Could I be anaemic?", "it could be the battery"
+    r"^\W*could (?:i|we|it|this|that|he|she|they) (?:be|have)\b|\b(?:it|this|that) could be\b|"
     # not "whenever possible", "if possible"
     r"(?<!whenever )(?<!where )(?<!when )(?<!if )(?<!as soon as )\bpossibl[ey]\b|"
     # hearsay and leanings: "apparently the bridge closes", "leaning towards", "who knows"

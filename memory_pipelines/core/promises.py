@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from memory_pipelines.core.dates import due_date
+from memory_pipelines.core.sentence_kinds import ON_ME
 
 _FUTURE = re.compile(
     r"\b(?:i|we)(?:'ll|’ll| will| shall|'m going to| am going to|'re going to| are going to"
@@ -24,7 +25,9 @@ _FUTURE = re.compile(
     re.IGNORECASE,
 )
 # "It's mine", "leave it with me": the speaker takes the task on for the listener.
-_OWNS = re.compile(r"\b(?:it's|that's|it is|that is) mine\b|\bon me\b|\bleave it with me\b", re.I)
+_OWNS = re.compile(
+    rf"\b(?:it's|that's|it is|that is) mine\b|{ON_ME}|\bleave it with me\b", re.IGNORECASE
+)
 _PROMISED = re.compile(
     r"\b(?:i|we) (?:promise|promised|swear|owe|committed to|agreed to|signed up to)\b"
     r"(?:\s+(?P<whom>you|[A-Z][a-z]+(?: [A-Z][a-z]+)?))?",

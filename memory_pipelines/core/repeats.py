@@ -36,8 +36,11 @@ def _rx(pattern: str) -> re.Pattern[str]:
 _HISTORY = _rx(
     r"^\W*(?:\w+\W+){0,3}(?:recap|summary|summari[sz]e)\b|\bsum(?:ming)? up\b|^\W*quoting\b|"
     r"\b(?:pasting|re-?sending|re-?posting|resend(?:ing)?|copying|forwarding)\b|"
-    r"\bhere it is again\b|\bfrom before\b|\b(?:your|my) earlier (?:answer|message|reply)\b|"
-    r"\bwhat (?:i|you) (?:wrote|said) earlier\b|\bsame (?:error|output|log|traceback)\b|"
+    r"\bre-?(?:shar(?:e|es|ed|ing)|past(?:e|es|ed|ing)|upload\w*|attach\w*)\b|"
+    r"\bhere it is again\b|\bfrom before\b|"
+    r"\b(?:your|my) earlier (?:answer|message|reply)\b|\bscroll(?:ed|ing)? (?:back )?up\b|"
+    r"\bwhat (?:i|you) (?:wrote|said|sent) (?:earlier|before|at the (?:start|beginning|top))\b|"
+    r"\bsame (?:error|output|log|traceback)\b|"
     r"\b(?:sent|pasted|posted|shared) (?:earlier|before)\b|"
     r"^\W*(?:again|once more):|"
     # something presented as said before: "Here's the itinerary again", "Same email I showed
@@ -49,9 +52,9 @@ _HISTORY = _rx(
 )
 # A recap announces itself before its first colon: "Session summary: ...", "Recap: ...".
 # The head names a recap ("Daily digest: ...") or the conversation as its topic ("Here's what we
-# covered today: ...").
+# covered today: ..."), or what follows as shown before ("The schema from earlier: ...").
 _RECAP_HEAD = _rx(
-    r"\brecap\w*|\bsummar(?:y|ies|ise|ize)\b|\bso far\b|\bdigest\b|"
+    r"\brecap\w*|\bsummar(?:y|ies|ise|ize)\b|\bso far\b|\bdigest\b|\bfrom earlier\b|"
     r"\bwhere we (?:are|landed|got to|ended up|left off|stand)\b|"
     r"\brundown\b|\bround-?up\b|\bwrap[- ]?up\b|\btl;?dr\b|\bwhat (?:we|you and i) "
     r"(?:covered|discussed|talked (?:about|through)|went (?:over|through))\b|"

@@ -60,15 +60,17 @@ _LESSON = _rx(
     r"\b(?:won't|will not)\b.{0,60}\bagain\b|"
     r"\bnext time\b|\bfinally (?:get|got|understand|understood|figured)\b|\bfigured out\b"
 )
+# A task taken on ("the booking's on me", "Action on me"), not "go easy on me" or "count on me".
+ON_ME = r"(?:'s|\bis|\bare|'re|\bwas|\bactions?) on me\b"
 _COMMIT = _rx(
     r"\b(?:i|we)(?:'ll| will| shall|'m going to|'re going to| am going to| are going to)\b|"
-    r"\bpromis(?:e|ed)\b|\bon me\b|\b(?:it's|that's) mine\b|\bgonna\b|\bsigned up (?:to|for)\b|"
+    rf"\bpromis(?:e|ed)\b|{ON_ME}|\b(?:it's|that's) mine\b|\bgonna\b|\bsigned up (?:to|for)\b|"
     r"\btold\b.{0,40}\b(?:i'd|we'd|i would|we would|would be|will be)\b|\b(?:i|we) owe\b|"
     r"\bcommitted to\b|\bagreed to\b|\bleave it with me\b|^\W*(?:(?:the )?user )?will\b|"
     r"\bhold(?:ing)? (?:myself|ourselves) to\b"
 )
 _OWNED = _rx(  # the marks of a pledge, beyond the future tense
-    r"\bpromis|\bon me\b|\bmine\b|\bowe\b|\bsigned up\b|\bagreed\b|\btold\b|\bcommitted\b|"
+    rf"\bpromis|{ON_ME}|\bmine\b|\bowe\b|\bsigned up\b|\bagreed\b|\btold\b|\bcommitted\b|"
     r"\bleave it with me\b|\bhold(?:ing)? (?:myself|ourselves) to\b"
 )
 # A task owned by another person, with its due time ("Priya owns the review and reports back by
@@ -142,11 +144,15 @@ SAFETY = _rx(
     r"\bheart condition\b|\bhigh blood pressure\b|\bdiagnosed\b|\bwheelchair\b|"
     r"\bhearing aids?\b|\bcan(?:'t|not) (?:eat|have|take|drink)\b|"
     r"\bmust(?:n't| not) (?:eat|have|take)\b|"
-    r"\b(?:is|am|'m|are) (?:deaf|blind|disabled)\b|\bsafeword\b|\bemergency contact\b"
+    r"\b(?:is|am|'m|are) (?:deaf|blind|disabled)\b|\bsafeword\b|\bemergency contact\b|"
+    # sensory and reading conditions: what is shown to the person must allow for them
+    r"\bcolou?r[- ]?blind\w*|\bpartially sighted\b|\bhard of hearing\b|\bdyslexi\w*"
 )
 _LASTING = _rx(r"\b(?:always|never|from now on|going forward|in future|by default)\b")
 _FACT_SIGNAL = _rx(  # a concrete detail that makes small talk worth keeping
-    r"\d|\b(?:my|our|his|her|their) \w+|\b(?:i'm|i am|we're|we are) (?:a|an)\b|\bbtw\b|\bfyi\b|"
+    # "my flat", not "saved my afternoon": a time of the speaker's is no detail to keep
+    r"\d|\b(?:my|our|his|her|their) (?!(?:morning|afternoon|evening|night|day|week|weekend)\b)\w+|"
+    r"\b(?:i'm|i am|we're|we are) (?:a|an)\b|\bbtw\b|\bfyi\b|"
     r"\bbefore i forget\b|\bby the way\b|\bjust so you know\b|\bfor the record\b|\bheads up\b|"
     r"\b(?:is|are) now\b"
 )
