@@ -12,6 +12,7 @@ import pytest
 from memory_pipelines.core.calls import ModelCall
 from memory_pipelines.core.judge import JudgeDecision, JudgeItem, decide
 from memory_pipelines.core.judge_slots import masked, same_frame
+from memory_pipelines.core.judge_values import typed_values
 from memory_pipelines.models.embedder import Embedder, get_embedder
 from memory_pipelines.models.local import LocalBackend
 
@@ -81,4 +82,23 @@ def test_local_backend_hands_the_judge_its_embedder(embedder: Embedder) -> None:
         vecs[1:],
         ModelCall("classify", "judge", "local", "rules"),
     )
+    assert (d.action, d.target) == ("supersede", 0), d
+
+
+@pytest.mark.parametrize(
+    ("text", "money"),
+    [
+        ("Salary: USD 91,500 gross", {"money": {"91500"}}),
+        ("Rent is 1,150 EUR", {"money": {"1150"}}),
+        ("Puts CHF 300 a month into savings", {"money": {"300"}, "money a year": {"3600"}}),
+    ],
+)
+def test_an_iso_currency_code_makes_an_amount_money(text: str, money: dict[str, set[str]]) -> None:
+    values = typed_values(text)
+    assert {k: set(v) for k, v in values.items() if k.startswith("money")} == money
+    assert not any(k.startswith("n:") for k in values)  # not a count of "usd" or "gross"
+
+
+def test_a_salary_in_iso_code_changed_supersedes(embedder: Embedder) -> None:
+    d = judge(embedder, "Salary is USD 98,000", ["Salary: USD 91,500 gross", "Bonus lands in June"])
     assert (d.action, d.target) == ("supersede", 0), d

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from memory_pipelines.core.judge_amounts import yearly_amounts
+from memory_pipelines.core.judge_amounts import CURRENCY_BEFORE, ISO_CURRENCY, yearly_amounts
 from memory_pipelines.core.judge_calendar import weekday_range
 from memory_pipelines.core.judge_forms import other_forms
 from memory_pipelines.core.judge_lexicon import (
@@ -24,7 +24,13 @@ from memory_pipelines.core.judge_lexicon import (
     wordlist,
 )
 
-_MONEY = re.compile(r"([£$€])\s?(\d[\d,]*(?:\.\d+)?)\s?(k|m|bn)?\b", re.IGNORECASE)
+# An amount with its currency: a sign before it ("£1,200", "$40k") or an ISO code before or
+# after it ("GBP 600", "1,200 EUR").
+_MONEY = re.compile(
+    rf"{CURRENCY_BEFORE}(\d[\d,]*(?:\.\d+)?)\s?(k|m|bn)?\b"
+    rf"|\b(\d[\d,]*(?:\.\d+)?)\s?(k|m|bn)?\s?{ISO_CURRENCY}\b",
+    re.IGNORECASE,
+)
 _PERCENT = re.compile(r"(\d+(?:\.\d+)?)\s?(%|percent|per cent)")
 _DURATION = re.compile(r"\b(\d{1,2}):(\d{2}):(\d{2})\b")
 # "3pm", "3:40pm", "3.40 pm", "15:40"
@@ -109,8 +115,9 @@ def read_values(
     for m in _MONEY.finditer(text):
         if not free(m.span()):
             continue
-        mult = {"k": 1e3, "m": 1e6, "bn": 1e9}.get((m.group(3) or "").lower(), 1.0)
-        add("money", _fmt(_num(m.group(2)) * mult), m.span())
+        amount, scale = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+        mult = {"k": 1e3, "m": 1e6, "bn": 1e9}.get((scale or "").lower(), 1.0)
+        add("money", _fmt(_num(amount) * mult), m.span())
     for m in _PERCENT.finditer(text):
         if free(m.span()):
             add("percent", _fmt(_num(m.group(1))), m.span())
