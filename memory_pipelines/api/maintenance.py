@@ -103,8 +103,9 @@ def maintain(
 
 
 def repair_text_indexes(db: Database, log: Log = _quiet) -> list[str]:
-    """Rebuild each BM25 index whose document count drifted (store/text_indexes.py): they
-    serve every store, so whichever pass comes first repairs them and the others find them
+    """Rebuild each BM25 index whose document count drifted, that holds fewer documents than
+    its table has rows, or whose first read after a restart fails (store/text_indexes.py):
+    they serve every store, so whichever pass comes first repairs them and the others find them
     whole (or being rebuilt by another process: then they go on without waiting). Returns the
     names rebuilt."""
     rebuilt: list[str] = []
@@ -113,13 +114,12 @@ def repair_text_indexes(db: Database, log: Log = _quiet) -> list[str]:
             log("BM25 indexes: another process is checking them; not waited for")
             return rebuilt
         try:
-            for count in text_indexes.counts(conn):
-                if not count.drifted:
+            for count in text_indexes.counts(conn, rows=True):
+                if not count.broken:
                     continue
                 log(
-                    f"BM25 index {count.name}: counts {count.total_docs} documents but holds"
-                    f" {count.documents} (pg_textsearch 1.0 loses count at VACUUM); rebuilding"
-                    " it concurrently (search and writes go on)"
+                    f"BM25 index {count.name}: {count.why}; rebuilding it concurrently (search"
+                    " and writes go on)"
                 )
                 seconds = text_indexes.rebuild(conn, count.name)
                 log(f"BM25 index {count.name}: rebuilt in {seconds:.1f} s")
