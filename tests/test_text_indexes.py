@@ -8,6 +8,8 @@ from __future__ import annotations
 import os
 import re
 import signal
+import subprocess
+import sys
 import threading
 import uuid
 from collections.abc import Iterator
@@ -46,6 +48,14 @@ def _stop(data: Path) -> None:
     psutil.wait_procs([psutil.Process(pid)], timeout=60)
 
 
+def _start_elsewhere(data: Path) -> None:
+    """Start the embedded server from another process, as a daemon or another CLI would: no
+    check of this process's reads the BM25 indexes first (store.server checks only a server
+    it starts itself)."""
+    code = "import sys, pgserver; pgserver.get_server(sys.argv[1], cleanup_mode=None)"
+    subprocess.run([sys.executable, "-c", code, str(data)], check=True, timeout=120)
+
+
 @pytest.fixture
 def home(tmp_path: Path) -> Iterator[Path]:
     home = tmp_path / "home"
@@ -71,7 +81,8 @@ def test_a_count_lost_at_vacuum_is_found_and_rebuilt(home: Path, embedder: Embed
             memory.delete(item_id, actor="test")
         with db.connection() as conn:
             conn.execute("VACUUM agent_memory_items")
-        _stop(home / "pg")  # the next call starts it again (store.server.ensure_server)
+        _stop(home / "pg")
+        _start_elsewhere(home / "pg")
 
         with db.connection() as conn:
             (before,) = [c for c in text_indexes.counts(conn) if c.name == "items_words_bm25"]
@@ -194,6 +205,25 @@ def _harbour(db: Database, store: str) -> int:
         )
 
 
+def _deleted_and_vacuumed(db: Database, embedder: Embedder) -> None:
+    """Two stores' turns in a BM25 memtable not yet spilled (read again after a restart), one
+    store's rows deleted and their TOASTed text vacuumed (autovacuum may take the TOAST table
+    first), as any deletion would leave them."""
+    Memory("gone", db=db, embedder=embedder).write_turns(
+        "c", [{"text": _long("gone", n), "speaker": "Ana"} for n in range(10)]
+    )
+    Memory("kept", db=db, embedder=embedder).write_turns(
+        "c", [{"text": _long("kept", n), "speaker": "Bo"} for n in range(10)]
+    )
+    assert _recovery_docids(db) == 20
+    with db.connection() as conn:
+        conn.execute("DELETE FROM turns WHERE store_id = 'gone'")
+        toast = conn.execute(
+            "SELECT reltoastrelid::regclass::text AS t FROM pg_class WHERE relname = 'turns'"
+        ).fetchone()["t"]
+        conn.execute(f"VACUUM {toast}")
+
+
 def test_a_recovery_cut_short_by_a_vacuumed_row_is_found_and_rebuilt(
     home: Path, embedder: Embedder
 ) -> None:
@@ -204,20 +234,9 @@ def test_a_recovery_cut_short_by_a_vacuumed_row_is_found_and_rebuilt(
     try:
         if not _bm25(db):
             pytest.skip("this server has no pg_textsearch")
-        Memory("gone", db=db, embedder=embedder).write_turns(
-            "c", [{"text": _long("gone", n), "speaker": "Ana"} for n in range(10)]
-        )
-        Memory("kept", db=db, embedder=embedder).write_turns(
-            "c", [{"text": _long("kept", n), "speaker": "Bo"} for n in range(10)]
-        )
-        assert _recovery_docids(db) == 20  # not spilled: read again after a restart
-        with db.connection() as conn:
-            conn.execute("DELETE FROM turns WHERE store_id = 'gone'")  # as any deletion would
-            toast = conn.execute(
-                "SELECT reltoastrelid::regclass::text AS t FROM pg_class WHERE relname = 'turns'"
-            ).fetchone()["t"]
-            conn.execute(f"VACUUM {toast}")  # autovacuum may take the TOAST table first
-        _stop(home / "pg")  # the next call starts it again
+        _deleted_and_vacuumed(db, embedder)
+        _stop(home / "pg")
+        _start_elsewhere(home / "pg")
 
         first = _turns_index(db)
         assert first.unreadable and first.broken, first  # the recovery met the vacuumed row
@@ -230,5 +249,26 @@ def test_a_recovery_cut_short_by_a_vacuumed_row_is_found_and_rebuilt(
         assert not whole.broken, whole
         assert _harbour(db, "kept") == 10
         assert repair_text_indexes(db) == []
+    finally:
+        db.close()
+
+
+def test_a_server_this_process_starts_again_has_its_indexes_read_whole_first(
+    home: Path, embedder: Embedder
+) -> None:
+    """The embedded server started again by this process (store.server.ensure_server) has
+    its BM25 indexes read, and rebuilt when they cannot be, before the caller's statement: no
+    INSERT of the caller's meets the failing recovery."""
+    db = Database(embedded_dsn(home))
+    try:
+        if not _bm25(db):
+            pytest.skip("this server has no pg_textsearch")
+        _deleted_and_vacuumed(db, embedder)
+        _stop(home / "pg")  # the next call starts it again, and reads the indexes first
+        Memory("kept", db=db, embedder=embedder).write_turns(
+            "c", [{"text": _long("kept", 10), "speaker": "Bo"}]
+        )
+        assert not _turns_index(db).broken
+        assert _harbour(db, "kept") == 11
     finally:
         db.close()

@@ -108,25 +108,8 @@ def repair_text_indexes(db: Database, log: Log = _quiet) -> list[str]:
     they serve every store, so whichever pass comes first repairs them and the others find them
     whole (or being rebuilt by another process: then they go on without waiting). Returns the
     names rebuilt."""
-    rebuilt: list[str] = []
     with db.connection() as conn:
-        if not text_indexes.try_lock(conn):
-            log("BM25 indexes: another process is checking them; not waited for")
-            return rebuilt
-        try:
-            for count in text_indexes.counts(conn, rows=True):
-                if not count.broken:
-                    continue
-                log(
-                    f"BM25 index {count.name}: {count.why}; rebuilding it concurrently (search"
-                    " and writes go on)"
-                )
-                seconds = text_indexes.rebuild(conn, count.name)
-                log(f"BM25 index {count.name}: rebuilt in {seconds:.1f} s")
-                rebuilt.append(count.name)
-        finally:
-            text_indexes.unlock(conn)
-    return rebuilt
+        return text_indexes.repair(conn, log)
 
 
 def merge_pass(

@@ -3,6 +3,7 @@ bringing it back when it dies (the embedded one is started again, an external on
 
 from __future__ import annotations
 
+import logging
 import os
 import subprocess
 import threading
@@ -14,6 +15,8 @@ import psycopg
 
 from memory_pipelines.core.home import memory_home
 from memory_pipelines.errors import StoreError
+
+log = logging.getLogger("memory_pipelines.store")
 
 # DSN -> data folder of each embedded server this process started (only those are restarted).
 _EMBEDDED: dict[str, Path] = {}
@@ -63,6 +66,7 @@ def embedded_dsn(home: Path | None = None) -> str:
     # cleanup_mode=None: the server outlives this process, so the CLI, the Dagster daemon and
     # the webserver share one server instead of stopping it under each other.
     new = not (data / "PG_VERSION").exists()
+    started = not _running(data)
     server = pgserver.get_server(data, cleanup_mode=None)
     secure_home(base)  # pgserver opens the folders above its data to everyone (as root)
     dsn = str(server.get_uri())
@@ -76,7 +80,34 @@ def embedded_dsn(home: Path | None = None) -> str:
             server.ensure_postgres_running()
         dsn = str(server.get_uri())
     _EMBEDDED[dsn] = data.resolve()
+    if started and not new:
+        _whole_text_indexes(dsn)
     return dsn
+
+
+def _running(data: Path) -> bool:
+    """Whether the postmaster of a data folder's postmaster.pid is alive."""
+    try:
+        os.kill(int((data / "postmaster.pid").read_text().split()[0]), 0)
+    except (OSError, ValueError, IndexError):
+        return False
+    return True
+
+
+def _whole_text_indexes(dsn: str) -> None:
+    """Right after this process started the embedded server: read each BM25 index before any
+    caller's statement does, and rebuild one that cannot be read whole (store/text_indexes.py:
+    pg_textsearch 1.0's first read after a restart can fail on a deleted row, and that read
+    would otherwise be some caller's INSERT). Never stops the start: a failure is logged."""
+    from psycopg.rows import dict_row
+
+    from memory_pipelines.store import text_indexes
+
+    try:
+        with psycopg.connect(dsn, autocommit=True, row_factory=dict_row, connect_timeout=10) as c:
+            text_indexes.repair(c, log.warning)
+    except Exception as exc:  # the maintenance pass and the service's start check again
+        log.warning("checking the BM25 indexes after the server started failed: %s", exc)
 
 
 def memory_settings(total_bytes: int | None = None) -> dict[str, str]:
@@ -184,6 +215,7 @@ def ensure_server(dsn: str) -> bool:
             return True  # another thread (or process) restarted it meanwhile
         try:
             _restart(data)
+            _whole_text_indexes(dsn)
         except Exception as exc:
             raise StoreError(
                 f"the embedded Postgres in {data} stopped and could not be started again "

@@ -16,13 +16,16 @@ has already removed, stops that recovery with "missing chunk number 0 for toast 
 and the index goes on without the documents it had not yet read: a word's live rows no longer
 come back from it (fixed upstream in 1.3.0, which logs its memtable). So an index is rebuilt
 too when its first read fails so (`unreadable`) or when it holds fewer documents than its
-table has rows (`lost`). A VACUUM of the table empties the recovery pages; bm25_spill_index
-does not (1.0)."""
+table has rows (`lost`), by the service at its start, each maintenance pass, and a process that
+has just started the embedded server (store/server.py: before any caller's statement, which
+would otherwise meet the failing read). A VACUUM of the table empties the recovery pages;
+bm25_spill_index does not (1.0)."""
 
 from __future__ import annotations
 
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import psycopg.errors
@@ -133,6 +136,30 @@ def counts(conn: Conn, rows: bool = False) -> list[IndexCount]:
             count = IndexCount(name, count.total_docs, count.documents, one(n, "count")["n"])
         out.append(count)
     return out
+
+
+def repair(conn: Conn, log: Callable[[str], None] = lambda _: None) -> list[str]:
+    """Rebuild each present BM25 index that is `broken` (an autocommit connection, rows as
+    dicts), one process at a time; returns the names rebuilt (none when another process holds
+    the lock: it is checking them)."""
+    rebuilt: list[str] = []
+    if not try_lock(conn):
+        log("BM25 indexes: another process is checking them; not waited for")
+        return rebuilt
+    try:
+        for count in counts(conn, rows=True):
+            if not count.broken:
+                continue
+            log(
+                f"BM25 index {count.name}: {count.why}; rebuilding it concurrently (search and"
+                " writes go on)"
+            )
+            seconds = rebuild(conn, count.name)
+            log(f"BM25 index {count.name}: rebuilt in {seconds:.1f} s")
+            rebuilt.append(count.name)
+    finally:
+        unlock(conn)
+    return rebuilt
 
 
 def _leftovers(conn: Conn) -> list[str]:
