@@ -71,10 +71,10 @@ _RHYTHMS = (
 _RHYTHM = re.compile(
     r"(?<![\w-])(" + "|".join(rx for rx, _ in _RHYTHMS) + r")(?![\w-])", re.IGNORECASE
 )
-# "£100 a month", "€1,450/month", "£32 per month", "£384 a year", "£80 a week"
 # A currency before an amount: its sign ("£1,200") or its ISO code ("GBP 600").
 ISO_CURRENCY = r"(?:gbp|usd|eur|chf|aud|cad|nzd|jpy|sek|nok|dkk|pln|inr)"
 CURRENCY_BEFORE = rf"(?:[£$€]\s?|\b{ISO_CURRENCY}\s?)"
+# "£100 a month", "€1,450/month", "£32 per month", "£384 a year", "£80 a week", "GBP 400 a month"
 _RATE = re.compile(
     rf"{CURRENCY_BEFORE}(\d[\d,]*(?:\.\d+)?)\s?(k)?\s?(?:a|an|per|each|/|every)\s?"
     r"(year|annum|month|week)"
