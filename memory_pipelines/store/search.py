@@ -117,29 +117,7 @@ def candidates(
         "consume": None if consume is None else list(consume),
     }
     tables = sorted({KINDS[kind].table for kind in kinds})
-    # LOCAL: for these queries only. relaxed_order: the candidates are ranked afterwards
-    # (pgvector < 0.8 has no such setting and reserves the hnsw. prefix: not asked there).
-    # No parallel workers: every query here reads a bounded number of rows, and starting
-    # workers (for an exact fallback the planner costs as large, even when it never runs)
-    # took longer than the query. No JIT: a server built with LLVM (the embedded one is not)
-    # compiles a query whose estimated cost passes jit_above_cost, as a million-row store's
-    # can, which takes tens of milliseconds to save microseconds on bounded rows.
-    # Never a generic plan: whether an index or the store's rows serve best depends on the
-    # store (its share of the table); forced generic plans (no planning, ~2 ms a statement)
-    # scanned a million turns exactly. The statements are prepared all the same, each once a
-    # connection (parsed and analysed once: 0.55 ms less a statement at 100k turns), and
-    # planned on every run for its values (force_custom_plan), as an unprepared one is.
-    settings = (
-        "set_config('hnsw.ef_search', %(ef)s, true),"
-        " set_config('max_parallel_workers_per_gather', '0', true),"
-        " set_config('jit', 'off', true),"
-        " set_config('plan_cache_mode', 'force_custom_plan', true)"
-    )
-    if caps.iterative_scan:
-        settings += (
-            ", set_config('hnsw.iterative_scan', 'relaxed_order', true),"
-            f" set_config('hnsw.max_scan_tuples', '{MAX_SCAN_TUPLES}', true)"
-        )
+    settings = scan_settings(caps)
     counts = "".join(
         f", (SELECT count(*) FROM (SELECT 1 FROM {table} WHERE store_id = %(store)s"
         f" LIMIT %(over)s) AS s) AS {table}"
@@ -173,6 +151,45 @@ def candidates(
     out.update({kind: cur.fetchall() for kind, cur in sent.items()})
     out.update(found or {})
     return out
+
+
+def scan_settings(caps: Capabilities) -> str:
+    """The settings of a search's statements, as a select list of set_config calls (LOCAL:
+    for the transaction's statements only); %(ef)s is the HNSW scan's candidate list.
+
+    relaxed_order: the candidates are ranked afterwards (pgvector < 0.8 has no such setting and
+    reserves the hnsw. prefix: not asked there). No parallel workers: every query here reads a
+    bounded number of rows, and starting workers (for an exact fallback the planner costs as
+    large, even when it never runs) took longer than the query. No JIT: a server built with
+    LLVM (the embedded one is not) compiles a query whose estimated cost passes
+    jit_above_cost, as a million-row store's can, which takes tens of milliseconds to save
+    microseconds on bounded rows.
+
+    Never a generic plan: whether an index or the store's rows serve best depends on the store
+    (its share of the table); forced generic plans (no planning, ~2 ms a statement) scanned a
+    million turns exactly. The statements are prepared all the same, each once a connection
+    (parsed and analysed once: 0.55 ms less a statement at 100k turns), and planned on every
+    run for its values (force_custom_plan), as an unprepared one is.
+
+    No merge joins: in a small table (a new install's few stores, the LoCoMo evaluation's six)
+    the planner joined a store's turns to its chats by walking every turn of the table in chat
+    order, each store's search reading all the others' rows (LoCoMo dev, 3,435 turns in six
+    stores: the turns' statement 28 -> 13 ms at p50, the same rows). Every join here takes a
+    bounded number of rows, which nested loops over the indexes serve; at 100k turns in one
+    store the rows and times were unchanged."""
+    settings = (
+        "set_config('hnsw.ef_search', %(ef)s, true),"
+        " set_config('max_parallel_workers_per_gather', '0', true),"
+        " set_config('jit', 'off', true),"
+        " set_config('plan_cache_mode', 'force_custom_plan', true),"
+        " set_config('enable_mergejoin', 'off', true)"
+    )
+    if caps.iterative_scan:
+        settings += (
+            ", set_config('hnsw.iterative_scan', 'relaxed_order', true),"
+            f" set_config('hnsw.max_scan_tuples', '{MAX_SCAN_TUPLES}', true)"
+        )
+    return settings
 
 
 # Threads doing a search's work beside the caller's, each on a spare connection: the other
