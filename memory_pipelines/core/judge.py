@@ -39,6 +39,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from memory_pipelines.core.judge_choices import passed_over
 from memory_pipelines.core.judge_cues import ANOTHER, SINGLE_VALUED_FRAMES, chooses
 from memory_pipelines.core.judge_merge import (
     attribute_held_elsewhere,
@@ -241,6 +242,7 @@ def decide(
         or same_value_other_form(pairs)
         or denial_restated(pairs)
         or slot_value_change(c, es, pairs)
+        or passed_over(c, es, pairs)
     )
     if decision:
         return decision
