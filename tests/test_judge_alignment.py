@@ -76,3 +76,45 @@ def test_same_choice_is_not_replaced(
 ) -> None:
     d = judge(embedder, candidate, existing)
     assert d.action != "supersede", d.reason
+
+
+@pytest.mark.parametrize(
+    ("candidate", "existing"),
+    [
+        (
+            "Dog walkers we use: Petra, Uncle Joss and the neighbour's son Milo",
+            ["Dog walkers are Petra and Uncle Joss", "Petra charges £12 a walk"],
+        ),
+        (
+            "Reads Dutch, Polish and, lately, basic Greek",
+            ["Reads Dutch and Polish", "Grew up in Utrecht"],
+        ),
+    ],
+)
+def test_a_list_of_names_with_a_member_more_supersedes(
+    embedder: Embedder, candidate: str, existing: list[str]
+) -> None:
+    d = judge(embedder, candidate, existing, category="fact")
+    assert (d.action, d.target) == ("supersede", 0), d.reason
+
+
+@pytest.mark.parametrize(
+    ("candidate", "existing"),
+    [
+        # the same members with detail: no member more
+        (
+            "Dog walkers: Petra (weekdays) and Uncle Joss (weekends)",
+            ["Dog walkers are Petra and Uncle Joss", "Petra charges £12 a walk"],
+        ),
+        # an apposition and a place, no list: more detail of one fact
+        (
+            "Aunt Wren still lives in the old farmhouse in Ludlow, near Bromfield",
+            ["Aunt, Wren, lives in Ludlow", "Uncle Rob lives in Hereford"],
+        ),
+    ],
+)
+def test_names_without_a_grown_list_are_not_a_list_change(
+    embedder: Embedder, candidate: str, existing: list[str]
+) -> None:
+    d = judge(embedder, candidate, existing, category="fact")
+    assert d.action != "supersede" or "list" not in d.reason, d.reason

@@ -41,6 +41,7 @@ import numpy as np
 
 from memory_pipelines.core.judge_choices import passed_over
 from memory_pipelines.core.judge_cues import ANOTHER, SINGLE_VALUED_FRAMES, chooses
+from memory_pipelines.core.judge_lists import name_list_grew
 from memory_pipelines.core.judge_merge import (
     attribute_held_elsewhere,
     merge_blocker,
@@ -236,6 +237,7 @@ def decide(
 
     decision = (
         _list_change(pairs)
+        or name_list_grew(c, es, pairs)
         or hedged_restatement(c, es, pairs)
         or _supersede(c, es, pairs)
         or plan_settled(c, es, pairs)
