@@ -118,3 +118,22 @@ def test_names_without_a_grown_list_are_not_a_list_change(
 ) -> None:
     d = judge(embedder, candidate, existing, category="fact")
     assert d.action != "supersede" or "list" not in d.reason, d.reason
+
+
+def test_a_shared_name_is_the_value_not_a_frame(embedder: Embedder) -> None:
+    # the two hold one person in two wordings: the same fact
+    d = judge(
+        embedder,
+        "Line manager is Tariq Bello",
+        ["Reports to Tariq Bello", "Team has nine analysts"],
+        category="fact",
+    )
+    assert (d.action, d.target) == ("merge", 0), d.reason
+    # a shared frame with another thing in it stays a near miss
+    d = judge(
+        embedder,
+        "Allergic to Tariq's cat Biscuit",
+        ["Allergic to wasps", "Team has nine analysts"],
+        category="fact",
+    )
+    assert d.action != "merge", d.reason
