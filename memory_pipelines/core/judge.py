@@ -9,7 +9,8 @@ cosine with structure read by `judge_rules` and `judge_pairs`: who each item is 
 names, the stance of each clause (`judge_claims`, `judge_stance`) and a few slot frames.
 
 The flow of `decide()`, first answer wins; every answer carries its reason:
-1. A list that grew or shrank is a new value of its slot (supersede, `judge_claims`).
+1. A list that grew or shrank is a new value of its slot (supersede, `judge_claims`), and so is
+   a list of names with a member more, its members written with asides (`judge_lists`).
 2. A hedged restatement confirms the nearest stated item (merge, `judge_modality`).
 3. A change cue ("no longer", "moved", "pushed to", "instead"), a flipped negation or a contrast
    turned round sends the candidate to the supersede branch. Among the items about the
@@ -25,6 +26,8 @@ The flow of `decide()`, first answer wins; every answer carries its reason:
 5. The same value in another form, or the same denial in other words (merge, `judge_restate`).
 6. One single-valued slot with another value, or one typed value changed with the rest of its
    frame kept, is an uncued update (supersede, `judge_slots`).
+   A choice that names what it passed over ("prefers X to Y", "chose X over Y") replaces the
+   stored item that holds Y as its own (supersede, `judge_choices`).
 7. Otherwise the nearest item about the candidate's own subject (cosine plus word containment,
    against a threshold that rises for long sentences) is merged into, unless it is a near miss
    (other subject, value, slot, object, an exception or a rule beside one, an attribute the
@@ -39,7 +42,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from memory_pipelines.core.judge_choices import passed_over
 from memory_pipelines.core.judge_cues import ANOTHER, SINGLE_VALUED_FRAMES, chooses
+from memory_pipelines.core.judge_lists import name_list_grew
 from memory_pipelines.core.judge_merge import (
     attribute_held_elsewhere,
     merge_blocker,
@@ -235,12 +240,14 @@ def decide(
 
     decision = (
         _list_change(pairs)
+        or name_list_grew(c, es, pairs)
         or hedged_restatement(c, es, pairs)
         or _supersede(c, es, pairs)
         or plan_settled(c, es, pairs)
         or same_value_other_form(pairs)
         or denial_restated(pairs)
         or slot_value_change(c, es, pairs)
+        or passed_over(c, es, pairs)
     )
     if decision:
         return decision

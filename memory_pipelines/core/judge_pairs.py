@@ -163,7 +163,9 @@ def _other_object(c: Analysis, e: Analysis, cos: float) -> bool:
         return True
     # The frame is the words they share besides values: "up at 5:30" / "gets up at 5:30" share
     # only the value, no frame to put another object in.
-    frame = {w for w in shared if not any(ch.isdigit() for ch in w)}
+    # ... and a name both hold is their value, not a frame: "Line manager is Priya Shah" /
+    # "Reports to Priya Shah" hold one person in two wordings.
+    frame = {w for w in shared if not any(ch.isdigit() for ch in w)} - c.names - e.names
     small_swap = len(only_c) <= 2 and len(only_e) <= 2 and len(frame) >= max(len(only_c), 1)
     # A number or date among the swapped words is a value said another way ("anniversary 14
     # June" / "married on 14 June 2019"), which the value readers judge, not the wording.
