@@ -121,3 +121,48 @@ def test_another_rhythm_of_another_thing_is_new(embedder: Embedder) -> None:
         ["Production is backed up nightly at 1am", "QA runs on one server"],
     )
     assert d.action == "create", d.reason
+
+
+# Whose it is: a thing of a named person's ("Maya's dentist") beside the same thing without an
+# owner (the user's own) is another subject (judge_who, Analysis.owners).
+
+
+@pytest.mark.parametrize(
+    ("candidate", "existing"),
+    [
+        (
+            "Maya's dentist is Dr Hale at Brookside Dental",
+            ["Dentist is Dr Hale at Brookside Dental", "Sister Maya lives in Leeds"],
+        ),
+        (
+            "Dentist is Dr Hale at Brookside Dental",
+            ["Maya's dentist is Dr Hale at Brookside Dental", "Sister Maya lives in Leeds"],
+        ),
+        ("Tom's car is a blue Honda Jazz", ["Car is a blue Honda Jazz", "Colleague Tom drives"]),
+    ],
+)
+def test_a_named_persons_thing_is_not_the_users(
+    embedder: Embedder, candidate: str, existing: list[str]
+) -> None:
+    d = judge(embedder, candidate, existing)
+    assert d.action == "create", d.reason
+
+
+@pytest.mark.parametrize(
+    ("candidate", "existing"),
+    [
+        # the stored item names the owner: the same person's
+        (
+            "Gabe's GP is Dr Rahman at Elm Street Surgery",
+            ["Gabe is registered with Dr Rahman at Elm Street Surgery", "Partner Gabe has asthma"],
+        ),
+        # a capital that opens the sentence is no name ("Landlord's", "Team's")
+        ("Landlord's name is Mr Hawes", ["Landlord is Mr Hawes", "Rent is due on the 1st"]),
+        ("Team's languages are Python and Go", ["Team writes Python and Go", "Wants Rust"]),
+    ],
+)
+def test_an_owner_that_is_no_other_person_merges(
+    embedder: Embedder, candidate: str, existing: list[str]
+) -> None:
+    d = judge(embedder, candidate, existing)
+    assert (d.action, d.target) == ("merge", 0), d.reason
