@@ -166,3 +166,36 @@ def test_an_owner_that_is_no_other_person_merges(
 ) -> None:
     d = judge(embedder, candidate, existing)
     assert (d.action, d.target) == ("merge", 0), d.reason
+
+
+# The size of a group, its members named or not ("a team of six" / "the team is nine people"),
+# and a weak cue with a changed count of one named thing (judge_values.group_sizes).
+
+
+def test_group_size_is_read_with_or_without_its_members() -> None:
+    assert typed_values("Leads a team of six")["size:team"] == {"6"}
+    assert typed_values("Her team is nine people now")["size:team"] == {"9"}
+    assert typed_values("Team now has nine people")["size:team"] == {"9"}
+    assert "size:pack" not in typed_values("Bought a pack of 10 nappies")  # ten nappies
+
+
+@pytest.mark.parametrize(
+    ("candidate", "existing"),
+    [
+        ("Her book club is ten people now", ["Runs a book club of six", "Meets on Thursdays"]),
+        (
+            "The team now has nine people after two hires",
+            ["Leads a team of seven", "Company has about 120 staff"],
+        ),
+    ],
+)
+def test_a_group_that_grew_supersedes(
+    embedder: Embedder, candidate: str, existing: list[str]
+) -> None:
+    d = judge(embedder, candidate, existing)
+    assert (d.action, d.target) == ("supersede", 0), d.reason
+
+
+def test_the_same_group_size_merges(embedder: Embedder) -> None:
+    d = judge(embedder, "Leads a team of six people", ["Leads a team of six", "Sits on floor 3"])
+    assert (d.action, d.target) == ("merge", 0), d.reason

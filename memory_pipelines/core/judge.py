@@ -105,6 +105,12 @@ def _supersede_score(p: Pair, c: Analysis, e: Analysis) -> float:
     return score
 
 
+def _count_changed(p: Pair) -> bool:
+    """A count of a named thing differs ("9 people" / "7 people", a team of six / of nine); a
+    bare number ("Ruby is nine") names no thing."""
+    return any(k.startswith(("n:", "size:")) and k != "n:" for k in p.value_conflicts)
+
+
 def _restates(p: Pair, c: Analysis, e: Analysis) -> bool:
     """A weak cue whose value the store already holds: "moved to Bristol for the new job" beside
     "lives in Bristol", "vegan for five years now" beside "is vegan"."""
@@ -178,6 +184,9 @@ def _supersede(c: Analysis, es: Sequence[Analysis], pairs: Sequence[Pair]) -> Ju
         # "Loves hot food now" beside "Can't handle spicy food": the stance turned, with a cue.
         or (best.stance_turned and best.cos >= SUPERSEDE_FLOOR)
         or (best.cos >= WEAK_CUE_FLOOR and bool(set(best.value_conflicts) - {"month", "year"}))
+        # "Her team is nine people now" beside "Leads a team of six": a count of one named
+        # thing that moved is what a weak cue reports, a little further off than other values.
+        or (best.cos >= SUPERSEDE_FLOOR and _count_changed(best))
         or best.old_hit > 0
         or best.frame_match
         or best.polarity_flip
