@@ -5,8 +5,9 @@ tell a paraphrase from "same attribute, other person" (both score high), nor fin
 value moved (often a low score: "moved to Berlin" vs "lives in Lisbon"). So the judge combines the
 cosine with structure read by `judge_rules` and `judge_pairs`: who each item is about
 (`judge_who`), typed values in any form (`judge_values`, `judge_forms`, `judge_calendar`,
-`judge_amounts`), change cues outside clauses of condition, the old value or the slot a change
-names, the stance of each clause (`judge_claims`, `judge_stance`) and a few slot frames.
+`judge_amounts`, `judge_rhythms`), change cues outside clauses of condition, the old value or
+the slot a change names, the stance of each clause (`judge_claims`, `judge_stance`) and a few
+slot frames.
 
 The flow of `decide()`, first answer wins; every answer carries its reason:
 1. A list that grew or shrank is a new value of its slot (supersede, `judge_claims`), and so is
