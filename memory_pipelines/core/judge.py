@@ -5,8 +5,9 @@ tell a paraphrase from "same attribute, other person" (both score high), nor fin
 value moved (often a low score: "moved to Berlin" vs "lives in Lisbon"). So the judge combines the
 cosine with structure read by `judge_rules` and `judge_pairs`: who each item is about
 (`judge_who`), typed values in any form (`judge_values`, `judge_forms`, `judge_calendar`,
-`judge_amounts`), change cues outside clauses of condition, the old value or the slot a change
-names, the stance of each clause (`judge_claims`, `judge_stance`) and a few slot frames.
+`judge_amounts`, `judge_rhythms`), change cues outside clauses of condition, the old value or
+the slot a change names, the stance of each clause (`judge_claims`, `judge_stance`) and a few
+slot frames.
 
 The flow of `decide()`, first answer wins; every answer carries its reason:
 1. A list that grew or shrank is a new value of its slot (supersede, `judge_claims`), and so is
@@ -105,6 +106,12 @@ def _supersede_score(p: Pair, c: Analysis, e: Analysis) -> float:
     return score
 
 
+def _count_changed(p: Pair) -> bool:
+    """A count of a named thing differs ("9 people" / "7 people", a team of six / of nine); a
+    bare number ("Ruby is nine") names no thing."""
+    return any(k.startswith(("n:", "size:")) and k != "n:" for k in p.value_conflicts)
+
+
 def _restates(p: Pair, c: Analysis, e: Analysis) -> bool:
     """A weak cue whose value the store already holds: "moved to Bristol for the new job" beside
     "lives in Bristol", "vegan for five years now" beside "is vegan"."""
@@ -178,6 +185,9 @@ def _supersede(c: Analysis, es: Sequence[Analysis], pairs: Sequence[Pair]) -> Ju
         # "Loves hot food now" beside "Can't handle spicy food": the stance turned, with a cue.
         or (best.stance_turned and best.cos >= SUPERSEDE_FLOOR)
         or (best.cos >= WEAK_CUE_FLOOR and bool(set(best.value_conflicts) - {"month", "year"}))
+        # "Her team is nine people now" beside "Leads a team of six": a count of one named
+        # thing that moved is what a weak cue reports, a little further off than other values.
+        or (best.cos >= SUPERSEDE_FLOOR and _count_changed(best))
         or best.old_hit > 0
         or best.frame_match
         or best.polarity_flip

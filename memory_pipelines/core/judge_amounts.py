@@ -16,6 +16,7 @@ import re
 from collections.abc import Iterator
 
 from memory_pipelines.core.judge_lexicon import STOPWORDS, stem, wordlist
+from memory_pipelines.core.judge_rhythms import rhythm_forms
 
 Found = tuple[str, str, tuple[int, int], bool]  # kind, value, span, read from another form
 
@@ -57,20 +58,6 @@ _FRACTION = re.compile(
 _COUNT = re.compile(r"\b(half a dozen|a dozen|a couple of|a pair of) ([a-z]+)", re.I)
 _COUNTS = {"half a dozen": 6, "a dozen": 12, "a couple of": 2, "a pair of": 2}
 _FORTNIGHT = re.compile(rf"\b({_NUM_RX}) fortnights?\b", re.I)
-# How often: "daily", "every other week", "fortnightly", "twice-yearly" aside.
-_RHYTHMS = (
-    (r"every other day|every two days|every second day", "2 day"),
-    (r"daily|every day|each day", "1 day"),
-    (r"fortnightly|biweekly|every other week|every two weeks|every second week", "2 week"),
-    (r"weekly|every week|each week", "1 week"),
-    (r"every other month|every two months|bimonthly", "2 month"),
-    (r"monthly|every month|each month", "1 month"),
-    (r"quarterly|every three months", "3 month"),
-    (r"yearly|annually|every year|each year|once a year", "1 year"),
-)
-_RHYTHM = re.compile(
-    r"(?<![\w-])(" + "|".join(rx for rx, _ in _RHYTHMS) + r")(?![\w-])", re.IGNORECASE
-)
 # A currency before an amount: its sign ("£1,200") or its ISO code ("GBP 600").
 ISO_CURRENCY = r"(?:gbp|usd|eur|chf|aud|cad|nzd|jpy|sek|nok|dkk|pln|inr)"
 CURRENCY_BEFORE = rf"(?:[£$€]\s?|\b{ISO_CURRENCY}\s?)"
@@ -133,10 +120,9 @@ def amount_forms(text: str) -> Iterator[Found]:
         yield _unit_key(m.group(2)), str(_COUNTS[m.group(1).lower()]), m.span(), True
     for m in _FORTNIGHT.finditer(text):
         yield "n:week", _fmt(2 * _number(m.group(1))), m.span(), True
-    for m in _RHYTHM.finditer(text):
-        said = m.group(1).lower()
-        value = next(v for rx, v in _RHYTHMS if re.fullmatch(rx, said))
-        yield "every", value, m.span(), False
+    # How often ("fortnightly", "every other Monday"), but not an amount's period ("£100 a
+    # month", "£250 monthly"): that is the money readers'.
+    yield from rhythm_forms(text, [m.span() for m in _RATE.finditer(text)])
 
 
 def yearly_amounts(text: str) -> frozenset[str]:

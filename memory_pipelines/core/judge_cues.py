@@ -194,9 +194,13 @@ NEW_SLOT = re.compile(
 
 
 # A clause of condition or time to come ("until it is retired", "if the price goes up", "once
-# the loan is paid off"): a change it names has not happened, so it reports none.
+# the loan is paid off"): a change it names has not happened, so it reports none. "Once a
+# quarter", "once every two weeks" say how often, not when.
 CONDITION = re.compile(
-    r"\b(?:until|till|unless|if|once|in case|before|whenever)\b[^,;:.]*", re.IGNORECASE
+    r"\b(?:until|till|unless|if|in case|before|whenever"
+    r"|once(?! (?:an? |per |every |each )(?:other |\w+ )?(?:day|night|week|fortnight|month"
+    r"|quarter|year)s?\b))\b[^,;:.]*",
+    re.IGNORECASE,
 )
 
 

@@ -63,6 +63,7 @@ class Analysis:
     subject_is_person: bool  # the subject is the user, a relative, a pet or a sure name
     subject_stems: frozenset[str]  # content stems of the grammatical subject
     possessed: bool  # the subject is something of someone's ("Partner's surname")
+    owners: frozenset[str]  # whose it is, when possessed ("Gabe's GP": gabe)
     predicate_stems: frozenset[str]  # content stems after the subject
     # ... of a clause of condition ("until it is retired"): not what the item states
     conditional: frozenset[str]
@@ -162,6 +163,7 @@ def analyse(
         subject_is_person=any(x == "user" or x in sure or is_relation(x) for x in subject),
         subject_stems=content_stems(body[:split]),
         possessed=any(bare(t) != t for t in body[: max(split - 1, 0)]),
+        owners=_named_owners(body[: max(split - 1, 0)], lead, case_names),
         predicate_stems=content_stems(body[split:]),
         conditional=content_stems(w for m in CONDITION.finditer(text) for w in words(m.group())),
         entities=frozenset(entities),
@@ -183,6 +185,16 @@ def analyse(
         hedged=bool(HEDGE.search(text)),
         exception=bool(EXCEPTION.search(text)),
         additive=bool(ADDITIVE.search(text)),
+    )
+
+
+def _named_owners(before: list[str], lead: int, case_names: frozenset[str]) -> frozenset[str]:
+    """Capitalised possessives in the subject ("Gabe's GP": gabe). A first word's capital says
+    nothing ("Team's languages"), unless the case writes it inside a sentence too."""
+    return frozenset(
+        bare(t).lower()
+        for i, t in enumerate(before)
+        if bare(t) != t and t[:1].isupper() and (i + lead > 0 or bare(t).lower() in case_names)
     )
 
 
@@ -238,7 +250,8 @@ def analyse_in_case(
     name, so the cache key is the text, whether its first word is in each, and `said_on`."""
     first = WORD_RX.search(text)
     low = first.group().lower() if first else ""
-    return _analyse_cached(text, low in lowercase_vocab, said_on, low in names)
+    # "Gabe's GP ...": a possessive opener is named if its bare word is.
+    return _analyse_cached(text, low in lowercase_vocab, said_on, bare(low) in names)
 
 
 def said_on(valid_from: str | None) -> SaidOn:
@@ -254,4 +267,5 @@ def _analyse_cached(
     first = WORD_RX.search(text)
     low = frozenset({first.group().lower()}) if first else frozenset()
     vocab = low if first_word_common else frozenset()
-    return analyse(text, vocab, said, low if first_word_named else frozenset())
+    named = low | {bare(w) for w in low}
+    return analyse(text, vocab, said, named if first_word_named else frozenset())

@@ -10,7 +10,7 @@ import re
 
 from memory_pipelines.core.judge_amounts import CURRENCY_BEFORE, ISO_CURRENCY, yearly_amounts
 from memory_pipelines.core.judge_calendar import weekday_range
-from memory_pipelines.core.judge_forms import other_forms
+from memory_pipelines.core.judge_forms import NUM, number, other_forms
 from memory_pipelines.core.judge_lexicon import (
     CLAUSE_BREAKS,
     DAY_SETS,
@@ -189,7 +189,40 @@ def read_values(
         vals.setdefault(key, set()).add(_fmt(float(NUMBER_WORDS[m.group(1)])))
     if yearly := yearly_amounts(text):  # "£100 a month" is "£1,200 a year"
         vals["money a year"] = set(yearly)
+    for noun, size in group_sizes(text):
+        vals.setdefault(f"size:{noun}", set()).add(size)
     return {k: frozenset(v) for k, v in vals.items()}, frozenset(derived)
+
+
+# How many a group holds, its members named or not: "a team of six" (no unit after the
+# number), "the team is nine people", "team now has nine people" (a lower-case noun before).
+_GROUP_OF = re.compile(rf"\b([a-z]+) of {NUM}\b(?:\s+([a-z]+))?", re.I)
+_GROUP_IS = re.compile(
+    rf"\b([a-z]+) (?:now |still )?(?:is|are|has|have) (?:now |about |around |roughly )?{NUM}"
+    r" ([a-z]+)\b",
+    re.I,
+)
+
+
+def group_sizes(text: str) -> list[tuple[str, str]]:
+    """(the group's stem, its size): "Leads a team of six" -> ("team", "6")."""
+    out = []
+    for m in _GROUP_OF.finditer(text):
+        unit = (m.group(3) or "").lower()
+        if unit and unit not in _NOT_UNITS:
+            continue  # "a pack of 10 nappies": ten nappies, counted as such
+        out.append((m.start(1), m.group(1), m.group(2)))
+    for m in _GROUP_IS.finditer(text):
+        if m.group(3).lower() not in _NOT_UNITS:
+            out.append((m.start(1), m.group(1), m.group(2)))
+    sizes = []
+    for start, noun, said in out:
+        n = number(said)
+        # a common noun: lower case, or capitalised as the first word ("Team now has ...")
+        common = noun.islower() or (start == 0 and noun[1:].islower())
+        if n is not None and noun.lower() not in _NOT_UNITS and common:
+            sizes.append((stem(noun.lower()), _fmt(n)))
+    return sizes
 
 
 # One unit in several spellings ("70 kilos" / "70 kg", "3x a week" / "3 times a week").
@@ -216,6 +249,8 @@ def value_conflicts(a: dict[str, frozenset[str]], b: dict[str, frozenset[str]]) 
         out.remove("month")  # 15 May vs 28 April is one change, not two
     if "date" in out and "weekday" in out:
         out.remove("weekday")  # Friday 30 May vs Wednesday 4 June: one day, named twice
+    if any(k.startswith("n:") for k in out):  # "nine people" / "seven people" in a team
+        out = [k for k in out if not k.startswith("size:")]
     if "money" in out and "money a year" in a.keys() & b.keys():
         if a["money a year"] & b["money a year"]:
             out.remove("money")  # "£100 a month" / "£1,200 a year": one amount

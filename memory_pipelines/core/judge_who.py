@@ -42,6 +42,12 @@ def same_family(a: frozenset[str] | set[str], b: frozenset[str] | set[str]) -> b
     )
 
 
+def _owned(a: Analysis) -> bool:
+    """Something of a named person's ("Gabe's GP"), not of a relative's (`_relative`) nor the
+    user's own."""
+    return bool(a.owners - {"user"}) and not any(map(is_relation, a.owners))
+
+
 _NAMING = frozenset(("is", "are", "was", "were", "called", "named"))
 
 
@@ -84,6 +90,12 @@ def subject_conflict(c: Analysis, e: Analysis) -> bool:
         c_who = frozenset({"user"})
     if _implicit(e) and _relative(c) and not e.subject & c.entities:
         e_who = frozenset({"user"})
+    # "Gabe's GP is Dr Rahman" beside "GP is Dr Rahman": a thing of a named person's is theirs,
+    # and the same thing without an owner (one that does not name them) the user's own.
+    if _implicit(c) and _owned(e) and not e.owners & c.entities:
+        c_who, e_who = frozenset({"user"}), e.owners
+    if _implicit(e) and _owned(c) and not c.owners & e.entities:
+        c_who, e_who = c.owners, frozenset({"user"})
     if not c_who or not e_who:
         return False
     # "Partner Sam" and "Sam's mum": one name, two relations, two people.
