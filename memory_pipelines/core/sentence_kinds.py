@@ -16,6 +16,7 @@ from functools import lru_cache
 
 from memory_pipelines.core.hedges import is_hedged
 from memory_pipelines.core.past_tense import PAST_VERB
+from memory_pipelines.core.reactions import reaction_end
 from memory_pipelines.core.reported_speech import PROPOSED, REQUESTED, reported_content
 from memory_pipelines.core.speech_acts import (
     ACK,
@@ -292,6 +293,11 @@ def _kind(sent: str, role: str) -> str:
         return "meta" if _ONE_OFF.search(low) else "stable_preference"  # "... this time": a request
     if role == "user" and REQUEST.search(low):
         return "meta"
+    reacted = reaction_end(sent)
+    if reacted is not None:  # "That sounds like a lovely trip!", "You're right, my bad"
+        clause = sent[reacted:].lstrip(" ,;:!-\u2013\u2014")
+        kind = _kind(clause, role) if clause else "ack"
+        return kind if kind in SAVE_KINDS or kind in ("fact", "hedge") else "ack"
     lead = GREETING.match(low) or ACK.match(low)
     if lead or (re.search(r"\bthank", low) and not _FACT_SIGNAL.search(low)):
         rest = low[lead.end() :] if lead else ""
