@@ -43,3 +43,39 @@ def test_a_reaction_to_what_was_said_is_small_talk(text: str, role: str) -> None
 )
 def test_a_reaction_leaves_a_fact_beside_it_alone(text: str, reason: str) -> None:
     assert judge_turn(text).reason == reason
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Just knocked my tea over the keyboard, great.",
+        "Missed the bus this morning and walked in the rain.",
+        "My neighbour's dog barked the whole of last night.",
+        "Got soaked on the way home, forgot the umbrella.",
+        "Burnt the rice an hour ago, the kitchen still smells.",
+    ],
+)
+def test_a_one_off_happening_of_the_last_hours_is_small_talk(text: str) -> None:
+    verdict = judge_turn(text)
+    assert not verdict.save, verdict
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a change that lasts, however recent
+        "We adopted a rescue greyhound this morning, she's called Luna.",
+        "Just moved into the new flat on Harbour Road.",
+        "Just switched my phone contract to a SIM-only plan.",
+        # a result with a number, a cause or a finding
+        "Last night's import took 40 minutes, twice the usual.",
+        "The build failed this morning because the signing certificate had expired.",
+        "I checked the meter this morning: it reads way above last month.",
+        # health is never an episode
+        "Had an asthma attack on the way in, first in years.",
+        # the same happening with no recent anchor is left as it was
+        "Our boiler broke down twice over the winter.",
+    ],
+)
+def test_a_recent_change_or_result_is_no_episode(text: str) -> None:
+    assert judge_turn(text).save
