@@ -79,3 +79,142 @@ def test_a_one_off_happening_of_the_last_hours_is_small_talk(text: str) -> None:
 )
 def test_a_recent_change_or_result_is_no_episode(text: str) -> None:
     assert judge_turn(text).save
+
+
+@pytest.mark.parametrize(
+    ("text", "save"),
+    [
+        ("Went for a run along the river at lunch.", False),
+        ("Grabbed a sandwich over lunch and read the news.", False),
+        # a habit said in the present tense has no past verb
+        ("I swim at lunch on Mondays and Thursdays, so no calls then.", True),
+    ],
+)
+def test_lunch_is_a_recent_anchor_for_a_past_verb(text: str, save: bool) -> None:
+    assert judge_turn(text).save is save
+
+
+@pytest.mark.parametrize(
+    ("text", "role", "recent"),
+    [
+        ("As we discussed, the boiler service is due in April.", "assistant", []),
+        ("Again, as I said, the kids' pickup is at 3:15.", "user", []),
+        ("As you mentioned, the lift is out until next week.", "assistant", []),
+    ],
+)
+def test_a_turn_opened_by_pointing_at_earlier_talk_is_history(
+    text: str, role: str, recent: list[str]
+) -> None:
+    assert judge_turn(text, role, recent).reason == "already_in_history"
+
+
+@pytest.mark.parametrize(
+    ("text", "role"),
+    [
+        # a promise kept is news, not a pointer back
+        ("As promised, the fix is live and the error rate is back to zero.", "assistant"),
+        # "as ... said" further in is the speaker's own reason, not a recap
+        ("We're going with the monthly plan, as my accountant said it's cheaper overall.", "user"),
+    ],
+)
+def test_as_said_elsewhere_is_left_alone(text: str, role: str) -> None:
+    assert judge_turn(text, role).save
+
+
+@pytest.mark.parametrize(
+    ("text", "save"),
+    [
+        # deliberation is no decision
+        ("I'm torn between the Leeds job and staying put.", False),
+        ("We keep arguing about whether to sell the flat.", False),
+        ("The trip is roughly for late May, but nothing's fixed.", False),
+        ("Still in two minds about the extension.", False),
+        # a deliberation that is over names the choice
+        ("After weeks of arguing we sold the flat, since the repairs were too much.", True),
+        ("We fixed the date: the party is on 12 July.", True),
+    ],
+)
+def test_deliberation_is_speculation(text: str, save: bool) -> None:
+    assert judge_turn(text).save is save
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Some people find a short walk after meals keeps their energy up.",
+        "If you're open to it, a weekly review on Fridays can help you plan.",
+        "Try to keep the first draft under a page.",
+        "Make sure you back up the photos before the reset.",
+        "Take it slowly with the new running plan.",
+    ],
+)
+def test_the_assistants_general_advice_is_a_suggestion(text: str) -> None:
+    assert judge_turn(text, "assistant").reason == "speculation"
+
+
+@pytest.mark.parametrize(
+    ("text", "role", "reason"),
+    [
+        # the assistant's own decisions, promises and results are not advice
+        (
+            "I've added an index on orders.created_at because the report scanned the table.",
+            "assistant",
+            "decision_with_why",
+        ),
+        (
+            "I'll make sure the backup runs before the reset, at 6pm tonight.",
+            "assistant",
+            "commitment",
+        ),
+        (
+            "I've turned on gzip, which can help on slow phones: the bundle is 40% smaller now.",
+            "assistant",
+            "decision_with_why",
+        ),
+        # a user who says "try" tells their own plan or preference
+        (
+            "Always try the cheapest fare first when you book my trains.",
+            "user",
+            "stable_preference",
+        ),
+    ],
+)
+def test_advice_words_leave_the_assistants_own_work_alone(
+    text: str, role: str, reason: str
+) -> None:
+    assert judge_turn(text, role).reason == reason
+
+
+@pytest.mark.parametrize(
+    ("text", "role"),
+    [
+        ("Phew, what a morning.", "user"),
+        ("Oh, that must have been a long drive!", "assistant"),
+        ("I completely understand how draining that can be.", "assistant"),
+        ("Let's dig into it together.", "assistant"),
+        ("Let's break this down step by step.", "assistant"),
+        ("I can certainly help with that.", "assistant"),
+        ("Happy to. First, a few quick questions.", "assistant"),
+        ("Oops, hit send too early.", "user"),
+        ("Wrong thing pasted, ignore that.", "user"),
+    ],
+)
+def test_empathy_and_talk_about_the_chat_are_skipped(text: str, role: str) -> None:
+    verdict = judge_turn(text, role)
+    assert not verdict.save, verdict
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        (
+            "Let's go with the Tuesday slot, since Mia has swimming on Wednesdays.",
+            "decision_with_why",
+        ),
+        ("I have two questions about my pension: it's with Aviva and I'm 52.", "durable_fact"),
+        ("Ignore that, my new address is 4 Mill Lane.", "durable_fact"),
+        ("I understand the contract ends on 31 May, so I'll renew it by 15 May.", "commitment"),
+    ],
+)
+def test_near_turns_keep_their_save(text: str, reason: str) -> None:
+    assert judge_turn(text).reason == reason

@@ -4,8 +4,8 @@
 reads it as small talk, not a fact (core/policy.py).
 
 An episode is a past verb anchored in the very recent past ("just", "just now", "this morning",
-"last night", "earlier today", "on the way in", "an hour ago"). A change that lasts is no
-episode, however recent: a move, an adoption, a purchase, a job or a relationship begun or
+"last night", "earlier today", "on the way in", "an hour ago", "at lunch"). A change that lasts
+is no episode, however recent: a move, an adoption, a purchase, a job or a relationship begun or
 ended, a switch of tool ("We adopted a puppy this morning", "Just switched banks"); nor is a
 result with a number, a cause or a finding, nor anything about health and safety
 (core/sentence_kinds.SAFETY). Outcomes ("Passed my driving test this morning") are read before
@@ -30,7 +30,8 @@ _RECENT = _rx(
     r"\bthis (?:morning|afternoon|evening)\b|"
     r"\blast night\b|\bearlier (?:today|on)\b|\bon the (?:way|drive|walk|train|bus) "
     r"(?:in|home|back|to work|over)\b|\b(?:an|one|two|a few|\w+ty|ten|twenty) "
-    r"(?:minutes?|hours?) ago\b|\bwhen i woke up\b"
+    r"(?:minutes?|hours?) ago\b|\bwhen i woke up\b|\b(?:at|over) lunch(?:time)?\b|"
+    r"\bon my lunch break\b|\bafter work\b"
 )
 _PAST = _rx(rf"\b(?:was|were|{PAST_VERB}|{_PAST_MORE})\b")
 # Changes that last: what follows them still holds after today.

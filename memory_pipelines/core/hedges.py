@@ -44,6 +44,12 @@ _HEDGE = _rx(
     # wait-and-see idioms, a decision not (yet) made, a choice put off
     r"\bwe'll see\b|\bfingers crossed\b|\bwait and see\b|"
     r"\bnot (?:yet )?decided\b|\byet to decide\b|\bstill deciding\b|"
+    # deliberation: "going back and forth on whether to take it", "in two minds", "nothing's
+    # fixed", "torn between the two"
+    r"\bin two minds\b|\btorn between\b|\b(?:on|about|over) whether\b|"
+    r"\bcan(?:'t|not) (?:decide|make up (?:my|our) minds?)\b|"
+    r"\bnothing(?:'s| is)? (?:fixed|final|settled|set in stone|definite|decided|booked)\b|"
+    r"\bnot set in stone\b|"
     r"\b(?:think|mull) (?:it|this|that) over\b|\bthink about it\b|\bsleep on it\b|"
     # an outcome put as even odds or open: "it's fifty-fifty", "up in the air", "a toss-up"
     # (not a split: "we go 50/50 on rent")
@@ -85,6 +91,18 @@ _SUGGESTION = _rx(
     r"\bi(?:'d)? (?:suggest|recommend)\b|(?<!\bi )(?<!\bwe )\bwould (?:be|make|give|save|cost)\b|"
     r"\byou (?:may|might) (?:want|wish|like) to\b|\bi'd (?:go with|go for|pick|choose|opt for)\b"
 )
+# General advice, when no "I" or "we" of the assistant's own work is in the sentence: what can
+# help, what others find, an offer on the listener's terms, and advice in the imperative ("Take
+# it one step at a time", "Try to rest this weekend").
+_ADVICE = _rx(
+    r"\b(?:can|could|may|tends? to|often|usually) (?:really |also |often )?help\b(?! (?:you|with))|"
+    r"\b(?:some|many|most|a lot of|plenty of) (?:people|folks|users|teams|parents|families)\b|"
+    r"^\W*if you(?:'re| are|'d| would)? (?:open to|up for|want|like|prefer|fancy|feel like)\b|"
+    r"^\W*(?:(?:so|and|also|maybe|just|honestly)\W+)*(?:try(?: to)?|consider|remember to|"
+    r"make sure|don't forget|be sure to|take it|aim (?:to|for)|focus on|feel free)\b"
+)
+
+_OWN_WORK = _rx(r"\b(?:i|we)(?:'ve|'m|'re|'ll|'d)?\b")
 
 
 def is_belief_only(sent: str) -> bool:
@@ -102,4 +120,5 @@ def is_hedged(sent: str, role: str) -> bool:
         or _modal_may(sent)
         or _BELIEF.search(low)
         or (role == "assistant" and _SUGGESTION.search(low))
+        or (role == "assistant" and _ADVICE.search(low) and not _OWN_WORK.search(low))
     )

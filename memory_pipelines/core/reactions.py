@@ -6,7 +6,8 @@ how the speaker takes something, not a fact about anybody, so it is small talk, 
 A reaction is read by its form: a pointer with no content of its own ("that", "this", "it", or no
 subject at all) judged by a verb of seeming ("sounds", "looks like") or by a copula and a word
 of degree ("that's really ..."), "makes sense", an exclamation ("What a day", "How lovely"),
-or the listener's words granted ("You're right", "Good call"). A concrete detail (a number, a
+the listener's words granted ("You're right", "Good call") or feelings understood ("That must
+have been exhausting", "I understand how stressful moving can be"). A concrete detail (a number, a
 name, somebody's thing: "That's our house style") makes it a statement about the world. A
 clause after the reaction keeps its own kind ("You're right, the deadline is the 14th").
 Used by core/sentence_kinds.py. Pure Python."""
@@ -22,7 +23,8 @@ def _rx(pattern: str) -> re.Pattern[str]:
 
 _OPEN = (
     r"^\W*(?:(?:oh|ah|aw+|wow|ha+|haha|lol|man|gosh|ugh|yeah|yes|yep|absolutely|definitely|"
-    r"totally|honestly|well|oh no|no|ok(?:ay)?|hmm+|ooh)\W+)*"
+    r"totally|honestly|well|oh no|no|ok(?:ay)?|hmm+|ooh|phew|whew|blimey|jeez|crikey|oof|god|"
+    r"goodness|yikes)\W+)*"
 )
 _POINTER = r"(?:that|this|it|which)"
 _DEGREE = (
@@ -37,6 +39,10 @@ REACTION = _rx(
     rf"{_POINTER}(?:'s| is| was)\s+(?:(?:a|an)\s+)?{_DEGREE}\s+\w+|"
     # sense made or not: "that makes a lot of sense", "makes total sense"
     rf"(?:{_POINTER}\s+)?makes?\s+(?:(?:a lot of|total|perfect|complete|more|no)\s+)?sense\b|"
+    # what the listener must have felt: "That must have been exhausting", "Must be a relief"
+    rf"(?:{_POINTER}(?:'s| is)?\s+)?must (?:have been|be)\s+\w+|"
+    # understanding granted: "I understand how stressful moving can be", "I can see why"
+    r"i (?:completely |totally |really |can )?(?:understand|see|get|know) (?:how|why)\b|"
     # an exclamation, not a question: "What a game", "How lovely"
     r"what (?:a|an)\s+\w+(?![^?]*\?)|how (?:lovely|nice|cool|awful|annoying|funny|exciting|sad)\b|"
     # the listener's point granted, a choice praised: "You're right", "Good call", "Great choice"

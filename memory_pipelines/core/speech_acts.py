@@ -79,6 +79,18 @@ STEERING = _rx(
     # thanks for this conversation's help, and the listener's promise to remember it
     r"\byou(?:'ve| have) (?:saved|made) my (?:day|morning|afternoon|evening|week|life)\b|"
     r"\b(?:i'll|i will) (?:keep|bear) (?:that|this|it) in mind\b|"
+    # a message of this chat taken back: "Oops, sent too early. Ignore that."
+    r"(?:^\W*(?:\w+\W+)?|[,;:]\s*)ignore (?:that|this|it|me)\W*$|"
+    r"\b(?:sent|hit (?:send|enter)) (?:that |it |this )?too (?:early|soon|quickly)\b|"
+    # the work of this conversation, proposed or offered: "Let's dig into it together",
+    # "Let's break this down", "I can certainly help with that", "First, a few questions"
+    r"^\W*(?:\w+\W+)?let's (?:(?:dig|dive|get) (?:in|into|started|going)|"
+    r"(?:take|have) a (?:look|closer look)|see (?:what|how|if|where)|"
+    r"(?:break|work|walk|go|talk|think) (?:it|this|that|them|these|those)?\s*"
+    r"(?:down|through|over|out)?\s*(?:together|step by step))\b|"
+    r"^\W*(?:\w+\W+)?i can (?:certainly |definitely |absolutely |happily |of course )?help"
+    r"(?: you)? with (?:that|this|it)\b|"
+    r"\b(?:a (?:couple|few) (?:of )?|some |two |three )(?:quick )?questions\b(?! about)|"
     # the reason given for a request just made: "just so I can follow along"
     r"^\W*(?:just )?so (?:that )?(?:i|we) can (?:follow|keep up|see|check|read|copy)\b"
 )
