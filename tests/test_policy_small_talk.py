@@ -218,3 +218,50 @@ def test_empathy_and_talk_about_the_chat_are_skipped(text: str, role: str) -> No
 )
 def test_near_turns_keep_their_save(text: str, reason: str) -> None:
     assert judge_turn(text).reason == reason
+
+
+@pytest.mark.parametrize(
+    ("text", "role", "save"),
+    [
+        # odds and gut feelings are guesses
+        ("There's a decent chance the flight gets moved.", "assistant", False),
+        ("Chances are the landlord says no.", "user", False),
+        ("My gut tells me the merger falls through.", "user", False),
+        # "a chance to" is an opportunity, and odds with a fact beside them leave it alone
+        ("I'm a nurse, so there's no chance I can do evening calls.", "user", True),
+        # "not gonna lie" opens a sentence, it promises nothing
+        ("Not gonna lie, what a day.", "user", False),
+        ("I'm gonna send Dana the slides by Friday.", "user", True),
+    ],
+)
+def test_odds_gut_feelings_and_not_gonna_lie(text: str, role: str, save: bool) -> None:
+    assert judge_turn(text, role).save is save
+
+
+@pytest.mark.parametrize(
+    ("text", "role", "save"),
+    [
+        ("Glad to hear the move went smoothly!", "assistant", False),
+        ("It's perfectly normal to feel nervous before a new job.", "assistant", False),
+        ("Sorry, my battery died mid-sentence.", "user", False),
+        ("Lost signal in the tunnel, where were we?", "user", False),
+        # a named thing is a detail; a lost thing that is no channel is news
+        ("Can't believe Jonas is moving to Canada in May.", "user", True),
+        ("I lost my passport, the new one arrives on the 20th.", "user", True),
+    ],
+)
+def test_news_taken_in_and_the_chat_channel_failing(text: str, role: str, save: bool) -> None:
+    assert judge_turn(text, role).save is save
+
+
+@pytest.mark.parametrize(
+    ("text", "save"),
+    [
+        ("Bumped into my old maths teacher at the shops earlier.", False),
+        # a clause that says what is or will be beside the happening is kept
+        ("Dad rang earlier, he's retiring to Spain next spring.", True),
+        ("My sister called earlier and she's expecting twins.", True),
+    ],
+)
+def test_earlier_anchors_an_episode_unless_a_clause_tells_more(text: str, save: bool) -> None:
+    assert judge_turn(text).save is save

@@ -28,7 +28,7 @@ _PAST_MORE = r"burnt|spilt|slept|woke|stuck|tore|threw|shook"
 _RECENT = _rx(
     rf"\bjust (?:now\b|(?:\w+ly )?(?:{PAST_VERB}|{_PAST_MORE})\b)|"
     r"\bthis (?:morning|afternoon|evening)\b|"
-    r"\blast night\b|\bearlier (?:today|on)\b|\bon the (?:way|drive|walk|train|bus) "
+    r"\blast night\b|\bearlier\b|\bon the (?:way|drive|walk|train|bus) "
     r"(?:in|home|back|to work|over)\b|\b(?:an|one|two|a few|\w+ty|ten|twenty) "
     r"(?:minutes?|hours?) ago\b|\bwhen i woke up\b|\b(?:at|over) lunch(?:time)?\b|"
     r"\bon my lunch break\b|\bafter work\b"
@@ -49,11 +49,25 @@ _LASTING_CHANGE = _rx(
 _FINDING = _rx(r"\d|\bbecause\b|\bsince\b|\bdue to\b|\bso that\b|:\s*\S")
 
 
+# A clause with no past verb that says what is or will be ("Dad rang earlier, he's moving to
+# Spain") tells something beside the happening.
+_CLAUSE = re.compile(r"\s*[,;\u2013\u2014]\s*|\s+-\s+|\s+(?:so|but|and|because)\s+")
+_NOW = _rx(
+    r"(?:'re|'m|'ll)\b|\b(?:is|are|am|will|won't|isn't|aren't|has|have)\b|"
+    r"\b(?:he|she|it|that|there|who|what)'s\b"
+)
+
+
+def _tells_more(low: str) -> bool:
+    return any(_NOW.search(c) and not _PAST.search(c) for c in _CLAUSE.split(low))
+
+
 def is_episode(sent: str) -> bool:
     """Whether a sentence tells a one-off happening of the last few hours and nothing lasting."""
     low = norm(sent)
     return bool(
-        _RECENT.search(low)
+        not _tells_more(low)
+        and _RECENT.search(low)
         and _PAST.search(low)
         and not _LASTING_CHANGE.search(low)
         and not SAFETY.search(low)

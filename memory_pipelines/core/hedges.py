@@ -26,7 +26,11 @@ _HEDGE = _rx(
     r"\bunsure\b|(?:\bnot|n't) (?:\w+ )?(?:sure|certain|convinced)\b|\buncertain\b|"
     r"\bno (?:idea|clue)\b|"
     r"\b(?:don't|do not) know (?:what|whether|if|how|when|where|which|yet)\b|\bdunno\b|"
-    r"\bguess\b|\bhunch\b|\bi bet\b|\bcan (?:only )?imagine\b|\ba chance\b|\bcould (?:be|go|try)\b|"
+    r"\bguess\b|\bhunch\b|\bi bet\b|\bcan (?:only )?imagine\b|\ba chance\b|"
+    # odds and gut feelings: "there's a good chance", "chances are", "my gut says"
+    r"\b(?:good|fair|high|decent|slim|small|real|big|strong) chances?\b|\bchances are\b|"
+    r"\bmy gut\b|\bsomething tells me\b|\bi have a (?:feeling|sneaking suspicion)\b|"
+    r"\bcould (?:be|go|try)\b|"
     # "could" for what may happen to a thing ("the bridge could close"); a person's "could" may
     # be past ability ("she could read at four")
     r"\b(?:the|this|that|these|those|there|which) (?:[a-z-]+ ){0,2}?could "

@@ -24,11 +24,12 @@ def _rx(pattern: str) -> re.Pattern[str]:
 _OPEN = (
     r"^\W*(?:(?:oh|ah|aw+|wow|ha+|haha|lol|man|gosh|ugh|yeah|yes|yep|absolutely|definitely|"
     r"totally|honestly|well|oh no|no|ok(?:ay)?|hmm+|ooh|phew|whew|blimey|jeez|crikey|oof|god|"
-    r"goodness|yikes)\W+)*"
+    r"goodness|yikes|not gonna lie|ngl|tbh|to be honest)\W+)*"
 )
 _POINTER = r"(?:that|this|it|which)"
 _DEGREE = (
-    r"(?:really|so|very|such|quite|pretty|way|too|super|rather|a bit|a little|kind of|sort of)"
+    r"(?:really|so|very|such|quite|pretty|way|too|super|rather|a bit|a little|kind of|sort of|"
+    r"completely|perfectly|totally|entirely)"
 )
 REACTION = _rx(
     _OPEN + r"(?:"
@@ -43,6 +44,9 @@ REACTION = _rx(
     rf"(?:{_POINTER}(?:'s| is)?\s+)?must (?:have been|be)\s+\w+|"
     # understanding granted: "I understand how stressful moving can be", "I can see why"
     r"i (?:completely |totally |really |can )?(?:understand|see|get|know) (?:how|why)\b|"
+    # news taken in: "Glad to hear it went well", "Can't believe it's December already"
+    r"(?:(?:i'm|i am) )?(?:so |really )?(?:glad|happy|pleased|sad|relieved|thrilled) to hear\b|"
+    r"(?:i )?can(?:'t|not) believe\b|"
     # an exclamation, not a question: "What a game", "How lovely"
     r"what (?:a|an)\s+\w+(?![^?]*\?)|how (?:lovely|nice|cool|awful|annoying|funny|exciting|sad)\b|"
     # the listener's point granted, a choice praised: "You're right", "Good call", "Great choice"

@@ -65,7 +65,8 @@ _LESSON = _rx(
 ON_ME = r"(?:'s|\bis|\bare|'re|\bwas|\bactions?) on me\b"
 _COMMIT = _rx(
     r"\b(?:i|we)(?:'ll| will| shall|'m going to|'re going to| am going to| are going to)\b|"
-    rf"\bpromis(?:e|ed)\b|{ON_ME}|\b(?:it's|that's) mine\b|\bgonna\b|\bsigned up (?:to|for)\b|"
+    rf"\bpromis(?:e|ed)\b|{ON_ME}|\b(?:it's|that's) mine\b|\bgonna\b(?! lie\b)|"
+    r"\bsigned up (?:to|for)\b|"
     r"\btold\b.{0,40}\b(?:i'd|we'd|i would|we would|would be|will be)\b|\b(?:i|we) owe\b|"
     r"\bcommitted to\b|\bagreed to\b|\bleave it with me\b|^\W*(?:(?:the )?user )?will\b|"
     r"\bhold(?:ing)? (?:myself|ourselves) to\b"

@@ -79,6 +79,10 @@ STEERING = _rx(
     # thanks for this conversation's help, and the listener's promise to remember it
     r"\byou(?:'ve| have) (?:saved|made) my (?:day|morning|afternoon|evening|week|life)\b|"
     r"\b(?:i'll|i will) (?:keep|bear) (?:that|this|it) in mind\b|"
+    # the channel of this chat failing: "my phone died halfway through", "lost signal"
+    r"\b(?:my )?(?:phone|battery|laptop|connection|signal|wi-?fi|internet) "
+    r"(?:died|dropped|cut out)\b|"
+    r"\blost (?:signal|connection|you)\b|\bgot cut off\b|"
     # a message of this chat taken back: "Oops, sent too early. Ignore that."
     r"(?:^\W*(?:\w+\W+)?|[,;:]\s*)ignore (?:that|this|it|me)\W*$|"
     r"\b(?:sent|hit (?:send|enter)) (?:that |it |this )?too (?:early|soon|quickly)\b|"
