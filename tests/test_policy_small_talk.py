@@ -265,3 +265,31 @@ def test_news_taken_in_and_the_chat_channel_failing(text: str, role: str, save: 
 )
 def test_earlier_anchors_an_episode_unless_a_clause_tells_more(text: str, save: bool) -> None:
     assert judge_turn(text).save is save
+
+
+@pytest.mark.parametrize(
+    ("text", "role", "reason"),
+    [
+        # the choice is made; only its reason is unsure
+        (
+            "We've decided to lease rather than buy, since we might move abroad in two years.",
+            "user",
+            "decision_with_why",
+        ),
+        (
+            "I went with a plain cron job over Airflow: a scheduler would be one more service.",
+            "assistant",
+            "decision_with_why",
+        ),
+        # a hedged choice stays a guess, whatever its reason
+        ("Maybe we'll go with the van because it's cheaper to insure.", "user", "speculation"),
+        ("We'll probably switch banks since the fees went up.", "user", "speculation"),
+        ("I think we'll pick the later train: it might be quieter.", "user", "speculation"),
+        # a hedge in a reason with no choice before it is still a hedge
+        ("The roof is old, since it might be the original from 1960.", "user", "speculation"),
+    ],
+)
+def test_a_hedge_in_the_reason_leaves_a_made_choice_alone(
+    text: str, role: str, reason: str
+) -> None:
+    assert judge_turn(text, role).reason == reason

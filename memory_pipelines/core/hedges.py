@@ -115,6 +115,19 @@ def is_belief_only(sent: str) -> bool:
     return bool(_BELIEF.search(low)) and not (_HEDGE.search(low) or _modal_may(sent))
 
 
+# Where a reason starts: a colon, a semicolon, "because", "since".
+_REASON_SPLIT = re.compile(r"\s*[:;]\s+|,?\s+(?:because|since)\s+", re.IGNORECASE)
+
+
+def unhedged_head(sent: str, role: str) -> str | None:
+    """The part of sent before its reason, when the reason holds the hedge and the head none:
+    "We've decided to rent, since we might move" (the choice is made; only its why is unsure)."""
+    parts = _REASON_SPLIT.split(sent, maxsplit=1)
+    if len(parts) == 2 and parts[0].strip() and not is_hedged(parts[0], role):
+        return parts[0]
+    return None
+
+
 def is_hedged(sent: str, role: str) -> bool:
     """Whether a sentence is hedged: a hedge word, the modal "may", a belief frame, or a
     suggestion when the assistant says it."""

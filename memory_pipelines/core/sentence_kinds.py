@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from memory_pipelines.core.hedges import is_hedged
+from memory_pipelines.core.hedges import is_hedged, unhedged_head
 from memory_pipelines.core.past_tense import PAST_VERB
 from memory_pipelines.core.reactions import reaction_end
 from memory_pipelines.core.reported_speech import PROPOSED, REQUESTED, reported_content
@@ -264,8 +264,8 @@ def _kind(sent: str, role: str) -> str:
     steer = STEERING.search(low)
     if steer and not _LASTING.search(low):  # "pick it up tomorrow" dates the chat, no task
         return _after_one_off(low, steer.end(), role)
-    if is_hedged(sent, role):
-        return "hedge"
+    if is_hedged(sent, role) and not (unhedged_head(sent, role) and _DECISION.search(low)):
+        return "hedge"  # a choice made for an unsure reason is still made (hedges.unhedged_head)
     if SAFETY.search(low) and not low.endswith("?"):
         return "fact"  # a fact whatever else the sentence does (see _is_restatement too)
     if _LESSON.search(low):
