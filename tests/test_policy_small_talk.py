@@ -293,3 +293,25 @@ def test_a_hedge_in_the_reason_leaves_a_made_choice_alone(
     text: str, role: str, reason: str
 ) -> None:
     assert judge_turn(text, role).reason == reason
+
+
+@pytest.mark.parametrize(
+    ("text", "role", "save"),
+    [
+        ("Wow, that's quite a story.", "user", False),
+        ("Blimey, that's a lot of paperwork.", "user", False),
+        ("Cool, didn't know that.", "user", False),
+        ("I'd be glad to go through the figures with you.", "assistant", False),
+        ("Hey, it's me again with the boiler saga.", "user", False),
+        ("Most landlords find a six-month break clause works for both sides.", "assistant", False),
+        ("Still torn over which pram to get.", "user", False),
+        ("Wasted the entire afternoon on a broken printer.", "user", False),
+        # near turns that keep their save
+        ("That's a lot cheaper than our old supplier, so we switched to Octopus.", "user", True),
+        ("I didn't know that my pension had a 3% employer match until today.", "user", True),
+        ("I'd be happy to pay extra for a window seat on long flights.", "user", True),
+        ("Spent the whole day moving into the new flat on Kerr Street.", "user", True),
+    ],
+)
+def test_more_reactions_offers_and_episodes(text: str, role: str, save: bool) -> None:
+    assert judge_turn(text, role).save is save

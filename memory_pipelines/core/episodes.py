@@ -31,11 +31,13 @@ _RECENT = _rx(
     r"\blast night\b|\bearlier\b|\bon the (?:way|drive|walk|train|bus) "
     r"(?:in|home|back|to work|over)\b|\b(?:an|one|two|a few|\w+ty|ten|twenty) "
     r"(?:minutes?|hours?) ago\b|\bwhen i woke up\b|\b(?:at|over) lunch(?:time)?\b|"
-    r"\bon my lunch break\b|\bafter work\b"
+    r"\bon my lunch break\b|\bafter work\b|\b(?:the )?(?:whole|entire) (?:morning|afternoon|day)\b"
 )
 _PAST = _rx(rf"\b(?:was|were|{PAST_VERB}|{_PAST_MORE})\b")
 # Changes that last: what follows them still holds after today.
 _LASTING_CHANGE = _rx(
+    r"\bmoving (?:in|into|out|house|home)\b|"
+    r"\bnew (?:flat|house|home|job|place|office|school|role|car|baby|puppy|kitten)\b|"
     r"\b(?:mov|adopt|marri|engag|divorc|separat|join|retir|hir|fir|promot|graduat|diagnos|"
     r"switch|chang|replac|cancell?|decid|opt|settl|start|stopp|sign|book|register|enroll?|"
     r"install|upgrad|renew|subscrib|rent|launch|accept|resign|pick)ed\b|"

@@ -50,7 +50,7 @@ _HEDGE = _rx(
     r"\bnot (?:yet )?decided\b|\byet to decide\b|\bstill deciding\b|"
     # deliberation: "going back and forth on whether to take it", "in two minds", "nothing's
     # fixed", "torn between the two"
-    r"\bin two minds\b|\btorn between\b|\b(?:on|about|over) whether\b|"
+    r"\bin two minds\b|\btorn (?:between|on|over|about)\b|\b(?:on|about|over) whether\b|"
     r"\bcan(?:'t|not) (?:decide|make up (?:my|our) minds?)\b|"
     r"\bnothing(?:'s| is)? (?:fixed|final|settled|set in stone|definite|decided|booked)\b|"
     r"\bnot set in stone\b|"
@@ -100,7 +100,7 @@ _SUGGESTION = _rx(
 # it one step at a time", "Try to rest this weekend").
 _ADVICE = _rx(
     r"\b(?:can|could|may|tends? to|often|usually) (?:really |also |often )?help\b(?! (?:you|with))|"
-    r"\b(?:some|many|most|a lot of|plenty of) (?:people|folks|users|teams|parents|families)\b|"
+    r"\b(?:some|many|most|a lot of|plenty of) (?:\w+ ){0,2}?(?:people|folks|find|swear by)\b|"
     r"^\W*if you(?:'re| are|'d| would)? (?:open to|up for|want|like|prefer|fancy|feel like)\b|"
     r"^\W*(?:(?:so|and|also|maybe|just|honestly)\W+)*(?:try(?: to)?|consider|remember to|"
     r"make sure|don't forget|be sure to|take it|aim (?:to|for)|focus on|feel free)\b"

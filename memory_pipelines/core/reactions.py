@@ -24,7 +24,7 @@ def _rx(pattern: str) -> re.Pattern[str]:
 _OPEN = (
     r"^\W*(?:(?:oh|ah|aw+|wow|ha+|haha|lol|man|gosh|ugh|yeah|yes|yep|absolutely|definitely|"
     r"totally|honestly|well|oh no|no|ok(?:ay)?|hmm+|ooh|phew|whew|blimey|jeez|crikey|oof|god|"
-    r"goodness|yikes|not gonna lie|ngl|tbh|to be honest)\W+)*"
+    r"goodness|yikes|not gonna lie|ngl|tbh|to be honest|nice|cool|interesting|huh)\W+)*"
 )
 _POINTER = r"(?:that|this|it|which)"
 _DEGREE = (
@@ -38,6 +38,7 @@ REACTION = _rx(
     r"(?!(?:it|they|he|she|we|you|i)\b)\w+|"
     # a copula and a word of degree: "That's a really popular option", "this is way too long"
     rf"{_POINTER}(?:'s| is| was)\s+(?:(?:a|an)\s+)?{_DEGREE}\s+\w+|"
+    rf"{_POINTER}(?:'s| is| was)\s+(?:(?:quite|such) (?:a|an)\s+\w+|a lot\b)|"
     # sense made or not: "that makes a lot of sense", "makes total sense"
     rf"(?:{_POINTER}\s+)?makes?\s+(?:(?:a lot of|total|perfect|complete|more|no)\s+)?sense\b|"
     # what the listener must have felt: "That must have been exhausting", "Must be a relief"
@@ -46,7 +47,7 @@ REACTION = _rx(
     r"i (?:completely |totally |really |can )?(?:understand|see|get|know) (?:how|why)\b|"
     # news taken in: "Glad to hear it went well", "Can't believe it's December already"
     r"(?:(?:i'm|i am) )?(?:so |really )?(?:glad|happy|pleased|sad|relieved|thrilled) to hear\b|"
-    r"(?:i )?can(?:'t|not) believe\b|"
+    r"(?:i )?can(?:'t|not) believe\b|(?:i )?(?:didn't|did not|never) know (?:that|this)\W*$|"
     # an exclamation, not a question: "What a game", "How lovely"
     r"what (?:a|an)\s+\w+(?![^?]*\?)|how (?:lovely|nice|cool|awful|annoying|funny|exciting|sad)\b|"
     # the listener's point granted, a choice praised: "You're right", "Good call", "Great choice"
