@@ -315,3 +315,33 @@ def test_a_hedge_in_the_reason_leaves_a_made_choice_alone(
 )
 def test_more_reactions_offers_and_episodes(text: str, role: str, save: bool) -> None:
     assert judge_turn(text, role).save is save
+
+
+@pytest.mark.parametrize(
+    ("text", "role", "reason"),
+    [
+        (
+            "For reference, here's what you told me yesterday: the flat is on the third floor.",
+            "assistant",
+            "already_in_history",
+        ),
+        ("I'm so sorry you've had such a rough week.", "assistant", "meta_chatter"),
+        ("Hold that thought, someone's at the door.", "user", "meta_chatter"),
+        ("Leaning to the oak worktop, but we'll decide after the quotes.", "user", "speculation"),
+        ("A short walk after lunch can make all the difference.", "assistant", "speculation"),
+        # near turns that keep their save
+        (
+            "I told you yesterday I'm off from 12 to 20 August, so no meetings then.",
+            "user",
+            "durable_fact",
+        ),
+        ("We'll decide the menu by Friday and I'll send it to the caterer.", "user", "commitment"),
+        (
+            "I've switched you to the annual plan, which makes a £40 difference a year.",
+            "assistant",
+            "decision_with_why",
+        ),
+    ],
+)
+def test_pointers_back_sympathy_and_deferred_choices(text: str, role: str, reason: str) -> None:
+    assert judge_turn(text, role).reason == reason

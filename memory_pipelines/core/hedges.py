@@ -53,7 +53,7 @@ _HEDGE = _rx(
     r"\bin two minds\b|\btorn (?:between|on|over|about)\b|\b(?:on|about|over) whether\b|"
     r"\bcan(?:'t|not) (?:decide|make up (?:my|our) minds?)\b|"
     r"\bnothing(?:'s| is)? (?:fixed|final|settled|set in stone|definite|decided|booked)\b|"
-    r"\bnot set in stone\b|"
+    r"\bnot set in stone\b|\bdecide (?:later|after|once|when|nearer|closer|on the day)\b|"
     r"\b(?:think|mull) (?:it|this|that) over\b|\bthink about it\b|\bsleep on it\b|"
     # an outcome put as even odds or open: "it's fifty-fifty", "up in the air", "a toss-up"
     # (not a split: "we go 50/50 on rent")
@@ -100,6 +100,7 @@ _SUGGESTION = _rx(
 # it one step at a time", "Try to rest this weekend").
 _ADVICE = _rx(
     r"\b(?:can|could|may|tends? to|often|usually) (?:really |also |often )?help\b(?! (?:you|with))|"
+    r"\bmake (?:a|all the) (?:\w+ )?difference\b|"
     r"\b(?:some|many|most|a lot of|plenty of) (?:\w+ ){0,2}?(?:people|folks|find|swear by)\b|"
     r"^\W*if you(?:'re| are|'d| would)? (?:open to|up for|want|like|prefer|fancy|feel like)\b|"
     r"^\W*(?:(?:so|and|also|maybe|just|honestly)\W+)*(?:try(?: to)?|consider|remember to|"

@@ -45,7 +45,8 @@ META = _rx(  # talk about the conversation itself: reshape/repeat requests, paus
     r"^\W*(?:and\s+)?if (?:you|i) need anything\b|"
     r"^\W*(?:and\s+)?if there(?:'s| is) anything (?:else )?(?:i|we) can do\b|"
     # condolence: "I'm sorry about Max" (a preference, read as "I'm ... about")
-    r"^\W*(?:i'm |i am )?(?:so |really |very )?sorry (?:about|to hear|for your)\b|"
+    r"^\W*(?:i'm |i am )?(?:so |really |very )?sorry (?:about|to hear|for your|"
+    r"(?:that )?you(?:'re| are|'ve| have))\b|"
     # curiosity about what the other will tell: "I'm keen to hear about it"
     r"\b(?:keen|eager|dying|excited|can't wait|cannot wait) to hear\b|"
     r"\blong time no (?:see|talk|chat|speak)\b|\b(?:it's |its )?me again\b|"
@@ -83,6 +84,7 @@ STEERING = _rx(
     r"\b(?:my )?(?:phone|battery|laptop|connection|signal|wi-?fi|internet) "
     r"(?:died|dropped|cut out)\b|"
     r"\blost (?:signal|connection|you)\b|\bgot cut off\b|"
+    r"\bhold that thought\b|"
     # a message of this chat taken back: "Oops, sent too early. Ignore that."
     r"(?:^\W*(?:\w+\W+)?|[,;:]\s*)ignore (?:that|this|it|me)\W*$|"
     r"\b(?:sent|hit (?:send|enter)) (?:that |it |this )?too (?:early|soon|quickly)\b|"
