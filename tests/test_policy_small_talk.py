@@ -38,6 +38,8 @@ def test_a_reaction_to_what_was_said_is_small_talk(text: str, role: str) -> None
         # a detail inside the judged thing makes it a statement about the world
         ("That's our standard contract for freelancers.", "durable_fact"),
         ("That's really Priya's call, she owns the budget.", "durable_fact"),
+        # somebody the judgement is about
+        ("It's really hard for him to sleep without the fan on.", "durable_fact"),
         # an exclamation with a number in it tells a fact
         ("What a pity the gym closes at 9, I train late.", "durable_fact"),
     ],
@@ -179,3 +181,10 @@ def test_earlier_anchors_an_episode_unless_a_clause_tells_more(text: str, save: 
 )
 def test_more_reactions_offers_and_episodes(text: str, role: str, save: bool) -> None:
     assert judge_turn(text, role).save is save
+
+
+def test_a_memory_item_that_judges_for_somebody_is_kept() -> None:
+    from memory_pipelines.core.policy import skip_reason_for_item
+
+    assert skip_reason_for_item("It is really hard for her to sleep without the fan on.") is None
+    assert skip_reason_for_item("That sounds like a lovely trip!") == "meta_chatter"

@@ -56,8 +56,12 @@ REACTION = _rx(
     r"point|catch|start)\b"
     r")"
 )
-# A concrete detail: a number, a name inside the sentence, somebody's thing.
-_DETAIL = re.compile(r"\d|\b(?i:my|our|his|her|their)\b(?! (?i:bad)\b)|(?<=\w\W)\b[A-Z][a-z]+")
+# A concrete detail: a number, a name inside the sentence, somebody's thing, somebody it is for.
+_DETAIL = re.compile(
+    r"\d|\b(?i:my|our|his|her|their)\b(?! (?i:bad)\b)|(?<=\w\W)\b[A-Z][a-z]+|"
+    # somebody the judgement is about: "It's really hard for him to sleep without the fan"
+    r"\b(?i:for (?:him|her|them|me|us|the (?:kids|children|baby)))\b"
+)
 
 
 def reaction_end(sent: str) -> int | None:
