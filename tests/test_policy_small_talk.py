@@ -188,3 +188,30 @@ def test_a_memory_item_that_judges_for_somebody_is_kept() -> None:
 
     assert skip_reason_for_item("It is really hard for her to sleep without the fan on.") is None
     assert skip_reason_for_item("That sounds like a lovely trip!") == "meta_chatter"
+
+
+@pytest.mark.parametrize(
+    ("text", "role", "save"),
+    [
+        ("Ahh right, that clears it up.", "user", False),
+        ("Ok, that helps.", "user", False),
+        ("Oh never mind, found it.", "user", False),
+        ("My nephew just bit the cat, chaos here.", "user", False),
+        ("Generally it helps to soak the beans overnight.", "assistant", False),
+        # near turns that keep their save
+        ("Never mind the blue one, we bought the green sofa because it's washable.", "user", True),
+        ("I never mind early starts, book me the 6am train.", "user", True),
+        (
+            "That helped: the router reset fixed the drops, so we're keeping the old modem.",
+            "user",
+            True,
+        ),
+        (
+            "It helps that my office is next to the station, so I take the train daily.",
+            "user",
+            True,
+        ),
+    ],
+)
+def test_answers_taken_in_never_mind_and_more_episodes(text: str, role: str, save: bool) -> None:
+    assert judge_turn(text, role).save is save

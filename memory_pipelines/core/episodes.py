@@ -24,7 +24,7 @@ def _rx(pattern: str) -> re.Pattern[str]:
 
 
 # past forms in -t and others the shared list lacks: "burnt", "spilt", "woke up"
-_PAST_MORE = r"burnt|spilt|slept|woke|stuck|tore|threw|shook"
+_PAST_MORE = r"burnt|spilt|slept|woke|stuck|tore|threw|shook|drew|bit|hid|slid|spun|stole|wore|dug"
 _RECENT = _rx(
     rf"\bjust (?:now\b|(?:\w+ly )?(?:{PAST_VERB}|{_PAST_MORE})\b)|"
     r"\bthis (?:morning|afternoon|evening)\b|"

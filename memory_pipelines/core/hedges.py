@@ -101,6 +101,7 @@ _SUGGESTION = _rx(
 _ADVICE = _rx(
     r"\b(?:can|could|may|tends? to|often|usually) (?:really |also |often )?help\b(?! (?:you|with))|"
     r"\bmake (?:a|all the) (?:\w+ )?difference\b|"
+    r"\bit (?:really |often |usually |always )?helps (?:to|if)\b|"
     r"\b(?:some|many|most|a lot of|plenty of) (?:\w+ ){0,2}?(?:people|folks|find|swear by)\b|"
     r"^\W*if you(?:'re| are|'d| would)? (?:open to|up for|want|like|prefer|fancy|feel like)\b|"
     r"^\W*(?:(?:so|and|also|maybe|just|honestly)\W+)*(?:try(?: to)?|consider|remember to|"

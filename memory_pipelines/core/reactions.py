@@ -22,7 +22,7 @@ def _rx(pattern: str) -> re.Pattern[str]:
 
 
 _OPEN = (
-    r"^\W*(?:(?:oh|ah|aw+|wow|ha+|haha|lol|man|gosh|ugh|yeah|yes|yep|absolutely|definitely|"
+    r"^\W*(?:(?:oh|ah+|aw+|right|wow|ha+|haha|lol|man|gosh|ugh|yeah|yes|yep|absolutely|definitely|"
     r"totally|honestly|well|oh no|no|ok(?:ay)?|hmm+|ooh|phew|whew|blimey|jeez|crikey|oof|god|"
     r"goodness|yikes|not gonna lie|ngl|tbh|to be honest|nice|cool|interesting|huh)\W+)*"
 )
@@ -39,6 +39,8 @@ REACTION = _rx(
     # a copula and a word of degree: "That's a really popular option", "this is way too long"
     rf"{_POINTER}(?:'s| is| was)\s+(?:(?:a|an)\s+)?{_DEGREE}\s+\w+|"
     rf"{_POINTER}(?:'s| is| was)\s+(?:(?:quite|such) (?:a|an)\s+\w+|a lot\b)|"
+    # the answer taken in: "that clears it up", "that helps"
+    rf"{_POINTER} (?:clears?|cleared) (?:it|that|this|things) up\b|{_POINTER} (?:helps|helped)\W*$|"
     # sense made or not: "that makes a lot of sense", "makes total sense"
     rf"(?:{_POINTER}\s+)?makes?\s+(?:(?:a lot of|total|perfect|complete|more|no)\s+)?sense\b|"
     # what the listener must have felt: "That must have been exhausting", "Must be a relief"

@@ -123,7 +123,7 @@ _DECISION = _rx(
 _ONE_OFF = _rx(r"^\W*now\b|\bthis time\b|\b(?:just )?this once\b|\bfor now\b|\bagain\b")
 # A lasting preference, said as one ("never" narrating the past is none: "I never said that").
 _PREFERENCE = _rx(
-    rf"\balways\b|\bnever\b(?! {PAST_VERB}\b)|\bprefer|"
+    rf"\balways\b|\bnever\b(?! {PAST_VERB}\b| ?mind\b(?=\W*$|[,;:.!]))|\bprefer|"
     r"\bi (?:really )?(?:like|love|hate|dislike|enjoy|can't stand)\b|"
     r"\bi (?:really |just )?(?:don't|do not) (?:like|eat|drink)\b|\bfrom now on\b|"
     r"\bgoing forward\b|\bin future\b|\bby default\b|\bcall me\b|\bi go by\b|"
@@ -159,7 +159,10 @@ SAFETY = _rx(
     # sensory and reading conditions: what is shown to the person must allow for them
     r"\bcolou?r[- ]?blind\w*|\bpartially sighted\b|\bhard of hearing\b|\bdyslexi\w*"
 )
-_LASTING = _rx(r"\b(?:always|never|from now on|going forward|in future|by default)\b")
+_LASTING = _rx(
+    r"\b(?:always|never(?! ?mind\b(?=\W*$|[,;:.!]))|from now on|going forward|in future|"
+    r"by default)\b"
+)
 ADDITIVE = _rx(r"\btoo\b|\balso\b|\bas well\b|\bplus\b|\banother\b|\bone more\b")
 
 _STOP_WORDS = (

@@ -84,7 +84,7 @@ STEERING = _rx(
     r"\b(?:my )?(?:phone|battery|laptop|connection|signal|wi-?fi|internet) "
     r"(?:died|dropped|cut out)\b|"
     r"\blost (?:signal|connection|you)\b|\bgot cut off\b|"
-    r"\bhold that thought\b|"
+    r"\bhold that thought\b|\bnever ?mind\b(?=\W*$|[,;:.!])|"
     # a message of this chat taken back: "Oops, sent too early. Ignore that."
     r"(?:^\W*(?:\w+\W+)?|[,;:]\s*)ignore (?:that|this|it|me)\W*$|"
     r"\b(?:sent|hit (?:send|enter)) (?:that |it |this )?too (?:early|soon|quickly)\b|"
