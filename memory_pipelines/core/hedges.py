@@ -26,7 +26,11 @@ _HEDGE = _rx(
     r"\bunsure\b|(?:\bnot|n't) (?:\w+ )?(?:sure|certain|convinced)\b|\buncertain\b|"
     r"\bno (?:idea|clue)\b|"
     r"\b(?:don't|do not) know (?:what|whether|if|how|when|where|which|yet)\b|\bdunno\b|"
-    r"\bguess\b|\bhunch\b|\bi bet\b|\bcan (?:only )?imagine\b|\ba chance\b|\bcould (?:be|go|try)\b|"
+    r"\bguess\b|\bhunch\b|\bi bet\b|\bcan (?:only )?imagine\b|\ba chance\b|"
+    # odds and gut feelings: "there's a good chance", "chances are", "my gut says"
+    r"\b(?:good|fair|high|decent|slim|small|real|big|strong) chances?\b|\bchances are\b|"
+    r"\bmy gut\b|\bsomething tells me\b|\bi have a (?:feeling|sneaking suspicion)\b|"
+    r"\bcould (?:be|go|try)\b|"
     # "could" for what may happen to a thing ("the bridge could close"); a person's "could" may
     # be past ability ("she could read at four")
     r"\b(?:the|this|that|these|those|there|which) (?:[a-z-]+ ){0,2}?could "
@@ -44,6 +48,12 @@ _HEDGE = _rx(
     # wait-and-see idioms, a decision not (yet) made, a choice put off
     r"\bwe'll see\b|\bfingers crossed\b|\bwait and see\b|"
     r"\bnot (?:yet )?decided\b|\byet to decide\b|\bstill deciding\b|"
+    # deliberation: "going back and forth on whether to take it", "in two minds", "nothing's
+    # fixed", "torn between the two"
+    r"\bin two minds\b|\btorn (?:between|on|over|about)\b|\b(?:on|about|over) whether\b|"
+    r"\bcan(?:'t|not) (?:decide|make up (?:my|our) minds?)\b|"
+    r"\bnothing(?:'s| is)? (?:fixed|final|settled|set in stone|definite|decided|booked)\b|"
+    r"\bnot set in stone\b|\bdecide (?:later|after|once|when|nearer|closer|on the day)\b|"
     r"\b(?:think|mull) (?:it|this|that) over\b|\bthink about it\b|\bsleep on it\b|"
     # an outcome put as even odds or open: "it's fifty-fifty", "up in the air", "a toss-up"
     # (not a split: "we go 50/50 on rent")
@@ -85,12 +95,39 @@ _SUGGESTION = _rx(
     r"\bi(?:'d)? (?:suggest|recommend)\b|(?<!\bi )(?<!\bwe )\bwould (?:be|make|give|save|cost)\b|"
     r"\byou (?:may|might) (?:want|wish|like) to\b|\bi'd (?:go with|go for|pick|choose|opt for)\b"
 )
+# General advice, when no "I" or "we" of the assistant's own work is in the sentence: what can
+# help, what others find, an offer on the listener's terms, and advice in the imperative ("Take
+# it one step at a time", "Try to rest this weekend").
+_ADVICE = _rx(
+    r"\b(?:can|could|may|tends? to|often|usually) (?:really |also |often )?help\b(?! (?:you|with))|"
+    r"\bmake (?:a|all the) (?:\w+ )?difference\b|"
+    r"\bit (?:really |often |usually |always )?helps (?:to|if)\b|"
+    r"\b(?:some|many|most|a lot of|plenty of) (?:\w+ ){0,2}?(?:people|folks|find|swear by)\b|"
+    r"^\W*if you(?:'re| are|'d| would)? (?:open to|up for|want|like|prefer|fancy|feel like)\b|"
+    r"^\W*(?:(?:so|and|also|maybe|just|honestly)\W+)*(?:try(?: to)?|consider|remember to|"
+    r"make sure|don't forget|be sure to|take it|aim (?:to|for)|focus on|feel free)\b"
+)
+
+_OWN_WORK = _rx(r"\b(?:i|we)(?:'ve|'m|'re|'ll|'d)?\b")
 
 
 def is_belief_only(sent: str) -> bool:
     """Whether a sentence is hedged by a belief frame ("I think ...") and nothing stronger."""
     low = " ".join(sent.lower().replace("\u2019", "'").split())
     return bool(_BELIEF.search(low)) and not (_HEDGE.search(low) or _modal_may(sent))
+
+
+# Where a reason starts: a colon, a semicolon, "because", "since".
+_REASON_SPLIT = re.compile(r"\s*[:;]\s+|,?\s+(?:because|since)\s+", re.IGNORECASE)
+
+
+def unhedged_head(sent: str, role: str) -> str | None:
+    """The part of sent before its reason, when the reason holds the hedge and the head none:
+    "We've decided to rent, since we might move" (the choice is made; only its why is unsure)."""
+    parts = _REASON_SPLIT.split(sent, maxsplit=1)
+    if len(parts) == 2 and parts[0].strip() and not is_hedged(parts[0], role):
+        return parts[0]
+    return None
 
 
 def is_hedged(sent: str, role: str) -> bool:
@@ -102,4 +139,5 @@ def is_hedged(sent: str, role: str) -> bool:
         or _modal_may(sent)
         or _BELIEF.search(low)
         or (role == "assistant" and _SUGGESTION.search(low))
+        or (role == "assistant" and _ADVICE.search(low) and not _OWN_WORK.search(low))
     )

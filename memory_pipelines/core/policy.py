@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from memory_pipelines.core.episodes import is_episode
 from memory_pipelines.core.hedges import is_belief_only
 from memory_pipelines.core.repeats import (
     Similarity,
@@ -68,8 +69,11 @@ def _judge(
         return PolicyVerdict(False, None, "speculation"), kinds
     if kinds[0] == "greeting" and "fact" not in kinds:
         return PolicyVerdict(False, None, "greeting"), kinds
-    if "fact" in kinds or any(
-        k == "plain" and plain_statement(s) and not is_mood(s)
+    # A one-off happening of the last hours ("Spilled coffee on my notes this morning") is news
+    # of the day, no fact (core/episodes.py).
+    if any(
+        (k == "fact" or (k == "plain" and plain_statement(s) and not is_mood(s)))
+        and not is_episode(s)
         for k, s in zip(kinds, sents, strict=True)
     ):
         if reason == "hard_lesson":  # "Don't ever X. We did, and it Y."

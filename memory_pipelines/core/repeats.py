@@ -39,7 +39,8 @@ _HISTORY = _rx(
     r"\bre-?(?:shar(?:e|es|ed|ing)|past(?:e|es|ed|ing)|upload\w*|attach\w*)\b|"
     r"\bhere it is again\b|\bfrom before\b|"
     r"\b(?:your|my) earlier (?:answer|message|reply)\b|\bscroll(?:ed|ing)? (?:back )?up\b|"
-    r"\bwhat (?:i|you) (?:wrote|said|sent) (?:earlier|before|at the (?:start|beginning|top))\b|"
+    r"\bwhat (?:i|you) (?:wrote|said|sent|told (?:me|you)) (?:earlier|before|yesterday|"
+    r"last (?:week|time|month|night)|the other day|at the (?:start|beginning|top))\b|"
     r"\bsame (?:error|output|log|traceback)\b|"
     r"\b(?:sent|pasted|posted|shared) (?:earlier|before)\b|"
     r"^\W*(?:again|once more):|"
@@ -48,7 +49,11 @@ _HISTORY = _rx(
     r"^\W*(?:here(?:'s| is| are)|this is|same)\b[^.?!]*\b(?:again|before|earlier|previously|"
     r"as (?:we )?agreed|last time)\b|"
     r"\bto remind you (?:of )?what (?:i|you|we) (?:wrote|said|sent|agreed)\b|"
-    r"\b(?:my|your|the) (?:message|email|note|text|list|plan|answer) from (?:earlier|before)\b"
+    r"\b(?:my|your|the) (?:message|email|note|text|list|plan|answer) from (?:earlier|before)\b|"
+    # a turn that opens by pointing at what was said before: "As we discussed, the renewal is due
+    # in March", "Again, as I said: ..." (not "As promised, the fix is live": a promise kept)
+    r"^\W*(?:(?:again|ok(?:ay)?|so|right|yes|yeah|and)\W+)*as (?:i|we|you)(?: already)? "
+    r"(?:said|discussed|mentioned|agreed|covered|told you|went over)\b"
 )
 # A recap announces itself before its first colon: "Session summary: ...", "Recap: ...".
 # The head names a recap ("Daily digest: ...") or the conversation as its topic ("Here's what we

@@ -14,8 +14,21 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from memory_pipelines.core.hedges import is_hedged
+from memory_pipelines.core.concrete import (
+    DAY,
+    EVENT,
+    FACT_SIGNAL,
+    MONTH,
+    SPAN,
+    STATIVE,
+    TRANSIENT,
+    WHEN,
+    norm,
+)
+from memory_pipelines.core.concrete import plain_statement as plain_statement  # re-exported
+from memory_pipelines.core.hedges import is_hedged, unhedged_head
 from memory_pipelines.core.past_tense import PAST_VERB
+from memory_pipelines.core.reactions import reaction_end
 from memory_pipelines.core.reported_speech import PROPOSED, REQUESTED, reported_content
 from memory_pipelines.core.speech_acts import (
     ACK,
@@ -45,12 +58,9 @@ def _rx(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern, re.IGNORECASE)
 
 
-_DAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
-_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*"
-_SPAN = r"(?:week|month|year|weekend|morning|afternoon|evening|quarter|term)"
 DEADLINE = _rx(
-    rf"\b(?:by|before|until|on|at)\s+(?:the\s+)?(?:end of|noon|eod|{_DAY}|{_MONTH}|\d|"
-    rf"(?:next|this) {_SPAN})|\b(?:tomorrow|tonight|(?:next|this) {_SPAN})\b"
+    rf"\b(?:by|before|until|on|at)\s+(?:the\s+)?(?:end of|noon|eod|{DAY}|{MONTH}|\d|"
+    rf"(?:next|this) {SPAN})|\b(?:tomorrow|tonight|(?:next|this) {SPAN})\b"
 )
 _LESSON = _rx(
     r"\blesson|\blearn(?:ed|t)\b|\bthe hard way\b|\bnever\b.{0,60}\bagain\b|\btakeaway|"
@@ -64,7 +74,8 @@ _LESSON = _rx(
 ON_ME = r"(?:'s|\bis|\bare|'re|\bwas|\bactions?) on me\b"
 _COMMIT = _rx(
     r"\b(?:i|we)(?:'ll| will| shall|'m going to|'re going to| am going to| are going to)\b|"
-    rf"\bpromis(?:e|ed)\b|{ON_ME}|\b(?:it's|that's) mine\b|\bgonna\b|\bsigned up (?:to|for)\b|"
+    rf"\bpromis(?:e|ed)\b|{ON_ME}|\b(?:it's|that's) mine\b|\bgonna\b(?! lie\b)|"
+    r"\bsigned up (?:to|for)\b|"
     r"\btold\b.{0,40}\b(?:i'd|we'd|i would|we would|would be|will be)\b|\b(?:i|we) owe\b|"
     r"\bcommitted to\b|\bagreed to\b|\bleave it with me\b|^\W*(?:(?:the )?user )?will\b|"
     r"\bhold(?:ing)? (?:myself|ourselves) to\b"
@@ -112,7 +123,7 @@ _DECISION = _rx(
 _ONE_OFF = _rx(r"^\W*now\b|\bthis time\b|\b(?:just )?this once\b|\bfor now\b|\bagain\b")
 # A lasting preference, said as one ("never" narrating the past is none: "I never said that").
 _PREFERENCE = _rx(
-    rf"\balways\b|\bnever\b(?! {PAST_VERB}\b)|\bprefer|"
+    rf"\balways\b|\bnever\b(?! {PAST_VERB}\b| ?mind\b(?=\W*$|[,;:.!]))|\bprefer|"
     r"\bi (?:really )?(?:like|love|hate|dislike|enjoy|can't stand)\b|"
     r"\bi (?:really |just )?(?:don't|do not) (?:like|eat|drink)\b|\bfrom now on\b|"
     r"\bgoing forward\b|\bin future\b|\bby default\b|\bcall me\b|\bi go by\b|"
@@ -148,15 +159,10 @@ SAFETY = _rx(
     # sensory and reading conditions: what is shown to the person must allow for them
     r"\bcolou?r[- ]?blind\w*|\bpartially sighted\b|\bhard of hearing\b|\bdyslexi\w*"
 )
-_LASTING = _rx(r"\b(?:always|never|from now on|going forward|in future|by default)\b")
-_FACT_SIGNAL = _rx(  # a concrete detail that makes small talk worth keeping
-    # "my flat", not "saved my afternoon": a time of the speaker's is no detail to keep
-    r"\d|\b(?:my|our|his|her|their) (?!(?:morning|afternoon|evening|night|day|week|weekend)\b)\w+|"
-    r"\b(?:i'm|i am|we're|we are) (?:a|an)\b|\bbtw\b|\bfyi\b|"
-    r"\bbefore i forget\b|\bby the way\b|\bjust so you know\b|\bfor the record\b|\bheads up\b|"
-    r"\b(?:is|are) now\b"
+_LASTING = _rx(
+    r"\b(?:always|never(?! ?mind\b(?=\W*$|[,;:.!]))|from now on|going forward|in future|"
+    r"by default)\b"
 )
-
 ADDITIVE = _rx(r"\btoo\b|\balso\b|\bas well\b|\bplus\b|\banother\b|\bone more\b")
 
 _STOP_WORDS = (
@@ -172,26 +178,6 @@ _SCOPE = _rx(
     r"\b(?:all|any|every|each)\w*|\b(?:always|never|whenever|from now on|going forward|in future)\b"
 )
 _REASON = _rx(r"\bbecause\b|\bsince\b|\bso (?:that|we|i)\b")
-_STATIVE = _rx(r"^\W*(?:i'm|i am|we're|we are|i have|we have|i've got|we've got)\b")
-_TRANSIENT = _rx(
-    r"\b(?:today|tonight|right now|this (?:morning|afternoon|evening)|at the moment)\b"
-)
-# Something that happened to the speaker: "I adopted a dog last week", "we went to Lisbon".
-_EVENT = _rx(
-    r"^\W*(?:i|we)(?: just| finally| also| recently)? (?:\w+ed|went|got|made|took|ran|saw|met|"
-    r"bought|found|gave|won|lost|began|wrote|built|sold|left|became|moved)\b"
-)
-# When an event happened: "I graduated last week" tells something where "I missed it" does not.
-_WHEN = _rx(
-    rf"\b(?:yesterday|today|tonight|(?:last|this|next) {_SPAN}|{_DAY}|ago|recently|january|"
-    r"february|march|april|june|july|august|september|october|november|december)\b|"
-    r"\b(?:19|20)\d\d\b"
-)
-
-
-def norm(text: str) -> str:
-    """Lower case, straight apostrophes, single spaces."""
-    return " ".join(text.lower().replace("\u2019", "'").split())
 
 
 def sentences(text: str) -> list[str]:
@@ -262,8 +248,8 @@ def _kind(sent: str, role: str) -> str:
     steer = STEERING.search(low)
     if steer and not _LASTING.search(low):  # "pick it up tomorrow" dates the chat, no task
         return _after_one_off(low, steer.end(), role)
-    if is_hedged(sent, role):
-        return "hedge"
+    if is_hedged(sent, role) and not (unhedged_head(sent, role) and _DECISION.search(low)):
+        return "hedge"  # a choice made for an unsure reason is still made (hedges.unhedged_head)
     if SAFETY.search(low) and not low.endswith("?"):
         return "fact"  # a fact whatever else the sentence does (see _is_restatement too)
     if _LESSON.search(low):
@@ -292,10 +278,15 @@ def _kind(sent: str, role: str) -> str:
         return "meta" if _ONE_OFF.search(low) else "stable_preference"  # "... this time": a request
     if role == "user" and REQUEST.search(low):
         return "meta"
+    reacted = reaction_end(sent)
+    if reacted is not None:  # "That sounds like a lovely trip!", "You're right, my bad"
+        clause = sent[reacted:].lstrip(" ,;:!-\u2013\u2014")
+        kind = _kind(clause, role) if clause else "ack"
+        return kind if kind in SAVE_KINDS or kind in ("fact", "hedge") else "ack"
     lead = GREETING.match(low) or ACK.match(low)
-    if lead or (re.search(r"\bthank", low) and not _FACT_SIGNAL.search(low)):
+    if lead or (re.search(r"\bthank", low) and not FACT_SIGNAL.search(low)):
         rest = low[lead.end() :] if lead else ""
-        if _FACT_SIGNAL.search(rest) or (ADDITIVE.search(rest) and len(content_words(rest)) >= 3):
+        if FACT_SIGNAL.search(rest) or (ADDITIVE.search(rest) and len(content_words(rest)) >= 3):
             return "fact"  # "Morning! Before I forget: our office moved", "Yes, and X too"
         if not GREETING.match(low) and _REASON.search(rest):
             return "decision_with_why"  # "OK, the later flight, because it's direct"
@@ -310,24 +301,11 @@ def _kind(sent: str, role: str) -> str:
             return kind
     # "I missed it" tells nothing; "I graduated last week" does: an event needs five words or
     # its time
-    event = _EVENT.search(low) and (len(low.split()) >= 5 or _WHEN.search(low))
+    event = EVENT.search(low) and (len(low.split()) >= 5 or WHEN.search(low))
     # "I'm ..." tells a lasting state unless it is said of now only ("I'm so tired today")
-    stative = _STATIVE.search(low) and not _TRANSIENT.search(low)
-    concrete = _FACT_SIGNAL.search(low) or stative or event
+    stative = STATIVE.search(low) and not TRANSIENT.search(low)
+    concrete = FACT_SIGNAL.search(low) or stative or event
     return "fact" if concrete else "plain"
-
-
-def plain_statement(sent: str) -> bool:
-    """Whether a plain sentence (no save reason, no concrete detail) still says something
-    worth keeping: five words or more, and not dated to this very day ("the train got cancelled
-    again this morning" is the day's news, not a fact to remember). A clause of five words or
-    more that is not so dated keeps it ("The tracker's cheaper today but I can't cope with the
-    payment jumping around")."""
-    low = norm(sent)
-    if len(low.split()) < 5 or not _TRANSIENT.search(low):
-        return len(low.split()) >= 5
-    clauses = re.split(r"[,;:]\s+|\s+[-–—]\s+|\s+(?:but|because|though|although)\s+", low)
-    return any(len(c.split()) >= 5 and not _TRANSIENT.search(c) for c in clauses)
 
 
 def is_pledge(sent: str) -> bool:

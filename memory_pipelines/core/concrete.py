@@ -1,0 +1,55 @@
+"""What makes small talk concrete enough to keep: a detail (a number, somebody's thing, "by the
+way"), a lasting state ("I'm ..."), an event with its time ("I graduated last week"); and whether
+a plain sentence says enough to keep ("the train got cancelled again this morning" is the day's
+news). Used by core/sentence_kinds.py (which re-exports norm and plain_statement). Pure Python."""
+
+from __future__ import annotations
+
+import re
+
+
+def _rx(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern, re.IGNORECASE)
+
+
+DAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
+MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*"
+SPAN = r"(?:week|month|year|weekend|morning|afternoon|evening|quarter|term)"
+FACT_SIGNAL = _rx(  # a concrete detail that makes small talk worth keeping
+    # "my flat", not "saved my afternoon": a time of the speaker's is no detail to keep
+    r"\d|\b(?:my|our|his|her|their) (?!(?:morning|afternoon|evening|night|day|week|weekend)\b)\w+|"
+    r"\b(?:i'm|i am|we're|we are) (?:a|an)\b|\bbtw\b|\bfyi\b|"
+    r"\bbefore i forget\b|\bby the way\b|\bjust so you know\b|\bfor the record\b|\bheads up\b|"
+    r"\b(?:is|are) now\b"
+)
+STATIVE = _rx(r"^\W*(?:i'm|i am|we're|we are|i have|we have|i've got|we've got)\b")
+TRANSIENT = _rx(r"\b(?:today|tonight|right now|this (?:morning|afternoon|evening)|at the moment)\b")
+# Something that happened to the speaker: "I adopted a dog last week", "we went to Lisbon".
+EVENT = _rx(
+    r"^\W*(?:i|we)(?: just| finally| also| recently)? (?:\w+ed|went|got|made|took|ran|saw|met|"
+    r"bought|found|gave|won|lost|began|wrote|built|sold|left|became|moved)\b"
+)
+# When an event happened: "I graduated last week" tells something where "I missed it" does not.
+WHEN = _rx(
+    rf"\b(?:yesterday|today|tonight|(?:last|this|next) {SPAN}|{DAY}|ago|recently|january|"
+    r"february|march|april|june|july|august|september|october|november|december)\b|"
+    r"\b(?:19|20)\d\d\b"
+)
+
+
+def norm(text: str) -> str:
+    """Lower case, straight apostrophes, single spaces."""
+    return " ".join(text.lower().replace("\u2019", "'").split())
+
+
+def plain_statement(sent: str) -> bool:
+    """Whether a plain sentence (no save reason, no concrete detail) still says something
+    worth keeping: five words or more, and not dated to this very day ("the train got cancelled
+    again this morning" is the day's news, not a fact to remember). A clause of five words or
+    more that is not so dated keeps it ("The tracker's cheaper today but I can't cope with the
+    payment jumping around")."""
+    low = norm(sent)
+    if len(low.split()) < 5 or not TRANSIENT.search(low):
+        return len(low.split()) >= 5
+    clauses = re.split(r"[,;:]\s+|\s+[-–—]\s+|\s+(?:but|because|though|although)\s+", low)
+    return any(len(c.split()) >= 5 and not TRANSIENT.search(c) for c in clauses)
