@@ -1,6 +1,8 @@
 """The dedup judge recognises a restatement whose value is written in another form: a term's
 end read from its length and start (judge_terms), so "the contract ends in May 2027" restates
-"a three-year contract starting June 2024", and an end in another year is another value.
+"a three-year contract starting June 2024", and an end in another year is another value. And
+an uncued change of a measured amount: one thing measured in one unit with another number
+(judge_counts), but not a span of time or a version after a name.
 
 Every case is written for this file (none is taken from a case set). Decisions go through
 `decide` with the real embedder.
@@ -78,3 +80,45 @@ def test_term_ending_another_year_is_not_a_restatement(
 ) -> None:
     d = judge(embedder, candidate, existing)
     assert d.action != "merge", d.reason
+
+
+@pytest.mark.parametrize(
+    ("candidate", "existing"),
+    [
+        (
+            "Biscuit eats 120 g of wet food daily, split over two meals",
+            ["Biscuit's food allowance: 90 g of wet food", "Biscuit is a tabby cat"],
+        ),
+        (
+            "Cycles about 150 km a week before the sportive",
+            ["Aims for 100 km of cycling per week", "Rides a Trek Domane"],
+        ),
+    ],
+)
+def test_same_measure_another_amount_supersedes(
+    embedder: Embedder, candidate: str, existing: list[str]
+) -> None:
+    d = judge(embedder, candidate, existing)
+    assert (d.action, d.target) == ("supersede", 0), d.reason
+
+
+@pytest.mark.parametrize(
+    ("candidate", "existing"),
+    [
+        # a span of time is said of many attributes: an allowance and what is left of it
+        (
+            "Yearly holiday entitlement is 30 days",
+            ["Has 9 days of holiday left this year", "Works at a bakery"],
+        ),
+        # a number after a name is a version: two systems side by side
+        (
+            "The billing service is pinned to Node 18",
+            ["The services are on Node 22", "Deploys with GitHub Actions"],
+        ),
+    ],
+)
+def test_time_spans_and_versions_are_not_one_measure(
+    embedder: Embedder, candidate: str, existing: list[str]
+) -> None:
+    d = judge(embedder, candidate, existing)
+    assert d.action != "supersede", d.reason
