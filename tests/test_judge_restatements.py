@@ -15,6 +15,7 @@ import pytest
 from memory_pipelines.core.judge import JudgeItem, decide
 from memory_pipelines.core.judge_terms import term_ends
 from memory_pipelines.core.judge_types import JudgeDecision
+from memory_pipelines.core.judge_values import typed_values, value_conflicts
 from memory_pipelines.models.embedder import Embedder, get_embedder
 
 
@@ -122,3 +123,37 @@ def test_time_spans_and_versions_are_not_one_measure(
 ) -> None:
     d = judge(embedder, candidate, existing)
     assert d.action != "supersede", d.reason
+
+
+def test_unit_spellings_are_one_unit() -> None:
+    # a degree mark or word after a number is a temperature, not a clock time ("at 19")
+    assert typed_values("Keeps the greenhouse at 16 degrees") == {"n:degr": frozenset({"16"})}
+    assert typed_values("Keeps the greenhouse at 18°C") == {"n:degr": frozenset({"18"})}
+    assert "clock" in typed_values("Leaves the house at 8")
+    # a unit and its abbreviation ("req" / "requests") are one unit; short keys are not
+    # read as abbreviations ("g" / "gal")
+    one_unit = value_conflicts(
+        typed_values("Service allows 80 req/s"), typed_values("Service allows 50 requests a second")
+    )
+    assert len(one_unit) == 1 and one_unit[0].startswith("n:req")
+    assert value_conflicts(typed_values("Uses 3 g"), typed_values("Uses 5 gal")) == []
+
+
+@pytest.mark.parametrize(
+    ("candidate", "existing"),
+    [
+        (
+            "Keeps the greenhouse at 16 degrees over winter",
+            ["Keeps the greenhouse heated to 12°C over winter", "Grows chillies"],
+        ),
+        (
+            "The search API accepts 80 requests per second per token",
+            ["Search API rate limit is 50 req/s per token", "Search runs on Elasticsearch"],
+        ),
+    ],
+)
+def test_measure_in_another_spelling_supersedes(
+    embedder: Embedder, candidate: str, existing: list[str]
+) -> None:
+    d = judge(embedder, candidate, existing)
+    assert (d.action, d.target) == ("supersede", 0), d.reason
