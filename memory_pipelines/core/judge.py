@@ -5,9 +5,9 @@ tell a paraphrase from "same attribute, other person" (both score high), nor fin
 value moved (often a low score: "moved to Berlin" vs "lives in Lisbon"). So the judge combines the
 cosine with structure read by `judge_rules` and `judge_pairs`: who each item is about
 (`judge_who`), typed values in any form (`judge_values`, `judge_forms`, `judge_calendar`,
-`judge_amounts`, `judge_rhythms`), change cues outside clauses of condition, the old value or
-the slot a change names, the stance of each clause (`judge_claims`, `judge_stance`) and a few
-slot frames.
+`judge_amounts`, `judge_rhythms`, `judge_terms`), change cues outside clauses of condition, the
+old value or the slot a change names, the stance of each clause (`judge_claims`,
+`judge_stance`) and a few slot frames.
 
 The flow of `decide()`, first answer wins; every answer carries its reason:
 1. A list that grew or shrank is a new value of its slot (supersede, `judge_claims`), and so is
@@ -25,8 +25,9 @@ The flow of `decide()`, first answer wins; every answer carries its reason:
 4. A firm statement settles a stored plan on its topic, and a reported change settles a process
    under way (supersede, `judge_modality`).
 5. The same value in another form, or the same denial in other words (merge, `judge_restate`).
-6. One single-valued slot with another value, or one typed value changed with the rest of its
-   frame kept, is an uncued update (supersede, `judge_slots`).
+6. One single-valued slot with another value, one typed value changed with the rest of its
+   frame kept, or one thing measured in one unit with another number (`judge_counts`), is an
+   uncued update (supersede, `judge_slots`).
    A choice that names what it passed over ("prefers X to Y", "chose X over Y") replaces the
    stored item that holds Y as its own (supersede, `judge_choices`).
 7. Otherwise the nearest item about the candidate's own subject (cosine plus word containment,

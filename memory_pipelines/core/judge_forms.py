@@ -2,7 +2,8 @@
 
 "Six pounds fifty" is £6.50, "half past seven" is 7:30 (or 19:30), "three quarters of an hour"
 is 45 minutes, "the end of January" is 31 January, "last year" said in 2024 is 2023, and "turned
-36" said in 2024 means born in 1987 or 1988. `other_forms()` reads these into the typed values
+36" said in 2024 means born in 1987 or 1988, and a two-year lease starting September 2024 ends
+in August 2026 (`judge_terms`). `other_forms()` reads these into the typed values
 of `judge_values` (same kinds, same canonical strings), so a restatement in another form holds
 the same value as the item it restates and a changed value still conflicts.
 
@@ -19,6 +20,7 @@ from collections.abc import Iterator
 from memory_pipelines.core.judge_amounts import amount_forms
 from memory_pipelines.core.judge_calendar import calendar_forms
 from memory_pipelines.core.judge_lexicon import MONTH_RX, MONTHS, wordlist
+from memory_pipelines.core.judge_terms import term_ends
 
 _UNITS = {
     w: n
@@ -168,6 +170,7 @@ def other_forms(text: str, said_on: tuple[int, int] | None = None) -> Iterator[F
     for m in _BORN.finditer(text):
         yield "birth year", m.group(1), m.span(), False
     yield from calendar_forms(text, said_on)
+    yield from term_ends(text, said_on)
     yield from amount_forms(text)
     if said_on is None:
         return

@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from memory_pipelines.core.judge_claims import copular_slot
+from memory_pipelines.core.judge_counts import amount_changed
 from memory_pipelines.core.judge_cues import SINGLE_VALUED_FRAMES
 from memory_pipelines.core.judge_forms import number
 from memory_pipelines.core.judge_lexicon import (
@@ -163,7 +164,7 @@ def value_changed(
     one_thing = c.subject_stems <= e.subject_stems or e.subject_stems <= c.subject_stems
     if one_thing and _frames_agree(c, e):
         return JudgeDecision("supersede", best.index, f"same frame, {kind} changed (no cue)")
-    return None
+    return amount_changed(c, e, best)
 
 
 # A value as `same_frame` masks it: a number (with its currency, ordinal, clock or percent

@@ -42,7 +42,7 @@ _DAY_MONTH = re.compile(
 )
 # "no calls before 11": a bare hour after a time preposition is a clock time.
 _BARE_HOUR = re.compile(
-    r"\b(?:before|after|until|till|from|at) (1\d|2[0-4]|\d)\b(?![:.,]?\d|\s?%)", re.I
+    r"\b(?:before|after|until|till|from|at) (1\d|2[0-4]|\d)\b(?![:.,]?\d|\s?%|\s?°|\s?degree)", re.I
 )
 _ORDINAL = re.compile(r"\bthe (\d{1,2})(?:st|nd|rd|th)\b", re.IGNORECASE)
 # An ordinal before the noun it counts ("the 4th floor", "on the fifth floor", "third child"):
@@ -62,6 +62,7 @@ _ORDINAL_OF = re.compile(
 )
 _YEAR = re.compile(r"\b(19\d\d|20\d\d)\b")
 _NUMBER = re.compile(r"(?<![\w.:£$€])(\d+(?:[.,]\d+)*)(?:\s?-\s?|\s)?([a-z]+)?", re.IGNORECASE)
+_DEGREE = re.compile(r"\s?°")  # "21°C", "70 °F": degrees, whatever the scale
 _NUMWORD = re.compile(
     r"\b(" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True)) + r")\b\s*([a-z]+)?", re.I
 )
@@ -174,7 +175,7 @@ def read_values(
         vals.setdefault("month", set()).add(d.split()[1])
     for m in _NUMBER.finditer(text):
         if free(m.span(1)):
-            unit = m.group(2)
+            unit = "degrees" if _DEGREE.match(text, m.end(1)) else m.group(2)
             if not unit or unit.lower() in _NOT_UNITS:
                 # "Postgres 16", "Python 3.12": a number after a name is its version.
                 before = _NAME_BEFORE.search(text[: m.start(1)])
@@ -230,7 +231,7 @@ _UNIT_ALIASES = {
     "kilo": "kg", "kilogram": "kg", "kilogramm": "kg", "kgs": "kg", "kilometr": "km",
     "kilometer": "km", "kms": "km", "metr": "m", "meter": "m", "litr": "l", "liter": "l",
     "gram": "g", "centimetr": "cm", "centimeter": "cm", "millilitr": "ml", "milliliter": "ml",
-    "x": "tim", "hr": "hour", "min": "minut",
+    "x": "tim", "hr": "hour", "min": "minut", "degre": "degr",
 }  # fmt: skip
 _TIMES = frozenset(("once", "twice"))
 
@@ -244,6 +245,7 @@ def _unit_key(unit: str | None) -> str:
 
 def value_conflicts(a: dict[str, frozenset[str]], b: dict[str, frozenset[str]]) -> list[str]:
     """Types where each side holds a value the other lacks (a changed number, date, day...)."""
+    b = _units_as_in(b, a)
     out = [kind for kind in a.keys() & b.keys() if a[kind] - b[kind] and b[kind] - a[kind]]
     if "date" in out and "month" in out:
         out.remove("month")  # 15 May vs 28 April is one change, not two
@@ -257,6 +259,21 @@ def value_conflicts(a: dict[str, frozenset[str]], b: dict[str, frozenset[str]]) 
         elif "money a year" in out:
             out.remove("money a year")  # one change, not two
     return sorted(out)
+
+
+def _units_as_in(b: Values, a: Values) -> Values:
+    """`b` with a unit it abbreviates or spells out keyed as `a` keys it: "300 req/min" and "500
+    requests per minute" count one unit (one key the start of the other, three letters or more,
+    neither key on both sides)."""
+    out = dict(b)
+    for kb in b.keys() - a.keys():
+        if not kb.startswith("n:") or len(kb) < 5:
+            continue
+        for ka in a.keys() - b.keys():
+            if ka.startswith("n:") and len(ka) >= 5 and (ka.startswith(kb) or kb.startswith(ka)):
+                out[ka] = out.pop(kb)
+                break
+    return out
 
 
 def shared_values(a: dict[str, frozenset[str]], b: dict[str, frozenset[str]]) -> int:
