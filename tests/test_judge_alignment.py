@@ -8,22 +8,16 @@ Every case is written for this file (none is taken from a case set). Decisions g
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 
-from memory_pipelines.core.judge import JudgeDecision, JudgeItem, decide
+from memory_pipelines.core.judge import JudgeDecision
 from memory_pipelines.core.judge_choices import choice_pair
-from memory_pipelines.models.embedder import Embedder, get_embedder
+from memory_pipelines.models.embedder import Embedder
+from tests.judge_helpers import judge as judge_with
 
-
-@pytest.fixture(scope="module")
-def embedder() -> Embedder:
-    return get_embedder()
-
-
-def judge(embedder: Embedder, candidate: str, existing: list[str], category: str = "preference"):
-    items = [JudgeItem(t, category, valid_from="2024-03-01") for t in existing]
-    vecs = embedder.embed([candidate, *existing])
-    return decide(JudgeItem(candidate, category), items, vecs[0], vecs[1:], embed=embedder.embed)
+judge = partial(judge_with, category="preference")
 
 
 def test_choice_pair_reads_chosen_and_passed_over() -> None:

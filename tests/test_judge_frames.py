@@ -10,25 +10,12 @@ from __future__ import annotations
 import pytest
 
 from memory_pipelines.core.calls import ModelCall
-from memory_pipelines.core.judge import JudgeDecision, JudgeItem, decide
+from memory_pipelines.core.judge import JudgeItem
 from memory_pipelines.core.judge_slots import masked, same_frame
 from memory_pipelines.core.judge_values import typed_values
-from memory_pipelines.models.embedder import Embedder, get_embedder
+from memory_pipelines.models.embedder import Embedder
 from memory_pipelines.models.local import LocalBackend
-
-
-@pytest.fixture(scope="module")
-def embedder() -> Embedder:
-    return get_embedder()
-
-
-def judge(
-    embedder: Embedder, candidate: str, existing: list[str], *, with_model: bool = True
-) -> JudgeDecision:
-    items = [JudgeItem(t, "fact", valid_from="2024-03-01") for t in existing]
-    vecs = embedder.embed([candidate, *existing])
-    embed = embedder.embed if with_model else None
-    return decide(JudgeItem(candidate, "fact"), items, vecs[0], vecs[1:], embed=embed)
+from tests.judge_helpers import judge
 
 
 def test_masked_replaces_every_kind_of_value() -> None:

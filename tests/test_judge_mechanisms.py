@@ -8,9 +8,10 @@ embedder (loaded once for the module); no database is involved.
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 
-from memory_pipelines.core.judge import JudgeDecision, JudgeItem, decide
 from memory_pipelines.core.judge_claims import claims
 from memory_pipelines.core.judge_cues import change_cues
 from memory_pipelines.core.judge_lexicon import content_stems
@@ -18,20 +19,10 @@ from memory_pipelines.core.judge_rules import analyse
 from memory_pipelines.core.judge_stance import contrast_pair, contrast_turned, main_stance_turned
 from memory_pipelines.core.judge_values import read_values, shared_values, value_conflicts
 from memory_pipelines.core.judge_who import same_family, subject_conflict
-from memory_pipelines.models.embedder import Embedder, get_embedder
+from memory_pipelines.models.embedder import Embedder
+from tests.judge_helpers import judge as judge_with
 
-
-@pytest.fixture(scope="module")
-def embedder() -> Embedder:
-    return get_embedder()
-
-
-def judge(
-    embedder: Embedder, candidate: str, existing: list[str], category: str = "fact"
-) -> JudgeDecision:
-    items = [JudgeItem(t, category, valid_from="2024-03-01") for t in existing]
-    vecs = embedder.embed([candidate, *existing])
-    return decide(JudgeItem(candidate, category), items, vecs[0], vecs[1:])
+judge = partial(judge_with, with_model=False)
 
 
 # (candidate, existing, expected action, expected target); category "fact"

@@ -5,28 +5,22 @@ near cosine; a long sentence's cosine says less than a short one's.
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 
-from memory_pipelines.core.judge import JudgeDecision, JudgeItem, decide
 from memory_pipelines.core.judge_cues import change_cues
 from memory_pipelines.core.judge_merge import MERGE_THRESHOLD, merge_threshold
 from memory_pipelines.core.judge_pairs import compare
 from memory_pipelines.core.judge_rules import analyse
-from memory_pipelines.models.embedder import Embedder, get_embedder
+from memory_pipelines.models.embedder import Embedder
+from tests.judge_helpers import judge as judge_with
 
 RACE = "Ana ran a half marathon for a cancer charity last Sunday."
 NURSE = "Ana works as a nurse in Leeds."
 
 
-@pytest.fixture(scope="module")
-def embedder() -> Embedder:
-    return get_embedder()
-
-
-def judge(embedder: Embedder, candidate: str, existing: list[str]) -> JudgeDecision:
-    vecs = embedder.embed([candidate, *existing])
-    stored = [JudgeItem(x, "fact", valid_from="2023-05-01") for x in existing]
-    return decide(JudgeItem(candidate, "fact"), stored, vecs[0], vecs[1:])
+judge = partial(judge_with, said_on="2023-05-01", with_model=False)
 
 
 @pytest.mark.parametrize(

@@ -10,26 +10,16 @@ Every case is written for this file (none is taken from a case set). Decisions g
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 
-from memory_pipelines.core.judge import JudgeItem, decide
 from memory_pipelines.core.judge_terms import term_ends
-from memory_pipelines.core.judge_types import JudgeDecision
 from memory_pipelines.core.judge_values import typed_values, value_conflicts
-from memory_pipelines.models.embedder import Embedder, get_embedder
+from memory_pipelines.models.embedder import Embedder
+from tests.judge_helpers import judge as judge_with
 
-
-@pytest.fixture(scope="module")
-def embedder() -> Embedder:
-    return get_embedder()
-
-
-def judge(
-    embedder: Embedder, candidate: str, existing: list[str], category: str = "fact"
-) -> JudgeDecision:
-    items = [JudgeItem(t, category, valid_from="2023-05-01") for t in existing]
-    vecs = embedder.embed([candidate, *existing])
-    return decide(JudgeItem(candidate, category), items, vecs[0], vecs[1:], embed=embedder.embed)
+judge = partial(judge_with, said_on="2023-05-01")
 
 
 def test_term_ends_reads_length_and_start() -> None:

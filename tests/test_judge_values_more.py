@@ -7,23 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from memory_pipelines.core.judge import JudgeDecision, JudgeItem, decide
 from memory_pipelines.core.judge_cues import CONDITION
 from memory_pipelines.core.judge_values import typed_values
-from memory_pipelines.models.embedder import Embedder, get_embedder
-
-
-@pytest.fixture(scope="module")
-def embedder() -> Embedder:
-    return get_embedder()
-
-
-def judge(
-    embedder: Embedder, candidate: str, existing: list[str], category: str = "fact"
-) -> JudgeDecision:
-    items = [JudgeItem(t, category, valid_from="2024-03-01") for t in existing]
-    vecs = embedder.embed([candidate, *existing])
-    return decide(JudgeItem(candidate, category), items, vecs[0], vecs[1:], embed=embedder.embed)
+from memory_pipelines.models.embedder import Embedder
+from tests.judge_helpers import judge
 
 
 @pytest.mark.parametrize(
@@ -80,7 +67,7 @@ def test_once_a_period_is_no_condition() -> None:
 def test_another_rhythm_of_one_slot_supersedes(
     embedder: Embedder, candidate: str, existing: list[str], category: str
 ) -> None:
-    d = judge(embedder, candidate, existing, category)
+    d = judge(embedder, candidate, existing, category=category)
     assert (d.action, d.target) == ("supersede", 0), d.reason
 
 

@@ -1,0 +1,24 @@
+"""One way for the judge's tests to ask for a decision: the candidate and the stored items
+as texts, embedded by the real model, the stored ones said on `said_on`."""
+
+from __future__ import annotations
+
+from memory_pipelines.core.judge import decide
+from memory_pipelines.core.judge_types import JudgeDecision, JudgeItem
+from memory_pipelines.models.embedder import Embedder
+
+
+def judge(
+    embedder: Embedder,
+    candidate: str,
+    existing: list[str],
+    *,
+    category: str = "fact",
+    said_on: str = "2024-03-01",
+    with_model: bool = True,
+) -> JudgeDecision:
+    """`with_model` False: the judge gets no embedder of its own (as a caller without one)."""
+    items = [JudgeItem(t, category, valid_from=said_on) for t in existing]
+    vecs = embedder.embed([candidate, *existing])
+    embed = embedder.embed if with_model else None
+    return decide(JudgeItem(candidate, category), items, vecs[0], vecs[1:], embed=embed)
