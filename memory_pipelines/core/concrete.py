@@ -7,10 +7,7 @@ from __future__ import annotations
 
 import re
 
-
-def _rx(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern, re.IGNORECASE)
-
+from memory_pipelines.core.patterns import rx as _rx
 
 DAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
 MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*"

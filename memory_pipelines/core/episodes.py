@@ -16,12 +16,8 @@ from __future__ import annotations
 import re
 
 from memory_pipelines.core.past_tense import PAST_VERB
+from memory_pipelines.core.patterns import rx as _rx
 from memory_pipelines.core.sentence_kinds import SAFETY, norm
-
-
-def _rx(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern, re.IGNORECASE)
-
 
 # past forms in -t and others the shared list lacks: "burnt", "spilt", "woke up"
 _PAST_MORE = r"burnt|spilt|slept|woke|stuck|tore|threw|shook|drew|bit|hid|slid|spun|stole|wore|dug"

@@ -6,10 +6,7 @@ from __future__ import annotations
 
 import re
 
-
-def _rx(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern, re.IGNORECASE)
-
+from memory_pipelines.core.patterns import rx as _rx
 
 _HEDGE = _rx(
     r"\bmaybe\b|\bmight\b|\bperhaps\b|\bprobably\b|\b(?:un)?likely\b|"

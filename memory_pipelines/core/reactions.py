@@ -16,10 +16,7 @@ from __future__ import annotations
 
 import re
 
-
-def _rx(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern, re.IGNORECASE)
-
+from memory_pipelines.core.patterns import rx as _rx
 
 _OPEN = (
     r"^\W*(?:(?:oh|ah+|aw+|right|wow|ha+|haha|lol|man|gosh|ugh|yeah|yes|yep|absolutely|definitely|"

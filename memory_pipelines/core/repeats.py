@@ -8,6 +8,7 @@ import re
 from collections.abc import Callable, Sequence
 from difflib import SequenceMatcher
 
+from memory_pipelines.core.patterns import rx as _rx
 from memory_pipelines.core.sentence_kinds import (
     ADDITIVE,
     DEADLINE,
@@ -27,10 +28,6 @@ ECHO_SIM = 0.7
 CUED_ECHO_SIM = 0.4
 LEXICAL_ECHO = 0.5  # share of content words already in recent turns, when there is no embedder
 RESTATED_SHARE = 2 / 3  # share of a durable turn's content words in earlier statements
-
-
-def _rx(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern, re.IGNORECASE)
 
 
 _HISTORY = _rx(

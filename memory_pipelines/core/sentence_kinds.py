@@ -28,6 +28,7 @@ from memory_pipelines.core.concrete import (
 from memory_pipelines.core.concrete import plain_statement as plain_statement  # re-exported
 from memory_pipelines.core.hedges import is_hedged, unhedged_head
 from memory_pipelines.core.past_tense import PAST_VERB
+from memory_pipelines.core.patterns import rx as _rx
 from memory_pipelines.core.reactions import reaction_end
 from memory_pipelines.core.reported_speech import PROPOSED, REQUESTED, reported_content
 from memory_pipelines.core.speech_acts import (
@@ -52,10 +53,6 @@ SAVE_KINDS = frozenset(
         "durable_fact",
     )
 )
-
-
-def _rx(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern, re.IGNORECASE)
 
 
 DEADLINE = _rx(

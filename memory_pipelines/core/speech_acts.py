@@ -3,12 +3,7 @@ to the assistant, pauses and sign-offs ("meta"). Used by core/sentence_kinds.py.
 
 from __future__ import annotations
 
-import re
-
-
-def _rx(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern, re.IGNORECASE)
-
+from memory_pipelines.core.patterns import rx as _rx
 
 # Small words that may open a sentence before a greeting or a meta phrase ("Sure, here's ...").
 _LEAD = r"^\W*(?:(?:sure|ok(?:ay)?|right|great|yes|yeah|sorry|and|hmm+)\W+)*"

@@ -14,12 +14,8 @@ import re
 from collections.abc import Sequence
 
 from memory_pipelines.core.past_tense import PAST_VERB
+from memory_pipelines.core.patterns import rx as _rx
 from memory_pipelines.core.sentence_kinds import is_pledge
-
-
-def _rx(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern, re.IGNORECASE)
-
 
 _TO_SERVICE = r"(?!.*\b(?:me|my|you|your)\b)"
 # an imperative rule ("Don't ever X", "Always Y"), perhaps after a short label ("Tip: never X")
