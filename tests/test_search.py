@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from datetime import UTC, datetime
 
 import pytest
@@ -9,6 +10,9 @@ import pytest
 from memory_pipelines.api import Memory, Recall
 from memory_pipelines.api.ranked import rank_candidates
 from memory_pipelines.errors import ValidationError
+from memory_pipelines.store import search as search_db
+from memory_pipelines.store.search_sql import K1, B
+from memory_pipelines.store.turns import PREV_WEIGHT
 
 
 def test_hybrid_search_finds_items_and_turns(memory: Memory, recall: Recall) -> None:
@@ -90,3 +94,57 @@ def _turn_id(memory: Memory, seq: int) -> int:
         ).fetchone()
     assert row is not None
     return int(row["turn_id"])
+
+
+def test_words_are_ranked_by_bm25_with_the_turn_before_counting_a_part(
+    memory: Memory, recall: Recall
+) -> None:
+    """The SQL BM25 of a small store, worked out again here from each turn's tsvector: a word
+    of the turn's own counts 1 (weight A), a word of the turn before it PREV_WEIGHT (B)."""
+    for speaker, text in [
+        ("Jo", "I bought a red kayak last spring."),
+        ("Mia", "A kayak! Kayak trips are the best, I bought one too."),
+        ("Jo", "We paddled the river every weekend."),
+        ("Mia", "Nice weather today."),
+        ("Jo", "The kayak club meets on Sundays."),
+    ]:
+        memory.write_turn("c", text, speaker=speaker, created_at=_DAY1)
+    query = "Who bought a kayak?"
+    qvec = recall.embedder.embed_one(query)
+    with recall.db.connection() as conn:
+        found = search_db.candidates(conn, ["turn"], recall.store_id, query, qvec, None, 30)
+        lexemes = {
+            r["lexeme"]
+            for r in conn.execute("SELECT lexeme FROM unnest(to_tsvector('english', %s))", (query,))
+        }
+        rows = conn.execute(
+            "SELECT t.turn_id, t.doc_len, u.lexeme, u.weights FROM turns t,"
+            " unnest(t.tsv) AS u WHERE t.store_id = %s",
+            (recall.store_id,),
+        ).fetchall()
+    assert lexemes == {"bought", "kayak"}
+    tf: dict[int, dict[str, float]] = {}
+    dl: dict[int, float] = {}
+    for r in rows:
+        dl[r["turn_id"]] = r["doc_len"]
+        if r["lexeme"] in lexemes:
+            own, before = r["weights"].count("A"), r["weights"].count("B")
+            tf.setdefault(r["turn_id"], {})[r["lexeme"]] = own + PREV_WEIGHT * before
+    n, avgdl = len(dl), max(sum(dl.values()) / len(dl), 1.0)
+    df = {w: sum(w in counts for counts in tf.values()) for w in lexemes}
+    expected = {
+        turn: sum(
+            math.log(1 + (n - df[w] + 0.5) / (df[w] + 0.5))
+            * f
+            * (K1 + 1)
+            / (f + K1 * (1 - B + B * dl[turn] / avgdl))
+            for w, f in counts.items()
+        )
+        for turn, counts in tf.items()
+    }
+    got = {int(r["id"]): float(r["bm25"]) for r in found["turn"] if r["bm25"]}
+    assert got == pytest.approx(expected, rel=1e-6)  # doc_len is a float4
+    # the river turn holds no word of the question: the kayak of the turn before counts for it
+    river = _turn_id(memory, 3)
+    assert got[river] > 0
+    assert tf[river] == pytest.approx({"bought": PREV_WEIGHT, "kayak": 2 * PREV_WEIGHT})
