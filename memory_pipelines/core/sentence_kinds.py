@@ -118,9 +118,10 @@ _DECISION = _rx(
     r".*(?:\bbecause\b|\bsince\b|\bso (?:that|i|we|it|the|they)\b|[:;])"
 )
 _ONE_OFF = _rx(r"^\W*now\b|\bthis time\b|\b(?:just )?this once\b|\bfor now\b|\bagain\b")
-# A lasting preference, said as one ("never" narrating the past is none: "I never said that").
+# A lasting preference, said as one ("never" narrating the past is none: "I never said that",
+# "Never really tried it").
 _PREFERENCE = _rx(
-    rf"\balways\b|\bnever\b(?! {PAST_VERB}\b| ?mind\b(?=\W*$|[,;:.!]))|\bprefer|"
+    rf"\balways\b|\bnever\b(?! (?:\w+ly |ever )?{PAST_VERB}\b| ?mind\b(?=\W*$|[,;:.!]))|\bprefer|"
     r"\bi (?:really )?(?:like|love|hate|dislike|enjoy|can't stand)\b|"
     r"\bi (?:really |just )?(?:don't|do not) (?:like|eat|drink)\b|\bfrom now on\b|"
     r"\bgoing forward\b|\bin future\b|\bby default\b|\bcall me\b|\bi go by\b|"
