@@ -74,7 +74,9 @@ _COMMIT = _rx(
     rf"\bpromis(?:e|ed)\b|{ON_ME}|\b(?:it's|that's) mine\b|\bgonna\b(?! lie\b)|"
     r"\bsigned up (?:to|for)\b|"
     r"\btold\b.{0,40}\b(?:i'd|we'd|i would|we would|would be|will be)\b|\b(?:i|we) owe\b|"
-    r"\bcommitted to\b|\bagreed to\b|\bleave it with me\b|^\W*(?:(?:the )?user )?will\b|"
+    # "Will do" on its own (or with thanks) acknowledges, it promises nothing
+    r"\bcommitted to\b|\bagreed to\b|\bleave it with me\b|"
+    r"^\W*(?:(?:the )?user )?will\b(?! do\W*(?:(?:thanks|cheers|ta|mate)\W*)?$)|"
     r"\bhold(?:ing)? (?:myself|ourselves) to\b"
 )
 _OWNED = _rx(  # the marks of a pledge, beyond the future tense
