@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from memory_pipelines.core.patterns import rx as _rx
 
-# Small words that may open a sentence before a greeting or a meta phrase ("Sure, here's ...").
-_LEAD = r"^\W*(?:(?:sure|ok(?:ay)?|right|great|yes|yeah|sorry|and|hmm+)\W+)*"
+# Small words that may open a sentence before a greeting or a meta phrase ("Sure, here's ...",
+# "Anyway, carry on": back to the conversation after an aside).
+_LEAD = r"^\W*(?:(?:sure|ok(?:ay)?|right|great|yes|yeah|sorry|and|hmm+|anyway|anyhow)\W+)*"
 META = _rx(  # talk about the conversation itself: reshape/repeat requests, pauses, sign-offs
     # announcing a speech act: "I've got a question about my pension", "Quick question:"
     r"^\W*(?:(?:hi|hello|hey|so|ok(?:ay)?)\W+)?(?:i've got|i have|i've|got|quick|one more|another|"
