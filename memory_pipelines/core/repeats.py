@@ -31,7 +31,9 @@ RESTATED_SHARE = 2 / 3  # share of a durable turn's content words in earlier sta
 
 
 _HISTORY = _rx(
-    r"^\W*(?:\w+\W+){0,3}(?:recap|summary|summari[sz]e)\b|\bsum(?:ming)? up\b|^\W*quoting\b|"
+    # a recap announced, not one thanked for ("Thanks for the summary. I'll email ...")
+    r"^\W*(?!thanks\b|thank you\b|cheers\b|ta\b)(?:\w+\W+){0,3}(?:recap|summary|summari[sz]e)\b|"
+    r"\bsum(?:ming)? up\b|^\W*quoting\b|"
     r"\b(?:pasting|re-?sending|re-?posting|resend(?:ing)?|copying|forwarding)\b|"
     r"\bre-?(?:shar(?:e|es|ed|ing)|past(?:e|es|ed|ing)|upload\w*|attach\w*)\b|"
     r"\bhere it is again\b|\bfrom before\b|"
