@@ -109,6 +109,12 @@ _DECISION = _rx(
     # a bare choice with its reason: "Fine, the cheaper tyres then, since we're selling the car"
     r"^\W*(?:(?:ok(?:ay)?|fine|right|alright|so|ugh)\W+)*(?:the|a|an) (?:[a-z-]+ ){0,3}?[a-z-]+,? "
     r"then\W+(?:because|since|as|so)\b|"
+    # the idiom of choice, with its reason: "The laser printer it is, not the inkjet: I print
+    # little" (not "that's the way it is", "I know what it is")
+    r"^\W*(?:(?:ok(?:ay)?|fine|right|alright|so|ugh|well)\W+)*(?:[a-z-]+ ){0,4}"
+    r"(?!(?:what|how|where|way|whatever|as|because|if|when|than|that|who|which|why|whether|so|"
+    r"know|think|say|said|since|is|was|whoever|wherever)\b)[a-z-]+ it is\b(?! (?:a|an|the)\b)"
+    r".*(?:\bbecause\b|\bsince\b|\bso (?:that|i|we|it|the|they)\b|[:;])|"
     r"\bch(?:ose|osen)\b|\bpicked\b|\bswitch(?:ing|ed)?\b|\binstead\b|\bstick(?:ing)? with\b|"
     r"\b(?:i'm|i am|we're|we are|i've|we've) (?:moving|moved|dropping|dropped|keeping|taking|"
     r"using|pinning|replacing|cancell?ing|ditching|swapping)\b|"
