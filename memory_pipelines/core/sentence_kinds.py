@@ -21,6 +21,7 @@ from memory_pipelines.core.concrete import (
     MONTH,
     SPAN,
     STATIVE,
+    STRONG_SIGNAL,
     TRANSIENT,
     WHEN,
     norm,
@@ -310,7 +311,10 @@ def _kind(sent: str, role: str) -> str:
     event = EVENT.search(low) and (len(low.split()) >= 5 or WHEN.search(low))
     # "I'm ..." tells a lasting state unless it is said of now only ("I'm so tired today")
     stative = STATIVE.search(low) and not TRANSIENT.search(low)
-    concrete = FACT_SIGNAL.search(low) or stative or event
+    # "I'm ..." said of today only, with no detail beyond somebody's thing, is the day's doing
+    # ("I'm practising my French on everyone today")
+    today_only = STATIVE.search(low) and TRANSIENT.search(low) and not STRONG_SIGNAL.search(low)
+    concrete = (FACT_SIGNAL.search(low) and not today_only) or stative or event
     return "fact" if concrete else "plain"
 
 
