@@ -54,6 +54,11 @@ META = _rx(  # talk about the conversation itself: reshape/repeat requests, paus
     r"^\W*(?:that|this|your|the last|the previous|the first)\s+(?:\w+\s+)?(?:answer|reply|response|"
     r"explanation|version|suggestion|output|message)s?\b"
 )
+# The parts of an answer in this chat.
+_CHAT_PART = (
+    r"(?:paragraph|bullet|step|section|sentence|bit|part|point|line|table|list|answer|"
+    r"explanation|example|reply|message)s?\b"
+)
 # Steering this conversation, not telling anything: "Can we start over?", "no, try again",
 # "ignore my last message", "typed in the wrong chat", "let's park this", "number the steps",
 # "Quick one", "I explained that badly", "you've saved my afternoon", "I'll keep that in mind".
@@ -96,7 +101,14 @@ STEERING = _rx(
     r"(?: you)? with (?:that|this|it)\b|"
     r"\b(?:a (?:couple|few) (?:of )?|some |two |three )(?:quick )?questions\b(?! about)|"
     # the reason given for a request just made: "just so I can follow along"
-    r"^\W*(?:just )?so (?:that )?(?:i|we) can (?:follow|keep up|see|check|read|copy)\b"
+    r"^\W*(?:just )?so (?:that )?(?:i|we) can (?:follow|keep up|see|check|read|copy)\b|"
+    # losing the thread of this chat: "I got lost around the second paragraph", "you lost me at
+    # step 3", "I didn't follow that bit"
+    r"\bi (?:got|get|'m|am|was) (?:a bit |a little |totally |completely |so |kind of )?"
+    r"(?:lost|confused)(?= (?:around|at|after|in|on|by|with|from) (?:the |your |that |this )?"
+    rf"(?:\w+ )?{_CHAT_PART})|\byou lost me\b|"
+    r"\bi (?:didn't|don't|did not|do not) (?:quite |really )?(?:follow|get|understand) "
+    rf"(?:(?:that|this|it|you)\W*$|(?:that|this|the) (?:\w+ )?{_CHAT_PART})"
 )
 # A question put by word order, its question mark left off: "can we go back to the budget".
 QUESTION_ORDER = _rx(
