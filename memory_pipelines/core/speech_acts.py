@@ -102,6 +102,13 @@ STEERING = _rx(
     r"\b(?:a (?:couple|few) (?:of )?|some |two |three )(?:quick )?questions\b(?! about)|"
     # the reason given for a request just made: "just so I can follow along"
     r"^\W*(?:just )?so (?:that )?(?:i|we) can (?:follow|keep up|see|check|read|copy)\b|"
+    # praise of the listener, whatever it is compared with: "You're funnier than my last
+    # chatbot", "you've been a star", "you're the best" (not "you're better off with ...")
+    r"^\W*(?:\w+\W+)?you(?:'re| are|'ve been| have been) (?:so |really |way |much |truly |"
+    r"honestly |such |the |a |an |an absolute |a total )*(?:funn|smart|clever|quick|helpful|"
+    r"genius|star|lifesaver|life saver|legend|hilarious|brilliant|amazing|best|better|"
+    r"wonderful|awesome|patient|sweet|gem|champ|hero)\w*\b(?! off\b)"
+    r"(?:,? (?:\w+ )?\w+er than\b[^.!?;]*)?|"
     # losing the thread of this chat: "I got lost around the second paragraph", "you lost me at
     # step 3", "I didn't follow that bit"
     r"\bi (?:got|get|'m|am|was) (?:a bit |a little |totally |completely |so |kind of )?"
