@@ -55,6 +55,12 @@ REACTION = _rx(
     r"point|catch|start)\b"
     r")"
 )
+# A feeling said with a degree after a reaction carries it on: "That sounds amazing, I'm so
+# jealous of my future self", "Oh no, I'm really sorry for them".
+FEELING = _rx(
+    r"^\W*(?:and\s+)?(?:i'm|i am|i feel|i was|we're|we are) (?:so+|really|very|super|quite|"
+    r"totally|a bit|a little|kind of|incredibly|absolutely|honestly) (?!not\b)[a-z]+\b"
+)
 # A concrete detail: a number, a name inside the sentence, somebody's thing, somebody it is for.
 _DETAIL = re.compile(
     r"\d|\b(?i:my|our|his|her|their)\b(?! (?i:bad)\b)|(?<=\w\W)\b[A-Z][a-z]+|"
