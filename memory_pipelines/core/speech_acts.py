@@ -145,7 +145,9 @@ ACK = _rx(
 GREETING = _rx(
     _LEAD
     + r"(?:hi|hello|hey+|welcome(?: back)?|hiya|heya|howdy|yo|morning|evening|afternoon|greetings|"
-    r"good (?:morning|afternoon|evening|day)|i'm back|back now)\b"
+    r"good (?:morning|afternoon|evening|day)|i'm back|back now|"
+    # "Back, sorry!", "Back again": the speaker's return to the chat, said bare
+    r"back(?: again)?(?=\W*$|\s*[,!.;:-]))\b"
 )
 # Something shown in the chat between people, presented: "Here's a pic of Oliver", "Here's one I
 # did last week", "Check out this photo", "Look at that - we all donated for it". What it shows
