@@ -109,6 +109,8 @@ _ASSISTANT_ACK = _rx(
     r"(?:sounds|seems) (?:good|great|right|sensible|wise))\b|"
     r"^\W*(?:since|as|given(?: that)?|because) you(?:'re|'ve|'d| \w+)"
 )
+# The assistant congratulating the user on news just told: the outcome is theirs, said again.
+_CONGRATS = _rx(r"^\W*(?:congrat\w*|well done|great news|what a (?:result|win|relief))\b")
 
 # Episodes and session summaries never become memory items (the spec): they are the history
 # channel's job. A category naming a stretch of conversation rather than a kind of fact.
@@ -129,7 +131,16 @@ def _strip_role(line: str) -> str:
 
 
 def _numbers(text: str) -> set[str]:
-    return set(re.findall(r"\d+(?:[.,]\d+)*", text))
+    """The numbers of text, as values: "£2k" and "£2,000" are one number."""
+    found = set()
+    for m in re.finditer(r"(\d+(?:[.,]\d+)*)(?:(k)\b)?", text, re.IGNORECASE):
+        digits, thousands = m.group(1), bool(m.group(2))
+        if thousands or re.fullmatch(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?", digits):
+            value = float(digits.replace(",", "")) * (1000 if thousands else 1)
+            found.add(f"{value:.15g}")
+        else:
+            found.add(digits)
+    return found
 
 
 def _shares_run(a: str, b: str, n: float) -> bool:
@@ -240,6 +251,8 @@ def is_restatement(
     others = [_strip_role(r) for r in recent]
     new_numbers = _numbers(text) - _numbers(" ".join(others))
     new_deadline = bool(DEADLINE.search(text)) and not any(DEADLINE.search(o) for o in others)
+    if role == "assistant" and _CONGRATS.search(text) and not (new_numbers or new_deadline):
+        return True  # "Congratulations! A finished kitchen, £2,000 under budget": their news
     if role == "assistant" and _ASSISTANT_ACK.search(text) and not (new_numbers or new_deadline):
         # "Noted: no chicken bones for Luna." The assistant only confirms what it was told.
         return not any(k in ("hard_lesson", "shipped_outcome") for k in kinds)
