@@ -81,9 +81,11 @@ _ECHO_STRONG = _rx(
     r"\b(?:like|as) i (?:said|mentioned)\b|\bto be clear\b|\bin other words\b|\bas mentioned\b|"
     r"\bgot it\W*$|\bthat's the gist\b|\bin a nutshell\b|\b(?:right|correct|is that right)\?$"
 )
-# A reply cue: an opener ("Yeah, ...", "So ...") or a closing confirmation tag ("7:10, right.").
+# A reply cue: an opener ("Yeah, ...", "So ...", a degree answering a yes/no question: "Very!",
+# "Totally.") or a closing confirmation tag ("7:10, right.").
 _ECHO_WEAK = _rx(
     r"^\W*(?:yeah|yep|yes|so|basically|right|exactly|i mean)\b|"
+    r"^\W*(?:very|totally|definitely|absolutely|hugely|massively|super|so much)\W*[!.,]|"
     r",\s*(?:right|correct|yes|yeah|yep|ok(?:ay)?)\W*$"
 )
 # Acknowledgements and assessments around words just said: an opener ("OK, so ...", "Cool,
