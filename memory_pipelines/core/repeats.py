@@ -210,17 +210,27 @@ def _share_said(words: set[str], said: set[str]) -> float:
     return sum(map(found, words)) / len(words) if words else 0.0
 
 
+# A rule for the future is one statement, told as a lesson or as a preference ("Lesson learnt,
+# always keep a spare charger in the car" / "So yes, spare charger in the car from now on. Never
+# again."); the words that mark it as a rule are no content of their own.
+_RULE_KINDS = {"hard_lesson": "rule", "stable_preference": "rule"}
+_RULE_WORDS = frozenset(
+    ["always", "never", "again", "lesson", "learnt", "learned", "future", "rule"]
+)
+
+
 def _restates_durable(
     text: str, kinds: list[str], recent: Sequence[str], similarity: Similarity | None
 ) -> bool:
     """A durable statement made again: the same kinds of statement (a promise again, a health
     fact again) were just stated, not asked, and hold most of its words ("As promised, the quote
     will be with you by 4pm" after "I'll send you the quote by 4pm")."""
-    durable = {k for k in kinds if k in SAVE_KINDS or k == "fact"}
+    durable = {_RULE_KINDS.get(k, k) for k in kinds if k in SAVE_KINDS or k == "fact"}
     said = _statements(recent)
-    if not durable or not durable <= {k for _, k in said}:
+    if not durable or not durable <= {_RULE_KINDS.get(k, k) for _, k in said}:
         return False  # a fulfilled promise is news: "The fix is deployed" after "I'll deploy"
-    words, said_words = content_words(text), content_words(" ".join(s for s, _ in said))
+    words = content_words(_ACK.sub(" ", text)) - _RULE_WORDS  # "Right, ...": no content
+    said_words = content_words(" ".join(s for s, _ in said)) - _RULE_WORDS
     if _share_said(words, said_words) < RESTATED_SHARE:
         return False
     fresh = [w for w in words if _share_said({w}, said_words) == 0.0]
