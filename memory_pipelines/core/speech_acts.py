@@ -144,7 +144,10 @@ ACK = _rx(
 )
 GREETING = _rx(
     _LEAD
-    + r"(?:hi|hello|hey+|welcome(?: back)?|hiya|heya|howdy|yo|morning|evening|afternoon|greetings|"
+    # back at the keyboard, perhaps after a hello: "Hey hey, back at my desk with a coffee"
+    + r"(?:(?:(?:hi|hello|hey+)\W+)*(?:i'm )?back (?:at|on|to) (?:my|the) (?:desk|computer|laptop|"
+    r"keyboard|pc|phone|chat)|"
+    r"hi|hello|hey+|welcome(?: back)?|hiya|heya|howdy|yo|morning|evening|afternoon|greetings|"
     r"good (?:morning|afternoon|evening|day)|i'm back|back now|"
     # "Back, sorry!", "Back again": the speaker's return to the chat, said bare
     r"back(?: again)?(?=\W*$|\s*[,!.;:-]))\b"
