@@ -96,7 +96,9 @@ _PROGRESSIVE = _rx(r"\b(?:i'm|i am|we're|we are) \w+ing\b")  # "I'm paying him b
 _HABITUAL = _rx(r"\b(?:always|never|usually|whenever)\b")  # "what I'll always choose"
 _SHIPPED = _rx(  # past tense only, so "we'll launch in May" stays a commitment
     r"\bshipped\b|\bwent (?:live|out)\b|(?:'s| is) live\b|\blaunched\b|\breleased\b|\bdeployed\b|"
-    r"\brolled out\b|\bpublished\b|\bwent up\b|(?:'s| is) out\b|\bgot (?:funded|accepted)|"
+    # "is out" ships; "coffee is out for me" rules out
+    r"\brolled out\b|\bpublished\b|\bwent up\b|(?:'s| is) out\b(?! (?:for|of)\b)|"
+    r"\bgot (?:funded|accepted)|"
     r"\bgot (?:the|a|an) (?:job|offer|place|contract|role|promotion)\b|"
     r"\b(?:was|were|got|been|has|have) approved\b|\bapproved the\b|"
     r"\bmerged\b|\b(?:is|are|was|were|'s) (?:done|complete)\b|^\W*done\b|"
