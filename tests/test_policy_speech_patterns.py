@@ -101,3 +101,14 @@ def test_a_rule_told_again_is_a_restatement() -> None:
     assert _reason(again, recent=lesson) == "restatement"
     other = "Also, from now on send me the agenda the day before every meeting."
     assert judge_turn(other, "user", list(lesson)).save
+
+
+def test_back_at_the_keyboard_is_a_greeting() -> None:
+    assert _reason("Hi hi, back at my laptop with a fresh tea.") == "greeting"
+    assert judge_turn("Back at my desk! Btw, my new manager is Ines, she starts on the 4th.").save
+
+
+def test_out_for_me_ships_nothing() -> None:
+    said = ("user: I never eat gluten, my gut can't take it.", "assistant: Noted.")
+    assert not judge_turn("yeah so pasta is out for me", "user", list(said)).save
+    assert _reason("Version 2.4 is out: exports are twice as fast.") == "shipped_outcome"
