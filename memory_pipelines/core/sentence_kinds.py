@@ -30,7 +30,7 @@ from memory_pipelines.core.concrete import plain_statement as plain_statement  #
 from memory_pipelines.core.hedges import is_hedged, unhedged_head
 from memory_pipelines.core.past_tense import PAST_VERB
 from memory_pipelines.core.patterns import rx as _rx
-from memory_pipelines.core.reactions import FEELING, reaction_end
+from memory_pipelines.core.reactions import feeling_after_reaction, reaction_end
 from memory_pipelines.core.reported_speech import PROPOSED, REQUESTED, reported_content
 from memory_pipelines.core.speech_acts import (
     ACK,
@@ -239,17 +239,6 @@ def _after_one_off(low: str, end: int, role: str) -> str:
     return kind if kind not in ("plain", "ack", "greeting") else "meta"
 
 
-def _feeling_after_reaction(sent: str) -> bool:
-    """A reaction carried on by a feeling: "That sounds amazing, I'm so jealous of my future
-    self" reacts; whatever its words, it states nothing. Not when a clause of its own follows:
-    "..., I'm so glad we chose the heat pump because gas keeps climbing"."""
-    reacted = reaction_end(sent)
-    feeling = FEELING.match(sent[reacted:].lstrip(" ,;:!-\u2013\u2014")) if reacted else None
-    rest = sent[reacted:].lstrip(" ,;:!-\u2013\u2014")[feeling.end() :] if feeling else ""
-    own_clause = r"[,;:]|\b(?:but|because|since)\b|^\W*(?:that )?(?:i|we|he|she|they|you)\b"
-    return bool(feeling) and not re.search(own_clause, rest, re.IGNORECASE)
-
-
 def _kind(sent: str, role: str) -> str:
     low = norm(sent)
     if META.search(low) and not _LASTING.search(low):
@@ -272,7 +261,7 @@ def _kind(sent: str, role: str) -> str:
         return "hedge"  # a choice made for an unsure reason is still made (hedges.unhedged_head)
     if SAFETY.search(low) and not low.endswith("?"):
         return "fact"  # a fact whatever else the sentence does (see _is_restatement too)
-    if _feeling_after_reaction(sent):
+    if feeling_after_reaction(sent):
         return "ack"
     if _LESSON.search(low):
         return "hard_lesson"
