@@ -20,6 +20,12 @@ FACT_SIGNAL = _rx(  # a concrete detail that makes small talk worth keeping
     r"\b(?:is|are) now\b"
 )
 STATIVE = _rx(r"^\W*(?:i'm|i am|we're|we are|i have|we have|i've got|we've got)\b")
+# A detail beyond somebody's thing: "I'm practising my French today" is the day's doing, where
+# "I'm in room 4 today" or "btw I'm off today" still tells a detail.
+STRONG_SIGNAL = _rx(
+    r"\d|\b(?:i'm|i am|we're|we are) (?:a|an)\b|\bbtw\b|\bfyi\b|\bby the way\b|"
+    r"\bbefore i forget\b|\bjust so you know\b|\bfor the record\b|\bheads up\b"
+)
 TRANSIENT = _rx(r"\b(?:today|tonight|right now|this (?:morning|afternoon|evening)|at the moment)\b")
 # Something that happened to the speaker: "I adopted a dog last week", "we went to Lisbon".
 EVENT = _rx(

@@ -8,6 +8,12 @@ import re
 
 from memory_pipelines.core.patterns import rx as _rx
 
+# Doubt about whether what follows is of use, not about whether it is true: "Not sure this
+# matters, but our table has 40 million rows", "Don't know if it's relevant: I'm left-handed".
+_RELEVANCE = (
+    r"(?! (?:if |whether )?(?:this|that|it)(?:'s| is| will be| would be)? (?:\w+ )?"
+    r"(?:matters?|relevant|helps?|useful|important|needed|of (?:any )?use)\b)"
+)
 _HEDGE = _rx(
     r"\bmaybe\b|\bmight\b|\bperhaps\b|\bprobably\b|\b(?:un)?likely\b|"
     # a possibility asked or guessed: "Could I be anaemic?", "it could be the battery"
@@ -20,9 +26,10 @@ _HEDGE = _rx(
     # a wish under a condition: "if the bonus comes through I'd love to go" (not "if you ...")
     r"^\W*if (?!you\b).*\b(?:i'd|we'd|i would|we would)\b|"
     r"\b(?:i'd|we'd|i would|we would) (?:love|like) to\b.*\bif (?!you\b)|"
-    r"\bunsure\b|(?:\bnot|n't) (?:\w+ )?(?:sure|certain|convinced)\b|\buncertain\b|"
+    rf"\bunsure\b|(?:\bnot|n't) (?:\w+ )?(?:sure|certain|convinced)\b{_RELEVANCE}|\buncertain\b|"
     r"\bno (?:idea|clue)\b|"
-    r"\b(?:don't|do not) know (?:what|whether|if|how|when|where|which|yet)\b|\bdunno\b|"
+    rf"\b(?:don't|do not) know{_RELEVANCE} (?:what|whether|if|how|when|where|which|yet)\b|"
+    rf"\bdunno\b{_RELEVANCE}|"
     r"\bguess\b|\bhunch\b|\bi bet\b|\bcan (?:only )?imagine\b|\ba chance\b|"
     # odds and gut feelings: "there's a good chance", "chances are", "my gut says"
     r"\b(?:good|fair|high|decent|slim|small|real|big|strong) chances?\b|\bchances are\b|"

@@ -22,7 +22,7 @@ from memory_pipelines.core.repeats import (
 )
 from memory_pipelines.core.sentence_forms import is_mood
 from memory_pipelines.core.sentence_kinds import plain_statement, sentence_kind, sentences
-from memory_pipelines.core.turn_reasons import turn_reason
+from memory_pipelines.core.turn_reasons import request_details, turn_reason
 
 SAVE_REASONS: dict[str, str] = {  # reason -> category; the order is the priority within a turn
     "hard_lesson": "lesson",
@@ -50,7 +50,7 @@ def _judge(
 ) -> tuple[PolicyVerdict, list[str]]:
     role = role.lower()
     sents = sentences(text)
-    kinds = [sentence_kind(s, role) for s in sents]
+    kinds = request_details(sents, [sentence_kind(s, role) for s in sents])
     if not sents:
         return PolicyVerdict(False, None, "meta_chatter"), kinds
     if is_already_in_history(text, recent, role):

@@ -55,6 +55,12 @@ REACTION = _rx(
     r"point|catch|start)\b"
     r")"
 )
+# A feeling said with a degree after a reaction carries it on: "That sounds amazing, I'm so
+# jealous of my future self", "Oh no, I'm really sorry for them".
+FEELING = _rx(
+    r"^\W*(?:and\s+)?(?:i'm|i am|i feel|i was|we're|we are) (?:so+|really|very|super|quite|"
+    r"totally|a bit|a little|kind of|incredibly|absolutely|honestly) (?!not\b)[a-z]+\b"
+)
 # A concrete detail: a number, a name inside the sentence, somebody's thing, somebody it is for.
 _DETAIL = re.compile(
     r"\d|\b(?i:my|our|his|her|their)\b(?! (?i:bad)\b)|(?<=\w\W)\b[A-Z][a-z]+|"
@@ -72,3 +78,14 @@ def reaction_end(sent: str) -> int | None:
     brk = re.search(r"[,;:!]|\s[-–—]\s", sent[m.end() :])
     end = m.end() + brk.start() if brk else len(sent)
     return None if _DETAIL.search(sent[:end]) else end
+
+
+def feeling_after_reaction(sent: str) -> bool:
+    """A reaction carried on by a feeling: "That sounds amazing, I'm so jealous of my future
+    self" reacts; whatever its words, it states nothing. Not when a clause of its own follows:
+    "..., I'm so glad we chose the heat pump because gas keeps climbing"."""
+    reacted = reaction_end(sent)
+    feeling = FEELING.match(sent[reacted:].lstrip(" ,;:!-\u2013\u2014")) if reacted else None
+    rest = sent[reacted:].lstrip(" ,;:!-\u2013\u2014")[feeling.end() :] if feeling else ""
+    own_clause = r"[,;:]|\b(?:but|because|since)\b|^\W*(?:that )?(?:i|we|he|she|they|you)\b"
+    return bool(feeling) and not re.search(own_clause, rest, re.IGNORECASE)

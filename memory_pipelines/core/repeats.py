@@ -31,7 +31,9 @@ RESTATED_SHARE = 2 / 3  # share of a durable turn's content words in earlier sta
 
 
 _HISTORY = _rx(
-    r"^\W*(?:\w+\W+){0,3}(?:recap|summary|summari[sz]e)\b|\bsum(?:ming)? up\b|^\W*quoting\b|"
+    # a recap announced, not one thanked for ("Thanks for the summary. I'll email ...")
+    r"^\W*(?!thanks\b|thank you\b|cheers\b|ta\b)(?:\w+\W+){0,3}(?:recap|summary|summari[sz]e)\b|"
+    r"\bsum(?:ming)? up\b|^\W*quoting\b|"
     r"\b(?:pasting|re-?sending|re-?posting|resend(?:ing)?|copying|forwarding)\b|"
     r"\bre-?(?:shar(?:e|es|ed|ing)|past(?:e|es|ed|ing)|upload\w*|attach\w*)\b|"
     r"\bhere it is again\b|\bfrom before\b|"
@@ -79,9 +81,11 @@ _ECHO_STRONG = _rx(
     r"\b(?:like|as) i (?:said|mentioned)\b|\bto be clear\b|\bin other words\b|\bas mentioned\b|"
     r"\bgot it\W*$|\bthat's the gist\b|\bin a nutshell\b|\b(?:right|correct|is that right)\?$"
 )
-# A reply cue: an opener ("Yeah, ...", "So ...") or a closing confirmation tag ("7:10, right.").
+# A reply cue: an opener ("Yeah, ...", "So ...", a degree answering a yes/no question: "Very!",
+# "Totally.") or a closing confirmation tag ("7:10, right.").
 _ECHO_WEAK = _rx(
     r"^\W*(?:yeah|yep|yes|so|basically|right|exactly|i mean)\b|"
+    r"^\W*(?:very|totally|definitely|absolutely|hugely|massively|super|so much)\W*[!.,]|"
     r",\s*(?:right|correct|yes|yeah|yep|ok(?:ay)?)\W*$"
 )
 # Acknowledgements and assessments around words just said: an opener ("OK, so ...", "Cool,
@@ -107,6 +111,8 @@ _ASSISTANT_ACK = _rx(
     r"(?:sounds|seems) (?:good|great|right|sensible|wise))\b|"
     r"^\W*(?:since|as|given(?: that)?|because) you(?:'re|'ve|'d| \w+)"
 )
+# The assistant congratulating the user on news just told: the outcome is theirs, said again.
+_CONGRATS = _rx(r"^\W*(?:congrat\w*|well done|great news|what a (?:result|win|relief))\b")
 
 # Episodes and session summaries never become memory items (the spec): they are the history
 # channel's job. A category naming a stretch of conversation rather than a kind of fact.
@@ -127,7 +133,16 @@ def _strip_role(line: str) -> str:
 
 
 def _numbers(text: str) -> set[str]:
-    return set(re.findall(r"\d+(?:[.,]\d+)*", text))
+    """The numbers of text, as values: "£2k" and "£2,000" are one number."""
+    found = set()
+    for m in re.finditer(r"(\d+(?:[.,]\d+)*)(?:(k)\b)?", text, re.IGNORECASE):
+        digits, thousands = m.group(1), bool(m.group(2))
+        if thousands or re.fullmatch(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?", digits):
+            value = float(digits.replace(",", "")) * (1000 if thousands else 1)
+            found.add(f"{value:.15g}")
+        else:
+            found.add(digits)
+    return found
 
 
 def _shares_run(a: str, b: str, n: float) -> bool:
@@ -195,17 +210,27 @@ def _share_said(words: set[str], said: set[str]) -> float:
     return sum(map(found, words)) / len(words) if words else 0.0
 
 
+# A rule for the future is one statement, told as a lesson or as a preference ("Lesson learnt,
+# always keep a spare charger in the car" / "So yes, spare charger in the car from now on. Never
+# again."); the words that mark it as a rule are no content of their own.
+_RULE_KINDS = {"hard_lesson": "rule", "stable_preference": "rule"}
+_RULE_WORDS = frozenset(
+    ["always", "never", "again", "lesson", "learnt", "learned", "future", "rule"]
+)
+
+
 def _restates_durable(
     text: str, kinds: list[str], recent: Sequence[str], similarity: Similarity | None
 ) -> bool:
     """A durable statement made again: the same kinds of statement (a promise again, a health
     fact again) were just stated, not asked, and hold most of its words ("As promised, the quote
     will be with you by 4pm" after "I'll send you the quote by 4pm")."""
-    durable = {k for k in kinds if k in SAVE_KINDS or k == "fact"}
+    durable = {_RULE_KINDS.get(k, k) for k in kinds if k in SAVE_KINDS or k == "fact"}
     said = _statements(recent)
-    if not durable or not durable <= {k for _, k in said}:
+    if not durable or not durable <= {_RULE_KINDS.get(k, k) for _, k in said}:
         return False  # a fulfilled promise is news: "The fix is deployed" after "I'll deploy"
-    words, said_words = content_words(text), content_words(" ".join(s for s, _ in said))
+    words = content_words(_ACK.sub(" ", text)) - _RULE_WORDS  # "Right, ...": no content
+    said_words = content_words(" ".join(s for s, _ in said)) - _RULE_WORDS
     if _share_said(words, said_words) < RESTATED_SHARE:
         return False
     fresh = [w for w in words if _share_said({w}, said_words) == 0.0]
@@ -238,6 +263,8 @@ def is_restatement(
     others = [_strip_role(r) for r in recent]
     new_numbers = _numbers(text) - _numbers(" ".join(others))
     new_deadline = bool(DEADLINE.search(text)) and not any(DEADLINE.search(o) for o in others)
+    if role == "assistant" and _CONGRATS.search(text) and not (new_numbers or new_deadline):
+        return True  # "Congratulations! A finished kitchen, £2,000 under budget": their news
     if role == "assistant" and _ASSISTANT_ACK.search(text) and not (new_numbers or new_deadline):
         # "Noted: no chicken bones for Luna." The assistant only confirms what it was told.
         return not any(k in ("hard_lesson", "shipped_outcome") for k in kinds)

@@ -21,6 +21,7 @@ from memory_pipelines.core.concrete import (
     MONTH,
     SPAN,
     STATIVE,
+    STRONG_SIGNAL,
     TRANSIENT,
     WHEN,
     norm,
@@ -29,7 +30,7 @@ from memory_pipelines.core.concrete import plain_statement as plain_statement  #
 from memory_pipelines.core.hedges import is_hedged, unhedged_head
 from memory_pipelines.core.past_tense import PAST_VERB
 from memory_pipelines.core.patterns import rx as _rx
-from memory_pipelines.core.reactions import reaction_end
+from memory_pipelines.core.reactions import feeling_after_reaction, reaction_end
 from memory_pipelines.core.reported_speech import PROPOSED, REQUESTED, reported_content
 from memory_pipelines.core.speech_acts import (
     ACK,
@@ -74,7 +75,9 @@ _COMMIT = _rx(
     rf"\bpromis(?:e|ed)\b|{ON_ME}|\b(?:it's|that's) mine\b|\bgonna\b(?! lie\b)|"
     r"\bsigned up (?:to|for)\b|"
     r"\btold\b.{0,40}\b(?:i'd|we'd|i would|we would|would be|will be)\b|\b(?:i|we) owe\b|"
-    r"\bcommitted to\b|\bagreed to\b|\bleave it with me\b|^\W*(?:(?:the )?user )?will\b|"
+    # "Will do" on its own (or with thanks) acknowledges, it promises nothing
+    r"\bcommitted to\b|\bagreed to\b|\bleave it with me\b|"
+    r"^\W*(?:(?:the )?user )?will\b(?! do\W*(?:(?:thanks|cheers|ta|mate)\W*)?$)|"
     r"\bhold(?:ing)? (?:myself|ourselves) to\b"
 )
 _OWNED = _rx(  # the marks of a pledge, beyond the future tense
@@ -93,7 +96,9 @@ _PROGRESSIVE = _rx(r"\b(?:i'm|i am|we're|we are) \w+ing\b")  # "I'm paying him b
 _HABITUAL = _rx(r"\b(?:always|never|usually|whenever)\b")  # "what I'll always choose"
 _SHIPPED = _rx(  # past tense only, so "we'll launch in May" stays a commitment
     r"\bshipped\b|\bwent (?:live|out)\b|(?:'s| is) live\b|\blaunched\b|\breleased\b|\bdeployed\b|"
-    r"\brolled out\b|\bpublished\b|\bwent up\b|(?:'s| is) out\b|\bgot (?:funded|accepted)|"
+    # "is out" ships; "coffee is out for me" rules out
+    r"\brolled out\b|\bpublished\b|\bwent up\b|(?:'s| is) out\b(?! (?:for|of)\b)|"
+    r"\bgot (?:funded|accepted)|"
     r"\bgot (?:the|a|an) (?:job|offer|place|contract|role|promotion)\b|"
     r"\b(?:was|were|got|been|has|have) approved\b|\bapproved the\b|"
     r"\bmerged\b|\b(?:is|are|was|were|'s) (?:done|complete)\b|^\W*done\b|"
@@ -107,6 +112,12 @@ _DECISION = _rx(
     # a bare choice with its reason: "Fine, the cheaper tyres then, since we're selling the car"
     r"^\W*(?:(?:ok(?:ay)?|fine|right|alright|so|ugh)\W+)*(?:the|a|an) (?:[a-z-]+ ){0,3}?[a-z-]+,? "
     r"then\W+(?:because|since|as|so)\b|"
+    # the idiom of choice, with its reason: "The laser printer it is, not the inkjet: I print
+    # little" (not "that's the way it is", "I know what it is")
+    r"^\W*(?:(?:ok(?:ay)?|fine|right|alright|so|ugh|well)\W+)*(?:[a-z-]+ ){0,4}"
+    r"(?!(?:what|how|where|way|whatever|as|because|if|when|than|that|who|which|why|whether|so|"
+    r"know|think|say|said|since|is|was|whoever|wherever)\b)[a-z-]+ it is\b(?! (?:a|an|the)\b)"
+    r".*(?:\bbecause\b|\bsince\b|\bso (?:that|i|we|it|the|they)\b|[:;])|"
     r"\bch(?:ose|osen)\b|\bpicked\b|\bswitch(?:ing|ed)?\b|\binstead\b|\bstick(?:ing)? with\b|"
     r"\b(?:i'm|i am|we're|we are|i've|we've) (?:moving|moved|dropping|dropped|keeping|taking|"
     r"using|pinning|replacing|cancell?ing|ditching|swapping)\b|"
@@ -118,9 +129,10 @@ _DECISION = _rx(
     r".*(?:\bbecause\b|\bsince\b|\bso (?:that|i|we|it|the|they)\b|[:;])"
 )
 _ONE_OFF = _rx(r"^\W*now\b|\bthis time\b|\b(?:just )?this once\b|\bfor now\b|\bagain\b")
-# A lasting preference, said as one ("never" narrating the past is none: "I never said that").
+# A lasting preference, said as one ("never" narrating the past is none: "I never said that",
+# "Never really tried it").
 _PREFERENCE = _rx(
-    rf"\balways\b|\bnever\b(?! {PAST_VERB}\b| ?mind\b(?=\W*$|[,;:.!]))|\bprefer|"
+    rf"\balways\b|\bnever\b(?! (?:\w+ly |ever )?{PAST_VERB}\b| ?mind\b(?=\W*$|[,;:.!]))|\bprefer|"
     r"\bi (?:really )?(?:like|love|hate|dislike|enjoy|can't stand)\b|"
     r"\bi (?:really |just )?(?:don't|do not) (?:like|eat|drink)\b|\bfrom now on\b|"
     r"\bgoing forward\b|\bin future\b|\bby default\b|\bcall me\b|\bi go by\b|"
@@ -249,6 +261,8 @@ def _kind(sent: str, role: str) -> str:
         return "hedge"  # a choice made for an unsure reason is still made (hedges.unhedged_head)
     if SAFETY.search(low) and not low.endswith("?"):
         return "fact"  # a fact whatever else the sentence does (see _is_restatement too)
+    if feeling_after_reaction(sent):
+        return "ack"
     if _LESSON.search(low):
         return "hard_lesson"
     if (
@@ -301,7 +315,10 @@ def _kind(sent: str, role: str) -> str:
     event = EVENT.search(low) and (len(low.split()) >= 5 or WHEN.search(low))
     # "I'm ..." tells a lasting state unless it is said of now only ("I'm so tired today")
     stative = STATIVE.search(low) and not TRANSIENT.search(low)
-    concrete = FACT_SIGNAL.search(low) or stative or event
+    # "I'm ..." said of today only, with no detail beyond somebody's thing, is the day's doing
+    # ("I'm practising my French on everyone today")
+    today_only = STATIVE.search(low) and TRANSIENT.search(low) and not STRONG_SIGNAL.search(low)
+    concrete = (FACT_SIGNAL.search(low) and not today_only) or stative or event
     return "fact" if concrete else "plain"
 
 

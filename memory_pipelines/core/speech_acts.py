@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from memory_pipelines.core.patterns import rx as _rx
 
-# Small words that may open a sentence before a greeting or a meta phrase ("Sure, here's ...").
-_LEAD = r"^\W*(?:(?:sure|ok(?:ay)?|right|great|yes|yeah|sorry|and|hmm+)\W+)*"
+# Small words that may open a sentence before a greeting or a meta phrase ("Sure, here's ...",
+# "Anyway, carry on": back to the conversation after an aside).
+_LEAD = r"^\W*(?:(?:sure|ok(?:ay)?|right|great|yes|yeah|sorry|and|hmm+|anyway|anyhow)\W+)*"
 META = _rx(  # talk about the conversation itself: reshape/repeat requests, pauses, sign-offs
     # announcing a speech act: "I've got a question about my pension", "Quick question:"
     r"^\W*(?:(?:hi|hello|hey|so|ok(?:ay)?)\W+)?(?:i've got|i have|i've|got|quick|one more|another|"
@@ -53,6 +54,11 @@ META = _rx(  # talk about the conversation itself: reshape/repeat requests, paus
     r"^\W*(?:that|this|your|the last|the previous|the first)\s+(?:\w+\s+)?(?:answer|reply|response|"
     r"explanation|version|suggestion|output|message)s?\b"
 )
+# The parts of an answer in this chat.
+_CHAT_PART = (
+    r"(?:paragraph|bullet|step|section|sentence|bit|part|point|line|table|list|answer|"
+    r"explanation|example|reply|message)s?\b"
+)
 # Steering this conversation, not telling anything: "Can we start over?", "no, try again",
 # "ignore my last message", "typed in the wrong chat", "let's park this", "number the steps",
 # "Quick one", "I explained that badly", "you've saved my afternoon", "I'll keep that in mind".
@@ -95,7 +101,21 @@ STEERING = _rx(
     r"(?: you)? with (?:that|this|it)\b|"
     r"\b(?:a (?:couple|few) (?:of )?|some |two |three )(?:quick )?questions\b(?! about)|"
     # the reason given for a request just made: "just so I can follow along"
-    r"^\W*(?:just )?so (?:that )?(?:i|we) can (?:follow|keep up|see|check|read|copy)\b"
+    r"^\W*(?:just )?so (?:that )?(?:i|we) can (?:follow|keep up|see|check|read|copy)\b|"
+    # praise of the listener, whatever it is compared with: "You're funnier than my last
+    # chatbot", "you've been a star", "you're the best" (not "you're better off with ...")
+    r"^\W*(?:\w+\W+)?you(?:'re| are|'ve been| have been) (?:so |really |way |much |truly |"
+    r"honestly |such |the |a |an |an absolute |a total )*(?:funn|smart|clever|quick|helpful|"
+    r"genius|star|lifesaver|life saver|legend|hilarious|brilliant|amazing|best|better|"
+    r"wonderful|awesome|patient|sweet|gem|champ|hero)\w*\b(?! off\b)"
+    r"(?:,? (?:\w+ )?\w+er than\b[^.!?;]*)?|"
+    # losing the thread of this chat: "I got lost around the second paragraph", "you lost me at
+    # step 3", "I didn't follow that bit"
+    r"\bi (?:got|get|'m|am|was) (?:a bit |a little |totally |completely |so |kind of )?"
+    r"(?:lost|confused)(?= (?:around|at|after|in|on|by|with|from) (?:the |your |that |this )?"
+    rf"(?:\w+ )?{_CHAT_PART})|\byou lost me\b|"
+    r"\bi (?:didn't|don't|did not|do not) (?:quite |really )?(?:follow|get|understand) "
+    rf"(?:(?:that|this|it|you)\W*$|(?:that|this|the) (?:\w+ )?{_CHAT_PART})"
 )
 # A question put by word order, its question mark left off: "can we go back to the budget".
 QUESTION_ORDER = _rx(
@@ -124,8 +144,13 @@ ACK = _rx(
 )
 GREETING = _rx(
     _LEAD
-    + r"(?:hi|hello|hey+|welcome(?: back)?|hiya|heya|howdy|yo|morning|evening|afternoon|greetings|"
-    r"good (?:morning|afternoon|evening|day)|i'm back|back now)\b"
+    # back at the keyboard, perhaps after a hello: "Hey hey, back at my desk with a coffee"
+    + r"(?:(?:(?:hi|hello|hey+)\W+)*(?:i'm )?back (?:at|on|to) (?:my|the) (?:desk|computer|laptop|"
+    r"keyboard|pc|phone|chat)|"
+    r"hi|hello|hey+|welcome(?: back)?|hiya|heya|howdy|yo|morning|evening|afternoon|greetings|"
+    r"good (?:morning|afternoon|evening|day)|i'm back|back now|"
+    # "Back, sorry!", "Back again": the speaker's return to the chat, said bare
+    r"back(?: again)?(?=\W*$|\s*[,!.;:-]))\b"
 )
 # Something shown in the chat between people, presented: "Here's a pic of Oliver", "Here's one I
 # did last week", "Check out this photo", "Look at that - we all donated for it". What it shows

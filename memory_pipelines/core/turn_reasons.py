@@ -4,6 +4,8 @@ two exceptions that read the turn as a whole. Used by core/policy.py. Pure Pytho
 - A rule for oneself backed by a past mishap is a lesson: "Never buy X. They refused my claim.",
   "Third time the invoice was wrong. From now on I check every line." A rule that mentions
   me/you ("Never book me on red-eyes") is a preference about the service.
+- A sentence that details a request just made ("Can you make that shorter? Like, three bullets
+  max, I'm reading it on my phone") is part of that request, unless it names a lasting scope.
 - A future with neither a due time nor a pledge ("We'll overpay when we can") beside a decision
   with its why belongs to that decision: it is its consequence, not a promise.
 """
@@ -15,7 +17,7 @@ from collections.abc import Sequence
 
 from memory_pipelines.core.past_tense import PAST_VERB
 from memory_pipelines.core.patterns import rx as _rx
-from memory_pipelines.core.sentence_kinds import is_pledge
+from memory_pipelines.core.sentence_kinds import SAFETY, is_pledge
 
 _TO_SERVICE = r"(?!.*\b(?:me|my|you|your)\b)"
 # an imperative rule ("Don't ever X", "Always Y"), perhaps after a short label ("Tip: never X")
@@ -27,6 +29,28 @@ _RESOLUTION = _rx(
 )
 _PAST = re.compile(rf"\b(?:was|were|{PAST_VERB})\b", re.IGNORECASE)
 _NOT_STATEMENTS = ("hedge", "meta", "ack", "greeting")
+# A sentence opened as a detail of the one before: "Like, ...", "I mean, ...", "As in ...", "e.g."
+_DETAIL_OPEN = _rx(r"^\W*(?:like|i mean|as in|say|e\.?g\.?|for example|something like)\b[,:]?")
+_SCOPED = _rx(
+    r"\b(?:always|never|whenever|from now on|going forward|in future|by default|any|every|all)\b"
+)
+
+
+def request_details(sents: Sequence[str], kinds: Sequence[str]) -> list[str]:
+    """The kinds, with a sentence that details the request before it (a meta sentence) read as
+    part of that request; a lasting scope ("Like, always in bullets") or a health fact keeps
+    its kind."""
+    out = list(kinds)
+    for i in range(1, len(sents)):
+        if (
+            out[i - 1] == "meta"
+            and out[i] in ("stable_preference", "fact", "plain")
+            and _DETAIL_OPEN.match(sents[i])
+            and not _SCOPED.search(sents[i])
+            and not SAFETY.search(sents[i])
+        ):
+            out[i] = "meta"
+    return out
 
 
 def is_self_rule_lesson(sents: Sequence[str], kinds: Sequence[str]) -> bool:
