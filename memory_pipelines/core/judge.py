@@ -76,7 +76,7 @@ NEAREST_FLOOR = 0.33
 NEAREST_MARGIN = 0.1
 PLAN_CHANGE_FLOOR = 0.3  # cosine for "a strong cue changes this stored plan"
 # Cues that also accompany unchanged values ("now", "a new job", "moved to" the same city).
-WEAK_CUES = frozenset({"moved", "now", "new", "back", "started", "since"})
+WEAK_CUES = frozenset({"moved", "now", "new", "back", "started", "since", "born"})
 VALUE_MOVE_CUES = frozenset({"number moved", "date moved"})
 
 
@@ -281,7 +281,9 @@ def decide(
     other_value = best.value_conflicts or best.name_conflict or best.other_object
     own_slot = not (best.subject_conflict or best.contrast)
     if blocker and other_value and own_slot and best.cos >= SUPERSEDE_FLOOR:
-        if c.cues:
+        # A birth ("was born in Dublin") fixes a value once: another place or date beside it
+        # is another slot (where they live), not the old value of the birth.
+        if c.cues - {"born"}:
             return JudgeDecision("supersede", best.index, f"value changed ({blocker}, cued)")
         preferences = candidate.category == existing[best.index].category == "preference"
         if preferences and chooses(candidate.context):

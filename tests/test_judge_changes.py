@@ -1,0 +1,51 @@
+"""Changes the dedup judge reads, and what it must not read as one: a birth states a birth date,
+which never changes afterwards, so "was born" is only a weak cue.
+
+Every case is written for this file (none is taken from a case set). Decisions go through
+`decide` with the real embedder.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from memory_pipelines.core.judge_cues import change_cues
+from memory_pipelines.models.embedder import Embedder
+from tests.judge_helpers import judge
+
+
+def test_birth_is_a_weak_cue() -> None:
+    assert change_cues("Nephew Otto was born on 3 June") == {"born"}
+    assert "status" not in change_cues("Uncle Bram was born in April 1950")
+
+
+@pytest.mark.parametrize(
+    ("candidate", "existing", "expected"),
+    [
+        # the birth date in another form: the same value
+        (
+            "Uncle Bram was born in April 1950",
+            ["Uncle Bram will be 75 next April", "Uncle Bram lives in Utrecht"],
+            ("merge", 0),
+        ),
+        # a birthplace beside where they live: another slot
+        (
+            "Godmother Ruth was born in Dublin",
+            ["Godmother Ruth lives in Cardiff", "Godmother Ruth is a nurse"],
+            ("create", None),
+        ),
+        # a birth date beside another attribute of the same person
+        ("Nephew Otto was born on 3 June", ["Otto plays the violin"], ("create", None)),
+        # ... and beside another birth date of the same person: corrected
+        (
+            "Son Abel was born on 14 August",
+            ["Son Abel's birthday is 4 August", "Abel goes to nursery"],
+            ("supersede", 0),
+        ),
+    ],
+)
+def test_birth_changes_no_other_slot(
+    embedder: Embedder, candidate: str, existing: list[str], expected: tuple[str, int | None]
+) -> None:
+    d = judge(embedder, candidate, existing, said_on="2025-01-01")
+    assert (d.action, d.target) == expected, d.reason
