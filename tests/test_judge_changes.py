@@ -49,3 +49,38 @@ def test_birth_changes_no_other_slot(
 ) -> None:
     d = judge(embedder, candidate, existing, said_on="2025-01-01")
     assert (d.action, d.target) == expected, d.reason
+
+
+@pytest.mark.parametrize(
+    ("candidate", "existing", "target"),
+    [
+        (
+            "Our old dog Bramble was put down on Friday",
+            [
+                "Bramble is put in kennels when we travel",
+                "Has a 15-year-old spaniel called Bramble",
+                "Bramble is on joint supplements",
+            ],
+            1,
+        ),
+        (
+            "Goldie the goldfish died over the weekend",
+            [
+                "Goldie came from the fair in 2019",
+                "Has a goldfish called Goldie",
+                "Tank is cleaned every weekend",
+            ],
+            1,
+        ),
+        (
+            "Sold the Vespa; the parking was a nightmare",
+            ["Vespa parking permit costs £60 a year", "Owns a red Vespa scooter"],
+            1,
+        ),
+    ],
+)
+def test_a_thing_gone_ends_the_item_that_says_it_is_there(
+    embedder: Embedder, candidate: str, existing: list[str], target: int
+) -> None:
+    d = judge(embedder, candidate, existing)
+    assert (d.action, d.target) == ("supersede", target), d.reason

@@ -18,7 +18,8 @@ The flow of `decide()`, first answer wins; every answer carries its reason:
    candidate's subject (or one whose holder it says left), the one with the best change
    evidence (the old value or the slot named, a value of the kind that moved, a one-valued
    slot holding another name, the words of the change's other clauses, a stance turned, a plan)
-   is replaced, unless it already holds the candidate's value (then merge). The same person and
+   is replaced, unless it already holds the candidate's value (then merge); a thing gone
+   (died, sold) ends the item that says it is there (`judge_gone`). The same person and
    a near cosine are no such evidence for a weak cue; a strong cue may take the clearly nearest
    item (its old value named by a wider word). One more of a kind ("another quilt") and an
    exception ("makes an exception for ...") replace nothing.
@@ -46,6 +47,7 @@ import numpy as np
 
 from memory_pipelines.core.judge_choices import passed_over
 from memory_pipelines.core.judge_cues import ANOTHER, SINGLE_VALUED_FRAMES, chooses
+from memory_pipelines.core.judge_gone import what_ended
 from memory_pipelines.core.judge_lists import name_list_grew
 from memory_pipelines.core.judge_merge import (
     attribute_held_elsewhere,
@@ -164,6 +166,7 @@ def _supersede(c: Analysis, es: Sequence[Analysis], pairs: Sequence[Pair]) -> Ju
             "merge", best.index, "change cue but the value is stored, in another form"
         )
     best = max(eligible, key=lambda p: _supersede_score(p, c, es[p.index]))
+    best = what_ended(c, es, eligible) or best
     nearest = sorted((p.cos for p in eligible), reverse=True) + [0.0]
     # A weak cue ("now", "new", "started") rides along with unchanged facts as often as not:
     # nearness alone ("started to realise self-care matters" beside "ran a charity race", both
