@@ -84,3 +84,52 @@ def test_a_thing_gone_ends_the_item_that_says_it_is_there(
 ) -> None:
     d = judge(embedder, candidate, existing)
     assert (d.action, d.target) == ("supersede", target), d.reason
+
+
+def test_stopping_said_without_stopped() -> None:
+    for text in (
+        "Came off the blood thinners in May",
+        "Weaned off the sleeping pills over the winter",
+        "Let the gym membership lapse in March",
+        "Unsubscribed from the Fernway Travel newsletter",
+        "Opted out of the company pension",
+        "Done with crossfit, the knee can't take it",
+    ):
+        assert "stopped" in change_cues(text), text
+    assert "stopped" not in change_cues("Had a memory lapse at work")
+
+
+@pytest.mark.parametrize(
+    ("candidate", "existing", "expected"),
+    [
+        (
+            "Came off the blood thinners in May",
+            ["Takes blood thinners every evening", "Has a heart check-up every six months"],
+            ("supersede", 0),
+        ),
+        (
+            "Unsubscribed from the Fernway Travel newsletter",
+            [
+                "Happy to get offers by email from Fernway Travel",
+                "Booked a Fernway Travel trip to Crete",
+            ],
+            ("supersede", 0),
+        ),
+        (
+            "Done with crossfit, the knee can't take it",
+            ["Does crossfit three times a week", "Knee surgery was in 2021"],
+            ("supersede", 0),
+        ),
+        # the same membership, still held
+        (
+            "Still a member of the Pulse gym, renewed in March",
+            ["Member of the Pulse gym in town", "Runs on Sunday mornings"],
+            ("merge", 0),
+        ),
+    ],
+)
+def test_a_habit_ended_supersedes_it(
+    embedder: Embedder, candidate: str, existing: list[str], expected: tuple[str, int | None]
+) -> None:
+    d = judge(embedder, candidate, existing)
+    assert (d.action, d.target) == expected, d.reason

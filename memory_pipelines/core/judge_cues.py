@@ -27,7 +27,14 @@ _WEEKDAY_ALT = "|".join(WEEKDAYS)
 # "new", "started") often ride along with a fact that did not change; judge.py knows which.
 _CHANGE_CUES: tuple[tuple[str, str], ...] = (
     ("no longer", r"\bno longer\b|\bnot any ?more\b|\bnot \w+ any ?more\b|\banymore\b"),
-    ("stopped", r"\b(stopped|quit|quitting|gave up|given up|dropped|ditched|abandoned)\b"),
+    (
+        "stopped",
+        r"\b(stopped|quit|quitting|gave up|given up|dropped|ditched|abandoned)\b"
+        # "Came off sertraline", "let the membership lapse", "unsubscribed from", "opted out of",
+        # "done with dorms": a habit, a medicine or a membership ended, said without "stopped".
+        r"|\b(?:came|come|coming|weaned) off\b|\blapsed\b|\blet\b[^,;.]{0,40}\blapse\b"
+        r"|\bunsubscribed\b|\bopted out\b|\b(?:done|finished) with\b",
+    ),
     ("cancelled", r"\b(cancell?ed|called off|scrapped|cancell?ing)\b"),
     ("moved", r"\b(moved|relocated|moving)\b"),
     ("switched", r"\b(switched|switching|changed|swapped|replaced|migrated)\b(?! on\b| off\b)"),
@@ -177,7 +184,8 @@ OLD_VALUE = re.compile(
     r"\bfrom (?:the |a |an |their |his |her )?(.+?)(?= to\b| in\b| for\b|[,;:.]|$)"
     r"|\binstead of (?:the |a |an )?(.+?)(?=[,;:.]|$)"
     r"|\b(?:stopped|quit|dropped|cancell?ed|left|gone off|gave up|no longer|ditched|broke up with"
-    r"|split up with|sold|not)\s+(?:using |doing |eating |drinking |going to "
+    r"|split up with|sold|not|came off|come off|weaned off|unsubscribed from|opted out of"
+    r"|done with|finished with)\s+(?:using |doing |eating |drinking |going to "
     r"|the |a |an |their |his |her )?"
     r"(.+?)(?=[,;:.]| in \w+ \d| in (?:19|20)\d\d| to focus| because| after| so\b|$)"
     r"|\bafter trying (?:the |a |an )?(.+?)(?=[,;:.]|$)"
