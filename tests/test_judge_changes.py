@@ -133,3 +133,10 @@ def test_a_habit_ended_supersedes_it(
 ) -> None:
     d = judge(embedder, candidate, existing)
     assert (d.action, d.target) == expected, d.reason
+
+
+def test_a_negation_reaching_any_more_ends_a_habit() -> None:
+    assert "no longer" in change_cues("Doesn't eat berries any more because of the reflux")
+    assert "no longer" in change_cues("Isn't taking the antihistamine any more")
+    # a rule set for what is to come, which the store may hold already
+    assert "no longer" not in change_cues("Won't fly long-haul in economy any more")

@@ -26,7 +26,13 @@ _WEEKDAY_ALT = "|".join(WEEKDAYS)
 # Cues that the candidate reports a change of a stored value (supersede). Weak ones ("now",
 # "new", "started") often ride along with a fact that did not change; judge.py knows which.
 _CHANGE_CUES: tuple[tuple[str, str], ...] = (
-    ("no longer", r"\bno longer\b|\bnot any ?more\b|\bnot \w+ any ?more\b|\banymore\b"),
+    # "Doesn't eat berries any more", "isn't taking the statin any more": a negation that
+    # reaches "any more" reports a habit ended. ("Won't fly economy any more" sets a rule for
+    # what is to come, which the store may already hold.)
+    (
+        "no longer",
+        r"\bno longer\b|(?:\bnot|(?<!\bwo)n't)\b[^,;.]{0,40}?\bany ?more\b|\banymore\b",
+    ),
     (
         "stopped",
         r"\b(stopped|quit|quitting|gave up|given up|dropped|ditched|abandoned)\b"
