@@ -140,3 +140,36 @@ def test_a_negation_reaching_any_more_ends_a_habit() -> None:
     assert "no longer" in change_cues("Isn't taking the antihistamine any more")
     # a rule set for what is to come, which the store may hold already
     assert "no longer" not in change_cues("Won't fly long-haul in economy any more")
+
+
+@pytest.mark.parametrize(
+    ("candidate", "existing", "target"),
+    [
+        # the old value named by the head of a closed compound: statin in simvastatin
+        (
+            "Stopped taking the statin after the side effects",
+            [
+                "Cholesterol was 5.9 in March",
+                "Takes ramipril for blood pressure",
+                "Takes simvastatin 40 mg at night",
+            ],
+            2,
+        ),
+        (
+            "Doesn't eat berries any more because of the reflux",
+            ["Has strawberries with yoghurt every morning", "Takes omeprazole for reflux"],
+            0,
+        ),
+        # "Off the X" opening a note: X stopped
+        (
+            "Off the beta blockers, the cardiologist stopped them",
+            ["Resting heart rate is 62", "Takes beta blockers each morning"],
+            1,
+        ),
+    ],
+)
+def test_the_old_value_named_by_a_wider_word(
+    embedder: Embedder, candidate: str, existing: list[str], target: int
+) -> None:
+    d = judge(embedder, candidate, existing)
+    assert (d.action, d.target) == ("supersede", target), d.reason

@@ -195,6 +195,9 @@ OLD_VALUE = re.compile(
     r"|the |a |an |their |his |her )?"
     r"(.+?)(?=[,;:.]| in \w+ \d| in (?:19|20)\d\d| to focus| because| after| so\b|$)"
     r"|\bafter trying (?:the |a |an )?(.+?)(?=[,;:.]|$)"
+    # "isn't taking the statin any more", "Off the statins, ...": what a habit ended held
+    r"|(?:\bnot|(?<!\bwo)n't) \w+ (?:the |a |an |their |his |her |my )?([^,;:.]+?)(?= any ?more\b)"
+    r"|^\W*off (?:the |their |his |her |my )?(.+?)(?=[,;:.]|$)"
     r"|\b(?:replaced|swapped|traded in) (?:the |a |an |their |his |her |old )*(.+?)"
     r"(?= with\b| for\b|[,;:.]|$)",
     re.IGNORECASE,

@@ -88,6 +88,21 @@ def _overlap(a: frozenset[str], b: frozenset[str]) -> float:
     return len(a & b) / len(b) if b else 0.0
 
 
+HEAD_MIN = 5  # letters a word needs to be read as the head of a longer closed compound
+
+
+def _heads_overlap(stems: frozenset[str], old: frozenset[str]) -> float:
+    """Share of the old value's words found in `stems`, a word also found as the head that
+    ends a closed compound ("statin" in "atorvastatin", "berries" in "strawberries"): a change
+    often names the old value by its wider word."""
+    if not old:
+        return 0.0
+    found = sum(
+        w in stems or (len(w) >= HEAD_MIN and any(s.endswith(w) for s in stems)) for w in old
+    )
+    return found / len(old)
+
+
 def mentions(a: Analysis, name: str) -> bool:
     # "React-only" mentions React; "X-T4" does not mention "X100V".
     return name in a.tokens or name in a.entities or name.split("-")[0] in a.tokens
@@ -232,7 +247,7 @@ def compare(
         contain_existing=_overlap(c.stems, e.stems),
         # A name matches a name: "Fennel Invest" says nothing of "is invested in".
         predicate_overlap=said_alike,
-        old_hit=_overlap(e.stems, old),
+        old_hit=_heads_overlap(e.stems, old),
         old_is_subject=old_is_subject,
         holder_replaced=old_is_subject and said_alike >= HOLDER_SHARE,
         frame_match=bool(c.frames & e.frames),
