@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import pytest
 
+from memory_pipelines.core.judge import decide
 from memory_pipelines.core.judge_cues import change_cues
+from memory_pipelines.core.judge_types import JudgeItem
 from memory_pipelines.models.embedder import Embedder
 from tests.judge_helpers import judge
 
@@ -173,3 +175,54 @@ def test_the_old_value_named_by_a_wider_word(
 ) -> None:
     d = judge(embedder, candidate, existing)
     assert (d.action, d.target) == ("supersede", target), d.reason
+
+
+def _decision(embedder: Embedder, candidate: str, plan: str, fact: str) -> tuple[str, int | None]:
+    items = [JudgeItem(plan, "decision", valid_from="2025-01-01")]
+    items.append(JudgeItem(fact, "fact", valid_from="2025-01-01"))
+    vecs = embedder.embed([candidate, plan, fact])
+    d = decide(JudgeItem(candidate, "decision"), items, vecs[0], vecs[1:], embed=embedder.embed)
+    return d.action, d.target
+
+
+@pytest.mark.parametrize(
+    ("candidate", "plan", "fact", "expected"),
+    [
+        # a choice made settles the one open choice of its kind, worded apart
+        (
+            "Bought a refurbished ThinkPad in the end",
+            "Leaning towards a new MacBook Air",
+            "Works as a freelance translator",
+            ("supersede", 0),
+        ),
+        (
+            "Signed up for the Spanish evening class at the college",
+            "Thinking about learning Spanish with an app",
+            "Spends a month in Valencia each spring",
+            ("supersede", 0),
+        ),
+        # a plan for another date, or of another thing of one kind, stays open
+        (
+            "Booked flights to Rome for the October half-term",
+            "Planning a ski trip for February",
+            "Kids' half-term is the last week of October",
+            ("create", None),
+        ),
+        (
+            "Renewed the car insurance with Harbourline",
+            "Considering switching the home insurance to a cheaper provider",
+            "Car is a 2018 Skoda Octavia",
+            ("create", None),
+        ),
+        (
+            "Adopted a greyhound from the rescue centre",
+            "Planning to redo the garden fence in spring",
+            "Has a cat called Moss",
+            ("create", None),
+        ),
+    ],
+)
+def test_a_choice_made_settles_the_one_open_choice_of_its_kind(
+    embedder: Embedder, candidate: str, plan: str, fact: str, expected: tuple[str, int | None]
+) -> None:
+    assert _decision(embedder, candidate, plan, fact) == expected
