@@ -226,3 +226,34 @@ def test_a_choice_made_settles_the_one_open_choice_of_its_kind(
     embedder: Embedder, candidate: str, plan: str, fact: str, expected: tuple[str, int | None]
 ) -> None:
     assert _decision(embedder, candidate, plan, fact) == expected
+
+
+@pytest.mark.parametrize(
+    ("candidate", "existing", "expected"),
+    [
+        ("Loves olives on pizza", ["Hates olives, can't stand the taste"], ("supersede", 0)),
+        (
+            "Loves spicy food",
+            ["Can't handle very spicy food", "Likes Thai curries"],
+            ("supersede", 0),
+        ),
+        # two denials in other words: one claim
+        (
+            "Doesn't want texts from the gym",
+            ["Gym should only contact by email, never by text", "Gym is PureFit"],
+            ("merge", 0),
+        ),
+        # another value, or an occasion of its own: the rule stands
+        ("Fine with meetings on Mondays", ["No meetings on Fridays"], ("create", None)),
+        (
+            "For birthday cards, glitter is fine",
+            ["No glitter in any craft supplies", "Makes cards by hand"],
+            ("create", None),
+        ),
+    ],
+)
+def test_an_appraisal_turned_round(
+    embedder: Embedder, candidate: str, existing: list[str], expected: tuple[str, int | None]
+) -> None:
+    d = judge(embedder, candidate, existing, category="preference")
+    assert (d.action, d.target) == expected, d.reason

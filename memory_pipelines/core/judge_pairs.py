@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from memory_pipelines.core.judge_claims import (
     LIST_SLOT_COS,
     STANCE_WORDS,
+    Claims,
     change_clauses,
     claims,
     list_change,
@@ -19,7 +20,11 @@ from memory_pipelines.core.judge_claims import (
 )
 from memory_pipelines.core.judge_lexicon import DETERMINERS, LIGHT_VERBS, MONTHS, stem
 from memory_pipelines.core.judge_rules import Analysis
-from memory_pipelines.core.judge_stance import contrast_turned, main_stance_turned
+from memory_pipelines.core.judge_stance import (
+    appraisal_turned,
+    contrast_turned,
+    main_stance_turned,
+)
 from memory_pipelines.core.judge_values import shared_values, value_conflicts
 from memory_pipelines.core.judge_who import same_family, subject_conflict
 
@@ -65,6 +70,9 @@ class Pair:
 
 
 HOLDER_SHARE = 0.5  # share of what is said of the old holder that the candidate says of the new
+# Cosine for "one thing, its appraisal turned": below it a fondness beside an aversion is as
+# often a narrower thing ("fine with calls from the fraud team" / "no calls from the bank").
+APPRAISAL_COS = 0.6
 SWAP_COS = 0.7  # below this a one- or two-word swap changed the meaning, not the wording
 # Two long sentences share more of their wording by chance (the speaker, feelings, the topic of
 # the chat), so a cosine says less of them: what it must reach rises with their mean length.
@@ -188,6 +196,19 @@ def _other_object(c: Analysis, e: Analysis, cos: float) -> bool:
     return small_swap and not dated and cos < SWAP_COS
 
 
+def _appraisal_turned(
+    c: Analysis, e: Analysis, c_claims: Claims, e_claims: Claims, who: frozenset[str], cos: float
+) -> bool:
+    """The stance on one thing turned ("Loves coriander" / "Hates coriander"), said of one
+    subject, for no occasion of its own and with no other value ("Fine with meetings on
+    Mondays" / "No meetings on Fridays" speak of two days)."""
+    if cos < APPRAISAL_COS or c.exception or subject_conflict(c, e):
+        return False
+    if value_conflicts(c.values, e.values):
+        return False
+    return appraisal_turned(c.text, c_claims, e.text, e_claims, who)
+
+
 def _other_form(c: Analysis, e: Analysis) -> bool:
     """One value on both sides, written in two forms: "six pounds fifty" and "£6.50", "half
     past seven" and "19:30", "turned 36" and "born in 1988", "10k" and "ten thousand"."""
@@ -256,7 +277,8 @@ def compare(
         # two deny the same thing in other words.
         polarity_flip=st.oppose
         or (_flip(c, e) and not st.agree)
-        or contrast_turned(c.contrast, c_claims, e.contrast, e_claims),
+        or contrast_turned(c.contrast, c_claims, e.contrast, e_claims)
+        or _appraisal_turned(c, e, c_claims, e_claims, who, cos),
         contrast=_contrast(i, c, existing),
         other_object=_other_object(c, e, cos),
         negation_agrees=st.agree and not st.oppose,
