@@ -257,3 +257,25 @@ def test_an_appraisal_turned_round(
 ) -> None:
     d = judge(embedder, candidate, existing, category="preference")
     assert (d.action, d.target) == expected, d.reason
+
+
+@pytest.mark.parametrize(
+    ("candidate", "existing"),
+    [
+        (
+            "Downgraded the gym membership to off-peak",
+            ["Has a full-access membership at Pulse gym"],
+        ),
+        (
+            "Upgraded to a Pixel 9 at the weekend",
+            ["Phone is a Pixel 6", "Phone contract is with Lumo"],
+        ),
+        (
+            "Energy rating was lowered from B to C after the survey",
+            ["Flat has an energy rating of B", "Pays energy bills quarterly"],
+        ),
+    ],
+)
+def test_a_level_moved_up_or_down(embedder: Embedder, candidate: str, existing: list[str]) -> None:
+    d = judge(embedder, candidate, existing)
+    assert (d.action, d.target) == ("supersede", 0), d.reason

@@ -43,7 +43,12 @@ _CHANGE_CUES: tuple[tuple[str, str], ...] = (
     ),
     ("cancelled", r"\b(cancell?ed|called off|scrapped|cancell?ing)\b"),
     ("moved", r"\b(moved|relocated|moving)\b"),
-    ("switched", r"\b(switched|switching|changed|swapped|replaced|migrated)\b(?! on\b| off\b)"),
+    # "Upgraded the phone plan to unlimited data": another value of the same thing.
+    (
+        "switched",
+        r"\b(switched|switching|changed|swapped|replaced|migrated|upgraded|downgraded)\b"
+        r"(?! on\b| off\b)",
+    ),
     # "fails instead of blocking writes" describes a mechanism, not a changed choice.
     ("instead", r"\binstead\b(?! of \w+ing\b)"),
     ("after all", r"\bafter all\b|\bchanged (my|their|his|her) mind\b|\breversed\b"),
@@ -74,7 +79,7 @@ _CHANGE_CUES: tuple[tuple[str, str], ...] = (
     ("born", r"\b(?:was|were) born\b"),
     (
         "number moved",
-        r"\b(grew|grown|rose|risen|raised|increased|decreased|reduced|dropped|fell|fallen|cut"
+        r"\b(grew|grown|rose|risen|raised|lowered|increased|decreased|reduced|dropped|fell|fallen|cut"
         r"|went up|goes up|going up|gone up|went down|goes down|bumped)\b"
         # "Rent is up to £1,500", "Down to six hens": a level reached ("matches up to 6%" is a
         # cap, no change).
