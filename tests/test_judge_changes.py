@@ -279,3 +279,21 @@ def test_an_appraisal_turned_round(
 def test_a_level_moved_up_or_down(embedder: Embedder, candidate: str, existing: list[str]) -> None:
     d = judge(embedder, candidate, existing)
     assert (d.action, d.target) == ("supersede", 0), d.reason
+
+
+@pytest.mark.parametrize(
+    ("candidate", "existing"),
+    [
+        ("Remortgaged at 4.5% for two years", ["Mortgage rate is 3.2% fixed", "Balance is £180k"]),
+        (
+            "Broadband went to £38 a month at renewal",
+            ["Broadband costs £29 a month", "Phone line is with Lumo"],
+        ),
+    ],
+)
+def test_a_deal_made_again_on_new_terms(
+    embedder: Embedder, candidate: str, existing: list[str]
+) -> None:
+    assert "renewed" in change_cues(candidate)
+    d = judge(embedder, candidate, existing)
+    assert (d.action, d.target) == ("supersede", 0), d.reason

@@ -79,7 +79,7 @@ NEAREST_MARGIN = 0.1
 PLAN_CHANGE_FLOOR = 0.3  # cosine for "a strong cue changes this stored plan"
 # Cues that also accompany unchanged values ("now", "a new job", "moved to" the same city).
 WEAK_CUES = frozenset({"moved", "now", "new", "back", "started", "since", "born"})
-VALUE_MOVE_CUES = frozenset({"number moved", "date moved"})
+VALUE_MOVE_CUES = frozenset({"number moved", "date moved", "renewed"})
 
 
 def _supersede_score(p: Pair, c: Analysis, e: Analysis) -> float:

@@ -94,6 +94,12 @@ _CHANGE_CUES: tuple[tuple[str, str], ...] = (
         rf"|\bpush(es|ed|ing)?\b(?: [\w'-]+){{0,4}}? (to|till|until|into) (the )?(\d|next\b"
         rf"|later\b|early\b|mid\b|late\b|end\b|{_MONTH_ALT}|{_WEEKDAY_ALT})",
     ),
+    # "Remortgaged at 3.6%", "came to £610 at renewal": a deal made again on new terms; a
+    # value of its kind (a rate, a price) moved, as with "number moved".
+    (
+        "renewed",
+        r"\b(?:remortgaged|refinanced|renegotiated|renewed|re-signed)\b|\bat (?:the )?renewal\b",
+    ),
     ("back", r"\bback (in|to|at|on)\b"),
     # "Eating fish again after years as a vegetarian": a habit resumed ends the state between.
     ("resumed", r"\bagain\b|\bresumed\b"),
