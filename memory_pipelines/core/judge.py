@@ -78,7 +78,8 @@ NEAREST_FLOOR = 0.33
 NEAREST_MARGIN = 0.1
 PLAN_CHANGE_FLOOR = 0.3  # cosine for "a strong cue changes this stored plan"
 # Cues that also accompany unchanged values ("now", "a new job", "moved to" the same city).
-WEAK_CUES = frozenset({"moved", "now", "new", "back", "started", "since", "born"})
+# ... and a deal made again ("renewed") keeps its value unless a value of its kind moved.
+WEAK_CUES = frozenset({"moved", "now", "new", "back", "started", "since", "born", "renewed"})
 VALUE_MOVE_CUES = frozenset({"number moved", "date moved", "renewed"})
 
 
