@@ -297,3 +297,43 @@ def test_a_deal_made_again_on_new_terms(
     assert "renewed" in change_cues(candidate)
     d = judge(embedder, candidate, existing)
     assert (d.action, d.target) == ("supersede", 0), d.reason
+
+
+@pytest.mark.parametrize(
+    ("candidate", "existing", "expected"),
+    [
+        # the value changed to is stored: the change was told before
+        (
+            "Went with Hetzner for the staging boxes because it is cheap",
+            ["Staging runs on Hetzner", "Production is on AWS"],
+            ("merge", 0),
+        ),
+        (
+            "Switched the blog to Hugo last year to drop the PHP hosting",
+            ["Blog is built with Hugo", "Domain is with Gandi"],
+            ("merge", 0),
+        ),
+        # ... the clause with the cue holds the value, the rest is detail
+        (
+            "Now on the Ledgerly data team, looking after the Airflow pipelines",
+            ["Joined the data team at Ledgerly in May", "Ledgerly is based in Leeds"],
+            ("merge", 0),
+        ),
+        # another team of one employer, or an old value named: a change
+        (
+            "Now on the Ledgerly payments team, looking after the Airflow pipelines",
+            ["Works on the data team at Ledgerly", "Ledgerly is based in Leeds"],
+            ("supersede", 0),
+        ),
+        (
+            "Switched the blog from WordPress to Hugo",
+            ["Blog runs on WordPress", "Domain is with Gandi"],
+            ("supersede", 0),
+        ),
+    ],
+)
+def test_a_change_told_before(
+    embedder: Embedder, candidate: str, existing: list[str], expected: tuple[str, int | None]
+) -> None:
+    d = judge(embedder, candidate, existing)
+    assert (d.action, d.target) == expected, d.reason

@@ -46,7 +46,13 @@ from collections.abc import Sequence
 import numpy as np
 
 from memory_pipelines.core.judge_choices import passed_over
-from memory_pipelines.core.judge_cues import ANOTHER, SINGLE_VALUED_FRAMES, chooses
+from memory_pipelines.core.judge_cues import (
+    ANOTHER,
+    SINGLE_VALUED_FRAMES,
+    VALUE_MOVE_CUES,
+    WEAK_CUES,
+    chooses,
+)
 from memory_pipelines.core.judge_gone import what_ended
 from memory_pipelines.core.judge_lists import name_list_grew
 from memory_pipelines.core.judge_merge import (
@@ -56,8 +62,13 @@ from memory_pipelines.core.judge_merge import (
     merge_threshold,
 )
 from memory_pipelines.core.judge_modality import hedged_restatement, plan_settled
-from memory_pipelines.core.judge_pairs import Pair, compare, mentions
-from memory_pipelines.core.judge_restate import denial_restated, same_value_other_form
+from memory_pipelines.core.judge_pairs import Pair, compare
+from memory_pipelines.core.judge_restate import (
+    cue_value_stored,
+    denial_restated,
+    same_value_other_form,
+    stored_in_other_form,
+)
 from memory_pipelines.core.judge_rules import (
     Analysis,
     analyse_in_case,
@@ -77,10 +88,6 @@ WEAK_CUE_FLOOR = 0.55
 NEAREST_FLOOR = 0.33
 NEAREST_MARGIN = 0.1
 PLAN_CHANGE_FLOOR = 0.3  # cosine for "a strong cue changes this stored plan"
-# Cues that also accompany unchanged values ("now", "a new job", "moved to" the same city).
-# ... and a deal made again ("renewed") keeps its value unless a value of its kind moved.
-WEAK_CUES = frozenset({"moved", "now", "new", "back", "started", "since", "born", "renewed"})
-VALUE_MOVE_CUES = frozenset({"number moved", "date moved", "renewed"})
 
 
 def _supersede_score(p: Pair, c: Analysis, e: Analysis) -> float:
@@ -116,28 +123,6 @@ def _count_changed(p: Pair) -> bool:
     return any(k.startswith(("n:", "size:")) and k != "n:" for k in p.value_conflicts)
 
 
-def _restates(p: Pair, c: Analysis, e: Analysis) -> bool:
-    """A weak cue whose value the store already holds: "moved to Bristol for the new job" beside
-    "lives in Bristol", "vegan for five years now" beside "is vegan"."""
-    if p.value_conflicts or p.old_hit or p.polarity_flip or not c.cues <= WEAK_CUES:
-        return False
-    if p.list_grew or p.list_shrank or e.planned or e.ongoing:
-        return False  # a plan or a process under way holds no value yet
-    values = c.names - c.subject  # the place or thing moved to, not who moved
-    if any(not mentions(e, n) for n in values):
-        return False  # "manager is now Tom" beside "manager is Priya": a new value
-    return p.contain_existing >= 0.99 or bool(values)
-
-
-def _stored_in_other_form(p: Pair) -> bool:
-    """The value a cue reports is stored, written in another form: "Was born in March 2018"
-    beside "Turns 7 next March" (said in November 2024). The dates each side reads around it
-    (2018, next March) are no change of it."""
-    if not p.other_form or p.old_hit or p.polarity_flip or p.list_grew or p.list_shrank:
-        return False
-    return not p.subject_conflict and not set(p.value_conflicts) - {"month", "year"}
-
-
 def _denial_restated(pairs: Sequence[Pair]) -> bool:
     """Without a cue, a stored item that denies what the candidate denies ("won't buy fast
     fashion" / "avoids fast fashion") and is at least as near as any item it turns round is
@@ -160,7 +145,7 @@ def _supersede(c: Analysis, es: Sequence[Analysis], pairs: Sequence[Pair]) -> Ju
     eligible = [p for p in pairs if not p.subject_conflict or p.holder_replaced]
     if not eligible:
         return None
-    stored = [p for p in eligible if _stored_in_other_form(p)]
+    stored = [p for p in eligible if stored_in_other_form(p)]
     if stored:
         best = max(stored, key=lambda p: p.cos)
         return JudgeDecision(
@@ -211,7 +196,7 @@ def _supersede(c: Analysis, es: Sequence[Analysis], pairs: Sequence[Pair]) -> Ju
     if ANOTHER.search(c.text) and not best.old_hit:
         return None  # "finished another quilt", "a second job": a new thing beside the old
     cue = ", ".join(sorted(c.cues)) or "negation flipped"
-    if _restates(best, c, es[best.index]):
+    if cue_value_stored(best, c, es[best.index]):
         return JudgeDecision("merge", best.index, f"change cue ({cue}) but the value is stored")
     return JudgeDecision("supersede", best.index, f"value changed ({cue})")
 

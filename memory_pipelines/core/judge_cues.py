@@ -117,6 +117,13 @@ _CHANGE_CUES: tuple[tuple[str, str], ...] = (
     ),
 )
 CUE_RES = tuple((name, re.compile(rx, re.IGNORECASE)) for name, rx in _CHANGE_CUES)
+# Cues that also accompany unchanged values ("now", "a new job", "moved to" the same city).
+# ... and a deal made again ("renewed") keeps its value unless a value of its kind moved.
+WEAK_CUES = frozenset({"moved", "now", "new", "back", "started", "since", "born", "renewed"})
+# Cues that name the value changed to ("switched to SQLite", "went with SQLite", "started at
+# Brookfield Primary"): a stored item that already holds it was told of the change before.
+TO_CUES = frozenset({"switched", "settled", "started"})
+VALUE_MOVE_CUES = frozenset({"number moved", "date moved", "renewed"})
 
 # A stored item that is only tentative ("leaning towards a van") is replaced by a firm choice.
 TENTATIVE = re.compile(

@@ -86,7 +86,7 @@ def _sole_plan_settled(
     best = plans[0]
     # "Booked flights to Rome for October" beside "Planning a ski trip for February": a plan
     # for another date, or of another thing named alike, is another plan.
-    if best.value_conflicts or best.contrast or c.additive or _kinds_apart(c, es[best.index]):
+    if best.value_conflicts or best.contrast or c.additive or kinds_apart(c, es[best.index]):
         return None
     if any(p.cos > best.cos for p in kind):
         return None  # a nearer item of its kind is what the choice is about
@@ -95,7 +95,7 @@ def _sole_plan_settled(
     )
 
 
-def _kinds_apart(c: Analysis, e: Analysis) -> bool:
+def kinds_apart(c: Analysis, e: Analysis) -> bool:
     """One noun with another word before it on each side ("car insurance" / "home insurance"):
     two things of one kind, so a choice about one settles no plan about the other."""
     for i in range(1, len(c.tokens)):
