@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from memory_pipelines.core.judge_lexicon import IRREGULAR, content_stems
+from memory_pipelines.core.judge_lexicon import IRREGULAR, SENTENCE_VERBS, content_stems
 from memory_pipelines.core.judge_pairs import Pair
 from memory_pipelines.core.judge_rules import Analysis
 from memory_pipelines.core.judge_types import JudgeDecision
@@ -104,13 +104,19 @@ def kinds_apart(c: Analysis, e: Analysis) -> bool:
                 continue
             before_c, before_e = c.tokens[i - 1], e.tokens[j - 1]
             if (
-                content_stems([before_c])
-                and content_stems([before_e])
+                _modifier(before_c)
+                and _modifier(before_e)
                 and before_c not in e.tokens
                 and before_e not in c.tokens
             ):
                 return True
     return False
+
+
+def _modifier(word: str) -> bool:
+    """A content word that may qualify the noun after it ("car", "payments"), not a verb that
+    takes it as object ("prefers Christmas" / "spend Christmas")."""
+    return bool(content_stems([word])) and word not in SENTENCE_VERBS and word not in IRREGULAR
 
 
 _NOT_PAST = frozenset({"need", "bed", "red", "shed", "seed", "feed", "speed"})
