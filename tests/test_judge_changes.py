@@ -337,3 +337,39 @@ def test_a_change_told_before(
 ) -> None:
     d = judge(embedder, candidate, existing)
     assert (d.action, d.target) == expected, d.reason
+
+
+@pytest.mark.parametrize(
+    ("candidate", "existing", "expected"),
+    [
+        (
+            "Grant report deadline is Monday 9 March",
+            ["Grant report due Friday 27 February", "Grant panel meets on 20 March"],
+            ("supersede", 0),
+        ),
+        (
+            "Expenses claim goes in by 5 July",
+            [
+                "Will send the timesheet by 2 July",
+                "Will submit the travel expenses claim before 30 June",
+            ],
+            ("supersede", 1),
+        ),
+        # the deadline of another thing, or an event's date: no old value of it
+        (
+            "VAT return goes in by 7 February",
+            ["Will file the tax return by 31 January", "Accountant is Priya"],
+            ("create", None),
+        ),
+        (
+            "Conference talk slides due by 2 June",
+            ["Conference talk is on 12 June", "Conference is in Porto"],
+            ("create", None),
+        ),
+    ],
+)
+def test_a_deadline_moved_without_a_cue(
+    embedder: Embedder, candidate: str, existing: list[str], expected: tuple[str, int | None]
+) -> None:
+    d = judge(embedder, candidate, existing, category="commitment")
+    assert (d.action, d.target) == expected, d.reason

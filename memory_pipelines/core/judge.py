@@ -29,6 +29,8 @@ The flow of `decide()`, first answer wins; every answer carries its reason:
 6. One single-valued slot with another value, one typed value changed with the rest of its
    frame kept, or one thing measured in one unit with another number (`judge_counts`), is an
    uncued update (supersede, `judge_slots`).
+   A deadline of one thing (deadline, due, by a date) at another date replaces the stored one
+   (`judge_deadlines`).
    A choice that names what it passed over ("prefers X to Y", "chose X over Y") replaces the
    stored item that holds Y as its own (supersede, `judge_choices`).
 7. Otherwise the nearest item about the candidate's own subject (cosine plus word containment,
@@ -53,6 +55,7 @@ from memory_pipelines.core.judge_cues import (
     WEAK_CUES,
     chooses,
 )
+from memory_pipelines.core.judge_deadlines import deadline_moved, sets_deadline
 from memory_pipelines.core.judge_gone import what_ended
 from memory_pipelines.core.judge_lists import name_list_grew
 from memory_pipelines.core.judge_merge import (
@@ -114,6 +117,9 @@ def _supersede_score(p: Pair, c: Analysis, e: Analysis) -> float:
     # "Now wants aisle seats; the window is a pain with her knee": the change's other clauses
     # name the old value or the reason, so an item sharing their words held the old value.
     score += 0.2 * p.aside_hit + 0.2 * p.stance_turned
+    # "Deadline pushed back to 9 May" beside "Hand in by 25 April" and "Presentation on 2 May":
+    # a moved deadline was a deadline.
+    score += 0.1 * (sets_deadline(c) and sets_deadline(e))
     return score
 
 
@@ -247,6 +253,7 @@ def decide(
         or same_value_other_form(pairs)
         or denial_restated(pairs)
         or slot_value_change(c, es, pairs)
+        or deadline_moved(c, es, pairs)
         or passed_over(c, es, pairs)
     )
     if decision:
