@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from memory_pipelines.core.judge import decide
-from memory_pipelines.core.judge_cues import change_cues
+from memory_pipelines.core.judge_cues import ADDITIVE, change_cues
 from memory_pipelines.core.judge_types import JudgeItem
 from memory_pipelines.models.embedder import Embedder
 from tests.judge_helpers import judge
@@ -373,3 +373,15 @@ def test_a_deadline_moved_without_a_cue(
 ) -> None:
     d = judge(embedder, candidate, existing, category="commitment")
     assert (d.action, d.target) == expected, d.reason
+
+
+def test_too_before_a_word_is_a_degree_not_an_addition() -> None:
+    assert not ADDITIVE.search("Keeping the monolith; the team is too small to run Kafka")
+    assert not ADDITIVE.search("Twice-weekly releases were too much QA")
+    assert ADDITIVE.search("Partner is registered with Dr Mensah too")
+    assert ADDITIVE.search("Son Rory has started cello lessons too, with Mr Obi")
+
+
+def test_a_degree_blocks_no_restatement(embedder: Embedder) -> None:
+    d = judge(embedder, "Walks to work; the bus is too slow", ["Walks to the office every day"])
+    assert (d.action, d.target) == ("merge", 0), d.reason

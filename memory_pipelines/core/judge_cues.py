@@ -157,7 +157,10 @@ EXCEPTION = re.compile(
 # "A second cat", "another car": a new thing beside the known one.
 ADDITIVE = re.compile(
     # "a second cat" adds one; "the second floor" is a position, no addition
-    r"(?<![\w-])((?<!the )(?:second|third)|another|also|as well|too|extra|additional)(?![\w-])",
+    # ... "too" ends its clause ("registered there too"); before a word it is a degree ("too
+    # small", "too much")
+    r"(?<![\w-])((?<!the )(?:second|third)|another|also|as well|too(?=\s*(?:[,.;:!?)]|$))"
+    r"|extra|additional)(?![\w-])",
     re.I,
 )  # not "second-hand"
 # "Finished another quilt", "a second job": one more of a kind, which replaces none of them.
