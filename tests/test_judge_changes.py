@@ -12,6 +12,7 @@ import pytest
 from memory_pipelines.core.judge import decide
 from memory_pipelines.core.judge_cues import ADDITIVE, change_cues
 from memory_pipelines.core.judge_types import JudgeItem
+from memory_pipelines.core.judge_values import read_values
 from memory_pipelines.models.embedder import Embedder
 from tests.judge_helpers import judge
 
@@ -384,4 +385,18 @@ def test_too_before_a_word_is_a_degree_not_an_addition() -> None:
 
 def test_a_degree_blocks_no_restatement(embedder: Embedder) -> None:
     d = judge(embedder, "Walks to work; the bus is too slow", ["Walks to the office every day"])
+    assert (d.action, d.target) == ("merge", 0), d.reason
+
+
+def test_an_hour_joined_to_a_bare_hour_is_a_clock_time() -> None:
+    values, _ = read_values("Feeds the dog twice a day, at 8 and 6", None)
+    assert values["clock"] == {"8:00", "20:00", "6:00", "18:00"}
+    values, _ = read_values("Meets at 7 and 20 people come", None)
+    assert values["clock"] == {"7:00", "19:00"}
+
+
+def test_bare_hours_restate_hours_of_the_day(embedder: Embedder) -> None:
+    d = judge(
+        embedder, "Walks the dog at 7 and 5", ["Dog walks are at 7am and 5pm", "Has a beagle"]
+    )
     assert (d.action, d.target) == ("merge", 0), d.reason
