@@ -400,3 +400,25 @@ def test_bare_hours_restate_hours_of_the_day(embedder: Embedder) -> None:
         embedder, "Walks the dog at 7 and 5", ["Dog walks are at 7am and 5pm", "Has a beagle"]
     )
     assert (d.action, d.target) == ("merge", 0), d.reason
+
+
+@pytest.mark.parametrize(
+    ("candidate", "existing", "expected"),
+    [
+        (
+            "Sister's will is held by Marsh Legal",
+            ["Own will is held by Marsh Legal", "Sister lives in Leeds"],
+            ("create", None),
+        ),
+        (
+            "Own GP is Dr Singh",
+            ["GP is Dr Singh at Elm Surgery", "Mum's GP is Dr Shah"],
+            ("merge", 0),
+        ),
+    ],
+)
+def test_own_thing_is_the_users(
+    embedder: Embedder, candidate: str, existing: list[str], expected: tuple[str, int | None]
+) -> None:
+    d = judge(embedder, candidate, existing)
+    assert (d.action, d.target) == expected, d.reason

@@ -147,6 +147,11 @@ def analyse(
         split = 0  # "Vegan for five years now": a verbless note about the user
     if split == 0:
         subject.add("user")
+    # "Own passport expires in March 2027", "My own will is held by ...": the user's own thing,
+    # set beside someone else's.
+    opening = [t.lower() for t in body[:2]]
+    if opening[:1] == ["own"] or opening == ["my", "own"]:
+        subject.add("user")
     # "The appointment is March 10, not March 3": March 3 is the old value, not one it holds.
     fix = correction(text)
     said = text if fix is None else text[: fix.span[0]] + text[fix.span[1] :]
