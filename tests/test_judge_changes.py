@@ -422,3 +422,30 @@ def test_own_thing_is_the_users(
 ) -> None:
     d = judge(embedder, candidate, existing)
     assert (d.action, d.target) == expected, d.reason
+
+
+@pytest.mark.parametrize(
+    ("candidate", "existing", "expected"),
+    [
+        (
+            "Emergencies are an exception to the no-calls-after-8pm rule",
+            ["No phone calls after 8pm", "Prefers texts"],
+            ("create", None),
+        ),
+        (
+            "Weekend lie-ins are the only exception to getting up at six",
+            ["Gets up at six every day", "Goes to bed at ten"],
+            ("create", None),
+        ),
+        (
+            "Makes no exceptions to the no-phones-at-dinner rule",
+            ["No phones at the dinner table", "Dinner is at 7"],
+            ("merge", 0),
+        ),
+    ],
+)
+def test_the_one_exception_to_a_rule(
+    embedder: Embedder, candidate: str, existing: list[str], expected: tuple[str, int | None]
+) -> None:
+    d = judge(embedder, candidate, existing)
+    assert (d.action, d.target) == expected, d.reason

@@ -148,7 +148,7 @@ HEDGE = re.compile(
 EXCEPTION = re.compile(
     r"\bonly (for|in|on|when|at|after|before|during|if|with)\b|\bexcept\b|\bapart from\b"
     r"|^(for|in|on|at|with) [^,;]{3,40}\bonly\b"
-    r"|\bunless\b|\ban exception\b"
+    r"|\bunless\b|\ban exception\b|(?<!\bno )\bexceptions? to\b|\b(?:one|only) exception\b"
     # an occasion of its own put first: "For the family newsletter, emoji are fine", "When
     # eating out with the kids, prefers an early table"
     r"|^\W*(?:when|whenever|for|at|during) [^,;:]{3,60}[,;:]",
