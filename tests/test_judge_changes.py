@@ -449,3 +449,27 @@ def test_the_one_exception_to_a_rule(
 ) -> None:
     d = judge(embedder, candidate, existing)
     assert (d.action, d.target) == expected, d.reason
+
+
+@pytest.mark.parametrize(
+    ("candidate", "existing", "expected"),
+    [
+        # "has gone keto" is a change of the partner's own, not a leaving; the partner's
+        # brother is someone else
+        (
+            "Partner has gone keto since March",
+            ["Partner's brother is keto", "Partner is vegetarian", "Eats fish"],
+            ("supersede", 1),
+        ),
+        (
+            "Mum's cousin lives in Galway",
+            ["Mum lives in Sligo", "Cousin Aoife lives in Cork"],
+            ("create", None),
+        ),
+    ],
+)
+def test_whose_fact_it_is(
+    embedder: Embedder, candidate: str, existing: list[str], expected: tuple[str, int | None]
+) -> None:
+    d = judge(embedder, candidate, existing)
+    assert (d.action, d.target) == expected, d.reason

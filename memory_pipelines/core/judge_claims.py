@@ -77,8 +77,10 @@ _LIST = re.compile(
 # "Priya left", "Sam has retired", "Farida moved to Dublin": a name followed by a verb of leaving
 # is an old value.
 _DEPARTED = re.compile(
-    r"\b([A-Z][\w'’-]+)(?: has| had| have)? (?:left|quit|retired|resigned|departed|moved on"
-    r"|moved to|stepped down|is gone|has gone|is out)\b"
+    r"\b([A-Z][\w'’-]+)(?: has| had| have)? (?:(?:left|quit|retired|resigned|departed|moved on"
+    r"|moved to|stepped down)\b"
+    # ... "is gone" where the clause ends ("has gone vegan" is a change of her own)
+    r"|(?:is|has) gone(?=\s*(?:[,.;:!]|$| now\b))|is out(?=\s*(?:[,.;:!]|$)))"
 )
 
 

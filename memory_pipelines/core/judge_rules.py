@@ -143,6 +143,9 @@ def analyse(
     owners = {entity_key(t) or bare(t).lower() for t in body[: max(split - 1, 0)] if bare(t) != t}
     if owners == {"user"}:
         subject.discard("user")
+    # "Partner's sister is vegan": the sister, someone of the partner's, not the partner.
+    elif owners and subject - owners and all(map(is_relation, subject - owners)):
+        subject -= owners
     if verbless and not subject:
         split = 0  # "Vegan for five years now": a verbless note about the user
     if split == 0:
