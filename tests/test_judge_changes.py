@@ -11,6 +11,7 @@ import pytest
 
 from memory_pipelines.core.judge import decide
 from memory_pipelines.core.judge_cues import ADDITIVE, change_cues
+from memory_pipelines.core.judge_rules import analyse
 from memory_pipelines.core.judge_types import JudgeItem
 from memory_pipelines.core.judge_values import read_values
 from memory_pipelines.models.embedder import Embedder
@@ -473,3 +474,31 @@ def test_whose_fact_it_is(
 ) -> None:
     d = judge(embedder, candidate, existing)
     assert (d.action, d.target) == expected, d.reason
+
+
+def test_a_name_with_its_role_set_off_by_commas_is_the_subject() -> None:
+    a = analyse("Rosa, the partner, eats a fully vegan diet")
+    assert a.subject == {"rosa", "partner"}
+    assert analyse("Lena, the younger sister, was born on 9 November").subject >= {"lena"}
+    # a list of names is no apposition
+    assert "user" in analyse("Likes Rome, the Alps and Lisbon").subject
+
+
+@pytest.mark.parametrize(
+    ("candidate", "existing"),
+    [
+        (
+            "Marta, the eldest sister, was born on 2 May",
+            ["Mum's birthday is 2 May", "Marta lives in Turin"],
+        ),
+        (
+            "Rocco, our dog, is allergic to chicken",
+            ["Allergic to shellfish", "Rocco eats salmon kibble"],
+        ),
+    ],
+)
+def test_a_named_role_is_someone_else(
+    embedder: Embedder, candidate: str, existing: list[str]
+) -> None:
+    d = judge(embedder, candidate, existing)
+    assert d.action == "create", d.reason

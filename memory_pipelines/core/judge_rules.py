@@ -40,6 +40,7 @@ from memory_pipelines.core.judge_lexicon import (
 )
 from memory_pipelines.core.judge_stance import contrast_pair
 from memory_pipelines.core.judge_subjects import (
+    apposition,
     entity_key,
     existence_subjects,
     is_acronym,
@@ -131,6 +132,13 @@ def analyse(
         lead += 1
     body = toks[lead:]
     split, verbless = subject_span(body, breaks[lead:])
+    # "Rosa, the partner, eats a vegan diet": the name and its role are the subject.
+    named_role = apposition(body, breaks[lead:])
+    if named_role:
+        split, verbless = named_role, False
+        entities.add(bare(body[0]).lower())
+        sure.add(bare(body[0]).lower())
+        names.add(bare(body[0]).lower())
     subject: set[str] = set()
     for tok in body[:split]:
         if tok.lower() in PREPOSITIONS:
