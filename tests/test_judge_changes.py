@@ -502,3 +502,12 @@ def test_a_named_role_is_someone_else(
 ) -> None:
     d = judge(embedder, candidate, existing)
     assert d.action == "create", d.reason
+
+
+def test_a_diet_named_as_the_slot(embedder: Embedder) -> None:
+    d = judge(
+        embedder,
+        "Vegan since January",
+        ["Diet: eats fish and eggs, no red meat", "Loves Thai food"],
+    )
+    assert (d.action, d.target) == ("supersede", 0), d.reason

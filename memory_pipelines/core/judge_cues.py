@@ -199,7 +199,8 @@ _FRAMES: tuple[tuple[str, str], ...] = (
         r"\bworks (as|at|for)\b|\bjob\b|\bemployer\b|\bjoined\b|\bhired\b|\bworking (as|at|for)\b",
     ),
     ("travel", r"\b(flying|flight|trip|travell?ing|holiday|vacation) (to|in)\b|\bvisiting\b"),
-    ("diet", r"\b(vegetarian|vegan|pescatarian|keto|kosher|halal|gluten-free)\b"),
+    # ... or the slot named ("Diet: poultry and fish are fine")
+    ("diet", r"\b(vegetarian|vegan|pescatarian|keto|kosher|halal|gluten-free|diet)\b"),
 )
 # Frames that hold one value at a time: a second value replaces or contradicts the first.
 # ("travel" is not one: a person can fly to two places.)
