@@ -511,3 +511,12 @@ def test_a_diet_named_as_the_slot(embedder: Embedder) -> None:
         ["Diet: eats fish and eggs, no red meat", "Loves Thai food"],
     )
     assert (d.action, d.target) == ("supersede", 0), d.reason
+
+
+def test_seeing_someone_named_is_a_relationship(embedder: Embedder) -> None:
+    d = judge(
+        embedder,
+        "Split up with Tom last month",
+        ["Going to Rome with Tom in May", "Seeing Tom, a teacher from Leeds"],
+    )
+    assert (d.action, d.target) == ("supersede", 1), d.reason

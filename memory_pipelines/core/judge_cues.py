@@ -192,7 +192,9 @@ _FRAMES: tuple[tuple[str, str], ...] = (
     (
         "relationship",
         r"\b(dating|engaged|married|divorced|single|broke up|split up|girlfriend|boyfriend"
-        r"|seeing someone|in a relationship)\b",
+        r"|seeing someone|in a relationship)\b"
+        # "Has been seeing Jude for two years": seeing a person named
+        r"|\bseeing (?-i:[A-Z])",
     ),
     (
         "employer",
