@@ -520,3 +520,10 @@ def test_seeing_someone_named_is_a_relationship(embedder: Embedder) -> None:
         ["Going to Rome with Tom in May", "Seeing Tom, a teacher from Leeds"],
     )
     assert (d.action, d.target) == ("supersede", 1), d.reason
+
+
+def test_what_still_holds_did_not_change() -> None:
+    assert not change_cues("Still can't stand mushrooms, even the new place's pasta")
+    assert not change_cues("Changed career to teaching in 2022 and still teaches maths")
+    # "still" outside the main clause: the move is still a change
+    assert "moved" in change_cues("Moved from Hove to Brighton in May; still on the coast")

@@ -50,12 +50,12 @@ import numpy as np
 from memory_pipelines.core.judge_choices import passed_over
 from memory_pipelines.core.judge_cues import (
     ANOTHER,
-    SINGLE_VALUED_FRAMES,
     VALUE_MOVE_CUES,
     WEAK_CUES,
     chooses,
 )
 from memory_pipelines.core.judge_deadlines import deadline_moved, sets_deadline
+from memory_pipelines.core.judge_frames import SINGLE_VALUED_FRAMES
 from memory_pipelines.core.judge_gone import what_ended
 from memory_pipelines.core.judge_lists import name_list_grew
 from memory_pipelines.core.judge_merge import (

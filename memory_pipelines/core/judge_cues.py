@@ -1,9 +1,9 @@
 """Change cues and statement patterns of the dedup judge.
 
 Which words report a change of a stored value ("no longer", "moved", "pushed to"), which mark a
-plan, a hedge, an exception or an addition, the small slot frames ("lives in" = residence), the
-old value a change names ("from X", "stopped X"), and the preference pair ("tea over coffee").
-General English, never topic words.
+plan, a hedge, an exception or an addition, the old value a change names ("from X", "stopped
+X"), and the preference pair ("tea over coffee"). The small slot frames ("lives in" = residence)
+are in `judge_frames`. General English, never topic words.
 """
 
 from __future__ import annotations
@@ -176,39 +176,6 @@ _NEGATION = re.compile(
     r"|didn't|no longer|hasn't|haven't|aren't)\s+(\w+)",
     re.IGNORECASE,
 )
-# Small frames: slots that a rewording may express without shared words ("moved to X" is the
-# residence slot of "lives in Y"; "back in the office" is the work-mode slot of "fully remote").
-_FRAMES: tuple[tuple[str, str], ...] = (
-    (
-        "residence",
-        r"\b(lives|living|live|based|resides|settled) in\b|\bmoved (to|from|house)\b"
-        r"|\brelocated\b|\bmoving to\b|\bhome is in\b",
-    ),
-    (
-        "work mode",
-        r"\bremote(ly)?\b|\bin the office\b|\bin-office\b|\bfrom home\b|\bhybrid\b|\bwfh\b"
-        r"|\boffice \w+ days\b|\bdays a week in\b|\breturn-to-office\b",
-    ),
-    (
-        "relationship",
-        r"\b(dating|engaged|married|divorced|single|broke up|split up|girlfriend|boyfriend"
-        r"|seeing someone|in a relationship)\b"
-        # "Has been seeing Jude for two years": seeing a person named
-        r"|\bseeing (?-i:[A-Z])",
-    ),
-    (
-        "employer",
-        r"\bworks (as|at|for)\b|\bjob\b|\bemployer\b|\bjoined\b|\bhired\b|\bworking (as|at|for)\b",
-    ),
-    ("travel", r"\b(flying|flight|trip|travell?ing|holiday|vacation) (to|in)\b|\bvisiting\b"),
-    # ... or the slot named ("Diet: poultry and fish are fine")
-    ("diet", r"\b(vegetarian|vegan|pescatarian|keto|kosher|halal|gluten-free|diet)\b"),
-)
-# Frames that hold one value at a time: a second value replaces or contradicts the first.
-# ("travel" is not one: a person can fly to two places.)
-SINGLE_VALUED_FRAMES = frozenset({"residence", "employer", "diet", "relationship", "work mode"})
-FRAME_RES = tuple((name, re.compile(rx, re.IGNORECASE)) for name, rx in _FRAMES)
-
 # "from X to Y", "instead of X", "stopped X", "replaced X with Y": X is the old value.
 OLD_VALUE = re.compile(
     r"\bfrom (?:the |a |an |their |his |her )?(.+?)(?= to\b| in\b| for\b|[,;:.]|$)"
@@ -263,7 +230,16 @@ def change_cues(text: str) -> frozenset[str]:
     cues = {name for name, rx in CUE_RES if rx.search(said)}
     if "new" in cues and not _new_value_cue(text):
         cues.discard("new")
+    # "Still can't stand mushrooms, even the new place's ...", "changed career in 2022 and still
+    # teaches maths": what the main clause says still holds did not change; a cue beside it
+    # tells its story. ("Moved to Bedminster; still in Bristol" still moved.)
+    if _STILL.search(_MAIN_CLAUSE.split(said)[0]):
+        cues -= WEAK_CUES | TO_CUES
     return frozenset(cues)
+
+
+_STILL = re.compile(r"\bstill\b", re.IGNORECASE)
+_MAIN_CLAUSE = re.compile(r"[,;:(]|\s[-–—]\s")
 
 
 def _new_value_cue(text: str) -> bool:

@@ -19,7 +19,6 @@ from memory_pipelines.core.judge_cues import (
     ADDITIVE,
     CONDITION,
     EXCEPTION,
-    FRAME_RES,
     HEDGE,
     NEW_SLOT,
     OLD_VALUE,
@@ -29,6 +28,7 @@ from memory_pipelines.core.judge_cues import (
     negated_verbs,
     preference_pair,
 )
+from memory_pipelines.core.judge_frames import FRAME_RES
 from memory_pipelines.core.judge_lexicon import (
     LEADING_ADVERBS,
     PREPOSITIONS,
