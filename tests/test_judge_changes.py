@@ -527,3 +527,32 @@ def test_what_still_holds_did_not_change() -> None:
     assert not change_cues("Changed career to teaching in 2022 and still teaches maths")
     # "still" outside the main clause: the move is still a change
     assert "moved" in change_cues("Moved from Hove to Brighton in May; still on the coast")
+
+
+@pytest.mark.parametrize(
+    ("candidate", "existing", "expected"),
+    [
+        # what one would rather not do is denied there as in the stored item: one rule
+        (
+            "Would rather cycle than drive anywhere in town",
+            ["Doesn't drive for trips in town; cycles instead", "Owns a Brompton"],
+            ("merge", 0),
+        ),
+        (
+            "Would rather take the train than fly anywhere within Europe",
+            ["Doesn't fly for European trips; goes by rail", "Likes the aisle seat"],
+            ("merge", 0),
+        ),
+        # ... and passed over what the stored item holds: a new choice
+        (
+            "Would rather take the bus than drive to work",
+            ["Drives to work every day", "Office is in Leith"],
+            ("supersede", 0),
+        ),
+    ],
+)
+def test_what_one_would_rather_not_do(
+    embedder: Embedder, candidate: str, existing: list[str], expected: tuple[str, int | None]
+) -> None:
+    d = judge(embedder, candidate, existing, category="preference")
+    assert (d.action, d.target) == expected, d.reason

@@ -19,6 +19,7 @@ from memory_pipelines.core.judge_claims import (
     stance,
 )
 from memory_pipelines.core.judge_lexicon import DETERMINERS, LIGHT_VERBS, MONTHS, stem
+from memory_pipelines.core.judge_mentions import heads_overlap, mentions
 from memory_pipelines.core.judge_rules import Analysis
 from memory_pipelines.core.judge_stance import (
     appraisal_turned,
@@ -96,26 +97,6 @@ def _overlap(a: frozenset[str], b: frozenset[str]) -> float:
     return len(a & b) / len(b) if b else 0.0
 
 
-HEAD_MIN = 5  # letters a word needs to be read as the head of a longer closed compound
-
-
-def _heads_overlap(stems: frozenset[str], old: frozenset[str]) -> float:
-    """Share of the old value's words found in `stems`, a word also found as the head that
-    ends a closed compound ("statin" in "atorvastatin", "berries" in "strawberries"): a change
-    often names the old value by its wider word."""
-    if not old:
-        return 0.0
-    found = sum(
-        w in stems or (len(w) >= HEAD_MIN and any(s.endswith(w) for s in stems)) for w in old
-    )
-    return found / len(old)
-
-
-def mentions(a: Analysis, name: str) -> bool:
-    # "React-only" mentions React; "X-T4" does not mention "X100V".
-    return name in a.tokens or name in a.entities or name.split("-")[0] in a.tokens
-
-
 def _narrower(e: Analysis, c: Analysis) -> bool:
     # A hyphenated qualifier on the stored subject that the candidate lacks ("skip-level
     # manager", "half-marathon best") marks a narrower slot than the candidate's.
@@ -134,10 +115,21 @@ def _as_verb(a: Analysis, stems: frozenset[str]) -> bool:
     return False
 
 
+def _rejected(a: Analysis) -> frozenset[str]:
+    """Stems of the side an item passes over: "than fly", "not on video"."""
+    return (a.preference[1] if a.preference else frozenset()) | (
+        a.contrast[1] if a.contrast else frozenset()
+    )
+
+
 def _flip(c: Analysis, e: Analysis) -> bool:
     # The same verb negated on exactly one side is a reversal ("won't renew" -> "will renew"),
     # unless the other side only has the word as a noun ("don't wash wool" / "a warm wash").
-    if _as_verb(c, e.negated - c.negated) or _as_verb(e, c.negated - e.negated):
+    # A verb one side rejects by preference or contrast ("would rather take the train than fly")
+    # is denied there too.
+    if _as_verb(c, e.negated - c.negated - _rejected(c)):
+        return True
+    if _as_verb(e, c.negated - e.negated - _rejected(e)):
         return True
     # So is a preference turned round: "prefers tea to coffee" after "prefers coffee to tea".
     if c.preference and e.preference:
@@ -268,7 +260,7 @@ def compare(
         contain_existing=_overlap(c.stems, e.stems),
         # A name matches a name: "Fennel Invest" says nothing of "is invested in".
         predicate_overlap=said_alike,
-        old_hit=_heads_overlap(e.stems, old),
+        old_hit=heads_overlap(e.stems, old),
         old_is_subject=old_is_subject,
         holder_replaced=old_is_subject and said_alike >= HOLDER_SHARE,
         frame_match=bool(c.frames & e.frames),

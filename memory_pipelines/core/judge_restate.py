@@ -23,8 +23,9 @@ from collections.abc import Sequence
 from memory_pipelines.core.judge_claims import change_clauses
 from memory_pipelines.core.judge_cues import TO_CUES, WEAK_CUES
 from memory_pipelines.core.judge_lexicon import stem
+from memory_pipelines.core.judge_mentions import mentions
 from memory_pipelines.core.judge_modality import kinds_apart
-from memory_pipelines.core.judge_pairs import Pair, mentions
+from memory_pipelines.core.judge_pairs import Pair
 from memory_pipelines.core.judge_rules import Analysis
 from memory_pipelines.core.judge_types import JudgeDecision
 

@@ -29,8 +29,9 @@ from memory_pipelines.core.judge_lexicon import (
     content_stems,
     words,
 )
+from memory_pipelines.core.judge_mentions import mentions
 from memory_pipelines.core.judge_merge import two_attributes
-from memory_pipelines.core.judge_pairs import Pair, mentions
+from memory_pipelines.core.judge_pairs import Pair
 from memory_pipelines.core.judge_rules import Analysis
 from memory_pipelines.core.judge_types import JudgeDecision
 
