@@ -556,3 +556,32 @@ def test_what_one_would_rather_not_do(
 ) -> None:
     d = judge(embedder, candidate, existing, category="preference")
     assert (d.action, d.target) == expected, d.reason
+
+
+@pytest.mark.parametrize(
+    ("candidate", "existing", "expected"),
+    [
+        # "by not sleeping", "from not stretching": a cause named, no denial
+        (
+            "Back pain flares up from not stretching after runs",
+            ["Back pain comes back when skipping the post-run stretches", "Runs 5k"],
+            ("merge", 0),
+        ),
+        (
+            "Got fined for not paying the congestion charge",
+            ["Pays the congestion charge by app", "Drives into London on Fridays"],
+            ("create", None),
+        ),
+        # ... a "not" of its own still denies
+        (
+            "Is not drinking alcohol this month",
+            ["Drinks a glass of wine most evenings", "Likes red wine"],
+            ("supersede", 0),
+        ),
+    ],
+)
+def test_not_in_a_cause_named_denies_nothing(
+    embedder: Embedder, candidate: str, existing: list[str], expected: tuple[str, int | None]
+) -> None:
+    d = judge(embedder, candidate, existing)
+    assert (d.action, d.target) == expected, d.reason

@@ -282,5 +282,8 @@ def negated_verbs(text: str) -> frozenset[str]:
             continue
         if word in ("be", "been"):
             continue  # "won't be easy": the copula is no claim; what it links is compared
+        before = text[: m.start()].split()[-1:]
+        if neg == "not" and word.endswith("ing") and before and before[0].lower() in PREPOSITIONS:
+            continue  # "set off by not sleeping enough": a cause named, not a claim denied
         out.add(stem(word))
     return frozenset(out)

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 
-from memory_pipelines.core.judge_claims import Claims
+from memory_pipelines.core.judge_claims import Claims, without_cause_not
 from memory_pipelines.core.judge_lexicon import LIGHT_VERBS, content_stems, words
 
 # "in person, not on video", "tea rather than coffee", "the train instead of flying": the chosen
@@ -39,7 +39,7 @@ Contrast = tuple[frozenset[str], frozenset[str]]
 
 def contrast_pair(text: str) -> Contrast | None:
     """(chosen, rejected) content stems of "X, not Y" / "X rather than Y" / "X instead of Y"."""
-    for clause in re.split(r"[;:]", text):
+    for clause in re.split(r"[;:]", without_cause_not(text)):
         m = _CONTRAST.search(clause.strip())
         if not m:
             continue
