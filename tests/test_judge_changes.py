@@ -585,3 +585,11 @@ def test_not_in_a_cause_named_denies_nothing(
 ) -> None:
     d = judge(embedder, candidate, existing)
     assert (d.action, d.target) == expected, d.reason
+
+
+def test_a_hedged_list_grows_nothing(embedder: Embedder) -> None:
+    existing = ["Speaks French and German", "Lives in Ghent"]
+    d = judge(embedder, "Probably speaks French, German and Dutch", existing)
+    assert (d.action, d.target) == ("merge", 0), d.reason
+    d = judge(embedder, "Speaks French, German and Dutch", existing)
+    assert (d.action, d.target) == ("supersede", 0), d.reason

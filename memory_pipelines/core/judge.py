@@ -11,7 +11,8 @@ old value or the slot a change names, the stance of each clause (`judge_claims`,
 
 The flow of `decide()`, first answer wins; every answer carries its reason:
 1. A list that grew or shrank is a new value of its slot (supersede, `judge_claims`), and so is
-   a list of names with a member more, its members written with asides (`judge_lists`).
+   a list of names with a member more, its members written with asides (`judge_lists`); a
+   hedged candidate names no new value, so no list of its grew.
 2. A hedged restatement confirms the nearest stated item (merge, `judge_modality`).
 3. A change cue ("no longer", "moved", "pushed to", "instead"), a flipped negation or a contrast
    turned round sends the candidate to the supersede branch. Among the items about the
@@ -244,9 +245,11 @@ def decide(
         for i, x in enumerate(existing)
     ]
 
+    # A hedged candidate ("Seems to like answers that start with the command and explain
+    # afterwards") is an inference, never a new value: no list of its grew.
+    listed = None if c.hedged else _list_change(pairs) or name_list_grew(c, es, pairs)
     decision = (
-        _list_change(pairs)
-        or name_list_grew(c, es, pairs)
+        listed
         or hedged_restatement(c, es, pairs)
         or _supersede(c, es, pairs)
         or plan_settled(c, es, pairs)
