@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from memory_pipelines.core.judge_cues import SINGLE_VALUED_FRAMES
+from memory_pipelines.core.judge_frames import SINGLE_VALUED_FRAMES
 from memory_pipelines.core.judge_lexicon import MONTHS, WEEKDAYS, content_stems, words
 from memory_pipelines.core.judge_pairs import compare
 from memory_pipelines.core.judge_rules import Analysis, analyse, lowercase_vocabulary

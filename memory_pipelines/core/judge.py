@@ -11,14 +11,16 @@ old value or the slot a change names, the stance of each clause (`judge_claims`,
 
 The flow of `decide()`, first answer wins; every answer carries its reason:
 1. A list that grew or shrank is a new value of its slot (supersede, `judge_claims`), and so is
-   a list of names with a member more, its members written with asides (`judge_lists`).
+   a list of names with a member more, its members written with asides (`judge_lists`); a
+   hedged candidate names no new value, so no list of its grew.
 2. A hedged restatement confirms the nearest stated item (merge, `judge_modality`).
 3. A change cue ("no longer", "moved", "pushed to", "instead"), a flipped negation or a contrast
    turned round sends the candidate to the supersede branch. Among the items about the
    candidate's subject (or one whose holder it says left), the one with the best change
    evidence (the old value or the slot named, a value of the kind that moved, a one-valued
    slot holding another name, the words of the change's other clauses, a stance turned, a plan)
-   is replaced, unless it already holds the candidate's value (then merge). The same person and
+   is replaced, unless it already holds the candidate's value (then merge); a thing gone
+   (died, sold) ends the item that says it is there (`judge_gone`). The same person and
    a near cosine are no such evidence for a weak cue; a strong cue may take the clearly nearest
    item (its old value named by a wider word). One more of a kind ("another quilt") and an
    exception ("makes an exception for ...") replace nothing.
@@ -28,6 +30,8 @@ The flow of `decide()`, first answer wins; every answer carries its reason:
 6. One single-valued slot with another value, one typed value changed with the rest of its
    frame kept, or one thing measured in one unit with another number (`judge_counts`), is an
    uncued update (supersede, `judge_slots`).
+   A deadline of one thing (deadline, due, by a date) at another date replaces the stored one
+   (`judge_deadlines`).
    A choice that names what it passed over ("prefers X to Y", "chose X over Y") replaces the
    stored item that holds Y as its own (supersede, `judge_choices`).
 7. Otherwise the nearest item about the candidate's own subject (cosine plus word containment,
@@ -45,7 +49,15 @@ from collections.abc import Sequence
 import numpy as np
 
 from memory_pipelines.core.judge_choices import passed_over
-from memory_pipelines.core.judge_cues import ANOTHER, SINGLE_VALUED_FRAMES, chooses
+from memory_pipelines.core.judge_cues import (
+    ANOTHER,
+    VALUE_MOVE_CUES,
+    WEAK_CUES,
+    chooses,
+)
+from memory_pipelines.core.judge_deadlines import deadline_moved, sets_deadline
+from memory_pipelines.core.judge_frames import SINGLE_VALUED_FRAMES
+from memory_pipelines.core.judge_gone import what_ended
 from memory_pipelines.core.judge_lists import name_list_grew
 from memory_pipelines.core.judge_merge import (
     attribute_held_elsewhere,
@@ -54,8 +66,13 @@ from memory_pipelines.core.judge_merge import (
     merge_threshold,
 )
 from memory_pipelines.core.judge_modality import hedged_restatement, plan_settled
-from memory_pipelines.core.judge_pairs import Pair, compare, mentions
-from memory_pipelines.core.judge_restate import denial_restated, same_value_other_form
+from memory_pipelines.core.judge_pairs import Pair, compare
+from memory_pipelines.core.judge_restate import (
+    cue_value_stored,
+    denial_restated,
+    same_value_other_form,
+    stored_in_other_form,
+)
 from memory_pipelines.core.judge_rules import (
     Analysis,
     analyse_in_case,
@@ -75,9 +92,6 @@ WEAK_CUE_FLOOR = 0.55
 NEAREST_FLOOR = 0.33
 NEAREST_MARGIN = 0.1
 PLAN_CHANGE_FLOOR = 0.3  # cosine for "a strong cue changes this stored plan"
-# Cues that also accompany unchanged values ("now", "a new job", "moved to" the same city).
-WEAK_CUES = frozenset({"moved", "now", "new", "back", "started", "since"})
-VALUE_MOVE_CUES = frozenset({"number moved", "date moved"})
 
 
 def _supersede_score(p: Pair, c: Analysis, e: Analysis) -> float:
@@ -104,6 +118,9 @@ def _supersede_score(p: Pair, c: Analysis, e: Analysis) -> float:
     # "Now wants aisle seats; the window is a pain with her knee": the change's other clauses
     # name the old value or the reason, so an item sharing their words held the old value.
     score += 0.2 * p.aside_hit + 0.2 * p.stance_turned
+    # "Deadline pushed back to 9 May" beside "Hand in by 25 April" and "Presentation on 2 May":
+    # a moved deadline was a deadline.
+    score += 0.1 * (sets_deadline(c) and sets_deadline(e))
     return score
 
 
@@ -111,28 +128,6 @@ def _count_changed(p: Pair) -> bool:
     """A count of a named thing differs ("9 people" / "7 people", a team of six / of nine); a
     bare number ("Ruby is nine") names no thing."""
     return any(k.startswith(("n:", "size:")) and k != "n:" for k in p.value_conflicts)
-
-
-def _restates(p: Pair, c: Analysis, e: Analysis) -> bool:
-    """A weak cue whose value the store already holds: "moved to Bristol for the new job" beside
-    "lives in Bristol", "vegan for five years now" beside "is vegan"."""
-    if p.value_conflicts or p.old_hit or p.polarity_flip or not c.cues <= WEAK_CUES:
-        return False
-    if p.list_grew or p.list_shrank or e.planned or e.ongoing:
-        return False  # a plan or a process under way holds no value yet
-    values = c.names - c.subject  # the place or thing moved to, not who moved
-    if any(not mentions(e, n) for n in values):
-        return False  # "manager is now Tom" beside "manager is Priya": a new value
-    return p.contain_existing >= 0.99 or bool(values)
-
-
-def _stored_in_other_form(p: Pair) -> bool:
-    """The value a cue reports is stored, written in another form: "Was born in March 2018"
-    beside "Turns 7 next March" (said in November 2024). The dates each side reads around it
-    (2018, next March) are no change of it."""
-    if not p.other_form or p.old_hit or p.polarity_flip or p.list_grew or p.list_shrank:
-        return False
-    return not p.subject_conflict and not set(p.value_conflicts) - {"month", "year"}
 
 
 def _denial_restated(pairs: Sequence[Pair]) -> bool:
@@ -157,13 +152,14 @@ def _supersede(c: Analysis, es: Sequence[Analysis], pairs: Sequence[Pair]) -> Ju
     eligible = [p for p in pairs if not p.subject_conflict or p.holder_replaced]
     if not eligible:
         return None
-    stored = [p for p in eligible if _stored_in_other_form(p)]
+    stored = [p for p in eligible if stored_in_other_form(p)]
     if stored:
         best = max(stored, key=lambda p: p.cos)
         return JudgeDecision(
             "merge", best.index, "change cue but the value is stored, in another form"
         )
     best = max(eligible, key=lambda p: _supersede_score(p, c, es[p.index]))
+    best = what_ended(c, es, eligible) or best
     nearest = sorted((p.cos for p in eligible), reverse=True) + [0.0]
     # A weak cue ("now", "new", "started") rides along with unchanged facts as often as not:
     # nearness alone ("started to realise self-care matters" beside "ran a charity race", both
@@ -207,7 +203,7 @@ def _supersede(c: Analysis, es: Sequence[Analysis], pairs: Sequence[Pair]) -> Ju
     if ANOTHER.search(c.text) and not best.old_hit:
         return None  # "finished another quilt", "a second job": a new thing beside the old
     cue = ", ".join(sorted(c.cues)) or "negation flipped"
-    if _restates(best, c, es[best.index]):
+    if cue_value_stored(best, c, es[best.index]):
         return JudgeDecision("merge", best.index, f"change cue ({cue}) but the value is stored")
     return JudgeDecision("supersede", best.index, f"value changed ({cue})")
 
@@ -249,15 +245,20 @@ def decide(
         for i, x in enumerate(existing)
     ]
 
+    # A hedged candidate ("Seems to like answers that start with the command and explain
+    # afterwards") is an inference, never a new value: no list of its grew.
+    listed = None if c.hedged else _list_change(pairs) or name_list_grew(c, es, pairs)
     decision = (
-        _list_change(pairs)
-        or name_list_grew(c, es, pairs)
+        listed
         or hedged_restatement(c, es, pairs)
         or _supersede(c, es, pairs)
         or plan_settled(c, es, pairs)
         or same_value_other_form(pairs)
-        or denial_restated(pairs)
+        # an exception beside a rule denies nothing the rule denies ("hotfixes are the one
+        # exception to the no-Friday-deploys rule")
+        or (None if c.exception else denial_restated(pairs))
         or slot_value_change(c, es, pairs)
+        or deadline_moved(c, es, pairs)
         or passed_over(c, es, pairs)
     )
     if decision:
@@ -281,7 +282,9 @@ def decide(
     other_value = best.value_conflicts or best.name_conflict or best.other_object
     own_slot = not (best.subject_conflict or best.contrast)
     if blocker and other_value and own_slot and best.cos >= SUPERSEDE_FLOOR:
-        if c.cues:
+        # A birth ("was born in Dublin") fixes a value once: another place or date beside it
+        # is another slot (where they live), not the old value of the birth.
+        if c.cues - {"born"}:
             return JudgeDecision("supersede", best.index, f"value changed ({blocker}, cued)")
         preferences = candidate.category == existing[best.index].category == "preference"
         if preferences and chooses(candidate.context):

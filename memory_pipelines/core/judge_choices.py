@@ -6,7 +6,8 @@ chooses one thing over another, and a stored item about the same subject holds t
 as its own (not as something it too passes over) and says nothing of the chosen one. The stored
 item held the old value of the choice: the candidate replaces it (`passed_over`). An item that
 already holds the chosen thing ("Wants a gas hob, not induction") is the same choice restated,
-and one that passes over the same thing ("Books rentals instead of hotels") agrees with it.
+and one that passes over the same thing ("Books rentals instead of hotels") or denies it
+("Doesn't fly in Europe" beside "would rather take the train than fly") agrees with it.
 """
 
 from __future__ import annotations
@@ -62,5 +63,7 @@ def passed_over(c: Analysis, es: Sequence[Analysis], pairs: Sequence[Pair]) -> J
         e_pair = choice_pair(e.text) or e.preference or e.contrast
         if e_pair and other & e_pair[1]:
             continue  # the stored item passes it over too: the same choice
+        if e.negated & other:
+            continue  # ... or denies it ("Doesn't fly for European trips")
         return JudgeDecision("supersede", p.index, "a choice made over the stored value")
     return None

@@ -53,6 +53,15 @@ _DENIAL = re.compile(
     r"|can't stand|allergic|steers? clear)\b",
     re.IGNORECASE,
 )
+# "set off by not sleeping", "fined for not paying": a cause or a reason named, no denial.
+_CAUSE_NOT = re.compile(r"\b(by|from|for|of|about|after)\s+not\s+(\w+ing)\b", re.IGNORECASE)
+
+
+def without_cause_not(text: str) -> str:
+    """The text with "not" taken out of a cause or reason named by a gerund."""
+    return _CAUSE_NOT.sub(r"\1 \2", text)
+
+
 _CLAUSE_SPLIT = re.compile(r"[,;:()]|\s[-–—]\s|\bbut\b|\bwhereas\b|\bthough\b", re.IGNORECASE)
 # Words that carry the stance rather than the content.
 STANCE_WORDS = content_stems(
@@ -77,8 +86,10 @@ _LIST = re.compile(
 # "Priya left", "Sam has retired", "Farida moved to Dublin": a name followed by a verb of leaving
 # is an old value.
 _DEPARTED = re.compile(
-    r"\b([A-Z][\w'’-]+)(?: has| had| have)? (?:left|quit|retired|resigned|departed|moved on"
-    r"|moved to|stepped down|is gone|has gone|is out)\b"
+    r"\b([A-Z][\w'’-]+)(?: has| had| have)? (?:(?:left|quit|retired|resigned|departed|moved on"
+    r"|moved to|stepped down)\b"
+    # ... "is gone" where the clause ends ("has gone vegan" is a change of her own)
+    r"|(?:is|has) gone(?=\s*(?:[,.;:!]|$| now\b))|is out(?=\s*(?:[,.;:!]|$)))"
 )
 
 
@@ -108,7 +119,8 @@ def claims(text: str) -> Claims:
     for part in _CLAUSE_SPLIT.split(text):
         content = content_stems(words(part)) - STANCE_WORDS - LIGHT_VERBS
         if content:
-            clauses.append(Clause(bool(_NEGATIVE.search(part)), frozenset(content)))
+            negative = bool(_NEGATIVE.search(without_cause_not(part)))
+            clauses.append(Clause(negative, frozenset(content)))
     members: set[str] = set()
     for m in _LIST.finditer(text):
         pieces = [p for p in m.group(1).split(", ") if p] + [m.group(2), m.group(3)]
@@ -129,7 +141,7 @@ def claims(text: str) -> Claims:
             members |= heads
     departed = {stem(m.group(1)) for m in _DEPARTED.finditer(text)}
     main = next((p for p in _CLAUSE_SPLIT.split(text) if p.strip()), "")
-    denies = bool(_DENIAL.search(main))
+    denies = bool(_DENIAL.search(without_cause_not(main)))
     return Claims(tuple(clauses), frozenset(members), frozenset(departed), denies)
 
 

@@ -1,9 +1,9 @@
 """Change cues and statement patterns of the dedup judge.
 
 Which words report a change of a stored value ("no longer", "moved", "pushed to"), which mark a
-plan, a hedge, an exception or an addition, the small slot frames ("lives in" = residence), the
-old value a change names ("from X", "stopped X"), and the preference pair ("tea over coffee").
-General English, never topic words.
+plan, a hedge, an exception or an addition, the old value a change names ("from X", "stopped
+X"), and the preference pair ("tea over coffee"). The small slot frames ("lives in" = residence)
+are in `judge_frames`. General English, never topic words.
 """
 
 from __future__ import annotations
@@ -26,11 +26,29 @@ _WEEKDAY_ALT = "|".join(WEEKDAYS)
 # Cues that the candidate reports a change of a stored value (supersede). Weak ones ("now",
 # "new", "started") often ride along with a fact that did not change; judge.py knows which.
 _CHANGE_CUES: tuple[tuple[str, str], ...] = (
-    ("no longer", r"\bno longer\b|\bnot any ?more\b|\bnot \w+ any ?more\b|\banymore\b"),
-    ("stopped", r"\b(stopped|quit|quitting|gave up|given up|dropped|ditched|abandoned)\b"),
+    # "Doesn't eat berries any more", "isn't taking the statin any more": a negation that
+    # reaches "any more" reports a habit ended. ("Won't fly economy any more" sets a rule for
+    # what is to come, which the store may already hold.)
+    (
+        "no longer",
+        r"\bno longer\b|(?:\bnot|(?<!\bwo)n't)\b[^,;.]{0,40}?\bany ?more\b|\banymore\b",
+    ),
+    (
+        "stopped",
+        r"\b(stopped|quit|quitting|gave up|given up|dropped|ditched|abandoned)\b"
+        # "Came off sertraline", "let the membership lapse", "unsubscribed from", "opted out of",
+        # "done with dorms": a habit, a medicine or a membership ended, said without "stopped".
+        r"|\b(?:came|come|coming|weaned) off\b|\blapsed\b|\blet\b[^,;.]{0,40}\blapse\b"
+        r"|\bunsubscribed\b|\bopted out\b|\b(?:done|finished) with\b",
+    ),
     ("cancelled", r"\b(cancell?ed|called off|scrapped|cancell?ing)\b"),
     ("moved", r"\b(moved|relocated|moving)\b"),
-    ("switched", r"\b(switched|switching|changed|swapped|replaced|migrated)\b(?! on\b| off\b)"),
+    # "Upgraded the phone plan to unlimited data": another value of the same thing.
+    (
+        "switched",
+        r"\b(switched|switching|changed|swapped|replaced|migrated|upgraded|downgraded)\b"
+        r"(?! on\b| off\b)",
+    ),
     # "fails instead of blocking writes" describes a mechanism, not a changed choice.
     ("instead", r"\binstead\b(?! of \w+ing\b)"),
     ("after all", r"\bafter all\b|\bchanged (my|their|his|her) mind\b|\breversed\b"),
@@ -50,15 +68,18 @@ _CHANGE_CUES: tuple[tuple[str, str], ...] = (
         "status",
         r"^married\b|\bgot (married|engaged|divorced)\b|\bnow married\b|\bpassed\b"
         r"|\bgraduated\b|\bretired\b"
-        r"|\bfinished\b|\bcompleted\b|\bgave birth\b|\bwas born\b|\bpromoted\b|\bdemoted\b"
+        r"|\bfinished\b|\bcompleted\b|\bgave birth\b|\bpromoted\b|\bdemoted\b"
         r"|\bpaid off\b|\bwent live\b"
         # "The migration is done." (not "... until the block is done keeps ...")
         r"|\b(is|are|was|were|all) (done|over|complete|live)\b(?=\s*(?:[.,;:!]|$|now\b))",
     ),
     ("started", r"\b(started|began|begun|starting)\b"),
+    # "Daughter Nora was born on 21 May": a birth date, which never changes afterwards; only an
+    # expectation ("due in May") is what a birth settles, so the cue is weak.
+    ("born", r"\b(?:was|were) born\b"),
     (
         "number moved",
-        r"\b(grew|grown|rose|risen|raised|increased|decreased|reduced|dropped|fell|fallen|cut"
+        r"\b(grew|grown|rose|risen|raised|lowered|increased|decreased|reduced|dropped|fell|fallen|cut"
         r"|went up|goes up|going up|gone up|went down|goes down|bumped)\b"
         # "Rent is up to £1,500", "Down to six hens": a level reached ("matches up to 6%" is a
         # cap, no change).
@@ -72,6 +93,12 @@ _CHANGE_CUES: tuple[tuple[str, str], ...] = (
         r"|\bpush(es|ed|ing)?\b(?: [\w'-]+){0,4}? (back|out)\b"
         rf"|\bpush(es|ed|ing)?\b(?: [\w'-]+){{0,4}}? (to|till|until|into) (the )?(\d|next\b"
         rf"|later\b|early\b|mid\b|late\b|end\b|{_MONTH_ALT}|{_WEEKDAY_ALT})",
+    ),
+    # "Remortgaged at 3.6%", "came to £610 at renewal": a deal made again on new terms; a
+    # value of its kind (a rate, a price) moved, as with "number moved".
+    (
+        "renewed",
+        r"\b(?:remortgaged|refinanced|renegotiated|renewed|re-signed)\b|\bat (?:the )?renewal\b",
     ),
     ("back", r"\bback (in|to|at|on)\b"),
     # "Eating fish again after years as a vegetarian": a habit resumed ends the state between.
@@ -90,6 +117,13 @@ _CHANGE_CUES: tuple[tuple[str, str], ...] = (
     ),
 )
 CUE_RES = tuple((name, re.compile(rx, re.IGNORECASE)) for name, rx in _CHANGE_CUES)
+# Cues that also accompany unchanged values ("now", "a new job", "moved to" the same city).
+# ... and a deal made again ("renewed") keeps its value unless a value of its kind moved.
+WEAK_CUES = frozenset({"moved", "now", "new", "back", "started", "since", "born", "renewed"})
+# Cues that name the value changed to ("switched to SQLite", "went with SQLite", "started at
+# Brookfield Primary"): a stored item that already holds it was told of the change before.
+TO_CUES = frozenset({"switched", "settled", "started"})
+VALUE_MOVE_CUES = frozenset({"number moved", "date moved", "renewed"})
 
 # A stored item that is only tentative ("leaning towards a van") is replaced by a firm choice.
 TENTATIVE = re.compile(
@@ -114,7 +148,7 @@ HEDGE = re.compile(
 EXCEPTION = re.compile(
     r"\bonly (for|in|on|when|at|after|before|during|if|with)\b|\bexcept\b|\bapart from\b"
     r"|^(for|in|on|at|with) [^,;]{3,40}\bonly\b"
-    r"|\bunless\b|\ban exception\b"
+    r"|\bunless\b|\ban exception\b|(?<!\bno )\bexceptions? to\b|\b(?:one|only) exception\b"
     # an occasion of its own put first: "For the family newsletter, emoji are fine", "When
     # eating out with the kids, prefers an early table"
     r"|^\W*(?:when|whenever|for|at|during) [^,;:]{3,60}[,;:]",
@@ -123,7 +157,10 @@ EXCEPTION = re.compile(
 # "A second cat", "another car": a new thing beside the known one.
 ADDITIVE = re.compile(
     # "a second cat" adds one; "the second floor" is a position, no addition
-    r"(?<![\w-])((?<!the )(?:second|third)|another|also|as well|too|extra|additional)(?![\w-])",
+    # ... "too" ends its clause ("registered there too"); before a word it is a degree ("too
+    # small", "too much")
+    r"(?<![\w-])((?<!the )(?:second|third)|another|also|as well|too(?=\s*(?:[,.;:!?)]|$))"
+    r"|extra|additional)(?![\w-])",
     re.I,
 )  # not "second-hand"
 # "Finished another quilt", "a second job": one more of a kind, which replaces none of them.
@@ -139,45 +176,19 @@ _NEGATION = re.compile(
     r"|didn't|no longer|hasn't|haven't|aren't)\s+(\w+)",
     re.IGNORECASE,
 )
-# Small frames: slots that a rewording may express without shared words ("moved to X" is the
-# residence slot of "lives in Y"; "back in the office" is the work-mode slot of "fully remote").
-_FRAMES: tuple[tuple[str, str], ...] = (
-    (
-        "residence",
-        r"\b(lives|living|live|based|resides|settled) in\b|\bmoved (to|from|house)\b"
-        r"|\brelocated\b|\bmoving to\b|\bhome is in\b",
-    ),
-    (
-        "work mode",
-        r"\bremote(ly)?\b|\bin the office\b|\bin-office\b|\bfrom home\b|\bhybrid\b|\bwfh\b"
-        r"|\boffice \w+ days\b|\bdays a week in\b|\breturn-to-office\b",
-    ),
-    (
-        "relationship",
-        r"\b(dating|engaged|married|divorced|single|broke up|split up|girlfriend|boyfriend"
-        r"|seeing someone|in a relationship)\b",
-    ),
-    (
-        "employer",
-        r"\bworks (as|at|for)\b|\bjob\b|\bemployer\b|\bjoined\b|\bhired\b|\bworking (as|at|for)\b",
-    ),
-    ("travel", r"\b(flying|flight|trip|travell?ing|holiday|vacation) (to|in)\b|\bvisiting\b"),
-    ("diet", r"\b(vegetarian|vegan|pescatarian|keto|kosher|halal|gluten-free)\b"),
-)
-# Frames that hold one value at a time: a second value replaces or contradicts the first.
-# ("travel" is not one: a person can fly to two places.)
-SINGLE_VALUED_FRAMES = frozenset({"residence", "employer", "diet", "relationship", "work mode"})
-FRAME_RES = tuple((name, re.compile(rx, re.IGNORECASE)) for name, rx in _FRAMES)
-
 # "from X to Y", "instead of X", "stopped X", "replaced X with Y": X is the old value.
 OLD_VALUE = re.compile(
     r"\bfrom (?:the |a |an |their |his |her )?(.+?)(?= to\b| in\b| for\b|[,;:.]|$)"
     r"|\binstead of (?:the |a |an )?(.+?)(?=[,;:.]|$)"
     r"|\b(?:stopped|quit|dropped|cancell?ed|left|gone off|gave up|no longer|ditched|broke up with"
-    r"|split up with|sold|not)\s+(?:using |doing |eating |drinking |going to "
+    r"|split up with|sold|not|came off|come off|weaned off|unsubscribed from|opted out of"
+    r"|done with|finished with)\s+(?:using |doing |eating |drinking |going to "
     r"|the |a |an |their |his |her )?"
     r"(.+?)(?=[,;:.]| in \w+ \d| in (?:19|20)\d\d| to focus| because| after| so\b|$)"
     r"|\bafter trying (?:the |a |an )?(.+?)(?=[,;:.]|$)"
+    # "isn't taking the statin any more", "Off the statins, ...": what a habit ended held
+    r"|(?:\bnot|(?<!\bwo)n't) \w+ (?:the |a |an |their |his |her |my )?([^,;:.]+?)(?= any ?more\b)"
+    r"|^\W*off (?:the |their |his |her |my )?(.+?)(?=[,;:.]|$)"
     r"|\b(?:replaced|swapped|traded in) (?:the |a |an |their |his |her |old )*(.+?)"
     r"(?= with\b| for\b|[,;:.]|$)",
     re.IGNORECASE,
@@ -219,7 +230,16 @@ def change_cues(text: str) -> frozenset[str]:
     cues = {name for name, rx in CUE_RES if rx.search(said)}
     if "new" in cues and not _new_value_cue(text):
         cues.discard("new")
+    # "Still can't stand mushrooms, even the new place's ...", "changed career in 2022 and still
+    # teaches maths": what the main clause says still holds did not change; a cue beside it
+    # tells its story. ("Moved to Bedminster; still in Bristol" still moved.)
+    if _STILL.search(_MAIN_CLAUSE.split(said)[0]):
+        cues -= WEAK_CUES | TO_CUES
     return frozenset(cues)
+
+
+_STILL = re.compile(r"\bstill\b", re.IGNORECASE)
+_MAIN_CLAUSE = re.compile(r"[,;:(]|\s[-–—]\s")
 
 
 def _new_value_cue(text: str) -> bool:
@@ -262,5 +282,8 @@ def negated_verbs(text: str) -> frozenset[str]:
             continue
         if word in ("be", "been"):
             continue  # "won't be easy": the copula is no claim; what it links is compared
+        before = text[: m.start()].split()[-1:]
+        if neg == "not" and word.endswith("ing") and before and before[0].lower() in PREPOSITIONS:
+            continue  # "set off by not sleeping enough": a cause named, not a claim denied
         out.add(stem(word))
     return frozenset(out)

@@ -17,7 +17,8 @@ from collections.abc import Sequence
 
 from memory_pipelines.core.judge_claims import LIST_SLOT_COS
 from memory_pipelines.core.judge_lexicon import words
-from memory_pipelines.core.judge_pairs import Pair, long_allowance, mentions
+from memory_pipelines.core.judge_mentions import mentions
+from memory_pipelines.core.judge_pairs import Pair, long_allowance
 from memory_pipelines.core.judge_rules import Analysis
 from memory_pipelines.core.judge_types import JudgeDecision
 

@@ -6,6 +6,9 @@ Two statements about one thing can differ only in how firmly they hold it:
   to camp in August": a stored plan or open choice, then a firm statement on the same topic
   ("Staging goes on Hetzner", "Ordered the oak table", "Booked a cottage instead"). The plan's
   status moved on, whether the choice changed or was made, so the firm item supersedes it.
+  A choice made ("Bought a Kia", in the past) settles the one open choice of its category
+  recalled beside it, worded apart ("Leaning towards a Nissan Leaf"), unless the plan is for
+  another date or another thing of one kind ("car insurance" / "home insurance").
 - **A process under way.** "Applying for lasting power of attorney for Dad" (a sentence that
   opens with a verb in -ing) is settled by "The power of attorney for Dad is registered now":
   the same topic, a change reported, and no longer under way.
@@ -21,12 +24,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from memory_pipelines.core.judge_lexicon import IRREGULAR, SENTENCE_VERBS, content_stems
 from memory_pipelines.core.judge_pairs import Pair
 from memory_pipelines.core.judge_rules import Analysis
 from memory_pipelines.core.judge_types import JudgeDecision
 
 PLAN_FLOOR = 0.45  # cosine for "a firm statement on the topic of this plan"
 PLAN_NEAR = 0.1  # ... and the plan is about as near as the nearest stored item
+# cosine for "the one open choice of its kind beside a choice made": the two often share no
+# word ("Bought a Kia" / "Leaning towards a Nissan Leaf"), recall has put them side by side
+SOLE_PLAN_FLOOR = 0.15
 HEDGE_FLOOR = 0.45  # cosine for "an inference about this stated item"
 HEDGE_CLEAR_FLOOR = 0.35  # ... when it is this far ahead of the next stated item:
 HEDGE_MARGIN = 0.15
@@ -56,11 +63,71 @@ def plan_settled(
         and p.cos >= best_cos - PLAN_NEAR
     ]
     if not plans:
-        return None
+        return _sole_plan_settled(c, es, pairs)
     best = max(plans, key=lambda p: p.cos)
     return JudgeDecision(
         "supersede", best.index, f"a plan settled by a firm statement (cos {best.cos:.2f})"
     )
+
+
+def _sole_plan_settled(
+    c: Analysis, es: Sequence[Analysis], pairs: Sequence[Pair]
+) -> JudgeDecision | None:
+    """A choice made (the candidate opens with a verb in the past) settles the one open choice
+    of its kind (category) among the items recalled beside it, though the two share few words:
+    "Bought a second-hand Kia" beside "Leaning towards a used Nissan Leaf". The new value is
+    another, and the plan said nothing of it."""
+    if not _choice_made(c):
+        return None
+    kind = [p for p in pairs if p.same_category and _eligible(p)]
+    plans = [p for p in kind if es[p.index].planned or es[p.index].tentative]
+    if len(plans) != 1 or plans[0].cos < SOLE_PLAN_FLOOR:
+        return None
+    best = plans[0]
+    # "Booked flights to Rome for October" beside "Planning a ski trip for February": a plan
+    # for another date, or of another thing named alike, is another plan.
+    if best.value_conflicts or best.contrast or c.additive or kinds_apart(c, es[best.index]):
+        return None
+    if any(p.cos > best.cos for p in kind):
+        return None  # a nearer item of its kind is what the choice is about
+    return JudgeDecision(
+        "supersede", best.index, f"the one open choice of its kind settled (cos {best.cos:.2f})"
+    )
+
+
+def kinds_apart(c: Analysis, e: Analysis) -> bool:
+    """One noun with another word before it on each side ("car insurance" / "home insurance"):
+    two things of one kind, so a choice about one settles no plan about the other."""
+    for i in range(1, len(c.tokens)):
+        for j in range(1, len(e.tokens)):
+            if c.tokens[i] != e.tokens[j] or not content_stems([c.tokens[i]]):
+                continue
+            before_c, before_e = c.tokens[i - 1], e.tokens[j - 1]
+            if (
+                _modifier(before_c)
+                and _modifier(before_e)
+                and before_c not in e.tokens
+                and before_e not in c.tokens
+            ):
+                return True
+    return False
+
+
+def _modifier(word: str) -> bool:
+    """A content word that may qualify the noun after it ("car", "payments"), not a verb that
+    takes it as object ("prefers Christmas" / "spend Christmas")."""
+    return bool(content_stems([word])) and word not in SENTENCE_VERBS and word not in IRREGULAR
+
+
+_NOT_PAST = frozenset({"need", "bed", "red", "shed", "seed", "feed", "speed"})
+
+
+def _choice_made(c: Analysis) -> bool:
+    """A firm statement that opens with a verb in the past: "Bought ...", "Booked ...",
+    "Decided to keep ..."."""
+    first = c.tokens[0] if c.tokens else ""
+    past = (first.endswith("ed") and first not in _NOT_PAST) or first in IRREGULAR
+    return "user" in c.subject and past and not c.ongoing
 
 
 def hedged_restatement(

@@ -12,14 +12,20 @@ from dataclasses import dataclass
 from memory_pipelines.core.judge_claims import (
     LIST_SLOT_COS,
     STANCE_WORDS,
+    Claims,
     change_clauses,
     claims,
     list_change,
     stance,
 )
 from memory_pipelines.core.judge_lexicon import DETERMINERS, LIGHT_VERBS, MONTHS, stem
+from memory_pipelines.core.judge_mentions import heads_overlap, mentions
 from memory_pipelines.core.judge_rules import Analysis
-from memory_pipelines.core.judge_stance import contrast_turned, main_stance_turned
+from memory_pipelines.core.judge_stance import (
+    appraisal_turned,
+    contrast_turned,
+    main_stance_turned,
+)
 from memory_pipelines.core.judge_values import shared_values, value_conflicts
 from memory_pipelines.core.judge_who import same_family, subject_conflict
 
@@ -65,6 +71,9 @@ class Pair:
 
 
 HOLDER_SHARE = 0.5  # share of what is said of the old holder that the candidate says of the new
+# Cosine for "one thing, its appraisal turned": below it a fondness beside an aversion is as
+# often a narrower thing ("fine with calls from the fraud team" / "no calls from the bank").
+APPRAISAL_COS = 0.6
 SWAP_COS = 0.7  # below this a one- or two-word swap changed the meaning, not the wording
 # Two long sentences share more of their wording by chance (the speaker, feelings, the topic of
 # the chat), so a cosine says less of them: what it must reach rises with their mean length.
@@ -88,11 +97,6 @@ def _overlap(a: frozenset[str], b: frozenset[str]) -> float:
     return len(a & b) / len(b) if b else 0.0
 
 
-def mentions(a: Analysis, name: str) -> bool:
-    # "React-only" mentions React; "X-T4" does not mention "X100V".
-    return name in a.tokens or name in a.entities or name.split("-")[0] in a.tokens
-
-
 def _narrower(e: Analysis, c: Analysis) -> bool:
     # A hyphenated qualifier on the stored subject that the candidate lacks ("skip-level
     # manager", "half-marathon best") marks a narrower slot than the candidate's.
@@ -111,10 +115,21 @@ def _as_verb(a: Analysis, stems: frozenset[str]) -> bool:
     return False
 
 
+def _rejected(a: Analysis) -> frozenset[str]:
+    """Stems of the side an item passes over: "than fly", "not on video"."""
+    return (a.preference[1] if a.preference else frozenset()) | (
+        a.contrast[1] if a.contrast else frozenset()
+    )
+
+
 def _flip(c: Analysis, e: Analysis) -> bool:
     # The same verb negated on exactly one side is a reversal ("won't renew" -> "will renew"),
     # unless the other side only has the word as a noun ("don't wash wool" / "a warm wash").
-    if _as_verb(c, e.negated - c.negated) or _as_verb(e, c.negated - e.negated):
+    # A verb one side rejects by preference or contrast ("would rather take the train than fly")
+    # is denied there too.
+    if _as_verb(c, e.negated - c.negated - _rejected(c)):
+        return True
+    if _as_verb(e, c.negated - e.negated - _rejected(e)):
         return True
     # So is a preference turned round: "prefers tea to coffee" after "prefers coffee to tea".
     if c.preference and e.preference:
@@ -171,6 +186,19 @@ def _other_object(c: Analysis, e: Analysis, cos: float) -> bool:
     # June" / "married on 14 June 2019"), which the value readers judge, not the wording.
     dated = any(ch.isdigit() for w in only_c | only_e for ch in w)
     return small_swap and not dated and cos < SWAP_COS
+
+
+def _appraisal_turned(
+    c: Analysis, e: Analysis, c_claims: Claims, e_claims: Claims, who: frozenset[str], cos: float
+) -> bool:
+    """The stance on one thing turned ("Loves coriander" / "Hates coriander"), said of one
+    subject, for no occasion of its own and with no other value ("Fine with meetings on
+    Mondays" / "No meetings on Fridays" speak of two days)."""
+    if cos < APPRAISAL_COS or c.exception or subject_conflict(c, e):
+        return False
+    if value_conflicts(c.values, e.values):
+        return False
+    return appraisal_turned(c.text, c_claims, e.text, e_claims, who)
 
 
 def _other_form(c: Analysis, e: Analysis) -> bool:
@@ -232,7 +260,7 @@ def compare(
         contain_existing=_overlap(c.stems, e.stems),
         # A name matches a name: "Fennel Invest" says nothing of "is invested in".
         predicate_overlap=said_alike,
-        old_hit=_overlap(e.stems, old),
+        old_hit=heads_overlap(e.stems, old),
         old_is_subject=old_is_subject,
         holder_replaced=old_is_subject and said_alike >= HOLDER_SHARE,
         frame_match=bool(c.frames & e.frames),
@@ -241,7 +269,8 @@ def compare(
         # two deny the same thing in other words.
         polarity_flip=st.oppose
         or (_flip(c, e) and not st.agree)
-        or contrast_turned(c.contrast, c_claims, e.contrast, e_claims),
+        or contrast_turned(c.contrast, c_claims, e.contrast, e_claims)
+        or _appraisal_turned(c, e, c_claims, e_claims, who, cos),
         contrast=_contrast(i, c, existing),
         other_object=_other_object(c, e, cos),
         negation_agrees=st.agree and not st.oppose,

@@ -19,7 +19,6 @@ from memory_pipelines.core.judge_cues import (
     ADDITIVE,
     CONDITION,
     EXCEPTION,
-    FRAME_RES,
     HEDGE,
     NEW_SLOT,
     OLD_VALUE,
@@ -29,6 +28,7 @@ from memory_pipelines.core.judge_cues import (
     negated_verbs,
     preference_pair,
 )
+from memory_pipelines.core.judge_frames import FRAME_RES
 from memory_pipelines.core.judge_lexicon import (
     LEADING_ADVERBS,
     PREPOSITIONS,
@@ -40,6 +40,7 @@ from memory_pipelines.core.judge_lexicon import (
 )
 from memory_pipelines.core.judge_stance import contrast_pair
 from memory_pipelines.core.judge_subjects import (
+    apposition,
     entity_key,
     existence_subjects,
     is_acronym,
@@ -131,6 +132,13 @@ def analyse(
         lead += 1
     body = toks[lead:]
     split, verbless = subject_span(body, breaks[lead:])
+    # "Rosa, the partner, eats a vegan diet": the name and its role are the subject.
+    named_role = apposition(body, breaks[lead:])
+    if named_role:
+        split, verbless = named_role, False
+        entities.add(bare(body[0]).lower())
+        sure.add(bare(body[0]).lower())
+        names.add(bare(body[0]).lower())
     subject: set[str] = set()
     for tok in body[:split]:
         if tok.lower() in PREPOSITIONS:
@@ -143,9 +151,17 @@ def analyse(
     owners = {entity_key(t) or bare(t).lower() for t in body[: max(split - 1, 0)] if bare(t) != t}
     if owners == {"user"}:
         subject.discard("user")
+    # "Partner's sister is vegan": the sister, someone of the partner's, not the partner.
+    elif owners and subject - owners and all(map(is_relation, subject - owners)):
+        subject -= owners
     if verbless and not subject:
         split = 0  # "Vegan for five years now": a verbless note about the user
     if split == 0:
+        subject.add("user")
+    # "Own passport expires in March 2027", "My own will is held by ...": the user's own thing,
+    # set beside someone else's.
+    opening = [t.lower() for t in body[:2]]
+    if opening[:1] == ["own"] or opening == ["my", "own"]:
         subject.add("user")
     # "The appointment is March 10, not March 3": March 3 is the old value, not one it holds.
     fix = correction(text)

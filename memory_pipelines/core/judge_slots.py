@@ -20,8 +20,8 @@ import numpy as np
 
 from memory_pipelines.core.judge_claims import copular_slot
 from memory_pipelines.core.judge_counts import amount_changed
-from memory_pipelines.core.judge_cues import SINGLE_VALUED_FRAMES
 from memory_pipelines.core.judge_forms import number
+from memory_pipelines.core.judge_frames import SINGLE_VALUED_FRAMES
 from memory_pipelines.core.judge_lexicon import (
     MONTHS,
     NUMBER_WORDS,
@@ -29,8 +29,9 @@ from memory_pipelines.core.judge_lexicon import (
     content_stems,
     words,
 )
+from memory_pipelines.core.judge_mentions import mentions
 from memory_pipelines.core.judge_merge import two_attributes
-from memory_pipelines.core.judge_pairs import Pair, mentions
+from memory_pipelines.core.judge_pairs import Pair
 from memory_pipelines.core.judge_rules import Analysis
 from memory_pipelines.core.judge_types import JudgeDecision
 

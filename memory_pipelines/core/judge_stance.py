@@ -12,6 +12,10 @@ renew" / "will renew"). Two readings reach further:
   share what they are about. Said under a change cue, that is the stance turned round; without
   one it is as often a neighbouring taste ("Hates surprise parties" / "Prefers small
   gatherings"), so `judge.py` asks for a cue.
+- **An appraisal turned.** "Loves coriander" beside "Hates coriander", "Fine with Slack
+  messages in the evening" beside "No Slack messages after 6pm": a word of fondness in one
+  main clause, a denial or a verb of aversion in the other, about one thing. Two denials in
+  other words ("Won't buy fast fashion" / "Avoids fast fashion") are no such turn.
 
 General English only: contrast markers and the negators of `judge_claims`.
 """
@@ -20,7 +24,7 @@ from __future__ import annotations
 
 import re
 
-from memory_pipelines.core.judge_claims import Claims
+from memory_pipelines.core.judge_claims import Claims, without_cause_not
 from memory_pipelines.core.judge_lexicon import LIGHT_VERBS, content_stems, words
 
 # "in person, not on video", "tea rather than coffee", "the train instead of flying": the chosen
@@ -35,7 +39,7 @@ Contrast = tuple[frozenset[str], frozenset[str]]
 
 def contrast_pair(text: str) -> Contrast | None:
     """(chosen, rejected) content stems of "X, not Y" / "X rather than Y" / "X instead of Y"."""
-    for clause in re.split(r"[;:]", text):
+    for clause in re.split(r"[;:]", without_cause_not(text)):
         m = _CONTRAST.search(clause.strip())
         if not m:
             continue
@@ -76,3 +80,36 @@ def main_stance_turned(c: Claims, e: Claims, ignore: frozenset[str]) -> bool:
     c_main = c.clauses[0].content - ignore
     shared = (c_all & e_main) | (c_main & frozenset().union(*(x.content for x in e.clauses)))
     return bool(shared) and len(shared) >= 0.5 * min(len(c_main), len(e_main))
+
+
+# A main clause that appraises its object well ("Loves coriander", "Fine with Slack messages",
+# "Happy to take calls") or badly with a verb of aversion ("Hates coriander", "Can't stand jazz").
+_FOND = re.compile(
+    r"\b(?:loves?|loved|likes?|liked|enjoys?|enjoyed|adores?|(?:fine|happy|ok|okay|keen|glad)"
+    r" (?:with|to|on|about))\b",
+    re.IGNORECASE,
+)
+_AVERSE = re.compile(
+    r"\b(?:hates?|hated|dislikes?|disliked|loathes?|detests?|can['’]?t stand|cannot stand)\b",
+    re.IGNORECASE,
+)
+_MAIN = re.compile(r"[,;:(]|\s[-–—]\s|\bbut\b|\bthough\b", re.IGNORECASE)
+
+
+def appraisal_turned(
+    c_text: str, c: Claims, e_text: str, e: Claims, ignore: frozenset[str]
+) -> bool:
+    """One main clause appraises its object well, the other denies it or holds it in aversion,
+    and the two main clauses are about one thing: "Loves coriander in just about everything" /
+    "Hates coriander, says it tastes of soap"; "Fine with Slack messages in the evening" / "No
+    Slack messages after 6pm". Unlike two denials in other words, the stance itself turned."""
+    if not c.clauses or not e.clauses:
+        return False
+    c_main, e_main = _MAIN.split(c_text)[0], _MAIN.split(e_text)[0]
+    c_fond = bool(_FOND.search(c_main)) and not c.denies
+    e_fond = bool(_FOND.search(e_main)) and not e.denies
+    c_against = bool(_AVERSE.search(c_main)) or c.denies
+    e_against = bool(_AVERSE.search(e_main)) or e.denies
+    if not ((c_fond and e_against) or (c_against and e_fond)):
+        return False
+    return bool((c.clauses[0].content & e.clauses[0].content) - ignore)

@@ -188,6 +188,23 @@ def subject_span(toks: Sequence[str], breaks: Sequence[str]) -> tuple[int, bool]
     return len(toks), True
 
 
+def apposition(toks: Sequence[str], breaks: Sequence[str]) -> int | None:
+    """Where the subject ends when a name opens the item with its role set off by commas
+    ("Rosa, the partner, eats a vegan diet"; "Lena, the younger sister, was born on ..."):
+    after the second comma, if a verb follows it. None otherwise."""
+    if len(toks) < 5 or breaks[0] != "," or not toks[0][:1].isupper():
+        return None
+    if toks[1].lower() not in DETERMINERS:
+        return None
+    for k in range(2, min(5, len(toks) - 1)):
+        if breaks[k] == ",":
+            nxt = toks[k + 1].lower()
+            return k + 1 if _is_finite_verb(nxt) or _is_verbish(nxt) else None
+        if breaks[k]:
+            return None
+    return None
+
+
 def _unknown_verb(toks: Sequence[str], lows: Sequence[str], i: int) -> bool:
     """A word that no list knows, inflected like a verb and followed by what follows a verb
     ("Choir rehearses on Wednesdays", "Boiler needs a service"): a singular subject's verb."""

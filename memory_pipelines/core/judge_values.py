@@ -44,6 +44,13 @@ _DAY_MONTH = re.compile(
 _BARE_HOUR = re.compile(
     r"\b(?:before|after|until|till|from|at) (1\d|2[0-4]|\d)\b(?![:.,]?\d|\s?%|\s?°|\s?degree)", re.I
 )
+# ... and so is one joined to it ("at 8 and 6", "at 7 or 8").
+_JOINED_HOUR = re.compile(
+    r"\b(?:before|after|until|till|from|at) (?:1\d|2[0-4]|\d) (?:and|or) (1\d|2[0-4]|\d)\b"
+    # ... where the clause ends or goes on to when: "at 7 and 20 people" counts people
+    r"(?=\s*(?:[,;:)]|\.(?!\d)|$)|\s(?:on|every|each|in|at|daily|most|during|for)\b)",
+    re.I,
+)
 _ORDINAL = re.compile(r"\bthe (\d{1,2})(?:st|nd|rd|th)\b", re.IGNORECASE)
 # An ordinal before the noun it counts ("the 4th floor", "on the fifth floor", "third child"):
 # a number of that noun, not a day of the month ("every fourth week" is a frequency).
@@ -142,7 +149,7 @@ def read_values(
             add("clock", f"{hour}:{m.group(2) or '00'}", m.span())
         else:
             add("clock", f"{int(m.group(4))}:{m.group(5)}", m.span())
-    for m in _BARE_HOUR.finditer(text):
+    for m in (*_BARE_HOUR.finditer(text), *_JOINED_HOUR.finditer(text)):
         if free(m.span(1)):
             hour = int(m.group(1))  # "at 7" says no am or pm: 7:00 or 19:00
             for h in {hour, hour + 12} if 1 <= hour <= 11 else {hour}:

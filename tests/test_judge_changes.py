@@ -1,0 +1,595 @@
+"""Changes the dedup judge reads, and what it must not read as one: a birth states a birth date,
+which never changes afterwards, so "was born" is only a weak cue.
+
+Every case is written for this file (none is taken from a case set). Decisions go through
+`decide` with the real embedder.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from memory_pipelines.core.judge import decide
+from memory_pipelines.core.judge_cues import ADDITIVE, change_cues
+from memory_pipelines.core.judge_rules import analyse
+from memory_pipelines.core.judge_types import JudgeItem
+from memory_pipelines.core.judge_values import read_values
+from memory_pipelines.models.embedder import Embedder
+from tests.judge_helpers import judge
+
+
+def test_birth_is_a_weak_cue() -> None:
+    assert change_cues("Nephew Otto was born on 3 June") == {"born"}
+    assert "status" not in change_cues("Uncle Bram was born in April 1950")
+
+
+@pytest.mark.parametrize(
+    ("candidate", "existing", "expected"),
+    [
+        # the birth date in another form: the same value
+        (
+            "Uncle Bram was born in April 1950",
+            ["Uncle Bram will be 75 next April", "Uncle Bram lives in Utrecht"],
+            ("merge", 0),
+        ),
+        # a birthplace beside where they live: another slot
+        (
+            "Godmother Ruth was born in Dublin",
+            ["Godmother Ruth lives in Cardiff", "Godmother Ruth is a nurse"],
+            ("create", None),
+        ),
+        # a birth date beside another attribute of the same person
+        ("Nephew Otto was born on 3 June", ["Otto plays the violin"], ("create", None)),
+        # ... and beside another birth date of the same person: corrected
+        (
+            "Son Abel was born on 14 August",
+            ["Son Abel's birthday is 4 August", "Abel goes to nursery"],
+            ("supersede", 0),
+        ),
+    ],
+)
+def test_birth_changes_no_other_slot(
+    embedder: Embedder, candidate: str, existing: list[str], expected: tuple[str, int | None]
+) -> None:
+    d = judge(embedder, candidate, existing, said_on="2025-01-01")
+    assert (d.action, d.target) == expected, d.reason
+
+
+@pytest.mark.parametrize(
+    ("candidate", "existing", "target"),
+    [
+        (
+            "Our old dog Bramble was put down on Friday",
+            [
+                "Bramble is put in kennels when we travel",
+                "Has a 15-year-old spaniel called Bramble",
+                "Bramble is on joint supplements",
+            ],
+            1,
+        ),
+        (
+            "Goldie the goldfish died over the weekend",
+            [
+                "Goldie came from the fair in 2019",
+                "Has a goldfish called Goldie",
+                "Tank is cleaned every weekend",
+            ],
+            1,
+        ),
+        (
+            "Sold the Vespa; the parking was a nightmare",
+            ["Vespa parking permit costs £60 a year", "Owns a red Vespa scooter"],
+            1,
+        ),
+    ],
+)
+def test_a_thing_gone_ends_the_item_that_says_it_is_there(
+    embedder: Embedder, candidate: str, existing: list[str], target: int
+) -> None:
+    d = judge(embedder, candidate, existing)
+    assert (d.action, d.target) == ("supersede", target), d.reason
+
+
+def test_stopping_said_without_stopped() -> None:
+    for text in (
+        "Came off the blood thinners in May",
+        "Weaned off the sleeping pills over the winter",
+        "Let the gym membership lapse in March",
+        "Unsubscribed from the Fernway Travel newsletter",
+        "Opted out of the company pension",
+        "Done with crossfit, the knee can't take it",
+    ):
+        assert "stopped" in change_cues(text), text
+    assert "stopped" not in change_cues("Had a memory lapse at work")
+
+
+@pytest.mark.parametrize(
+    ("candidate", "existing", "expected"),
+    [
+        (
+            "Came off the blood thinners in May",
+            ["Takes blood thinners every evening", "Has a heart check-up every six months"],
+            ("supersede", 0),
+        ),
+        (
+            "Unsubscribed from the Fernway Travel newsletter",
+            [
+                "Happy to get offers by email from Fernway Travel",
+                "Booked a Fernway Travel trip to Crete",
+            ],
+            ("supersede", 0),
+        ),
+        (
+            "Done with crossfit, the knee can't take it",
+            ["Does crossfit three times a week", "Knee surgery was in 2021"],
+            ("supersede", 0),
+        ),
+        # the same membership, still held
+        (
+            "Still a member of the Pulse gym, renewed in March",
+            ["Member of the Pulse gym in town", "Runs on Sunday mornings"],
+            ("merge", 0),
+        ),
+    ],
+)
+def test_a_habit_ended_supersedes_it(
+    embedder: Embedder, candidate: str, existing: list[str], expected: tuple[str, int | None]
+) -> None:
+    d = judge(embedder, candidate, existing)
+    assert (d.action, d.target) == expected, d.reason
+
+
+def test_a_negation_reaching_any_more_ends_a_habit() -> None:
+    assert "no longer" in change_cues("Doesn't eat berries any more because of the reflux")
+    assert "no longer" in change_cues("Isn't taking the antihistamine any more")
+    # a rule set for what is to come, which the store may hold already
+    assert "no longer" not in change_cues("Won't fly long-haul in economy any more")
+
+
+@pytest.mark.parametrize(
+    ("candidate", "existing", "target"),
+    [
+        # the old value named by the head of a closed compound: statin in simvastatin
+        (
+            "Stopped taking the statin after the side effects",
+            [
+                "Cholesterol was 5.9 in March",
+                "Takes ramipril for blood pressure",
+                "Takes simvastatin 40 mg at night",
+            ],
+            2,
+        ),
+        (
+            "Doesn't eat berries any more because of the reflux",
+            ["Has strawberries with yoghurt every morning", "Takes omeprazole for reflux"],
+            0,
+        ),
+        # "Off the X" opening a note: X stopped
+        (
+            "Off the beta blockers, the cardiologist stopped them",
+            ["Resting heart rate is 62", "Takes beta blockers each morning"],
+            1,
+        ),
+    ],
+)
+def test_the_old_value_named_by_a_wider_word(
+    embedder: Embedder, candidate: str, existing: list[str], target: int
+) -> None:
+    d = judge(embedder, candidate, existing)
+    assert (d.action, d.target) == ("supersede", target), d.reason
+
+
+def _decision(embedder: Embedder, candidate: str, plan: str, fact: str) -> tuple[str, int | None]:
+    items = [JudgeItem(plan, "decision", valid_from="2025-01-01")]
+    items.append(JudgeItem(fact, "fact", valid_from="2025-01-01"))
+    vecs = embedder.embed([candidate, plan, fact])
+    d = decide(JudgeItem(candidate, "decision"), items, vecs[0], vecs[1:], embed=embedder.embed)
+    return d.action, d.target
+
+
+@pytest.mark.parametrize(
+    ("candidate", "plan", "fact", "expected"),
+    [
+        # a choice made settles the one open choice of its kind, worded apart
+        (
+            "Bought a refurbished ThinkPad in the end",
+            "Leaning towards a new MacBook Air",
+            "Works as a freelance translator",
+            ("supersede", 0),
+        ),
+        (
+            "Signed up for the Spanish evening class at the college",
+            "Thinking about learning Spanish with an app",
+            "Spends a month in Valencia each spring",
+            ("supersede", 0),
+        ),
+        # a plan for another date, or of another thing of one kind, stays open
+        (
+            "Booked flights to Rome for the October half-term",
+            "Planning a ski trip for February",
+            "Kids' half-term is the last week of October",
+            ("create", None),
+        ),
+        (
+            "Renewed the car insurance with Harbourline",
+            "Considering switching the home insurance to a cheaper provider",
+            "Car is a 2018 Skoda Octavia",
+            ("create", None),
+        ),
+        (
+            "Adopted a greyhound from the rescue centre",
+            "Planning to redo the garden fence in spring",
+            "Has a cat called Moss",
+            ("create", None),
+        ),
+    ],
+)
+def test_a_choice_made_settles_the_one_open_choice_of_its_kind(
+    embedder: Embedder, candidate: str, plan: str, fact: str, expected: tuple[str, int | None]
+) -> None:
+    assert _decision(embedder, candidate, plan, fact) == expected
+
+
+@pytest.mark.parametrize(
+    ("candidate", "existing", "expected"),
+    [
+        ("Loves olives on pizza", ["Hates olives, can't stand the taste"], ("supersede", 0)),
+        (
+            "Loves spicy food",
+            ["Can't handle very spicy food", "Likes Thai curries"],
+            ("supersede", 0),
+        ),
+        # two denials in other words: one claim
+        (
+            "Doesn't want texts from the gym",
+            ["Gym should only contact by email, never by text", "Gym is PureFit"],
+            ("merge", 0),
+        ),
+        # another value, or an occasion of its own: the rule stands
+        ("Fine with meetings on Mondays", ["No meetings on Fridays"], ("create", None)),
+        (
+            "For birthday cards, glitter is fine",
+            ["No glitter in any craft supplies", "Makes cards by hand"],
+            ("create", None),
+        ),
+    ],
+)
+def test_an_appraisal_turned_round(
+    embedder: Embedder, candidate: str, existing: list[str], expected: tuple[str, int | None]
+) -> None:
+    d = judge(embedder, candidate, existing, category="preference")
+    assert (d.action, d.target) == expected, d.reason
+
+
+@pytest.mark.parametrize(
+    ("candidate", "existing"),
+    [
+        (
+            "Downgraded the gym membership to off-peak",
+            ["Has a full-access membership at Pulse gym"],
+        ),
+        (
+            "Upgraded to a Pixel 9 at the weekend",
+            ["Phone is a Pixel 6", "Phone contract is with Lumo"],
+        ),
+        (
+            "Energy rating was lowered from B to C after the survey",
+            ["Flat has an energy rating of B", "Pays energy bills quarterly"],
+        ),
+    ],
+)
+def test_a_level_moved_up_or_down(embedder: Embedder, candidate: str, existing: list[str]) -> None:
+    d = judge(embedder, candidate, existing)
+    assert (d.action, d.target) == ("supersede", 0), d.reason
+
+
+@pytest.mark.parametrize(
+    ("candidate", "existing"),
+    [
+        ("Remortgaged at 4.5% for two years", ["Mortgage rate is 3.2% fixed", "Balance is £180k"]),
+        (
+            "Broadband went to £38 a month at renewal",
+            ["Broadband costs £29 a month", "Phone line is with Lumo"],
+        ),
+    ],
+)
+def test_a_deal_made_again_on_new_terms(
+    embedder: Embedder, candidate: str, existing: list[str]
+) -> None:
+    assert "renewed" in change_cues(candidate)
+    d = judge(embedder, candidate, existing)
+    assert (d.action, d.target) == ("supersede", 0), d.reason
+
+
+@pytest.mark.parametrize(
+    ("candidate", "existing", "expected"),
+    [
+        # the value changed to is stored: the change was told before
+        (
+            "Went with Hetzner for the staging boxes because it is cheap",
+            ["Staging runs on Hetzner", "Production is on AWS"],
+            ("merge", 0),
+        ),
+        (
+            "Switched the blog to Hugo last year to drop the PHP hosting",
+            ["Blog is built with Hugo", "Domain is with Gandi"],
+            ("merge", 0),
+        ),
+        # ... the clause with the cue holds the value, the rest is detail
+        (
+            "Now on the Ledgerly data team, looking after the Airflow pipelines",
+            ["Joined the data team at Ledgerly in May", "Ledgerly is based in Leeds"],
+            ("merge", 0),
+        ),
+        # another team of one employer, or an old value named: a change
+        (
+            "Now on the Ledgerly payments team, looking after the Airflow pipelines",
+            ["Works on the data team at Ledgerly", "Ledgerly is based in Leeds"],
+            ("supersede", 0),
+        ),
+        (
+            "Switched the blog from WordPress to Hugo",
+            ["Blog runs on WordPress", "Domain is with Gandi"],
+            ("supersede", 0),
+        ),
+    ],
+)
+def test_a_change_told_before(
+    embedder: Embedder, candidate: str, existing: list[str], expected: tuple[str, int | None]
+) -> None:
+    d = judge(embedder, candidate, existing)
+    assert (d.action, d.target) == expected, d.reason
+
+
+@pytest.mark.parametrize(
+    ("candidate", "existing", "expected"),
+    [
+        (
+            "Grant report deadline is Monday 9 March",
+            ["Grant report due Friday 27 February", "Grant panel meets on 20 March"],
+            ("supersede", 0),
+        ),
+        (
+            "Expenses claim goes in by 5 July",
+            [
+                "Will send the timesheet by 2 July",
+                "Will submit the travel expenses claim before 30 June",
+            ],
+            ("supersede", 1),
+        ),
+        # the deadline of another thing, or an event's date: no old value of it
+        (
+            "VAT return goes in by 7 February",
+            ["Will file the tax return by 31 January", "Accountant is Priya"],
+            ("create", None),
+        ),
+        (
+            "Conference talk slides due by 2 June",
+            ["Conference talk is on 12 June", "Conference is in Porto"],
+            ("create", None),
+        ),
+    ],
+)
+def test_a_deadline_moved_without_a_cue(
+    embedder: Embedder, candidate: str, existing: list[str], expected: tuple[str, int | None]
+) -> None:
+    d = judge(embedder, candidate, existing, category="commitment")
+    assert (d.action, d.target) == expected, d.reason
+
+
+def test_too_before_a_word_is_a_degree_not_an_addition() -> None:
+    assert not ADDITIVE.search("Keeping the monolith; the team is too small to run Kafka")
+    assert not ADDITIVE.search("Twice-weekly releases were too much QA")
+    assert ADDITIVE.search("Partner is registered with Dr Mensah too")
+    assert ADDITIVE.search("Son Rory has started cello lessons too, with Mr Obi")
+
+
+def test_a_degree_blocks_no_restatement(embedder: Embedder) -> None:
+    d = judge(embedder, "Walks to work; the bus is too slow", ["Walks to the office every day"])
+    assert (d.action, d.target) == ("merge", 0), d.reason
+
+
+def test_an_hour_joined_to_a_bare_hour_is_a_clock_time() -> None:
+    values, _ = read_values("Feeds the dog twice a day, at 8 and 6", None)
+    assert values["clock"] == {"8:00", "20:00", "6:00", "18:00"}
+    values, _ = read_values("Meets at 7 and 20 people come", None)
+    assert values["clock"] == {"7:00", "19:00"}
+
+
+def test_bare_hours_restate_hours_of_the_day(embedder: Embedder) -> None:
+    d = judge(
+        embedder, "Walks the dog at 7 and 5", ["Dog walks are at 7am and 5pm", "Has a beagle"]
+    )
+    assert (d.action, d.target) == ("merge", 0), d.reason
+
+
+@pytest.mark.parametrize(
+    ("candidate", "existing", "expected"),
+    [
+        (
+            "Sister's will is held by Marsh Legal",
+            ["Own will is held by Marsh Legal", "Sister lives in Leeds"],
+            ("create", None),
+        ),
+        (
+            "Own GP is Dr Singh",
+            ["GP is Dr Singh at Elm Surgery", "Mum's GP is Dr Shah"],
+            ("merge", 0),
+        ),
+    ],
+)
+def test_own_thing_is_the_users(
+    embedder: Embedder, candidate: str, existing: list[str], expected: tuple[str, int | None]
+) -> None:
+    d = judge(embedder, candidate, existing)
+    assert (d.action, d.target) == expected, d.reason
+
+
+@pytest.mark.parametrize(
+    ("candidate", "existing", "expected"),
+    [
+        (
+            "Emergencies are an exception to the no-calls-after-8pm rule",
+            ["No phone calls after 8pm", "Prefers texts"],
+            ("create", None),
+        ),
+        (
+            "Weekend lie-ins are the only exception to getting up at six",
+            ["Gets up at six every day", "Goes to bed at ten"],
+            ("create", None),
+        ),
+        (
+            "Makes no exceptions to the no-phones-at-dinner rule",
+            ["No phones at the dinner table", "Dinner is at 7"],
+            ("merge", 0),
+        ),
+    ],
+)
+def test_the_one_exception_to_a_rule(
+    embedder: Embedder, candidate: str, existing: list[str], expected: tuple[str, int | None]
+) -> None:
+    d = judge(embedder, candidate, existing)
+    assert (d.action, d.target) == expected, d.reason
+
+
+@pytest.mark.parametrize(
+    ("candidate", "existing", "expected"),
+    [
+        # "has gone keto" is a change of the partner's own, not a leaving; the partner's
+        # brother is someone else
+        (
+            "Partner has gone keto since March",
+            ["Partner's brother is keto", "Partner is vegetarian", "Eats fish"],
+            ("supersede", 1),
+        ),
+        (
+            "Mum's cousin lives in Galway",
+            ["Mum lives in Sligo", "Cousin Aoife lives in Cork"],
+            ("create", None),
+        ),
+    ],
+)
+def test_whose_fact_it_is(
+    embedder: Embedder, candidate: str, existing: list[str], expected: tuple[str, int | None]
+) -> None:
+    d = judge(embedder, candidate, existing)
+    assert (d.action, d.target) == expected, d.reason
+
+
+def test_a_name_with_its_role_set_off_by_commas_is_the_subject() -> None:
+    a = analyse("Rosa, the partner, eats a fully vegan diet")
+    assert a.subject == {"rosa", "partner"}
+    assert analyse("Lena, the younger sister, was born on 9 November").subject >= {"lena"}
+    # a list of names is no apposition
+    assert "user" in analyse("Likes Rome, the Alps and Lisbon").subject
+
+
+@pytest.mark.parametrize(
+    ("candidate", "existing"),
+    [
+        (
+            "Marta, the eldest sister, was born on 2 May",
+            ["Mum's birthday is 2 May", "Marta lives in Turin"],
+        ),
+        (
+            "Rocco, our dog, is allergic to chicken",
+            ["Allergic to shellfish", "Rocco eats salmon kibble"],
+        ),
+    ],
+)
+def test_a_named_role_is_someone_else(
+    embedder: Embedder, candidate: str, existing: list[str]
+) -> None:
+    d = judge(embedder, candidate, existing)
+    assert d.action == "create", d.reason
+
+
+def test_a_diet_named_as_the_slot(embedder: Embedder) -> None:
+    d = judge(
+        embedder,
+        "Vegan since January",
+        ["Diet: eats fish and eggs, no red meat", "Loves Thai food"],
+    )
+    assert (d.action, d.target) == ("supersede", 0), d.reason
+
+
+def test_seeing_someone_named_is_a_relationship(embedder: Embedder) -> None:
+    d = judge(
+        embedder,
+        "Split up with Tom last month",
+        ["Going to Rome with Tom in May", "Seeing Tom, a teacher from Leeds"],
+    )
+    assert (d.action, d.target) == ("supersede", 1), d.reason
+
+
+def test_what_still_holds_did_not_change() -> None:
+    assert not change_cues("Still can't stand mushrooms, even the new place's pasta")
+    assert not change_cues("Changed career to teaching in 2022 and still teaches maths")
+    # "still" outside the main clause: the move is still a change
+    assert "moved" in change_cues("Moved from Hove to Brighton in May; still on the coast")
+
+
+@pytest.mark.parametrize(
+    ("candidate", "existing", "expected"),
+    [
+        # what one would rather not do is denied there as in the stored item: one rule
+        (
+            "Would rather cycle than drive anywhere in town",
+            ["Doesn't drive for trips in town; cycles instead", "Owns a Brompton"],
+            ("merge", 0),
+        ),
+        (
+            "Would rather take the train than fly anywhere within Europe",
+            ["Doesn't fly for European trips; goes by rail", "Likes the aisle seat"],
+            ("merge", 0),
+        ),
+        # ... and passed over what the stored item holds: a new choice
+        (
+            "Would rather take the bus than drive to work",
+            ["Drives to work every day", "Office is in Leith"],
+            ("supersede", 0),
+        ),
+    ],
+)
+def test_what_one_would_rather_not_do(
+    embedder: Embedder, candidate: str, existing: list[str], expected: tuple[str, int | None]
+) -> None:
+    d = judge(embedder, candidate, existing, category="preference")
+    assert (d.action, d.target) == expected, d.reason
+
+
+@pytest.mark.parametrize(
+    ("candidate", "existing", "expected"),
+    [
+        # "by not sleeping", "from not stretching": a cause named, no denial
+        (
+            "Back pain flares up from not stretching after runs",
+            ["Back pain comes back when skipping the post-run stretches", "Runs 5k"],
+            ("merge", 0),
+        ),
+        (
+            "Got fined for not paying the congestion charge",
+            ["Pays the congestion charge by app", "Drives into London on Fridays"],
+            ("create", None),
+        ),
+        # ... a "not" of its own still denies
+        (
+            "Is not drinking alcohol this month",
+            ["Drinks a glass of wine most evenings", "Likes red wine"],
+            ("supersede", 0),
+        ),
+    ],
+)
+def test_not_in_a_cause_named_denies_nothing(
+    embedder: Embedder, candidate: str, existing: list[str], expected: tuple[str, int | None]
+) -> None:
+    d = judge(embedder, candidate, existing)
+    assert (d.action, d.target) == expected, d.reason
+
+
+def test_a_hedged_list_grows_nothing(embedder: Embedder) -> None:
+    existing = ["Speaks French and German", "Lives in Ghent"]
+    d = judge(embedder, "Probably speaks French, German and Dutch", existing)
+    assert (d.action, d.target) == ("merge", 0), d.reason
+    d = judge(embedder, "Speaks French, German and Dutch", existing)
+    assert (d.action, d.target) == ("supersede", 0), d.reason
