@@ -55,6 +55,7 @@ from memory_pipelines.core.judge_merge import (
 )
 from memory_pipelines.core.judge_modality import hedged_restatement, plan_settled
 from memory_pipelines.core.judge_pairs import Pair, compare, mentions
+from memory_pipelines.core.judge_rates import rate_restated
 from memory_pipelines.core.judge_restate import denial_restated, same_value_other_form
 from memory_pipelines.core.judge_rules import (
     Analysis,
@@ -255,6 +256,7 @@ def decide(
         or hedged_restatement(c, es, pairs)
         or _supersede(c, es, pairs)
         or plan_settled(c, es, pairs)
+        or rate_restated(c, es, pairs, embed)
         or same_value_other_form(pairs)
         or denial_restated(pairs)
         or slot_value_change(c, es, pairs)
