@@ -44,6 +44,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from memory_pipelines.core.judge_amend import value_put_right
 from memory_pipelines.core.judge_choices import passed_over
 from memory_pipelines.core.judge_cues import ANOTHER, SINGLE_VALUED_FRAMES, chooses
 from memory_pipelines.core.judge_lists import name_list_grew
@@ -254,6 +255,7 @@ def decide(
         _list_change(pairs)
         or name_list_grew(c, es, pairs)
         or hedged_restatement(c, es, pairs)
+        or value_put_right(c, es, pairs)
         or _supersede(c, es, pairs)
         or plan_settled(c, es, pairs)
         or rate_restated(c, es, pairs, embed)
