@@ -45,6 +45,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from memory_pipelines.core.judge_amend import value_put_right
+from memory_pipelines.core.judge_choice_stance import choice_stance
 from memory_pipelines.core.judge_choices import passed_over
 from memory_pipelines.core.judge_cues import ANOTHER, SINGLE_VALUED_FRAMES, chooses
 from memory_pipelines.core.judge_lists import name_list_grew
@@ -262,6 +263,7 @@ def decide(
         or same_value_other_form(pairs)
         or denial_restated(pairs)
         or slot_value_change(c, es, pairs)
+        or choice_stance(c, es, pairs)
         or passed_over(c, es, pairs)
     )
     if decision:
