@@ -57,6 +57,7 @@ from memory_pipelines.core.judge_merge import (
 )
 from memory_pipelines.core.judge_modality import hedged_restatement, plan_settled
 from memory_pipelines.core.judge_pairs import Pair, compare, mentions
+from memory_pipelines.core.judge_pending import pending_change
 from memory_pipelines.core.judge_rates import rate_restated
 from memory_pipelines.core.judge_restate import denial_restated, same_value_other_form
 from memory_pipelines.core.judge_rules import (
@@ -257,6 +258,7 @@ def decide(
         or name_list_grew(c, es, pairs)
         or hedged_restatement(c, es, pairs)
         or value_put_right(c, es, pairs)
+        or pending_change(c, es, pairs)
         or _supersede(c, es, pairs)
         or plan_settled(c, es, pairs)
         or rate_restated(c, es, pairs, embed)
