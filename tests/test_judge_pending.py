@@ -1,6 +1,7 @@
 """The dedup judge reads a change only considered ("Thinking about switching from Jira to
 Linear") as a new item: no stored value moved (judge_pending); a change made, or a stored plan
-changed, still supersedes.
+changed, still supersedes. A change of someone ("Tariq moved to Glasgow") names whom it
+is about, not an old value: an item of another attribute of theirs stands (judge._supersede).
 
 Every case is written for this file (none is taken from a case set). Decisions go through
 `decide` with the real embedder.
@@ -41,4 +42,16 @@ def test_stored_plan_changed_still_supersedes(embedder: Embedder) -> None:
         ["Thinking of moving the blog to Hugo", "Blog runs on WordPress"],
         category="decision",
     )
+    assert (d.action, d.target) == ("supersede", 0), d.reason
+
+
+def test_move_of_a_person_does_not_replace_another_attribute(embedder: Embedder) -> None:
+    # "Tariq" is whom the move is about, not an old value: the item about his job stands.
+    d = judge(
+        embedder,
+        "Cousin Tariq moved to Glasgow",
+        ["Tariq is a paramedic", "Brother lives in Glasgow"],
+    )
+    assert d.action == "create", d.reason
+    d = judge(embedder, "Cousin Tariq moved to Glasgow", ["Tariq lives in Dundee"])
     assert (d.action, d.target) == ("supersede", 0), d.reason

@@ -193,7 +193,7 @@ def _supersede(c: Analysis, es: Sequence[Analysis], pairs: Sequence[Pair]) -> Ju
         # "Her team is nine people now" beside "Leads a team of six": a count of one named
         # thing that moved is what a weak cue reports, a little further off than other values.
         or (best.cos >= SUPERSEDE_FLOOR and _count_changed(best))
-        or best.old_hit > 0
+        or (best.old_hit > 0 and not (best.old_is_subject and not best.holder_replaced))
         or best.frame_match
         or best.polarity_flip
         or best.shared_value_names > 0
