@@ -67,6 +67,7 @@ from memory_pipelines.core.judge_rules import (
     lowercase_vocabulary,
     said_on,
 )
+from memory_pipelines.core.judge_said_again import said_again
 from memory_pipelines.core.judge_slots import Embed, slot_value_change, value_changed
 from memory_pipelines.core.judge_types import JudgeDecision, JudgeItem
 
@@ -259,6 +260,7 @@ def decide(
         or hedged_restatement(c, es, pairs)
         or value_put_right(c, es, pairs)
         or pending_change(c, es, pairs)
+        or said_again(c, es, pairs)
         or _supersede(c, es, pairs)
         or plan_settled(c, es, pairs)
         or rate_restated(c, es, pairs, embed)
