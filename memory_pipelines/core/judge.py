@@ -70,6 +70,7 @@ from memory_pipelines.core.judge_rules import (
 from memory_pipelines.core.judge_said_again import said_again
 from memory_pipelines.core.judge_slots import Embed, slot_value_change, value_changed
 from memory_pipelines.core.judge_types import JudgeDecision, JudgeItem
+from memory_pipelines.core.judge_units import same_measure
 
 SUPERSEDE_FLOOR = 0.45  # cosine that makes a stored item the plausible target of a strong cue
 # ... of a weak cue, which often rides along with an unchanged fact: there the cosine is
@@ -264,6 +265,7 @@ def decide(
         or _supersede(c, es, pairs)
         or plan_settled(c, es, pairs)
         or rate_restated(c, es, pairs, embed)
+        or same_measure(c, es, pairs)
         or same_value_other_form(pairs)
         or denial_restated(pairs)
         or slot_value_change(c, es, pairs)
