@@ -13,7 +13,10 @@ The flow of `decide()`, first answer wins; every answer carries its reason:
 1. A list that grew or shrank is a new value of its slot (supersede, `judge_claims`), and so is
    a list of names with a member more, its members written with asides (`judge_lists`); a
    hedged candidate names no new value, so no list of its grew.
-2. A hedged restatement confirms the nearest stated item (merge, `judge_modality`).
+2. A hedged restatement confirms the nearest stated item (merge, `judge_modality`). A
+   correction naming the old value ("X, not Y") replaces the item holding Y (`judge_amend`); a
+   change only considered replaces nothing (`judge_pending`); a claim "confirmed again" merges
+   (`judge_said_again`).
 3. A change cue ("no longer", "moved", "pushed to", "instead"), a flipped negation or a contrast
    turned round sends the candidate to the supersede branch. Among the items about the
    candidate's subject (or one whose holder it says left), the one with the best change
@@ -26,14 +29,16 @@ The flow of `decide()`, first answer wins; every answer carries its reason:
    exception ("makes an exception for ...") replace nothing.
 4. A firm statement settles a stored plan on its topic, and a reported change settles a process
    under way (supersede, `judge_modality`).
-5. The same value in another form, or the same denial in other words (merge, `judge_restate`).
+5. The same value in another form (a rate per another period, `judge_rates`; a measure in
+   another unit, `judge_units`), or the same denial in other words (merge, `judge_restate`).
 6. One single-valued slot with another value, one typed value changed with the rest of its
    frame kept, or one thing measured in one unit with another number (`judge_counts`), is an
    uncued update (supersede, `judge_slots`).
    A deadline of one thing (deadline, due, by a date) at another date replaces the stored one
    (`judge_deadlines`).
    A choice that names what it passed over ("prefers X to Y", "chose X over Y") replaces the
-   stored item that holds Y as its own (supersede, `judge_choices`).
+   stored item that holds Y as its own (supersede, `judge_choices`), or agrees with the
+   stance a stored item takes on X and Y (`judge_choice_stance`).
 7. Otherwise the nearest item about the candidate's own subject (cosine plus word containment,
    against a threshold that rises for long sentences) is merged into, unless it is a near miss
    (other subject, value, slot, object, an exception or a rule beside one, an attribute the
@@ -48,6 +53,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from memory_pipelines.core.judge_amend import value_put_right
+from memory_pipelines.core.judge_choice_stance import choice_stance
 from memory_pipelines.core.judge_choices import passed_over
 from memory_pipelines.core.judge_cues import (
     ANOTHER,
@@ -67,6 +74,8 @@ from memory_pipelines.core.judge_merge import (
 )
 from memory_pipelines.core.judge_modality import hedged_restatement, plan_settled
 from memory_pipelines.core.judge_pairs import Pair, compare
+from memory_pipelines.core.judge_pending import pending_change
+from memory_pipelines.core.judge_rates import rate_restated
 from memory_pipelines.core.judge_restate import (
     cue_value_stored,
     denial_restated,
@@ -80,8 +89,10 @@ from memory_pipelines.core.judge_rules import (
     lowercase_vocabulary,
     said_on,
 )
+from memory_pipelines.core.judge_said_again import said_again
 from memory_pipelines.core.judge_slots import Embed, slot_value_change, value_changed
 from memory_pipelines.core.judge_types import JudgeDecision, JudgeItem
+from memory_pipelines.core.judge_units import same_measure
 
 SUPERSEDE_FLOOR = 0.45  # cosine that makes a stored item the plausible target of a strong cue
 # ... of a weak cue, which often rides along with an unchanged fact: there the cosine is
@@ -185,7 +196,7 @@ def _supersede(c: Analysis, es: Sequence[Analysis], pairs: Sequence[Pair]) -> Ju
         # "Her team is nine people now" beside "Leads a team of six": a count of one named
         # thing that moved is what a weak cue reports, a little further off than other values.
         or (best.cos >= SUPERSEDE_FLOOR and _count_changed(best))
-        or best.old_hit > 0
+        or (best.old_hit > 0 and not (best.old_is_subject and not best.holder_replaced))
         or best.frame_match
         or best.polarity_flip
         or best.shared_value_names > 0
@@ -251,14 +262,20 @@ def decide(
     decision = (
         listed
         or hedged_restatement(c, es, pairs)
+        or value_put_right(c, es, pairs)
+        or pending_change(c, es, pairs)
+        or said_again(c, es, pairs)
         or _supersede(c, es, pairs)
         or plan_settled(c, es, pairs)
+        or rate_restated(c, es, pairs, embed)
+        or same_measure(c, es, pairs)
         or same_value_other_form(pairs)
         # an exception beside a rule denies nothing the rule denies ("hotfixes are the one
         # exception to the no-Friday-deploys rule")
         or (None if c.exception else denial_restated(pairs))
         or slot_value_change(c, es, pairs)
         or deadline_moved(c, es, pairs)
+        or choice_stance(c, es, pairs)
         or passed_over(c, es, pairs)
     )
     if decision:

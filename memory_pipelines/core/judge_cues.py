@@ -92,7 +92,11 @@ _CHANGE_CUES: tuple[tuple[str, str], ...] = (
         # out or to a time ("push notifications", "pushed him to keep going" move none).
         r"|\bpush(es|ed|ing)?\b(?: [\w'-]+){0,4}? (back|out)\b"
         rf"|\bpush(es|ed|ing)?\b(?: [\w'-]+){{0,4}}? (to|till|until|into) (the )?(\d|next\b"
-        rf"|later\b|early\b|mid\b|late\b|end\b|{_MONTH_ALT}|{_WEEKDAY_ALT})",
+        rf"|later\b|early\b|mid\b|late\b|end\b|{_MONTH_ALT}|{_WEEKDAY_ALT})"
+        # "Moved to 30 June", "changed to Thursdays": a move to a time is a date's, not a home's
+        rf"|\b(moved|changed|shifted)( back| forward| up)? (to|till|until|into) (the )?"
+        rf"(\d{{1,2}}(st|nd|rd|th)? ({_MONTH_ALT})|\d{{1,2}}[:.]\d\d|\d{{1,2}} ?[ap]m\b"
+        rf"|(19|20)\d\d\b|next (week|month|year|{_WEEKDAY_ALT})|({_MONTH_ALT}|{_WEEKDAY_ALT})s?\b)",
     ),
     # "Remortgaged at 3.6%", "came to £610 at renewal": a deal made again on new terms; a
     # value of its kind (a rate, a price) moved, as with "number moved".
