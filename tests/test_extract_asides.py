@@ -28,6 +28,20 @@ def test_a_resolution_said_to_oneself_is_no_memory() -> None:
     assert _kept("I have to move out of my flat in Leeds by March.") != []
 
 
+def test_a_pledge_of_effort_alone_is_no_memory() -> None:
+    assert _kept("Sure, Maria! I'll do my best to find some resources.") == []
+    assert aside("I'll do my best to finish the quilt by Friday.") is None
+
+
+def test_a_feeling_that_names_nothing_of_the_speakers_is_no_memory() -> None:
+    assert _kept("Thanks! I'm so glad everyone could make it.") == []
+    assert aside("I'm truly grateful for all the support I've got.") == "feeling"
+    # the speaker's own thing, a number or a name: a fact told as a feeling
+    assert aside("I'm lucky to have my husband and kids.") is None
+    assert aside("I'm so proud I ran the Boston marathon.") is None
+    assert _kept("I'm lucky to have my husband and kids.") != []
+
+
 def test_a_confident_guess_about_an_outcome_is_no_memory() -> None:
     assert _kept("Wow, what a touching moment. I'm sure it made a big impact.") == []
     assert aside("I'm sure it'll pay off.") == "guess"

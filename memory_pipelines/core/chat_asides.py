@@ -6,7 +6,11 @@ speaker, read by what the sentence does, not by its topic.
   open the studio in May").
 - a resolution said to oneself: an obligation with nothing to do but keep a frame of mind
   ("Gotta stay resilient and focused", "I have to focus on why I started"); a task with its
-  thing or time stays ("I have to renew my passport by June").
+  thing or time stays ("I have to renew my passport by June"); so is a pledge of effort alone
+  ("I'll do my best to find some resources").
+- a feeling about others or the moment that names nothing of the speaker's ("I'm so glad
+  everyone could make it", "I'm truly grateful for all the support I've got"); a feeling that
+  holds the speaker's own thing is kept ("I'm lucky to have my husband and kids").
 - a confident guess about how things will turn out ("I'm sure it'll pay off", "I'm sure it made
   a big impact"): an outcome foreseen, no fact; said after a fact in the same sentence ("I got a
   temp job, but I'm sure it'll be worth it") it is a mood clause and the fact is kept.
@@ -15,6 +19,8 @@ Used by core/extract_parts.py for turns between people. Pure Python.
 """
 
 from __future__ import annotations
+
+import re
 
 from memory_pipelines.core.concrete import WHEN
 from memory_pipelines.core.patterns import rx
@@ -33,12 +39,23 @@ _SPECTATOR = rx(
 _OBLIGED = rx(
     r"^\W*(?:i\s+)?(?:gotta|got to|'ve got to|have got to|have to|need to|must)\s+(?P<rest>.+)$"
 )
+# A pledge of effort with nothing done yet: "I'll do my best to find some resources".
+_EFFORT = rx(
+    r"^\W*(?:i'll|i will|i'm going to|i am going to|gonna) (?:do|try) my (?:best|hardest)\b"
+)
 # What a resolution keeps to: a frame of mind, not a thing done ("stay focused", "keep going",
 # "focus on why I started", "make time to dance", "remember ...", "believe in myself").
 _FRAME = rx(
     r"^(?:stay|keep|focus|remember|believe|trust|remind|make time|push|never|not|always|"
     r"be (?:strong|positive|patient|brave|grateful|kind|myself))\b"
 )
+# The speaker's feeling as the whole predicate: "I'm so glad ...", "I feel blessed to ...".
+_FEELING = rx(
+    r"^\W*(?:i'm|i am|i feel|i felt|i was)\s+(?:(?:so|really|truly|very|super|just)\s+)*"
+    r"(?:glad|grateful|thankful|lucky|blessed|proud|happy)\b"
+)
+# What makes a feeling the speaker's fact: their own thing ("my husband"), a number or a name.
+_OWN_THING = re.compile(r"\b(?:[Mm]y|[Oo]ur)\b|\d|\b[A-Z][a-z]+")
 # "I'm sure it'll pay off", "I know it will work out": certainty about an outcome.
 _SURE = rx(
     r"^\W*(?:i'm|i am|i feel|i'm (?:just |so |really )?)\s*(?:so |really |just |pretty )?"
@@ -52,11 +69,15 @@ _OUTCOME = rx(
 
 def aside(sentence: str) -> str | None:
     """Why a first-person sentence said to another person tells no fact about the speaker
-    ("spectator", "resolution", "guess"), or None."""
+    ("spectator", "resolution", "feeling", "guess"), or None."""
+    if _FEELING.match(sentence) and not _OWN_THING.search(sentence, 1):
+        return "feeling"
     if _SPECTATOR.search(sentence):
         return "spectator"
     obliged = _OBLIGED.match(sentence)
     if obliged and _FRAME.match(obliged.group("rest")) and not WHEN.search(sentence):
+        return "resolution"
+    if _EFFORT.match(sentence) and not WHEN.search(sentence):
         return "resolution"
     sure = _SURE.match(sentence)
     if sure and _OUTCOME.search(sure.group("rest")):
