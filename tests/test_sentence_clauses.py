@@ -7,7 +7,7 @@ import pytest
 
 from memory_pipelines.core.extract_parts import durable_parts, names_somebody
 from memory_pipelines.core.sentence_clauses import without_chat_time, without_mood_clause
-from memory_pipelines.core.sentence_forms import with_subject
+from memory_pipelines.core.sentence_forms import with_subject, without_picture_frame
 from memory_pipelines.core.sentence_kinds import sentence_kind
 from memory_pipelines.core.third_person import third_person
 
@@ -136,3 +136,29 @@ def test_chat_shorthand_is_written_out_in_the_memory() -> None:
     turns = [WindowTurn(1, "user", "Melanie", "I took my fam camping in the mountains.", said)]
     (cand,) = extract_window(turns, pronoun_of=lambda _: "she")
     assert cand["context"] == "Melanie took her family camping in the mountains."
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "That pic's from when my dance crew took home first in a local comp last year.",
+            "My dance crew took home first in a local comp last year.",
+        ),
+        ("that pic was from a show I went to.", "I went to a show."),
+        (
+            "That picture was from a trip we took last year for my daughter Sara's birthday!",
+            "We took a trip last year for my daughter Sara's birthday!",
+        ),
+        # nothing done that the picture comes from: left alone
+        ("This pic's from last night - everyone was having a blast.", None),
+        ("That photo is from my wedding.", None),
+    ],
+)
+def test_a_picture_said_to_come_from_what_the_speaker_did_is_that_deed(
+    text: str, expected: str | None
+) -> None:
+    assert without_picture_frame(text) == (expected or text)
+    if expected is not None:
+        kept = durable_parts(text, "user", [], "Gina", to_person=True)
+        assert [s for s, _ in kept] == [expected]

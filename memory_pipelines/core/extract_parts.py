@@ -16,9 +16,15 @@ import re
 from collections.abc import Callable, Sequence
 
 from memory_pipelines.core import policy, sentence_kinds
+from memory_pipelines.core.chat_asides import aside
 from memory_pipelines.core.promises import bookkeeping
 from memory_pipelines.core.sentence_clauses import without_chat_time, without_mood_clause
-from memory_pipelines.core.sentence_forms import is_mood, with_subject, without_opener
+from memory_pipelines.core.sentence_forms import (
+    is_mood,
+    with_subject,
+    without_opener,
+    without_picture_frame,
+)
 from memory_pipelines.core.speech_acts import SHOWN
 
 CAPITALISED = re.compile(r"\b([A-Z][a-z]+(?:\s+[A-Z][a-z]+)*)\b")
@@ -218,7 +224,8 @@ def durable_parts(
     role = role.lower()
     for n, raw in enumerate(sentence_kinds.sentences(text)):
         sentence = without_chat_time(without_bookkeeping(_without_tag(raw)))
-        sentence = with_subject(without_mood_clause(without_opener(sentence), _about_somebody))
+        sentence = without_picture_frame(without_opener(sentence))
+        sentence = with_subject(without_mood_clause(sentence, _about_somebody))
         if not sentence:
             continue
         kind = sentence_kinds.sentence_kind(sentence, role)
@@ -235,6 +242,8 @@ def durable_parts(
             continue
         if to_person and (SHOWN.search(sentence) or SHOWN.search(raw)):
             continue  # presents a picture the memory will not have
+        if to_person and aside(sentence):
+            continue  # "Can't wait to see the vid!", "Gotta stay focused": no fact of theirs
         # Between people a save reason must be about somebody too ("Meal times are always fun"
         # is an opinion, no preference), and only a promise may speak to the listener.
         # The fix for the problem just told, in a chat with the assistant (between people,

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from memory_pipelines.core import sentence_kinds
-from memory_pipelines.core.past_tense import IRREGULAR_PAST
+from memory_pipelines.core.past_tense import IRREGULAR_PAST, PAST_VERB
 
 _INTERJECTION = (
     r"yes|yeah|yep|yup|no|nope|oh|ooh|ah|aw+|well|sure|ok(?:ay)?|right|hmm+|um+|actually|wow|"
@@ -77,6 +77,45 @@ def without_opener(sentence: str) -> str:
     """The sentence without its opener ("Yeah, I painted it" -> "I painted it")."""
     rest = _OPENER.sub("", sentence, count=1).strip().lstrip(",;:-—– ")
     return rest[:1].upper() + rest[1:] if rest else ""
+
+
+# A picture in the chat said to come from something the speaker did: "That pic's from when my crew
+# won a comp", "That picture was from a trip we took last year", "that pic was from a show I
+# went to". The memory will not have the picture; what it comes from is the fact.
+_PICTURE_FROM = re.compile(
+    r"^(?:that|this|the) (?:pic|picture|photo|snap|shot)(?:'s| is| was) from (?P<when>when )?"
+    r"(?P<rest>.+)$",
+    re.IGNORECASE,
+)
+_SUBJECT = r"(?:i|we|my \w+|our \w+)"
+# "a trip we took last year": the thing, then who did what with it (its preposition perhaps
+# left at the end: "a show I went to").
+_DONE_WITH = re.compile(
+    rf"^(?P<np>(?:a|an|the|my|our|this|that) (?:[\w'-]+ ){{0,2}}?[\w'-]+) (?P<subj>{_SUBJECT}) "
+    rf"(?P<verb>{PAST_VERB})(?P<prep> (?:to|at|on|in|with|for|into))?(?P<tail>(?:\W.*)?)$",
+    re.IGNORECASE,
+)
+
+
+def without_picture_frame(sentence: str) -> str:
+    """What a picture shown in the chat comes from, said as the speaker's statement: "That pic's
+    from when my dance crew took home first" -> "My dance crew took home first"; "that pic was
+    from a show I went to" -> "I went to a show". Anything else is left alone ("This pic's from
+    last night" says nothing done)."""
+    m = _PICTURE_FROM.match(sentence.strip())
+    if m is None:
+        return sentence
+    rest = m.group("rest")
+    if m.group("when") or re.match(rf"{_SUBJECT}\s", rest, re.IGNORECASE):
+        said = rest
+    else:
+        done = _DONE_WITH.match(rest)
+        if done is None:
+            return sentence
+        prep = done.group("prep") or ""
+        said = f"{done.group('subj')} {done.group('verb')}{prep} {done.group('np')}"
+        said += done.group("tail")
+    return said[:1].upper() + said[1:]
 
 
 # A sentence that opens with a negated auxiliary or a verb of wishing and thanking, its "I"
