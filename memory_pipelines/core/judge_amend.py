@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from memory_pipelines.core.judge_lexicon import content_stems, words
-from memory_pipelines.core.judge_pairs import Pair
+from memory_pipelines.core.judge_pairs import Pair, nearest
 from memory_pipelines.core.judge_rules import Analysis
 from memory_pipelines.core.judge_types import JudgeDecision
 from memory_pipelines.core.judge_values import read_values
@@ -88,7 +88,4 @@ def value_put_right(
             for start, old in olds
         )
     ]
-    if not held:
-        return None
-    best = max(held, key=lambda p: p.cos)
-    return JudgeDecision("supersede", best.index, "a stored value put right (the old one named)")
+    return nearest(held, "supersede", "a stored value put right (the old one named)")

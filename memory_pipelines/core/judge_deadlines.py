@@ -14,7 +14,7 @@ import re
 from collections.abc import Sequence
 
 from memory_pipelines.core.judge_lexicon import content_stems, words
-from memory_pipelines.core.judge_pairs import Pair
+from memory_pipelines.core.judge_pairs import Pair, nearest
 from memory_pipelines.core.judge_rules import Analysis
 from memory_pipelines.core.judge_types import JudgeDecision
 
@@ -53,7 +53,4 @@ def deadline_moved(
         and sets_deadline(es[p.index])
         and same_thing(c, es[p.index])
     ]
-    if not moved:
-        return None
-    best = max(moved, key=lambda p: p.cos)
-    return JudgeDecision("supersede", best.index, "the deadline of one thing moved (no cue)")
+    return nearest(moved, "supersede", "the deadline of one thing moved (no cue)")

@@ -26,6 +26,7 @@ from memory_pipelines.core.judge_stance import (
     contrast_turned,
     main_stance_turned,
 )
+from memory_pipelines.core.judge_types import JudgeDecision
 from memory_pipelines.core.judge_values import shared_values, value_conflicts
 from memory_pipelines.core.judge_who import same_family, subject_conflict
 
@@ -281,3 +282,12 @@ def compare(
         aside_hit=bool(_plain(aside - who) & e.stems),
         stance_turned=main_stance_turned(c_claims, e_claims, who),
     )
+
+
+def nearest(chosen: Sequence[Pair], action: str, reason: str) -> JudgeDecision | None:
+    """`action` on the nearest of the pairs a reader chose (None when it chose none); `reason`
+    may name the cosine as {cos}."""
+    if not chosen:
+        return None
+    best = max(chosen, key=lambda p: p.cos)
+    return JudgeDecision(action, best.index, reason.format(cos=best.cos))

@@ -19,7 +19,7 @@ import re
 from collections.abc import Sequence
 
 from memory_pipelines.core.judge_amounts import CURRENCY_BEFORE
-from memory_pipelines.core.judge_pairs import Pair
+from memory_pipelines.core.judge_pairs import Pair, nearest
 from memory_pipelines.core.judge_rules import Analysis
 from memory_pipelines.core.judge_slots import Embed
 from memory_pipelines.core.judge_types import JudgeDecision
@@ -97,7 +97,4 @@ def rate_restated(
         and mine & rates(es[p.index].text)
         and _same_thing(c.text, es[p.index].text, embed)
     ]
-    if not same:
-        return None
-    best = max(same, key=lambda p: p.cos)
-    return JudgeDecision("merge", best.index, "the same amount per period in another form")
+    return nearest(same, "merge", "the same amount per period in another form")

@@ -25,7 +25,7 @@ from memory_pipelines.core.judge_cues import TO_CUES, WEAK_CUES
 from memory_pipelines.core.judge_lexicon import stem
 from memory_pipelines.core.judge_mentions import mentions
 from memory_pipelines.core.judge_modality import kinds_apart
-from memory_pipelines.core.judge_pairs import Pair
+from memory_pipelines.core.judge_pairs import Pair, nearest
 from memory_pipelines.core.judge_rules import Analysis
 from memory_pipelines.core.judge_types import JudgeDecision
 
@@ -41,10 +41,7 @@ def _clean(p: Pair) -> bool:
 
 def same_value_other_form(pairs: Sequence[Pair]) -> JudgeDecision | None:
     same = [p for p in pairs if p.other_form and p.same_category and _clean(p)]
-    if not same:
-        return None
-    best = max(same, key=lambda p: p.cos)
-    return JudgeDecision("merge", best.index, "the same value in another form")
+    return nearest(same, "merge", "the same value in another form")
 
 
 def denial_restated(pairs: Sequence[Pair]) -> JudgeDecision | None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from memory_pipelines.core.judge_mentions import mentions
-from memory_pipelines.core.judge_pairs import Pair
+from memory_pipelines.core.judge_pairs import Pair, nearest
 from memory_pipelines.core.judge_rules import Analysis
 from memory_pipelines.core.judge_types import JudgeDecision
 from memory_pipelines.core.patterns import rx
@@ -35,7 +35,4 @@ def said_again(c: Analysis, es: Sequence[Analysis], pairs: Sequence[Pair]) -> Ju
         # or thing it names must be in the stored item too ("that daughter Mia is ...")
         and all(mentions(es[p.index], n) for n in c.entities - {"user"})
     ]
-    if not same:
-        return None
-    best = max(same, key=lambda p: p.cos)
-    return JudgeDecision("merge", best.index, f"the claim said again (cos {best.cos:.2f})")
+    return nearest(same, "merge", "the claim said again (cos {cos:.2f})")

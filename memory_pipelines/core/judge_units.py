@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from memory_pipelines.core.judge_pairs import Pair
+from memory_pipelines.core.judge_pairs import Pair, nearest
 from memory_pipelines.core.judge_rules import Analysis
 from memory_pipelines.core.judge_types import JudgeDecision
 from memory_pipelines.core.patterns import rx
@@ -72,7 +72,4 @@ def same_measure(
         and all(k.startswith("n:") for k in p.value_conflicts)
         and _agree(mine, measures(es[p.index].text))
     ]
-    if not same:
-        return None
-    best = max(same, key=lambda p: p.cos)
-    return JudgeDecision("merge", best.index, "the same measure in other units")
+    return nearest(same, "merge", "the same measure in other units")
