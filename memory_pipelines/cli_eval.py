@@ -76,11 +76,28 @@ cases_option = click.option(
 )
 
 
+def _tuning_sets(files: tuple[Path, ...], folder: Path) -> dict[str, list[dict]]:
+    """The case sets a learned chooser is fitted on: those given, or every set of the folder
+    but the held-out ones."""
+    paths = _case_sets(files, folder)
+    return {p.stem: _jsonl(p) for p in paths if files or not p.stem.endswith(HELD_OUT)}
+
+
+fit_option = click.option(
+    "--fit",
+    is_flag=True,
+    help="Fit the local backend's learned chooser on the case sets (default: all but the"
+    " held-out ones), write it into the package, and print each set's accuracy by a model"
+    " fitted on the others beside the rules'.",
+)
+
+
 @eval_group.command("judge")
 @cases_option
 @backend_option
 @out_option
-def eval_judge(files: tuple[Path, ...], backend: str, out: Path | None) -> None:
+@fit_option
+def eval_judge(files: tuple[Path, ...], backend: str, out: Path | None, fit: bool) -> None:
     """Dedup judge accuracy on labelled cases (decision and target both right)."""
     from memory_pipelines.evals.judge import evaluate
     from memory_pipelines.models.base import Models
@@ -89,6 +106,14 @@ def eval_judge(files: tuple[Path, ...], backend: str, out: Path | None) -> None:
     from memory_pipelines.store.db import get_database
 
     emb = get_embedder()
+    if fit:
+        from memory_pipelines.core.judge_eval import fit_judge
+        from memory_pipelines.core.judge_model import MODEL_PATH
+
+        model, report = fit_judge(_tuning_sets(files, DATA / "judge"), emb)
+        MODEL_PATH.write_text(model.to_json(), encoding="utf-8")
+        _emit({"written": str(MODEL_PATH), "leave_one_set_out": report}, out)
+        return
     models, db = Models(make_backend(backend, emb)), get_database()
     reports = {
         path.stem: evaluate(db, models, emb, _jsonl(path))

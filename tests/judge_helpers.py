@@ -3,9 +3,17 @@ as texts, embedded by the real model, the stored ones said on `said_on`."""
 
 from __future__ import annotations
 
+import pytest
+
 from memory_pipelines.core.judge import decide
 from memory_pipelines.core.judge_types import JudgeDecision, JudgeItem
 from memory_pipelines.models.embedder import Embedder
+
+# A case the rules answer right and the learned chooser (core/judge_model.py) overrides: a known
+# miss of the shipped judge, kept strict so that a refit which mends it is noticed.
+LEARNED_MISS = pytest.mark.xfail(
+    strict=True, reason="the learned chooser overrides the rules' right answer here"
+)
 
 
 def judge(

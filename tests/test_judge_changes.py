@@ -15,7 +15,7 @@ from memory_pipelines.core.judge_rules import analyse
 from memory_pipelines.core.judge_types import JudgeItem
 from memory_pipelines.core.judge_values import read_values
 from memory_pipelines.models.embedder import Embedder
-from tests.judge_helpers import judge
+from tests.judge_helpers import LEARNED_MISS, judge
 
 
 def test_birth_is_a_weak_cue() -> None:
@@ -210,11 +210,12 @@ def _decision(embedder: Embedder, candidate: str, plan: str, fact: str) -> tuple
             "Kids' half-term is the last week of October",
             ("create", None),
         ),
-        (
+        pytest.param(
             "Renewed the car insurance with Harbourline",
             "Considering switching the home insurance to a cheaper provider",
             "Car is a 2018 Skoda Octavia",
             ("create", None),
+            marks=LEARNED_MISS,
         ),
         (
             "Adopted a greyhound from the rescue centre",

@@ -1,7 +1,8 @@
 """The dedup judge reads a change only considered ("Thinking about switching from Jira to
 Linear") as a new item: no stored value moved (judge_pending); a change made, or a stored plan
 changed, still supersedes. A change of someone ("Tariq moved to Glasgow") names whom it
-is about, not an old value: an item of another attribute of theirs stands (judge._supersede).
+is about, not an old value: an item of another attribute of theirs stands
+(judge_supersede.cued_change).
 
 Every case is written for this file (none is taken from a case set). Decisions go through
 `decide` with the real embedder.

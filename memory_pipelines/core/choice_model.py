@@ -35,10 +35,13 @@ class ChoiceModel:
         return np.asarray(rows, dtype=np.float64) / self.scale @ self.weights
 
     def reasons(self, row: np.ndarray, against: np.ndarray, top: int = 3) -> list[str]:
-        """The features that most favour `row` over `against` (another option of the case)."""
-        diff = (np.asarray(row) - np.asarray(against)) / self.scale * self.weights
-        order = np.argsort(-diff)[:top]
-        return [self.names[i] for i in order if diff[i] > 0]
+        """The features that most favour `row` over `against` (another option of the case):
+        a feature of `row` by its name, one of `against` that counts against it as
+        "against <name>"."""
+        row, against = np.asarray(row), np.asarray(against)
+        diff = (row - against) / self.scale * self.weights
+        order = [i for i in np.argsort(-diff)[:top] if diff[i] > 0]
+        return [self.names[i] if row[i] > against[i] else f"against {self.names[i]}" for i in order]
 
     def to_json(self) -> str:
         body = {

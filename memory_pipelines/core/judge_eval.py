@@ -5,11 +5,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from memory_pipelines.core.judge import decide
-from memory_pipelines.core.judge_types import JudgeItem
+import numpy as np
+
+from memory_pipelines.core.choice_model import ChoiceModel, fit
+from memory_pipelines.core.judge import case_options, decide
+from memory_pipelines.core.judge_model import NAMES, Option, as_option
+from memory_pipelines.core.judge_types import JudgeDecision, JudgeItem
 
 
 def _item(raw: dict[str, Any]) -> JudgeItem:
@@ -71,3 +75,53 @@ def evaluate(cases: Sequence[dict[str, Any]], embedder: Any) -> dict[str, Any]:
         "wrong_target": wrong_target,
         "misses": misses,
     }
+
+
+def _gold(case: dict[str, Any]) -> tuple[str, int | None]:
+    if case["label"] == "create":
+        return ("create", None)
+    ids = [x["id"] for x in case["existing"]]
+    return (case["label"], ids.index(case["target"]))
+
+
+def _option_sets(
+    sets: Mapping[str, Sequence[dict[str, Any]]], embedder: Any
+) -> dict[str, list[tuple[JudgeDecision, np.ndarray, list[Option], int]]]:
+    """Per set, per case: the rules' decision, the options' rows, the options, the gold one."""
+    out: dict[str, list[tuple[JudgeDecision, np.ndarray, list[Option], int]]] = {}
+    for name, cases in sets.items():
+        texts = [t for c in cases for t in (c["candidate"]["context"],
+                 *(x["context"] for x in c["existing"]))]  # fmt: skip
+        vecs = iter(embedder.embed(texts))
+        out[name] = []
+        for case in cases:
+            cand_vec = next(vecs)
+            ex_vecs = np.stack([next(vecs) for _ in case["existing"]])
+            rules, rows, options = case_options(
+                _item(case["candidate"]), [_item(x) for x in case["existing"]],
+                cand_vec, ex_vecs, embed=embedder.embed,
+            )  # fmt: skip
+            out[name].append((rules, rows, options, options.index(_gold(case))))
+    return out
+
+
+def fit_judge(
+    sets: Mapping[str, Sequence[dict[str, Any]]], embedder: Any
+) -> tuple[ChoiceModel, dict[str, dict[str, float]]]:
+    """Fit the judge's chooser on every set given, and say how it generalises: each set scored
+    by a model fitted on the others (leave one set out) beside the rules alone on it (the rules
+    were written on these sets, so their figure is flattered; the model's is not)."""
+    cases = _option_sets(sets, embedder)
+
+    def fitted(names: Sequence[str]) -> ChoiceModel:
+        chosen = [c for n in names for c in cases[n]]
+        return fit([c[1] for c in chosen], [c[3] for c in chosen], NAMES, trained_on=names)
+
+    report: dict[str, dict[str, float]] = {}
+    for name, held in cases.items():
+        model = fitted([n for n in cases if n != name])
+        learned = sum(int(np.argmax(model.scores(rows))) == gold for _, rows, _, gold in held)
+        rules = sum(options.index(as_option(r)) == gold for r, _, options, gold in held)
+        n = len(held)
+        report[name] = {"rules": round(rules / n, 4), "learned": round(learned / n, 4), "n": n}
+    return fitted(list(cases)), report

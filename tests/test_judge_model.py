@@ -1,0 +1,73 @@
+"""The judge's learned chooser (core/judge_model.py): the shipped weights fit the features the
+code computes and no held-out set; the chooser keeps the rules' reason when it agrees and says
+so when it overrides; fitting is deterministic and reports each set left out."""
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+from memory_pipelines.core.judge import case_options
+from memory_pipelines.core.judge_eval import _item, evaluate, fit_judge
+from memory_pipelines.core.judge_model import NAMES, choose, shipped_model
+from memory_pipelines.models.embedder import Embedder
+
+DATA = Path(__file__).resolve().parent.parent / "benchmarks/data/judge"
+
+
+def _cases(name: str) -> list[dict]:
+    return [json.loads(line) for line in (DATA / name).read_text().splitlines() if line.strip()]
+
+
+def _stored(case: dict) -> list[str]:
+    return [x["context"] for x in case["existing"]]
+
+
+def test_the_shipped_model_reads_todays_features_and_no_held_out_set() -> None:
+    model = shipped_model()  # raises when fitted on other features
+    assert model.names == NAMES
+    assert model.trained_on and not any(name.endswith("_g") for name in model.trained_on)
+    assert "judge_patterns" in model.trained_on
+
+
+def test_the_chooser_keeps_the_rules_reason_or_names_its_own(embedder: Embedder) -> None:
+    cases = _cases("judge_j.jsonl")  # a hard set: the chooser overrides the rules on some
+    texts = [t for c in cases for t in (c["candidate"]["context"], *_stored(c))]
+    vecs = iter(embedder.embed(texts))
+    kept = overridden = 0
+    for case in cases:
+        cand_vec = next(vecs)
+        ex_vecs = np.stack([next(vecs) for _ in case["existing"]])
+        rules, rows, options = case_options(
+            _item(case["candidate"]),
+            [_item(x) for x in case["existing"]],
+            cand_vec,
+            ex_vecs,
+            embed=embedder.embed,
+        )
+        d = choose(rules, rows, options)
+        if (d.action, d.target) == (rules.action, rules.target):
+            assert d.reason == rules.reason
+            kept += 1
+        else:
+            assert d.reason.startswith(f"learned: {d.action} rather than {rules.action} (")
+            assert rules.reason in d.reason
+            overridden += 1
+    assert kept > overridden > 0
+
+
+def test_the_judge_with_its_chooser_scores_a_tuning_set(embedder: Embedder) -> None:
+    report = evaluate(_cases("judge_dev.jsonl"), embedder)
+    assert report["accuracy"] >= 0.9, report["misses"]
+
+
+def test_fitting_is_deterministic_and_leaves_each_set_out(embedder: Embedder) -> None:
+    sets = {"a": _cases("judge_dev.jsonl")[:40], "b": _cases("judge_b.jsonl")[:40]}
+    model, report = fit_judge(sets, embedder)
+    again, _ = fit_judge(sets, embedder)
+    assert np.array_equal(model.weights, again.weights)
+    assert model.trained_on == ("a", "b")
+    assert set(report) == {"a", "b"}
+    for figures in report.values():
+        assert figures["n"] == 40 and 0.0 <= figures["learned"] <= 1.0
+        assert 0.0 <= figures["rules"] <= 1.0
