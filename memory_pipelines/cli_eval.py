@@ -100,15 +100,33 @@ def eval_judge(files: tuple[Path, ...], backend: str, out: Path | None) -> None:
 @eval_group.command("policy")
 @cases_option
 @out_option
-def eval_policy(files: tuple[Path, ...], out: Path | None) -> None:
+@click.option(
+    "--rules-only", is_flag=True, help="Score the rules alone, without the learned model."
+)
+@click.option(
+    "--fit",
+    is_flag=True,
+    help="Refit the learned model on the as-of readings of the tuning sets"
+    " (policy/readings/asof.jsonl) and write core/policy_model.json; no scoring.",
+)
+def eval_policy(files: tuple[Path, ...], out: Path | None, learned: bool, fit: bool) -> None:
     """Save-policy accuracy on labelled turns (save or skip, and the category)."""
-    from memory_pipelines.core import policy
+    from memory_pipelines.core import policy, policy_model
     from memory_pipelines.models.embedder import get_embedder
     from memory_pipelines.models.local import LocalBackend
 
-    local = LocalBackend(get_embedder())
+    emb = get_embedder()
+    if fit:
+        model = policy_model.refit(
+            DATA / "policy/readings/asof.jsonl", policy_model.MODEL_PATH, emb.embed
+        )
+        click.echo(
+            f"wrote {policy_model.MODEL_PATH} (trained on {', '.join(model.model.trained_on)})"
+        )
+        return
+    local, embed = LocalBackend(emb), emb.embed if learned else None
     reports = {
-        path.stem: policy.evaluate(_jsonl(path), similarity=local.similarity)
+        path.stem: policy.evaluate(_jsonl(path), similarity=local.similarity, embed=embed)
         for path in _case_sets(files, DATA / "policy")
     }
     _emit(_per_set(reports), out)
