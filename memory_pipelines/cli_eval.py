@@ -101,7 +101,9 @@ def eval_judge(files: tuple[Path, ...], backend: str, out: Path | None) -> None:
 @cases_option
 @out_option
 @click.option(
-    "--rules-only", is_flag=True, help="Score the rules alone, without the learned model."
+    "--learned",
+    is_flag=True,
+    help="Let the learned model (core/policy_model.py) decide on top of the rules.",
 )
 @click.option(
     "--fit",
