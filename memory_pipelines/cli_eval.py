@@ -101,32 +101,33 @@ def eval_judge(files: tuple[Path, ...], backend: str, out: Path | None) -> None:
 @cases_option
 @out_option
 @click.option(
-    "--learned",
+    "--rules-only",
     is_flag=True,
-    help="Let the learned model (core/policy_model.py) decide on top of the rules.",
+    help="Score the rules alone, without the learned model (core/policy_model.py) on top.",
 )
 @click.option(
     "--fit",
     is_flag=True,
     help="Refit the learned model on the as-of readings of the tuning sets"
-    " (policy/readings/asof.jsonl) and write core/policy_model.json; no scoring.",
+    " (policy/readings/asof.jsonl) and the policy tests' patterns (readings/patterns.jsonl)"
+    " and write core/policy_model.json; no scoring.",
 )
-def eval_policy(files: tuple[Path, ...], out: Path | None, learned: bool, fit: bool) -> None:
-    """Save-policy accuracy on labelled turns (save or skip, and the category)."""
+def eval_policy(files: tuple[Path, ...], out: Path | None, rules_only: bool, fit: bool) -> None:
+    """Save-policy accuracy on labelled turns (save or skip, and the category): the learned
+    model on top of the rules, as the product decides, or the rules alone (--rules-only)."""
     from memory_pipelines.core import policy, policy_model
     from memory_pipelines.models.embedder import get_embedder
     from memory_pipelines.models.local import LocalBackend
 
     emb = get_embedder()
     if fit:
-        model = policy_model.refit(
-            DATA / "policy/readings/asof.jsonl", policy_model.MODEL_PATH, emb.embed
-        )
+        readings = [DATA / "policy/readings/asof.jsonl", DATA / "policy/readings/patterns.jsonl"]
+        model = policy_model.refit(readings, policy_model.MODEL_PATH, emb.embed)
         click.echo(
             f"wrote {policy_model.MODEL_PATH} (trained on {', '.join(model.model.trained_on)})"
         )
         return
-    local, embed = LocalBackend(emb), emb.embed if learned else None
+    local, embed = LocalBackend(emb), None if rules_only else emb.embed
     reports = {
         path.stem: policy.evaluate(_jsonl(path), similarity=local.similarity, embed=embed)
         for path in _case_sets(files, DATA / "policy")

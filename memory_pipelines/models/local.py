@@ -69,6 +69,7 @@ class LocalBackend:
             types,
             similarity=lambda a, b: self.similarity(a, b, known),
             pronoun_of=self.pronoun_of,
+            embed=self.embedder.embed,  # the learned save policy decides on top of the rules
         )
         call.tokens_out = self._tokens(*(c["context"] for c in out))
         return out
