@@ -172,7 +172,11 @@ def extract_window(
         parts: list[tuple[str, str, WindowTurn]] = list(_corrections(window, i))
         earlier = window[max(0, i - 3) : i]
         listener = _listener(window, i)
-        if _said_anew(turn, earlier, similarity, embed):
+        # The learned policy was fitted on chats with the assistant; between people (LoCoMo) it
+        # skipped turns whose sentences held facts (coverage 0.6147 -> 0.6013), so there the
+        # rules alone decide.
+        learned = None if _to_person(window, i) else embed
+        if _said_anew(turn, earlier, similarity, learned):
 
             def is_promise(s: str, who: str = listener, t: WindowTurn = turn) -> bool:
                 return promise(s, t.speaker, who, t.created_at) is not None
