@@ -125,15 +125,36 @@ def eval_judge(files: tuple[Path, ...], backend: str, out: Path | None, fit: boo
 @eval_group.command("policy")
 @cases_option
 @out_option
-def eval_policy(files: tuple[Path, ...], out: Path | None) -> None:
-    """Save-policy accuracy on labelled turns (save or skip, and the category)."""
-    from memory_pipelines.core import policy
+@click.option(
+    "--rules-only",
+    is_flag=True,
+    help="Score the rules alone, without the learned model (core/policy_model.py) on top.",
+)
+@click.option(
+    "--fit",
+    is_flag=True,
+    help="Refit the learned model on the as-of readings of the tuning sets"
+    " (policy/readings/asof.jsonl) and the policy tests' patterns (readings/patterns.jsonl)"
+    " and write core/policy_model.json; no scoring.",
+)
+def eval_policy(files: tuple[Path, ...], out: Path | None, rules_only: bool, fit: bool) -> None:
+    """Save-policy accuracy on labelled turns (save or skip, and the category): the learned
+    model on top of the rules, as the product decides, or the rules alone (--rules-only)."""
+    from memory_pipelines.core import policy, policy_model
     from memory_pipelines.models.embedder import get_embedder
     from memory_pipelines.models.local import LocalBackend
 
-    local = LocalBackend(get_embedder())
+    emb = get_embedder()
+    if fit:
+        readings = [DATA / "policy/readings/asof.jsonl", DATA / "policy/readings/patterns.jsonl"]
+        model = policy_model.refit(readings, policy_model.MODEL_PATH, emb.embed)
+        click.echo(
+            f"wrote {policy_model.MODEL_PATH} (trained on {', '.join(model.model.trained_on)})"
+        )
+        return
+    local, embed = LocalBackend(emb), None if rules_only else emb.embed
     reports = {
-        path.stem: policy.evaluate(_jsonl(path), similarity=local.similarity)
+        path.stem: policy.evaluate(_jsonl(path), similarity=local.similarity, embed=embed)
         for path in _case_sets(files, DATA / "policy")
     }
     _emit(_per_set(reports), out)

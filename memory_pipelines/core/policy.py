@@ -4,7 +4,9 @@ Deterministic rules written from the labelling guide (benchmarks/data/policy/REA
 sentence of a turn gets a kind (core/sentence_kinds.py). The turn is labelled by its most durable
 part (core/turn_reasons.py), after two checks against the recent turns (core/repeats.py):
 content already in the history, and restatements (optionally with an embedding similarity).
-Pure Python: no database, no model unless a similarity function is passed in."""
+When the turn can be embedded (embed passed in), a learned model (core/policy_model.py) weighs
+what the rules read and has the last word on save or skip.
+Pure Python: no database, no model unless a similarity or an embed function is passed in."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from memory_pipelines.core import policy_model
 from memory_pipelines.core.episodes import is_episode
 from memory_pipelines.core.hedges import is_belief_only
 from memory_pipelines.core.repeats import (
@@ -90,10 +93,24 @@ def judge_turn(
     recent: Sequence[str] = (),
     *,
     similarity: Similarity | None = None,
+    embed: policy_model.Embed | None = None,
 ) -> PolicyVerdict:
     """Save or skip one chat turn, given up to three earlier turns ("user: ..." strings).
-    similarity(text, others) -> cosines is used for restatements; else lexical overlap."""
-    return _judge(text, role, recent, similarity)[0]
+    similarity(text, others) -> cosines is used for restatements; else lexical overlap.
+    embed(texts) -> unit vectors lets the learned model decide on top of the rules; when it
+    overrides them the reason says "learned: ..." with the features that weighed most."""
+    verdict, kinds = _judge(text, role, recent, similarity)
+    if embed is None:
+        return verdict
+    model = policy_model.shipped()
+    row = policy_model.feature_row(
+        verdict.save, verdict.reason, kinds, text, role, recent, embed([text])[0], model.prototypes
+    )
+    save, why = model.decide(row)
+    if save == verdict.save:
+        return verdict
+    said = f"learned: {'save' if save else 'skip'} ({', '.join(why)}; rules: {verdict.reason})"
+    return PolicyVerdict(save, category_for(text, role) if save else None, said)
 
 
 def is_greeting(text: str) -> bool:
@@ -125,7 +142,9 @@ def skip_reason_for_item(
 ) -> str | None:
     """Why a memory item's one-line text should not be saved, or None to save it. Items are
     terse ("Allergic to kiwi."), so unlike a turn a short plain line is kept, not chatter. An
-    item whose category is an episode or a session summary is history, never memory."""
+    item whose category is an episode or a session summary is history, never memory. The
+    learned model (judge_turn's embed) is not used: it was fitted on chat turns, not on terse
+    items, whose short plain lines the rules keep on purpose."""
     if category and history_category(category):
         return "already_in_history"
     verdict, kinds = _judge(context, "user", recent_texts, similarity, item=True)
@@ -137,9 +156,12 @@ def skip_reason_for_item(
 
 
 def evaluate(
-    cases: Iterable[Mapping[str, Any]], similarity: Similarity | None = None
+    cases: Iterable[Mapping[str, Any]],
+    similarity: Similarity | None = None,
+    embed: policy_model.Embed | None = None,
 ) -> dict[str, Any]:
-    """Score judge_turn on labelled cases in the policy_dev.jsonl format."""
+    """Score judge_turn on labelled cases in the policy_dev.jsonl format (with embed: the
+    learned model on top of the rules)."""
     tp = {"save": 0, "skip": 0}
     predicted = {"save": 0, "skip": 0}
     gold_n = {"save": 0, "skip": 0}
@@ -147,7 +169,9 @@ def evaluate(
     misses: list[str] = []
     for case in cases:
         turn = case["turn"]
-        v = judge_turn(turn["text"], turn["role"], case.get("recent", []), similarity=similarity)
+        v = judge_turn(
+            turn["text"], turn["role"], case.get("recent", []), similarity=similarity, embed=embed
+        )
         pred, gold = ("save" if v.save else "skip"), case["label"]
         predicted[pred] += 1
         gold_n[gold] += 1

@@ -69,6 +69,8 @@ class LocalBackend:
             types,
             similarity=lambda a, b: self.similarity(a, b, known),
             pronoun_of=self.pronoun_of,
+            # the learned save policy decides on top of the rules, from the turn's stored vector
+            embed=lambda texts: self.vectors(texts, known),
         )
         call.tokens_out = self._tokens(*(c["context"] for c in out))
         return out
@@ -135,9 +137,16 @@ class LocalBackend:
         stripped text: the policy strips what it compares)."""
         if not others:
             return []
+        vecs = self.vectors([text, *others], known)
+        return [float(v) for v in vecs[1:] @ vecs[0]]
+
+    def vectors(
+        self, texts: Sequence[str], known: dict[str, np.ndarray] | None = None
+    ) -> np.ndarray:
+        """Embeddings of texts, the stored one of a known text (keyed by the stripped text)
+        instead of embedding it again."""
         known = known or {}
-        texts = [t.strip() for t in (text, *others)]
+        texts = [t.strip() for t in texts]
         missing = [t for t in dict.fromkeys(texts) if t not in known]
         fresh = dict(zip(missing, self.embedder.embed(missing), strict=True)) if missing else {}
-        vecs = np.stack([known[t] if t in known else fresh[t] for t in texts])
-        return [float(v) for v in vecs[1:] @ vecs[0]]
+        return np.stack([known[t] if t in known else fresh[t] for t in texts])
