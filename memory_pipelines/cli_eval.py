@@ -83,20 +83,17 @@ def _tuning_sets(files: tuple[Path, ...], folder: Path) -> dict[str, list[dict]]
     return {p.stem: _jsonl(p) for p in paths if files or not p.stem.endswith(HELD_OUT)}
 
 
-fit_option = click.option(
-    "--fit",
-    is_flag=True,
-    help="Fit the local backend's learned chooser on the case sets (default: all but the"
-    " held-out ones), write it into the package, and print each set's accuracy by a model"
-    " fitted on the others beside the rules'.",
-)
-
-
 @eval_group.command("judge")
 @cases_option
 @backend_option
 @out_option
-@fit_option
+@click.option(
+    "--fit",
+    is_flag=True,
+    help="Fit the judge's learned chooser on the case sets (default: all but the held-out"
+    " ones), write core/judge_model.json, and print each set's accuracy by a model fitted on"
+    " the others beside the rules'.",
+)
 def eval_judge(files: tuple[Path, ...], backend: str, out: Path | None, fit: bool) -> None:
     """Dedup judge accuracy on labelled cases (decision and target both right)."""
     from memory_pipelines.evals.judge import evaluate
