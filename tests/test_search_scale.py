@@ -283,3 +283,46 @@ def test_a_spare_connection_is_never_waited_for(pg_dsn: str) -> None:
             assert none is None
     finally:
         db.close()
+
+
+def test_words_read_before_the_vector_are_the_readers_own(big: Database, embedder) -> None:
+    """The BM25 index's candidates, read while the query is embedded (search.words), are rows
+    the reader may see: ben's 25k turns and items, which hold the question's words, reach
+    neither ana nor a reader with no person; ben finds his own. Given to candidates, they
+    give what candidates finds on its own."""
+    question = "What did ben say about his week?"
+    with big.connection() as conn:
+        caps = search_db.capabilities(conn)
+        if not caps.bm25:
+            pytest.skip("the server has no pg_textsearch: words are ranked in SQL")
+        bens = {
+            (kind, r["id"])
+            for kind, table, key, where in (
+                ("turn", "turns", "turn_id", "chat_id IN (SELECT chat_id FROM chats"),
+                ("item", "agent_memory_items", "item_id", "(person_id"),
+            )
+            for r in conn.execute(
+                f"SELECT {key} AS id FROM {table} WHERE store_id = 'big' AND {where}"
+                + (" WHERE person_id = 'ben')" if kind == "turn" else " = 'ben')")
+            ).fetchall()
+        }
+        found = {
+            person: search_db.words(conn, ["item", "turn"], "big", question, person, 30)
+            for person in ("ana", None, "ben")
+        }
+        qvec = embedder.embed_one(question)
+        given = search_db.candidates(
+            conn, ["item", "turn"], "big", question, qvec, "ana", 30, found_words=found["ana"]
+        )
+        alone = search_db.candidates(conn, ["item", "turn"], "big", question, qvec, "ana", 30)
+    assert len(bens) == 2 * NEAR
+    for person in ("ana", None):
+        assert set(found[person].indexed) == {"item", "turn"}  # both kinds ranked by the index
+        for kind, (ids, _) in found[person].indexed.items():
+            assert not {(kind, i) for i in ids} & bens, (person, kind)
+    for kind, (ids, scores) in found["ben"].indexed.items():
+        assert len(ids) == 30 and {(kind, i) for i in ids} <= bens
+        assert all(s < 0 for s in scores)  # the index's scores (negative: its order)
+    for kind in ("item", "turn"):
+        assert given[kind] == alone[kind]
+        assert not {(kind, r["id"]) for r in given[kind]} & bens

@@ -29,19 +29,31 @@ def rank_candidates(
     graph: bool = True,
     spare: search_db.Spare | None = None,
     names: Sequence[str] | None = None,
+    found_words: search_db.Words | None = None,
 ) -> list[tuple[ranking.Candidate, float]]:
     """Every candidate of these kinds for the query with its score, best first: what `search`
     ranks (also measured by evals/activation.py). `consume` names the gated jobs whose fields
     ranking uses; None: the jobs active for the store (see store.search.candidates). `graph`
     off (the Search card's knowledge graph): no entity of the question brings or boosts a
     record. `spare`: see store.search.candidates. `names`: the question's entity names when
-    they were looked up already (None: looked up here)."""
+    they were looked up already (None: looked up here); `found_words` the same for the
+    candidates by words (store.search.words)."""
     if not graph:
         names = []
     elif names is None:
         names = entities_db.entity_names(conn, store_id, ranking.capitalised(query))
     found = search_db.candidates(
-        conn, kinds, store_id, query, qvec, person, depth, names, consume, spare=spare
+        conn,
+        kinds,
+        store_id,
+        query,
+        qvec,
+        person,
+        depth,
+        names,
+        consume,
+        spare=spare,
+        found_words=found_words,
     )
     cands = [
         ranking.Candidate(

@@ -116,25 +116,30 @@ class Recall:
         # before embedding: under concurrent searches the embedder is a queue, and a search
         # waiting in it must not hold a pooled connection (embedding beside the first reads
         # saved 1.5 ms alone and starved the pool at 16 clients).
-        words = ranking.capitalised(query)
+        capitalised = ranking.capitalised(query)
         with self.db.connection() as conn:
             card = stores_db.get_card(conn, self.store_id, "search")
             spoken = (
-                entities_db.speakers_among(conn, self.store_id, words, person)
+                entities_db.speakers_among(conn, self.store_id, capitalised, person)
                 if card.knowledge_graph
                 else []
             )
-        # The question's entity names need no vector: looked up on a spare connection while
-        # the query is embedded (None: no connection was free, rank_candidates looks them up).
-        names = (
-            search_db.beside(
-                self.db.spare, lambda c: entities_db.entity_names(c, self.store_id, words)
-            )
-            if card.knowledge_graph
-            else None
-        )
-        qvec = self.embedder.embed_one(ranking.without_names(query, spoken))
         depth = max(2 * k, 30)
+
+        def before_vector(conn: Conn) -> tuple[list[str], search_db.Words]:
+            names = (
+                entities_db.entity_names(conn, self.store_id, capitalised)
+                if card.knowledge_graph
+                else []
+            )
+            return names, search_db.words(conn, kinds, self.store_id, query, person, depth)
+
+        # What needs no vector (the question's entity names, its candidates from the BM25
+        # indexes) is read on a spare connection while the query is embedded (None: no
+        # connection was free, and the candidates' connection reads it after).
+        side = search_db.beside(self.db.spare, before_vector)
+        qvec = self.embedder.embed_one(ranking.without_names(query, spoken))
+        found = side.result()
         with self.db.connection() as conn, conn.transaction() if on_read else nullcontext():
             ranked = rank_candidates(
                 conn,
@@ -147,7 +152,8 @@ class Recall:
                 datetime.now(UTC),
                 graph=card.knowledge_graph,
                 spare=self.db.spare,
-                names=names.result() if names else None,
+                names=found[0] if found else None,
+                found_words=found[1] if found else None,
             )
             reranker = card.reranker if rerank else None
             top = ranked[: 2 * k if reranker else k]

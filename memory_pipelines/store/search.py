@@ -22,7 +22,7 @@ import numpy as np
 
 from memory_pipelines.store.db import Conn
 from memory_pipelines.store.rows import one
-from memory_pipelines.store.search_sql import KINDS, MAX_SCAN_TUPLES, statement
+from memory_pipelines.store.search_sql import KINDS, MAX_SCAN_TUPLES, statement, words_statement
 
 # Database.spare: a second connection when one is free at once, else None.
 Spare = Callable[[], AbstractContextManager[Conn | None]]
@@ -65,6 +65,61 @@ EF_SEARCH = 100
 EXACT_ROWS = 2000
 
 
+@dataclass(frozen=True)
+class Words:
+    """A question's candidates by words, found before its vector (`words`): how many rows of
+    each table the store holds (counted up to exact_rows + 1) and, per kind ranked by its BM25
+    index, the index's top rows (ids, scores). Kinds not in `indexed` rank words in SQL, in
+    the candidates' own statement."""
+
+    rows: dict[str, int]
+    indexed: dict[str, tuple[list[int], list[float]]]
+
+
+def words(
+    conn: Conn,
+    kinds: Sequence[str],
+    store_id: str,
+    query: str,
+    person: str | None,
+    depth: int,
+    consume: Sequence[str] | None = None,
+    caps: Capabilities | None = None,
+    exact_rows: int | None = None,
+) -> Words:
+    """What `candidates` needs before the query's vector: the store's rows per table and the
+    BM25 index's candidates of each kind it ranks (the store holds more than `exact_rows` rows
+    of the kind, default EXACT_ROWS, and the server has pg_textsearch). Recall.search runs it
+    on a spare connection while the query is embedded: at a million turns the index's top rows
+    take 5-15 ms, about the embedding's time. One transaction, sent as two round trips (the
+    count, then the statements)."""
+    caps = caps or capabilities(conn)
+    exact_rows = EXACT_ROWS if exact_rows is None else exact_rows
+    params = _params(store_id, query, None, person, depth, (), consume)
+    tables = sorted({KINDS[kind].table for kind in kinds})
+    counts = ", ".join(
+        f"(SELECT count(*) FROM (SELECT 1 FROM {table} WHERE store_id = %(store)s"
+        f" LIMIT %(over)s) AS s) AS {table}"
+        for table in tables
+    )
+    with conn.pipeline(), conn.transaction():
+        row = conn.execute(
+            f"SELECT {scan_settings(caps)}, {counts}", {**params, "over": exact_rows + 1}
+        ).fetchone()
+        row = one(row, "counting a store's records")
+        rows = {table: int(row[table]) for table in tables}
+        sent = {
+            kind: conn.execute(words_statement(kind), params, prepare=True)
+            for kind in kinds
+            if caps.bm25 and rows[KINDS[kind].table] > exact_rows
+        }
+    indexed = {}
+    for kind, cur in sent.items():
+        found = cur.fetchall()
+        indexed[kind] = ([int(r["id"]) for r in found], [float(r["s"]) for r in found])
+    return Words(rows, indexed)
+
+
 def candidates(
     conn: Conn,
     kinds: Sequence[str],
@@ -78,6 +133,7 @@ def candidates(
     caps: Capabilities | None = None,
     exact_rows: int | None = None,
     spare: Spare | None = None,
+    found_words: Words | None = None,
 ) -> dict[str, list[dict[str, Any]]]:
     """Per kind, (id, lexical, cosine, ...) for its candidates: the `depth` nearest to the
     query by cosine, the `depth` best by BM25 (then divided by the best BM25 of this query, so
@@ -93,64 +149,66 @@ def candidates(
 
     Words are ranked by BM25 with the statistics of the rows this caller may read in this
     store, computed in SQL, while the store holds at most `exact_rows` rows of the kind (default
-    EXACT_ROWS); in a larger store, on a server with pg_textsearch, by its BM25 index.
-    `caps` overrides what the server is found to offer (to measure one path).
+    EXACT_ROWS); in a larger store, on a server with pg_textsearch, by its BM25 index
+    (`words`: `found_words` when the caller found them already, beside the embedding, with the
+    same arguments). `caps` overrides what the server is found to offer (to measure one path).
 
-    One transaction: one statement sets the scans' settings and counts the store's rows of
-    every kind, then one statement per kind that has rows; pipelined, so that the transaction
-    takes two round trips (its start with the first statement, the rest with its end). With
+    One statement per kind that has rows, in one transaction, pipelined (one round trip). With
     `spare` (Database.spare), the turns' statement runs on `conn` while the other kinds' run
     beside it on a second connection when one is free at once (two cores serve one search);
     each kind's rows come from one snapshot.
     """
     caps = caps or capabilities(conn)
-    exact_rows = EXACT_ROWS if exact_rows is None else exact_rows
+    if found_words is None:
+        found_words = words(conn, kinds, store_id, query, person, depth, consume, caps, exact_rows)
     graph = bool(names)
-    params = {
+    params = _params(store_id, query, embedding, person, depth, names, consume)
+    todo = [
+        (kind, statement(kind, kind in found_words.indexed, graph), _lex(found_words, kind))
+        for kind in sorted(kinds, key=lambda kind: kind != "turn")  # the costliest first
+        if found_words.rows[KINDS[kind].table]  # 0: the store has no record of this kind
+    ]
+    out: dict[str, list[dict[str, Any]]] = {kind: [] for kind in kinds}
+    side = None
+    if spare is not None and len(todo) > 1:
+        side = beside(spare, lambda c: _statements(c, todo[1:], caps, params))
+    try:
+        mine = _statements(conn, todo[: 1 if side else None], caps, params)
+    finally:
+        found = side.result() if side else {}
+    if side and found is None:  # no connection was free: this one does the rest
+        found = _statements(conn, todo[1:], caps, params)
+    out.update(mine)
+    out.update(found or {})
+    return out
+
+
+def _params(
+    store_id: str,
+    query: str,
+    embedding: np.ndarray | None,
+    person: str | None,
+    depth: int,
+    names: Sequence[str],
+    consume: Sequence[str] | None,
+) -> dict[str, Any]:
+    return {
         "q": query,
         "e": embedding,
         "store": store_id,
         "person": person,
         "depth": depth,
+        "ef": str(max(EF_SEARCH, depth)),
         "names": list(names),
         "lower_names": [n.lower() for n in names],
         "consume": None if consume is None else list(consume),
     }
-    tables = sorted({KINDS[kind].table for kind in kinds})
-    settings = scan_settings(caps)
-    counts = "".join(
-        f", (SELECT count(*) FROM (SELECT 1 FROM {table} WHERE store_id = %(store)s"
-        f" LIMIT %(over)s) AS s) AS {table}"
-        for table in tables
-    )
-    ef = {"ef": str(max(EF_SEARCH, depth))}
-    out: dict[str, list[dict[str, Any]]] = {kind: [] for kind in kinds}
-    with conn.pipeline(), conn.transaction():
-        row = conn.execute(
-            f"SELECT {settings}{counts}",
-            {**ef, "store": store_id, "over": exact_rows + 1},
-        ).fetchone()
-        row = one(row, "counting a store's records")
-        todo = [
-            (kind, statement(kind, caps.bm25 and n > exact_rows, graph))
-            for kind in sorted(kinds, key=lambda kind: kind != "turn")  # the costliest first
-            if (n := row[KINDS[kind].table])  # 0: the store has no record of this kind
-        ]
-        side = None
-        if spare is not None and len(todo) > 1:
-            side = beside(spare, lambda c: _statements(c, todo[1:], settings, ef, params))
-        try:
-            sent = {
-                kind: conn.execute(sql, params, prepare=True)
-                for kind, sql in todo[: 1 if side else None]
-            }
-        finally:
-            found = side.result() if side else {}
-        if side and found is None:  # no connection was free: this one does the rest
-            sent.update({kind: conn.execute(sql, params, prepare=True) for kind, sql in todo[1:]})
-    out.update({kind: cur.fetchall() for kind, cur in sent.items()})
-    out.update(found or {})
-    return out
+
+
+def _lex(found_words: Words, kind: str) -> dict[str, Any]:
+    """A kind's candidates by words from the index, as its statement's parameters."""
+    ids, scores = found_words.indexed.get(kind, ([], []))
+    return {"lex_id": ids, "lex_s": scores}
 
 
 def scan_settings(caps: Capabilities) -> str:
@@ -211,14 +269,13 @@ def beside(spare: Spare, work: Callable[[Conn], T]) -> Future[T | None]:
 
 def _statements(
     conn: Conn,
-    todo: list[tuple[str, str]],
-    settings: str,
-    ef: dict[str, str],
+    todo: list[tuple[str, str, dict[str, Any]]],
+    caps: Capabilities,
     params: dict[str, Any],
 ) -> dict[str, list[dict[str, Any]]]:
-    """The statements of `todo` with the same settings, in a transaction of their own (sent
-    together: one round trip)."""
+    """The statements of `todo` (kind, SQL, its own parameters) with the scans' settings, in a
+    transaction of their own (sent together: one round trip)."""
     with conn.pipeline(), conn.transaction():
-        conn.execute(f"SELECT {settings}", ef)
-        sent = {kind: conn.execute(sql, params, prepare=True) for kind, sql in todo}
+        conn.execute(f"SELECT {scan_settings(caps)}", params)
+        sent = {kind: conn.execute(sql, {**params, **own}, prepare=True) for kind, sql, own in todo}
     return {kind: cur.fetchall() for kind, cur in sent.items()}

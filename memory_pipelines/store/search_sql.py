@@ -159,20 +159,12 @@ def statement(kind: str, index_words: bool, graph: bool) -> str:
     if graph and k.graph:
         ctes += _nearest(k, "graph", f" AND {k.graph}", f" AND {k.graph_exact}")
     if index_words:
-        score = f"{k.words} <@> to_bm25query(%(q)s, '{k.bm25}')"
-        # The index's top `depth` by BM25, with their scores: selecting the expression the
-        # scan is ordered by reads the score the index computed (pg_textsearch's planner
-        # hook), where scoring the row again costs tens of microseconds. A filtered BM25 scan
-        # re-scores deeper until enough rows pass, up to 100k: a store that small a part of the
-        # table falls back to scoring the rows of the store that match a word (the GIN index).
+        # The BM25 index's candidates come as parameters (`words_statement`, run while the
+        # query is embedded): their ids and the scores the index computed.
         ctes += f"""
     q AS MATERIALIZED (SELECT ({_OR_QUERY}) AS tsq, ({_OR_QUERY_OWN}) AS own),
-    lex_idx AS MATERIALIZED (
-        SELECT {k.id} AS id, {score} AS s {base} ORDER BY {score} LIMIT %(depth)s),
     lex AS MATERIALIZED (
-        SELECT id, s FROM lex_idx
-        UNION (SELECT {k.id}, ({score}) + 0 {base} AND (SELECT count(*) FROM lex_idx) < %(depth)s
-               AND tsv @@ ({_OR_QUERY}) ORDER BY 2 LIMIT %(depth)s)),"""
+        SELECT id, s FROM unnest(%(lex_id)s::bigint[], %(lex_s)s::float8[]) AS l(id, s)),"""
     else:
         # BM25 in SQL over every visible row matching a word of the query. A turn's words
         # include the turn before it at weight B, counting PREV_WEIGHT (see store/turns.py).
@@ -268,6 +260,29 @@ def statement(kind: str, index_words: bool, graph: bool) -> str:
           FROM cands c JOIN {k.table} r ON r.{k.id} = c.id{joins})
     SELECT s.*, coalesce(s.bm25 / nullif(max(s.bm25) OVER (), 0), 0) AS lexical
       FROM scored s WHERE s.cos IS NOT NULL
+    """  # noqa: S608 - table and column names come from the closed KINDS table
+
+
+def words_statement(kind: str) -> str:
+    """A kind's candidates by words from its BM25 index (pg_textsearch, migration 012): the
+    index's top `depth` rows the caller may read, with their scores (negative: the index's
+    order). It needs no vector, so a search runs it while its query is embedded, and passes
+    the rows to `statement` (%(lex_id)s, %(lex_s)s).
+
+    Selecting the expression the scan is ordered by reads the score the index computed
+    (pg_textsearch's planner hook), where scoring the row again costs tens of microseconds. A
+    filtered BM25 scan re-scores deeper until enough rows pass, up to 100k: a store that small
+    a part of the table falls back to scoring the rows of the store that match a word (the GIN
+    index)."""
+    k = KINDS[kind]
+    base = f"FROM {k.table} WHERE store_id = %(store)s AND {k.visible}"
+    score = f"{k.words} <@> to_bm25query(%(q)s, '{k.bm25}')"
+    return f"""
+    WITH lex_idx AS MATERIALIZED (
+        SELECT {k.id} AS id, {score} AS s {base} ORDER BY {score} LIMIT %(depth)s)
+    SELECT id, s FROM lex_idx
+    UNION (SELECT {k.id}, ({score}) + 0 {base} AND (SELECT count(*) FROM lex_idx) < %(depth)s
+           AND tsv @@ ({_OR_QUERY}) ORDER BY 2 LIMIT %(depth)s)
     """  # noqa: S608 - table and column names come from the closed KINDS table
 
 
