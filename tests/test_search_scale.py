@@ -295,17 +295,15 @@ def test_words_read_before_the_vector_are_the_readers_own(big: Database, embedde
         caps = search_db.capabilities(conn)
         if not caps.bm25:
             pytest.skip("the server has no pg_textsearch: words are ranked in SQL")
-        bens = {
-            (kind, r["id"])
-            for kind, table, key, where in (
-                ("turn", "turns", "turn_id", "chat_id IN (SELECT chat_id FROM chats"),
-                ("item", "agent_memory_items", "item_id", "(person_id"),
-            )
-            for r in conn.execute(
-                f"SELECT {key} AS id FROM {table} WHERE store_id = 'big' AND {where}"
-                + (" WHERE person_id = 'ben')" if kind == "turn" else " = 'ben')")
-            ).fetchall()
-        }
+        turns = conn.execute(
+            "SELECT turn_id AS id FROM turns t JOIN chats c USING (chat_id)"
+            " WHERE t.store_id = 'big' AND c.person_id = 'ben'"
+        ).fetchall()
+        items = conn.execute(
+            "SELECT item_id AS id FROM agent_memory_items"
+            " WHERE store_id = 'big' AND person_id = 'ben'"
+        ).fetchall()
+        bens = {("turn", r["id"]) for r in turns} | {("item", r["id"]) for r in items}
         found = {
             person: search_db.words(conn, ["item", "turn"], "big", question, person, 30)
             for person in ("ana", None, "ben")
