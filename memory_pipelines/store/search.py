@@ -153,7 +153,8 @@ def candidates(
     (`words`: `found_words` when the caller found them already, beside the embedding, with the
     same arguments). `caps` overrides what the server is found to offer (to measure one path).
 
-    One statement per kind that has rows, in one transaction, pipelined (one round trip). With
+    One statement per kind that has rows, in one transaction, pipelined (one round trip),
+    after `words`' own transaction when `found_words` is not given. With
     `spare` (Database.spare), the turns' statement runs on `conn` while the other kinds' run
     beside it on a second connection when one is free at once (two cores serve one search);
     each kind's rows come from one snapshot.
