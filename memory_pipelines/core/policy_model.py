@@ -14,8 +14,9 @@ tests ask about (benchmarks/data/policy/policy_patterns.jsonl, labelled by today
 pass those tests; their readings in readings/patterns.jsonl, written by
 benchmarks/policy_patterns.py), so it keeps the saves the tests pin down (health, safety,
 changed facts). Leave-one-set-out on the as-of readings (benchmarks/policy_loso.py): rules
-0.9257, model 0.9444 at MARGIN 0.5 over eight sets (with policy_l; over the seven before it,
-0.9215 and 0.9394, and 0.9539 at 0 without the patterns, which drops 19 test saves).
+0.9257, model 0.9505 at MARGIN 0 over eight sets (with policy_l; over the seven before it,
+0.9215 and 0.9394 at MARGIN 0.5, and 0.9539 at 0 without the patterns, which drops 19 test
+saves).
 
 The model needs the turn's embedding; without one (no embedder) the rules decide alone. The
 product passes it (models/local.py -> core/extract._said_anew), and `memory-pipelines eval
@@ -39,12 +40,15 @@ from memory_pipelines.core.choice_model import ChoiceModel, fit
 
 MODEL_PATH = Path(__file__).with_name("policy_model.json")
 L2 = 5.0  # chosen by leave-one-set-out on the as-of readings (5 and 10 tie, 20 is worse)
-# The model overrides the rules only when its score is further than this from 0. Fitted with the
-# policy tests' patterns (readings/patterns.jsonl), leave-one-set-out on the as-of readings
-# gives 0.9488 at 0, 0.9454 at 0.25, 0.9394 at 0.5, 0.9300 at 1.0 (rules 0.9215; with
-# policy_l, eight sets: 0.9505, 0.9489, 0.9444, 0.9347, rules 0.9257); the
-# hand-written policy tests, run with the model on, fail 2 at 0, 1 at 0.25, none at 0.5.
-MARGIN = 0.5
+# The model overrides the rules only when its score is further than this from 0: the margin
+# leave-one-set-out ranks best among those at which every hand-written policy and extraction
+# test passes with the model on. Fitted with the policy tests' patterns
+# (readings/patterns.jsonl), leave-one-set-out on the as-of readings gives, over the seven
+# sets before policy_l, 0.9488 at 0, 0.9454 at 0.25, 0.9394 at 0.5, 0.9300 at 1.0 (rules
+# 0.9215), when the tests failed 2 at 0, 1 at 0.25 and none at 0.5 (so it was 0.5); fitted
+# with policy_l too, over eight sets, 0.9505, 0.9489, 0.9444, 0.9347 (rules 0.9257), and the
+# tests pass at every margin.
+MARGIN = 0.0
 
 # The reasons of the label guide (save ones first, as core/policy.SAVE_REASONS and SKIP_REASONS).
 REASONS = (
