@@ -10,6 +10,7 @@ import contextlib
 import itertools
 import json
 import uuid
+from collections.abc import Iterator
 from dataclasses import asdict, is_dataclass
 from typing import Any
 
@@ -26,6 +27,7 @@ from memory_pipelines.api.extraction import run_extraction
 from memory_pipelines.errors import NotFound, ValidationError
 from memory_pipelines.models.base import Models
 from memory_pipelines.models.local import LocalBackend
+from memory_pipelines.store import search as search_db
 
 PERSONS = ("ana", "bob")
 WHO = st.sampled_from([*PERSONS, None])
@@ -97,6 +99,21 @@ def refs_in(value: Any, out: set[tuple[str, int]] | None = None) -> set[tuple[st
 
 def _kind(kind: str) -> str:
     return "document" if kind == "email" else kind
+
+
+def words_paths(db: Any) -> Iterator[str]:
+    """Runs the loop body once per way a search finds its candidates by words: ranked in SQL,
+    then (on a server with pg_textsearch) from the BM25 index, as past EXACT_ROWS rows."""
+    yield "sql"
+    with db.connection() as conn:
+        if not search_db.capabilities(conn).bm25:
+            return
+    saved = search_db.EXACT_ROWS
+    search_db.EXACT_ROWS = 0
+    try:
+        yield "index"
+    finally:
+        search_db.EXACT_ROWS = saved
 
 
 class Isolation(RuleBasedStateMachine):
@@ -246,11 +263,16 @@ class Isolation(RuleBasedStateMachine):
         """What every read path gives this reader."""
         out: list[Any] = []
         chat = self.chat(reader)
-        for i, q in enumerate(QUESTIONS):
-            scope = ("agent", "history", "basic", "email")[i % 4]
-            out.append(self.recall.search(q, [scope], person=reader, k=20))
-            out.append(self.recall.search(q, ["agent", "history", "basic", "email"], person=reader))
-            out.append(autorecall(self.recall, chat, q, person=reader, budget_tokens=2000))
+        # Words are ranked in SQL in a store this small; the searches are read again with
+        # every kind's words taken from the BM25 index (the path of big stores), when the
+        # server has pg_textsearch.
+        for _path in words_paths(self.db):
+            for i, q in enumerate(QUESTIONS):
+                scope = ("agent", "history", "basic", "email")[i % 4]
+                out.append(self.recall.search(q, [scope], person=reader, k=20))
+                everywhere = ["agent", "history", "basic", "email"]
+                out.append(self.recall.search(q, everywhere, person=reader))
+                out.append(autorecall(self.recall, chat, q, person=reader, budget_tokens=2000))
         out.append(self.memory.boot_window(chat, 4000, reader=reader))
         out.append(self.recall.by_period("2000-01-01", "2100-01-01", person=reader, limit=5000))
         refs = self.everything()
