@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from memory_pipelines.core import ranking
+from memory_pipelines.core import dates, ranking
 from memory_pipelines.store import entities as entities_db
 from memory_pipelines.store import search as search_db
 from memory_pipelines.store.db import Conn
@@ -73,7 +73,7 @@ def rank_candidates(
         for kind in kinds
         for r in found[kind]
     ]
-    return ranking.rank(cands, now)
+    return ranking.rank(cands, now, dates.named_windows(query))
 
 
 def _span(row: dict[str, Any]) -> tuple[int, int, int] | None:

@@ -4,7 +4,7 @@ is 7 May 2023), so a fact keeps its date when it is read months later."""
 from __future__ import annotations
 
 import re
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 _WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 _UNITS = {"day": 1, "week": 7}
@@ -167,3 +167,52 @@ def due_date(text: str, said_at: datetime) -> datetime | None:
             return _end_of_day(said_at + timedelta(days=6 - said_at.weekday()))
         return _end_of_day(_month_shift(said_at, 1) - timedelta(days=1))
     return None
+
+
+# A date a question names: "on 6 November, 2023", "November 6, 2023", "2023-11-06" (a day), or
+# "in August 2023" (a month). A year is required: "in July" alone could be any July.
+_MONTH_WORD = (
+    r"(january|february|march|april|may|june|july|august|september|october|november|december"
+    r"|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\.?"
+)
+_NAMED_DAY = re.compile(
+    rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH_WORD},?\s+(\d{{4}})\b"
+    rf"|\b{_MONTH_WORD}\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s*(\d{{4}})\b"
+    r"|\b(\d{4})-(\d{2})-(\d{2})\b",
+    re.IGNORECASE,
+)
+_NAMED_MONTH = re.compile(rf"\b{_MONTH_WORD},?\s+(\d{{4}})\b", re.IGNORECASE)
+# A named day, in UTC, widened by this much each side: a day as somebody in any time zone
+# calls it (a turn said at 11 pm on 6 November in New York is stored on 7 November, UTC).
+DAY_SLACK = timedelta(hours=12)
+
+
+def _month_number(word: str) -> int:
+    word = word.lower().rstrip(".")[:3]
+    return next(i for i, name in enumerate(_MONTHS, 1) if name.startswith(word))
+
+
+def named_windows(text: str) -> list[tuple[datetime, datetime]]:
+    """The stretches of time a question names, [start, end) in UTC: each day it names, widened
+    by DAY_SLACK each side, and each month it names with its year. A date that does not exist
+    (31 February 2023) names nothing. "What did Tim say on November 6, 2023?" -> 5 November
+    12:00 to 7 November 12:00."""
+    out = []
+    for m in _NAMED_DAY.finditer(text):
+        if m.group(7):
+            year, month, dom = int(m.group(7)), int(m.group(8)), int(m.group(9))
+        elif m.group(1):
+            year, month, dom = int(m.group(3)), _month_number(m.group(2)), int(m.group(1))
+        else:
+            year, month, dom = int(m.group(6)), _month_number(m.group(4)), int(m.group(5))
+        try:
+            start = datetime(year, month, dom, tzinfo=UTC)
+            out.append((start - DAY_SLACK, start + timedelta(days=1) + DAY_SLACK))
+        except (ValueError, OverflowError):  # no such day, or past datetime's years
+            continue
+    for m in _NAMED_MONTH.finditer(_NAMED_DAY.sub(" ", text)):
+        year, month = int(m.group(2)), _month_number(m.group(1))
+        if 1 <= year <= 9998:  # datetime's years, and the month after
+            start = datetime(year, month, 1, tzinfo=UTC)
+            out.append((start, _month_shift(start, 1)))
+    return out

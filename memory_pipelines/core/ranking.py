@@ -4,15 +4,16 @@ Kept apart from candidate generation (store/search.py). A candidate's score is i
 score (BM25 divided by the query's best, 0..1) plus ALPHA times its cosine to the query (for a
 turn, plus a part of its neighbours' cosines: a reply is read with what it answers), plus small
 boosts: a record naming an entity of the question (the graph; a turn spoken by a person the
-question names counts more), and for memory items their salience (decay scores), confidence and
-recency; minus a penalty for a record that asks rather than tells.
+question names counts more), a turn or item dated within a time the question names, and for
+memory items their salience (decay scores), confidence and recency; minus a penalty for a record
+that asks rather than tells.
 """
 
 from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -41,6 +42,13 @@ QUESTION_PENALTY = 0.3
 # alike in words elsewhere. First 0.1 (chosen on three LoCoMo dev conversations, checked on
 # the other three: recall@10 0.7244 -> 0.7260), now 0.2 with ALPHA (see there).
 CHUNK_SUPPORT = 0.2
+# A turn said, or an item true from, within a time the question names ("What did Gina find for
+# her store on 1 February, 2023?", "in August 2023": core/dates.named_windows): asked about a
+# day, a person means what was said that day. The same weight as a person the question names
+# (SPEAKER_BONUS). Chosen on three LoCoMo dev conversations (0.3-1.0 gave the same recall@10
+# there, 0.5 a better MRR) and checked on the other three: recall@10 0.7713 -> 0.7746, MRR
+# 0.6143 -> 0.6296 (96 of 883 questions name a date).
+DATE_BONUS = 0.5
 SALIENCE_WEIGHT = 0.05
 CONFIDENCE_WEIGHT = 0.03
 RECENCY_WEIGHT = 0.02
@@ -61,7 +69,7 @@ class Candidate:
     named: int = 0  # entities of the question the record names
     salience: float | None = None
     confidence: int | None = None
-    at: datetime | None = None
+    at: datetime | None = None  # an item: valid_from; a turn: when it was said
     asks: bool = False  # the record's text is a question
     context: float = 0.0  # a turn: the summed cosine of its neighbours in the same session
     # turns and chunks: (chat_id, from_seq, to_seq) of the turns covered; a chunk's level
@@ -73,9 +81,14 @@ class Candidate:
         return self.kind, self.id
 
 
-def score(c: Candidate, now: datetime | None = None) -> float:
+def score(
+    c: Candidate, now: datetime | None = None, windows: Sequence[tuple[datetime, datetime]] = ()
+) -> float:
+    """`windows`: the stretches of time the question names (core/dates.named_windows)."""
     # A turn's `named` says whether its speaker is a person of the question.
     bonus = SPEAKER_BONUS * min(c.named, 1) if c.kind == "turn" else GRAPH_BONUS * min(c.named, 2)
+    if c.at is not None and any(start <= c.at < end for start, end in windows):
+        bonus += DATE_BONUS
     s = c.lexical + ALPHA * (c.cos + CONTEXT_WEIGHT * c.context) + bonus
     if c.asks:
         s -= QUESTION_PENALTY
@@ -90,16 +103,21 @@ def score(c: Candidate, now: datetime | None = None) -> float:
     return s * KIND_WEIGHTS.get(c.kind, 1.0)
 
 
-def rank(cands: Iterable[Candidate], now: datetime | None = None) -> list[tuple[Candidate, float]]:
+def rank(
+    cands: Iterable[Candidate],
+    now: datetime | None = None,
+    windows: Sequence[tuple[datetime, datetime]] = (),
+) -> list[tuple[Candidate, float]]:
     """Candidates with their scores, best first (ties by kind and id, so stable). A turn
-    covered by a level-1 chunk among the candidates gains CHUNK_SUPPORT of its match."""
+    covered by a level-1 chunk among the candidates gains CHUNK_SUPPORT of its match; a record
+    dated within a time the question names (`windows`), DATE_BONUS."""
     cands = list(cands)
     summaries: dict[int, list[tuple[int, int, float]]] = {}
     for c in cands:
         if c.kind == "chunk" and c.level == 1 and c.span is not None:
             chat, first, last = c.span
             summaries.setdefault(chat, []).append((first, last, c.lexical + ALPHA * c.cos))
-    scored = [(c, score(c, now) + _support(c, summaries)) for c in cands]
+    scored = [(c, score(c, now, windows) + _support(c, summaries)) for c in cands]
     return sorted(scored, key=lambda cs: (-cs[1], cs[0].kind, cs[0].id))
 
 

@@ -76,7 +76,8 @@ KINDS: dict[str, Kind] = {
         graph="speaker = ANY(%(names)s::text[])",
         graph_exact="lower(speaker) = ANY(%(lower_names)s::text[])"
         " AND speaker = ANY(%(names)s::text[])",
-        extra=f", {_asks('r.text')} AS asks, r.chat_id, r.seq AS from_seq, r.seq AS to_seq",
+        extra=f", {_asks('r.text')} AS asks, r.chat_id, r.seq AS from_seq, r.seq AS to_seq,"
+        " r.created_at AS at",
     ),
     "chunk": Kind(
         "chunks",

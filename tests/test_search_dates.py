@@ -1,0 +1,98 @@
+"""A question that names a date: the turns said then, and the items true from then, rank first
+(core/dates.named_windows, ranking.DATE_BONUS)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from memory_pipelines.api import Memory, Recall
+from memory_pipelines.core import ranking
+from memory_pipelines.core.dates import DAY_SLACK, named_windows
+from memory_pipelines.core.ranking import Candidate, score
+
+
+def _utc(*args: int) -> datetime:
+    return datetime(*args, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    ("text", "day"),
+    [
+        ("What was Tim's writing issue, as mentioned on November 6, 2023?", (2023, 11, 6)),
+        ("What did Audrey do over the weekend before 4th October, 2023?", (2023, 10, 4)),
+        ("Where was the picture shared on December 1,2023 taken?", (2023, 12, 1)),
+        ("What did we decide on the 3rd of March 2024?", (2024, 3, 3)),
+        ("Notes from the 2025-02-28 call", (2025, 2, 28)),
+        ("What happened on Sept. 9 2022?", (2022, 9, 9)),
+    ],
+)
+def test_a_named_day_is_that_day_widened_for_time_zones(
+    text: str, day: tuple[int, int, int]
+) -> None:
+    start = _utc(*day)
+    assert named_windows(text) == [(start - DAY_SLACK, start + timedelta(days=1) + DAY_SLACK)]
+
+
+def test_a_named_month_is_that_month_and_a_date_needs_its_year() -> None:
+    assert named_windows("What did Maria take up in August 2023?") == [
+        (_utc(2023, 8, 1), _utc(2023, 9, 1))
+    ]
+    assert named_windows("Plans for December, 2024") == [(_utc(2024, 12, 1), _utc(2025, 1, 1))]
+    # two dates: both; a day is not also read as its month
+    both = named_windows("Was it 12 May 2023 or in June 2024?")
+    assert both == [
+        (_utc(2023, 5, 12) - DAY_SLACK, _utc(2023, 5, 13) + DAY_SLACK),
+        (_utc(2024, 6, 1), _utc(2024, 7, 1)),
+    ]
+    for nothing in (
+        "When did Melanie go camping in July?",  # which July?
+        "We met on 31 February 2023",  # no such day
+        "9999-12-31, 0000-01-01 and December 9999",  # past datetime's years
+        "I marched 2023 steps",
+        "",
+    ):
+        assert named_windows(nothing) == [], nothing
+
+
+def test_a_record_dated_within_a_named_time_gains_the_date_bonus() -> None:
+    windows = named_windows("What did Gina find on 1 February, 2023?")
+    then = Candidate("turn", 1, lexical=0.4, cos=0.5, at=_utc(2023, 2, 1, 18))
+    later = Candidate("turn", 2, lexical=0.4, cos=0.5, at=_utc(2023, 2, 9, 18))
+    undated = Candidate("chunk", 3, lexical=0.4, cos=0.5)
+    assert score(then, windows=windows) == pytest.approx(score(then) + ranking.DATE_BONUS)
+    assert score(later, windows=windows) == pytest.approx(score(later))
+    assert score(undated, windows=windows) == pytest.approx(score(undated))
+    item = Candidate("item", 4, lexical=0.4, cos=0.5, at=_utc(2023, 2, 1))
+    weight = ranking.KIND_WEIGHTS["item"]
+    assert score(item, windows=windows) == pytest.approx(score(item) + ranking.DATE_BONUS * weight)
+    ranked = ranking.rank([later, then], windows=windows)
+    assert [c.id for c, _ in ranked] == [1, 2]
+    assert [c.id for c, _ in ranking.rank([later, then])] == [1, 2]  # ties: by id
+
+
+def test_search_for_a_named_day_puts_that_days_words_first(memory: Memory, recall: Recall) -> None:
+    memory.add_person("ana")
+    memory.add_person("ben")
+    first, second = _utc(2023, 3, 6, 15), _utc(2023, 5, 9, 15)
+    memory.write_turn("ana-chat", "I went to the dentist for a filling today.",
+                      speaker="Ana", person="ana", created_at=first)  # fmt: skip
+    memory.write_turn("ana-chat", "Went to the dentist for a cleaning, all good.",
+                      speaker="Ana", person="ana", created_at=second)  # fmt: skip
+    # Ben's turn on the first day says the same: it never reaches Ana.
+    ben = memory.write_turn("ben-chat", "I went to the dentist for a filling today.",
+                            speaker="Ben", person="ben", created_at=first)  # fmt: skip
+
+    def days(question: str, person: str | None) -> list[datetime | None]:
+        hits = recall.search(question, ["history"], person=person, k=5)
+        if person != "ben":
+            assert ben.turn_id not in {h.id for h in hits if h.kind == "turn"}
+        return [h.at for h in hits if h.kind == "turn"]
+
+    assert days("What did Ana do at the dentist on 9 May 2023?", "ana")[0] == second
+    assert days("What did Ana do at the dentist on March 6, 2023?", "ana")[0] == first
+    assert days("Dentist visits in May 2023?", "ana")[0] == second
+    # a date no turn of the reader's was said on changes nothing of what they may read
+    assert set(days("What about the dentist on 6 March 2023?", None)) == set()
+    assert days("What about the dentist on 6 March 2023?", "ben") == [first]
