@@ -9,7 +9,7 @@ import pytest
 
 from memory_pipelines.api import Memory, Recall
 from memory_pipelines.core import ranking
-from memory_pipelines.core.dates import DAY_SLACK, named_windows
+from memory_pipelines.core.dates import DAY_SLACK, named_windows, question_windows
 from memory_pipelines.core.ranking import Candidate, score
 
 
@@ -56,6 +56,28 @@ def test_a_named_month_is_that_month_and_a_date_needs_its_year() -> None:
         assert named_windows(nothing) == [], nothing
 
 
+def test_times_named_relative_to_now_are_read_against_now() -> None:
+    now = _utc(2026, 12, 3, 20)  # a Thursday
+
+    def day(*d: int) -> tuple[datetime, datetime]:
+        return _utc(*d) - DAY_SLACK, _utc(*d) + timedelta(days=1) + DAY_SLACK
+
+    assert question_windows("What did I say yesterday?", now) == [day(2026, 12, 2)]
+    assert question_windows("What did we decide last Tuesday?", now) == [day(2026, 12, 1)]
+    assert question_windows("the plan from three days ago", now) == [day(2026, 11, 30)]
+    week = question_windows("What happened last week?", now)
+    assert week == [(_utc(2026, 11, 23) - DAY_SLACK, _utc(2026, 11, 30) + DAY_SLACK)]
+    assert question_windows("Bills from last month", now) == [
+        (_utc(2026, 11, 1), _utc(2026, 12, 1))
+    ]
+    assert question_windows("On 6 November, 2023 and yesterday", now) == [
+        day(2023, 11, 6),
+        day(2026, 12, 2),
+    ]
+    assert question_windows("What did I eat last summer, or last year?", now) == []
+    assert question_windows("What did I eat?", now) == []
+
+
 def test_a_record_dated_within_a_named_time_gains_the_date_bonus() -> None:
     windows = named_windows("What did Gina find on 1 February, 2023?")
     then = Candidate("turn", 1, lexical=0.4, cos=0.5, at=_utc(2023, 2, 1, 18))
@@ -96,3 +118,13 @@ def test_search_for_a_named_day_puts_that_days_words_first(memory: Memory, recal
     # a date no turn of the reader's was said on changes nothing of what they may read
     assert set(days("What about the dentist on 6 March 2023?", None)) == set()
     assert days("What about the dentist on 6 March 2023?", "ben") == [first]
+
+
+def test_search_for_yesterday_puts_yesterdays_words_first(memory: Memory, recall: Recall) -> None:
+    now = datetime.now(UTC)
+    for days_ago, text in ((1, "Booked the dentist for a filling."),
+                           (10, "Booked the dentist for a cleaning.")):  # fmt: skip
+        memory.write_turn("c", text, speaker="Ana", created_at=now - timedelta(days=days_ago))
+    for question, want in (("What did I book yesterday?", 1), ("What did I book 10 days ago?", 10)):
+        hits = recall.search(question, ["history"], k=2)
+        assert hits[0].at == now - timedelta(days=want), question

@@ -73,7 +73,7 @@ def rank_candidates(
         for kind in kinds
         for r in found[kind]
     ]
-    return ranking.rank(cands, now, dates.named_windows(query))
+    return ranking.rank(cands, now, dates.question_windows(query, now))
 
 
 def _span(row: dict[str, Any]) -> tuple[int, int, int] | None:

@@ -216,3 +216,18 @@ def named_windows(text: str) -> list[tuple[datetime, datetime]]:
             start = datetime(year, month, 1, tzinfo=UTC)
             out.append((start, _month_shift(start, 1)))
     return out
+
+
+def question_windows(text: str, now: datetime) -> list[tuple[datetime, datetime]]:
+    """The stretches of time a question names (named_windows), with those it names relative to
+    `now` ("yesterday", "last Tuesday", "three days ago", "last week", "last month"), as
+    `resolve` reads them. A season or a year names none: too wide to tell records apart."""
+    out = named_windows(text)
+    for m in _RX.finditer(text):
+        when = resolve(m.group(0), now)
+        if when is None:
+            continue
+        week = when.startswith("the week of ")
+        for start, end in named_windows(when.removeprefix("the week of ")):
+            out.append((start, start + timedelta(weeks=1) + 2 * DAY_SLACK if week else end))
+    return out
