@@ -50,6 +50,8 @@ QUESTIONS = (
     "What did I promise Rita?",
     # names both persons' speakers, so the search's named-speaker scan runs for each reader
     "What did Ana and Bob say about the PIN?",
+    # names a time (today), so each kind's candidates of that time are read too
+    "What was said about the PIN today?",
 )
 
 # Fields of read results that hold ids, and the kind of record they name.

@@ -14,6 +14,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import UTC, datetime
 from typing import Any
 
 import numpy as np
@@ -22,6 +23,7 @@ import pytest
 from psycopg.conninfo import make_conninfo
 
 from memory_pipelines.api import Memory, Recall
+from memory_pipelines.core.dates import question_windows
 from memory_pipelines.store import entities as entities_db
 from memory_pipelines.store import search as search_db
 from memory_pipelines.store.db import Database
@@ -39,6 +41,13 @@ SMALL = [
 # A second speaker of the small store: the graph's candidates for a question naming Jo are
 # Jo's nearest turns, found by the exact scan once the HNSW scan gives up among ben's.
 JOS = [f"Jo fixed bike number {i} at the shop and went home." for i in range(40)]
+# Ben's turns of one day (5 March 2024), far in meaning from his 25k others
+DAY = datetime(2024, 3, 5, 10, tzinfo=UTC)
+DATED = [
+    "Drove to the coast and ate grilled fish.",
+    "The boiler was serviced by a plumber.",
+    "Paid the council tax bill online.",
+]
 ANAS = [  # ana's own items (not words of her chat: the save policy skips what history holds)
     "Ana painted a lake at sunrise on her holiday",
     "Ana's family cabin stands by Lake Tahoe",
@@ -91,7 +100,7 @@ def _fill(db: Database, embedder) -> None:
         bens = conn.execute(
             "INSERT INTO chats (store_id, external_id, person_id, next_seq)"
             " VALUES ('big', 'ben-chat', 'ben', %s) RETURNING chat_id",
-            (NEAR + 1,),
+            (NEAR + len(DATED) + 1,),
         ).fetchone()["chat_id"]
         conn.execute(
             "INSERT INTO turns (store_id, chat_id, seq, role, speaker, text, tsv, doc_len)"
@@ -113,6 +122,13 @@ def _fill(db: Database, embedder) -> None:
             " to_tsvector('english', 'ben talks about his week'), 5 FROM near_vecs",
             (bens,),
         )
+        for i, (text, vec) in enumerate(zip(DATED, embedder.embed(DATED), strict=True)):
+            conn.execute(
+                "INSERT INTO turns (store_id, chat_id, seq, role, text, embedding, tsv,"
+                " doc_len, created_at) VALUES ('big', %s, %s, 'user', %s, %s,"
+                " to_tsvector('english', %s), %s, %s)",
+                (bens, NEAR + 1 + i, text, vec, text, len(text.split()), DAY),
+            )
         conn.execute(
             "INSERT INTO agent_memory_items (store_id, person_id, category, context,"
             " confidence, origin, trusted, embedding)"
@@ -177,6 +193,33 @@ def test_a_named_speakers_few_turns_beside_many_nearer_ones(big: Database, embed
         ).fetchall()
     assert len(jos) == 30
     assert {r["turn_id"] for r in jos} <= {r["id"] for r in rows}
+
+
+def test_a_named_days_turns_beside_many_nearer_ones(big: Database, embedder) -> None:
+    """A question naming a day brings that day's turns, however many nearer turns other days
+    hold (ben's 25k): the HNSW scan within the day gives up among them, and the exact scan
+    over the day's few rows finds them. They are ben's alone."""
+    question = QUESTION.removesuffix("?") + " on 5 March 2024?"
+    qvec = embedder.embed_one(question)
+    windows = question_windows(question, datetime.now(UTC))
+    with big.connection() as conn:
+        day = {
+            r["turn_id"]
+            for r in conn.execute(
+                "SELECT turn_id FROM turns WHERE store_id = 'big' AND created_at = %s", (DAY,)
+            )
+        }
+
+        def found(person: str | None, windows: Any = windows) -> set[int]:
+            rows = search_db.candidates(
+                conn, ["turn"], "big", question, qvec, person, 30, windows=windows
+            )["turn"]
+            return {r["id"] for r in rows}
+
+        assert len(day) == len(DATED)
+        assert day <= found("ben")
+        assert not day & found("ben", ())  # without the day: none among the nearest
+        assert not day & (found("ana") | found(None))
 
 
 def test_candidates_plan_without_jit_for_their_transaction_only(big: Database, embedder) -> None:
@@ -313,7 +356,7 @@ def test_words_read_before_the_vector_are_the_readers_own(big: Database, embedde
             conn, ["item", "turn"], "big", question, qvec, "ana", 30, found_words=found["ana"]
         )
         alone = search_db.candidates(conn, ["item", "turn"], "big", question, qvec, "ana", 30)
-    assert len(bens) == 2 * NEAR
+    assert len(bens) == 2 * NEAR + len(DATED)
     for person in ("ana", None):
         assert set(found[person].indexed) == {"item", "turn"}  # both kinds ranked by the index
         for kind, (ids, _) in found[person].indexed.items():

@@ -42,6 +42,7 @@ def rank_candidates(
         names = []
     elif names is None:
         names = entities_db.entity_names(conn, store_id, ranking.capitalised(query))
+    windows = dates.question_windows(query, now)
     found = search_db.candidates(
         conn,
         kinds,
@@ -54,6 +55,7 @@ def rank_candidates(
         consume,
         spare=spare,
         found_words=found_words,
+        windows=windows,
     )
     cands = [
         ranking.Candidate(
@@ -73,7 +75,7 @@ def rank_candidates(
         for kind in kinds
         for r in found[kind]
     ]
-    return ranking.rank(cands, now, dates.question_windows(query, now))
+    return ranking.rank(cands, now, windows)
 
 
 def _span(row: dict[str, Any]) -> tuple[int, int, int] | None:

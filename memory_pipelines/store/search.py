@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, TypeVar
 
 import numpy as np
@@ -134,11 +135,15 @@ def candidates(
     exact_rows: int | None = None,
     spare: Spare | None = None,
     found_words: Words | None = None,
+    windows: Sequence[tuple[datetime, datetime]] = (),
 ) -> dict[str, list[dict[str, Any]]]:
     """Per kind, (id, lexical, cosine, ...) for its candidates: the `depth` nearest to the
     query by cosine, the `depth` best by BM25 (then divided by the best BM25 of this query, so
     0..1) and, for items and turns, the `depth` nearest among those naming an entity of the
-    question (`names`: items with such an entity, turns by such a speaker).
+    question (`names`: items with such an entity, turns by such a speaker) and, when the
+    question names times (`windows`, core/dates.question_windows), the `depth` nearest dated
+    from the first's start to the last's end (items by valid_from, turns when said): a day's
+    turns in a big store are seldom among its nearest.
 
     Each row says how many of the question's entities it names (`named`). Items also bring
     their salience, confidence and valid_from for ranking; items and turns whether they ask
@@ -164,8 +169,14 @@ def candidates(
         found_words = words(conn, kinds, store_id, query, person, depth, consume, caps, exact_rows)
     graph = bool(names)
     params = _params(store_id, query, embedding, person, depth, names, consume)
+    params["t0"] = min((start for start, _ in windows), default=None)
+    params["t1"] = max((end for _, end in windows), default=None)
     todo = [
-        (kind, statement(kind, kind in found_words.indexed, graph), _lex(found_words, kind))
+        (
+            kind,
+            statement(kind, kind in found_words.indexed, graph, bool(windows)),
+            _lex(found_words, kind),
+        )
         for kind in sorted(kinds, key=lambda kind: kind != "turn")  # the costliest first
         if found_words.rows[KINDS[kind].table]  # 0: the store has no record of this kind
     ]

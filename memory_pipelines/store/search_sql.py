@@ -41,6 +41,9 @@ class Kind:
     named: str = "0"  # how many entities of the question a row names (the graph's signal)
     graph: str = ""  # rows naming one, as a filter; "" for kinds without a graph
     graph_exact: str = ""  # the same, narrowed by an index for the exact scan
+    # The record's time, for the candidates of a time the question names (an index on
+    # (store_id, it) narrows the exact scan); "" for kinds that have none
+    dated: str = ""
     extra: str = ""  # fields for ranking beyond lexical, cosine and named
 
 
@@ -57,6 +60,7 @@ KINDS: dict[str, Kind] = {
         " INTERSECT SELECT unnest(%(names)s::text[])))",
         graph="entities && %(names)s::text[]",
         graph_exact="entities && %(names)s::text[]",
+        dated="valid_from",
         # confidence, valid_from and decay salience (recorded whenever decay runs, consumed
         # only while decay is active for the store)
         extra=", r.confidence, r.valid_from AS at,"
@@ -76,6 +80,7 @@ KINDS: dict[str, Kind] = {
         graph="speaker = ANY(%(names)s::text[])",
         graph_exact="lower(speaker) = ANY(%(lower_names)s::text[])"
         " AND speaker = ANY(%(names)s::text[])",
+        dated="created_at",
         extra=f", {_asks('r.text')} AS asks, r.chat_id, r.seq AS from_seq, r.seq AS to_seq,"
         " r.created_at AS at",
     ),
@@ -153,12 +158,18 @@ def _nearest(k: Kind, name: str, where: str = "", exact_where: str = "") -> str:
                ORDER BY (embedding <=> %(e)s) + 0 LIMIT %(depth)s)),"""
 
 
-def statement(kind: str, index_words: bool, graph: bool) -> str:
+def statement(kind: str, index_words: bool, graph: bool, dated: bool = False) -> str:
+    """A kind's candidates (see store.search.candidates): the nearest, the best by words
+    (`index_words`: from the BM25 index's rows passed in; else BM25 in SQL), the nearest naming
+    an entity of the question (`graph`) and the nearest within the time it names (`dated`:
+    %(t0)s to %(t1)s), with what ranking needs of each."""
     k = KINDS[kind]
     base = f"FROM {k.table} WHERE store_id = %(store)s AND {k.visible}"
     ctes = _nearest(k, "near")
     if graph and k.graph:
         ctes += _nearest(k, "graph", f" AND {k.graph}", f" AND {k.graph_exact}")
+    if dated and k.dated:
+        ctes += _nearest(k, "dated", f" AND {k.dated} >= %(t0)s AND {k.dated} < %(t1)s")
     if index_words:
         # The BM25 index's candidates come as parameters (`words_statement`, run while the
         # query is embedded): their ids and the scores the index computed.
@@ -206,6 +217,8 @@ def statement(kind: str, index_words: bool, graph: bool) -> str:
     union = "SELECT id FROM near UNION SELECT id FROM lex"
     if graph and k.graph:
         union += " UNION SELECT id FROM graph"
+    if dated and k.dated:
+        union += " UNION SELECT id FROM dated"
     joins, fields = "", f"{k.named} AS named{k.extra}"
     if kind == "turn":
         # The turn before and after in the same chat: their cosine, when within SESSION_GAP,
