@@ -40,6 +40,9 @@ def test_a_named_month_is_that_month_and_a_date_needs_its_year() -> None:
         (_utc(2023, 8, 1), _utc(2023, 9, 1))
     ]
     assert named_windows("Plans for December, 2024") == [(_utc(2024, 12, 1), _utc(2025, 1, 1))]
+    year = [(_utc(2022, 1, 1), _utc(2023, 1, 1))]
+    assert named_windows("What did Ana read in 2022?") == year
+    assert named_windows("Trips during the year 2022") == year
     # two dates: both; a day is not also read as its month
     both = named_windows("Was it 12 May 2023 or in June 2024?")
     assert both == [
@@ -51,6 +54,8 @@ def test_a_named_month_is_that_month_and_a_date_needs_its_year() -> None:
         "We met on 31 February 2023",  # no such day
         "9999-12-31, 0000-01-01 and December 9999",  # past datetime's years
         "I marched 2023 steps",
+        "Prices have doubled since 2022",  # after it, not within it
+        "in 9999",
         "",
     ):
         assert named_windows(nothing) == [], nothing

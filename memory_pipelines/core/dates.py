@@ -169,8 +169,9 @@ def due_date(text: str, said_at: datetime) -> datetime | None:
     return None
 
 
-# A date a question names: "on 6 November, 2023", "November 6, 2023", "2023-11-06" (a day), or
-# "in August 2023" (a month). A year is required: "in July" alone could be any July.
+# A date a question names: "on 6 November, 2023", "November 6, 2023", "2023-11-06" (a day),
+# "in August 2023" (a month) or "in 2022" (a year, after in or during: "since 2022" is not
+# 2022). A year is required: "in July" alone could be any July.
 _MONTH_WORD = (
     r"(january|february|march|april|may|june|july|august|september|october|november|december"
     r"|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\.?"
@@ -182,6 +183,7 @@ _NAMED_DAY = re.compile(
     re.IGNORECASE,
 )
 _NAMED_MONTH = re.compile(rf"\b{_MONTH_WORD},?\s+(\d{{4}})\b", re.IGNORECASE)
+_NAMED_YEAR = re.compile(r"\b(?:in|during)\s+(?:the\s+year\s+)?(\d{4})\b", re.IGNORECASE)
 # A named day, in UTC, widened by this much each side: a day as somebody in any time zone
 # calls it (a turn said at 11 pm on 6 November in New York is stored on 7 November, UTC).
 DAY_SLACK = timedelta(hours=12)
@@ -194,8 +196,8 @@ def _month_number(word: str) -> int:
 
 def named_windows(text: str) -> list[tuple[datetime, datetime]]:
     """The stretches of time a question names, [start, end) in UTC: each day it names, widened
-    by DAY_SLACK each side, and each month it names with its year. A date that does not exist
-    (31 February 2023) names nothing. "What did Tim say on November 6, 2023?" -> 5 November
+    by DAY_SLACK each side, each month it names with its year, and each year it names. A date
+    that does not exist (31 February 2023) names nothing. "What did Tim say on November 6, 2023?" -> 5 November
     12:00 to 7 November 12:00."""
     out = []
     for m in _NAMED_DAY.finditer(text):
@@ -210,11 +212,16 @@ def named_windows(text: str) -> list[tuple[datetime, datetime]]:
             out.append((start - DAY_SLACK, start + timedelta(days=1) + DAY_SLACK))
         except (ValueError, OverflowError):  # no such day, or past datetime's years
             continue
-    for m in _NAMED_MONTH.finditer(_NAMED_DAY.sub(" ", text)):
+    rest = _NAMED_DAY.sub(" ", text)
+    for m in _NAMED_MONTH.finditer(rest):
         year, month = int(m.group(2)), _month_number(m.group(1))
         if 1 <= year <= 9998:  # datetime's years, and the month after
             start = datetime(year, month, 1, tzinfo=UTC)
             out.append((start, _month_shift(start, 1)))
+    for m in _NAMED_YEAR.finditer(_NAMED_MONTH.sub(" ", rest)):
+        year = int(m.group(1))
+        if 1 <= year <= 9998:
+            out.append((datetime(year, 1, 1, tzinfo=UTC), datetime(year + 1, 1, 1, tzinfo=UTC)))
     return out
 
 
