@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime, timedelta
 
+from memory_pipelines.core.judge_lexicon import MONTH_RX
+
 _WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 _UNITS = {"day": 1, "week": 7}
 _NUM = {
@@ -146,8 +148,7 @@ def due_date(text: str, said_at: datetime) -> datetime | None:
     weekday, tomorrow or tonight, or the end of the day, week or month."""
     m = _DUE_DATE.search(text)
     if m:
-        month_word = (m.group(1) or m.group(4)).lower()[:3]
-        month = next(i for i, name in enumerate(_MONTHS, 1) if name.startswith(month_word))
+        month = _month_number(m.group(1) or m.group(4))
         return _next_date(month, int(m.group(2) or m.group(3)), said_at)
     m = _DUE.search(text)
     if m:
@@ -172,10 +173,7 @@ def due_date(text: str, said_at: datetime) -> datetime | None:
 # A date a question names: "on 6 November, 2023", "November 6, 2023", "2023-11-06" (a day),
 # "in August 2023" (a month) or "in 2022" (a year, after in or during: "since 2022" is not
 # 2022). A year is required: "in July" alone could be any July.
-_MONTH_WORD = (
-    r"(january|february|march|april|may|june|july|august|september|october|november|december"
-    r"|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\.?"
-)
+_MONTH_WORD = rf"({MONTH_RX})\.?"
 _NAMED_DAY = re.compile(
     rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH_WORD},?\s+(\d{{4}})\b"
     rf"|\b{_MONTH_WORD}\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s*(\d{{4}})\b"
@@ -197,8 +195,8 @@ def _month_number(word: str) -> int:
 def named_windows(text: str) -> list[tuple[datetime, datetime]]:
     """The stretches of time a question names, [start, end) in UTC: each day it names, widened
     by DAY_SLACK each side, each month it names with its year, and each year it names. A date
-    that does not exist (31 February 2023) names nothing. "What did Tim say on November 6, 2023?" -> 5 November
-    12:00 to 7 November 12:00."""
+    that does not exist (31 February 2023) names nothing. "What did Tim say on November 6,
+    2023?" -> 5 November 12:00 to 7 November 12:00."""
     out = []
     for m in _NAMED_DAY.finditer(text):
         if m.group(7):
