@@ -6,6 +6,8 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from memory_pipelines.api import Memory, Recall
 from memory_pipelines.core import ranking
@@ -59,6 +61,27 @@ def test_a_named_month_is_that_month_and_a_date_needs_its_year() -> None:
         "",
     ):
         assert named_windows(nothing) == [], nothing
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.text(max_size=12),
+            st.sampled_from(["on", "in", "during", "the", "of", ",", "yesterday", "last",
+                             "week", "month", "ago", "3", "31st", "May", "sept.", "Feb"]),
+            st.integers(-5, 99999).map(str),
+        ),
+        max_size=8,
+    ).map(" ".join),
+    st.datetimes(datetime(1, 2, 1), datetime(9998, 11, 1), timezones=st.just(UTC)),
+)  # fmt: skip
+def test_any_question_gives_windows_and_never_an_error(text: str, now: datetime) -> None:
+    """A search must never fail on the words of its question: whatever they are, the times
+    read from them are well-formed (start before end, in UTC)."""
+    for start, end in question_windows(text, now):
+        assert start < end
+        assert start.utcoffset() == end.utcoffset() == timedelta(0)
 
 
 def test_times_named_relative_to_now_are_read_against_now() -> None:
