@@ -102,7 +102,10 @@ def test_times_named_relative_to_now_are_read_against_now() -> None:
         day(2023, 11, 6),
         day(2026, 12, 2),
     ]
-    assert question_windows("What did I eat last summer, or last year?", now) == []
+    assert question_windows("What did I read last year?", now) == [
+        (_utc(2025, 1, 1), _utc(2026, 1, 1))
+    ]
+    assert question_windows("What did I eat last summer?", now) == []
     assert question_windows("What did I eat?", now) == []
 
 

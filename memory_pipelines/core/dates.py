@@ -225,13 +225,16 @@ def named_windows(text: str) -> list[tuple[datetime, datetime]]:
 
 def question_windows(text: str, now: datetime) -> list[tuple[datetime, datetime]]:
     """The stretches of time a question names (named_windows), with those it names relative to
-    `now` ("yesterday", "last Tuesday", "three days ago", "last week", "last month"), as
-    `resolve` reads them. A season or a year names none: too wide to tell records apart."""
+    `now` ("yesterday", "last Tuesday", "three days ago", "last week", "last month", "last
+    year"), as `resolve` reads them. A season ("last summer") names none: where one starts
+    and ends depends on the hemisphere."""
     out = named_windows(text)
     for m in _RX.finditer(text):
         when = resolve(m.group(0), now)
         if when is None:
             continue
+        if when.isdigit():  # a year
+            when = f"in {when}"
         week = when.startswith("the week of ")
         for start, end in named_windows(when.removeprefix("the week of ")):
             out.append((start, start + timedelta(weeks=1) + 2 * DAY_SLACK if week else end))
