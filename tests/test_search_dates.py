@@ -159,3 +159,15 @@ def test_search_for_yesterday_puts_yesterdays_words_first(memory: Memory, recall
     for question, want in (("What did I book yesterday?", 1), ("What did I book 10 days ago?", 10)):
         hits = recall.search(question, ["history"], k=2)
         assert hits[0].at == now - timedelta(days=want), question
+
+
+def test_an_email_sent_on_a_named_day_comes_first(memory: Memory, recall: Recall) -> None:
+    for day, amount in ((3, "420"), (24, "380")):
+        memory.add_document(
+            f"mail-{day}", f"Invoice from the printers: {amount} euros, due in a month.",
+            kind="email", sender="billing@example.com", created_at=_utc(2025, 3, day, 9),
+        )  # fmt: skip
+    for question, amount in (("Printers' invoice on 3 March 2025?", "420"),
+                             ("Printers' invoice on 24 March 2025?", "380")):  # fmt: skip
+        hits = recall.search(question, ["email"], k=2)
+        assert amount in hits[0].text, question

@@ -108,6 +108,8 @@ KINDS: dict[str, Kind] = {
         "documents_words_bm25",
         "words",
         "length(tsv)",
+        dated="created_at",  # an email's: when it was sent
+        extra=", r.created_at AS at",
     ),
 }
 
