@@ -56,6 +56,7 @@ def rank_candidates(
         spare=spare,
         found_words=found_words,
         windows=windows,
+        asks_when=dates.ASKS_WHEN.search(query) is not None,
     )
     cands = [
         ranking.Candidate(
@@ -71,6 +72,7 @@ def rank_candidates(
             float(r.get("context") or 0.0),
             _span(r),
             r.get("level"),
+            bool(r.get("says_when")),
         )
         for kind in kinds
         for r in found[kind]

@@ -239,3 +239,26 @@ def question_windows(text: str, now: datetime) -> list[tuple[datetime, datetime]
         for start, end in named_windows(when.removeprefix("the week of ")):
             out.append((start, start + timedelta(weeks=1) + 2 * DAY_SLACK if week else end))
     return out
+
+
+# A question that asks when ("When did Caroline go to the support group?", "What year did...",
+# "How long ago..."), and a text that says when: a time said relative to when it was said
+# (_RX), a weekday, a weekend, a month by its full name ("may" is a verb too), a year, or a
+# date (_NAMED_DAY). The records that answer a question about when mostly say when.
+ASKS_WHEN = re.compile(
+    r"^\W*when\b|\bwhat (?:date|day|year|month|time)\b|\bhow long ago\b", re.IGNORECASE
+)
+_SAYS_WHEN = (
+    rf"{_RX.pattern}"
+    r"|\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekends?|january|february"
+    r"|march|april|june|july|august|september|october|november|december)\b"
+    r"|\b(?:19|20)\d\d\b"
+)
+# The same test as a PostgreSQL regular expression (case-insensitive, ~*): its word boundary
+# is \y. Search computes it for every candidate of a question that asks when.
+SAYS_WHEN_SQL = _SAYS_WHEN.replace(r"\b", r"\y")
+
+
+def says_when(text: str) -> bool:
+    """Whether a text says when something happened (as SAYS_WHEN_SQL tests it in SQL)."""
+    return re.search(_SAYS_WHEN, text, re.IGNORECASE) is not None

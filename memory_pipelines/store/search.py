@@ -21,6 +21,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from memory_pipelines.core.dates import SAYS_WHEN_SQL
 from memory_pipelines.store.db import Conn
 from memory_pipelines.store.rows import one
 from memory_pipelines.store.search_sql import KINDS, MAX_SCAN_TUPLES, statement, words_statement
@@ -136,6 +137,7 @@ def candidates(
     spare: Spare | None = None,
     found_words: Words | None = None,
     windows: Sequence[tuple[datetime, datetime]] = (),
+    asks_when: bool = False,
 ) -> dict[str, list[dict[str, Any]]]:
     """Per kind, (id, lexical, cosine, ...) for its candidates: the `depth` nearest to the
     query by cosine, the `depth` best by BM25 (then divided by the best BM25 of this query, so
@@ -143,7 +145,8 @@ def candidates(
     question (`names`: items with such an entity, turns by such a speaker) and, when the
     question names times (`windows`, core/dates.question_windows), the `depth` nearest dated
     from the first's start to the last's end (items by valid_from, turns when said): a day's
-    turns in a big store are seldom among its nearest.
+    turns in a big store are seldom among its nearest. For a question that `asks_when`, items
+    and turns say whether their text says when (`says_when`, core/dates.SAYS_WHEN_SQL).
 
     Each row says how many of the question's entities it names (`named`). Items also bring
     their salience, confidence and valid_from for ranking; items and turns whether they ask
@@ -169,6 +172,7 @@ def candidates(
         found_words = words(conn, kinds, store_id, query, person, depth, consume, caps, exact_rows)
     graph = bool(names)
     params = _params(store_id, query, embedding, person, depth, names, consume)
+    params["when"], params["when_rx"] = asks_when, SAYS_WHEN_SQL
     params["t0"] = min((start for start, _ in windows), default=None)
     params["t1"] = max((end for _, end in windows), default=None)
     todo = [

@@ -21,6 +21,12 @@ def _consumes(job: str) -> str:
     )
 
 
+def _says_when(column: str) -> str:
+    """SQL: whether a text says when, tested only for a question that asks when (%(when)s;
+    core/dates.SAYS_WHEN_SQL, passed as %(when_rx)s)."""
+    return f"(%(when)s AND {column} ~* %(when_rx)s)"
+
+
 def _asks(column: str) -> str:
     """SQL: whether a text asks rather than tells: it ends with a question mark, but for a
     trailing attachment in brackets (an image caption, "[image: ...]")."""
@@ -66,7 +72,7 @@ KINDS: dict[str, Kind] = {
         extra=", r.confidence, r.valid_from AS at,"
         f" CASE WHEN {_consumes('decay')} THEN (SELECT salience FROM item_scores sc"
         " WHERE sc.item_id = r.item_id) END AS salience,"
-        f" {_asks('r.context')} AS asks",
+        f" {_asks('r.context')} AS asks, {_says_when('r.context')} AS says_when",
     ),
     "turn": Kind(
         "turns",
@@ -82,7 +88,7 @@ KINDS: dict[str, Kind] = {
         " AND speaker = ANY(%(names)s::text[])",
         dated="created_at",
         extra=f", {_asks('r.text')} AS asks, r.chat_id, r.seq AS from_seq, r.seq AS to_seq,"
-        " r.created_at AS at",
+        f" r.created_at AS at, {_says_when('r.text')} AS says_when",
     ),
     "chunk": Kind(
         "chunks",
