@@ -94,17 +94,7 @@ def test_a_search_in_a_small_table_reads_no_other_stores_turns(
     rng = np.random.default_rng(3)
     qvec = rng.standard_normal(384).astype(np.float32)
     qvec /= np.linalg.norm(qvec)
-    params = {
-        "q": QUESTION,
-        "e": qvec,
-        "store": store,
-        "person": None,
-        "depth": 30,
-        "names": ["Melanie"] if graph else [],
-        "lower_names": ["melanie"] if graph else [],
-        "consume": None,
-        "ef": "100",
-    }
+    params = search_db._params(store, QUESTION, qvec, None, 30, ["Melanie"] if graph else [], None)
     with db.connection() as conn, conn.transaction():
         caps = search_db.capabilities(conn)
         conn.execute(f"SELECT {search_db.scan_settings(caps)}", params)

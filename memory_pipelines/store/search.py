@@ -171,10 +171,7 @@ def candidates(
     if found_words is None:
         found_words = words(conn, kinds, store_id, query, person, depth, consume, caps, exact_rows)
     graph = bool(names)
-    params = _params(store_id, query, embedding, person, depth, names, consume)
-    params["when"], params["when_rx"] = asks_when, SAYS_WHEN_SQL
-    params["t0"] = min((start for start, _ in windows), default=None)
-    params["t1"] = max((end for _, end in windows), default=None)
+    params = _params(store_id, query, embedding, person, depth, names, consume, windows, asks_when)
     todo = [
         (
             kind,
@@ -207,7 +204,10 @@ def _params(
     depth: int,
     names: Sequence[str],
     consume: Sequence[str] | None,
+    windows: Sequence[tuple[datetime, datetime]] = (),
+    asks_when: bool = False,
 ) -> dict[str, Any]:
+    """A search's statements' parameters (see candidates)."""
     return {
         "q": query,
         "e": embedding,
@@ -218,6 +218,10 @@ def _params(
         "names": list(names),
         "lower_names": [n.lower() for n in names],
         "consume": None if consume is None else list(consume),
+        "t0": min((start for start, _ in windows), default=None),
+        "t1": max((end for _, end in windows), default=None),
+        "when": asks_when,
+        "when_rx": SAYS_WHEN_SQL,
     }
 
 
