@@ -47,8 +47,8 @@ class Kind:
     named: str = "0"  # how many entities of the question a row names (the graph's signal)
     graph: str = ""  # rows naming one, as a filter; "" for kinds without a graph
     graph_exact: str = ""  # the same, narrowed by an index for the exact scan
-    # The record's time, for the candidates of a time the question names (an index on
-    # (store_id, it) narrows the exact scan); "" for kinds that have none
+    # The record's time (`at` for ranking), for the candidates of a time the question names
+    # (an index on (store_id, it) narrows the exact scan); "" for kinds that have none
     dated: str = ""
     extra: str = ""  # fields for ranking beyond lexical, cosine and named
 
@@ -67,9 +67,9 @@ KINDS: dict[str, Kind] = {
         graph="entities && %(names)s::text[]",
         graph_exact="entities && %(names)s::text[]",
         dated="valid_from",
-        # confidence, valid_from and decay salience (recorded whenever decay runs, consumed
-        # only while decay is active for the store)
-        extra=", r.confidence, r.valid_from AS at,"
+        # confidence and decay salience (recorded whenever decay runs, consumed only while
+        # decay is active for the store)
+        extra=", r.confidence,"
         f" CASE WHEN {_consumes('decay')} THEN (SELECT salience FROM item_scores sc"
         " WHERE sc.item_id = r.item_id) END AS salience,"
         f" {_asks('r.context')} AS asks, {_says_when('r.context')} AS says_when",
@@ -88,7 +88,7 @@ KINDS: dict[str, Kind] = {
         " AND speaker = ANY(%(names)s::text[])",
         dated="created_at",
         extra=f", {_asks('r.text')} AS asks, r.chat_id, r.seq AS from_seq, r.seq AS to_seq,"
-        f" r.created_at AS at, {_says_when('r.text')} AS says_when",
+        f" {_says_when('r.text')} AS says_when",
     ),
     "chunk": Kind(
         "chunks",
@@ -115,7 +115,6 @@ KINDS: dict[str, Kind] = {
         "words",
         "length(tsv)",
         dated="created_at",  # an email's: when it was sent
-        extra=", r.created_at AS at",
     ),
 }
 
@@ -228,6 +227,8 @@ def statement(kind: str, index_words: bool, graph: bool, dated: bool = False) ->
     if dated and k.dated:
         union += " UNION SELECT id FROM dated"
     joins, fields = "", f"{k.named} AS named{k.extra}"
+    if k.dated:
+        fields += f", r.{k.dated} AS at"
     if kind == "turn":
         # The turn before and after in the same chat: their cosine, when within SESSION_GAP,
         # is the turn's context (core/ranking.py); the words of the turn before count too.
