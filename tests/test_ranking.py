@@ -38,6 +38,30 @@ def test_a_turn_is_read_with_its_neighbours() -> None:
     assert [c.id for c, _ in ranked] == [2, 1]
 
 
+def test_a_reply_gains_part_of_the_match_of_the_turn_asking_it() -> None:
+    """Of two turns alike in meaning, the one after a matching turn that asks ranks first,
+    though the other shares more words, by ANSWER_SUPPORT of the asking turn's match. The
+    turn after a telling turn, a turn before the asking one, a reply in another chat and a
+    reply that asks in turn gain nothing."""
+    asking = Candidate("turn", 1, 0.9, 0.6, asks=True, span=(7, 14, 14))
+    reply = Candidate("turn", 2, 0.3, 0.2, span=(7, 15, 15))
+    other = Candidate("turn", 3, 0.4, 0.2, span=(7, 30, 30))
+    ranked = ranking.rank([other, reply, asking])
+    scores = dict((c.key, s) for c, s in ranked)
+    support = ranking.ANSWER_SUPPORT * (0.9 + ranking.ALPHA * 0.6)
+    assert scores[reply.key] == pytest.approx(score(reply) + support)
+    assert scores[other.key] == pytest.approx(score(other))
+    assert [c.id for c, _ in ranked].index(2) < [c.id for c, _ in ranked].index(3)
+    for lender, borrower in (
+        (Candidate("turn", 1, 0.9, 0.6, span=(7, 14, 14)), reply),  # it tells
+        (Candidate("turn", 1, 0.9, 0.6, asks=True, span=(7, 16, 16)), reply),  # after it
+        (Candidate("turn", 1, 0.9, 0.6, asks=True, span=(8, 14, 14)), reply),  # another chat
+        (asking, Candidate("turn", 2, 0.3, 0.2, asks=True, span=(7, 15, 15))),  # asks back
+    ):
+        alone = dict((c.key, s) for c, s in ranking.rank([lender, borrower]))
+        assert alone[borrower.key] == pytest.approx(score(borrower))
+
+
 def test_a_turn_inside_a_matching_summary_gains_part_of_its_match() -> None:
     """Two turns alike in words and meaning: the one whose ten-turn stretch is summarised by
     a matching level-1 chunk ranks first; a chunk of another chat, or of a higher level, or

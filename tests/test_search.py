@@ -83,6 +83,30 @@ def test_turns_bring_whether_they_ask_and_their_neighbours_meaning(
     assert ranked[0][0].id == by_seq[2].id  # the answer, read with its question, comes first
 
 
+def test_the_reply_to_a_turn_asking_the_question_ranks_first(
+    memory: Memory, recall: Recall
+) -> None:
+    """The answer to a question asked in the chat says little of it in its own words; the
+    turn asking it lends it part of its match (ranking.ANSWER_SUPPORT), and it ranks above
+    that turn and the turn that brought the internship up (without the support, the asking
+    turn comes first)."""
+    memory.write_turn(
+        "c", "I got accepted for a fashion internship!", speaker="Gi", created_at=_DAY1
+    )
+    memory.write_turn(
+        "c", "Congrats! Where is your new internship based?", speaker="Jo", created_at=_DAY1
+    )
+    memory.write_turn(
+        "c",
+        "It's a part-time role at an international company in Milan.",
+        speaker="Gi",
+        created_at=_DAY1,
+    )
+    hits = recall.search("Where is Gi's new internship based?", ["history"], k=3)
+    assert [h.text for h in hits][0].startswith("It's a part-time role")
+    assert len(hits) == 3
+
+
 _DAY1 = datetime(2024, 5, 1, 10, 0, tzinfo=UTC)
 _DAY3 = datetime(2024, 5, 3, 18, 0, tzinfo=UTC)
 
