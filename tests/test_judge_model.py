@@ -6,11 +6,16 @@ import json
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from memory_pipelines.core.judge import case_options
-from memory_pipelines.core.judge_eval import _item, evaluate, fit_judge
+from memory_pipelines.core.judge_eval import case_item, evaluate, fit_judge
 from memory_pipelines.core.judge_model import NAMES, choose, shipped_model
+from memory_pipelines.evals.judge import evaluate as store_eval
+from memory_pipelines.models.base import Models
 from memory_pipelines.models.embedder import Embedder
+from memory_pipelines.models.factory import make_backend
+from memory_pipelines.store.db import Database
 
 DATA = Path(__file__).resolve().parent.parent / "benchmarks/data/judge"
 
@@ -39,8 +44,8 @@ def test_the_chooser_keeps_the_rules_reason_or_names_its_own(embedder: Embedder)
         cand_vec = next(vecs)
         ex_vecs = np.stack([next(vecs) for _ in case["existing"]])
         rules, rows, options = case_options(
-            _item(case["candidate"]),
-            [_item(x) for x in case["existing"]],
+            case_item(case["candidate"]),
+            [case_item(x) for x in case["existing"]],
             cand_vec,
             ex_vecs,
             embed=embedder.embed,
@@ -71,3 +76,19 @@ def test_fitting_is_deterministic_and_leaves_each_set_out(embedder: Embedder) ->
     for figures in report.values():
         assert figures["n"] == 40 and 0.0 <= figures["learned"] <= 1.0
         assert 0.0 <= figures["rules"] <= 1.0
+
+
+def test_the_eval_through_the_store_reads_cases_as_the_judge_does(
+    db: Database, embedder: Embedder
+) -> None:
+    """`eval judge` runs each case through save_with_dedup (evals/judge.py). A case may leave
+    out confidence and origin (the rules' own patterns do: the default command read every
+    set and stopped with a KeyError on them); both paths read them alike (case_item), so
+    they decide alike."""
+    cases = [c for c in _cases("judge_patterns.jsonl") if "confidence" not in c["candidate"]][:12]
+    cases += _cases("judge_dev.jsonl")[:12]
+    assert len(cases) == 24
+    through_store = store_eval(db, Models(make_backend("local", embedder)), embedder, cases)
+    pure = evaluate(cases, embedder)
+    assert through_store["accuracy"] == pytest.approx(pure["accuracy"], abs=1e-3)
+    assert [m["id"] for m in through_store["misses"]] == pure["misses"]

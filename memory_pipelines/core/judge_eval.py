@@ -16,7 +16,9 @@ from memory_pipelines.core.judge_model import NAMES, Option, as_option
 from memory_pipelines.core.judge_types import JudgeDecision, JudgeItem
 
 
-def _item(raw: dict[str, Any]) -> JudgeItem:
+def case_item(raw: dict[str, Any]) -> JudgeItem:
+    """An item of a case (benchmarks/data/judge/README.md) as the judge reads it; the fields
+    a case may leave out (the rules' own patterns do) are a user's fact of confidence 5."""
     return JudgeItem(
         context=raw["context"],
         category=raw.get("category", "fact"),
@@ -48,7 +50,7 @@ def evaluate(cases: Sequence[dict[str, Any]], embedder: Any) -> dict[str, Any]:
         n = len(case["existing"])
         cand_vec, ex_vecs = vecs[row], vecs[row + 1 : row + 1 + n]
         row += 1 + n
-        decision = decide(_item(case["candidate"]), [_item(x) for x in case["existing"]],
+        decision = decide(case_item(case["candidate"]), [case_item(x) for x in case["existing"]],
                           cand_vec, ex_vecs)  # fmt: skip
         label = case["label"]
         confusion[label][decision.action] += 1
@@ -98,7 +100,7 @@ def _option_sets(
             cand_vec = next(vecs)
             ex_vecs = np.stack([next(vecs) for _ in case["existing"]])
             rules, rows, options = case_options(
-                _item(case["candidate"]), [_item(x) for x in case["existing"]],
+                case_item(case["candidate"]), [case_item(x) for x in case["existing"]],
                 cand_vec, ex_vecs, embed=embedder.embed,
             )  # fmt: skip
             out[name].append((rules, rows, options, options.index(_gold(case))))

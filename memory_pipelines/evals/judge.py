@@ -8,7 +8,9 @@ from datetime import UTC, datetime
 from typing import Any
 
 from memory_pipelines.api.dedup import Provenance, save_deduplicated
-from memory_pipelines.core.records import validate_item
+from memory_pipelines.core.judge_eval import case_item
+from memory_pipelines.core.judge_types import JudgeItem
+from memory_pipelines.core.records import ItemInput, validate_item
 from memory_pipelines.evals.scoring import classification_report
 from memory_pipelines.models.base import Models
 from memory_pipelines.models.embedder import Embedder
@@ -35,28 +37,12 @@ def run_case(
             stores_db.ensure_store(conn, store_id)
             ids: dict[int, str] = {}
             for e, vec in zip(existing, vecs, strict=False):
-                item = validate_item(
-                    {
-                        "category": e["category"],
-                        "context": e["context"],
-                        "confidence": e["confidence"],
-                        "source": "user" if e.get("origin") == "user" else "machine",
-                        "valid_from": e.get("valid_from"),
-                    }
-                )
+                item = _validated(case_item(e), e.get("valid_from"))
                 new = items_db.insert_item(
                     conn, store_id, item, vec, origin="explicit", trusted=True
                 )
                 ids[new.item_id] = e["id"]
-            item = validate_item(
-                {
-                    "category": cand["category"],
-                    "context": cand["context"],
-                    "confidence": cand["confidence"],
-                    "source": "user" if cand.get("origin") == "user" else "machine",
-                    "valid_from": datetime.now(UTC),
-                }
-            )
+            item = _validated(case_item(cand), datetime.now(UTC))
             res = save_deduplicated(
                 conn, store_id, item, vecs[-1], models, Provenance(origin="explicit", trusted=True)
             )
@@ -68,6 +54,18 @@ def run_case(
     except _Rollback:
         pass
     return decided
+
+
+def _validated(item: JudgeItem, valid_from: Any) -> ItemInput:
+    return validate_item(
+        {
+            "category": item.category,
+            "context": item.context,
+            "confidence": item.confidence,
+            "source": "user" if item.origin == "user" else "machine",
+            "valid_from": valid_from,
+        }
+    )
 
 
 def evaluate(
