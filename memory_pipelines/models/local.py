@@ -64,6 +64,10 @@ class LocalBackend:
         # `instructions` are for a language model; the rules follow the spec's save policy.
         call.tokens_in = self._tokens(*(t.text for t in window))
         known = {t.text.strip(): t.embedding for t in window if t.embedding is not None}
+        # The save policy compares each turn with the sentences of the turns before it: every
+        # sentence of the window embedded in one pass, not again in a call per turn (a LoCoMo
+        # conversation: 3,049 texts in 355 calls, 1,125 of them different).
+        self.vectors([s for t in window for s in sentences_of(t.text)], known)
         out = extract_window(
             window,
             types,
@@ -144,9 +148,13 @@ class LocalBackend:
         self, texts: Sequence[str], known: dict[str, np.ndarray] | None = None
     ) -> np.ndarray:
         """Embeddings of texts, the stored one of a known text (keyed by the stripped text)
-        instead of embedding it again."""
-        known = known or {}
+        instead of embedding it again. Those embedded here are added to `known` (the caller's
+        cache, e.g. for one extraction window)."""
+        known = {} if known is None else known
         texts = [t.strip() for t in texts]
         missing = [t for t in dict.fromkeys(texts) if t not in known]
-        fresh = dict(zip(missing, self.embedder.embed(missing), strict=True)) if missing else {}
-        return np.stack([known[t] if t in known else fresh[t] for t in texts])
+        if missing:
+            known.update(zip(missing, self.embedder.embed(missing), strict=True))
+        if not texts:
+            return np.zeros((0, self.embedder.dim), dtype=np.float32)
+        return np.stack([known[t] for t in texts])
