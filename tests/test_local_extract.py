@@ -11,6 +11,7 @@ import numpy as np
 
 from memory_pipelines.core.calls import ModelCall
 from memory_pipelines.core.extract import WindowTurn, extract_window
+from memory_pipelines.core.sentence_kinds import sentence_spans
 from memory_pipelines.models.embedder import Embedder
 from memory_pipelines.models.local import LocalBackend
 
@@ -44,12 +45,33 @@ class Counting:
         return getattr(self._embedder, name)
 
 
-def _window(embedder: Embedder) -> list[WindowTurn]:
-    vecs = embedder.embed([text for _, _, text in CHAT])
+def _window(embedder: Embedder, with_sentences: bool = False) -> list[WindowTurn]:
+    """The chat's turns as extraction reads them: their stored vectors and, as ingest stores
+    them, their sentences' (late-chunked: store/turns.py, store/extraction.window_turns)."""
+    texts = [text for _, _, text in CHAT]
+    spans = [sentence_spans(t) for t in texts]
+    vecs, parts = embedder.embed_with_parts(texts, spans)
     return [
-        WindowTurn(i + 1, role, speaker, text, T0 + timedelta(minutes=i), vec)
-        for i, ((role, speaker, text), vec) in enumerate(zip(CHAT, vecs, strict=True))
+        WindowTurn(
+            i + 1,
+            role,
+            speaker,
+            text,
+            T0 + timedelta(minutes=i),
+            vec,
+            {text[a:z]: v for (a, z), v in zip(span, part, strict=True)} if with_sentences else {},
+        )  # fmt: skip
+        for i, ((role, speaker, text), vec, span, part) in enumerate(
+            zip(CHAT, vecs, spans, parts, strict=True)
+        )
     ]
+
+
+def _extract(embedder: Embedder, window: list[WindowTurn]) -> tuple[list[str], Counting]:
+    counting = Counting(embedder)
+    call = ModelCall("generate", "extract", "local", "rules")
+    got = LocalBackend(counting).extract(window, "", [], call)  # type: ignore[arg-type]
+    return [c["context"] for c in got], counting
 
 
 def test_a_windows_sentences_are_embedded_in_one_pass_and_decide_as_alone(
@@ -59,9 +81,7 @@ def test_a_windows_sentences_are_embedded_in_one_pass_and_decide_as_alone(
     embedded once for the window, in one call, and the candidates are those of the rules with
     every text embedded alone, call by call (as before)."""
     window = _window(embedder)
-    counting = Counting(embedder)
-    call = ModelCall("generate", "extract", "local", "rules")
-    got = LocalBackend(counting).extract(window, "", [], call)  # type: ignore[arg-type]
+    got, counting = _extract(embedder, window)
 
     compared: list[str] = []
 
@@ -72,8 +92,8 @@ def test_a_windows_sentences_are_embedded_in_one_pass_and_decide_as_alone(
 
     local = LocalBackend(embedder)
     expected = extract_window(window, similarity=alone, pronoun_of=local.pronoun_of)
-    assert [c["context"] for c in got] == [c["context"] for c in expected]
-    assert any("peanut" in c["context"] for c in got)
+    assert got == [c["context"] for c in expected]
+    assert any("peanut" in c for c in got)
     assert compared  # the policy did compare turns with earlier sentences
     first, *rest = counting.calls
     stored = {text for _, _, text in CHAT}  # a turn's own vector is read, not embedded
@@ -82,3 +102,15 @@ def test_a_windows_sentences_are_embedded_in_one_pass_and_decide_as_alone(
     assert len(first) == len(set(first))  # each once
     # the later calls: a speaker's pronoun (LocalBackend.pronoun_of), once per name
     assert sorted(later[0] for later in rest) == ["Ana", "Ben"]
+
+
+def test_stored_sentence_vectors_are_read_and_nothing_is_embedded_again(
+    embedder: Embedder,
+) -> None:
+    """Ingest stores each sentence's vector (late chunking); extraction reads them: no
+    sentence is embedded again, and this chat gives the same candidates as with every
+    sentence embedded alone."""
+    alone, _ = _extract(embedder, _window(embedder))
+    stored, counting = _extract(embedder, _window(embedder, with_sentences=True))
+    assert stored == alone
+    assert sorted(call[0] for call in counting.calls) == ["Ana", "Ben"]  # pronouns only
