@@ -6,18 +6,16 @@ computes again compare equal to the stored ones."""
 from __future__ import annotations
 
 import time
-import uuid
 from collections.abc import Iterator
 from typing import Any
 
-import psycopg
 import pytest
-from psycopg.conninfo import make_conninfo
 
 from memory_pipelines.api import Memory
 from memory_pipelines.models.embedder import Embedder
 from memory_pipelines.store.db import Database
 from memory_pipelines.store.items import touch_items
+from tests.scratch_db import scratch_database
 
 WORDS = [
     "helmets",
@@ -37,16 +35,12 @@ WORDS = [
 @pytest.fixture
 def own_db(pg_dsn: str) -> Iterator[Database]:
     """A database of its own: the table's update counts and pages are this test's alone."""
-    name = f"storage_{uuid.uuid4().hex[:8]}"
-    with psycopg.connect(pg_dsn, autocommit=True) as admin:
-        admin.execute(f"CREATE DATABASE {name}")
-    db = Database(make_conninfo(pg_dsn, dbname=name))
-    try:
-        yield db
-    finally:
-        db.close()
-        with psycopg.connect(pg_dsn, autocommit=True) as admin:
-            admin.execute(f"DROP DATABASE {name} WITH (FORCE)")
+    with scratch_database(pg_dsn, "storage") as dsn:
+        db = Database(dsn)
+        try:
+            yield db
+        finally:
+            db.close()
 
 
 def _counts(conn: Any) -> tuple[int, int]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Iterator
 
 import psycopg
@@ -10,19 +9,13 @@ import pytest
 from psycopg.rows import dict_row
 
 from memory_pipelines.store.migrate import migrate, migration_files
+from tests.scratch_db import scratch_database
 
 
 @pytest.fixture
 def scratch_db(pg_dsn: str) -> Iterator[str]:
-    name = f"mig_{uuid.uuid4().hex[:10]}"
-    with psycopg.connect(pg_dsn, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    dsn = psycopg.conninfo.make_conninfo(pg_dsn, dbname=name)
-    try:
+    with scratch_database(pg_dsn, "mig") as dsn:
         yield dsn
-    finally:
-        with psycopg.connect(pg_dsn, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
 
 
 def test_migrate_twice_is_harmless(scratch_db: str) -> None:

@@ -8,20 +8,18 @@ statistics, which other tests' rows would move), with words and vectors made in 
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
-import psycopg
 import pytest
-from psycopg.conninfo import make_conninfo
 
 from memory_pipelines.core.conversations import load_chats
 from memory_pipelines.store import search as search_db
 from memory_pipelines.store.db import Database
 from memory_pipelines.store.search_sql import statement
 from tests.conftest import LOCOMO
+from tests.scratch_db import scratch_database
 
 QUESTION = "What did Melanie paint by the lake at sunrise?"
 
@@ -30,30 +28,26 @@ QUESTION = "What did Melanie paint by the lake at sunrise?"
 def small_table(pg_dsn: str) -> Iterator[tuple[Database, dict[str, int]]]:
     """The LoCoMo dev conversations, a store each, their turns as the store writes them (words
     from speaker and text); the vectors are of no account to a plan, and alike."""
-    name = f"plans_{uuid.uuid4().hex[:8]}"
-    with psycopg.connect(pg_dsn, autocommit=True) as admin:
-        admin.execute(f"CREATE DATABASE {name}")
-    db = Database(make_conninfo(pg_dsn, dbname=name))
     chats, _ = load_chats(LOCOMO, "locomo")
     sizes = {}
-    try:
-        with db.connection() as conn:
-            # Written twice, as an evaluation run again writes them: the chats' statistics
-            # are those of the first writing (autovacuum analyses a table only after 50
-            # changes and a tenth of its rows), which name chats that are gone.
-            for rewrite in (False, True):
-                if rewrite:
-                    conn.execute("ANALYZE chats")
-                    conn.execute("DELETE FROM stores")
-                for i, chat in enumerate(chats):
-                    sizes[f"conv{i}"] = len(chat.turns)
-                    _write(conn, f"conv{i}", chat.turns)
-                conn.execute("ANALYZE turns")
-        yield db, sizes
-    finally:
-        db.close()
-        with psycopg.connect(pg_dsn, autocommit=True) as admin:
-            admin.execute(f"DROP DATABASE {name} WITH (FORCE)")
+    with scratch_database(pg_dsn, "plans") as dsn:
+        db = Database(dsn)
+        try:
+            with db.connection() as conn:
+                # Written twice, as an evaluation run again writes them: the chats' statistics
+                # are those of the first writing (autovacuum analyses a table only after 50
+                # changes and a tenth of its rows), which name chats that are gone.
+                for rewrite in (False, True):
+                    if rewrite:
+                        conn.execute("ANALYZE chats")
+                        conn.execute("DELETE FROM stores")
+                    for i, chat in enumerate(chats):
+                        sizes[f"conv{i}"] = len(chat.turns)
+                        _write(conn, f"conv{i}", chat.turns)
+                    conn.execute("ANALYZE turns")
+            yield db, sizes
+        finally:
+            db.close()
 
 
 def _write(conn: Any, store: str, turns: list[dict[str, Any]]) -> None:

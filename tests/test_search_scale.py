@@ -11,22 +11,20 @@ beyond the tuples an HNSW iterative scan visits (search.MAX_SCAN_TUPLES).
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any
 
 import numpy as np
-import psycopg
 import pytest
-from psycopg.conninfo import make_conninfo
 
 from memory_pipelines.api import Memory, Recall
 from memory_pipelines.core.dates import question_windows
 from memory_pipelines.store import entities as entities_db
 from memory_pipelines.store import search as search_db
 from memory_pipelines.store.db import Database
+from tests.scratch_db import scratch_database
 
 QUESTION = "Which lake did Mel paint at sunrise?"
 SHARED_TEXT = "lake sunrise paint lake sunrise paint lake"
@@ -57,17 +55,13 @@ ANAS = [  # ana's own items (not words of her chat: the save policy skips what h
 
 @pytest.fixture(scope="module")
 def big(pg_dsn: str, embedder) -> Iterator[Database]:
-    name = f"scale_{uuid.uuid4().hex[:8]}"
-    with psycopg.connect(pg_dsn, autocommit=True) as admin:
-        admin.execute(f"CREATE DATABASE {name}")
-    db = Database(make_conninfo(pg_dsn, dbname=name))
-    try:
-        _fill(db, embedder)
-        yield db
-    finally:
-        db.close()
-        with psycopg.connect(pg_dsn, autocommit=True) as admin:
-            admin.execute(f"DROP DATABASE {name} WITH (FORCE)")
+    with scratch_database(pg_dsn, "scale") as dsn:
+        db = Database(dsn)
+        try:
+            _fill(db, embedder)
+            yield db
+        finally:
+            db.close()
 
 
 def _fill(db: Database, embedder) -> None:
