@@ -30,6 +30,20 @@ def _configure(conn: Conn) -> None:
     register_vector(conn)
 
 
+def _give_back(pool: ConnectionPool[Conn], conn: Conn, failed: bool) -> None:
+    """Return a connection to its pool; one whose block raised (`failed`: its transactions
+    rolled back) is not reused. pg_textsearch 1.0 leaves a backend's interrupts held after a
+    transaction that wrote to a BM25 index is rolled back (one more per ROLLBACK, read with
+    gdb as InterruptHoldoffCount; a COMMIT or an SQL error leaves none). Such a backend
+    ignores query cancel, statement_timeout, pg_terminate_backend and the barrier DROP
+    DATABASE waits for, so it would hang a fast shutdown of the server or a drop. The
+    connection is marked expired, the pool's own way of retiring one (closed on return
+    without a warning, and replaced in the background): a failed block is the rare case."""
+    if failed and not conn.closed:
+        conn._expire_at = 0.0  # psycopg_pool's expiry date (the connection's, for pools)
+    pool.putconn(conn)
+
+
 def _alive(conn: Conn) -> None:
     """The pool's check of a connection it hands out: an empty query's round trip, sent with
     libpq itself (no statement of the caller's, no Python-level cursor); raises when the server
@@ -119,11 +133,14 @@ class Database:
 
     @contextmanager
     def connection(self) -> Iterator[Conn]:
-        """A pooled autocommit connection; use `with conn.transaction():` to group writes."""
+        """A pooled autocommit connection; use `with conn.transaction():` to group writes.
+        A connection whose block raised is not reused (_give_back)."""
         pool, conn = self._checkout()
+        failed = True
         try:
             with conn:
                 yield conn
+            failed = False
         except psycopg.OperationalError as exc:
             if not conn.closed:
                 raise
@@ -134,7 +151,7 @@ class Database:
                 f"({exc}); the next call reconnects"
             ) from exc
         finally:
-            pool.putconn(conn)
+            _give_back(pool, conn, failed)
 
     @contextmanager
     def spare(self) -> Iterator[Conn | None]:
@@ -150,11 +167,13 @@ class Database:
         except PoolTimeout:
             yield None
             return
+        failed = True
         try:
             with conn:
                 yield conn
+            failed = False
         finally:
-            pool.putconn(conn)
+            _give_back(pool, conn, failed)
 
     @contextmanager
     def transaction(self) -> Iterator[Conn]:
