@@ -37,10 +37,13 @@ def _give_back(pool: ConnectionPool[Conn], conn: Conn, failed: bool) -> None:
     gdb as InterruptHoldoffCount; a COMMIT or an SQL error leaves none). Such a backend
     ignores query cancel, statement_timeout, pg_terminate_backend and the barrier DROP
     DATABASE waits for, so it would hang a fast shutdown of the server or a drop. The
-    connection is marked expired, the pool's own way of retiring one (closed on return
-    without a warning, and replaced in the background): a failed block is the rare case."""
+    connection is marked expired, as the pool retires one past its max_lifetime: closed on
+    return without a warning, and replaced in the background (closing it here would log a
+    warning per failed block). The expiry date is an attribute psycopg keeps for its pools,
+    not public API: psycopg-pool is pinned, and tests/test_db_connections.py fails if a
+    release stops honouring it. A failed block is the rare case."""
     if failed and not conn.closed:
-        conn._expire_at = 0.0  # psycopg_pool's expiry date (the connection's, for pools)
+        conn._expire_at = 0.0
     pool.putconn(conn)
 
 
