@@ -53,8 +53,8 @@ def _case_sets(files: tuple[Path, ...], folder: Path) -> list[Path]:
 HELD_OUT = ("_g",)
 
 
-def _per_set(reports: dict[str, dict]) -> dict:
-    """One set: its report as it is. Several: each under its name, with the accuracies side by
+def _per_set(reports: dict[str, dict], figures: tuple[str, ...] = ("accuracy",)) -> dict:
+    """One set: its report as it is. Several: each under its name, with its `figures` side by
     side first. A held-out set's cases are not named (only how many were missed): whoever runs
     the default command must not see which held-out cases fail, or they are tuned on."""
     for name, report in reports.items():
@@ -62,7 +62,8 @@ def _per_set(reports: dict[str, dict]) -> dict:
             report["misses"] = len(report["misses"])
     if len(reports) == 1:
         return next(iter(reports.values()))
-    return {"accuracy": {k: r["accuracy"] for k, r in reports.items()}, "sets": reports}
+    side = {f: {k: r[f] for k, r in reports.items()} for f in figures}
+    return {**side, "sets": reports}
 
 
 cases_option = click.option(
@@ -167,13 +168,13 @@ def eval_policy(files: tuple[Path, ...], out: Path | None, rules_only: bool, fit
 )
 @click.option(
     "--cases",
-    "case_file",
+    "files",
+    multiple=True,
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    default=DATA / "extraction/extraction_cases.jsonl",
-    show_default=True,
-    help="Hand-written chats with the items each must give (benchmarks/data/extraction).",
+    help="Hand-written chats with the items each must give; repeat for several. Default:"
+    " every *.jsonl set of benchmarks/data/extraction, each scored on its own.",
 )
-@click.option("--cases-only", is_flag=True, help="Score the case file only, not LoCoMo.")
+@click.option("--cases-only", is_flag=True, help="Score the case sets only, not LoCoMo.")
 @click.option(
     "--conversation",
     "conversations",
@@ -184,7 +185,7 @@ def eval_policy(files: tuple[Path, ...], out: Path | None, rules_only: bool, fit
 @out_option
 def eval_extraction(
     data: Path,
-    case_file: Path,
+    files: tuple[Path, ...],
     cases_only: bool,
     conversations: tuple[str, ...],
     backend: str,
@@ -203,7 +204,11 @@ def eval_extraction(
 
     emb = get_embedder()
     models, db = Models(make_backend(backend, emb)), get_database()
-    cases = extraction_cases.evaluate(db, models, emb, case_file, _jsonl(case_file))
+    reports = {
+        path.stem: extraction_cases.evaluate(db, models, emb, path, _jsonl(path))
+        for path in _case_sets(files, DATA / "extraction")
+    }
+    cases = _per_set(reports, ("coverage", "precision"))
     report = (
         {"cases": cases}
         if cases_only

@@ -7,7 +7,13 @@ from datetime import datetime
 
 import pytest
 
-from memory_pipelines.core.corrections import apply_to_earlier, corrected, correction
+from memory_pipelines.core.corrections import (
+    apply_to_earlier,
+    corrected,
+    correction,
+    repair,
+    repair_earlier,
+)
 from memory_pipelines.core.dates import due_date
 from memory_pipelines.core.extract import WindowTurn, extract_window
 from memory_pipelines.core.promises import promise
@@ -47,6 +53,11 @@ def test_third_person_without_garbling(
         ("by the 3rd of March", "2025-03-03"),  # the next such date
         ("by Thursday", "2024-05-02"),
         ("before the end of the month", "2024-05-31"),
+        ("I'll return it by the 15th.", "2024-05-15"),  # a day of this month
+        ("due on the 30th", "2024-05-30"),
+        ("in two weeks", "2024-05-15"),
+        ("within 3 days", "2024-05-04"),
+        ("in a month", "2024-06-01"),
         ("some day", None),
     ],
 )
@@ -116,9 +127,63 @@ def test_the_extractor_keeps_promises_health_facts_and_corrections() -> None:
     (commitment,) = [c for c in out if c["category"] == "commitment"]
     assert commitment["context"] == "Agent will send Ben the fixed importer by June 10."
     assert commitment["owed_to"] == "Ben" and commitment["due_at"].startswith("2024-06-10")
-    fixed = [c for c in out if c["from_seq"] == 6]
-    assert [c["context"] for c in fixed] == [
-        "Ben and others fly to Lisbon in May, not April, for the conference."
+    fixed = [c for c in out if c["to_seq"] == 6]  # told in turn 5, put right in turn 6
+    assert [(c["context"], c["from_seq"]) for c in fixed] == [
+        ("Ben and others fly to Lisbon in May, not April, for the conference.", 5)
+    ]
+
+
+def test_a_promise_reported_or_made_on_the_listeners_own_thing() -> None:
+    told = promise(
+        "I told my neighbour Dolores I'd return her pressure washer by the 15th.", "Ines", "Marco",
+        SAID,
+    )  # fmt: skip
+    assert told is not None and told.owed_to == "Dolores"
+    assert told.due_at == datetime(2024, 5, 15, 23, 59)
+    passed = due_date("by the 1st", datetime(2024, 5, 2))  # passed this month: the next
+    assert passed == datetime(2024, 6, 1, 23, 59)
+    ready = promise("I'll have the prints ready for you in two weeks.", "Dana", "Ravi", SAID)
+    assert ready is not None and ready.owed_to == "Ravi"
+    assert ready.due_at == datetime(2024, 5, 15, 23, 59)
+    yours = promise("I'll add an extra copy to your order.", "Dana", "Ravi", SAID)
+    assert yours is not None and (yours.owed_to, yours.due_at) == ("Ravi", None)
+    # a step taken there and then, or no act at all, is no promise
+    assert promise("I'll check your server logs now.", "Agent", "Zainab", SAID) is None
+    assert promise("I'll think about your offer.", "Dana", "Ravi", SAID) is None
+
+
+def test_a_correction_past_an_aside_and_a_repair_on_the_go() -> None:
+    fix = correction("It's Saturday, love, not Friday.")
+    assert fix is not None and (fix.new, fix.old, fix.bare) == ("Saturday", "Friday", True)
+    dose = repair("I take 50 milligrams of sertraline, sorry, 100, the doctor raised it.")
+    assert dose is not None and not dose[1].bare
+    assert dose[0] == "I take 100 milligrams of sertraline, the doctor raised it."
+    bare = repair("Actually no, 3.9, sorry.")
+    assert bare is not None and bare[1].bare and bare[1].new == "3.9"
+    assert repair_earlier("3.9", ["Our mortgage rate is 4.2 percent.", "Lovely."]) == (
+        0,
+        "Our mortgage rate is 3.9, not 4.2, percent.",
+    )
+    for said in ("We have 2 kids, no pets.", "I'm fine, no worries.", "No, thanks."):
+        assert repair(said) is None
+
+
+def test_the_extractor_puts_right_what_was_corrected_and_saves_only_that() -> None:
+    others = [
+        _turn(1, "user", "Gus", "Our anniversary dinner is at Lumo on Friday."),
+        _turn(2, "user", "Wren", "It's Saturday, love, not Friday."),
+        _turn(3, "user", "Gus", "Right, Saturday."),
+    ]
+    out = extract_window(others, pronoun_of=lambda name: "he")
+    fixed = [c for c in out if "Saturday" in c["context"]]
+    # Gus's fact, put right by Wren: told in turn 1, fixed in turn 2
+    assert [(c["from_seq"], c["to_seq"]) for c in fixed] == [(1, 2)]
+    assert fixed[0]["context"].startswith("Gus's anniversary dinner is at Lumo on Saturday")
+    assert fixed[0]["context"].endswith(", not Friday.")
+    assert not any("love" in c["context"] for c in out)  # Wren's words are no fact of hers
+    own = [_turn(1, "user", "Jamal", "Our mortgage rate is 4.2 percent. Actually no, 3.9, sorry.")]
+    assert [c["context"] for c in extract_window(own, pronoun_of=lambda name: "he")] == [
+        "Jamal's mortgage rate is 3.9, not 4.2, percent."
     ]
 
 

@@ -175,3 +175,12 @@ def test_a_hedge_in_the_reason_leaves_a_made_choice_alone(
 )
 def test_pointers_back_sympathy_and_deferred_choices(text: str, role: str, reason: str) -> None:
     assert judge_turn(text, role).reason == reason
+
+
+def test_either_way_hedges_an_open_outcome_not_a_settled_plan() -> None:
+    from memory_pipelines.core.hedges import is_hedged
+
+    assert is_hedged("Could go either way on the job offer, honestly.", "user")
+    assert is_hedged("The vote could swing either way.", "user")
+    # "either way": whatever happens, so the plan stands
+    assert not is_hedged("I'm presenting a poster on soil microbes either way.", "user")

@@ -248,7 +248,7 @@ def _save(
         from_seq=p["from_seq"],
         to_seq=p["to_seq"],
         model=models.backend.model,
-        speaker=people_speaking(conn, w["chat_id"], [p["to_seq"]]).get(p["to_seq"]),
+        speaker=_about_whom(conn, w["chat_id"], p["from_seq"], p["to_seq"]),
     )
     result = save_deduplicated(conn, store_id, item, vec, models, prov, pool)
     if result.deduplicated and result.merged_into is not None:
@@ -256,6 +256,13 @@ def _save(
     if result.id is None:
         raise StoreError(f"dedup of a candidate of window {w['window_id']} saved nothing")
     return ("superseded" if result.superseded is not None else "written"), result.id
+
+
+def _about_whom(conn: Conn, chat_id: int, from_seq: int, to_seq: int) -> str | None:
+    """The person a candidate is about: who said the turn it starts at, when a named person did
+    (a fact another person put right is still the teller's), else who said its last turn."""
+    said = people_speaking(conn, chat_id, {from_seq, to_seq})
+    return said.get(from_seq) or said.get(to_seq)
 
 
 def run_extraction(

@@ -57,13 +57,68 @@ def correction(sentence: str) -> Correction | None:
         old = m.group("old")
         before = sentence[: m.start()].split()
         n = len(old.split())
-        if len(before) < n:
+        # The new value right before "not", or before an aside set off by commas: "It's
+        # Saturday, love, not Friday".
+        for skip in (0, 1, 2):
+            if len(before) < n + skip or (skip and not before[-skip - 1].endswith(",")):
+                continue
+            new = " ".join(before[len(before) - skip - n : len(before) - skip]).strip(" ,;:-—–")
+            if not new or _kind(new) != _kind(old) or _kind(new) == "word":
+                continue
+            rest = _OPENER.sub("", " ".join(before[: len(before) - skip - n])).strip(" ,;:-—–")
+            return Correction(new=new, old=old, bare=not rest, span=(m.start(), m.end()))
+    return None
+
+
+# A repair said on the go: the value, then "sorry", "no", "I mean" and the right one: "I take
+# 50 milligrams of sertraline, sorry, 100", "Our rate is 4.2 percent. Actually no, 3.9". The
+# new value is a number or a date word; the old one is the last value of its kind before it.
+_REPAIR = re.compile(
+    r"(?:^|[,;—–-]|\.)\s*(?:(?:sorry|no|actually|wait|i mean|i meant|or rather|make that|"
+    r"correction)(?:,|\s)\s*)+(?P<new>[$£€]?\w+(?:[.:/]\w+)*)\s*(?=[,;!?)]|\.(?:\s|$)|$)",
+    re.IGNORECASE,
+)
+
+
+def _values_of_kind(text: str, kind: str) -> list[re.Match[str]]:
+    return [m for m in re.finditer(_WORDISH, text) if kind != "word" and _kind(m.group()) == kind]
+
+
+def repair(sentence: str) -> tuple[str, Correction] | None:
+    """A sentence that repairs its own value, as it should have been said, and the repair
+    ("... 50 milligrams of sertraline, sorry, 100, the doctor raised it" -> "... 100
+    milligrams of sertraline, the doctor raised it"); a bare repair ("Actually no, 3.9,
+    sorry") comes back with its old value empty, for an earlier sentence (repair_earlier)."""
+    for m in _REPAIR.finditer(sentence):
+        new = m.group("new").rstrip(".")
+        kind = _kind(new)
+        if kind in ("word", "name"):
             continue
-        new = " ".join(before[-n:]).strip(" ,;:-—–")
-        if not new or _kind(new) != _kind(old) or _kind(new) == "word":
+        olds = [v for v in _values_of_kind(sentence[: m.start()], kind) if v.group() != new]
+        if not olds:
+            if _OPENER.sub("", sentence[: m.start()]).strip(" ,;:-—–"):
+                continue  # said after words that hold no value of its kind: no repair
+            return sentence, Correction(new=new, old="", bare=True)
+        old = olds[-1]
+        tail = sentence[m.end() :].lstrip()
+        tail = re.sub(r"^(?:,\s*(?:sorry|my bad|oops)\b)?", "", tail, flags=re.I)
+        fixed = sentence[: old.start()] + new + sentence[old.end() : m.start()] + tail
+        return fixed.strip(), Correction(new=new, old=old.group(), bare=False)
+    return None
+
+
+def repair_earlier(new: str, earlier: Sequence[str]) -> tuple[int, str] | None:
+    """(index, rewritten sentence) of the latest earlier sentence holding a value of the kind
+    of a bare repair, its last such value put right and still named ("Our rate is 4.2
+    percent" + "Actually no, 3.9" -> "Our rate is 3.9, not 4.2, percent")."""
+    kind = _kind(new)
+    for i in range(len(earlier) - 1, -1, -1):
+        olds = [v for v in _values_of_kind(earlier[i], kind) if v.group() != new]
+        if not olds:
             continue
-        rest = _OPENER.sub("", " ".join(before[:-n])).strip(" ,;:-—–")
-        return Correction(new=new, old=old, bare=not rest, span=(m.start(), m.end()))
+        put_right = apply_to_earlier(Correction(new, olds[-1].group(), True), [earlier[i]])
+        if put_right is not None:
+            return i, put_right[1]
     return None
 
 

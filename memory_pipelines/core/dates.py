@@ -3,6 +3,7 @@ is 7 May 2023), so a fact keeps its date when it is read months later."""
 
 from __future__ import annotations
 
+import calendar
 import re
 from datetime import UTC, datetime, timedelta
 
@@ -127,6 +128,15 @@ _DUE_END = re.compile(
 )
 
 
+# "by the 15th" (a day of this month, or of the next once it has passed); "in two weeks",
+# "within 3 days" (counted from the day it was said).
+_DUE_DAY = re.compile(r"\b(?:by|before|on|until|due)\s+the\s+(\d{1,2})(?:st|nd|rd|th)\b", re.I)
+_COUNTS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+_DUE_IN = re.compile(
+    rf"\b(?:in|within)\s+(\d{{1,2}}|{'|'.join(_COUNTS)})\s+(day|week|month)s?\b", re.I
+)
+
+
 def _end_of_day(dt: datetime) -> datetime:
     return dt.replace(hour=23, minute=59, second=0, microsecond=0)
 
@@ -159,6 +169,24 @@ def due_date(text: str, said_at: datetime) -> datetime | None:
             return _end_of_day(said_at + timedelta(days=1))
         ahead = (_WEEKDAYS.index(word) - said_at.weekday()) % 7 or 7
         return _end_of_day(said_at + timedelta(days=ahead))
+    m = _DUE_DAY.search(text)
+    if m:
+        day = int(m.group(1))
+        for ahead in range(3):  # this month or the next that has such a day
+            start = _month_shift(said_at.replace(day=1), ahead)
+            when = _next_date(start.month, day, start)
+            if when is not None and when >= said_at:
+                return when
+        return None
+    m = _DUE_IN.search(text)
+    if m:
+        n = _COUNTS.get(m.group(1).lower()) or int(m.group(1))
+        unit = m.group(2).lower()
+        if unit == "month":  # the same day of that month, or its last day when it is shorter
+            first = _month_shift(said_at, n)
+            last = calendar.monthrange(first.year, first.month)[1]
+            return _end_of_day(first.replace(day=min(said_at.day, last)))
+        return _end_of_day(said_at + timedelta(days=n * (7 if unit == "week" else 1)))
     m = _DUE_END.search(text)
     if m:
         unit = (m.group(1) or m.group(2)).lower()

@@ -16,7 +16,13 @@ from typing import Any
 import numpy as np
 
 from memory_pipelines.core import policy, policy_model, sentence_kinds
-from memory_pipelines.core.corrections import apply_to_earlier, corrected, correction
+from memory_pipelines.core.corrections import (
+    apply_to_earlier,
+    corrected,
+    correction,
+    repair,
+    repair_earlier,
+)
 from memory_pipelines.core.dates import annotate
 from memory_pipelines.core.extract_parts import (
     CAPITALISED,
@@ -83,26 +89,52 @@ def _to_person(window: Sequence[WindowTurn], i: int) -> bool:
     return bool(others) and people
 
 
-def _corrections(window: Sequence[WindowTurn], i: int) -> list[tuple[str, str, WindowTurn]]:
+def _corrections(
+    window: Sequence[WindowTurn], i: int, stale: set[str]
+) -> list[tuple[str, str, WindowTurn]]:
     """(corrected sentence, its category, the turn whose speaker it is about) for each
-    correction the turn makes: "March 10, not March 3" fixes its own sentence; a bare "May, not
-    April" fixes the latest earlier sentence of the window holding "April"."""
+    correction the turn makes: "March 10, not March 3" or "50 mg, sorry, 100 mg" fixes its own
+    sentence; a bare "May, not April" or "Actually no, 3.9" fixes the latest earlier sentence of
+    the window holding the old value (or a value of the new one's kind). A sentence of this
+    turn fixed so goes into `stale`: it is not saved as it was said."""
     out = []
-    for sentence in sentence_kinds.sentences(window[i].text):
-        fix = correction(sentence)
-        if fix is None:
-            continue
-        if not fix.bare:
-            text = corrected(sentence, fix)
-            out.append((text, policy.category_for(text, window[i].role), window[i]))
+    turn = window[i]
+    own = sentence_kinds.sentences(turn.text)
+    for n, sentence in enumerate(own):
+        fix, fixed = correction(sentence), repair(sentence)
+        if fix is None and fixed is None:
             continue
         earlier = [(s, t) for t in window[:i] for s in sentence_kinds.sentences(t.text)]
-        found = apply_to_earlier(fix, [s for s, _ in earlier])
+        earlier += [(s, turn) for s in own[:n]]
+        said = [s for s, _ in earlier]
+        found = None
+        if fix is not None:
+            # "Oh wait, the wedding is on June 21, not June 14" puts right the sentence that
+            # told it ("My sister's wedding is in Utrecht on June 14"), which says whose.
+            about_it = sentence_kinds.content_words(sentence) - {fix.new.lower(), fix.old.lower()}
+            told = [s if about_it & sentence_kinds.content_words(s) else "" for s in said]
+            found = apply_to_earlier(fix, said if fix.bare else told)
+        elif fixed is not None and fixed[1].bare:
+            found = repair_earlier(fixed[1].new, said)
         if found is not None:
             idx, text = found
             about = earlier[idx][1]
+            if about is turn:
+                stale.add(earlier[idx][0])
             out.append((text, policy.category_for(text, about.role), about))
+        elif fix is not None and not fix.bare:
+            text = corrected(sentence, fix)
+            out.append((text, policy.category_for(text, turn.role), turn))
+        elif fixed is not None and not fixed[1].bare:
+            out.append((fixed[0], policy.category_for(fixed[0], turn.role), turn))
     return out
+
+
+def _is_stale(sentence: str, stale: set[str]) -> bool:
+    """Whether a kept sentence (its opener taken off, its subject put back) is one a later
+    sentence of its turn put right."""
+    words = sentence_kinds.content_words(sentence)
+    return any(words and words <= sentence_kinds.content_words(s) | {"i"} for s in stale)
 
 
 # A sentence that opens with a pronoun or a demonstrative points back: "It reminds me why I love
@@ -169,7 +201,8 @@ def extract_window(
     allowed = set(types) if types else None
     out: list[dict[str, Any]] = []
     for i, turn in enumerate(window):
-        parts: list[tuple[str, str, WindowTurn]] = list(_corrections(window, i))
+        stale: set[str] = set()
+        parts: list[tuple[str, str, WindowTurn]] = list(_corrections(window, i, stale))
         earlier = window[max(0, i - 3) : i]
         listener = _listener(window, i)
         # The learned policy was fitted on chats with the assistant; between people (LoCoMo) it
@@ -189,7 +222,11 @@ def extract_window(
                 to_person=_to_person(window, i),
                 is_promise=is_promise,
             )
-            parts += [(s, c, turn) for s, c in kept if not correction(s)]  # fixes come first
+            parts += [  # fixes come first
+                (s, c, turn)
+                for s, c in kept
+                if not correction(s) and not repair(s) and not _is_stale(s, stale)
+            ]
         for sentence, category, about in parts[:MAX_PER_TURN]:
             speaker = about.speaker or ("User" if about.role == "user" else "Assistant")
             pronoun = pronoun_of(speaker) if pronoun_of else "they"
@@ -215,7 +252,8 @@ def extract_window(
                 "from_seq": turn.seq,
                 "to_seq": turn.seq,
             }
-            referent = _referent_turn(window, i, sentence) if about is turn else None
+            # A fix of another turn's sentence was told there and put right here.
+            referent = _referent_turn(window, i, sentence) if about is turn else about
             if referent is not None:
                 cand["from_seq"] = referent.seq
             if sentence in turn.sentences:

@@ -42,7 +42,10 @@ _HEDGE = _rx(
     r"\b(?:you|it|that|this|we) could\b|\bsome ?day\b|\bone day\b|\bat some point\b|"
     r"\bthinking (?:about|of)\b|\bconsidering\b|\btoying with\b|\bwonder|\btempted\b|"
     r"\bdepend(?:s|ing) on\b|\btbd\b|\bundecided\b|\bhaven't decided\b|\bnot (?:yet )?confirmed\b|"
-    r"\bnothing's confirmed\b|\bhave to check\b|\beither way\b|"
+    # an outcome open "either way" ("could go either way"); not the adverb "either way"
+    # (whatever happens: "I'm presenting a poster either way" is settled)
+    r"\bnothing's confirmed\b|\bhave to check\b|\b(?:go|goes|going|land|swing|fall|break|cut) "
+    r"either way\b|"
     # another person's belief: "the vet thinks", "my accountant reckons" (not "believes in")
     r"\b(?:thinks|reckons|believes)\b(?! (?:in|of)\b)|"
     r"\bsuspect|\bhopefully\b|\bif i get (?:time|a chance|round)|\bhave you (?:tried|considered)\b|"

@@ -128,9 +128,24 @@ _GIVE_VERBS = frozenset(
 )
 
 
-# "I'll have the summary to you by Friday", "I'll get it back to Ana": a delivery, whatever
-# the verb ("have" alone is no act).
-_DELIVERS = re.compile(rf"\b(?:have|get)\b.{{1,60}}?\b(?:back )?to (?:you|{_NAME}|{_ROLE})\b")
+# "I'll have the summary to you by Friday", "I'll get it back to Ana", "I'll have the prints
+# ready for you": a delivery, whatever the verb ("have" alone is no act).
+_DELIVERS = re.compile(
+    rf"\b(?:have|get)\b.{{1,60}}?\b(?:back to|to|(?:ready|done|finished|sorted|fixed) for) "
+    rf"(?:you|{_NAME}|{_ROLE})\b"
+)
+# The listener's own thing acted on: "I'll add a copy to your order", "I'll fix your bike".
+# Not a step taken there and then in the chat ("I'll check your logs now"): that is no promise.
+_YOURS = re.compile(r"\byour\b", re.I)
+_NOW = re.compile(r"\b(?:now|right away|straight away|in a (?:moment|minute|sec(?:ond)?))\b", re.I)
+
+
+# A promise reported: "I told my neighbour Dolores I'd return her pressure washer", "we
+# assured the landlord that we'll fix it": owed to the one told (by name when given).
+_TOLD = re.compile(
+    rf"\b(?i:i|we) (?:told|promised|assured|tell|assure) (?:(?P<role>{_ROLE})\s+)?"
+    rf"(?P<name>{_NAME})?\s*(?:that\s+)?(?i:i|we)(?:'d|'ll|’d|’ll| would| will)\b"
+)
 
 
 @dataclass(frozen=True)
@@ -150,7 +165,10 @@ def promise(sentence: str, speaker: str, listener: str, said_at: datetime) -> Pr
     if m and m.group("verb").lower() in _NO_ACTION and not pm and not _DELIVERS.search(sentence):
         return None
     whom = ""
-    if pm and pm.group("whom"):
+    told = _TOLD.search(sentence)
+    if told and (told.group("name") or told.group("role")):
+        whom = told.group("name") or told.group("role")
+    elif pm and pm.group("whom"):
         whom = pm.group("whom")
     elif m:
         verb = m.group("verb").lower()
@@ -158,6 +176,8 @@ def promise(sentence: str, speaker: str, listener: str, said_at: datetime) -> Pr
         r = _RECIPIENT.search(rest)
         if r and (r.group("indirect") or verb in _GIVE_VERBS):
             whom = r.group("direct") or r.group("indirect")
+        elif _YOURS.search(rest) and verb not in _NO_ACTION and not _NOW.search(rest):
+            whom = "you"
     due = due_date(sentence, said_at)
     if not whom and not pm and due is None and not _OWNS.search(sentence):
         return None  # a plan of one's own ("I'm going to paint"), owed to nobody
