@@ -136,7 +136,7 @@ def test_at_most_two_plain_facts_the_most_informative() -> None:
 
 def test_a_question_tagged_on_and_news_of_next_month() -> None:
     assert _parts("FYI, I finished another pottery project - want to see a pic?") == [
-        "FYI, I finished another pottery project."
+        "I finished another pottery project."  # "FYI" is how it is told, no part of it
     ]
     # the news, without the mood set beside it
     assert _parts("Next month I'm having an art show with my paintings - can't wait!") == [

@@ -37,6 +37,11 @@ SAID = datetime(2024, 5, 1, 10)  # a Wednesday
          "Ana doesn't like it and she went home."),
         ("I wanna help out and I gotta go.", "Caroline", "she",
          "Caroline wants to help out and she has to go."),
+        # "'d" before a past participle is "had", else "would"
+        ("I wish I'd started saving in my twenties.", "Beth", "she",
+         "Beth wishes she had started saving in her twenties."),
+        ("I'd never been there, but I'd love to go.", "Beth", "she",
+         "Beth had never been there, but she would love to go."),
     ],
 )  # fmt: skip
 def test_third_person_without_garbling(
@@ -150,6 +155,8 @@ def test_a_promise_reported_or_made_on_the_listeners_own_thing() -> None:
     # a step taken there and then, or no act at all, is no promise
     assert promise("I'll check your server logs now.", "Agent", "Zainab", SAID) is None
     assert promise("I'll think about your offer.", "Dana", "Ravi", SAID) is None
+    # "in two weeks" says when, not by when: a plan of one's own stays no promise
+    assert promise("I'll start the new job in two weeks.", "Dana", "Ravi", SAID) is None
 
 
 def test_a_correction_past_an_aside_and_a_repair_on_the_go() -> None:
@@ -239,3 +246,49 @@ def test_extraction_eval_counts_merged_turns_and_reads_precision_both_ways() -> 
     # items 0 and 2 say what an observation of their turns says; item 1 is on an evidence turn
     # but says something else; item 3 is on no evidence turn
     assert (got["items"], got["items_same"], got["items_on_evidence"]) == (4, 2, 3)
+
+
+def test_a_short_answer_is_kept_with_the_question_it_answers() -> None:
+    def items(*turns: tuple[str, str, str]) -> list[str]:
+        window = [_turn(n, role, who, text) for n, (role, who, text) in enumerate(turns, 1)]
+        return [c["context"] for c in extract_window(window, pronoun_of=lambda name: "she")]
+
+    assert items(
+        ("user", "Pia", "How long have you been climbing?"),
+        ("user", "Noor", "Six years, no, seven."),  # repaired on the go, too
+    ) == ['Asked "How long have you been climbing?", Noor said: Seven years.']
+    assert items(
+        ("assistant", "Agent", "Lovely! How long have you played piano?"),
+        ("user", "Hollis", "Since I was seven."),
+    ) == ['Asked "How long have you played piano?", Hollis said: Since Hollis was seven.']
+    # the asker's own words stay the asker's
+    assert items(
+        ("user", "Ana", "Which of my songs do you like best?"),
+        ("user", "Ben", "The one about Porto."),
+    ) == ['Asked "Which of Ana\'s songs do you like best?", Ben said: The one about Porto.']
+    # small talk, a bare yes, a guess and a correction are no such answer
+    assert items(("user", "A", "How are you?"), ("user", "Bo", "Good, thanks!")) == []
+    assert items(("user", "A", "Want to join my band?"), ("user", "Bo", "Yes, definitely!")) == []
+    guess = ("user", "Bo", "Probably the sound.")
+    assert items(("assistant", "Agent", "Why the cello?"), guess) == []
+
+
+def test_what_a_sentence_is_once_its_manner_and_mentions_are_set_aside() -> None:
+    from memory_pipelines.core.extract_parts import addresses, durable_parts
+    from memory_pipelines.core.sentence_forms import without_opener
+
+    assert without_opener("To be frank, I never liked it.") == "I never liked it."
+    assert without_opener("Quick update: the GP switched me.") == "The GP switched me."
+    assert without_opener("Honestly I love it.") == "Honestly I love it."  # no comma: a word
+    assert not addresses("I bought the Lumix G9 you recommended.", "Agent")
+    assert durable_parts("Yes, I'm a bridesmaid.", "user", [], "Agent") == [
+        ("I'm a bridesmaid.", "fact")
+    ]
+    assert durable_parts("Oh I'm a mess.", "user", [], "Agent") == []
+    # a hazard or a dose is a safety fact, whatever else the sentence does
+    warning = "Don't use the gas hob, the valve leaks, so stick to the electric kettle."
+    assert durable_parts(warning, "user", [], "Femi", to_person=True) == [(warning, "fact")]
+    dose = "I take 100 mg of sertraline."
+    assert durable_parts(dose, "user", [], "Agent") == [(dose, "fact")]
+    # told to another person, an errand for them is no fact
+    assert durable_parts("Tell them I'm on their side.", "user", [], "Kai", to_person=True) == []

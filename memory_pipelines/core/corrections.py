@@ -39,9 +39,17 @@ class Correction:
     span: tuple[int, int] = (0, 0)  # where "not <old>" lies in the sentence
 
 
+# fmt: off
+_NUMBER_WORDS = frozenset([
+    "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+    "twelve", "twenty", "thirty",
+])
+# fmt: on
+
+
 def _kind(value: str) -> str:
     low = value.lower()
-    if any(ch.isdigit() for ch in low):
+    if any(ch.isdigit() for ch in low) or low in _NUMBER_WORDS:
         return "number"
     if low[:3] in _MONTHS or low[:3] in _DAYS:
         return "date"
@@ -102,8 +110,8 @@ def repair(sentence: str) -> tuple[str, Correction] | None:
         old = olds[-1]
         tail = sentence[m.end() :].lstrip()
         tail = re.sub(r"^(?:,\s*(?:sorry|my bad|oops)\b)?", "", tail, flags=re.I)
-        fixed = sentence[: old.start()] + new + sentence[old.end() : m.start()] + tail
-        return fixed.strip(), Correction(new=new, old=old.group(), bare=False)
+        fixed = (sentence[: old.start()] + new + sentence[old.end() : m.start()] + tail).strip()
+        return fixed[:1].upper() + fixed[1:], Correction(new=new, old=old.group(), bare=False)
     return None
 
 

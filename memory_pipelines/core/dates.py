@@ -137,6 +137,15 @@ _DUE_IN = re.compile(
 )
 
 
+def in_time_only(text: str) -> bool:
+    """Whether the text's only time ahead is "in two weeks" and the like: when a thing happens,
+    no deadline ("I'm moving in two weeks" is a plan; "within a week" or "by the 15th" binds)."""
+    m = _DUE_IN.search(text)
+    if m is None or not m.group(0).lower().startswith("in "):
+        return False
+    return not any(rx.search(text) for rx in (_DUE_DATE, _DUE, _DUE_DAY, _DUE_END))
+
+
 def _end_of_day(dt: datetime) -> datetime:
     return dt.replace(hour=23, minute=59, second=0, microsecond=0)
 

@@ -2,27 +2,20 @@
 
 Each turn the policy would save yields its durable sentences, rewritten to name the speaker
 ("I adopted a dog" said by Ana -> "Ana adopted a dog") with relative dates resolved against
-when the turn was said. Confidence is capped at 6: a machine proposes, a person states.
+when the turn was said. A correction puts right the sentence that told the old value (whoever
+says it); a short answer is kept with the question it answers (core/across_turns.py). Confidence is
+capped at 6: a machine proposes, a person states.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from datetime import datetime
+from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
-
 from memory_pipelines.core import policy, policy_model, sentence_kinds
-from memory_pipelines.core.corrections import (
-    apply_to_earlier,
-    corrected,
-    correction,
-    repair,
-    repair_earlier,
-)
+from memory_pipelines.core.across_turns import answered, corrections_made, is_stale
+from memory_pipelines.core.corrections import correction, repair
 from memory_pipelines.core.dates import annotate
 from memory_pipelines.core.extract_parts import (
     CAPITALISED,
@@ -34,26 +27,11 @@ from memory_pipelines.core.extract_parts import (
 from memory_pipelines.core.plain_words import plain_words
 from memory_pipelines.core.promises import promise
 from memory_pipelines.core.third_person import third_person
-
-# The speaker's pronoun (she, he or they), as the backend judges it from the name.
-PronounOf = Callable[[str], str]
+from memory_pipelines.core.window_turn import PronounOf, WindowTurn
 
 MAX_CONFIDENCE = 6
 MAX_PER_TURN = 2  # the spec's budget of saves per turn
 MAX_CONTEXT = 300
-
-
-@dataclass(frozen=True)
-class WindowTurn:
-    """A turn as extraction sees it."""
-
-    seq: int
-    role: str
-    speaker: str
-    text: str
-    created_at: datetime
-    embedding: np.ndarray | None = None  # the stored one, so no text is embedded twice
-    sentences: Mapping[str, np.ndarray] = field(default_factory=dict)  # sentence -> vector
 
 
 def entities_of(text: str, speaker: str) -> list[str]:
@@ -76,7 +54,7 @@ def _listener(window: Sequence[WindowTurn], i: int) -> str:
     order = [*reversed(window[:i]), *window[i + 1 :]]
     other = next((t for t in order if (t.speaker or t.role) != me), None)
     if other is not None:
-        return other.speaker or ("User" if other.role == "user" else "Assistant")
+        return other.who
     return "Assistant" if window[i].role == "user" else "User"
 
 
@@ -87,54 +65,6 @@ def _to_person(window: Sequence[WindowTurn], i: int) -> bool:
     others = [t for t in window if (t.speaker or t.role) != me]
     people = window[i].role.lower() == "user" and all(t.role.lower() == "user" for t in others)
     return bool(others) and people
-
-
-def _corrections(
-    window: Sequence[WindowTurn], i: int, stale: set[str]
-) -> list[tuple[str, str, WindowTurn]]:
-    """(corrected sentence, its category, the turn whose speaker it is about) for each
-    correction the turn makes: "March 10, not March 3" or "50 mg, sorry, 100 mg" fixes its own
-    sentence; a bare "May, not April" or "Actually no, 3.9" fixes the latest earlier sentence of
-    the window holding the old value (or a value of the new one's kind). A sentence of this
-    turn fixed so goes into `stale`: it is not saved as it was said."""
-    out = []
-    turn = window[i]
-    own = sentence_kinds.sentences(turn.text)
-    for n, sentence in enumerate(own):
-        fix, fixed = correction(sentence), repair(sentence)
-        if fix is None and fixed is None:
-            continue
-        earlier = [(s, t) for t in window[:i] for s in sentence_kinds.sentences(t.text)]
-        earlier += [(s, turn) for s in own[:n]]
-        said = [s for s, _ in earlier]
-        found = None
-        if fix is not None:
-            # "Oh wait, the wedding is on June 21, not June 14" puts right the sentence that
-            # told it ("My sister's wedding is in Utrecht on June 14"), which says whose.
-            about_it = sentence_kinds.content_words(sentence) - {fix.new.lower(), fix.old.lower()}
-            told = [s if about_it & sentence_kinds.content_words(s) else "" for s in said]
-            found = apply_to_earlier(fix, said if fix.bare else told)
-        elif fixed is not None and fixed[1].bare:
-            found = repair_earlier(fixed[1].new, said)
-        if found is not None:
-            idx, text = found
-            about = earlier[idx][1]
-            if about is turn:
-                stale.add(earlier[idx][0])
-            out.append((text, policy.category_for(text, about.role), about))
-        elif fix is not None and not fix.bare:
-            text = corrected(sentence, fix)
-            out.append((text, policy.category_for(text, turn.role), turn))
-        elif fixed is not None and not fixed[1].bare:
-            out.append((fixed[0], policy.category_for(fixed[0], turn.role), turn))
-    return out
-
-
-def _is_stale(sentence: str, stale: set[str]) -> bool:
-    """Whether a kept sentence (its opener taken off, its subject put back) is one a later
-    sentence of its turn put right."""
-    words = sentence_kinds.content_words(sentence)
-    return any(words and words <= sentence_kinds.content_words(s) | {"i"} for s in stale)
 
 
 # A sentence that opens with a pronoun or a demonstrative points back: "It reminds me why I love
@@ -202,7 +132,7 @@ def extract_window(
     out: list[dict[str, Any]] = []
     for i, turn in enumerate(window):
         stale: set[str] = set()
-        parts: list[tuple[str, str, WindowTurn]] = list(_corrections(window, i, stale))
+        parts: list[tuple[str, str, WindowTurn]] = list(corrections_made(window, i, stale))
         earlier = window[max(0, i - 3) : i]
         listener = _listener(window, i)
         # The learned policy was fitted on chats with the assistant; between people (LoCoMo) it
@@ -225,10 +155,12 @@ def extract_window(
             parts += [  # fixes come first
                 (s, c, turn)
                 for s, c in kept
-                if not correction(s) and not repair(s) and not _is_stale(s, stale)
+                if not correction(s) and not repair(s) and not is_stale(s, stale)
             ]
+            if not kept and not parts and (asked := answered(window, i, pronoun_of)):
+                parts.append((asked, "fact", turn))
         for sentence, category, about in parts[:MAX_PER_TURN]:
-            speaker = about.speaker or ("User" if about.role == "user" else "Assistant")
+            speaker = about.who
             pronoun = pronoun_of(speaker) if pronoun_of else "they"
             promised = None
             if category == "commitment":

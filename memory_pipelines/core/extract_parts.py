@@ -69,14 +69,16 @@ _REACTION = re.compile(
 # another person it is encouragement, no fact about anybody.
 _IMPERATIVE = re.compile(
     r"^\W*(?:please\s+)?(?:don't|do not|never|always|keep|stay|remember|believe|take|go|make|"
-    r"enjoy|let|try|hang|hold|stick|focus|trust|follow|chase|embrace|cherish|treat|give)\b",
+    r"enjoy|let|try|hang|hold|stick|focus|trust|follow|chase|embrace|cherish|treat|give|tell|ask|"
+    r"say)\b",
     re.IGNORECASE,
 )
 
 
 # "you" inside a relative clause only mentions the listener: "the book you recommended".
 _YOU_MENTIONED = re.compile(
-    r"\b(?:the|that|this|those|these)\s+\w+\s+you\s+\w+ed\b|"
+    r"\b(?:the|that|this|those|these)\s+(?:[\w-]+\s+){1,3}you\s+(?:\w+ed|gave|sent|told|"
+    r"showed|lent|bought|found|brought|wrote|chose|made|got)\b|"
     r"\bwhat you (?:said|suggested|told me|recommended|mentioned|showed me)\b",
     re.I,
 )
@@ -148,12 +150,21 @@ def _about_somebody(clause: str) -> bool:
     return names_somebody(with_subject(without_opener(clause)))
 
 
+# What the speaker is, however short: "I'm a bridesmaid", "I'm an electrician".
+# Not how they feel: "I'm a mess", "I'm a wreck".
+_WHAT_I_AM = re.compile(
+    r"^\W*(?:i'm|i am)\s+(?:a|an)\s+(?!(?:mess|wreck|fan|bit|lot)\b)[\w-]+\W*$", re.IGNORECASE
+)
+
+
 def stands_alone(sentence: str, strong: bool, kind: str = "", listener: str = "") -> bool:
     """Whether a sentence could be a memory on its own: not a bare image caption, not a
     reaction, long enough to say something, and (unless it carries an explicit save reason)
     about somebody: "It was so vibrant" or "Cherish the moments" say nothing durable."""
     words = sentence.split()
-    if len(words) < 4 or sentence.lstrip().startswith("[image:"):
+    if sentence.lstrip().startswith("[image:"):
+        return False
+    if len(words) < 4 and not _WHAT_I_AM.match(sentence):
         return False
     if _REACTION.search(sentence):
         return False
@@ -251,13 +262,16 @@ def durable_parts(
         fix = bool(earlier) and not to_person and kind in ("plain", "fact")
         fix = fix and fixes_earlier(sentence)
         strong_alone = kind in policy.SAVE_REASONS and not (to_person and kind != "commitment")
+        # The assistant's "always" or "never" of nobody ("It's never too late; small amounts
+        # add up") is advice, no one's preference: it must name somebody like any statement.
+        strong_alone = strong_alone and not (role == "assistant" and kind == "stable_preference")
         if not stands_alone(sentence, strong_alone or fix, kind if strong_alone else "", listener):
             continue
         if kind in policy.SAVE_REASONS:
             strong.append((sentence, policy.SAVE_REASONS[kind]))
         elif fix:
             strong.append((sentence, "fact"))
-        elif is_mood(sentence):
+        elif is_mood(sentence) and not _WHAT_I_AM.match(sentence):
             continue
         elif kind == "fact" or (kind == "plain" and sentence_kinds.plain_statement(sentence)):
             facts.append((_informative(sentence, kind), n, sentence))

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 
-from memory_pipelines.core.dates import due_date
+from memory_pipelines.core.dates import due_date, in_time_only
 from memory_pipelines.core.sentence_kinds import ON_ME
 
 _FUTURE = re.compile(
@@ -179,7 +179,8 @@ def promise(sentence: str, speaker: str, listener: str, said_at: datetime) -> Pr
         elif _YOURS.search(rest) and verb not in _NO_ACTION and not _NOW.search(rest):
             whom = "you"
     due = due_date(sentence, said_at)
-    if not whom and not pm and due is None and not _OWNS.search(sentence):
+    deadline = due is not None and not in_time_only(sentence)  # not "moving in two weeks"
+    if not whom and not pm and not deadline and not _OWNS.search(sentence):
         return None  # a plan of one's own ("I'm going to paint"), owed to nobody
     if whom.lower() in ("", "you"):
         whom = listener

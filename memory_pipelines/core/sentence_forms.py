@@ -13,7 +13,12 @@ from memory_pipelines.core.past_tense import IRREGULAR_PAST, PAST_VERB
 _INTERJECTION = (
     r"yes|yeah|yep|yup|no|nope|oh|ooh|ah|aw+|well|sure|ok(?:ay)?|right|hmm+|um+|actually|wow|"
     r"hey|hi|hello|thanks|thank you|totally|definitely|absolutely|agreed|true|haha|lol|cool|"
-    r"awesome|great|nice|indeed|exactly|of course|sorry|woah|whoa|yay|omg|i see"
+    r"awesome|great|nice|indeed|exactly|of course|sorry|woah|whoa|yay|omg|i see|"
+    # how it is said: "To be frank, I never liked ...", "Seriously though, I'm moving ..."
+    r"to be (?:frank|honest)|to tell (?:you )?the truth|seriously(?: though)?|honestly|frankly|"
+    r"for what it's worth|funnily enough|funny enough|in any case|"
+    # a heading: "Quick update: the GP switched me ...", "Heads up: ..."
+    r"(?:(?:quick|small|big|little|short|brief|good|bad) )?(?:update|news|heads[- ]up|fyi)"
 )
 # An opener: interjections, perhaps with the listener's name ("Yeah, Gina!", "Hey Jon,"), news
 # announced ("Guess what, ..."), and linking words ("Oh, and BTW, ..."). An interjection needs

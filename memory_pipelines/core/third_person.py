@@ -85,11 +85,11 @@ _WE = {"we": "", "we're": "are", "we've": "have", "we'll": "will", "we'd": "woul
 _US = frozenset(["us", "our", "ours", "ourselves"])
 
 
-def _group(low: str, speaker: str, named: bool) -> str:
-    """A form of "we" in third person (see _WE)."""
+def _group(low: str, speaker: str, named: bool, had: bool = False) -> str:
+    """A form of "we" in third person (see _WE); `had`: its "'d" is "had" (see _had)."""
     if low in _WE:
         who = "they" if named else f"{speaker} and others"
-        return f"{who} {_WE[low]}".rstrip()
+        return f"{who} {'had' if had else _WE[low]}".rstrip()
     if low in ("our", "ours"):
         return "their" if named else f"{speaker}'s"
     if low == "ourselves":
@@ -109,7 +109,8 @@ def third_person(text: str, speaker: str, pronoun: str = "they", group: bool = F
     plural = False  # the new subject is "they"
     named = False  # the name said once per sentence, pronouns after it
     agree_next = False  # the word after a new singular subject is its verb
-    for tok in _TOKEN.findall(text):
+    tokens = _TOKEN.findall(text)
+    for k, tok in enumerate(tokens):
         low = tok.lower().replace("’", "'")
         if re.fullmatch(r"[^A-Za-z]+", tok):
             out.append(tok)
@@ -128,6 +129,8 @@ def third_person(text: str, speaker: str, pronoun: str = "they", group: bool = F
             who = subj if named else speaker
             if low in _CONTRACTED:
                 one, many = _CONTRACTED[low]
+                if low == "i'd" and _had(tokens[k + 1 :]):
+                    one = many = "had"
                 out.append(f"{who} {many if who == 'they' else one}")
             else:
                 out.append(who)
@@ -145,11 +148,38 @@ def third_person(text: str, speaker: str, pronoun: str = "they", group: bool = F
                 out.append(poss_pron if named else f"{speaker}'s")
             named = True
         elif group and (low in _WE or low in _US) and tok != "US":
-            out.append(_group(low, speaker, named))
+            had = low == "we'd" and _had(tokens[k + 1 :])
+            out.append(_group(low, speaker, named, had))
             named = True
         else:
             out.append(tok)
     return _capitalise_sentences("".join(out))
+
+
+# Past participles that do not end in -ed: "I'd known", "I'd been".
+# fmt: off
+_PARTICIPLES = frozenset([
+    "been", "gone", "seen", "done", "known", "taken", "given", "eaten", "written", "begun",
+    "grown", "flown", "driven", "ridden", "broken", "chosen", "spoken", "woken", "thrown",
+    "drawn", "shown", "forgotten", "gotten", "fallen", "swum", "sung", "drunk", "better",
+])
+# fmt: on
+
+
+def _had(after: list[str]) -> bool:
+    """Whether the "'d" before these tokens is "had": a past participle follows ("I'd started
+    saving", "I'd never been"), perhaps after an adverb; else it is "would" ("I'd love to")."""
+    for tok in after:
+        low = tok.lower()
+        if re.fullmatch(r"[^A-Za-z]+", tok):
+            if tok.strip():
+                return False  # a comma or a full stop first: no verb of its own
+            continue
+        if low in _ADVERBS or _ADVERB_LY.fullmatch(low) or low in ("never", "not", "just"):
+            continue
+        past = low in _PAST or low in _PARTICIPLES
+        return past or (low.endswith("ed") and low not in ("need", "feed", "seed", "speed"))
+    return False
 
 
 def _capitalise_sentences(text: str) -> str:

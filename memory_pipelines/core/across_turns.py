@@ -1,0 +1,134 @@
+"""What is said across turns: a correction that puts right an earlier sentence, and a short
+answer read with the question it answers. Pure Python.
+
+Corrections: "March 10, not March 3" or "50 mg, sorry, 100 mg" fixes its own sentence; a bare
+"May, not April" or "Actually no, 3.9" fixes the latest earlier sentence of the window holding
+the old value, whoever said it (core/corrections.py reads the values).
+
+Answers: in a chat a fact is often said in two turns: "How long have you played piano?" "Since
+I was seven." The answer alone says nothing of piano, and the question alone says nothing at
+all; together they are a fact about the one who answered. So an answer that is no sentence of
+its own (a few words, no fact of its own kept from the turn) is kept with its question as
+asked: 'Asked "How long have you played piano?", Hollis said: Since Hollis was seven.' Small
+talk is left alone: a greeting asked ("How are you?"), an answer that only acknowledges, reacts
+or guesses ("Good, thanks!", "Probably the sound").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from memory_pipelines.core import policy, sentence_kinds
+from memory_pipelines.core.corrections import (
+    apply_to_earlier,
+    corrected,
+    correction,
+    repair,
+    repair_earlier,
+)
+from memory_pipelines.core.third_person import third_person
+from memory_pipelines.core.window_turn import PronounOf, WindowTurn
+
+MAX_WORDS = 8  # longer answers are sentences of their own, judged as such
+# Questions that are greetings or checks on the chat, not about anything to remember.
+_SMALL_TALK = re.compile(
+    r"^\W*(?:how (?:are|r) (?:you|u)|how(?:'s| is| has) (?:it going|your day|life|everything|"
+    r"things)|how have you been|what's up|wh?at'?s new|you ok(?:ay)?|are you (?:ok(?:ay)?|there|"
+    r"sure)|does that (?:help|make sense|work)|any(?:thing)? (?:questions|else)|ready)\b",
+    re.IGNORECASE,
+)
+_ONLY_AN_ANSWER = frozenset(["ack", "greeting", "meta", "hedge"])
+
+
+def answer_asked(answer: str, question: str, role: str) -> bool:
+    """Whether `answer` (a turn's first sentence) is a short answer to `question` (the last
+    sentence of the turn before, another speaker's) worth keeping with it."""
+    if not question.rstrip().endswith("?") or _SMALL_TALK.match(question):
+        return False
+    if answer.rstrip().endswith("?") or len(answer.split()) > MAX_WORDS:
+        return False
+    if sentence_kinds.sentence_kind(answer, role) in _ONLY_AN_ANSWER:
+        return False
+    told = sentence_kinds.content_words(answer) | set(re.findall(r"\d+", answer))
+    return bool(told - _BARE)
+
+
+# Words that answer nothing on their own ("Yes, definitely!", "Not really").
+# fmt: off
+_BARE = frozenset([
+    "yes", "yeah", "yep", "no", "nope", "not", "really", "definitely", "absolutely", "sure",
+    "totally", "maybe", "probably", "thanks", "thank", "great", "good", "fine", "ok", "okay",
+    "nice", "cool", "awesome", "lol", "haha", "both", "neither", "all", "none", "sometimes",
+    "please", "course", "glad", "happy", "welcome",
+])
+# fmt: on
+
+
+def corrections_made(
+    window: Sequence[WindowTurn], i: int, stale: set[str]
+) -> list[tuple[str, str, WindowTurn]]:
+    """(corrected sentence, its category, the turn whose speaker it is about) for each
+    correction the turn makes: "March 10, not March 3" or "50 mg, sorry, 100 mg" fixes its own
+    sentence; a bare "May, not April" or "Actually no, 3.9" fixes the latest earlier sentence of
+    the window holding the old value (or a value of the new one's kind). A sentence of this
+    turn fixed so goes into `stale`: it is not saved as it was said."""
+    out = []
+    turn = window[i]
+    own = sentence_kinds.sentences(turn.text)
+    for n, sentence in enumerate(own):
+        fix, fixed = correction(sentence), repair(sentence)
+        if fix is None and fixed is None:
+            continue
+        earlier = [(s, t) for t in window[:i] for s in sentence_kinds.sentences(t.text)]
+        earlier += [(s, turn) for s in own[:n]]
+        said = [s for s, _ in earlier]
+        found = None
+        if fix is not None:
+            # "Oh wait, the wedding is on June 21, not June 14" puts right the sentence that
+            # told it ("My sister's wedding is in Utrecht on June 14"), which says whose.
+            about_it = sentence_kinds.content_words(sentence) - {fix.new.lower(), fix.old.lower()}
+            told = [s if about_it & sentence_kinds.content_words(s) else "" for s in said]
+            found = apply_to_earlier(fix, said if fix.bare else told)
+        elif fixed is not None and fixed[1].bare:
+            found = repair_earlier(fixed[1].new, said)
+        if found is not None:
+            idx, text = found
+            about = earlier[idx][1]
+            if about is turn:
+                stale.add(earlier[idx][0])
+            out.append((text, policy.category_for(text, about.role), about))
+        elif fix is not None and not fix.bare:
+            text = corrected(sentence, fix)
+            out.append((text, policy.category_for(text, turn.role), turn))
+        elif fixed is not None and not fixed[1].bare and len(fixed[0].split()) >= 4:
+            # a repaired answer too short to stand alone ("Six years, no, seven") is read with
+            # its question (answered)
+            out.append((fixed[0], policy.category_for(fixed[0], turn.role), turn))
+    return out
+
+
+def answered(window: Sequence[WindowTurn], i: int, pronoun_of: PronounOf | None) -> str:
+    """A short answer with the question of the turn before, another speaker's, turned to
+    speak of the one answering "" when the turn is no such answer."""
+    turn, before = window[i], window[i - 1] if i else None
+    if before is None or (before.speaker or before.role) == (turn.speaker or turn.role):
+        return ""
+    asked, said = sentence_kinds.sentences(before.text), sentence_kinds.sentences(turn.text)
+    if not asked or not said:
+        return ""
+    answer = repair(said[0])
+    reply = answer[0] if answer and not answer[1].bare else said[0]
+    if not answer_asked(reply, asked[-1], turn.role):
+        return ""
+    name, asker = turn.who, before.who
+    # the question as asked, its asker's "I" named (it is no word of the one answering)
+    question = third_person(asked[-1], asker, pronoun_of(asker) if pronoun_of else "they")
+    return f'Asked "{question}", {name} said: {reply}'
+
+
+def is_stale(sentence: str, stale: set[str]) -> bool:
+    """Whether a kept sentence (its opener taken off, its subject put back) is one a later
+    sentence of its turn put right."""
+    words = sentence_kinds.content_words(sentence)
+    return any(words and words <= sentence_kinds.content_words(s) | {"i"} for s in stale)
