@@ -42,6 +42,12 @@ SAID = datetime(2024, 5, 1, 10)  # a Wednesday
          "Beth wishes she had started saving in her twenties."),
         ("I'd never been there, but I'd love to go.", "Beth", "she",
          "Beth had never been there, but she would love to go."),
+        ("I realised I can be myself and take some me-time.", "Mel", "she",
+         "Mel realised she can be herself and take some me-time."),
+        ("I need a break, so I retook the test.", "John", "he",
+         "John needs a break, so he retook the test."),
+        ('My grandma always said "I believe in you" to me.', "Mel", "she",
+         'Mel\'s grandma always said "I believe in you" to her.'),
     ],
 )  # fmt: skip
 def test_third_person_without_garbling(
@@ -253,19 +259,15 @@ def test_a_short_answer_is_kept_with_the_question_it_answers() -> None:
         window = [_turn(n, role, who, text) for n, (role, who, text) in enumerate(turns, 1)]
         return [c["context"] for c in extract_window(window, pronoun_of=lambda name: "she")]
 
+    # both as said: the question's "you" is the one answering, its "I" the one asking
     assert items(
         ("user", "Pia", "How long have you been climbing?"),
         ("user", "Noor", "Six years, no, seven."),  # repaired on the go, too
-    ) == ['Asked "How long have you been climbing?", Noor said: Seven years.']
+    ) == ['Asked "How long have you been climbing?", Noor said: "Seven years."']
     assert items(
         ("assistant", "Agent", "Lovely! How long have you played piano?"),
         ("user", "Hollis", "Since I was seven."),
-    ) == ['Asked "How long have you played piano?", Hollis said: Since Hollis was seven.']
-    # the asker's own words stay the asker's
-    assert items(
-        ("user", "Ana", "Which of my songs do you like best?"),
-        ("user", "Ben", "The one about Porto."),
-    ) == ['Asked "Which of Ana\'s songs do you like best?", Ben said: The one about Porto.']
+    ) == ['Asked "How long have you played piano?", Hollis said: "Since I was seven."']
     # small talk, a bare yes, a guess and a correction are no such answer
     assert items(("user", "A", "How are you?"), ("user", "Bo", "Good, thanks!")) == []
     assert items(("user", "A", "Want to join my band?"), ("user", "Bo", "Yes, definitely!")) == []
@@ -292,3 +294,59 @@ def test_what_a_sentence_is_once_its_manner_and_mentions_are_set_aside() -> None
     assert durable_parts(dose, "user", [], "Agent") == [(dose, "fact")]
     # told to another person, an errand for them is no fact
     assert durable_parts("Tell them I'm on their side.", "user", [], "Kai", to_person=True) == []
+
+
+def test_a_date_put_after_a_whole_word_and_a_gerund_subject_kept() -> None:
+    from memory_pipelines.core.dates import annotate
+    from memory_pipelines.core.sentence_forms import with_subject
+
+    assert annotate("Tomorrow's going to be a big night.", datetime(2023, 6, 19)) == (
+        "Tomorrow's (20 June 2023) going to be a big night.",
+        ["20 June 2023"],
+    )
+    # the gerund is the subject: no "I'm" put before it
+    assert with_subject("Attending networking events takes guts.") == (
+        "Attending networking events takes guts."
+    )
+    assert with_subject("Working on the studio all week.") == "I'm working on the studio all week."
+
+
+def test_a_persons_we_once_named_is_them_and_others() -> None:
+    def said(text: str) -> str:
+        return third_person(text, "John", "he", group=True)
+
+    assert said("I will always stick up for our community.") == (
+        "John will always stick up for his community."
+    )
+    assert said("I know how much they've done for us.") == (
+        "John knows how much they've done for him and others."
+    )
+    assert said("We went to the beach and we swam.") == (
+        "John and others went to the beach and he and others swam."
+    )
+    # with no pronoun of their own, "they" as before
+    assert third_person("I love our kids.", "Sam", "they", group=True) == "Sam loves their kids."
+
+
+def test_more_of_what_rewriting_must_not_garble() -> None:
+    from memory_pipelines.core.dates import annotate
+    from memory_pipelines.core.extract_parts import listener_named
+    from memory_pipelines.core.sentence_forms import with_subject, without_opener
+
+    assert without_opener("On another note, I just adopted a pup.") == "I just adopted a pup."
+    assert without_opener("That being said, I love it.") == "I love it."
+    # a gerund is the subject of a past with its object: no "I'm" put before it
+    said = "Having support really helped me out."
+    assert with_subject(said) == said
+    at = datetime(2023, 9, 13)
+    # "a few" names no day; "like just yesterday" names none at all
+    assert annotate("I moved a few years ago.", at) == (
+        "I moved a few years ago (around 2020).",
+        ["around 2020"],
+    )
+    figurative = "It feels like just yesterday I put this dress on!"
+    assert annotate(figurative, at) == (figurative, [])
+    # read later, "you" would be nobody: the listener it mentions is named
+    assert listener_named("Ana is reading the book you recommended.", "Mel") == (
+        "Ana is reading the book Mel recommended."
+    )

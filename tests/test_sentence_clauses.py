@@ -58,7 +58,7 @@ def test_a_mood_beside_a_fact_is_taken_off(text: str, expected: str) -> None:
          "John and others made it to the top and the view was stunning."),
         ("He was part of our family for 10 years.", "He was part of John's family for 10 years."),
         ("I love how art lets us get our emotions out.",
-         "John loves how art lets them get their emotions out."),
+         "John loves how art lets him and others get their emotions out."),
         ("We've got a pup and a kitty.", "John and others have got a pup and a kitty."),
         ("The US is big.", "The US is big."),
     ],

@@ -9,7 +9,7 @@ Answers: in a chat a fact is often said in two turns: "How long have you played 
 I was seven." The answer alone says nothing of piano, and the question alone says nothing at
 all; together they are a fact about the one who answered. So an answer that is no sentence of
 its own (a few words, no fact of its own kept from the turn) is kept with its question as
-asked: 'Asked "How long have you played piano?", Hollis said: Since Hollis was seven.' Small
+asked: 'Asked "How long have you played piano?", Hollis said: "Since I was seven."' Small
 talk is left alone: a greeting asked ("How are you?"), an answer that only acknowledges, reacts
 or guesses ("Good, thanks!", "Probably the sound").
 """
@@ -27,8 +27,7 @@ from memory_pipelines.core.corrections import (
     repair,
     repair_earlier,
 )
-from memory_pipelines.core.third_person import third_person
-from memory_pipelines.core.window_turn import PronounOf, WindowTurn
+from memory_pipelines.core.window_turn import WindowTurn
 
 MAX_WORDS = 8  # longer answers are sentences of their own, judged as such
 # Questions that are greetings or checks on the chat, not about anything to remember.
@@ -108,9 +107,9 @@ def corrections_made(
     return out
 
 
-def answered(window: Sequence[WindowTurn], i: int, pronoun_of: PronounOf | None) -> str:
-    """A short answer with the question of the turn before, another speaker's, turned to
-    speak of the one answering "" when the turn is no such answer."""
+def answered(window: Sequence[WindowTurn], i: int) -> str:
+    """A short answer with the question of the turn before, another speaker's, both quoted
+    as said; "" when the turn is no such answer."""
     turn, before = window[i], window[i - 1] if i else None
     if before is None or (before.speaker or before.role) == (turn.speaker or turn.role):
         return ""
@@ -121,10 +120,8 @@ def answered(window: Sequence[WindowTurn], i: int, pronoun_of: PronounOf | None)
     reply = answer[0] if answer and not answer[1].bare else said[0]
     if not answer_asked(reply, asked[-1], turn.role):
         return ""
-    name, asker = turn.who, before.who
-    # the question as asked, its asker's "I" named (it is no word of the one answering)
-    question = third_person(asked[-1], asker, pronoun_of(asker) if pronoun_of else "they")
-    return f'Asked "{question}", {name} said: {reply}'
+    # both as said, in quotes: the question's "you" is the one answering, its "I" the asker
+    return f'Asked "{asked[-1]}", {turn.who} said: "{reply}"'
 
 
 def is_stale(sentence: str, stale: set[str]) -> bool:

@@ -79,13 +79,19 @@ def resolve(phrase: str, said_at: datetime) -> str | None:
     if m:
         n = int(m.group(1)) if m.group(1).isdigit() else _NUM.get(m.group(1).replace("a ", ""), 1)
         unit = m.group(2)
+        about = "around " if m.group(1) == "a few" else ""  # a few: no exact day or year
         if unit in _UNITS:
-            return day(said_at - timedelta(days=n * _UNITS[unit]))
+            return about + day(said_at - timedelta(days=n * _UNITS[unit]))
         if unit == "month":
-            return f"{_month_shift(said_at, -n):%B %Y}"
+            return f"{about}{_month_shift(said_at, -n):%B %Y}"
         if unit == "year":
-            return str(said_at.year - n)
+            return f"{about}{said_at.year - n}"
     return None
+
+
+# A relative phrase with its "'s" ("tomorrow's opening", "Tomorrow's going to be"): the date
+# goes after the whole word, never between the two.
+_RX_S = re.compile(rf"(?:{_RX.pattern})(?P<s>['’]s\b)?", _RX.flags)
 
 
 def annotate(text: str, said_at: datetime) -> tuple[str, list[str]]:
@@ -93,13 +99,17 @@ def annotate(text: str, said_at: datetime) -> tuple[str, list[str]]:
     dates: list[str] = []
 
     def sub(m: re.Match[str]) -> str:
-        when = resolve(m.group(0), said_at)
+        if re.search(r"\blike (?:just )?$", m.string[: m.start()], re.IGNORECASE):
+            return m.group(0)  # "feels like just yesterday": no day meant
+        s = m.group("s") or ""
+        phrase = m.group(0)[: len(m.group(0)) - len(s)]
+        when = resolve(phrase, said_at)
         if when is None:
             return m.group(0)
         dates.append(when)
-        return f"{m.group(0)} ({when})"
+        return f"{phrase}{s} ({when})"
 
-    return _RX.sub(sub, text), dates
+    return _RX_S.sub(sub, text), dates
 
 
 _DUE = re.compile(

@@ -22,6 +22,7 @@ from memory_pipelines.core.extract_parts import (
     NOT_ENTITIES,
     durable_parts,
     fixes_earlier,
+    listener_named,
     without_opener,
 )
 from memory_pipelines.core.plain_words import plain_words
@@ -157,7 +158,7 @@ def extract_window(
                 for s, c in kept
                 if not correction(s) and not repair(s) and not is_stale(s, stale)
             ]
-            if not kept and not parts and (asked := answered(window, i, pronoun_of)):
+            if not kept and not parts and (asked := answered(window, i)):
                 parts.append((asked, "fact", turn))
         for sentence, category, about in parts[:MAX_PER_TURN]:
             speaker = about.who
@@ -172,6 +173,8 @@ def extract_window(
             text = plain_words(third_person(without_opener(sentence), speaker, pronoun, group))
             if promised is not None:  # "send you the report": you are the one it is owed to
                 text = re.sub(r"\byour\b", f"{listener}'s", re.sub(r"\byou\b", listener, text))
+            else:
+                text = listener_named(text, listener)
             dated, dates = annotate(text[:1].upper() + text[1:], about.created_at)
             cand: dict[str, Any] = {
                 "category": category,

@@ -84,6 +84,12 @@ _YOU_MENTIONED = re.compile(
 )
 
 
+def listener_named(sentence: str, listener: str) -> str:
+    """The sentence with the listener it only mentions named: "the camera you recommended" ->
+    "the camera Jon recommended" (read later, "you" would be nobody)."""
+    return _YOU_MENTIONED.sub(lambda m: re.sub(r"\byou\b", listener, m.group(0)), sentence)
+
+
 def addresses(sentence: str, listener: str) -> bool:
     """Whether a sentence speaks to the listener: "you", or their name set off by a comma
     ("Glad I could help, Jon!", "Mel, that's great"; not "We moved to Austin, Texas")."""

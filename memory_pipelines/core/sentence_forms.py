@@ -16,7 +16,8 @@ _INTERJECTION = (
     r"awesome|great|nice|indeed|exactly|of course|sorry|woah|whoa|yay|omg|i see|"
     # how it is said: "To be frank, I never liked ...", "Seriously though, I'm moving ..."
     r"to be (?:frank|honest)|to tell (?:you )?the truth|seriously(?: though)?|honestly|frankly|"
-    r"for what it's worth|funnily enough|funny enough|in any case|"
+    r"for what it's worth|funnily enough|funny enough|in any case|on another note|"
+    r"that being said|having said that|in the meantime|meanwhile|besides that|apart from that|"
     # a heading: "Quick update: the GP switched me ...", "Heads up: ..."
     r"(?:(?:quick|small|big|little|short|brief|good|bad) )?(?:update|news|heads[- ]up|fyi)"
 )
@@ -69,7 +70,10 @@ _FIRST = re.compile(
 # "Stripping the BOM fixes that".
 _FINITE = re.compile(
     r"\b(?:is|was|are|were|has|have|had|does|did|can|could|will|would|should|must|makes?|"
-    r"helps?|means?|gives?|keeps?|feels?|seems?|brings?)\b|\b\w+n't\b|"
+    r"helps?|means?|gives?|keeps?|feels?|seems?|brings?|takes|needs|requires|costs|pays|matters|"
+    r"sounds|looks|gets|goes|reminds|relaxes|calms|saves|changes|teaches)\b|\b\w+n't\b|"
+    # a past with its object: "Having support really helped me out", "filled me with hope"
+    r"\b\w+ed (?:me|us|him|her|them)\b|"
     r"\b(?!(?:it|that|there|here|he|she|we|they|you|i|what|who)')\w+'(?:s|re|ve|ll|d)\b|"
     r"\b\w+s (?:me|my|us|our|him|his|her|them|their|it|you|your|that|this|the|a|an)\b|"
     # an adverb before a verb in -s: "Networking really pays off"

@@ -66,11 +66,20 @@ _PAST = frozenset([
 # fmt: on
 
 
+# "-ed" that is no past ("I need" -> "she needs"); a past with a prefix ("retook", "rebuilt").
+_NOT_PAST = frozenset(["need", "feed", "seed", "speed", "breed", "bleed", "proceed", "succeed"])
+_PREFIXES = ("re", "over", "under", "mis", "out", "fore", "with")
+_PAST_ENDS = ("took", "wrote", "made", "built", "gave", "came", "went", "drew", "sold", "ran")
+
+
 def _third_singular(verb: str) -> str:
     low = verb.lower()
     if low in _AGREE:
         return _AGREE[low][0]
-    if low in _PAST or low in _MODALS or low.endswith(("ed", "s")) or not low.isalpha():
+    past = low in _PAST or low.startswith(_PREFIXES) and low.endswith(_PAST_ENDS)
+    if past or low in _MODALS or (low.endswith("ed") and low not in _NOT_PAST):
+        return verb
+    if low.endswith("s") or not low.isalpha():
         return verb
     if low.endswith(("sh", "ch", "x", "z", "o")):
         return verb + "es"
@@ -85,16 +94,29 @@ _WE = {"we": "", "we're": "are", "we've": "have", "we'll": "will", "we'd": "woul
 _US = frozenset(["us", "our", "ours", "ourselves"])
 
 
-def _group(low: str, speaker: str, named: bool, had: bool = False) -> str:
-    """A form of "we" in third person (see _WE); `had`: its "'d" is "had" (see _had)."""
+def _group(
+    low: str,
+    speaker: str,
+    named: bool,
+    forms: tuple[str, ...],
+    had: bool = False,
+    said: bool = False,
+) -> str:
+    """A form of "we" in third person (see _WE); `had`: its "'d" is "had" (see _had). Once the
+    speaker is named, the group is them and others ("she and others", "her community"), never
+    a bare "they" that points at nobody; `said`: the group was named so in the sentence, so
+    "our" is theirs ("lets him and others get their emotions out")."""
+    subj, obj, poss, poss_pron, _ = forms
+    alone = subj == "they" or said  # no pronoun of their own to put with others
     if low in _WE:
-        who = "they" if named else f"{speaker} and others"
+        who = ("they" if alone else f"{subj} and others") if named else f"{speaker} and others"
         return f"{who} {'had' if had else _WE[low]}".rstrip()
     if low in ("our", "ours"):
-        return "their" if named else f"{speaker}'s"
+        mine = (poss, poss_pron) if not said else ("their", "theirs")
+        return (mine[0] if low == "our" else mine[1]) if named else f"{speaker}'s"
     if low == "ourselves":
         return "themselves" if named else f"{speaker} and others"
-    return "them" if named else f"{speaker} and others"
+    return ("them" if alone else f"{obj} and others") if named else f"{speaker} and others"
 
 
 def third_person(text: str, speaker: str, pronoun: str = "they", group: bool = False) -> str:
@@ -110,12 +132,18 @@ def third_person(text: str, speaker: str, pronoun: str = "they", group: bool = F
     named = False  # the name said once per sentence, pronouns after it
     agree_next = False  # the word after a new singular subject is its verb
     tokens = _TOKEN.findall(text)
+    quoted = False  # inside quotation marks: somebody's words as said, left as they are
+    grouped = False  # "we" or "us" said in this sentence (as "she and others")
     for k, tok in enumerate(tokens):
         low = tok.lower().replace("’", "'")
         if re.fullmatch(r"[^A-Za-z]+", tok):
             out.append(tok)
+            quoted ^= (tok.count('"') + tok.count("“") + tok.count("”")) % 2 == 1
             if re.search(r"[.!?]", tok):
-                named = False
+                named = grouped = False
+            continue
+        if quoted:
+            out.append(tok)
             continue
         if agree_next:
             if low in _ADVERBS or _ADVERB_LY.fullmatch(low):
@@ -138,8 +166,11 @@ def third_person(text: str, speaker: str, pronoun: str = "they", group: bool = F
                 plural = who == "they"
             named = True
         elif low in ("me", "my", "mine", "myself"):
-            if low == "myself":
-                out.append(refl if named else speaker)
+            if low == "myself":  # "readying myself", "true to myself": the speaker's own self
+                out.append(refl)
+            elif low == "me" and tokens[k + 1 : k + 2] == ["-"]:
+                out.append(tok)  # "me-time" is a word of its own
+                continue
             elif low == "me":
                 out.append(obj if named else speaker)
             elif low == "my":
@@ -149,7 +180,8 @@ def third_person(text: str, speaker: str, pronoun: str = "they", group: bool = F
             named = True
         elif group and (low in _WE or low in _US) and tok != "US":
             had = low == "we'd" and _had(tokens[k + 1 :])
-            out.append(_group(low, speaker, named, had))
+            out.append(_group(low, speaker, named, forms, had, grouped and low in _US))
+            grouped = grouped or low in _WE or low == "us"
             named = True
         else:
             out.append(tok)
