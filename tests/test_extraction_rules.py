@@ -350,3 +350,15 @@ def test_more_of_what_rewriting_must_not_garble() -> None:
     assert listener_named("Ana is reading the book you recommended.", "Mel") == (
         "Ana is reading the book Mel recommended."
     )
+
+
+def test_two_who_make_a_subject_keep_their_verb() -> None:
+    from memory_pipelines.core.sentence_forms import without_opener
+
+    assert third_person("The gf and I are going.", "Andrew", "he") == "The gf and Andrew are going."
+    assert third_person("Buddy and I have fun.", "Andrew", "he") == "Buddy and Andrew have fun."
+    # a new clause's "I" is one person again
+    assert third_person("I have a dog and I love him.", "Andrew", "he") == (
+        "Andrew has a dog and he loves him."
+    )
+    assert without_opener("Speaking of which, I adopted a cat.") == "I adopted a cat."

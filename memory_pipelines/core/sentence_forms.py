@@ -18,6 +18,7 @@ _INTERJECTION = (
     r"to be (?:frank|honest)|to tell (?:you )?the truth|seriously(?: though)?|honestly|frankly|"
     r"for what it's worth|funnily enough|funny enough|in any case|on another note|"
     r"that being said|having said that|in the meantime|meanwhile|besides that|apart from that|"
+    r"on a different note|speaking of which|anyways|o{3,}|"
     # a heading: "Quick update: the GP switched me ...", "Heads up: ..."
     r"(?:(?:quick|small|big|little|short|brief|good|bad) )?(?:update|news|heads[- ]up|fyi)"
 )

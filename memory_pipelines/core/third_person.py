@@ -162,7 +162,8 @@ def third_person(text: str, speaker: str, pronoun: str = "they", group: bool = F
                 out.append(f"{who} {many if who == 'they' else one}")
             else:
                 out.append(who)
-                agree_next = True  # "Caroline wishes", "they were"
+                # "Caroline wishes", "they were"; not "Buddy and Andrew have": a subject of two
+                agree_next = not _with_another(tokens[:k])
                 plural = who == "they"
             named = True
         elif low in ("me", "my", "mine", "myself"):
@@ -186,6 +187,18 @@ def third_person(text: str, speaker: str, pronoun: str = "they", group: bool = F
         else:
             out.append(tok)
     return _capitalise_sentences("".join(out))
+
+
+def _with_another(before: list[str]) -> bool:
+    """Whether an "I" after these tokens is one of two who make a subject ("My sister and I
+    went"): "and" just before it, and its clause opened by a few words with no "I" in them
+    (not "I have a dog and I love him")."""
+    said = "".join(before)
+    clause = re.split(r"[.!?;:,]", said)[-1].split()
+    if len(clause) < 2 or clause[-1].lower() != "and":
+        return False
+    head = [w.lower() for w in clause[:-1]]
+    return len(head) <= 3 and "i" not in head
 
 
 # Past participles that do not end in -ed: "I'd known", "I'd been".
