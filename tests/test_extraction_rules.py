@@ -362,3 +362,16 @@ def test_two_who_make_a_subject_keep_their_verb() -> None:
         "Andrew has a dog and he loves him."
     )
     assert without_opener("Speaking of which, I adopted a cat.") == "I adopted a cat."
+
+
+def test_a_participle_before_its_noun_and_a_liking_that_never_was() -> None:
+    from memory_pipelines.core.sentence_forms import with_subject
+    from memory_pipelines.core.sentence_kinds import sentence_kind
+
+    assert with_subject("Roasted chicken is my favourite.") == "Roasted chicken is my favourite."
+    assert with_subject("Moved to Austin last year.") == "I moved to Austin last year."
+    assert with_subject("Overcoming challenges builds strength.") == (
+        "Overcoming challenges builds strength."
+    )
+    assert sentence_kind("I never liked the open-plan office.", "user") == "stable_preference"
+    assert sentence_kind("I never said that.", "user") != "stable_preference"

@@ -72,7 +72,8 @@ _FIRST = re.compile(
 _FINITE = re.compile(
     r"\b(?:is|was|are|were|has|have|had|does|did|can|could|will|would|should|must|makes?|"
     r"helps?|means?|gives?|keeps?|feels?|seems?|brings?|takes|needs|requires|costs|pays|matters|"
-    r"sounds|looks|gets|goes|reminds|relaxes|calms|saves|changes|teaches)\b|\b\w+n't\b|"
+    r"sounds|looks|gets|goes|reminds|relaxes|calms|saves|changes|teaches|builds|shows|proves|"
+    r"creates)\b|\b\w+n't\b|"
     # a past with its object: "Having support really helped me out", "filled me with hope"
     r"\b\w+ed (?:me|us|him|her|them)\b|"
     r"\b(?!(?:it|that|there|here|he|she|we|they|you|i|what|who)')\w+'(?:s|re|ve|ll|d)\b|"
@@ -168,7 +169,9 @@ def with_subject(sentence: str) -> str:
     if low in ("gotta", "wanna"):
         return f"I {said}"
     past = low in IRREGULAR_PAST or (low.endswith("ed") and len(low) >= 5 and low not in _NOT_PAST)
-    if past:
+    # "Roasted chicken is my favourite": a participle before its noun, and "is" the verb
+    adjective = re.match(r"\s+[a-z-]+\s+(?:is|are|was|were)\b", rest, re.IGNORECASE)
+    if past and not adjective:
         return f"I {said}"
     verb_ing = (
         low.endswith("ing")

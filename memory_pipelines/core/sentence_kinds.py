@@ -137,7 +137,9 @@ _PREFERENCE = _rx(
     r"\bi (?:really |just )?(?:don't|do not) (?:like|eat|drink)\b|\bfrom now on\b|"
     r"\bgoing forward\b|\bin future\b|\bby default\b|\bcall me\b|\bi go by\b|"
     r"\bi'm (?:not )?(?:a|an) \w+ person\b|\bfor anything\b|"
-    r"\bi'd (?:rather|pick|choose|go for)\b|\bfavou?rite\b|\bi'm (?:vegetarian|vegan|teetotal)\b"
+    r"\bi'd (?:rather|pick|choose|go for)\b|\bfavou?rite\b|\bi'm (?:vegetarian|vegan|teetotal)\b|"
+    # a liking that never was is one that lasts: "I never liked the open-plan office"
+    r"\bnever (?:really )?(?:liked|loved|enjoyed|cared for)\b"
 )
 # An instruction about how things should be done: a preference unless marked as a one-off ("Now
 # in Spanish, please", "skip the intro this time").
