@@ -375,3 +375,13 @@ def test_a_participle_before_its_noun_and_a_liking_that_never_was() -> None:
     )
     assert sentence_kind("I never liked the open-plan office.", "user") == "stable_preference"
     assert sentence_kind("I never said that.", "user") != "stable_preference"
+
+
+def test_which_weekday_the_verb_before_it_means() -> None:
+    from memory_pipelines.core.dates import annotate
+
+    wednesday = datetime(2024, 10, 16)
+    assert annotate("Our dinner is at Lumo on Friday.", wednesday)[1] == ["18 October 2024"]
+    assert annotate("I went to the gym on Friday.", wednesday)[1] == ["11 October 2024"]
+    assert annotate("We're meeting on Friday.", wednesday)[1] == ["18 October 2024"]
+    assert annotate("The party on Friday was fun.", wednesday)[1] == ["11 October 2024"]

@@ -94,6 +94,24 @@ def resolve(phrase: str, said_at: datetime) -> str | None:
 _RX_S = re.compile(rf"(?:{_RX.pattern})(?P<s>['’]s\b)?", _RX.flags)
 
 
+# The verb before "on Friday" says which Friday: one to come ("is", "will", "are going") or
+# one gone ("was", "went", "finished"); with neither, the one gone, as before.
+_COMING = frozenset(
+    ["is", "are", "am", "will", "going", "gonna", "be", "shall", "plan", "planning"]
+)
+_GONE = frozenset(["was", "were", "did", "went", "had", "got", "saw", "met", "came", "made"])
+
+
+def _ahead(before: str) -> bool:
+    """Whether the words before a weekday ("... is at Lumo on") speak of what is to come."""
+    for word in reversed(re.findall(r"[a-z']+", before.lower().split(".")[-1])[-8:]):
+        if word in _COMING or word.endswith(("'ll", "'re", "'m")):
+            return True
+        if word in _GONE or (word.endswith("ed") and len(word) > 4):
+            return False
+    return False
+
+
 def annotate(text: str, said_at: datetime) -> tuple[str, list[str]]:
     """Text with each relative phrase followed by its date in brackets, and the dates."""
     dates: list[str] = []
@@ -103,7 +121,11 @@ def annotate(text: str, said_at: datetime) -> tuple[str, list[str]]:
             return m.group(0)  # "feels like just yesterday": no day meant
         s = m.group("s") or ""
         phrase = m.group(0)[: len(m.group(0)) - len(s)]
-        when = resolve(phrase, said_at)
+        if phrase.lower().startswith("on ") and _ahead(m.string[: m.start()]):
+            phrase_ahead = "this" + phrase[2:]  # "The dinner is on Friday": the coming one
+            when = resolve(phrase_ahead, said_at)
+        else:
+            when = resolve(phrase, said_at)
         if when is None:
             return m.group(0)
         dates.append(when)
