@@ -41,6 +41,7 @@ SENTENCES = (
     "I promised Rita to send the {m} contract by June 10.",
     "Actually the {m} meeting is on March 10, not March 3.",
     "I'm allergic to peanuts and the {m} clinic knows it.",
+    "My {m} dose is 50 mg, sorry, 100 mg.",  # a repair on the go (core/corrections.repair)
 )
 QUESTIONS = (
     "What is the PIN?",
@@ -162,6 +163,19 @@ class Isolation(RuleBasedStateMachine):
             self.chat(person), self.text(person, i), person=person, speaker=speaker
         )
         self.seq[person] += 1
+
+    @rule(person=WHO)
+    def answer_a_question(self, person: str | None) -> None:
+        # A short answer is saved with the question it answers (core/across_turns.py): the
+        # item quotes the assistant's turn, which carries the person's marker.
+        mark = f"{MARK[person]}{next(self.counter)}"
+        chat = self.chat(person)
+        self.memory.write_turn(chat, f"How long have you had the {mark} bike?", role="assistant",
+                               person=person)  # fmt: skip
+        self.memory.write_turn(
+            chat, "Six years, no, seven.", person=person, speaker=(person or "Sam").title()
+        )
+        self.seq[person] += 2
 
     @rule(person=WHO, i=st.integers(0, 20), in_chat=st.booleans(), share=st.booleans())
     def save(self, person: str | None, i: int, in_chat: bool, share: bool) -> None:

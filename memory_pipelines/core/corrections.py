@@ -14,6 +14,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from memory_pipelines.core.judge_lexicon import NUMBER_WORDS
+
 _WORDISH = r"[\w$£€][\w$£€:/'-]*(?:\.\d+)?"
 # ", not March 3", " not Monday", "; not April": the old value, up to 3 words, at a clause end.
 _NOT_OLD = re.compile(
@@ -39,17 +41,9 @@ class Correction:
     span: tuple[int, int] = (0, 0)  # where "not <old>" lies in the sentence
 
 
-# fmt: off
-_NUMBER_WORDS = frozenset([
-    "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
-    "twelve", "twenty", "thirty",
-])
-# fmt: on
-
-
 def _kind(value: str) -> str:
     low = value.lower()
-    if any(ch.isdigit() for ch in low) or low in _NUMBER_WORDS:
+    if any(ch.isdigit() for ch in low) or low in NUMBER_WORDS:
         return "number"
     if low[:3] in _MONTHS or low[:3] in _DAYS:
         return "date"

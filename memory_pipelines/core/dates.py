@@ -163,9 +163,8 @@ _DUE_END = re.compile(
 # "by the 15th" (a day of this month, or of the next once it has passed); "in two weeks",
 # "within 3 days" (counted from the day it was said).
 _DUE_DAY = re.compile(r"\b(?:by|before|on|until|due)\s+the\s+(\d{1,2})(?:st|nd|rd|th)\b", re.I)
-_COUNTS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 _DUE_IN = re.compile(
-    rf"\b(?:in|within)\s+(\d{{1,2}}|{'|'.join(_COUNTS)})\s+(day|week|month)s?\b", re.I
+    rf"\b(?:in|within)\s+(\d{{1,2}}|{'|'.join(_NUM)})\s+(day|week|month)s?\b", re.I
 )
 
 
@@ -221,7 +220,7 @@ def due_date(text: str, said_at: datetime) -> datetime | None:
         return None
     m = _DUE_IN.search(text)
     if m:
-        n = _COUNTS.get(m.group(1).lower()) or int(m.group(1))
+        n = _NUM.get(m.group(1).lower()) or int(m.group(1))
         unit = m.group(2).lower()
         if unit == "month":  # the same day of that month, or its last day when it is shorter
             first = _month_shift(said_at, n)

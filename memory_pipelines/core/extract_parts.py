@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 
 from memory_pipelines.core import policy, sentence_kinds
 from memory_pipelines.core.chat_asides import aside
+from memory_pipelines.core.past_tense import PAST_VERB
 from memory_pipelines.core.promises import bookkeeping
 from memory_pipelines.core.sentence_clauses import without_chat_time, without_mood_clause
 from memory_pipelines.core.sentence_forms import (
@@ -77,8 +78,7 @@ _IMPERATIVE = re.compile(
 
 # "you" inside a relative clause only mentions the listener: "the book you recommended".
 _YOU_MENTIONED = re.compile(
-    r"\b(?:the|that|this|those|these)\s+(?:[\w-]+\s+){1,3}you\s+(?:\w+ed|gave|sent|told|"
-    r"showed|lent|bought|found|brought|wrote|chose|made|got)\b|"
+    rf"\b(?:the|that|this|those|these)\s+(?:[\w-]+\s+){{1,3}}you\s+{PAST_VERB}\b|"
     r"\bwhat you (?:said|suggested|told me|recommended|mentioned|showed me)\b",
     re.I,
 )

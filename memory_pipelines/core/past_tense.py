@@ -12,5 +12,12 @@ IRREGULAR_PAST = frozenset([
     "forgot", "fell", "ate", "chose", "caught", "drove", "sent", "said", "knew", "meant",
 ])
 # fmt: on
+# Words in -ed that are no past: "I need" -> "she needs", "Indeed, ...".
+# fmt: off
+NOT_PAST = frozenset([
+    "need", "feed", "seed", "speed", "breed", "bleed", "proceed", "succeed", "indeed", "bed",
+    "red", "shed", "wed",
+])
+# fmt: on
 # A past-tense verb: irregular, or regular in -ed (a rough test: "need", "bed" slip through).
 PAST_VERB = r"(?:\w+ed|" + "|".join(sorted(IRREGULAR_PAST)) + r")"

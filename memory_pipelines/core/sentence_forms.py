@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from memory_pipelines.core import sentence_kinds
-from memory_pipelines.core.past_tense import IRREGULAR_PAST, PAST_VERB
+from memory_pipelines.core.past_tense import IRREGULAR_PAST, NOT_PAST, PAST_VERB
 
 _INTERJECTION = (
     r"yes|yeah|yep|yup|no|nope|oh|ooh|ah|aw+|well|sure|ok(?:ay)?|right|hmm+|um+|actually|wow|"
@@ -34,9 +34,6 @@ _OPENER = re.compile(
     re.IGNORECASE,
 )
 # fmt: off
-_NOT_PAST = frozenset([
-    "need", "feed", "seed", "speed", "breed", "indeed", "bed", "red", "shed", "wed",
-])
 # fmt: on
 # Participles that describe a state of mind ("Excited for the trip!" -> "I'm excited ...").
 # fmt: off
@@ -168,7 +165,7 @@ def with_subject(sentence: str) -> str:
         return f"I'm {said}"  # "Excited for the trip", "Gonna volunteer next month"
     if low in ("gotta", "wanna"):
         return f"I {said}"
-    past = low in IRREGULAR_PAST or (low.endswith("ed") and len(low) >= 5 and low not in _NOT_PAST)
+    past = low in IRREGULAR_PAST or (low.endswith("ed") and len(low) >= 5 and low not in NOT_PAST)
     # "Roasted chicken is my favourite": a participle before its noun, and "is" the verb
     adjective = re.match(r"\s+[a-z-]+\s+(?:is|are|was|were)\b", rest, re.IGNORECASE)
     if past and not adjective:

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from memory_pipelines.core.past_tense import NOT_PAST
+
 PRONOUNS = {
     # subject, object, possessive, possessive pronoun, reflexive
     "she": ("she", "her", "her", "hers", "herself"),
@@ -66,8 +68,7 @@ _PAST = frozenset([
 # fmt: on
 
 
-# "-ed" that is no past ("I need" -> "she needs"); a past with a prefix ("retook", "rebuilt").
-_NOT_PAST = frozenset(["need", "feed", "seed", "speed", "breed", "bleed", "proceed", "succeed"])
+# A past with a prefix ("retook", "rebuilt"); "-ed" that is none is past_tense.NOT_PAST.
 _PREFIXES = ("re", "over", "under", "mis", "out", "fore", "with")
 _PAST_ENDS = ("took", "wrote", "made", "built", "gave", "came", "went", "drew", "sold", "ran")
 
@@ -77,7 +78,7 @@ def _third_singular(verb: str) -> str:
     if low in _AGREE:
         return _AGREE[low][0]
     past = low in _PAST or low.startswith(_PREFIXES) and low.endswith(_PAST_ENDS)
-    if past or low in _MODALS or (low.endswith("ed") and low not in _NOT_PAST):
+    if past or low in _MODALS or (low.endswith("ed") and low not in NOT_PAST):
         return verb
     if low.endswith("s") or not low.isalpha():
         return verb
@@ -223,7 +224,7 @@ def _had(after: list[str]) -> bool:
         if low in _ADVERBS or _ADVERB_LY.fullmatch(low) or low in ("never", "not", "just"):
             continue
         past = low in _PAST or low in _PARTICIPLES
-        return past or (low.endswith("ed") and low not in ("need", "feed", "seed", "speed"))
+        return past or (low.endswith("ed") and low not in NOT_PAST)
     return False
 
 
