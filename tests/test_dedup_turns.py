@@ -5,10 +5,14 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import UTC, datetime
 
+import psycopg
+import pytest
+
 from memory_pipelines.api import Memory
 from memory_pipelines.api.dedup import Provenance, nearest, said_by_others, save_deduplicated
 from memory_pipelines.api.extraction import run_extraction
 from memory_pipelines.core.records import validate_item
+from memory_pipelines.store.speakers import Speakers
 
 
 def _chat_id(memory: Memory) -> int:
@@ -124,6 +128,17 @@ def test_an_item_another_person_said_is_never_merged_into_or_replaced(memory: Me
         assert said_by_others(conn, replace(hers, speaker="Melanie"), near) == {caroline.id}
         assert said_by_others(conn, replace(hers, speaker="Caroline"), near) == set()
         assert said_by_others(conn, hers, near) == set()  # no speaker: nothing is hidden
+        # the memo a run's pool keeps answers the same, and a turn asked again is not read again
+        memo = Speakers()
+        assert said_by_others(conn, replace(hers, speaker="Melanie"), near, memo) == {caroline.id}
+        assert memo.of(conn, chat, [first, first + 1, first + 99]) == {
+            first: "Caroline", first + 1: "Melanie"}  # fmt: skip
+    # on a closed connection: what it was asked is remembered, what it was not is read (and fails)
+    closed = psycopg.connect(memory.db.dsn)
+    closed.close()
+    assert memo.of(closed, chat, [first + 1, first + 99]) == {first + 1: "Melanie"}
+    with pytest.raises(psycopg.OperationalError):
+        memo.of(closed, chat, [first + 2])
     # Melanie's is another person's fact, however close its words: a new item
     melanie = save("Painting helps Melanie express her feelings.", first + 1, "Melanie")
     assert melanie.merged_into is None and melanie.superseded is None, melanie.reason

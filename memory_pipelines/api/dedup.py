@@ -25,7 +25,7 @@ from memory_pipelines.store import item_vectors
 from memory_pipelines.store import items as items_db
 from memory_pipelines.store.db import Conn
 from memory_pipelines.store.links import add_link
-from memory_pipelines.store.speakers import people_speaking
+from memory_pipelines.store.speakers import Speakers, people_speaking
 
 NEIGHBOURS = 6
 
@@ -71,6 +71,7 @@ class DedupPool:
         self.store_id = store_id
         self.vectors = VectorPool(dim)
         self.seen = events_db.last_event_id(conn, store_id)
+        self.speakers = Speakers()
         for item_id, person, vec in item_vectors.store_vectors(conn, store_id):
             self.vectors.put(item_id, person, vec)
 
@@ -79,6 +80,7 @@ class DedupPool:
         so two runs cannot deadlock), then take in what other writers committed since the last
         refresh. Saves through this pool in the transaction then skip their own lock."""
         items_db.lock_persons(conn, self.store_id, persons)
+        self.speakers = Speakers()  # who said which turn, asked afresh in each transaction
         self.refresh(conn)
 
     def refresh(self, conn: Conn) -> None:
@@ -125,14 +127,20 @@ def other_sentence_of_turn(item: ItemInput, prov: Provenance, stored: Item) -> b
     return _words(stored.context) != _words(item.context)
 
 
-def said_by_others(conn: Conn, prov: Provenance, near: list[tuple[Item, np.ndarray]]) -> set[int]:
+def said_by_others(
+    conn: Conn,
+    prov: Provenance,
+    near: list[tuple[Item, np.ndarray]],
+    speakers: Speakers | None = None,
+) -> set[int]:
     """The neighbours taken from turns of the candidate's chat that another person said. They
     are about that person ("Caroline painted a sunset" is not "Melanie painted a sunset"):
     neither the fact to confirm nor the one to replace, whatever their cosine."""
     if prov.speaker is None or prov.chat_id is None:
         return set()
     seqs = {r.item_id: r.to_seq for r, _ in near if r.chat_id == prov.chat_id and r.to_seq}
-    said = people_speaking(conn, prov.chat_id, seqs.values()) if seqs else {}
+    ask = people_speaking if speakers is None else speakers.of
+    said = ask(conn, prov.chat_id, seqs.values()) if seqs else {}
     me = prov.speaker.lower()
     return {i for i, seq in seqs.items() if seq in said and said[seq].lower() != me}
 
@@ -181,7 +189,7 @@ def save_deduplicated(
     if pool is None:
         items_db.lock_persons(conn, store_id, [item.person])
     near = nearest(conn, store_id, item.person, embedding, NEIGHBOURS, pool)
-    others = said_by_others(conn, prov, near)
+    others = said_by_others(conn, prov, near, None if pool is None else pool.speakers)
     near = [n for n in near if n[0].item_id not in others]
     decision = decide(models, item, embedding, near, prov)
     chosen = near[decision.target][0] if decision.target is not None else None

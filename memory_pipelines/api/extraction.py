@@ -29,7 +29,6 @@ from memory_pipelines.store import stores as stores_db
 from memory_pipelines.store import turns as turns_db
 from memory_pipelines.store.calls import record_calls
 from memory_pipelines.store.db import Conn, Database, as_array
-from memory_pipelines.store.speakers import people_speaking
 
 EXTRACTOR = "extraction@v1"
 Log = Callable[[str], None]
@@ -171,6 +170,8 @@ def apply_extracted(
                 if not ex_db.claim_for_apply(conn, w["window_id"]):
                     continue  # applied meanwhile by another run
                 pool.lock_and_refresh(conn, [item.person for _, item in cands])
+                # who said the window's turns, asked once for all its candidates
+                pool.speakers.of(conn, w["chat_id"], range(w["from_seq"], w["to_seq"] + 1))
                 outcomes = []
                 for cand, item in cands:
                     known = cand["embedding"]
@@ -248,7 +249,7 @@ def _save(
         from_seq=p["from_seq"],
         to_seq=p["to_seq"],
         model=models.backend.model,
-        speaker=_about_whom(conn, w["chat_id"], p["from_seq"], p["to_seq"]),
+        speaker=_about_whom(conn, pool, w["chat_id"], p["from_seq"], p["to_seq"]),
     )
     result = save_deduplicated(conn, store_id, item, vec, models, prov, pool)
     if result.deduplicated and result.merged_into is not None:
@@ -258,10 +259,12 @@ def _save(
     return ("superseded" if result.superseded is not None else "written"), result.id
 
 
-def _about_whom(conn: Conn, chat_id: int, from_seq: int, to_seq: int) -> str | None:
+def _about_whom(
+    conn: Conn, pool: DedupPool, chat_id: int, from_seq: int, to_seq: int
+) -> str | None:
     """The person a candidate is about: who said the turn it starts at, when a named person did
     (a fact another person put right is still the teller's), else who said its last turn."""
-    said = people_speaking(conn, chat_id, {from_seq, to_seq})
+    said = pool.speakers.of(conn, chat_id, {from_seq, to_seq})
     return said.get(from_seq) or said.get(to_seq)
 
 

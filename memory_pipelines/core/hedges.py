@@ -5,6 +5,7 @@ Used by core/sentence_kinds.py. Pure Python."""
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from memory_pipelines.core.patterns import rx as _rx
 
@@ -137,6 +138,7 @@ def unhedged_head(sent: str, role: str) -> str | None:
     return None
 
 
+@lru_cache(maxsize=16384)  # a sentence is read by the save policy, extraction and the judge
 def is_hedged(sent: str, role: str) -> bool:
     """Whether a sentence is hedged: a hedge word, the modal "may", a belief frame, or a
     suggestion when the assistant says it."""

@@ -3,6 +3,7 @@ them: a type's fields are the columns the store reads, so each list is written o
 
 from __future__ import annotations
 
+import re
 from typing import Any, TypeVar
 
 import numpy as np
@@ -15,16 +16,21 @@ from memory_pipelines.errors import StoreError
 from memory_pipelines.store.db import Conn, as_array
 
 M = TypeVar("M", bound=BaseModel)
+_PLAIN = re.compile(r"[a-z_][a-z0-9_]*")
 Query = str | sql.SQL | sql.Composed
 
 
-def columns(model: type[BaseModel], table: str | None = None) -> sql.Composed:
-    """The model's fields as a SELECT list (qualified by a table alias when given)."""
-    names = (
-        sql.Identifier(name) if table is None else sql.Identifier(table, name)
-        for name in model.model_fields
-    )
-    return sql.SQL(", ").join(names)
+def columns(model: type[BaseModel], table: str | None = None) -> sql.SQL:
+    """The model's fields as a SELECT list (qualified by a table alias when given). Written out
+    once as one piece of SQL: a list of Identifiers is escaped again at every execution (about
+    40 for an item, a tenth of a millisecond per statement). Field and alias names are plain
+    identifiers ([a-z_][a-z0-9_]*), so double quotes are all their quoting needs."""
+    names = [*model.model_fields, *([table] if table else [])]
+    bad = [n for n in names if not _PLAIN.fullmatch(n)]
+    if bad:
+        raise ValueError(f"columns: {bad} are not plain identifiers ([a-z_][a-z0-9_]*)")
+    prefix = f'"{table}".' if table else ""
+    return sql.SQL(", ".join(f'{prefix}"{name}"' for name in model.model_fields))
 
 
 def fetch_all(conn: Conn, model: type[M], query: Query, params: Params | None = None) -> list[M]:
