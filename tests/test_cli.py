@@ -11,6 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from memory_pipelines.cli import main
+from memory_pipelines.cli_eval import HELD_OUT
 
 
 def _commands(group: click.Group, prefix: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
@@ -113,9 +114,9 @@ def test_eval_policy_scores_each_case_file_on_its_own(tmp_path: Path) -> None:
     assert report["sets"]["b"]["misses"] == ["b2"]
 
 
-@pytest.mark.parametrize("suffix", ["_g"])
+@pytest.mark.parametrize("suffix", HELD_OUT)
 def test_a_held_out_sets_failing_cases_are_not_named(tmp_path: Path, suffix: str) -> None:
-    """A set named *_g is held out: its report counts its misses and names none."""
+    """A set named *_g or *_k is held out: its report counts its misses and names none."""
     row = {"id": "c1", "turn": {"role": "user", "text": "Morning!"}, "recent": []}
     held, dev = tmp_path / f"policy{suffix}.jsonl", tmp_path / "policy_dev.jsonl"
     held.write_text(json.dumps({**row, "label": "save", "category": "fact"}) + "\n", "utf-8")

@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from memory_pipelines.cli_eval import HELD_OUT
 from memory_pipelines.core.judge import case_options
 from memory_pipelines.core.judge_eval import case_item, evaluate, fit_judge
 from memory_pipelines.core.judge_model import NAMES, choose, shipped_model
@@ -31,7 +32,7 @@ def _stored(case: dict) -> list[str]:
 def test_the_shipped_model_reads_todays_features_and_no_held_out_set() -> None:
     model = shipped_model()  # raises when fitted on other features
     assert model.names == NAMES
-    assert model.trained_on and not any(name.endswith("_g") for name in model.trained_on)
+    assert model.trained_on and not any(name.endswith(HELD_OUT) for name in model.trained_on)
     assert "judge_patterns" in model.trained_on
 
 

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from memory_pipelines.cli_eval import HELD_OUT
 from memory_pipelines.core import policy, policy_model
 from memory_pipelines.core.choice_model import ChoiceModel
 
@@ -20,7 +21,7 @@ def test_the_shipped_weights_are_fitted_on_the_features_the_code_computes() -> N
     model = policy_model.load()
     assert model.model.names == policy_model.NAMES
     assert model.prototypes.shape == (len(policy_model.PROTOTYPES), 384)
-    assert not any(name.endswith("_g") for name in model.model.trained_on)
+    assert not any(name.endswith(HELD_OUT) for name in model.model.trained_on)
     row = policy_model.feature_row(
         True, "durable_fact", ["fact"], "My son is allergic to kiwi.", "user", [],
         model.prototypes[0], model.prototypes,
@@ -32,7 +33,7 @@ def test_the_shipped_weights_are_fitted_on_the_features_the_code_computes() -> N
 
 def test_the_readings_name_no_held_out_set_and_keep_the_reasons_the_code_knows() -> None:
     rows = [json.loads(line) for line in READINGS.open(encoding="utf-8")]
-    assert rows and not any(r["set"].endswith("_g") for r in rows)
+    assert rows and not any(r["set"].endswith(HELD_OUT) for r in rows)
     assert {r["reason"] for r in rows} <= set(policy_model.REASONS)
     assert {k for r in rows for k in r["kinds"]} <= set(policy_model.KINDS)
     assert set(policy_model.REASONS) == {*policy.SAVE_REASONS, *policy.SKIP_REASONS}
