@@ -70,8 +70,8 @@ def test_both_sentences_of_a_turn_are_kept_by_extraction(memory: Memory) -> None
             {
                 "role": "user",
                 "speaker": "Melanie",
-                "text": "I just signed up for a pottery class yesterday. It's like therapy for"
-                " me, letting me express myself and get creative.",
+                "text": "I just signed up for a pottery class yesterday. Clay is like therapy"
+                " for me, letting me express myself and get creative.",
                 "created_at": said,
             },
             {"role": "user", "speaker": "Caroline", "text": "Wow, that's awesome!",

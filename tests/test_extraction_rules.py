@@ -385,3 +385,36 @@ def test_which_weekday_the_verb_before_it_means() -> None:
     assert annotate("I went to the gym on Friday.", wednesday)[1] == ["11 October 2024"]
     assert annotate("We're meeting on Friday.", wednesday)[1] == ["18 October 2024"]
     assert annotate("The party on Friday was fun.", wednesday)[1] == ["11 October 2024"]
+
+
+def test_a_sentence_that_points_back_is_kept_with_what_it_points_to() -> None:
+    from memory_pipelines.core.antecedents import points_back, with_antecedents
+    from memory_pipelines.core.extract_parts import durable_parts
+
+    def kept(text: str) -> list[str]:
+        return [s for s, _ in durable_parts(text, "user", [], "Mel", to_person=True)]
+
+    book = 'I loved "Becoming Nicole" by Amy Ellis Nutt. It made me feel connected to my path.'
+    assert kept(book) == [
+        'I loved "Becoming Nicole" by Amy Ellis Nutt; it made me feel connected to my path.'
+    ]  # one item, not "It made Caroline feel connected" beside the book
+    family = "Yeah, Maria! Family is the most important thing for me. They're my biggest support."
+    assert kept(family) == [
+        "Family is the most important thing for me; they're my biggest support."
+    ]
+    # a demonstrative with its noun, he or she, and the "it" of "It's great to" point nowhere
+    assert not points_back("This necklace stands for love.")
+    assert not points_back("She moved to Porto.")
+    assert not points_back("It's great to see the kids so happy.")
+    assert points_back("These remind me of home.") and points_back("It was Matt, so talented!")
+    # a promise keeps its own words; two before it at most, only statements of the turn
+    told = {0: "We got a puppy.", 1: "She is called Coco.", 2: "It was a gift."}
+    assert with_antecedents([(3, "It'll be walked by me daily.", "commitment")], told) == {
+        3: "It'll be walked by me daily."
+    }
+    assert with_antecedents([(2, "It was a gift.", "fact")], {1: "They are cute.", 0: "Pups."}) == {
+        2: "Pups; they are cute; it was a gift."
+    }
+    assert with_antecedents([(2, "It was a gift.", "fact")], {0: "We got a puppy."}) == {
+        2: "It was a gift."
+    }  # the sentence just before is no statement (a question, a greeting): nothing to join

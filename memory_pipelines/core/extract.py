@@ -15,6 +15,7 @@ from typing import Any
 
 from memory_pipelines.core import policy, policy_model, sentence_kinds
 from memory_pipelines.core.across_turns import answered, corrections_made, is_stale
+from memory_pipelines.core.antecedents import POINTS_BACK
 from memory_pipelines.core.corrections import correction, repair
 from memory_pipelines.core.dates import annotate
 from memory_pipelines.core.extract_parts import (
@@ -68,15 +69,6 @@ def _to_person(window: Sequence[WindowTurn], i: int) -> bool:
     return bool(others) and people
 
 
-# A sentence that opens with a pronoun or a demonstrative points back: "It reminds me why I love
-# being a mom" (the museum trip told a turn before). Not a dummy "it" ("It's great to ...").
-_POINTS_BACK = re.compile(
-    r"^\W*(?:it|this|that|they|these|those|he|she)\b(?!(?:'s| is| was) (?:\w+ ){0,2}(?:to|that|how|"
-    r"when|seeing|being|having)\b)",
-    re.IGNORECASE,
-)
-
-
 def _referent_turn(window: Sequence[WindowTurn], i: int, sentence: str) -> WindowTurn | None:
     """The speaker's own turn before this one, when the sentence opens the turn and points back
     to what they told there (the other person's reply between): the item is said across both,
@@ -88,7 +80,7 @@ def _referent_turn(window: Sequence[WindowTurn], i: int, sentence: str) -> Windo
         before = window[i - 1]
         if (before.speaker or before.role) != (window[i].speaker or window[i].role):
             return before
-    if not _POINTS_BACK.match(sentence) or i < 2:
+    if not POINTS_BACK.match(sentence) or i < 2:
         return None
     told = [s for s in sentence_kinds.sentences(window[i].text) if len(s.split()) > 3]
     if not told or sentence.rstrip(".!?")[-20:] not in told[0]:

@@ -16,6 +16,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from memory_pipelines.core import policy, sentence_kinds
+from memory_pipelines.core.antecedents import with_antecedents
 from memory_pipelines.core.chat_asides import aside
 from memory_pipelines.core.past_tense import PAST_VERB
 from memory_pipelines.core.promises import bookkeeping
@@ -236,8 +237,9 @@ def durable_parts(
     preference); `is_promise`: whether a future is a promise to someone (a future that is
     none is judged as a plain statement)."""
     safety: list[tuple[str, str]] = []
-    strong: list[tuple[str, str]] = []
+    strong: list[tuple[int, str, str]] = []
     facts: list[tuple[float, int, str]] = []
+    told: dict[int, str] = {}  # the turn's statements, which a sentence after may point to
     role = role.lower()
     for n, raw in enumerate(sentence_kinds.sentences(text)):
         sentence = without_chat_time(without_bookkeeping(_without_tag(raw)))
@@ -255,6 +257,7 @@ def durable_parts(
             kind = "fact"  # "I'm going to paint this weekend": a person's plan, no promise
         if kind in ("meta", "ack", "greeting", "hedge") or sentence.endswith("?"):
             continue
+        told[n] = sentence
         if is_echo(sentence, earlier) or (to_person and _IMPERATIVE.search(sentence)):
             continue
         if to_person and (SHOWN.search(sentence) or SHOWN.search(raw)):
@@ -274,12 +277,14 @@ def durable_parts(
         if not stands_alone(sentence, strong_alone or fix, kind if strong_alone else "", listener):
             continue
         if kind in policy.SAVE_REASONS:
-            strong.append((sentence, policy.SAVE_REASONS[kind]))
+            strong.append((n, sentence, policy.SAVE_REASONS[kind]))
         elif fix:
-            strong.append((sentence, "fact"))
+            strong.append((n, sentence, "fact"))
         elif is_mood(sentence) and not _WHAT_I_AM.match(sentence):
             continue
         elif kind == "fact" or (kind == "plain" and sentence_kinds.plain_statement(sentence)):
             facts.append((_informative(sentence, kind), n, sentence))
     best = sorted(sorted(facts, key=lambda f: -f[0])[:plain], key=lambda f: f[1])
-    return safety + strong + [(s, "fact") for _, _, s in best]
+    kept = strong + [(n, s, "fact") for _, n, s in best]
+    texts = with_antecedents(kept, told)  # "It made me feel connected" with what "it" is
+    return safety + [(texts[n], category) for n, _, category in kept if n in texts]

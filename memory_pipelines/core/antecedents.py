@@ -1,0 +1,90 @@
+"""A sentence that points back is kept with the sentence it points to.
+
+"I loved 'Becoming Nicole' by Amy Ellis Nutt. It made me feel connected and gave me hope."
+Kept alone, the second sentence becomes "It made Caroline feel connected": a memory that
+cannot say what "it" is. So a kept sentence whose subject points back (it, this, that, they,
+these, those; not the "it" of "It's great to ...") is joined to the statement before it in the
+same turn, and to the one before that when that one points back too. When the statement it
+points to is kept itself, both become one item, of that one's category. A promise and a safety
+fact are left as they are (core/promises.py reads who owes what to whom from the promise
+alone; a safety fact is never changed).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+
+# A sentence that opens with a pronoun or a demonstrative points back: "It reminds me why I love
+# being a mom". Not a dummy "it" ("It's great to ..."). core/extract.py reads it too: such a
+# sentence opening a turn points to the speaker's turn before.
+POINTS_BACK = re.compile(
+    r"^\W*(?:it|this|that|they|these|those|he|she)\b(?!(?:'s| is| was) (?:\w+ ){0,2}(?:to|that|how|"
+    r"when|seeing|being|having)\b)",
+    re.IGNORECASE,
+)
+# "This necklace is ...", "These figurines remind me ...": a demonstrative with its own noun
+# names what it speaks of; only a bare one points back ("This reminds me", "These remind me").
+_DEMONSTRATIVE = re.compile(r"^\W*(?:this|that|these|those)\s+[a-z]", re.IGNORECASE)
+_ADVERB = r"(?:(?:really|always|just|also|all|truly|still|definitely|never)\s+)?"
+_MODAL = r"'s|is|was|are|were|has|have|had|will|would|can|could|might|must|should"
+_BARE = re.compile(
+    rf"^\W*(?:(?:this|that)\s+{_ADVERB}(?:{_MODAL}|\w+s|\w+ed|made|gave|kept|took|brought|"
+    rf"felt|meant|got)|(?:these|those)\s+{_ADVERB}(?:{_MODAL}|\w+ed|remind|make|help|give|keep|"
+    r"mean|show|bring|get|feel|look|sound|seem|let|take|stand|represent|are))\b",
+    re.IGNORECASE,
+)
+# Only he or she said of a person named before is no loose end: those stay as they are.
+_PERSON = re.compile(r"^\W*(?:he|she)\b", re.IGNORECASE)
+MAX_JOINED = 2  # statements joined before one that points back
+MAX_CHARS = 320
+
+
+def points_back(sentence: str) -> bool:
+    """Whether the sentence's subject is a bare pronoun or demonstrative standing for what was
+    said before it."""
+    if not POINTS_BACK.match(sentence) or _PERSON.match(sentence):
+        return False
+    return not _DEMONSTRATIVE.match(sentence) or bool(_BARE.match(sentence))
+
+
+def _joined(first: str, then: str) -> str:
+    head = first.rstrip().rstrip(".!")
+    return f"{head}; {then[:1].lower() + then[1:]}"
+
+
+def with_antecedents(
+    kept: Sequence[tuple[int, str, str]], told: Mapping[int, str]
+) -> dict[int, str]:
+    """`kept`: (index in the turn, sentence, category) of the sentences to keep; `told`: index ->
+    each statement of the turn that a sentence after it may point to. Returns index -> the text
+    to keep for it, each sentence that points back joined to what it points to; a sentence
+    joined into the kept one it points to has no entry of its own."""
+    texts: dict[int, str] = {}
+    holder: dict[int, int] = {}  # index -> the kept entry its words went into
+    for n, sentence, category in sorted(kept):
+        if category == "commitment" or not points_back(sentence) or n - 1 not in told:
+            texts[n] = sentence
+            holder[n] = n
+            continue
+        into = holder.get(n - 1)
+        if into is not None and len(texts[into]) + len(sentence) <= MAX_CHARS:
+            texts[into] = _joined(texts[into], sentence)  # what it points to is kept: one item
+            holder[n] = into
+            continue
+        first = n - 1
+        while (
+            n - first < MAX_JOINED
+            and first - 1 in told
+            and first - 1 not in holder
+            and points_back(told[first])
+        ):
+            first -= 1
+        text = sentence
+        for i in range(n - 1, first - 1, -1):
+            if len(told[i]) + len(text) > MAX_CHARS:
+                break
+            text = _joined(told[i], text)
+        texts[n] = text
+        holder[n] = n
+    return texts
