@@ -160,6 +160,38 @@ def test_pool_answers_like_the_table_and_follows_other_writers(memory: Memory) -
     assert near[0] == other.id and ids[0] not in near
 
 
+def test_a_pools_choice_is_read_again_only_within_the_persons_current_items(
+    memory: Memory,
+) -> None:
+    """The ids a pool chose are read by primary key, then held to the store, the person and
+    the state: whatever ids a pool hands over, another person's item, another store's or a
+    superseded one never comes back."""
+    from memory_pipelines.store import item_vectors
+
+    memory.add_person("ana")
+    memory.add_person("ben")
+    ana = memory.save({"category": "fact", "context": "Ana keeps bees.", "person": "ana"}).id
+    ben = memory.save({"category": "fact", "context": "Ben keeps bees.", "person": "ben"}).id
+    shared = memory.save({"category": "fact", "context": "The hives are on the roof."}).id
+    old = memory.save({"category": "fact", "context": "Ana keeps two hives.", "person": "ana"})
+    new = memory.save_with_dedup(
+        {"category": "fact", "context": "Ana keeps five hives now.", "person": "ana"}
+    )
+    assert new.superseded == old.id, new.reason
+    elsewhere = Memory(f"{memory.store_id}-x", db=memory.db, embedder=memory.embedder)
+    theirs = elsewhere.save({"category": "fact", "context": "Ana keeps bees."}).id
+    every = [ana, ben, shared, old.id, new.id, theirs]
+    vec = memory.embedder.embed_one("Ana keeps bees")
+    with memory.db.connection() as conn:
+        read = [
+            (r.item_id, r.person_id)
+            for r, _ in item_vectors.nearest(conn, memory.store_id, "ana", vec, 6, among=every)
+        ]
+        shared_read = item_vectors.nearest(conn, memory.store_id, None, vec, 6, among=every)
+    assert read == [(ana, "ana"), (new.id, "ana")]  # closest first
+    assert [r.item_id for r, _ in shared_read] == [shared]
+
+
 def test_a_negation_said_another_way_merges_humbly_and_stays_put(memory: Memory) -> None:
     user = memory.save_with_dedup(
         {
