@@ -282,6 +282,8 @@ def test_what_a_sentence_is_once_its_manner_and_mentions_are_set_aside() -> None
     assert without_opener("To be frank, I never liked it.") == "I never liked it."
     assert without_opener("Quick update: the GP switched me.") == "The GP switched me."
     assert without_opener("Honestly I love it.") == "Honestly I love it."  # no comma: a word
+    assert without_opener("So I moved.") == "I moved."
+    assert without_opener("So far they like it.") == "So far they like it."
     assert not addresses("I bought the Lumix G9 you recommended.", "Agent")
     assert durable_parts("Yes, I'm a bridesmaid.", "user", [], "Agent") == [
         ("I'm a bridesmaid.", "fact")
@@ -402,6 +404,13 @@ def test_a_sentence_that_points_back_is_kept_with_what_it_points_to() -> None:
     assert kept(family) == [
         "Family is the most important thing for me; they're my biggest support."
     ]
+    # advice to the listener is nothing "it" stands for; with a picture, "this" is the picture
+    recipe = "You really should give it a try. It's my family's recipe from Lagos."
+    assert kept(recipe) == ["It's my family's recipe from Lagos."]
+    trip = "Nature's great for the soul. This was my Rockies trip last year. [image: a lake]"
+    shown = with_antecedents([(1, "This was it.", "fact")], {0: "I hiked."}, pictured=True)
+    assert shown == {1: "This was it."}
+    assert "This was my Rockies trip last year." in kept(trip)
     # a demonstrative with its noun, he or she, and the "it" of "It's great to" point nowhere
     assert not points_back("This necklace stands for love.")
     assert not points_back("She moved to Porto.")

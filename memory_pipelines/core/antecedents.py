@@ -54,16 +54,18 @@ def _joined(first: str, then: str) -> str:
 
 
 def with_antecedents(
-    kept: Sequence[tuple[int, str, str]], told: Mapping[int, str]
+    kept: Sequence[tuple[int, str, str]], told: Mapping[int, str], pictured: bool = False
 ) -> dict[int, str]:
     """`kept`: (index in the turn, sentence, category) of the sentences to keep; `told`: index ->
     each statement of the turn that a sentence after it may point to. Returns index -> the text
     to keep for it, each sentence that points back joined to what it points to; a sentence
-    joined into the kept one it points to has no entry of its own."""
+    joined into the kept one it points to has no entry of its own. `pictured`: the turn shows a
+    picture, which "this" or "that" most likely stands for ("This was my trip last year")."""
     texts: dict[int, str] = {}
     holder: dict[int, int] = {}  # index -> the kept entry its words went into
     for n, sentence, category in sorted(kept):
-        if category == "commitment" or not points_back(sentence) or n - 1 not in told:
+        loose = points_back(sentence) and not (pictured and _DEMONSTRATIVE.match(sentence))
+        if category == "commitment" or not loose or n - 1 not in told:
             texts[n] = sentence
             holder[n] = n
             continue

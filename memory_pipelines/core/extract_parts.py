@@ -257,13 +257,14 @@ def durable_parts(
             kind = "fact"  # "I'm going to paint this weekend": a person's plan, no promise
         if kind in ("meta", "ack", "greeting", "hedge") or sentence.endswith("?"):
             continue
-        told[n] = sentence
         if is_echo(sentence, earlier) or (to_person and _IMPERATIVE.search(sentence)):
             continue
         if to_person and (SHOWN.search(sentence) or SHOWN.search(raw)):
             continue  # presents a picture the memory will not have
         if to_person and aside(sentence):
             continue  # "Can't wait to see the vid!", "Gotta stay focused": no fact of theirs
+        if not addresses(sentence, listener):  # "You should try it" is no thing "it" stands for
+            told[n] = sentence
         # Between people a save reason must be about somebody too ("Meal times are always fun"
         # is an opinion, no preference), and only a promise may speak to the listener.
         # The fix for the problem just told, in a chat with the assistant (between people,
@@ -286,5 +287,7 @@ def durable_parts(
             facts.append((_informative(sentence, kind), n, sentence))
     best = sorted(sorted(facts, key=lambda f: -f[0])[:plain], key=lambda f: f[1])
     kept = strong + [(n, s, "fact") for _, n, s in best]
-    texts = with_antecedents(kept, told)  # "It made me feel connected" with what "it" is
+    texts = with_antecedents(
+        kept, told, pictured="[image:" in text
+    )  # "It made me feel connected" with what "it" is
     return safety + [(texts[n], category) for n, _, category in kept if n in texts]

@@ -26,7 +26,9 @@ _INTERJECTION = (
 # announced ("Guess what, ..."), and linking words ("Oh, and BTW, ..."). An interjection needs
 # its punctuation ("No more gluten" keeps its "No").
 _OPENER = re.compile(
-    rf"^\W*(?:(?:(?:{_INTERJECTION})(?:\s+(?-i:[A-Z][a-z]+))?\s*[,!.;:-]+|so\b|and\b|but\b|also\b,?"
+    rf"^\W*(?:(?:(?:{_INTERJECTION})(?:\s+(?-i:[A-Z][a-z]+))?\s*[,!.;:-]+|and\b|but\b|also\b,?"
+    # "So I went home", not "So far ..." or "So much has happened"
+    r"|so\b(?!\s+(?:far|much|many|long|few|little)\b)"
     r"|plus\b|btw\b,?|by the way\b,?|anyway\b,?|oh\b"
     # news announced to the listener, perhaps by name: "Gina, you won't believe it - I got ..."
     r"|(?:(?-i:[A-Z][a-z]+),\s*)?(?:guess what|you won't believe (?:it|this)|you know what|"
