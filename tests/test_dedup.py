@@ -95,6 +95,15 @@ def test_merge_rules_directly() -> None:
     )
     taken = merged_fields(user_old, user_new)
     assert taken["context"] == "Plays guitar and bass daily" and taken["confidence"] == 9
+    # a longer wording that leaves out what the old one said is no version with more detail:
+    # the old words stay (the judge may have taken a neighbour for the same fact)
+    other = validate_item(
+        {"category": "fact", "context": "Joined a jazz band that rehearses on Thursdays",
+         "confidence": 5, "source": "machine"}
+    )  # fmt: skip
+    kept = merged_fields(old, other)
+    assert kept["context"] == "Plays guitar" and not kept["text_changed"]
+    assert kept["confidence"] == 5  # still confirmed: confidence and unions as any merge
 
 
 def test_concurrent_duplicate_saves_end_with_one_item(memory: Memory) -> None:

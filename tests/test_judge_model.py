@@ -62,6 +62,35 @@ def test_the_chooser_keeps_the_rules_reason_or_names_its_own(embedder: Embedder)
     assert kept > overridden > 0
 
 
+def test_a_candidate_longer_than_any_fitted_on_is_left_to_the_rules(
+    embedder: Embedder,
+) -> None:
+    """Extraction's items run to 60 words, the fitted cases to 23: past that the rules decide
+    alone, so a long new fact is not merged into the nearest stored one for its length (it
+    was, by the chooser: the stored fact's words were replaced by the new one's)."""
+    from memory_pipelines.core.judge import decide
+    from memory_pipelines.core.judge_model import LONGEST
+
+    stored = {"context": "Caroline went to a LGBTQ support group yesterday (7 May 2023) and it"
+              " was so powerful.", "category": "fact", "confidence": 6, "origin": "machine",
+              "valid_from": "2023-05-08"}  # fmt: skip
+    told = (
+        "Caroline ran into a group of religious conservatives who said something that really"
+        " upset her; it made her think how much work she and others still have to do for LGBTQ"
+        " rights; it's been so helpful to have people around her who accept and support her,"
+        " so she knows she will be ok."
+    )
+    long = {"context": told, "category": "fact", "confidence": 6, "origin": "machine"}
+    vecs = embedder.embed([told, stored["context"]])
+    decision = decide(case_item(long), [case_item(stored)], vecs[0], vecs[1:])
+    assert decision.action == "create", decision.reason
+    rules, rows, options = case_options(case_item(long), [case_item(stored)], vecs[0], vecs[1:])
+    assert rows[0, NAMES.index("create:length")] * 20 > LONGEST and decision == rules
+    short = rows.copy()
+    short[0, NAMES.index("create:length")] = LONGEST / 20  # as long as the longest fitted on
+    assert choose(rules, short, options).action == "merge"  # the chooser would have merged
+
+
 def test_the_judge_with_its_chooser_scores_a_tuning_set(embedder: Embedder) -> None:
     report = evaluate(_cases("judge_dev.jsonl"), embedder)
     assert report["accuracy"] >= 0.9, report["misses"]

@@ -50,6 +50,15 @@ NAMES = (
 )
 
 
+# The longest candidate of the sets the weights were fitted on: 23 words. Past that the chooser
+# would only extrapolate, so the rules decide alone. Extraction's items run to 60 words (a
+# statement with what its "it" stands for); read by the chooser, "length" alone merged them
+# into whatever stored item was nearest (a hike story into a support group: LoCoMo's "learned:
+# merge rather than create" went 30 -> 59 once items were joined).
+LONGEST = 23
+_LENGTH = NAMES.index("create:length")
+
+
 def _case_row(c: Analysis, cos: np.ndarray) -> list[float]:
     ranked = np.sort(cos)[::-1]
     second = float(ranked[1]) if len(ranked) > 1 else 0.0
@@ -110,7 +119,10 @@ def shipped_model() -> ChoiceModel:
 
 
 def choose(rules: JudgeDecision, rows: np.ndarray, options: Sequence[Option]) -> JudgeDecision:
-    """The option the model scores highest; the rules' decision (and reason) when it is theirs."""
+    """The option the model scores highest; the rules' decision (and reason) when it is theirs,
+    or when the candidate is longer than any the model was fitted on (LONGEST)."""
+    if rows[0, _LENGTH] * 20 > LONGEST:
+        return rules
     model = shipped_model()
     scores = model.scores(rows)
     best = int(np.argmax(scores))
