@@ -404,6 +404,12 @@ def test_a_sentence_that_points_back_is_kept_with_what_it_points_to() -> None:
     assert kept(family) == [
         "Family is the most important thing for me; they're my biggest support."
     ]
+    # thanks, a name said to the listener or agreement are nothing "it" stands for either
+    assert kept("Thanks, Caroline! It was Matt Patterson, he is so talented!") == [
+        "It was Matt Patterson, he is so talented!"
+    ]
+    motivated = "It's been tough but knowing I can make a difference keeps me motivated."
+    assert kept(f"Thanks John. That really means a lot. {motivated}") == [motivated]
     # advice to the listener is nothing "it" stands for; with a picture, "this" is the picture
     recipe = "You really should give it a try. It's my family's recipe from Lagos."
     assert kept(recipe) == ["It's my family's recipe from Lagos."]

@@ -61,7 +61,8 @@ _SPEAKER = re.compile(
 )
 _REACTION = re.compile(
     r"^\W*(?:wow|aw+|oh|ooh|haha|lol|yay|omg|that's|that is|sounds|so glad|glad|sorry|congrats|"
-    r"congratulations|good luck|thanks|thank you|love (?:that|it|this)|what a|how)\b",
+    r"congratulations|good luck|thanks|thank you|love (?:that|it|this)|what a|how|"
+    r"that (?:really |truly )?means)\b",
     re.IGNORECASE,
 )
 
@@ -187,6 +188,19 @@ def stands_alone(sentence: str, strong: bool, kind: str = "", listener: str = ""
     return strong or names_somebody(sentence)
 
 
+def _antecedent(raw: str, sentence: str, role: str, listener: str) -> bool:
+    """Whether a statement of the turn may be what a sentence after it points back to: not
+    thanks or agreement ("Thanks, Caroline!" would leave "Caroline; it was Matt"), not a
+    reaction, cheer or word to the listener ("You should try it" is no thing "it" stands for)."""
+    return (
+        len(sentence.split()) >= 3
+        and sentence_kinds.sentence_kind(raw, role) not in ("ack", "greeting", "meta")
+        and not _REACTION.search(sentence)
+        and not _CHEER.search(sentence)
+        and not addresses(sentence, listener)
+    )
+
+
 def is_echo(sentence: str, earlier: Sequence[str]) -> bool:
     """Whether a sentence only repeats what the earlier turns stated ("Right, the blue one")
     and adds no number. An answer to a question is no echo ("Any allergies?" "I'm allergic
@@ -263,7 +277,7 @@ def durable_parts(
             continue  # presents a picture the memory will not have
         if to_person and aside(sentence):
             continue  # "Can't wait to see the vid!", "Gotta stay focused": no fact of theirs
-        if not addresses(sentence, listener):  # "You should try it" is no thing "it" stands for
+        if _antecedent(raw, sentence, role, listener):
             told[n] = sentence
         # Between people a save reason must be about somebody too ("Meal times are always fun"
         # is an opinion, no preference), and only a promise may speak to the listener.
