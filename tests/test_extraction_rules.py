@@ -277,11 +277,18 @@ def test_a_short_answer_is_kept_with_the_question_it_answers() -> None:
 
 def test_what_a_sentence_is_once_its_manner_and_mentions_are_set_aside() -> None:
     from memory_pipelines.core.extract_parts import addresses, durable_parts
-    from memory_pipelines.core.sentence_forms import without_opener
+    from memory_pipelines.core.sentence_forms import with_subject, without_opener
 
     assert without_opener("To be frank, I never liked it.") == "I never liked it."
     assert without_opener("Quick update: the GP switched me.") == "The GP switched me."
     assert without_opener("Honestly I love it.") == "Honestly I love it."  # no comma: a word
+    assert with_subject("Reminds me how much I love performing.") == (
+        "It reminds me how much I love performing."
+    )
+    assert (
+        with_subject("Been a long road, but I'm proud.") == "It's been a long road, but I'm proud."
+    )
+    assert with_subject("Sounds like fun.") == "Sounds like fun."  # a reaction: no "it" put in
     assert without_opener("So I moved.") == "I moved."
     assert without_opener("So far they like it.") == "So far they like it."
     assert not addresses("I bought the Lumix G9 you recommended.", "Agent")

@@ -138,6 +138,11 @@ _DROPPED_I = re.compile(
 )
 
 
+# Verbs in -s before "me" whose left-out subject is no "it": "Sounds like", "Looks like" and
+# "Thanks" are reactions, "Is" and "Does" ask.
+_NOT_IT = frozenset(["is", "was", "has", "does", "sounds", "looks", "thanks", "seems", "guess"])
+
+
 def with_subject(sentence: str) -> str:
     """A sentence whose subject (I) was left out, with it put back: "Took a trip to Rome" ->
     "I took a trip to Rome", "Still working on the studio" -> "I'm still working on the
@@ -157,8 +162,12 @@ def with_subject(sentence: str) -> str:
         return sentence
     clause = re.split(r"[;:—–]| - ", rest, maxsplit=1)[0]
     said = f"{adv}{low}{rest}"
-    if low == "been" and after and after[0].lower() not in ("a", "an", "the", "so", "such"):
-        return f"I've {said}"  # "Been busy with the studio"; not "Been a long road" (it has)
+    if low == "been" and after:
+        if after[0].lower() in ("a", "an", "the", "so", "such"):
+            return f"It's {said}"  # "Been a long road, but ...": it has
+        return f"I've {said}"  # "Been busy with the studio"
+    if low.endswith("s") and after and after[0].lower() in ("me", "us") and low not in _NOT_IT:
+        return f"It {said}"  # "Reminds me how much I love performing": it (the picture) does
     if rest[:1] in ("'", "’"):
         return sentence  # "Parenting's such a big responsibility": the word is the subject
     if low == "gonna" and re.match(r"\s+be (?:a|an|the|so|such|\w+er)\b", rest, re.I):
