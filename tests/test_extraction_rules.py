@@ -440,3 +440,26 @@ def test_a_sentence_that_points_back_is_kept_with_what_it_points_to() -> None:
     assert with_antecedents([(2, "It was a gift.", "fact")], {0: "We got a puppy."}) == {
         2: "It was a gift."
     }  # the sentence just before is no statement (a question, a greeting): nothing to join
+
+
+def test_a_gerund_led_sentence_is_said_for_the_speaker() -> None:
+    """ "Losing my job was tough" is Jon's: "For Jon, losing his job was tough", not "Losing
+    Jon's job was tough"; a sentence with "I" first, or led by a noun in -ing, stays."""
+
+    def items(turn: tuple[str, str, str], pronoun: str) -> list[str]:
+        window = [_turn(1, *turn), _turn(2, "user", "Kim", "Oh wow.")]
+        return [c["context"] for c in extract_window(window, pronoun_of=lambda name: pronoun)]
+
+    assert items(
+        ("user", "Jon", "Losing my job was tough, but I'm living my dreams now."), "he"
+    ) == ["For Jon, losing his job was tough."]  # the mood after "but" is no fact
+    assert items(
+        ("user", "Gina", "Being my own boss and doing something I love is awesome."), "she"
+    ) == ["For Gina, being her own boss and doing something she loves is awesome."]
+    from memory_pipelines.core.sentence_forms import for_the_speaker
+
+    assert for_the_speaker("Realizing I can be me was the best part.") == (
+        "Realizing I can be me was the best part."
+    )
+    assert for_the_speaker("Nothing beats my mum's soup.") == "Nothing beats my mum's soup."
+    assert for_the_speaker("Amazing how my kids grew.") == "Amazing how my kids grew."

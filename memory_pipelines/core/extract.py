@@ -28,6 +28,7 @@ from memory_pipelines.core.extract_parts import (
 )
 from memory_pipelines.core.plain_words import plain_words
 from memory_pipelines.core.promises import promise
+from memory_pipelines.core.sentence_forms import for_the_speaker
 from memory_pipelines.core.third_person import third_person
 from memory_pipelines.core.window_turn import PronounOf, WindowTurn
 
@@ -162,7 +163,8 @@ def extract_window(
             if allowed is not None and category not in allowed:
                 continue
             group = about.role.lower() == "user" and bool(about.speaker)  # a named person's "we"
-            text = plain_words(third_person(without_opener(sentence), speaker, pronoun, group))
+            told = for_the_speaker(without_opener(sentence)) if speaker else sentence
+            text = plain_words(third_person(without_opener(told), speaker, pronoun, group))
             if promised is not None:  # "send you the report": you are the one it is owed to
                 text = re.sub(r"\byour\b", f"{listener}'s", re.sub(r"\byou\b", listener, text))
             else:

@@ -225,3 +225,28 @@ def is_mood(sentence: str) -> bool:
     """Whether a sentence tells only how somebody feels or what they resolve."""
     words = sentence_kinds.content_words(sentence) - _MOOD
     return len(words) < 2 and not re.search(r"\d|\b[A-Z][a-z]+\b", sentence[1:])
+
+
+# Words in -ing that are nouns: no doing of anybody's.
+_NOUN_ING = frozenset([
+    "morning", "evening", "spring", "king", "ring", "wedding", "building", "ceiling", "clothing",
+    "meeting", "ending", "pudding", "string", "sibling", "darling", "thing", "sing", "wing",
+])  # fmt: skip
+_GERUND_HEAD = re.compile(r"^\W*(?P<word>[A-Za-z]+ing)(?:'s)?\b")
+_FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|my|me|myself|mine)\b", re.IGNORECASE)
+
+
+def for_the_speaker(sentence: str) -> str:
+    """A sentence led by a gerund in which the speaker is first met as "my" or "me", framed as
+    said for the speaker: "Losing my job was tough" -> "For me, losing my job was tough", so
+    that in third person it reads "For Jon, losing his job was tough", not "Losing Jon's job
+    was tough" (whose job?). Anything else is left as it is."""
+    head = _GERUND_HEAD.match(sentence)
+    word = head.group("word").lower() if head else ""
+    if not word or word in _ADJECTIVE_ING or word in _NOUN_ING or word.endswith("thing"):
+        return sentence  # "Amazing how ...", "Morning!", "Nothing beats ..."
+    first = _FIRST_PERSON.search(sentence)
+    if first is None or first.group().lower() not in ("my", "me", "myself", "mine"):
+        return sentence
+    start = head.start("word")
+    return f"For me, {sentence[start].lower()}{sentence[start + 1 :]}"
