@@ -22,6 +22,8 @@ from memory_pipelines.core.third_person import third_person
          "I just got accepted for a fashion internship!"),
         ("Since we last spoke, some big things have happened.", ""),
         ("Crazy thing happened since we last talked.", ""),
+        ("Since we chatted last, I've been blogging.", "I've been blogging."),  # no "Last,"
+        ("Since we last spoke, I got promoted.", "I got promoted."),  # no leading comma
         # news, not its announcement, and no talk of the conversation: left alone
         ("Things happened at work: I got promoted.", "Things happened at work: I got promoted."),
         ("I last spoke to my sister in May.", "I last spoke to my sister in May."),

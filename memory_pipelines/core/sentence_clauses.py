@@ -14,7 +14,9 @@ from collections.abc import Callable
 
 from memory_pipelines.core.sentence_forms import is_mood
 
-_TALKED = r"(?:spoke|talked|chatted|caught up|saw each other|talked last|spoke last|chatted last)"
+_TALKED = (  # the longer first: "since we chatted last" leaves no "last"
+    r"(?:(?:talked|spoke|chatted) last(?: time)?|spoke|talked|chatted|caught up|saw each other)"
+)
 # "since we last spoke", "since our last chat": when the conversation last took place.
 _SINCE = re.compile(
     rf"\s*,?\s*\bsince (?:we|i) (?:last |had )?{_TALKED}\b|"
@@ -36,8 +38,8 @@ _BREAK = re.compile(r"\s+[-–—]+\s+|\s*;\s+|,\s+but\s+|\s+but\s+(?=(?:i|we|it
 
 def without_chat_time(sentence: str) -> str:
     """The sentence without talk of the conversation's own time ("" when that is all of it)."""
-    rest = _SINCE.sub("", sentence)
-    rest = _ANNOUNCED.sub("", rest.strip(), count=1).strip()
+    rest = _SINCE.sub("", sentence).strip().lstrip(",;: ")
+    rest = _ANNOUNCED.sub("", rest, count=1).strip()
     if not rest or not re.search(r"[A-Za-z]{2}", rest):
         return ""
     if rest == sentence:
