@@ -273,6 +273,11 @@ def test_a_short_answer_is_kept_with_the_question_it_answers() -> None:
     assert items(("user", "A", "Want to join my band?"), ("user", "Bo", "Yes, definitely!")) == []
     guess = ("user", "Bo", "Probably the sound.")
     assert items(("assistant", "Agent", "Why the cello?"), guess) == []
+    # agreement with the asker's name, and a picture shown, answer nothing either
+    asked = ("user", "Maria", "Camping with pets can be so soul-nourishing, right?")
+    assert items(asked, ("user", "John", "Definitely, Maria!")) == []
+    pics = ("user", "John", "Any pictures from the event?")
+    assert items(pics, ("user", "Maria", "Here's a picture from the event!")) == []
 
 
 def test_what_a_sentence_is_once_its_manner_and_mentions_are_set_aside() -> None:

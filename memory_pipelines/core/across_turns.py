@@ -17,7 +17,7 @@ or guesses ("Good, thanks!", "Probably the sound").
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from memory_pipelines.core import policy, sentence_kinds
 from memory_pipelines.core.corrections import (
@@ -27,6 +27,7 @@ from memory_pipelines.core.corrections import (
     repair,
     repair_earlier,
 )
+from memory_pipelines.core.speech_acts import SHOWN
 from memory_pipelines.core.window_turn import WindowTurn
 
 MAX_WORDS = 8  # longer answers are sentences of their own, judged as such
@@ -40,17 +41,18 @@ _SMALL_TALK = re.compile(
 _ONLY_AN_ANSWER = frozenset(["ack", "greeting", "meta", "hedge"])
 
 
-def answer_asked(answer: str, question: str, role: str) -> bool:
+def answer_asked(answer: str, question: str, role: str, names: Iterable[str] = ()) -> bool:
     """Whether `answer` (a turn's first sentence) is a short answer to `question` (the last
-    sentence of the turn before, another speaker's) worth keeping with it."""
+    sentence of the turn before, another speaker's) worth keeping with it. `names`: the
+    speakers', which tell nothing in an answer ("Definitely, Maria!")."""
     if not question.rstrip().endswith("?") or _SMALL_TALK.match(question):
         return False
     if answer.rstrip().endswith("?") or len(answer.split()) > MAX_WORDS:
         return False
-    if sentence_kinds.sentence_kind(answer, role) in _ONLY_AN_ANSWER:
-        return False
+    if sentence_kinds.sentence_kind(answer, role) in _ONLY_AN_ANSWER or SHOWN.search(answer):
+        return False  # nor "Here's a picture from the event!": the memory has no picture
     told = sentence_kinds.content_words(answer) | set(re.findall(r"\d+", answer))
-    return bool(told - _BARE)
+    return bool(told - _BARE - {n.lower() for n in names})
 
 
 # Words that answer nothing on their own ("Yes, definitely!", "Not really").
@@ -118,7 +120,7 @@ def answered(window: Sequence[WindowTurn], i: int) -> str:
         return ""
     answer = repair(said[0])
     reply = answer[0] if answer and not answer[1].bare else said[0]
-    if not answer_asked(reply, asked[-1], turn.role):
+    if not answer_asked(reply, asked[-1], turn.role, (before.who, turn.who)):
         return ""
     # both as said, in quotes: the question's "you" is the one answering, its "I" the asker
     return f'Asked "{asked[-1]}", {turn.who} said: "{reply}"'

@@ -242,8 +242,10 @@ def for_the_speaker(sentence: str) -> str:
     that in third person it reads "For Jon, losing his job was tough", not "Losing Jon's job
     was tough" (whose job?). Anything else is left as it is."""
     head = _GERUND_HEAD.match(sentence)
-    word = head.group("word").lower() if head else ""
-    if not word or word in _ADJECTIVE_ING or word in _NOUN_ING or word.endswith("thing"):
+    if head is None:
+        return sentence
+    word = head.group("word").lower()
+    if word in _ADJECTIVE_ING or word in _NOUN_ING or word.endswith("thing"):
         return sentence  # "Amazing how ...", "Morning!", "Nothing beats ..."
     first = _FIRST_PERSON.search(sentence)
     if first is None or first.group().lower() not in ("my", "me", "myself", "mine"):
