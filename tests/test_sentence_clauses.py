@@ -63,6 +63,13 @@ def test_a_mood_beside_a_fact_is_taken_off(text: str, expected: str) -> None:
          "John loves how art lets him and others get their emotions out."),
         ("We've got a pup and a kitty.", "John and others have got a pup and a kitty."),
         ("The US is big.", "The US is big."),
+        # two who make the subject: "our" is theirs
+        ("Max and I had a blast on our camping trip.",
+         "Max and John had a blast on their camping trip."),
+        # a second verb of the same subject agrees too; "and" before no verb changes nothing
+        ("I stay positive and find a way.", "John stays positive and finds a way."),
+        ("I love hiking and yoga.", "John loves hiking and yoga."),
+        ("I was tired and went home.", "John was tired and went home."),
     ],
 )  # fmt: skip
 def test_a_persons_we_is_said_in_third_person(text: str, expected: str) -> None:

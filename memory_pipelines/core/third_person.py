@@ -132,6 +132,7 @@ def third_person(text: str, speaker: str, pronoun: str = "they", group: bool = F
     plural = False  # the new subject is "they"
     named = False  # the name said once per sentence, pronouns after it
     agree_next = False  # the word after a new singular subject is its verb
+    agreed = False  # a verb of the speaker's agreed in this sentence: one after "and" does too
     tokens = _TOKEN.findall(text)
     quoted = False  # inside quotation marks: somebody's words as said, left as they are
     grouped = False  # "we" or "us" said in this sentence (as "she and others")
@@ -141,7 +142,7 @@ def third_person(text: str, speaker: str, pronoun: str = "they", group: bool = F
             out.append(tok)
             quoted ^= (tok.count('"') + tok.count("“") + tok.count("”")) % 2 == 1
             if re.search(r"[.!?]", tok):
-                named = grouped = False
+                named = grouped = agreed = False
             continue
         if quoted:
             out.append(tok)
@@ -152,8 +153,14 @@ def third_person(text: str, speaker: str, pronoun: str = "they", group: bool = F
                 continue
             agree_next = False
             if tok[:1].islower():
-                out.append(_PLURAL.get(low, tok) if plural else _third_singular(tok))
+                said = _PLURAL.get(low, tok) if plural else _third_singular(tok)
+                out.append(said)
+                agreed = said != tok  # not after a modal or a past: "can be ... and take"
                 continue
+        if low == "and" and agreed and _next_word(tokens, k) in _COORDINATED:
+            out.append(tok)  # "John stays positive and finds a way", not "and find"
+            agree_next = True
+            continue
         if low == "i" or low in _CONTRACTED:
             who = subj if named else speaker
             if low in _CONTRACTED:
@@ -163,8 +170,10 @@ def third_person(text: str, speaker: str, pronoun: str = "they", group: bool = F
                 out.append(f"{who} {many if who == 'they' else one}")
             else:
                 out.append(who)
-                # "Caroline wishes", "they were"; not "Buddy and Andrew have": a subject of two
-                agree_next = not _with_another(tokens[:k])
+                # "Caroline wishes", "they were"; not "Buddy and Andrew have": a subject of two,
+                # whose "our" is theirs ("Max and John had a blast on their camping trip")
+                two = _with_another(tokens[:k])
+                agree_next, grouped = not two, grouped or two
                 plural = who == "they"
             named = True
         elif low in ("me", "my", "mine", "myself"):
@@ -188,6 +197,25 @@ def third_person(text: str, speaker: str, pronoun: str = "they", group: bool = F
         else:
             out.append(tok)
     return _capitalise_sentences("".join(out))
+
+
+# Verbs said of the same subject after "and" ("I stay positive and find a way"): only these
+# are read as verbs there; "and happy", "and more" are not.
+# fmt: off
+_COORDINATED = frozenset([
+    "find", "remember", "make", "take", "keep", "try", "love", "feel", "get", "go", "know",
+    "think", "want", "need", "see", "look", "give", "help", "use", "work", "play", "stay",
+    "come", "say", "tell", "ask", "start", "learn", "enjoy", "spend", "hope", "plan", "bring",
+    "write", "run", "watch", "move", "live", "like", "believe", "remind", "appreciate",
+    "realize", "focus", "share", "buy", "cook", "paint", "teach", "call", "check", "visit",
+    "travel", "practice", "hike", "walk", "swim", "dance", "sing", "volunteer", "wish", "miss",
+])
+# fmt: on
+
+
+def _next_word(tokens: list[str], k: int) -> str:
+    """The next word after tokens[k], lower-cased ("" when none)."""
+    return next((t.lower() for t in tokens[k + 1 :] if re.fullmatch(r"[A-Za-z']+", t)), "")
 
 
 def _with_another(before: list[str]) -> bool:
