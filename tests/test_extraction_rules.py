@@ -439,6 +439,8 @@ def test_a_sentence_that_points_back_is_kept_with_what_it_points_to() -> None:
     assert with_antecedents([(3, "It'll be walked by me daily.", "commitment")], told) == {
         3: "It'll be walked by me daily."
     }
+    report = [(0, "I'll send you the report by Friday.", "commitment"), (1, "It has Q3.", "fact")]
+    assert with_antecedents(report, {0: report[0][1]}) == {0: report[0][1], 1: "It has Q3."}
     assert with_antecedents([(2, "It was a gift.", "fact")], {1: "They are cute.", 0: "Pups."}) == {
         2: "Pups; they are cute; it was a gift."
     }

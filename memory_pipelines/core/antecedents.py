@@ -63,6 +63,7 @@ def with_antecedents(
     picture, which "this" or "that" most likely stands for ("This was my trip last year")."""
     texts: dict[int, str] = {}
     holder: dict[int, int] = {}  # index -> the kept entry its words went into
+    promised = {n for n, _, category in kept if category == "commitment"}
     for n, sentence, category in sorted(kept):
         loose = points_back(sentence) and not (pictured and _DEMONSTRATIVE.match(sentence))
         if category == "commitment" or not loose or n - 1 not in told:
@@ -70,6 +71,10 @@ def with_antecedents(
             holder[n] = n
             continue
         into = holder.get(n - 1)
+        if into in promised:  # a promise keeps its own words: this one stays alone
+            texts[n] = sentence
+            holder[n] = n
+            continue
         if into is not None and len(texts[into]) + len(sentence) <= MAX_CHARS:
             texts[into] = _joined(texts[into], sentence)  # what it points to is kept: one item
             holder[n] = into

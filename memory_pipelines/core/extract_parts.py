@@ -301,7 +301,6 @@ def durable_parts(
             facts.append((_informative(sentence, kind), n, sentence))
     best = sorted(sorted(facts, key=lambda f: -f[0])[:plain], key=lambda f: f[1])
     kept = strong + [(n, s, "fact") for _, n, s in best]
-    texts = with_antecedents(
-        kept, told, pictured="[image:" in text
-    )  # "It made me feel connected" with what "it" is
+    # "It made me feel connected" kept with what "it" is
+    texts = with_antecedents(kept, told, pictured="[image:" in text)
     return safety + [(texts[n], category) for n, _, category in kept if n in texts]
