@@ -451,7 +451,8 @@ def test_a_sentence_that_points_back_is_kept_with_what_it_points_to() -> None:
 
 def test_a_gerund_led_sentence_is_said_for_the_speaker() -> None:
     """ "Losing my job was tough" is Jon's: "For Jon, losing his job was tough", not "Losing
-    Jon's job was tough"; a sentence with "I" first, or led by a noun in -ing, stays."""
+    Jon's job was tough"; a sentence with "I" or "me" first, said "to me", or led by a noun
+    in -ing, stays."""
 
     def items(turn: tuple[str, str, str], pronoun: str) -> list[str]:
         window = [_turn(1, *turn), _turn(2, "user", "Kim", "Oh wow.")]
@@ -469,4 +470,7 @@ def test_a_gerund_led_sentence_is_said_for_the_speaker() -> None:
         "Realizing I can be me was the best part."
     )
     assert for_the_speaker("Nothing beats my mum's soup.") == "Nothing beats my mum's soup."
+    # said to or for the speaker already: no second framing ("For Jon, ... to him")
+    important = "Representing diversity in my art is important to me."
+    assert for_the_speaker(important) == important
     assert for_the_speaker("Amazing how my kids grew.") == "Amazing how my kids grew."

@@ -232,12 +232,13 @@ _NOUN_ING = frozenset([
     "morning", "evening", "spring", "king", "ring", "wedding", "building", "ceiling", "clothing",
     "meeting", "ending", "pudding", "string", "sibling", "darling", "thing", "sing", "wing",
 ])  # fmt: skip
+_TO_ME = re.compile(r"\b(?:to|for) me\b", re.IGNORECASE)
 _GERUND_HEAD = re.compile(r"^\W*(?P<word>[A-Za-z]+ing)(?:'s)?\b")
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|my|me|myself|mine)\b", re.IGNORECASE)
 
 
 def for_the_speaker(sentence: str) -> str:
-    """A sentence led by a gerund in which the speaker is first met as "my" or "me", framed as
+    """A sentence led by a gerund in which the speaker is first met as "my", framed as
     said for the speaker: "Losing my job was tough" -> "For me, losing my job was tough", so
     that in third person it reads "For Jon, losing his job was tough", not "Losing Jon's job
     was tough" (whose job?). Anything else is left as it is."""
@@ -248,7 +249,7 @@ def for_the_speaker(sentence: str) -> str:
     if word in _ADJECTIVE_ING or word in _NOUN_ING or word.endswith("thing"):
         return sentence  # "Amazing how ...", "Morning!", "Nothing beats ..."
     first = _FIRST_PERSON.search(sentence)
-    if first is None or first.group().lower() not in ("my", "me", "myself", "mine"):
-        return sentence
+    if first is None or first.group().lower() != "my" or _TO_ME.search(sentence):
+        return sentence  # "Dancing is second nature to me": said to whom, it names them
     start = head.start("word")
     return f"For me, {sentence[start].lower()}{sentence[start + 1 :]}"
