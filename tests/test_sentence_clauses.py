@@ -70,6 +70,9 @@ def test_a_mood_beside_a_fact_is_taken_off(text: str, expected: str) -> None:
         ("I stay positive and find a way.", "John stays positive and finds a way."),
         ("I love hiking and yoga.", "John loves hiking and yoga."),
         ("I was tired and went home.", "John was tired and went home."),
+        # what "our" shares with everybody stays everybody's
+        ("I have great respect for our military.", "John has great respect for the military."),
+        ("I'm upset by the state of our education.", "John is upset by the state of education."),
     ],
 )  # fmt: skip
 def test_a_persons_we_is_said_in_third_person(text: str, expected: str) -> None:

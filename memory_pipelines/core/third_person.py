@@ -133,12 +133,16 @@ def third_person(text: str, speaker: str, pronoun: str = "they", group: bool = F
     named = False  # the name said once per sentence, pronouns after it
     agree_next = False  # the word after a new singular subject is its verb
     agreed = False  # a verb of the speaker's agreed in this sentence: one after "and" does too
+    drop_space = False  # the word before was left out ("our education" -> "education")
     tokens = _TOKEN.findall(text)
     quoted = False  # inside quotation marks: somebody's words as said, left as they are
     grouped = False  # "we" or "us" said in this sentence (as "she and others")
     for k, tok in enumerate(tokens):
         low = tok.lower().replace("’", "'")
         if re.fullmatch(r"[^A-Za-z]+", tok):
+            if drop_space and tok == " ":
+                drop_space = False
+                continue
             out.append(tok)
             quoted ^= (tok.count('"') + tok.count("“") + tok.count("”")) % 2 == 1
             if re.search(r"[.!?]", tok):
@@ -191,6 +195,13 @@ def third_person(text: str, speaker: str, pronoun: str = "they", group: bool = F
             named = True
         elif group and (low in _WE or low in _US) and tok != "US":
             had = low == "we'd" and _had(tokens[k + 1 :])
+            public = _next_word(tokens, k)
+            if low == "our" and public in _PUBLIC:  # "our military": everyone's
+                if public not in _MASS:
+                    out.append("the" if tok.islower() else "The")
+                else:
+                    drop_space = True  # "the state of education"
+                continue
             out.append(_group(low, speaker, named, forms, had, grouped and low in _US))
             grouped = grouped or low in _WE or low == "us"
             named = True
@@ -210,6 +221,17 @@ _COORDINATED = frozenset([
     "realize", "focus", "share", "buy", "cook", "paint", "teach", "call", "check", "visit",
     "travel", "practice", "hike", "walk", "swim", "dance", "sing", "volunteer", "wish", "miss",
 ])
+# fmt: on
+
+
+# What "our" shares with everybody, not with the speaker's own people: "our military", "the
+# state of our education" are the military and education, never "his military".
+# fmt: off
+_PUBLIC = frozenset([
+    "military", "country", "nation", "society", "world", "planet", "government", "education",
+    "democracy", "economy", "environment", "generation", "species", "culture", "veterans",
+])
+_MASS = frozenset(["education", "society", "democracy", "culture"])  # said with no article
 # fmt: on
 
 
