@@ -27,7 +27,7 @@ POINTS_BACK = re.compile(
 # names what it speaks of; only a bare one points back ("This reminds me", "These remind me").
 _DEMONSTRATIVE = re.compile(r"^\W*(?:this|that|these|those)\s+[a-z]", re.IGNORECASE)
 _ADVERB = r"(?:(?:really|always|just|also|all|truly|still|definitely|never)\s+)?"
-_MODAL = r"'s|is|was|are|were|has|have|had|will|would|can|could|might|must|should"
+_MODAL = r"is|was|are|were|has|have|had|will|would|can|could|might|must|should"
 _BARE = re.compile(
     rf"^\W*(?:(?:this|that)\s+{_ADVERB}(?:{_MODAL}|\w+s|\w+ed|made|gave|kept|took|brought|"
     rf"felt|meant|got)|(?:these|those)\s+{_ADVERB}(?:{_MODAL}|\w+ed|remind|make|help|give|keep|"

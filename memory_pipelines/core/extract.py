@@ -163,8 +163,9 @@ def extract_window(
             if allowed is not None and category not in allowed:
                 continue
             group = about.role.lower() == "user" and bool(about.speaker)  # a named person's "we"
-            told = for_the_speaker(without_opener(sentence)) if speaker else sentence
-            text = plain_words(third_person(without_opener(told), speaker, pronoun, group))
+            plain = without_opener(sentence)
+            told = for_the_speaker(plain) if speaker else plain
+            text = plain_words(third_person(told, speaker, pronoun, group))
             if promised is not None:  # "send you the report": you are the one it is owed to
                 text = re.sub(r"\byour\b", f"{listener}'s", re.sub(r"\byou\b", listener, text))
             else:

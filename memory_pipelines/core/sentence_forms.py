@@ -230,7 +230,7 @@ def is_mood(sentence: str) -> bool:
 # Words in -ing that are nouns: no doing of anybody's.
 _NOUN_ING = frozenset([
     "morning", "evening", "spring", "king", "ring", "wedding", "building", "ceiling", "clothing",
-    "meeting", "ending", "pudding", "string", "sibling", "darling", "thing", "sing", "wing",
+    "meeting", "ending", "pudding", "string", "sibling", "darling", "sing", "wing",
 ])  # fmt: skip
 _TO_ME = re.compile(r"\b(?:to|for) me\b", re.IGNORECASE)
 _GERUND_HEAD = re.compile(r"^\W*(?P<word>[A-Za-z]+ing)(?:'s)?\b")

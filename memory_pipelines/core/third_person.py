@@ -195,8 +195,7 @@ def third_person(text: str, speaker: str, pronoun: str = "they", group: bool = F
             named = True
         elif group and (low in _WE or low in _US) and tok != "US":
             had = low == "we'd" and _had(tokens[k + 1 :])
-            public = _next_word(tokens, k)
-            if low == "our" and public in _PUBLIC:  # "our military": everyone's
+            if low == "our" and (public := _next_word(tokens, k)) in _PUBLIC:  # everyone's
                 if public not in _MASS:
                     out.append("the" if tok.islower() else "The")
                 else:
