@@ -133,12 +133,14 @@ def test_an_item_another_person_said_is_never_merged_into_or_replaced(memory: Me
         assert said_by_others(conn, replace(hers, speaker="Melanie"), near, memo) == {caroline.id}
         assert memo.of(conn, chat, [first, first + 1, first + 99]) == {
             first: "Caroline", first + 1: "Melanie"}  # fmt: skip
-    # on a closed connection: what it was asked is remembered, what it was not is read (and fails)
+    # on a closed connection: what it was asked is remembered, what it was not is read (and
+    # fails), and so is a turn the chat did not hold when asked: it may be written since
     closed = psycopg.connect(memory.db.dsn)
     closed.close()
-    assert memo.of(closed, chat, [first + 1, first + 99]) == {first + 1: "Melanie"}
-    with pytest.raises(psycopg.OperationalError):
-        memo.of(closed, chat, [first + 2])
+    assert memo.of(closed, chat, [first, first + 1]) == {first: "Caroline", first + 1: "Melanie"}
+    for unasked in (first + 2, first + 99):
+        with pytest.raises(psycopg.OperationalError):
+            memo.of(closed, chat, [unasked])
     # Melanie's is another person's fact, however close its words: a new item
     melanie = save("Painting helps Melanie express her feelings.", first + 1, "Melanie")
     assert melanie.merged_into is None and melanie.superseded is None, melanie.reason

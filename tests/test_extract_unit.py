@@ -48,6 +48,20 @@ def test_candidates_name_the_speaker_and_carry_their_turn() -> None:
     assert "Oscar" in cands[0]["entities"]
 
 
+def test_a_context_turn_is_read_but_never_extracted_from() -> None:
+    said = "I adopted a dog named Oscar last week."
+    reply = "Oh wow! What breed?"
+    again = WindowTurn(3, "user", "Caroline", said, WHEN)
+    seen = [WindowTurn(1, "user", "Caroline", said, WHEN, context=True)]
+    seen.append(WindowTurn(2, "user", "Melanie", reply, WHEN))
+    # The fact said before the window gives no candidate of its own, and a later turn that
+    # says it again is still read as a restatement of it (nothing new to extract).
+    assert extract_window([*seen, again]) == []
+    # The same turns all in the window: the fact is extracted from the turn that said it.
+    fresh = extract_window([WindowTurn(1, "user", "Caroline", said, WHEN), seen[1]])
+    assert [c["from_seq"] for c in fresh] == [1]
+
+
 def _parts(text: str, role: str = "user", **kw: object) -> list[str]:
     return [s for s, _ in durable_parts(text, role, **kw)]  # type: ignore[arg-type]
 

@@ -259,3 +259,18 @@ def test_two_concurrent_apply_runs_apply_each_window_once(memory: Memory) -> Non
     assert row["open"] == 0 and row["n"] == 3 * 2  # two facts a conversation
     # The same two facts told three times: two items, each confirmed twice.
     assert current["n"] == 2 and row["items"] == 2
+
+
+def test_a_windows_earlier_turns_come_marked_as_context(memory: Memory) -> None:
+    """window_turns shows a window with the turns said just before it, marked so the
+    extractor reads them and takes nothing from them (their own window did)."""
+    from memory_pipelines.store.extraction import CONTEXT_TURNS, window_turns
+
+    memory.write_turns("c", [{"text": f"Turn number {n}."} for n in range(1, 9)], embed=False)
+    with memory.db.connection() as conn:
+        chat_id = conn.execute(
+            "SELECT chat_id FROM turns WHERE store_id = %s LIMIT 1", (memory.store_id,)
+        ).fetchone()["chat_id"]
+        got = window_turns(conn, chat_id, 6, 8)
+    assert [t.seq for t in got] == list(range(6 - CONTEXT_TURNS, 9))
+    assert [t.seq for t in got if t.context] == list(range(6 - CONTEXT_TURNS, 6))

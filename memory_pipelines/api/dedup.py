@@ -71,6 +71,8 @@ class DedupPool:
         self.store_id = store_id
         self.vectors = VectorPool(dim)
         self.seen = events_db.last_event_id(conn, store_id)
+        # Who said each turn: a turn is never changed once written, so what was asked holds
+        # for the pool's life, across its transactions.
         self.speakers = Speakers()
         for item_id, person, vec in item_vectors.store_vectors(conn, store_id):
             self.vectors.put(item_id, person, vec)
@@ -80,7 +82,6 @@ class DedupPool:
         so two runs cannot deadlock), then take in what other writers committed since the last
         refresh. Saves through this pool in the transaction then skip their own lock."""
         items_db.lock_persons(conn, self.store_id, persons)
-        self.speakers = Speakers()  # who said which turn, asked afresh in each transaction
         self.refresh(conn)
 
     def refresh(self, conn: Conn) -> None:

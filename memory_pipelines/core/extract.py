@@ -125,6 +125,8 @@ def extract_window(
     allowed = set(types) if types else None
     out: list[dict[str, Any]] = []
     for i, turn in enumerate(window):
+        if turn.context:
+            continue  # read by the turns after it, extracted by its own window
         stale: set[str] = set()
         parts: list[tuple[str, str, WindowTurn]] = list(corrections_made(window, i, stale))
         earlier = window[max(0, i - 3) : i]

@@ -23,6 +23,9 @@ class WindowTurn:
     created_at: datetime
     embedding: np.ndarray | None = None  # the stored one, so no text is embedded twice
     sentences: Mapping[str, np.ndarray] = field(default_factory=dict)  # sentence -> vector
+    # Said before the window, shown for what the window's turns answer, restate or point back
+    # to: read, never extracted from (its own window extracted it).
+    context: bool = False
 
     @property
     def who(self) -> str:

@@ -32,7 +32,8 @@ JUDGE_SYSTEM = (
 EXTRACT_SYSTEM = (
     "You pick out what is worth remembering from a conversation window. Only stable facts: "
     "preferences, decisions with their why, durable facts, lessons, commitments (with owner and "
-    "due time when said). Skip greetings, chatter, restatements, speculation. Answer JSON "
+    "due time when said). Skip greetings, chatter, restatements, speculation. Turns marked "
+    '"context_only" were said before the window: read them, take nothing from them. Answer JSON '
     '{"items": [{"category": one of the allowed types, "context": one-line fact naming '
     'who it is about, "confidence": 1-6, "from_seq": int, "to_seq": int, '
     '"due_at": ISO date or null, "owed_to": name or null}]}.'
@@ -199,6 +200,7 @@ class OpenAIBackend:
                     "speaker": t.speaker or t.role,
                     "said_at": t.created_at.isoformat(),
                     "text": t.text,
+                    **({"context_only": True} if t.context else {}),
                 }
             )
             for t in window

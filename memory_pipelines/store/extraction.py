@@ -101,6 +101,7 @@ def window_turns(conn: Conn, chat_id: int, from_seq: int, to_seq: int) -> list[W
                 r["text"][a:z]: as_array(v)
                 for a, z, v in zip(r["starts"] or [], r["ends"] or [], r["vecs"] or [], strict=True)
             },
+            context=r["seq"] < from_seq,
         )
         for r in rows
     ]
