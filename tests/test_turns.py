@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from datetime import UTC, datetime
 
 import psycopg
@@ -61,6 +62,64 @@ def test_write_turn_validates_role(memory: Memory) -> None:
             ).fetchone()["n"]
             == 0
         )
+
+
+def test_an_ingest_that_stops_half_way_says_what_was_written_and_resumes(
+    memory: Memory,
+) -> None:
+    """When a batch's write fails (here its connection is killed while it waits for the
+    chat's row), the error counts the batches written before it, nothing after it is written,
+    and the same ingest resumes."""
+    from memory_pipelines.api.ingest import BATCH
+    from memory_pipelines.core.conversations import Chat
+    from memory_pipelines.errors import StoreError
+
+    turns = [{"text": f"Turn number {n}.", "speaker": "Ana"} for n in range(1, 2 * BATCH + 51)]
+    blocker = psycopg.connect(memory.db.dsn)
+    done: list[int] = []
+
+    def kill_the_waiting_write() -> None:
+        with psycopg.connect(memory.db.dsn, autocommit=True) as admin:
+            for _ in range(400):
+                waiting = admin.execute(
+                    "SELECT pid FROM pg_stat_activity WHERE %s = ANY(pg_blocking_pids(pid))",
+                    (blocker.info.backend_pid,),
+                ).fetchone()
+                if waiting:
+                    admin.execute("SELECT pg_terminate_backend(%s)", (waiting[0],))
+                    break
+                time.sleep(0.05)
+        blocker.rollback()
+
+    killer = threading.Thread(target=kill_the_waiting_write)
+
+    def progress(n: int) -> None:  # after the first batch, the chat's row is locked elsewhere
+        done.append(n)
+        if len(done) == 1:
+            blocker.execute(
+                "SELECT 1 FROM chats WHERE store_id = %s FOR UPDATE", (memory.store_id,)
+            )
+            killer.start()
+
+    try:
+        with pytest.raises(StoreError) as err:
+            ingest_chats(memory, [Chat("c", [dict(t) for t in turns])], progress=progress)
+    finally:
+        killer.join()
+        blocker.close()
+    assert f"after {BATCH} turns ({BATCH} new) were written" in str(err.value)
+    assert done == [BATCH]
+    summary = ingest_chats(memory, [Chat("c", [dict(t) for t in turns])])
+    assert (summary.turns_read, summary.turns_written) == (len(turns), len(turns) - BATCH)
+    with memory.db.connection() as conn:
+        rows = conn.execute(
+            "SELECT seq, text, embedding IS NOT NULL AS embedded FROM turns"
+            " WHERE store_id = %s ORDER BY seq",
+            (memory.store_id,),
+        ).fetchall()
+    assert [r["text"] for r in rows] == [t["text"] for t in turns]
+    assert [r["seq"] for r in rows] == list(range(1, len(turns) + 1))
+    assert all(r["embedded"] for r in rows)
 
 
 def test_locomo_ingest_counts_dates_and_ids(memory: Memory) -> None:
