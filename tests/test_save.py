@@ -217,7 +217,16 @@ def test_history_oldest_first_and_delete_cascades(memory: Memory) -> None:
         from memory_pipelines.store.versions import write_version
 
         conn.execute("UPDATE agent_memory_items SET confidence = 9 WHERE item_id = %s", (a,))
-        write_version(conn, items_db.get_item(conn, a), "update", "test")
+        # the version and its event are written by one statement
+        write_version(
+            conn, items_db.get_item(conn, a), "update", "test", event="update", payload={"n": 9}
+        )
+        updated = conn.execute(
+            "SELECT actor, payload FROM events WHERE store_id = %s AND item_id = %s"
+            " AND kind = 'update'",
+            (memory.store_id, a),
+        ).fetchall()
+        assert updated == [{"actor": "test", "payload": {"n": 9}}]
     versions = memory.history(a)
     assert [v.version for v in versions] == [1, 2]
     assert [v.snapshot.confidence for v in versions] == [7, 9]

@@ -17,6 +17,13 @@ from memory_pipelines.core.types import Event
 from memory_pipelines.store.db import Conn
 from memory_pipelines.store.visibility import NAMED_ACTOR, reader_sees
 
+# An event appended: (store_id, kind, item_id, actor, payload). A unique index keeps some once
+# per item (an `overdue`): the second is not written.
+INSERT = (
+    "INSERT INTO events (store_id, kind, item_id, actor, payload) VALUES (%s, %s, %s, %s, %s)"
+    " ON CONFLICT DO NOTHING"
+)
+
 CHANNEL = "memory_events"  # what the database NOTIFYs on commit (see 008_feed_jobs.sql)
 
 # A person's feed: events about shared records (or none) and their own (see 010_privacy.sql).
@@ -47,9 +54,7 @@ def record_event(
     recorded (an `overdue` is recorded once per item). On commit the database gives it its
     final event_id in commit order and announces it with NOTIFY (see 008_feed_jobs.sql)."""
     row = conn.execute(
-        "INSERT INTO events (store_id, kind, item_id, actor, payload) VALUES (%s, %s, %s, %s, %s)"
-        " ON CONFLICT DO NOTHING RETURNING 1 AS new",
-        (store_id, kind, item_id, actor, Jsonb(payload or {})),
+        INSERT + " RETURNING 1 AS new", (store_id, kind, item_id, actor, Jsonb(payload or {}))
     ).fetchone()
     return row is not None
 

@@ -121,8 +121,7 @@ def insert_item(
     new: Item = one(row, "inserting a memory item")
     for e in item.edges:
         add_link(conn, store_id, "item", new.item_id, e.kind, e.target, e.type, model=written_by)
-    write_version(conn, new, "create", written_by, reason=reason)
-    record_event(conn, store_id, "create", new.item_id, written_by)
+    write_version(conn, new, "create", written_by, reason=reason, event="create")
     return new
 
 
@@ -162,8 +161,7 @@ def update_item(
         ),
         f"updating memory item {item_id}",
     )
-    write_version(conn, item, change, actor)
-    record_event(conn, item.store_id, change, item_id, actor, payload)
+    write_version(conn, item, change, actor, event=change, payload=payload)
     return item
 
 
@@ -205,8 +203,7 @@ def merge_item(
         ),
         f"merging into memory item {item_id}",
     )
-    write_version(conn, item, "merge", actor, dropped, reason)
-    record_event(conn, item.store_id, "merge", item_id, actor)
+    write_version(conn, item, "merge", actor, dropped, reason, event="merge")
     if old.state == "archived":
         record_event(conn, item.store_id, "restore", item_id, actor)
     return item
@@ -262,8 +259,10 @@ def supersede(
     add_link(
         conn, store_id, "item", new_id, "item", old_id, "supersedes", model=actor, run_id=run_id
     )
-    write_version(conn, old, "superseded", actor, reason=reason)
-    record_event(conn, store_id, "supersede", old_id, actor, {"by": new_id, **(payload or {})})
+    write_version(
+        conn, old, "superseded", actor, reason=reason, event="supersede",
+        payload={"by": new_id, **(payload or {})},
+    )  # fmt: skip
 
 
 def delete_item(conn: Conn, store_id: str, item_id: int, actor: str) -> None:

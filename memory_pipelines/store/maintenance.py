@@ -19,7 +19,6 @@ from memory_pipelines.core.maintenance import union_fields
 from memory_pipelines.core.types import Item
 from memory_pipelines.store import items as items_db
 from memory_pipelines.store.db import Conn
-from memory_pipelines.store.events import record_event
 from memory_pipelines.store.items import returning_item
 from memory_pipelines.store.links import add_link
 from memory_pipelines.store.rows import fetch_all, fetch_one, one
@@ -116,8 +115,10 @@ def merge_duplicates(
             payload={"reason": "duplicate", "cosine": round(cos, 4)},
         )  # fmt: skip
     ids = [w for w, _ in gone]
-    write_version(conn, merged, "merge", ACTOR)
-    record_event(conn, store_id, "merge", survivor, ACTOR, {"merged": ids, "reason": "duplicate"})
+    write_version(
+        conn, merged, "merge", ACTOR, event="merge",
+        payload={"merged": ids, "reason": "duplicate"},
+    )  # fmt: skip
     return ids
 
 
@@ -156,10 +157,9 @@ def archive(
     )
     for item in sorted(archived, key=lambda i: i.item_id):
         salience, idle_days = why[item.item_id]
-        write_version(conn, item, "archive", ACTOR)
-        record_event(
-            conn, store_id, "archive", item.item_id, ACTOR,
-            {"salience": round(salience, 4), "idle_days": round(idle_days, 1)},
+        write_version(
+            conn, item, "archive", ACTOR, event="archive",
+            payload={"salience": round(salience, 4), "idle_days": round(idle_days, 1)},
         )  # fmt: skip
     return sorted(i.item_id for i in archived)
 
@@ -255,8 +255,10 @@ def contest(conn: Conn, store_id: str, a: int, b: int, md5s: tuple[str, str], re
             ),
             f"flagging item {item} contested",
         )
-        write_version(conn, flagged, "contest", ACTOR)
-        record_event(conn, store_id, "contest", item, ACTOR, {"with": other, "reason": reason})
+        write_version(
+            conn, flagged, "contest", ACTOR, event="contest",
+            payload={"with": other, "reason": reason},
+        )  # fmt: skip
     return True
 
 

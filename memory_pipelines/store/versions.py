@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from psycopg import sql
 from psycopg.types.json import Jsonb
 
 from memory_pipelines.core.types import Item, ItemSnapshot, ItemVersion
 from memory_pipelines.errors import NotFound
 from memory_pipelines.store.db import Conn
+from memory_pipelines.store.events import INSERT
 from memory_pipelines.store.rows import columns, fetch_all
 from memory_pipelines.store.visibility import (
     EVERYONE,
@@ -19,6 +22,14 @@ from memory_pipelines.store.visibility import (
     redact_items,
 )
 
+# The version row, numbered after the item's last, written before its event (events.INSERT).
+_VERSION = (
+    "WITH version AS ("
+    "  INSERT INTO item_versions (item_id, store_id, version, change, actor, snapshot)"
+    "  SELECT %s, %s, coalesce(max(version), 0) + 1, %s, %s, %s"
+    "  FROM item_versions WHERE item_id = %s) "
+)
+
 
 def write_version(
     conn: Conn,
@@ -27,19 +38,22 @@ def write_version(
     actor: str = "",
     dropped: dict | None = None,
     reason: str = "",
+    *,
+    event: str,
+    payload: dict[str, Any] | None = None,
 ) -> None:
-    """Snapshot the item (as it is after the change) into item_versions; `dropped` records
-    what a merge did not keep, `reason` why the change was made (the dedup judge's)."""
+    """Snapshot the item (as it is after the change) into item_versions and append the change
+    feed's `event` (with `payload`) for it, in one statement; `dropped` records what a merge
+    did not keep, `reason` why the change was made (the dedup judge's)."""
     snapshot = item.model_dump(mode="json", exclude={"kind", "id"})
     if dropped:
         snapshot["dropped"] = dropped
     if reason:
         snapshot["reason"] = reason
     conn.execute(
-        "INSERT INTO item_versions (item_id, store_id, version, change, actor, snapshot)"
-        " SELECT %s, %s, coalesce(max(version), 0) + 1, %s, %s, %s"
-        " FROM item_versions WHERE item_id = %s",
-        (item.item_id, item.store_id, change, actor, Jsonb(snapshot), item.item_id),
+        _VERSION + INSERT,
+        (item.item_id, item.store_id, change, actor, Jsonb(snapshot), item.item_id)
+        + (item.store_id, event, item.item_id, actor, Jsonb(payload or {})),
     )
 
 
