@@ -58,12 +58,18 @@ def test_extract_parses_items() -> None:
             ]
         }
     )
+    said = datetime.now(UTC)
+    before = WindowTurn(2, "user", "Ana", "Invoices go out monthly", said, context=True)
     with FakeOpenAI([answer]) as fake:
         models = Models(OpenAIBackend(fake.url, "tiny"))
         out = models.extract(
-            [WindowTurn(3, "user", "Ana", "Always show VAT", datetime.now(UTC))], "", ["preference"]
+            [before, WindowTurn(3, "user", "Ana", "Always show VAT", said)], "", ["preference"]
         )
     assert out[0]["context"] == "Ana wants VAT shown" and out[0]["source"] == "machine"
+    # the turn said before the window is shown to the model marked as context only
+    user = fake.requests[0]["body"]["messages"][-1]["content"]
+    shown = [json.loads(line) for line in user.split("Turns:\n", 1)[1].splitlines()]
+    assert [(t["seq"], t.get("context_only", False)) for t in shown] == [(2, True), (3, False)]
 
 
 def test_save_with_dedup_falls_back_when_answers_are_invalid(memory: Memory) -> None:
