@@ -22,7 +22,8 @@ from memory_pipelines.store.visibility import (
     redact_items,
 )
 
-# The version row, numbered after the item's last, written before its event (events.INSERT).
+# The version row, numbered after the item's last, written by the statement that appends its
+# event (events.INSERT): one round trip for both. The event's trigger reads the item's row.
 _VERSION = (
     "WITH version AS ("
     "  INSERT INTO item_versions (item_id, store_id, version, change, actor, snapshot)"
@@ -43,8 +44,9 @@ def write_version(
     payload: dict[str, Any] | None = None,
 ) -> None:
     """Snapshot the item (as it is after the change) into item_versions and append the change
-    feed's `event` (with `payload`) for it, in one statement; `dropped` records what a merge
-    did not keep, `reason` why the change was made (the dedup judge's)."""
+    feed's `event` (with `payload`) for it, in one statement (an event a unique index already
+    holds is skipped, the version still written); `dropped` records what a merge did not keep,
+    `reason` why the change was made (the dedup judge's)."""
     snapshot = item.model_dump(mode="json", exclude={"kind", "id"})
     if dropped:
         snapshot["dropped"] = dropped
