@@ -44,6 +44,11 @@ SAID = datetime(2024, 5, 1, 10)  # a Wednesday
          "Beth had never been there, but she would love to go."),
         ("I realised I can be myself and take some me-time.", "Mel", "she",
          "Mel realised she can be herself and take some me-time."),
+        # "be me" is the speaker's own self; "it was me" names who did something
+        ("Realizing I can be me without fear was the best part.", "Caroline", "she",
+         "Realizing Caroline can be herself without fear was the best part."),
+        ("Being me is hard some days, but it was me who asked.", "Jo", "they",
+         "Being Jo is hard some days, but it was them who asked."),
         ("I need a break, so I retook the test.", "John", "he",
          "John needs a break, so he retook the test."),
         ('My grandma always said "I believe in you" to me.', "Mel", "she",

@@ -186,6 +186,9 @@ def third_person(text: str, speaker: str, pronoun: str = "they", group: bool = F
             elif low == "me" and tokens[k + 1 : k + 2] == ["-"]:
                 out.append(tok)  # "me-time" is a word of its own
                 continue
+            elif low == "me" and _previous_word(tokens, k) in ("be", "being"):
+                # "I can be me": the speaker's own self, as "be myself" (named first if not yet)
+                out.append(refl if named else speaker)
             elif low == "me":
                 out.append(obj if named else speaker)
             elif low == "my":
@@ -232,6 +235,11 @@ _PUBLIC = frozenset([
 ])
 _MASS = frozenset(["education", "society", "democracy", "culture"])  # said with no article
 # fmt: on
+
+
+def _previous_word(tokens: list[str], k: int) -> str:
+    """The word before tokens[k], lower-cased ("" when none)."""
+    return next((t.lower() for t in reversed(tokens[:k]) if re.fullmatch(r"[A-Za-z']+", t)), "")
 
 
 def _next_word(tokens: list[str], k: int) -> str:
