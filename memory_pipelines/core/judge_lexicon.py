@@ -213,7 +213,12 @@ def words(text: str) -> list[str]:
 
 
 def bare(tok: str) -> str:
-    return re.sub(r"['’]s$", "", tok)
+    """tok without its possessive "'s" (a word never holds a line break)."""
+    return tok[:-2] if tok.endswith(("'s", "’s")) else tok
+
+
+_JOINERS = re.compile(r"[-/]")
+_DIGIT = re.compile(r"\d")
 
 
 def content_stems(tokens: Iterable[str]) -> frozenset[str]:
@@ -223,7 +228,7 @@ def content_stems(tokens: Iterable[str]) -> frozenset[str]:
         low = bare(tok.lower())
         if low in STOPWORDS:
             continue
-        parts = re.split(r"[-/]", low) if re.search(r"\d", low) else [low]
+        parts = _JOINERS.split(low) if _DIGIT.search(low) else [low]
         for part in parts:
             if part and part not in STOPWORDS:
                 out.add(RELATIONS.get(part, stem(part)))
