@@ -173,6 +173,23 @@ def test_edges_must_point_at_records_the_item_s_person_may_read(
         memory.get(ana.id, reader="bob")
 
 
+def test_history_is_not_walked_through_another_persons_record(memory: Memory) -> None:
+    """Ana's record names two shared ones as superseded (she may read both): Bob's history of
+    the first must not join the second to it through her record, nor change when she writes it;
+    Ana's own history walks the whole chain."""
+    _people(memory)
+    s1 = memory.save({"category": "fact", "context": "Parking is on level 2", "confidence": 8})
+    s2 = memory.save({"category": "fact", "context": "The canteen opens at noon", "confidence": 8})
+    edges = [{"type": "supersedes", "kind": "item", "target": s.id} for s in (s1, s2)]
+    ana = memory.save(
+        {"category": "fact", "context": "Ana parks on level 2 before therapy at noon",
+         "person": "ana", "confidence": 8, "edges": edges}
+    )  # fmt: skip
+    assert {v.item_id for v in memory.history(s1.id, reader="bob")} == {s1.id}
+    assert {v.item_id for v in memory.history(s1.id, reader="ana")} == {s1.id, s2.id, ana.id}
+    assert {v.item_id for v in memory.history(s1.id)} == {s1.id, s2.id, ana.id}
+
+
 def test_hidden_references_are_taken_out_of_what_a_reader_sees(
     memory: Memory, recall: Recall, db
 ) -> None:

@@ -62,17 +62,25 @@ def write_version(
 # A version is visible with the person its snapshot was written for (an item's person never
 # changes, and the versions of a deleted item go with it).
 _HISTORY = sql.SQL(
-    # The whole chain of the fact, both ways: what this item replaced and what replaced it.
+    # The whole chain of the fact, both ways: what this item replaced and what replaced it,
+    # walked through the reader's items only: a chain through another person's record would
+    # tell that it exists, and join records that are not one fact to the reader.
     "WITH RECURSIVE chain(item_id) AS ("
     "  SELECT %(id)s::bigint"
-    "  UNION SELECT CASE WHEN l.src_id = c.item_id THEN l.dst_id ELSE l.src_id END"
+    "  UNION SELECT n.item_id"
     "  FROM links l JOIN chain c ON c.item_id IN (l.src_id, l.dst_id)"
+    "  JOIN agent_memory_items n"
+    "    ON n.item_id = CASE WHEN l.src_id = c.item_id THEN l.dst_id ELSE l.src_id END"
     "  WHERE l.store_id = %(store)s AND l.src_kind = 'item' AND l.dst_kind = 'item'"
-    "  AND l.link_type = 'supersedes')"
+    "  AND l.link_type = 'supersedes' AND {})"
     " SELECT {} FROM item_versions v JOIN chain USING (item_id)"
     " WHERE v.store_id = %(store)s AND {}"
     " ORDER BY v.changed_at, v.version_id"
-).format(columns(ItemVersion, "v"), sql.SQL(reader_sees("(v.snapshot->>'person_id')")))
+).format(
+    sql.SQL(reader_sees("n.person_id")),
+    columns(ItemVersion, "v"),
+    sql.SQL(reader_sees("(v.snapshot->>'person_id')")),
+)
 
 
 def history(
