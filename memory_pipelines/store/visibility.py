@@ -125,10 +125,20 @@ def actor_seen(actor: str, chat_hidden: bool) -> str:
 
 
 def redact_items(conn: Conn, store_id: str, person: str | None, records: list[R]) -> list[R]:
-    """Items as a reader may see them: references to records hidden from them taken out."""
+    """Items as a reader may see them: references to records hidden from them taken out, and
+    a shared record's recall counters too (others_recalls)."""
     refs = set().union(*(item_refs(r) for r in records)) if records else set()
     seen = visible(conn, store_id, person, refs) if refs else set()
-    return [redact_item(r, seen) for r in records]
+    return [others_recalls(redact_item(r, seen)) for r in records]
+
+
+def others_recalls(record: R) -> R:
+    """A shared record without its recall counters (access_count, last_recalled_at: None) for
+    a reader limited to one person or to shared records: they count every person's searches
+    that returned it, and would tell when another person asked about it."""
+    if getattr(record, "person_id", "") is not None or not _has(record, "access_count"):
+        return record
+    return record.model_copy(update={"access_count": None, "last_recalled_at": None})
 
 
 class Everyone:

@@ -67,7 +67,9 @@ class Item(Record):
     status: CommitmentStatus | None
     due_at: datetime | None
     owed_to: str | None
-    access_count: int
+    # How often and when search returned it; None on a shared record read by a key limited
+    # to one person (store/visibility.others_recalls: every person's searches count).
+    access_count: int | None
     last_recalled_at: datetime | None
     last_confirmed_at: datetime | None
     confirm_count: int
