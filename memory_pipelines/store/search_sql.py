@@ -165,6 +165,44 @@ def _nearest(k: Kind, name: str, where: str = "", exact_where: str = "") -> str:
                ORDER BY (embedding <=> %(e)s) + 0 LIMIT %(depth)s)),"""
 
 
+def _bm25(k: Kind, rows: str) -> str:
+    """CTEs `stats`, `matches`, `df` and `bm25` (id, score): BM25 of the question's words (CTE
+    `q`) over `rows` (a FROM ... WHERE clause of the kind's table), with the statistics of
+    those rows: the store's rows the caller may read, or the candidates themselves.
+
+    A turn's words include the turn before it at weight B, counting PREV_WEIGHT (see
+    store/turns.py). A row's counts of the question's words: its tsvector cut down to those
+    words in C (setweight marks them with a weight no column uses, ts_filter keeps them), so
+    only they are unnested. 7.1 -> 5.1 ms for 409 matching turns against unnesting every word
+    of each row. A turn's cut keeps its weights (ts_delete of the row's other words), so one
+    unnest gives both shares, the turn before's being its B positions: a subquery that summed
+    two unnests per row cost 10.6 / 17.8 ms (p50 / p95 over 200 LoCoMo questions, the matches
+    alone) against 9.9 / 13.5, the same counts for every row."""
+    ours = "ts_filter(setweight({}, 'c', q.lexemes), '{{c}}')"
+    tf = f"SELECT lexeme, cardinality(positions) AS tf FROM unnest({ours.format('m.tsv')})"
+    if k.table == "turns":
+        cut = "ts_delete(m.tsv, tsvector_to_array(ts_delete(m.tsv, q.lexemes)))"
+        tf = (
+            f"SELECT lexeme, cardinality(positions)"
+            f" + {PREV_WEIGHT - 1} * cardinality(array_positions(weights, 'B')) AS tf"
+            f" FROM unnest({cut}) WHERE positions IS NOT NULL"
+        )
+    return f"""
+    stats AS MATERIALIZED (
+        SELECT count(*)::float AS n, greatest(avg({k.tsv_length}), 1) AS avgdl {rows}),
+    matches AS MATERIALIZED (
+        SELECT m.id, m.dl, t.lexeme, t.tf
+          FROM (SELECT {k.id} AS id, tsv, {k.tsv_length} AS dl {rows}
+                   AND tsv @@ (SELECT tsq FROM q)) AS m CROSS JOIN q,
+               LATERAL ({tf}) AS t),
+    df AS MATERIALIZED (SELECT lexeme, count(*)::float AS df FROM matches GROUP BY lexeme),
+    bm25 AS MATERIALIZED (
+        SELECT m.id, sum(ln(1 + (s.n - df.df + 0.5) / (df.df + 0.5))
+                         * m.tf * ({K1} + 1) / (m.tf + {K1} * (1 - {B} + {B} * m.dl / s.avgdl)))
+               AS score
+          FROM matches m JOIN df USING (lexeme) CROSS JOIN stats s GROUP BY m.id),"""
+
+
 def statement(kind: str, index_words: bool, graph: bool, dated: bool = False) -> str:
     """A kind's candidates (see store.search.candidates): the nearest, the best by words
     (`index_words`: from the BM25 index's rows passed in; else BM25 in SQL), the nearest naming
@@ -177,49 +215,18 @@ def statement(kind: str, index_words: bool, graph: bool, dated: bool = False) ->
         ctes += _nearest(k, "graph", f" AND {k.graph}", f" AND {k.graph_exact}")
     if dated and k.dated:
         ctes += _nearest(k, "dated", f" AND {k.dated} >= %(t0)s AND {k.dated} < %(t1)s")
-    if index_words:
-        # The BM25 index's candidates come as parameters (`words_statement`, run while the
-        # query is embedded): their ids and the scores the index computed.
-        ctes += f"""
-    q AS MATERIALIZED (SELECT ({_OR_QUERY}) AS tsq, ({_OR_QUERY_OWN}) AS own),
-    lex AS MATERIALIZED (
-        SELECT id, s FROM unnest(%(lex_id)s::bigint[], %(lex_s)s::float8[]) AS l(id, s)),"""
-    else:
-        # BM25 in SQL over every visible row matching a word of the query. A turn's words
-        # include the turn before it at weight B, counting PREV_WEIGHT (see store/turns.py).
-        # A row's counts of the question's words: its tsvector cut down to those words in C
-        # (setweight marks them with a weight no column uses, ts_filter keeps them), so only
-        # they are unnested. 7.1 -> 5.1 ms for 409 matching turns against unnesting every word
-        # of each row. A turn's cut keeps its weights (ts_delete of the row's other words), so
-        # one unnest gives both shares, the turn before's being its B positions: a subquery
-        # that summed two unnests per row cost 10.6 / 17.8 ms (p50 / p95 over 200 LoCoMo
-        # questions, the matches alone) against 9.9 / 13.5, the same counts for every row.
-        ours = "ts_filter(setweight({}, 'c', q.lexemes), '{{c}}')"
-        tf = f"SELECT lexeme, cardinality(positions) AS tf FROM unnest({ours.format('m.tsv')})"
-        if kind == "turn":
-            cut = "ts_delete(m.tsv, tsvector_to_array(ts_delete(m.tsv, q.lexemes)))"
-            tf = (
-                f"SELECT lexeme, cardinality(positions)"
-                f" + {PREV_WEIGHT - 1} * cardinality(array_positions(weights, 'B')) AS tf"
-                f" FROM unnest({cut}) WHERE positions IS NOT NULL"
-            )
-        ctes += f"""
+    ctes += f"""
     q AS MATERIALIZED (
         SELECT ({_OR_QUERY}) AS tsq, coalesce(array_agg(DISTINCT lexeme), '{{}}') AS lexemes
-          FROM unnest(to_tsvector('english', %(q)s))),
-    stats AS MATERIALIZED (
-        SELECT count(*)::float AS n, greatest(avg({k.tsv_length}), 1) AS avgdl {base}),
-    matches AS MATERIALIZED (
-        SELECT m.id, m.dl, t.lexeme, t.tf
-          FROM (SELECT {k.id} AS id, tsv, {k.tsv_length} AS dl {base}
-                   AND tsv @@ (SELECT tsq FROM q)) AS m CROSS JOIN q,
-               LATERAL ({tf}) AS t),
-    df AS MATERIALIZED (SELECT lexeme, count(*)::float AS df FROM matches GROUP BY lexeme),
-    bm25 AS MATERIALIZED (
-        SELECT m.id, sum(ln(1 + (s.n - df.df + 0.5) / (df.df + 0.5))
-                         * m.tf * ({K1} + 1) / (m.tf + {K1} * (1 - {B} + {B} * m.dl / s.avgdl)))
-               AS score
-          FROM matches m JOIN df USING (lexeme) CROSS JOIN stats s GROUP BY m.id),
+          FROM unnest(to_tsvector('english', %(q)s))),"""
+    if index_words:
+        # The BM25 index's candidates come as a parameter (`words_statement`, run while the
+        # query is embedded): their ids. Their words are ranked below, with the others'.
+        ctes += """
+    lex AS MATERIALIZED (SELECT id FROM unnest(%(lex_id)s::bigint[]) AS l(id)),"""
+    else:
+        # BM25 in SQL over every visible row matching a word of the query.
+        ctes += f"""{_bm25(k, base)}
     lex AS MATERIALIZED (SELECT id FROM bm25 ORDER BY score DESC, id LIMIT %(depth)s),"""
     union = "SELECT id FROM near UNION SELECT id FROM lex"
     if graph and k.graph:
@@ -250,36 +257,22 @@ def statement(kind: str, index_words: bool, graph: bool, dated: bool = False) ->
                 " JOIN turns x ON x.chat_id = t.chat_id AND x.seq = t.seq + 1"
                 " WHERE x.embedding IS NOT NULL"
             )
+    joins += " LEFT JOIN bm25 USING (id)"
+    pool = ""
     if index_words:
-        # Scored by the index only when the row's own words hold a word of the question (a
-        # test of microseconds; the index's score costs tens): most candidates by meaning
-        # share no word with it. A turn's tsvector holds the turn before it too, at weight B:
-        # its own words (speaker and text, as the index holds them) are those at weight A;
-        # other kinds have only their own words. Rows of `lex` bring the index's score; the
-        # others are scored here.
-        q = f"to_bm25query(%(q)s, '{k.bm25}')"
-        test = "own" if kind == "turn" else "tsq"
-
-        def bm25(row: str, scored: str) -> str:
-            return (
-                f"CASE WHEN {scored}.s IS NOT NULL THEN greatest(-{scored}.s, 0)"
-                f" WHEN {row}.tsv @@ (SELECT {test} FROM q)"
-                f" THEN greatest(-({row}.{k.words} <@> {q}), 0) ELSE 0 END"
-            )
-
-        joins += f" LEFT JOIN lex lr ON lr.id = r.{k.id}"
-        lexical = bm25("r", "lr")
-        if kind == "turn":
-            joins += " LEFT JOIN lex lp ON lp.id = p.turn_id"
-            lexical += f" + {PREV_WEIGHT} * {bm25('p', 'lp')}"
-    else:
-        joins += " LEFT JOIN bm25 USING (id)"
-        lexical = "coalesce(bm25.score, 0)"
+        # The candidates' words are ranked with the statistics of the candidates themselves,
+        # every one a row the caller may read. The index's own scores use the statistics of
+        # the whole table, every person's and every store's rows: a reader's scores moved with
+        # how often another person's hidden turns used a word.
+        among = f"FROM {k.table} JOIN pool ON pool_id = {k.id} WHERE true"
+        pool = f"""
+    pool AS MATERIALIZED (SELECT id AS pool_id FROM cands),{_bm25(k, among)}"""
     return f"""
     WITH {ctes.strip().rstrip(",")},
-    cands AS ({union}),
+    cands AS ({union}),{pool}
     scored AS MATERIALIZED (
-        SELECT c.id, {fields}, {lexical} AS bm25, 1 - (r.embedding <=> %(e)s) AS cos
+        SELECT c.id, {fields}, coalesce(bm25.score, 0) AS bm25,
+               1 - (r.embedding <=> %(e)s) AS cos
           FROM cands c JOIN {k.table} r ON r.{k.id} = c.id{joins})
     SELECT s.*, coalesce(s.bm25 / nullif(max(s.bm25) OVER (), 0), 0) AS lexical
       FROM scored s WHERE s.cos IS NOT NULL
@@ -290,7 +283,8 @@ def words_statement(kind: str) -> str:
     """A kind's candidates by words from its BM25 index (pg_textsearch, migration 012): the
     index's top `depth` rows the caller may read, with their scores (negative: the index's
     order). It needs no vector, so a search runs it while its query is embedded, and passes
-    the rows to `statement` (%(lex_id)s, %(lex_s)s).
+    the ids to `statement` (%(lex_id)s), which ranks their words with the candidates' own
+    statistics.
 
     Selecting the expression the scan is ordered by reads the score the index computed
     (pg_textsearch's planner hook), where scoring the row again costs tens of microseconds. A
@@ -312,10 +306,5 @@ def words_statement(kind: str) -> str:
 # The question's lexemes ORed: plainto_tsquery would AND them and match almost nothing.
 _OR_QUERY = (
     "SELECT coalesce(string_agg(quote_literal(l), ' | '), '')::tsquery"
-    " FROM unnest(tsvector_to_array(to_tsvector('english', %(q)s))) AS l"
-)
-# The same words, each only at weight A: a turn's own words (store/turns.py).
-_OR_QUERY_OWN = (
-    "SELECT coalesce(string_agg(quote_literal(l) || ':A', ' | '), '')::tsquery"
     " FROM unnest(tsvector_to_array(to_tsvector('english', %(q)s))) AS l"
 )
