@@ -13,6 +13,7 @@ from memory_pipelines.core.corrections import (
     correction,
     repair,
     repair_earlier,
+    restated,
 )
 from memory_pipelines.core.dates import due_date
 from memory_pipelines.core.extract import WindowTurn, extract_window
@@ -203,6 +204,57 @@ def test_the_extractor_puts_right_what_was_corrected_and_saves_only_that() -> No
     assert [c["context"] for c in extract_window(own, pronoun_of=lambda name: "he")] == [
         "Jamal's mortgage rate is 3.9, not 4.2, percent."
     ]
+
+
+@pytest.mark.parametrize(
+    ("said", "clause", "values"),
+    [
+        ("Sorry, I had it wrong, it leaves at 7:40.", "it leaves at 7:40", ["7:40"]),
+        ("Typo, sorry, it's 41 Elm Street.", "it's 41 Elm Street", ["41"]),
+        ("Hmm, no, it's June 21, I always mix those up.", "it's June 21", ["June", "21"]),
+        ("Sorry, three kids, I forgot to count the baby!", "three kids", ["three"]),
+        ("It's June 21, I always mix those up.", "It's June 21", ["June", "21"]),
+    ],
+)
+def test_a_correction_that_gives_its_new_value_only(
+    said: str, clause: str, values: list[str]
+) -> None:
+    assert restated(said) == (clause, values)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Correction: the offsite is Wednesday the 15th.",  # says what it is of: a fact itself
+        "Sorry I'm late, the bus was 10 minutes behind.",  # no clause points back
+        "No, it was great, we went twice.",  # no value
+        "Three kids, I forgot to count the baby!",  # no cue
+        "It's June 21.",  # no cue
+    ],
+)
+def test_not_a_correction_of_an_earlier_value(said: str) -> None:
+    assert restated(said) is None
+
+
+def test_the_extractor_puts_the_new_value_into_the_sentence_it_corrects() -> None:
+    def items(*turns: str) -> list[str]:
+        window = [_turn(n, "user", "Lena", t) for n, t in enumerate(turns, start=1)]
+        return [c["context"] for c in extract_window(window, pronoun_of=lambda name: "she")]
+
+    assert items(
+        "My flight to Oslo leaves at 6:40 on Friday.", "Sorry, I had it wrong, it leaves at 7:40."
+    )[-1].startswith("Lena's flight to Oslo leaves at 7:40, not 6:40, on Friday")
+    assert items("I have two kids.", "Sorry, three kids, I forgot to count the baby!") == [
+        "Lena has two kids.",
+        "Lena has three, not two, kids.",
+    ]
+    assert items("Our anniversary is June 12.", "Hmm, no, it's June 21, I always mix those up.")[
+        -1
+    ] == ("Lena's anniversary is June 21, not 12.")
+    # what the correction says beside its value must be about the earlier sentence
+    assert not any(
+        "not 2019" in c for c in items("I bought my car in 2019.", "Oh, it's 5 years old now.")
+    )
 
 
 def test_a_delivery_is_a_promise_whatever_the_verb() -> None:

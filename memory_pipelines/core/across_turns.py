@@ -26,6 +26,7 @@ from memory_pipelines.core.corrections import (
     correction,
     repair,
     repair_earlier,
+    restated,
 )
 from memory_pipelines.core.speech_acts import SHOWN
 from memory_pipelines.core.window_turn import WindowTurn
@@ -72,20 +73,27 @@ def corrections_made(
     """(corrected sentence, its category, the turn whose speaker it is about) for each
     correction the turn makes: "March 10, not March 3" or "50 mg, sorry, 100 mg" fixes its own
     sentence; a bare "May, not April" or "Actually no, 3.9" fixes the latest earlier sentence of
-    the window holding the old value (or a value of the new one's kind). A sentence of this
-    turn fixed so goes into `stale`: it is not saved as it was said."""
+    the window holding the old value (or a value of the new one's kind), and so does one that
+    gives its new value only ("Sorry, I had it wrong, it leaves at 7:40": corrections.restated).
+    A sentence of this turn fixed so goes into `stale`: it is not saved as it was said; so does
+    a correction whose value went into an earlier sentence."""
     out = []
     turn = window[i]
     own = sentence_kinds.sentences(turn.text)
     for n, sentence in enumerate(own):
         fix, fixed = correction(sentence), repair(sentence)
-        if fix is None and fixed is None:
+        again = restated(sentence) if fix is None and fixed is None else None
+        if fix is None and fixed is None and again is None:
             continue
         earlier = [(s, t) for t in window[:i] for s in sentence_kinds.sentences(t.text)]
         earlier += [(s, turn) for s in own[:n]]
         said = [s for s, _ in earlier]
         found = None
-        if fix is not None:
+        if again is not None:
+            found = _put_right(*again, said)
+            if found is not None:
+                stale.add(sentence)  # its value went into the sentence it put right
+        elif fix is not None:
             # "Oh wait, the wedding is on June 21, not June 14" puts right the sentence that
             # told it ("My sister's wedding is in Utrecht on June 14"), which says whose.
             about_it = sentence_kinds.content_words(sentence) - {fix.new.lower(), fix.old.lower()}
@@ -107,6 +115,26 @@ def corrections_made(
             # its question (answered)
             out.append((fixed[0], policy.category_for(fixed[0], turn.role), turn))
     return out
+
+
+# The words a correction points back with: no part of what it is about.
+_POINTERS = frozenset(["it's", "that's", "they're", "he's", "she's"])
+
+
+def _put_right(clause: str, values: list[str], said: list[str]) -> tuple[int, str] | None:
+    """The latest sentence of `said` that a correction giving only its new value puts right
+    ("Sorry, I had it wrong, it leaves at 7:40": "My flight leaves at 6:40 on Friday"), its
+    value of the same kind replaced, the old one still named. What the clause says beside its
+    values must be said there too ("it leaves at": "leaves"), unless it says nothing else
+    ("No, it's June 21"); its first value whose kind an earlier sentence holds another of."""
+    words = sentence_kinds.content_words
+    about = words(clause) - words(" ".join(values)) - _POINTERS
+    told = [s if not about or about & sentence_kinds.content_words(s) else "" for s in said]
+    for value in values:
+        found = repair_earlier(value, told)
+        if found is not None:
+            return found
+    return None
 
 
 def answered(window: Sequence[WindowTurn], i: int) -> str:

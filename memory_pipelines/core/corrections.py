@@ -109,6 +109,45 @@ def repair(sentence: str) -> tuple[str, Correction] | None:
     return None
 
 
+# A correction said with its new value only, what it is of left to the sentence it puts right:
+# a cue ("Sorry,", "No,", "Typo,", "I had it wrong") and a clause that points back ("it's June
+# 21", "it leaves at 7:40") or is the value ("three kids, I forgot the baby").
+_CUE = re.compile(
+    r"^\W*(?:(?:sorry|oops|no|nope|wait|hmm+|oh|ah|actually|typo|correction|my bad|my mistake"
+    r"|i mean|i meant|scratch that|make that)\b\W*)+",
+    re.IGNORECASE,
+)
+_SAID_WRONG = re.compile(
+    r"^(?:i|we) (?:had|got) (?:it|that|this|them|those|the \w+) (?:all )?wrong$"
+    r"|^(?:i|we) (?:always |keep |must have )?mix(?:ed|ing)? (?:it|them|those|these|the two) up$",
+    re.IGNORECASE,
+)
+_POINTS_BACK = re.compile(
+    r"^(?:it|it's|it is|that's|that is|they|they're|they are|he's|she's)\b", re.IGNORECASE
+)
+_CLAUSE = re.compile(r"\s*[,;:–—]\s+|\s+-\s+")
+
+
+def restated(sentence: str) -> tuple[str, list[str]] | None:
+    """(the clause that gives it, the values in it) of a correction that says its new value
+    only: "Sorry, I had it wrong, it leaves at 7:40" -> ("it leaves at 7:40", ["7:40"]); the
+    values are numbers and dates, the kinds a value said wrong is of. None for any other
+    sentence; the sentence it puts right is for the caller to find (repair_earlier)."""
+    cue = _CUE.match(sentence)
+    body = sentence[cue.end() :] if cue else sentence
+    clauses = [c.strip(" .!") for c in _CLAUSE.split(body) if c.strip(" .!")]
+    said_wrong = [c for c in clauses if _SAID_WRONG.match(c)]
+    rest = [c for c in clauses if c not in said_wrong]
+    if not rest or not ((cue and cue.end()) or said_wrong):
+        return None
+    head = rest[0]
+    values = [m.group() for m in re.finditer(_WORDISH, head) if _kind(m.group()) != "word"]
+    values = [v for v in values if _kind(v) in ("number", "date")]
+    if not values or not (_POINTS_BACK.match(head) or head.split()[0] == values[0]):
+        return None
+    return head, values
+
+
 def repair_earlier(new: str, earlier: Sequence[str]) -> tuple[int, str] | None:
     """(index, rewritten sentence) of the latest earlier sentence holding a value of the kind
     of a bare repair, its last such value put right and still named ("Our rate is 4.2
