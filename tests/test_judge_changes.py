@@ -594,3 +594,28 @@ def test_a_hedged_list_grows_nothing(embedder: Embedder) -> None:
     assert (d.action, d.target) == ("merge", 0), d.reason
     d = judge(embedder, "Speaks French, German and Dutch", existing)
     assert (d.action, d.target) == ("supersede", 0), d.reason
+
+
+@pytest.mark.parametrize(
+    ("candidate", "cued"),
+    [
+        ("Correction: the offsite is Wednesday the 15th", True),
+        ("Typo: the flat is number 41, not 14", True),
+        ("Ines had the date wrong, the party is on the 9th", True),
+        ("The corrections team meets on Wednesdays", False),  # the word, not a correction
+        ("Got the answer right on the quiz", False),
+    ],
+)
+def test_a_value_said_wrong_and_put_right_is_a_change_cue(candidate: str, cued: bool) -> None:
+    assert ("corrected" in change_cues(candidate)) is cued
+
+
+def test_a_correction_put_as_a_whole_statement_supersedes_the_day_it_corrects(
+    embedder: Embedder,
+) -> None:
+    existing = ["The team offsite is on Tuesday (7 May 2024) the 14th", "The team has six people"]
+    d = judge(embedder, "Correction: the offsite is Wednesday the 15th", existing)
+    assert (d.action, d.target) == ("supersede", 0), d.reason
+    # without the cue a different day is another event, as before
+    d = judge(embedder, "The offsite is Wednesday the 15th", existing)
+    assert d.action == "create", d.reason

@@ -57,6 +57,13 @@ _CHANGE_CUES: tuple[tuple[str, str], ...] = (
     ("kept", r"\bstaying on\b|\bsticking (with|to)\b"),
     ("now", r"\bnow\b|\bthese days\b|\bnowadays\b"),
     ("new", r"\bnew\b(?! york| zealand)"),  # narrowed further by _new_value_cue()
+    # A value said wrong and put right: "Correction: the offsite is Wednesday the 15th",
+    # "I had the date wrong, it's the 15th" (the "X, not Y" form is read by core/corrections).
+    (
+        "corrected",
+        r"^\W*(?:correction|typo|my mistake)\b"
+        r"|\b(?:had|got) (?:it|that|this|the \w+) (?:all )?wrong\b",
+    ),
     (
         "left",
         r"^left\b|\bleft (the|a|an|their|his|her)\b|\bhas left\b|\bstepped down\b"
