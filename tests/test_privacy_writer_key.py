@@ -93,3 +93,41 @@ def test_the_feed_keeps_the_key_hidden_after_the_record_is_deleted(
     mine = {e["kind"]: e["actor"] for e in events if e["item_id"] == world["id"]}
     assert mine["create"] != f"key {world['app_id']}", mine  # written in alice's chat: hidden
     assert mine["delete"] == f"key {world['app_id']}"  # deleting it is no chat's act
+
+
+def test_a_chat_made_for_another_person_meanwhile_is_refused_without_naming_them(
+    db: Database, embedder: Embedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Bob's key writes to a conversation id nobody holds; alice's chat of that id is made
+    between the check and bob's write (her write landed first). The refusal must not name her,
+    as the check's own refusal does not."""
+    from memory_pipelines.api import writes
+    from memory_pipelines.api.access import authenticate
+    from memory_pipelines.errors import ValidationError
+
+    org = new_org(db)
+    store = new_store(db, org)
+    memory = Memory(store, db=db, embedder=embedder)
+    memory.add_person("alice")
+    memory.add_person("bob")
+    bob = authenticate(db, new_key(db, org, only_person(store, "bob"))[1])
+    assert bob is not None
+
+    class AliceFirst(Memory):
+        def write_turns(self, chat: str, *args: Any, **kwargs: Any) -> Any:
+            memory.write_turns(chat, [{"text": "My divorce hearing is on Friday."}], person="alice")
+            return super().write_turns(chat, *args, **kwargs)
+
+    monkeypatch.setattr(writes, "Memory", AliceFirst)
+    with pytest.raises(ValidationError) as refused:
+        writes.write_turns(db, embedder, bob, store, "taken-meanwhile", [{"text": "hi"}], "bob")
+    assert refused.value.field == "chat" and "alice" not in str(refused.value)
+    with db.connection() as conn:
+        said = conn.execute(
+            "SELECT t.text, c.person_id FROM turns t JOIN chats c USING (chat_id)"
+            " WHERE c.store_id = %s AND c.external_id = 'taken-meanwhile'",
+            (store,),
+        ).fetchall()
+    assert [(r["text"], r["person_id"]) for r in said] == [
+        ("My divorce hearing is on Friday.", "alice")
+    ]  # nothing of bob's was written

@@ -58,23 +58,33 @@ def write_turns(
         raise Refused(decision)
     if isinstance(chat, str):
         id_field("chat", chat)
-        with db.connection() as conn:
-            try:
-                owner = turns_db.get_chat(conn, store, chat).person_id
-            except NotFound:
-                owner = None
-            else:
-                if (
-                    owner != person
-                    and not principal.decide(Request("write_memory", store, owner)).allowed
-                ):
-                    raise ValidationError(
-                        "chat",
-                        f"{chat!r} is the id of a conversation this key may not write in;"
-                        " use another conversation id",
-                    )
+        _not_foreign(db, principal, store, chat, person)
     memory = Memory(store, db=db, embedder=embedder, create=False)
-    return memory.write_turns(chat, turns, person=person, key_id=principal.key_id)
+    try:
+        return memory.write_turns(chat, turns, person=person, key_id=principal.key_id)
+    except ValidationError as e:
+        if e.field == "person" and isinstance(chat, str):
+            # The chat was made for someone else since the check: the refusal names them.
+            _not_foreign(db, principal, store, chat, person)
+        raise
+
+
+def _not_foreign(
+    db: Database, principal: Principal, store: str, chat: str, person: str | None
+) -> None:
+    """Refuse a conversation id held by a chat of somebody the key may not write for, without
+    naming whose it is."""
+    with db.connection() as conn:
+        try:
+            owner = turns_db.get_chat(conn, store, chat).person_id
+        except NotFound:
+            return
+    if owner != person and not principal.decide(Request("write_memory", store, owner)).allowed:
+        raise ValidationError(
+            "chat",
+            f"{chat!r} is the id of a conversation this key may not write in;"
+            " use another conversation id",
+        )
 
 
 def save(
