@@ -531,3 +531,17 @@ def test_a_gerund_led_sentence_is_said_for_the_speaker() -> None:
     important = "Representing diversity in my art is important to me."
     assert for_the_speaker(important) == important
     assert for_the_speaker("Amazing how my kids grew.") == "Amazing how my kids grew."
+
+
+def test_a_short_i_am_is_kept_when_it_says_a_preference_not_a_mood() -> None:
+    def items(text: str) -> list[str]:
+        window = [
+            _turn(1, "assistant", "Agent", "Tell me a bit about yourself."),
+            _turn(2, "user", "Eva", text),
+        ]
+        return [c["context"] for c in extract_window(window, pronoun_of=lambda name: "she")]
+
+    assert items("I'm vegetarian.") == ["Eva is vegetarian."]
+    assert items("I'm vegan now.") == ["Eva is vegan now."]
+    for mood in ("I'm tired.", "I'm happy!", "I'm so ready."):
+        assert items(mood) == []

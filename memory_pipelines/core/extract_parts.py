@@ -165,6 +165,9 @@ _WHAT_I_AM = re.compile(
 )
 
 
+_I_AM = re.compile(r"^\W*(?:i'm|i am)\s", re.IGNORECASE)
+
+
 def stands_alone(sentence: str, strong: bool, kind: str = "", listener: str = "") -> bool:
     """Whether a sentence could be a memory on its own: not a bare image caption, not a
     reaction, long enough to say something, and (unless it carries an explicit save reason)
@@ -172,8 +175,8 @@ def stands_alone(sentence: str, strong: bool, kind: str = "", listener: str = ""
     words = sentence.split()
     if sentence.lstrip().startswith("[image:"):
         return False
-    if len(words) < 4 and not _WHAT_I_AM.match(sentence):
-        return False
+    if len(words) < 4 and not (_WHAT_I_AM.match(sentence) or (strong and _I_AM.match(sentence))):
+        return False  # short, unless what the speaker is ("I'm vegetarian": a preference)
     if _REACTION.search(sentence):
         return False
     if addresses(sentence, listener) and (
