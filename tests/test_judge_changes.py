@@ -619,3 +619,14 @@ def test_a_correction_put_as_a_whole_statement_supersedes_the_day_it_corrects(
     # without the cue a different day is another event, as before
     d = judge(embedder, "The offsite is Wednesday the 15th", existing)
     assert d.action == "create", d.reason
+
+
+def test_a_change_told_of_the_old_value_first_supersedes_it(embedder: Embedder) -> None:
+    """The reason first, then the new value: each item names the other's person, so they
+    speak of the same people, not of two."""
+    existing = ["Kofi's manager is Priya", "Kofi works in the Leeds office"]
+    d = judge(embedder, "Priya left last week, Kofi's new manager is Tom", existing)
+    assert (d.action, d.target) == ("supersede", 0), d.reason
+    # two people of one role, neither naming the other: still two
+    d = judge(embedder, "Colleague Fatima runs the payroll", ["Colleague Tom runs the payroll"])
+    assert d.action == "create", d.reason

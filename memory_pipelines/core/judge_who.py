@@ -107,6 +107,10 @@ def subject_conflict(c: Analysis, e: Analysis) -> bool:
     c_named = {x for x in c_who if not is_relation(x)} - {"user"}
     e_named = {x for x in e_who if not is_relation(x)} - {"user"}
     if c_named and e_named:  # "Colleague Fatima" vs "Colleague Tom": the names decide
+        # ... unless each names the other's too: "Kofi's manager is Priya" and "Priya left,
+        # Kofi's new manager is Tom" speak of the same two people.
+        if c_named <= e.entities and e_named <= c.entities:
+            return False
         return not (c_named & e_named)
     if c_who & e_who or family:  # "Parents ..." and "Mum and Dad ...": the same people
         return False
