@@ -129,7 +129,7 @@ def _put_right(clause: str, values: list[str], said: list[str]) -> tuple[int, st
     ("No, it's June 21"); its first value whose kind an earlier sentence holds another of."""
     words = sentence_kinds.content_words
     about = words(clause) - words(" ".join(values)) - _POINTERS
-    told = [s if not about or about & sentence_kinds.content_words(s) else "" for s in said]
+    told = [s if not about or about & words(s) else "" for s in said]
     for value in values:
         found = repair_earlier(value, told)
         if found is not None:

@@ -138,10 +138,10 @@ def restated(sentence: str) -> tuple[str, list[str]] | None:
     clauses = [c.strip(" .!") for c in _CLAUSE.split(body) if c.strip(" .!")]
     said_wrong = [c for c in clauses if _SAID_WRONG.match(c)]
     rest = [c for c in clauses if c not in said_wrong]
-    if not rest or not ((cue and cue.end()) or said_wrong):
+    if not rest or not (cue or said_wrong):
         return None
     head = rest[0]
-    values = [m.group() for m in re.finditer(_WORDISH, head) if _kind(m.group()) != "word"]
+    values = [m.group() for m in re.finditer(_WORDISH, head)]
     values = [v for v in values if _kind(v) in ("number", "date")]
     if not values or not (_POINTS_BACK.match(head) or head.split()[0] == values[0]):
         return None
