@@ -14,10 +14,6 @@ from memory_pipelines.store.db import Database
 from tests.api_server import new_key, only_person, tenant
 
 
-def _bearer(key: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {key}"}
-
-
 def test_another_persons_search_does_not_show_on_a_shared_record(
     db: Database, embedder: Embedder, client: httpx.Client
 ) -> None:
@@ -25,8 +21,8 @@ def test_another_persons_search_does_not_show_on_a_shared_record(
     memory = Memory(t.store, db=db, embedder=embedder)
     memory.add_person("ana")
     memory.add_person("bob")
-    ana = _bearer(new_key(db, t.org, only_person(t.store, "ana"))[1])
-    bob = _bearer(new_key(db, t.org, only_person(t.store, "bob"))[1])
+    ana = t.auth(new_key(db, t.org, only_person(t.store, "ana"))[1])
+    bob = t.auth(new_key(db, t.org, only_person(t.store, "bob"))[1])
     shared = memory.save(
         {"category": "fact", "context": "The office moves to the Lisbon building in May"}
     ).id
@@ -60,7 +56,7 @@ def test_another_persons_search_does_not_show_on_a_shared_record(
         assert (seen["access_count"], seen["last_recalled_at"]) == (None, None)
     mine = record(ana, own)  # her own record: only her searches (and the store's) count
     assert mine["access_count"] == 1 and mine["last_recalled_at"] is not None
-    whole = record(_bearer(t.key), shared)  # the store's key reads every person's
+    whole = record(t.auth(), shared)  # the store's key reads every person's
     assert whole["access_count"] == 2 and whole["last_recalled_at"] is not None
     assert memory.get(shared).access_count == 2
     assert memory.get(shared, reader="ana").access_count is None

@@ -27,7 +27,7 @@ def test_another_persons_hidden_words_do_not_move_a_readers_scores(
     memory = Memory(t.store, db=db, embedder=embedder)
     memory.add_person("ana")
     memory.add_person("bob")
-    bob = {"Authorization": f"Bearer {new_key(db, t.org, only_person(t.store, 'bob'))[1]}"}
+    bob = t.auth(new_key(db, t.org, only_person(t.store, "bob"))[1])
     diary = [
         {"text": f"Entry {i}: the weather was fine and the meeting ran long"}
         for i in range(search_db.EXACT_ROWS + 50)
