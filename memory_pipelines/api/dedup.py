@@ -23,6 +23,7 @@ from memory_pipelines.models.base import Invalid, Models
 from memory_pipelines.store import events as events_db
 from memory_pipelines.store import item_vectors
 from memory_pipelines.store import items as items_db
+from memory_pipelines.store import turns as turns_db
 from memory_pipelines.store.db import Conn
 from memory_pipelines.store.links import add_link
 from memory_pipelines.store.speakers import Speakers, people_speaking
@@ -196,7 +197,9 @@ def save_deduplicated(
     chosen = near[decision.target][0] if decision.target is not None else None
     actor = prov.written_by or prov.model or ""
     if decision.action == "merge" and chosen is not None:
-        if merge_into(conn, chosen.item_id, item, embedding, actor, decision.reason) and pool:
+        written_in = _chat_person(conn, store_id, prov.chat_id, chosen)
+        reason = decision.reason
+        if merge_into(conn, chosen.item_id, item, embedding, actor, reason, written_in) and pool:
             pool.vectors.put(chosen.item_id, chosen.person_id, embedding)
         return SaveResult(
             saved=True, deduplicated=True, merged_into=chosen.item_id, reason=decision.reason
@@ -231,11 +234,28 @@ def save_deduplicated(
     return SaveResult(saved=True, id=new.item_id, reason=decision.reason)
 
 
+def _chat_person(conn: Conn, store_id: str, chat_id: int | None, into: Item) -> str | None:
+    """Whose chat a save that merges into `into` was said in, when a person's other than the
+    record's own chat (there, the record's own chat hides who wrote)."""
+    if chat_id is None or chat_id == into.chat_id:
+        return None
+    chat = turns_db.chat_by_id(conn, store_id, chat_id)
+    return chat.person_id if chat else None
+
+
 def merge_into(
-    conn: Conn, item_id: int, cand: ItemInput, embedding: np.ndarray, actor: str, reason: str = ""
+    conn: Conn,
+    item_id: int,
+    cand: ItemInput,
+    embedding: np.ndarray,
+    actor: str,
+    reason: str = "",
+    written_in: str | None = None,
 ) -> bool:
     """Evolve an item with a candidate that states the same fact (humble merge); `reason` goes
-    into the version row. Returns whether its text (and so its embedding) changed."""
+    into the version row, `written_in` whose chat the candidate was said in (a person's: the
+    version's actor is hidden from others). Returns whether its text (and so its embedding)
+    changed."""
     old = items_db.get_item(conn, item_id, for_update=True)
     new = merged_fields(old, cand)
     changed = bool(new.pop("text_changed"))
@@ -248,6 +268,7 @@ def merge_into(
         actor,
         {"metadata": dropped} if dropped else None,
         reason,
+        written_in,
     )
     for e in cand.edges:
         add_link(conn, old.store_id, "item", item_id, e.kind, e.target, e.type, model=actor)

@@ -123,7 +123,7 @@ def save_item(
             )
             if chat_id is not None and turn_seq is not None:
                 budget = stores_db.get_settings(conn, store_id).save_policy.budget_per_turn
-                if not turns_db.take_budget(conn, chat_id, turn_seq, budget):
+                if not turns_db.take_budget(conn, chat_id, turn_seq, budget, parsed.person):
                     raise _Skip("budget")
             if dedup:
                 result = save_deduplicated(conn, store_id, parsed, embedding, models, prov)

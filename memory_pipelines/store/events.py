@@ -17,11 +17,13 @@ from memory_pipelines.core.types import Event
 from memory_pipelines.store.db import Conn
 from memory_pipelines.store.visibility import NAMED_ACTOR, reader_sees
 
-# An event appended: (store_id, kind, item_id, actor, payload). A unique index keeps some once
-# per item (an `overdue`): the second is not written.
+# An event appended: (store_id, kind, item_id, actor, payload, chat_person_id). A unique index
+# keeps some once per item (an `overdue`): the second is not written. chat_person_id: whose
+# chat the change was written in, when not the record's own (NULL: the record's, which the
+# trigger of 021 fills in).
 INSERT = (
-    "INSERT INTO events (store_id, kind, item_id, actor, payload) VALUES (%s, %s, %s, %s, %s)"
-    " ON CONFLICT DO NOTHING"
+    "INSERT INTO events (store_id, kind, item_id, actor, payload, chat_person_id)"
+    " VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING"
 )
 
 CHANNEL = "memory_events"  # what the database NOTIFYs on commit (see 008_feed_jobs.sql)
@@ -49,12 +51,16 @@ def record_event(
     item_id: int | None,
     actor: str = "",
     payload: dict[str, Any] | None = None,
+    chat_person: str | None = None,
 ) -> bool:
     """Append an event to the change feed; False when a unique index says it was already
     recorded (an `overdue` is recorded once per item). On commit the database gives it its
-    final event_id in commit order and announces it with NOTIFY (see 008_feed_jobs.sql)."""
+    final event_id in commit order and announces it with NOTIFY (see 008_feed_jobs.sql).
+    `chat_person`: whose chat the change was written in, when a person's other than the
+    record's own (see versions.write_version)."""
     row = conn.execute(
-        INSERT + " RETURNING 1 AS new", (store_id, kind, item_id, actor, Jsonb(payload or {}))
+        INSERT + " RETURNING 1 AS new",
+        (store_id, kind, item_id, actor, Jsonb(payload or {}), chat_person),
     ).fetchone()
     return row is not None
 

@@ -173,11 +173,13 @@ def merge_item(
     actor: str,
     dropped: dict[str, Any] | None = None,
     reason: str = "",
+    chat_person: str | None = None,
 ) -> Item:
     """Evolve an item (read with get_item(for_update=True)) with a candidate stating the same
     fact, to the fields core.merge chose: one more confirmation, restored if it was archived,
     re-embedded when its text changed (`embedding` not None). Writes a `merge` version and
-    event, and a `restore` event when it was archived; returns the item after the merge."""
+    event, and a `restore` event when it was archived; returns the item after the merge.
+    `chat_person`: whose chat the candidate was said in (versions.write_version)."""
     item_id = old.item_id
     item = one(
         fetch_one(
@@ -203,9 +205,11 @@ def merge_item(
         ),
         f"merging into memory item {item_id}",
     )
-    write_version(conn, item, "merge", actor, dropped, reason, event="merge")
+    write_version(
+        conn, item, "merge", actor, dropped, reason, event="merge", chat_person=chat_person
+    )
     if old.state == "archived":
-        record_event(conn, item.store_id, "restore", item_id, actor)
+        record_event(conn, item.store_id, "restore", item_id, actor, chat_person=chat_person)
     return item
 
 
@@ -256,12 +260,19 @@ def supersede(
             f"memory item {new_id} cannot supersede {old_id}: they are of other persons or stores"
         )
     old = one(row, f"superseding memory item {old_id} by {new_id}")
+    # the change was written where the new record was said: in a person's chat, their actor
+    written_in = conn.execute(
+        "SELECT c.person_id FROM agent_memory_items n JOIN chats c USING (chat_id)"
+        " WHERE n.item_id = %s",
+        (new_id,),
+    ).fetchone()
     add_link(
         conn, store_id, "item", new_id, "item", old_id, "supersedes", model=actor, run_id=run_id
     )
     write_version(
         conn, old, "superseded", actor, reason=reason, event="supersede",
         payload={"by": new_id, **(payload or {})},
+        chat_person=written_in["person_id"] if written_in else None,
     )  # fmt: skip
 
 

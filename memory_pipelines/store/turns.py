@@ -322,15 +322,17 @@ def in_history(conn: Conn, store_id: str, text: str, person: str | None) -> bool
     return row is not None
 
 
-def take_budget(conn: Conn, chat_id: int, seq: int, budget: int) -> bool:
-    """Count one save against the turn's budget (turn_saves); False when the budget is spent."""
+def take_budget(conn: Conn, chat_id: int, seq: int, budget: int, person: str | None) -> bool:
+    """Count one save for `person` (None: a shared record) against the turn's budget
+    (turn_saves); False when the budget is spent. Each person of a shared chat has a budget of
+    their own, and the shared records one: another person's saves are none of theirs."""
     if budget < 1:
         return False
     row = conn.execute(
-        "INSERT INTO turn_saves (chat_id, seq, saves) VALUES (%s, %s, 1)"
-        " ON CONFLICT (chat_id, seq) DO UPDATE SET saves = turn_saves.saves + 1"
+        "INSERT INTO turn_saves (chat_id, seq, person_id, saves) VALUES (%s, %s, %s, 1)"
+        " ON CONFLICT (chat_id, seq, person_id) DO UPDATE SET saves = turn_saves.saves + 1"
         " WHERE turn_saves.saves < %s RETURNING saves",
-        (chat_id, seq, budget),
+        (chat_id, seq, person or "", budget),
     ).fetchone()
     return row is not None and row["saves"] <= budget
 

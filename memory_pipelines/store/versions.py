@@ -7,13 +7,15 @@ from typing import Any
 from psycopg import sql
 from psycopg.types.json import Jsonb
 
+from memory_pipelines.core.listing import HIDDEN_WRITER
 from memory_pipelines.core.types import Item, ItemSnapshot, ItemVersion
 from memory_pipelines.errors import NotFound
 from memory_pipelines.store.db import Conn
 from memory_pipelines.store.events import INSERT
-from memory_pipelines.store.rows import columns, fetch_all
+from memory_pipelines.store.rows import fetch_all
 from memory_pipelines.store.visibility import (
     EVERYONE,
+    NAMED_ACTOR,
     Everyone,
     Reader,
     actor_seen,
@@ -26,8 +28,9 @@ from memory_pipelines.store.visibility import (
 # event (events.INSERT): one round trip for both. The event's trigger reads the item's row.
 _VERSION = (
     "WITH version AS ("
-    "  INSERT INTO item_versions (item_id, store_id, version, change, actor, snapshot)"
-    "  SELECT %s, %s, coalesce(max(version), 0) + 1, %s, %s, %s"
+    "  INSERT INTO item_versions (item_id, store_id, version, change, actor, snapshot,"
+    "    chat_person_id)"
+    "  SELECT %s, %s, coalesce(max(version), 0) + 1, %s, %s, %s, %s"
     "  FROM item_versions WHERE item_id = %s) "
 )
 
@@ -42,11 +45,14 @@ def write_version(
     *,
     event: str,
     payload: dict[str, Any] | None = None,
+    chat_person: str | None = None,
 ) -> None:
     """Snapshot the item (as it is after the change) into item_versions and append the change
     feed's `event` (with `payload`) for it, in one statement (an event a unique index already
     holds is skipped, the version still written); `dropped` records what a merge did not keep,
-    `reason` why the change was made (the dedup judge's)."""
+    `reason` why the change was made (the dedup judge's). `chat_person`: whose chat the change
+    was written in, when a person's other than the item's own chat (a save in Ben's chat that
+    merges into a shared record): its history and the feed hide the actor from other readers."""
     snapshot = item.model_dump(mode="json", exclude={"kind", "id"})
     if dropped:
         snapshot["dropped"] = dropped
@@ -54,8 +60,8 @@ def write_version(
         snapshot["reason"] = reason
     conn.execute(
         _VERSION + INSERT,
-        (item.item_id, item.store_id, change, actor, Jsonb(snapshot), item.item_id)
-        + (item.store_id, event, item.item_id, actor, Jsonb(payload or {})),
+        (item.item_id, item.store_id, change, actor, Jsonb(snapshot), chat_person, item.item_id)
+        + (item.store_id, event, item.item_id, actor, Jsonb(payload or {}), chat_person),
     )
 
 
@@ -73,12 +79,17 @@ _HISTORY = sql.SQL(
     "    ON n.item_id = CASE WHEN l.src_id = c.item_id THEN l.dst_id ELSE l.src_id END"
     "  WHERE l.store_id = %(store)s AND l.src_kind = 'item' AND l.dst_kind = 'item'"
     "  AND l.link_type = 'supersedes' AND {})"
-    " SELECT {} FROM item_versions v JOIN chain USING (item_id)"
+    # The actor of a version written in a person's chat other than the record's own is that
+    # chat's: hidden from other readers (the record's own chat is redact_items' to judge).
+    " SELECT {}, CASE WHEN NOT %(everyone)s AND v.actor LIKE ANY(%(named)s)"
+    "   AND v.chat_person_id IS DISTINCT FROM %(reader)s AND v.chat_person_id IS NOT NULL"
+    "   THEN %(hidden)s ELSE v.actor END AS actor"
+    " FROM item_versions v JOIN chain USING (item_id)"
     " WHERE v.store_id = %(store)s AND {}"
     " ORDER BY v.changed_at, v.version_id"
 ).format(
     sql.SQL(reader_sees("n.person_id")),
-    columns(ItemVersion, "v"),
+    sql.SQL(", ").join(sql.Identifier("v", f) for f in ItemVersion.model_fields if f != "actor"),
     sql.SQL(reader_sees("(v.snapshot->>'person_id')")),
 )
 
@@ -89,9 +100,9 @@ def history(
     """Every version of the fact the item belongs to: the item, those it superseded and those
     that superseded it, oldest first; a reader sees only the versions of items visible to
     them, each with hidden references taken out."""
-    rows = fetch_all(
-        conn, ItemVersion, _HISTORY, {"id": item_id, "store": store_id, **reader_params(reader)}
-    )
+    params = {"id": item_id, "store": store_id, **reader_params(reader)}
+    named = {"named": [f"{a}%" for a in NAMED_ACTOR], "hidden": HIDDEN_WRITER}
+    rows = fetch_all(conn, ItemVersion, _HISTORY, params | named)
     if not any(r.item_id == item_id for r in rows):
         raise NotFound(f"memory item {item_id} does not exist in store {store_id!r}")
     if isinstance(reader, Everyone):
