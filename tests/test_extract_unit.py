@@ -189,7 +189,7 @@ def test_a_word_in_thing_or_a_verb_after_an_adverb_keeps_its_subject() -> None:
 
 
 def test_we_is_somebody_when_we_did_something_not_when_a_participle_is_near() -> None:
-    from memory_pipelines.core.extract_parts import names_somebody
+    from memory_pipelines.core.sentence_people import names_somebody
 
     assert names_somebody("We all donated for the new roof.")
     assert names_somebody("We've got a pup and a kitty.")
@@ -229,3 +229,56 @@ def test_the_save_policy_holds_for_any_extractor() -> None:
         assert dropped is None and why is not None and why.startswith("save policy: "), why
     episode, why = check_candidate(cand("We talked about the trip", category="episode"), 1, 2, ())
     assert episode is None and why == "save policy: already_in_history"
+
+
+def _items(*said: str) -> list[tuple[str, str]]:
+    turns = [WindowTurn(n, "user", "Lena", t, WHEN) for n, t in enumerate(said, start=1)]
+    return [
+        (c["category"], c["context"]) for c in extract_window(turns, pronoun_of=lambda name: "she")
+    ]
+
+
+def test_a_flag_for_the_listener_is_no_word_to_them() -> None:
+    # "Just so you know" says the fact is worth knowing; its "you" made it a remark to the
+    # listener, and the fact was lost
+    assert _items("Just so you know, I moved to Leeds last year.") == [
+        ("fact", "Lena moved to Leeds last year (2022).")
+    ]
+    assert _items("For the record, my sister is a nurse.") == [
+        ("fact", "Lena's sister is a nurse.")
+    ]
+    assert _items("Just so you know, it was raining.") == []  # still nothing of anybody
+
+
+def test_a_short_save_reason_said_whole_is_kept() -> None:
+    assert _items("I hate cilantro.") == [("preference", "Lena hates cilantro.")]
+    assert _items("I love it.") == []  # no thing named
+
+
+def test_a_label_that_files_a_statement_is_not_kept_with_it() -> None:
+    assert _items("Note to self: the spare key is under the blue pot.") == [
+        ("lesson", "The spare key is under the blue pot.")
+    ]
+    assert _items("Reminder: my dentist appointment is on June 3.") == [
+        ("fact", "Lena's dentist appointment is on June 3.")
+    ]
+    assert _items("FYI my dog Rex is three.") == [("fact", "Lena's dog Rex is three.")]
+    # an instruction keeps the label that says whose it is; a correction says what it does
+    assert _items("Note to self: renew the car insurance before May.")[0][1].startswith(
+        "Note to self: renew"
+    )
+    assert _items("Correction: the offsite is Wednesday the 15th.") == [
+        ("fact", "Correction: the offsite is Wednesday the 15th.")
+    ]
+
+
+def test_asked_to_remember_a_fact_keeps_the_fact() -> None:
+    # the request was "meta" (talk about the conversation) and the fact in it was lost
+    assert _items("Remind me that my passport expires on 3 May 2027.") == [
+        ("fact", "Lena's passport expires on 3 May 2027.")
+    ]
+    assert _items("Can you remember that our wifi password is in the drawer?") == [
+        ("fact", "Lena's wifi password is in the drawer.")
+    ]
+    assert _items("Please note that I'm vegetarian.") == [("preference", "Lena is vegetarian.")]
+    assert _items("Remind me to call my mum on Sunday.") == []  # a request, no fact told

@@ -54,6 +54,18 @@ SAID = datetime(2024, 5, 1, 10)  # a Wednesday
          "John needs a break, so he retook the test."),
         ('My grandma always said "I believe in you" to me.', "Mel", "she",
          'Mel\'s grandma always said "I believe in you" to her.'),
+        # a subject of two: the speaker first, the verb plural, never "ands"
+        ("My sister and I share a flat.", "Lena", "she", "Lena and her sister share a flat."),
+        ("Yesterday my husband and I went to Rome.", "Lena", "she",
+         "Yesterday Lena and her husband went to Rome."),
+        ("I and my team won.", "Raj", "he", "Raj and his team won."),
+        ("I love my dog and I walk him daily.", "Lena", "she",
+         "Lena loves her dog and she walks him daily."),
+        # a second verb of the speaker's agrees after "I'm" too; one more infinitive does not
+        ("I'm allergic to bee stings and carry an EpiPen.", "Lena", "she",
+         "Lena is allergic to bee stings and carries an EpiPen."),
+        ("I want to go and see it, but I'll come and help first.", "Lena", "she",
+         "Lena wants to go and see it, but she will come and help first."),
     ],
 )  # fmt: skip
 def test_third_person_without_garbling(
@@ -76,6 +88,9 @@ def test_third_person_without_garbling(
         ("within 3 days", "2024-05-04"),
         ("in a month", "2024-06-01"),
         ("some day", None),
+        # a weekday with its date: the date decides (the 14th is a Tuesday, not this Friday)
+        ("I'll send it by Friday, June 14.", "2024-06-14"),
+        ("I'll send it by Tuesday the 14th.", "2024-05-14"),
     ],
 )
 def test_due_dates_from_the_text(text: str, due: str | None) -> None:
@@ -214,6 +229,8 @@ def test_the_extractor_puts_right_what_was_corrected_and_saves_only_that() -> No
         ("Hmm, no, it's June 21, I always mix those up.", "it's June 21", ["June", "21"]),
         ("Sorry, three kids, I forgot to count the baby!", "three kids", ["three"]),
         ("It's June 21, I always mix those up.", "It's June 21", ["June", "21"]),
+        ("He's five actually.", "He's five", ["five"]),  # the cue after the value
+        ("It leaves at 7:40, sorry.", "It leaves at 7:40", ["7:40"]),
     ],
 )
 def test_a_correction_that_gives_its_new_value_only(
@@ -251,6 +268,10 @@ def test_the_extractor_puts_the_new_value_into_the_sentence_it_corrects() -> Non
     assert items("Our anniversary is June 12.", "Hmm, no, it's June 21, I always mix those up.")[
         -1
     ] == ("Lena's anniversary is June 21, not 12.")
+    assert items("My dog Rex is three.", "He's five actually.") == [
+        "Lena's dog Rex is three.",
+        "Lena's dog Rex is five, not three.",
+    ]
     # what the correction says beside its value must be about the earlier sentence
     assert not any(
         "not 2019" in c for c in items("I bought my car in 2019.", "Oh, it's 5 years old now.")
@@ -338,8 +359,9 @@ def test_a_short_answer_is_kept_with_the_question_it_answers() -> None:
 
 
 def test_what_a_sentence_is_once_its_manner_and_mentions_are_set_aside() -> None:
-    from memory_pipelines.core.extract_parts import addresses, durable_parts
+    from memory_pipelines.core.extract_parts import durable_parts
     from memory_pipelines.core.sentence_forms import with_subject, without_opener
+    from memory_pipelines.core.sentence_people import addresses
 
     assert without_opener("To be frank, I never liked it.") == "I never liked it."
     assert without_opener("Quick update: the GP switched me.") == "The GP switched me."
@@ -401,8 +423,8 @@ def test_a_persons_we_once_named_is_them_and_others() -> None:
 
 def test_more_of_what_rewriting_must_not_garble() -> None:
     from memory_pipelines.core.dates import annotate
-    from memory_pipelines.core.extract_parts import listener_named
     from memory_pipelines.core.sentence_forms import with_subject, without_opener
+    from memory_pipelines.core.sentence_people import listener_named
 
     assert without_opener("On another note, I just adopted a pup.") == "I just adopted a pup."
     assert without_opener("That being said, I love it.") == "I love it."
@@ -456,6 +478,35 @@ def test_which_weekday_the_verb_before_it_means() -> None:
     assert annotate("I went to the gym on Friday.", wednesday)[1] == ["11 October 2024"]
     assert annotate("We're meeting on Friday.", wednesday)[1] == ["18 October 2024"]
     assert annotate("The party on Friday was fun.", wednesday)[1] == ["11 October 2024"]
+    # "have got" is having, not getting: what one has on Thursday is to come
+    assert annotate("I've got an interview on Thursday.", wednesday)[1] == ["17 October 2024"]
+    assert annotate("I got a new bike on Friday.", wednesday)[1] == ["11 October 2024"]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "The launch is on Friday the 14th.",
+        "The launch is on Friday 14 March.",
+        "We meet on Monday, March 9.",
+        "The dinner is next Tuesday, the 10th, at Lumo.",
+        "It was last Sunday, 3rd of November.",
+    ],
+)
+def test_a_weekday_with_its_own_date_is_left_as_said(said: str) -> None:
+    from memory_pipelines.core.dates import annotate
+
+    # a guessed "(18 October 2024)" between the weekday and the date the text gives was wrong
+    # as often as not, and always garbled the sentence
+    assert annotate(said, datetime(2024, 10, 16)) == (said, [])
+
+
+def test_a_weekday_before_a_number_that_is_no_date_is_resolved() -> None:
+    from memory_pipelines.core.dates import annotate
+
+    assert annotate("On Friday 3 friends came over.", datetime(2024, 10, 16))[1] == [
+        "11 October 2024"
+    ]
 
 
 def test_a_sentence_that_points_back_is_kept_with_what_it_points_to() -> None:

@@ -117,6 +117,8 @@ _CUE = re.compile(
     r"|i mean|i meant|scratch that|make that)\b\W*)+",
     re.IGNORECASE,
 )
+# The cue said after the value: "He's five actually", "It's 7:40, sorry".
+_CUE_AFTER = re.compile(r"[\s,;]+(?:actually|sorry|my bad|my mistake|oops)\W*$", re.IGNORECASE)
 _SAID_WRONG = re.compile(
     r"^(?:i|we) (?:had|got) (?:it|that|this|them|those|the \w+) (?:all )?wrong$"
     r"|^(?:i|we) (?:always |keep |must have )?mix(?:ed|ing)? (?:it|them|those|these|the two) up$",
@@ -135,6 +137,9 @@ def restated(sentence: str) -> tuple[str, list[str]] | None:
     sentence; the sentence it puts right is for the caller to find (repair_earlier)."""
     cue = _CUE.match(sentence)
     body = sentence[cue.end() :] if cue else sentence
+    after = _CUE_AFTER.search(body)
+    body = body[: after.start()] if after else body
+    cue = cue or after
     clauses = [c.strip(" .!") for c in _CLAUSE.split(body) if c.strip(" .!")]
     said_wrong = [c for c in clauses if _SAID_WRONG.match(c)]
     rest = [c for c in clauses if c not in said_wrong]

@@ -99,17 +99,32 @@ _RX_S = re.compile(rf"(?:{_RX.pattern})(?P<s>['’]s\b)?", _RX.flags)
 _COMING = frozenset(
     ["is", "are", "am", "will", "going", "gonna", "be", "shall", "plan", "planning"]
 )
+_HAVE = frozenset(["have", "has", "he's", "she's", "it's"])
 _GONE = frozenset(["was", "were", "did", "went", "had", "got", "saw", "met", "came", "made"])
 
 
 def _ahead(before: str) -> bool:
     """Whether the words before a weekday ("... is at Lumo on") speak of what is to come."""
-    for word in reversed(re.findall(r"[a-z']+", before.lower().split(".")[-1])[-8:]):
+    words = re.findall(r"[a-z']+", before.lower().replace("’", "'").split(".")[-1])[-8:]
+    for k in range(len(words) - 1, -1, -1):
+        word = words[k]
         if word in _COMING or word.endswith(("'ll", "'re", "'m")):
             return True
+        if word == "got" and k and (words[k - 1] in _HAVE or words[k - 1].endswith("'ve")):
+            return True  # "I've got an interview on Thursday": what one has, to come
         if word in _GONE or (word.endswith("ed") and len(word) > 4):
             return False
     return False
+
+
+# A weekday with its own date after it ("on Friday the 14th", "on Monday, March 9", "next
+# Tuesday, 3 June"): the text says which day; the weekday is no relative phrase to resolve.
+_OWN_DATE = re.compile(
+    r",?\s+(?:(?:the\s+)?\d{1,2}(?:st|nd|rd|th)\b|the\s+\d{1,2}\b"
+    rf"|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{MONTH_RX})\b"
+    rf"|(?:{MONTH_RX})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?\b)",
+    re.IGNORECASE,
+)
 
 
 def annotate(text: str, said_at: datetime) -> tuple[str, list[str]]:
@@ -119,6 +134,9 @@ def annotate(text: str, said_at: datetime) -> tuple[str, list[str]]:
     def sub(m: re.Match[str]) -> str:
         if re.search(r"\blike (?:just )?$", m.string[: m.start()], re.IGNORECASE):
             return m.group(0)  # "feels like just yesterday": no day meant
+        weekday = m.group(0).lower().rsplit(" ", 1)[-1] in _WEEKDAYS
+        if weekday and _OWN_DATE.match(m.string, m.end()):
+            return m.group(0)  # "on Friday the 14th": the date is said
         s = m.group("s") or ""
         phrase = m.group(0)[: len(m.group(0)) - len(s)]
         if phrase.lower().startswith("on ") and _ahead(m.string[: m.start()]):
@@ -145,10 +163,12 @@ _MONTHS = [
     "october", "november", "december",
 ]  # fmt: skip
 _MONTH_RX = r"(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+# "by Friday, June 10", "by Friday the 14th": the date said beside its weekday decides.
+_A_WEEKDAY = rf"(?:(?:{'|'.join(_WEEKDAYS)}),?\s+)?"
 # "by June 10", "by 10 June", "before the 3rd of March", "due March 10th"; "may" only after
 # a due word, where it cannot be the verb.
 _DUE_DATE = re.compile(
-    rf"\b(?:by|before|on|until|due|for)\s+(?:the\s+)?(?:"
+    rf"\b(?:by|before|on|until|due|for)\s+{_A_WEEKDAY}(?:the\s+)?(?:"
     rf"{_MONTH_RX}\s+(\d{{1,2}})(?:st|nd|rd|th)?\b"
     rf"|(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH_RX}(?![a-z]))",
     re.IGNORECASE,
@@ -162,7 +182,9 @@ _DUE_END = re.compile(
 
 # "by the 15th" (a day of this month, or of the next once it has passed); "in two weeks",
 # "within 3 days" (counted from the day it was said).
-_DUE_DAY = re.compile(r"\b(?:by|before|on|until|due)\s+the\s+(\d{1,2})(?:st|nd|rd|th)\b", re.I)
+_DUE_DAY = re.compile(
+    rf"\b(?:by|before|on|until|due)\s+{_A_WEEKDAY}the\s+(\d{{1,2}})(?:st|nd|rd|th)\b", re.I
+)
 _DUE_IN = re.compile(
     rf"\b(?:in|within)\s+(\d{{1,2}}|{'|'.join(_NUM)})\s+(day|week|month)s?\b", re.I
 )
@@ -200,15 +222,6 @@ def due_date(text: str, said_at: datetime) -> datetime | None:
     if m:
         month = _month_number(m.group(1) or m.group(4))
         return _next_date(month, int(m.group(2) or m.group(3)), said_at)
-    m = _DUE.search(text)
-    if m:
-        word = (m.group(1) or m.group(2)).lower()
-        if word == "tonight":
-            return _end_of_day(said_at)
-        if word == "tomorrow":
-            return _end_of_day(said_at + timedelta(days=1))
-        ahead = (_WEEKDAYS.index(word) - said_at.weekday()) % 7 or 7
-        return _end_of_day(said_at + timedelta(days=ahead))
     m = _DUE_DAY.search(text)
     if m:
         day = int(m.group(1))
@@ -218,6 +231,15 @@ def due_date(text: str, said_at: datetime) -> datetime | None:
             if when is not None and when >= said_at:
                 return when
         return None
+    m = _DUE.search(text)
+    if m:
+        word = (m.group(1) or m.group(2)).lower()
+        if word == "tonight":
+            return _end_of_day(said_at)
+        if word == "tomorrow":
+            return _end_of_day(said_at + timedelta(days=1))
+        ahead = (_WEEKDAYS.index(word) - said_at.weekday()) % 7 or 7
+        return _end_of_day(said_at + timedelta(days=ahead))
     m = _DUE_IN.search(text)
     if m:
         n = _NUM.get(m.group(1).lower()) or int(m.group(1))

@@ -18,17 +18,11 @@ from memory_pipelines.core.across_turns import answered, corrections_made, is_st
 from memory_pipelines.core.antecedents import POINTS_BACK
 from memory_pipelines.core.corrections import correction, repair
 from memory_pipelines.core.dates import annotate
-from memory_pipelines.core.extract_parts import (
-    CAPITALISED,
-    NOT_ENTITIES,
-    durable_parts,
-    fixes_earlier,
-    listener_named,
-    without_opener,
-)
+from memory_pipelines.core.extract_parts import durable_parts, fixes_earlier
 from memory_pipelines.core.plain_words import plain_words
 from memory_pipelines.core.promises import promise
-from memory_pipelines.core.sentence_forms import for_the_speaker
+from memory_pipelines.core.sentence_forms import for_the_speaker, without_label, without_opener
+from memory_pipelines.core.sentence_people import CAPITALISED, NOT_ENTITIES, listener_named
 from memory_pipelines.core.third_person import third_person
 from memory_pipelines.core.window_turn import PronounOf, WindowTurn
 
@@ -165,7 +159,7 @@ def extract_window(
             if allowed is not None and category not in allowed:
                 continue
             group = about.role.lower() == "user" and bool(about.speaker)  # a named person's "we"
-            plain = without_opener(sentence)
+            plain = without_label(without_opener(sentence))
             told = for_the_speaker(plain) if speaker else plain
             text = plain_words(third_person(told, speaker, pronoun, group))
             if promised is not None:  # "send you the report": you are the one it is owed to

@@ -18,7 +18,6 @@ from collections.abc import Callable, Sequence
 from memory_pipelines.core import policy, sentence_kinds
 from memory_pipelines.core.antecedents import with_antecedents
 from memory_pipelines.core.chat_asides import aside
-from memory_pipelines.core.past_tense import PAST_VERB
 from memory_pipelines.core.promises import bookkeeping
 from memory_pipelines.core.sentence_clauses import without_chat_time, without_mood_clause
 from memory_pipelines.core.sentence_forms import (
@@ -27,17 +26,14 @@ from memory_pipelines.core.sentence_forms import (
     without_opener,
     without_picture_frame,
 )
+from memory_pipelines.core.sentence_people import (
+    SPEAKER,
+    WHAT_I_AM,
+    about_somebody,
+    may_be_pointed_to,
+    stands_alone,
+)
 from memory_pipelines.core.speech_acts import SHOWN
-
-CAPITALISED = re.compile(r"\b([A-Z][a-z]+(?:\s+[A-Z][a-z]+)*)\b")
-# fmt: off
-NOT_ENTITIES = frozenset([
-    "I", "The", "A", "An", "And", "But", "So", "Oh", "Hey", "Hi", "Yes", "No", "Yeah", "Wow",
-    "Thanks", "Thank", "That", "This", "It", "What", "When", "Where", "How", "Why", "Who",
-    "Which", "We", "You", "He", "She", "They", "My", "Our", "Your", "Just", "Well", "Okay", "Ok",
-    "Sure", "Also", "Really", "Great", "Good", "Nice", "Awesome", "Cool", "Sounds",
-])
-# fmt: on
 
 
 def without_bookkeeping(sentence: str) -> str:
@@ -47,24 +43,6 @@ def without_bookkeeping(sentence: str) -> str:
     if len(kept) == len(clauses):
         return sentence
     return " ".join(kept).strip(" ;,:") + ("." if kept else "")
-
-
-# Cheering the listener on, or both: "Let's keep going!", "We'll get through this!".
-_CHEER = re.compile(
-    r"^\W*(?:let's|let us)\b|^\W*we(?:'ll| will) (?:get|make it|pull) through\b", re.I
-)
-# Small talk aimed at the listener ("Your kids look so happy!", "Sorry that happened to you")
-# or about the conversation itself says nothing durable about anybody.
-_LISTENER = re.compile(r"\b(?:you|your|you're|you've|yours|yourself|y'all)\b", re.IGNORECASE)
-_SPEAKER = re.compile(
-    r"\b(?:i|i'm|i've|i'd|i'll|my|me|mine|myself|we|we're|we've|our|us)\b", re.IGNORECASE
-)
-_REACTION = re.compile(
-    r"^\W*(?:wow|aw+|oh|ooh|haha|lol|yay|omg|that's|that is|sounds|so glad|glad|sorry|congrats|"
-    r"congratulations|good luck|thanks|thank you|love (?:that|it|this)|what a|how|"
-    r"that (?:really |truly )?means)\b",
-    re.IGNORECASE,
-)
 
 
 # Advice or cheer to a person: "Don't give up!", "Keep going!", "Believe in yourself". Said to
@@ -78,49 +56,6 @@ _IMPERATIVE = re.compile(
 )
 
 
-# "you" inside a relative clause only mentions the listener: "the book you recommended".
-_YOU_MENTIONED = re.compile(
-    rf"\b(?:the|that|this|those|these)\s+(?:[\w-]+\s+){{1,3}}you\s+{PAST_VERB}\b|"
-    r"\bwhat you (?:said|suggested|told me|recommended|mentioned|showed me)\b",
-    re.I,
-)
-
-
-def listener_named(sentence: str, listener: str) -> str:
-    """The sentence with the listener it only mentions named: "the camera you recommended" ->
-    "the camera Jon recommended" (read later, "you" would be nobody)."""
-    return _YOU_MENTIONED.sub(lambda m: re.sub(r"\byou\b", listener, m.group(0)), sentence)
-
-
-def addresses(sentence: str, listener: str) -> bool:
-    """Whether a sentence speaks to the listener: "you", or their name set off by a comma
-    ("Glad I could help, Jon!", "Mel, that's great"; not "We moved to Austin, Texas")."""
-    if _LISTENER.search(_YOU_MENTIONED.sub(" ", sentence)):
-        return True
-    # the listener's name, or a short form of it ("Mel" for Melanie), set off by a comma
-    called = re.search(r",\s*([A-Z][a-z]{2,})\W*$", sentence) or re.match(
-        r"^\W*(?:\w+,\s*)?([A-Z][a-z]{2,})\s*,", sentence
-    )
-    return bool(called and listener[:3] == called.group(1)[:3])
-
-
-_ME = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|my|me|mine|myself)\b", re.IGNORECASE)
-# "We" doing something: its verb, past ("We went", "we all donated", "We've got a pup"), right
-# after it. A participle elsewhere ("It helps us stay connected", "reaching our goals keeps us
-# motivated") is no event of theirs.
-_HAPPENED = re.compile(
-    r"\bwe(?:'ve| have| had)?\s+(?:(?:all|just|even|finally|both|also|recently|already|"
-    r"then|actually|really)\s+)?(?:was|were|had|did|went|got|made|took|saw|met|\w+ed)\b"
-    r"(?<!\bneed)",
-    re.IGNORECASE,
-)
-
-
-_CONCRETE = re.compile(r"\d|\b[A-Z][A-Za-z]+\b")
-# "Our import fails on ...", "Our landlord is ...": the speaker's own thing as the subject. Not
-# "reaching our goals keeps us going" (no subject of theirs) or "our time together" (the two
-# talking, a mood).
-_OURS = re.compile(r"^\W*our\s+(?!own\b|time\b|talks?\b|chats?\b|friendship\b)\w+", re.I)
 # A fix for what the turn before told: "Stripping the BOM before parsing fixes that", "Pinning
 # the version solved it". The problem and its solution are one memory; the item's provenance
 # starts at the problem (core/extract.py).
@@ -136,72 +71,14 @@ def fixes_earlier(sentence: str) -> bool:
     return bool(_FIX.search(sentence)) and not sentence.rstrip().endswith("?")
 
 
-def names_somebody(sentence: str) -> bool:
-    """The speaker (first person) or a name after the first word: who the fact is about. A
-    "we" alone is people in general or the two talking ("We make a great team", "It helps us
-    grow") unless it tells what happened ("We went to the beach") or names something ("We
-    meet at Dino's on Fridays")."""
-    if _ME.search(sentence) or _OURS.match(sentence):
-        return True
-    if _SPEAKER.search(sentence) and (
-        _HAPPENED.search(sentence) or _CONCRETE.search(sentence, len(sentence.split()[0]))
-    ):
-        return True
-    return any(
-        m.group(1).split()[0] not in NOT_ENTITIES
-        for m in CAPITALISED.finditer(sentence, len(sentence.split()[0]))
-    )
-
-
-def _about_somebody(clause: str) -> bool:
-    """Whether a clause names somebody, its dropped subject put back."""
-    return names_somebody(with_subject(without_opener(clause)))
-
-
-# What the speaker is, however short: "I'm a bridesmaid", "I'm an electrician".
-# Not how they feel: "I'm a mess", "I'm a wreck".
-_WHAT_I_AM = re.compile(
-    r"^\W*(?:i'm|i am)\s+(?:a|an)\s+(?!(?:mess|wreck|fan|bit|lot)\b)[\w-]+\W*$", re.IGNORECASE
+# Asked to be kept, what follows is the fact: "Remind me that ...", "Please remember that ...",
+# "Note: ...". Not "Remind me to call mum" (a request, no fact).
+_KEEP_THAT = re.compile(
+    r"^\W*(?:please\s+)?(?:(?:can|could|would|will) you\s+)?(?:please\s+)?"
+    r"(?:remember|remind me|don't forget|do not forget|keep in mind|bear in mind|note|"
+    r"make a note|take note)\s*(?:that\b|:)\s*",
+    re.IGNORECASE,
 )
-
-
-_I_AM = re.compile(r"^\W*(?:i'm|i am)\s", re.IGNORECASE)
-
-
-def stands_alone(sentence: str, strong: bool, kind: str = "", listener: str = "") -> bool:
-    """Whether a sentence could be a memory on its own: not a bare image caption, not a
-    reaction, long enough to say something, and (unless it carries an explicit save reason)
-    about somebody: "It was so vibrant" or "Cherish the moments" say nothing durable."""
-    words = sentence.split()
-    if sentence.lstrip().startswith("[image:"):
-        return False
-    if len(words) < 4 and not (_WHAT_I_AM.match(sentence) or (strong and _I_AM.match(sentence))):
-        return False  # short, unless what the speaker is ("I'm vegetarian": a preference)
-    if _REACTION.search(sentence):
-        return False
-    if addresses(sentence, listener) and (
-        kind not in ("commitment", "decision_with_why", "hard_lesson")
-        or not names_somebody(sentence)
-    ):
-        # Said to the listener ("I'm always here for you", "you've got this"): about the
-        # conversation between them; a promise or a decision to the listener stays.
-        return False
-    if _CHEER.search(sentence):
-        return False
-    return strong or names_somebody(sentence)
-
-
-def _antecedent(raw: str, sentence: str, role: str, listener: str) -> bool:
-    """Whether a statement of the turn may be what a sentence after it points back to: not
-    thanks or agreement ("Thanks, Caroline!" would leave "Caroline; it was Matt"), not a
-    reaction, cheer or word to the listener ("You should try it" is no thing "it" stands for)."""
-    return (
-        len(sentence.split()) >= 3
-        and sentence_kinds.sentence_kind(raw, role) not in ("ack", "greeting", "meta")
-        and not _REACTION.search(sentence)
-        and not _CHEER.search(sentence)
-        and not addresses(sentence, listener)
-    )
 
 
 def is_echo(sentence: str, earlier: Sequence[str]) -> bool:
@@ -225,7 +102,7 @@ def _informative(sentence: str, kind: str) -> float:
     """How much a sentence tells: its content words, a person it is about, names and
     numbers, a concrete kind."""
     words = sentence_kinds.content_words(sentence)
-    score = min(len(words), 12) + 3 * bool(_SPEAKER.search(sentence))
+    score = min(len(words), 12) + 3 * bool(SPEAKER.search(sentence))
     score += 2 * min(len(_DETAIL.findall(sentence, 1)), 2) + 2 * (kind == "fact")
     return float(score)
 
@@ -261,7 +138,14 @@ def durable_parts(
     for n, raw in enumerate(sentence_kinds.sentences(text)):
         sentence = without_chat_time(without_bookkeeping(_without_tag(raw)))
         sentence = without_picture_frame(without_opener(sentence))
-        sentence = with_subject(without_mood_clause(sentence, _about_somebody))
+        sentence = with_subject(without_mood_clause(sentence, about_somebody))
+        asked = _KEEP_THAT.match(sentence)  # "Remind me that my passport expires in May"
+        if asked and len(sentence[asked.end() :].split()) >= 2:
+            fact = sentence[asked.end() :].rstrip()
+            fact = fact[:-1].rstrip() + "." if fact.endswith("?") else fact  # "Can you ...?"
+            sentence = fact[:1].upper() + fact[1:]
+        else:
+            asked = None
         if not sentence:
             continue
         kind = sentence_kinds.sentence_kind(sentence, role)
@@ -280,7 +164,7 @@ def durable_parts(
             continue  # presents a picture the memory will not have
         if to_person and aside(sentence):
             continue  # "Can't wait to see the vid!", "Gotta stay focused": no fact of theirs
-        if _antecedent(raw, sentence, role, listener):
+        if may_be_pointed_to(raw, sentence, role, listener):
             told[n] = sentence
         # Between people a save reason must be about somebody too ("Meal times are always fun"
         # is an opinion, no preference), and only a promise may speak to the listener.
@@ -292,13 +176,15 @@ def durable_parts(
         # The assistant's "always" or "never" of nobody ("It's never too late; small amounts
         # add up") is advice, no one's preference: it must name somebody like any statement.
         strong_alone = strong_alone and not (role == "assistant" and kind == "stable_preference")
-        if not stands_alone(sentence, strong_alone or fix, kind if strong_alone else "", listener):
+        if not stands_alone(
+            sentence, strong_alone or fix or bool(asked), kind if strong_alone else "", listener
+        ):
             continue
         if kind in policy.SAVE_REASONS:
             strong.append((n, sentence, policy.SAVE_REASONS[kind]))
-        elif fix:
+        elif fix or asked:
             strong.append((n, sentence, "fact"))
-        elif is_mood(sentence) and not _WHAT_I_AM.match(sentence):
+        elif is_mood(sentence) and not WHAT_I_AM.match(sentence):
             continue
         elif kind == "fact" or (kind == "plain" and sentence_kinds.plain_statement(sentence)):
             facts.append((_informative(sentence, kind), n, sentence))

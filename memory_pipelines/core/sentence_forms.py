@@ -19,6 +19,9 @@ _INTERJECTION = (
     r"for what it's worth|funnily enough|funny enough|in any case|on another note|"
     r"that being said|having said that|in the meantime|meanwhile|besides that|apart from that|"
     r"on a different note|speaking of which|anyways|o{3,}|"
+    # said to flag what follows as worth knowing: "Just so you know, I moved to Leeds" (its
+    # "you" is no word to the listener)
+    r"just so you know|for the record|for your information|"
     # a heading: "Quick update: the GP switched me ...", "Heads up: ..."
     r"(?:(?:quick|small|big|little|short|brief|good|bad) )?(?:update|news|heads[- ]up|fyi)"
 )
@@ -87,6 +90,36 @@ def without_opener(sentence: str) -> str:
     """The sentence without its opener ("Yeah, I painted it" -> "I painted it")."""
     rest = _OPENER.sub("", sentence, count=1).strip().lstrip(",;:-—– ")
     return rest[:1].upper() + rest[1:] if rest else ""
+
+
+# A label that files what follows ("Note to self: ...", "Reminder: ...", "PS: ...", "FYI ..."):
+# it decides the sentence's kind (a note to self is a save reason), and is no part of the
+# fact a memory keeps. "Correction:" stays: it says the value replaces another.
+_LABEL = re.compile(
+    r"^\W*(?:(?:note to self|reminder|p\.?s\.?|nb|n\.b\.)\s*[:,–—-]+|fyi\b[:,–—-]*)\s*",
+    re.IGNORECASE,
+)
+
+
+# What follows a label when it is a statement with its subject: "the spare key is ...", "my
+# dentist appointment is ...", "I'm allergic ...". "Renew the car insurance" is an instruction
+# the label says whose it is, and keeps it.
+_SUBJECT_FIRST = re.compile(
+    r"(?:the|a|an|my|our|his|her|their|its|this|that|these|those|i|i'm|i've|i'll|i'd|we|we're|"
+    r"he|he's|she|she's|they|they're|it|it's|there|there's)\b",
+    re.IGNORECASE,
+)
+
+
+def without_label(sentence: str) -> str:
+    """The sentence as a memory keeps it: without a label that only files it ("Note to self:
+    the spare key is under the blue pot" -> "The spare key is under the blue pot"), when what
+    follows is a statement with its subject."""
+    m = _LABEL.match(sentence)
+    if m is None or not _SUBJECT_FIRST.match(sentence, m.end()):
+        return sentence
+    rest = sentence[m.end() :]
+    return rest[:1].upper() + rest[1:]
 
 
 # A picture in the chat said to come from something the speaker did: "That pic's from when my crew

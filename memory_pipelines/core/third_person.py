@@ -128,11 +128,13 @@ def third_person(text: str, speaker: str, pronoun: str = "they", group: bool = F
         return text
     forms = PRONOUNS.get(pronoun, PRONOUNS["they"])
     subj, obj, poss, poss_pron, refl = forms
+    text = _ANOTHER_AND_I.sub(_me_first, text)
     out: list[str] = []
     plural = False  # the new subject is "they"
     named = False  # the name said once per sentence, pronouns after it
     agree_next = False  # the word after a new singular subject is its verb
     agreed = False  # a verb of the speaker's agreed in this sentence: one after "and" does too
+    infinitive = False  # "to" and a verb after it: a verb after "and" is one more infinitive
     drop_space = False  # the word before was left out ("our education" -> "education")
     tokens = _TOKEN.findall(text)
     quoted = False  # inside quotation marks: somebody's words as said, left as they are
@@ -146,7 +148,7 @@ def third_person(text: str, speaker: str, pronoun: str = "they", group: bool = F
             out.append(tok)
             quoted ^= (tok.count('"') + tok.count("“") + tok.count("”")) % 2 == 1
             if re.search(r"[.!?]", tok):
-                named = grouped = agreed = False
+                named = grouped = agreed = infinitive = False
             continue
         if quoted:
             out.append(tok)
@@ -156,12 +158,14 @@ def third_person(text: str, speaker: str, pronoun: str = "they", group: bool = F
                 out.append(tok)
                 continue
             agree_next = False
-            if tok[:1].islower():
+            if tok[:1].islower() and low not in _NO_VERBS:
                 said = _PLURAL.get(low, tok) if plural else _third_singular(tok)
                 out.append(said)
                 agreed = said != tok  # not after a modal or a past: "can be ... and take"
                 continue
-        if low == "and" and agreed and _next_word(tokens, k) in _COORDINATED:
+        if low == "to" and agreed and _next_word(tokens, k) in _COORDINATED:
+            infinitive = True  # "wants to go and see it": the verb after "and" is "see" too
+        if low == "and" and agreed and not infinitive and _next_word(tokens, k) in _COORDINATED:
             out.append(tok)  # "John stays positive and finds a way", not "and find"
             agree_next = True
             continue
@@ -172,11 +176,13 @@ def third_person(text: str, speaker: str, pronoun: str = "they", group: bool = F
                 if low == "i'd" and _had(tokens[k + 1 :]):
                     one = many = "had"
                 out.append(f"{who} {many if who == 'they' else one}")
+                # "Lena is allergic ... and carries", as after "I wish"; "will come and help"
+                agreed = low in ("i'm", "i've")
             else:
                 out.append(who)
                 # "Caroline wishes", "they were"; not "Buddy and Andrew have": a subject of two,
                 # whose "our" is theirs ("Max and John had a blast on their camping trip")
-                two = _with_another(tokens[:k])
+                two = _with_another(tokens[:k]) or _and_mine(tokens, k)
                 agree_next, grouped = not two, grouped or two
                 plural = who == "they"
             named = True
@@ -212,6 +218,30 @@ def third_person(text: str, speaker: str, pronoun: str = "they", group: bool = F
     return _capitalise_sentences("".join(out))
 
 
+# Words after a subject that are never its verb ("I and my team won": no "ands").
+# fmt: off
+_NO_VERBS = frozenset([
+    "and", "or", "nor", "but", "so", "then", "too", "to", "of", "in", "on", "at", "with", "for",
+    "from", "by", "as", "if", "because", "when", "who", "that", "which", "the", "a", "an",
+])
+# fmt: on
+# "My sister and I": the speaker first, so the name opens the subject ("Lena and her sister",
+# not "Lena's sister and she"); the verb after the two stays plural.
+_ANOTHER_AND_I = re.compile(
+    r"\b(?P<my>[Mm]y)\s+(?P<who>(?:[\w'-]+\s+){0,2}?[\w'-]+)\s+and\s+I\b(?!['’])"
+)
+
+
+def _me_first(m: re.Match[str]) -> str:
+    """ "my sister and I" as "I and my sister" where it opens its clause (a few words with no
+    "I" before it: "Yesterday my husband and I went"); as it was elsewhere ("I love my dog and
+    I walk him")."""
+    before = re.split(r"[.!?;:,]", m.string[: m.start()])[-1].split()
+    if len(before) > 2 or any(w.lower() in ("i", "me", "my") for w in before):
+        return m.group(0)
+    return f"I and my {m.group('who')}"
+
+
 # Verbs said of the same subject after "and" ("I stay positive and find a way"): only these
 # are read as verbs there; "and happy", "and more" are not.
 # fmt: off
@@ -222,6 +252,10 @@ _COORDINATED = frozenset([
     "write", "run", "watch", "move", "live", "like", "believe", "remind", "appreciate",
     "realize", "focus", "share", "buy", "cook", "paint", "teach", "call", "check", "visit",
     "travel", "practice", "hike", "walk", "swim", "dance", "sing", "volunteer", "wish", "miss",
+    "have", "carry", "wear", "eat", "drink", "own", "sleep", "drive", "ride", "study", "speak",
+    "hate", "prefer", "avoid", "sell", "build", "fix", "grow", "raise", "coach", "manage",
+    "lead", "attend", "collect", "rent", "follow", "support", "train", "read", "do", "relax",
+    "rest", "explore", "improve", "finish", "save", "pay", "meet",
 ])
 # fmt: on
 
@@ -245,6 +279,12 @@ def _previous_word(tokens: list[str], k: int) -> str:
 def _next_word(tokens: list[str], k: int) -> str:
     """The next word after tokens[k], lower-cased ("" when none)."""
     return next((t.lower() for t in tokens[k + 1 :] if re.fullmatch(r"[A-Za-z']+", t)), "")
+
+
+def _and_mine(tokens: list[str], k: int) -> bool:
+    """Whether the "I" of tokens[k] opens a subject of two: "I and my sister" (_me_first)."""
+    words = [t.lower() for t in tokens[k + 1 : k + 6] if re.fullmatch(r"[A-Za-z']+", t)]
+    return words[:2] == ["and", "my"]
 
 
 def _with_another(before: list[str]) -> bool:

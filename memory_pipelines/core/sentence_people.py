@@ -1,0 +1,166 @@
+"""Who a chat sentence is about and whom it speaks to: the speaker or a name it tells of
+(`names_somebody`), the listener it addresses ("you", their name set off by a comma) or only
+mentions ("the book you recommended": `listener_named`), and whether it could be a memory on its
+own (`stands_alone`: not a reaction, a cheer or a word to the listener). Used by
+core/extract_parts.py. Pure Python.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memory_pipelines.core import sentence_kinds
+from memory_pipelines.core.past_tense import PAST_VERB
+from memory_pipelines.core.sentence_forms import with_subject, without_opener
+
+CAPITALISED = re.compile(r"\b([A-Z][a-z]+(?:\s+[A-Z][a-z]+)*)\b")
+# fmt: off
+NOT_ENTITIES = frozenset([
+    "I", "The", "A", "An", "And", "But", "So", "Oh", "Hey", "Hi", "Yes", "No", "Yeah", "Wow",
+    "Thanks", "Thank", "That", "This", "It", "What", "When", "Where", "How", "Why", "Who",
+    "Which", "We", "You", "He", "She", "They", "My", "Our", "Your", "Just", "Well", "Okay", "Ok",
+    "Sure", "Also", "Really", "Great", "Good", "Nice", "Awesome", "Cool", "Sounds",
+])
+# fmt: on
+
+# Cheering the listener on, or both: "Let's keep going!", "We'll get through this!".
+_CHEER = re.compile(
+    r"^\W*(?:let's|let us)\b|^\W*we(?:'ll| will) (?:get|make it|pull) through\b", re.I
+)
+# Small talk aimed at the listener ("Your kids look so happy!", "Sorry that happened to you")
+# or about the conversation itself says nothing durable about anybody.
+_LISTENER = re.compile(r"\b(?:you|your|you're|you've|yours|yourself|y'all)\b", re.IGNORECASE)
+SPEAKER = re.compile(
+    r"\b(?:i|i'm|i've|i'd|i'll|my|me|mine|myself|we|we're|we've|our|us)\b", re.IGNORECASE
+)
+_REACTION = re.compile(
+    r"^\W*(?:wow|aw+|oh|ooh|haha|lol|yay|omg|that's|that is|sounds|so glad|glad|sorry|congrats|"
+    r"congratulations|good luck|thanks|thank you|love (?:that|it|this)|what a|how|"
+    r"that (?:really |truly )?means)\b",
+    re.IGNORECASE,
+)
+
+
+# "you" inside a relative clause only mentions the listener: "the book you recommended".
+_YOU_MENTIONED = re.compile(
+    rf"\b(?:the|that|this|those|these)\s+(?:[\w-]+\s+){{1,3}}you\s+{PAST_VERB}\b|"
+    r"\bwhat you (?:said|suggested|told me|recommended|mentioned|showed me)\b",
+    re.I,
+)
+
+
+def listener_named(sentence: str, listener: str) -> str:
+    """The sentence with the listener it only mentions named: "the camera you recommended" ->
+    "the camera Jon recommended" (read later, "you" would be nobody)."""
+    return _YOU_MENTIONED.sub(lambda m: re.sub(r"\byou\b", listener, m.group(0)), sentence)
+
+
+def addresses(sentence: str, listener: str) -> bool:
+    """Whether a sentence speaks to the listener: "you", or their name set off by a comma
+    ("Glad I could help, Jon!", "Mel, that's great"; not "We moved to Austin, Texas")."""
+    if _LISTENER.search(_YOU_MENTIONED.sub(" ", sentence)):
+        return True
+    # the listener's name, or a short form of it ("Mel" for Melanie), set off by a comma
+    called = re.search(r",\s*([A-Z][a-z]{2,})\W*$", sentence) or re.match(
+        r"^\W*(?:\w+,\s*)?([A-Z][a-z]{2,})\s*,", sentence
+    )
+    return bool(called and listener[:3] == called.group(1)[:3])
+
+
+_ME = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|my|me|mine|myself)\b", re.IGNORECASE)
+# "We" doing something: its verb, past ("We went", "we all donated", "We've got a pup"), right
+# after it. A participle elsewhere ("It helps us stay connected", "reaching our goals keeps us
+# motivated") is no event of theirs.
+_HAPPENED = re.compile(
+    r"\bwe(?:'ve| have| had)?\s+(?:(?:all|just|even|finally|both|also|recently|already|"
+    r"then|actually|really)\s+)?(?:was|were|had|did|went|got|made|took|saw|met|\w+ed)\b"
+    r"(?<!\bneed)",
+    re.IGNORECASE,
+)
+
+
+_CONCRETE = re.compile(r"\d|\b[A-Z][A-Za-z]+\b")
+# "Our import fails on ...", "Our landlord is ...": the speaker's own thing as the subject. Not
+# "reaching our goals keeps us going" (no subject of theirs) or "our time together" (the two
+# talking, a mood).
+_OURS = re.compile(r"^\W*our\s+(?!own\b|time\b|talks?\b|chats?\b|friendship\b)\w+", re.I)
+
+
+# A fix for what the turn before told: "Stripping the BOM before parsing fixes that", "Pinning
+def names_somebody(sentence: str) -> bool:
+    """The speaker (first person) or a name after the first word: who the fact is about. A
+    "we" alone is people in general or the two talking ("We make a great team", "It helps us
+    grow") unless it tells what happened ("We went to the beach") or names something ("We
+    meet at Dino's on Fridays")."""
+    if _ME.search(sentence) or _OURS.match(sentence):
+        return True
+    if SPEAKER.search(sentence) and (
+        _HAPPENED.search(sentence) or _CONCRETE.search(sentence, len(sentence.split()[0]))
+    ):
+        return True
+    return any(
+        m.group(1).split()[0] not in NOT_ENTITIES
+        for m in CAPITALISED.finditer(sentence, len(sentence.split()[0]))
+    )
+
+
+def about_somebody(clause: str) -> bool:
+    """Whether a clause names somebody, its dropped subject put back."""
+    return names_somebody(with_subject(without_opener(clause)))
+
+
+# What the speaker is, however short: "I'm a bridesmaid", "I'm an electrician".
+# Not how they feel: "I'm a mess", "I'm a wreck".
+WHAT_I_AM = re.compile(
+    r"^\W*(?:i'm|i am)\s+(?:a|an)\s+(?!(?:mess|wreck|fan|bit|lot)\b)[\w-]+\W*$", re.IGNORECASE
+)
+
+
+_I_AM = re.compile(r"^\W*(?:i'm|i am)\s", re.IGNORECASE)
+# "I hate cilantro", "We love sushi": the speaker, a verb and a thing named (not "I love it").
+_I_DO = re.compile(
+    r"^\W*(?:i|we)\s+[a-z]+\s+(?!(?:it|that|this|them|those|these|you|him|her|one|so|too|"
+    r"much|more|lots|everything|everyone|all)\b)[a-z][\w-]*\W*$",
+    re.IGNORECASE,
+)
+
+
+def stands_alone(sentence: str, strong: bool, kind: str = "", listener: str = "") -> bool:
+    """Whether a sentence could be a memory on its own: not a bare image caption, not a
+    reaction, long enough to say something, and (unless it carries an explicit save reason)
+    about somebody: "It was so vibrant" or "Cherish the moments" say nothing durable."""
+    words = sentence.split()
+    if sentence.lstrip().startswith("[image:"):
+        return False
+    short_ok = WHAT_I_AM.match(sentence) or (
+        strong and (_I_AM.match(sentence) or _I_DO.match(sentence))
+    )
+    if len(words) < 4 and not short_ok:
+        # short, unless what the speaker is or a save reason said whole ("I'm vegetarian",
+        # "I hate cilantro": preferences)
+        return False
+    if _REACTION.search(sentence):
+        return False
+    if addresses(sentence, listener) and (
+        kind not in ("commitment", "decision_with_why", "hard_lesson")
+        or not names_somebody(sentence)
+    ):
+        # Said to the listener ("I'm always here for you", "you've got this"): about the
+        # conversation between them; a promise or a decision to the listener stays.
+        return False
+    if _CHEER.search(sentence):
+        return False
+    return strong or names_somebody(sentence)
+
+
+def may_be_pointed_to(raw: str, sentence: str, role: str, listener: str) -> bool:
+    """Whether a statement of the turn may be what a sentence after it points back to: not
+    thanks or agreement ("Thanks, Caroline!" would leave "Caroline; it was Matt"), not a
+    reaction, cheer or word to the listener ("You should try it" is no thing "it" stands for)."""
+    return (
+        len(sentence.split()) >= 3
+        and sentence_kinds.sentence_kind(raw, role) not in ("ack", "greeting", "meta")
+        and not _REACTION.search(sentence)
+        and not _CHEER.search(sentence)
+        and not addresses(sentence, listener)
+    )
