@@ -52,3 +52,10 @@ def test_a_confident_guess_about_an_outcome_is_no_memory() -> None:
 
 def test_said_to_the_assistant_the_same_sentences_are_judged_as_before() -> None:
     assert durable_parts("I have to stay off dairy for a month.", "user") != []
+
+
+def test_a_wish_for_the_listener_is_no_memory() -> None:
+    assert _kept("Oh no, I hope he recovers quickly.") == []
+    assert aside("I really hope you have a great time in Lisbon!") == "wish"
+    # the speaker's own hope is theirs
+    assert aside("I hope my visa comes through by May.") is None

@@ -282,3 +282,37 @@ def test_asked_to_remember_a_fact_keeps_the_fact() -> None:
     ]
     assert _items("Please note that I'm vegetarian.") == [("preference", "Lena is vegetarian.")]
     assert _items("Remind me to call my mum on Sunday.") == []  # a request, no fact told
+
+
+def test_a_dog_named_max_is_no_cap() -> None:
+    # "max" read as a cap ("three bullets max") made the dog's surgery a preference
+    assert _items("By the way, my dog Max had surgery yesterday.") == [
+        ("fact", "Lena's dog Max had surgery yesterday (7 May 2023).")
+    ]
+
+
+def test_she_is_the_sister_the_speaker_just_named() -> None:
+    said = [
+        ("Tom", "Hey Lena! How was the trip?"),
+        ("Lena", "Amazing! We spent a week in Kyoto. My sister lives there now."),
+        ("Tom", "Oh nice, what does she do there?"),
+        ("Lena", "She teaches English at a high school."),
+    ]
+    turns = [WindowTurn(n, "user", who, t, WHEN) for n, (who, t) in enumerate(said, start=1)]
+    pronouns = {"Tom": "he", "Lena": "she"}
+    texts = [
+        c["context"] for c in extract_window(turns, pronoun_of=lambda n: pronouns.get(n, "they"))
+    ]
+    assert "Lena's sister teaches English at a high school." in texts
+
+
+def test_an_answer_says_what_it_is_of_and_starts_at_the_question() -> None:
+    said = [
+        ("assistant", "", "Noted. Is the delivery address still 12 Oak Lane?"),
+        ("user", "Ben", "No, I moved. It's 5 Birch Road now."),
+    ]
+    turns = [WindowTurn(n, r, who, t, WHEN) for n, (r, who, t) in enumerate(said, start=1)]
+    cands = extract_window(turns, pronoun_of=lambda name: "he")
+    assert [(c["context"], c["from_seq"], c["to_seq"]) for c in cands] == [
+        ("The delivery address is 5 Birch Road now.", 1, 2)
+    ]

@@ -91,6 +91,10 @@ def test_third_person_without_garbling(
         # a weekday with its date: the date decides (the 14th is a Tuesday, not this Friday)
         ("I'll send it by Friday, June 14.", "2024-06-14"),
         ("I'll send it by Tuesday the 14th.", "2024-05-14"),
+        # a week or a month named: by its end
+        ("I'll bring you the clay next week.", "2024-05-12"),
+        ("I'll send it this month.", "2024-05-31"),
+        ("by Friday next week", "2024-05-10"),
     ],
 )
 def test_due_dates_from_the_text(text: str, due: str | None) -> None:
@@ -115,6 +119,7 @@ def test_a_promise_names_who_what_to_whom_and_when() -> None:
         "I will note it.",
         "I'll keep that in mind.",
         "I'm going to paint this weekend.",  # a plan of one's own
+        "I'm moving to Leeds next month.",  # when it happens, no deadline
         "I'll be there.",
     ],
 )

@@ -14,6 +14,8 @@ speaker, read by what the sentence does, not by its topic.
 - a confident guess about how things will turn out ("I'm sure it'll pay off", "I'm sure it made
   a big impact"): an outcome foreseen, no fact; said after a fact in the same sentence ("I got a
   temp job, but I'm sure it'll be worth it") it is a mood clause and the fact is kept.
+- a wish for the listener or what they told of ("I hope he recovers quickly"); the speaker's
+  own hope stays ("I hope my visa comes through by May").
 
 Used by core/extract_parts.py for turns between people. Pure Python.
 """
@@ -61,6 +63,12 @@ _SURE = rx(
     r"^\W*(?:i'm|i am|i feel|i'm (?:just |so |really )?)\s*(?:so |really |just |pretty )?"
     r"(?:sure|certain|confident|positive)\b(?:,)?\s+(?:that\s+)?(?P<rest>.+)$"
 )
+# A wish for the listener or what they told of: "I hope he recovers quickly", "I hope you have
+# a great time"; the speaker's own hope stays ("I hope my visa comes through by May").
+_WISH = rx(
+    r"^\W*(?:i|we)\s+(?:really\s+|truly\s+|just\s+|so\s+)?hope\s+(?:that\s+)?"
+    r"(?:you|your|he|she|they|it|things|everything|all)\b"
+)
 _OUTCOME = rx(
     r"\b(?:will|'ll|would|'d|can|could|is going to|are going to|gonna)\b|\b(?:made|make|makes) "
     r"(?:a |an |the )?(?:\w+ )?(?:difference|impact)\b|\bpay(?:s)? off\b|\bworth it\b"
@@ -69,7 +77,7 @@ _OUTCOME = rx(
 
 def aside(sentence: str) -> str | None:
     """Why a first-person sentence said to another person tells no fact about the speaker
-    ("spectator", "resolution", "feeling", "guess"), or None."""
+    ("spectator", "resolution", "feeling", "guess", "wish"), or None."""
     if _FEELING.match(sentence) and not _OWN_THING.search(sentence, 1):
         return "feeling"
     if _SPECTATOR.search(sentence):
@@ -82,4 +90,6 @@ def aside(sentence: str) -> str | None:
     sure = _SURE.match(sentence)
     if sure and _OUTCOME.search(sure.group("rest")):
         return "guess"
+    if _WISH.match(sentence):
+        return "wish"
     return None

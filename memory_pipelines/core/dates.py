@@ -190,11 +190,16 @@ _DUE_IN = re.compile(
 )
 
 
+# The time a promise is for, when it names a week or a month: "next week", "this month".
+_DUE_SPAN = re.compile(r"\b(this|next)\s+(week|weekend|month)\b", re.IGNORECASE)
+
+
 def in_time_only(text: str) -> bool:
-    """Whether the text's only time ahead is "in two weeks" and the like: when a thing happens,
-    no deadline ("I'm moving in two weeks" is a plan; "within a week" or "by the 15th" binds)."""
+    """Whether the text's only time ahead is "in two weeks", "next week" and the like: when a
+    thing happens, no deadline ("I'm moving in two weeks" or "next month" is a plan; "within a
+    week" or "by the 15th" binds). A promise made to someone is due then all the same."""
     m = _DUE_IN.search(text)
-    if m is None or not m.group(0).lower().startswith("in "):
+    if (m is None or not m.group(0).lower().startswith("in ")) and not _DUE_SPAN.search(text):
         return False
     return not any(rx.search(text) for rx in (_DUE_DATE, _DUE, _DUE_DAY, _DUE_END))
 
@@ -239,6 +244,8 @@ def due_date(text: str, said_at: datetime) -> datetime | None:
         if word == "tomorrow":
             return _end_of_day(said_at + timedelta(days=1))
         ahead = (_WEEKDAYS.index(word) - said_at.weekday()) % 7 or 7
+        if re.match(r"\s+next week\b", text[m.end() :], re.IGNORECASE):  # "Friday next week"
+            ahead = 7 - said_at.weekday() + _WEEKDAYS.index(word)
         return _end_of_day(said_at + timedelta(days=ahead))
     m = _DUE_IN.search(text)
     if m:
@@ -257,6 +264,12 @@ def due_date(text: str, said_at: datetime) -> datetime | None:
         if unit in ("week", "weekend"):
             return _end_of_day(said_at + timedelta(days=6 - said_at.weekday()))
         return _end_of_day(_month_shift(said_at, 1) - timedelta(days=1))
+    m = _DUE_SPAN.search(text)
+    if m:  # "I'll bring you the clay next week": by the end of that week (or month)
+        ahead = int(m.group(1).lower() == "next")
+        if m.group(2).lower() == "month":
+            return _end_of_day(_month_shift(said_at, 1 + ahead) - timedelta(days=1))
+        return _end_of_day(said_at + timedelta(days=6 - said_at.weekday() + 7 * ahead))
     return None
 
 

@@ -21,6 +21,7 @@ from memory_pipelines.core.dates import annotate
 from memory_pipelines.core.extract_parts import durable_parts, fixes_earlier
 from memory_pipelines.core.plain_words import plain_words
 from memory_pipelines.core.promises import promise
+from memory_pipelines.core.referents import what_it_is, who_is_meant
 from memory_pipelines.core.sentence_forms import for_the_speaker, without_label, without_opener
 from memory_pipelines.core.sentence_people import CAPITALISED, NOT_ENTITIES, listener_named
 from memory_pipelines.core.third_person import third_person
@@ -84,6 +85,29 @@ def _referent_turn(window: Sequence[WindowTurn], i: int, sentence: str) -> Windo
     same = (mine.speaker or mine.role) == (window[i].speaker or window[i].role)
     other = (before.speaker or before.role) != (window[i].speaker or window[i].role)
     return mine if same and other else None
+
+
+def _question_before(window: Sequence[WindowTurn], i: int) -> tuple[WindowTurn, str] | None:
+    """The turn just before this one and the question it ends with, when another speaker's."""
+    before = window[i - 1] if i else None
+    if before is None or (before.speaker or before.role) == (window[i].speaker or window[i].role):
+        return None
+    asked = sentence_kinds.sentences(before.text)
+    if not asked or not asked[-1].rstrip().endswith("?"):
+        return None
+    return before, asked[-1]
+
+
+def _said_before(window: Sequence[WindowTurn], turn: WindowTurn, sentence: str) -> list[str]:
+    """What the speaker of `turn` said before `sentence`, oldest first: their last two turns of
+    the window before it and the sentences of this turn before it (all of them, when it is not
+    found as said)."""
+    me = turn.speaker or turn.role
+    mine = [t.text for t in window if t.seq < turn.seq and (t.speaker or t.role) == me][-2:]
+    said = sentence_kinds.sentences(turn.text)
+    tail = sentence.rstrip(".!?")[-20:]
+    at = next((k for k, s in enumerate(said) if tail and tail in s), len(said))
+    return mine + said[:at]
 
 
 def _said_anew(
@@ -160,6 +184,10 @@ def extract_window(
                 continue
             group = about.role.lower() == "user" and bool(about.speaker)  # a named person's "we"
             plain = without_label(without_opener(sentence))
+            plain = who_is_meant(plain, _said_before(window, about, sentence), pronoun_of)
+            question = _question_before(window, i) if about is turn else None
+            answer = what_it_is(plain, question[1]) if question else plain
+            answers, plain = answer != plain, answer
             told = for_the_speaker(plain) if speaker else plain
             text = plain_words(third_person(told, speaker, pronoun, group))
             if promised is not None:  # "send you the report": you are the one it is owed to
@@ -180,6 +208,8 @@ def extract_window(
             }
             # A fix of another turn's sentence was told there and put right here.
             referent = _referent_turn(window, i, sentence) if about is turn else about
+            if answers and question:  # said in answer to the question just before
+                referent = question[0]
             if referent is not None:
                 cand["from_seq"] = referent.seq
             if sentence in turn.sentences:

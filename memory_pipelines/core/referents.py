@@ -1,0 +1,92 @@
+"""What a pronoun opening a sentence stands for, when the conversation just said it.
+
+"It's 5 Birch Road now", answering "Is the delivery address still 12 Oak Lane?", is the
+delivery address (`what_it_is`): the question's subject, asked of the listener ("your
+address"), is the answer's own ("My delivery address is 5 Birch Road now").
+
+Who "she" or "he" is, when the speaker said it of their own family just before (`who_is_meant`):
+
+"My sister lives in Kyoto now." ... "She teaches English at a high school." Kept alone, the
+second becomes a memory of nobody ("She teaches English"). When a sentence opens with she or
+he, and the nearest of the speaker's own sentences before it that speaks of their family names
+exactly one relative of that gender ("my sister", "my little brother Sam"), the pronoun is that
+relative ("My sister teaches English ...", in third person "Lena's sister teaches ..."). Two
+of them, or another person's name of that gender beside the relative, and it is left as said.
+Pure Python.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+# Family words whose gender is in the word (a closed class): "cousin" or "partner" tell none.
+_SHE = (
+    "sister|mother|mom|mum|mommy|wife|daughter|aunt|niece|girlfriend|grandma|grandmother|"
+    "granny|nan|stepmom|stepmother|stepsister|fiancee|fiancée|granddaughter|stepdaughter"
+)
+_HE = (
+    "brother|father|dad|daddy|husband|son|uncle|nephew|boyfriend|grandpa|grandfather|"
+    "grandad|granddad|stepdad|stepfather|stepbrother|fiance|fiancé|grandson|stepson"
+)
+_RELATIVE = re.compile(
+    r"\bmy\s+(?P<phrase>(?:(?:little|big|older|younger|baby|eldest|youngest|twin|late|ex-)\s*)?"
+    rf"(?:(?P<she>{_SHE})|(?P<he>{_HE}))(?:\s+(?P<name>(?-i:[A-Z][a-z]+)))?)\b",
+    re.IGNORECASE,
+)
+_OPENS = re.compile(r"^(?P<lead>\W*)(?P<pronoun>she|he)\b", re.IGNORECASE)
+# A name said beside the relative (not the relative's own, not a sentence's first word) could be
+# whom the pronoun means.
+_NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]{2,}\b")
+
+
+def who_is_meant(
+    sentence: str, before: Sequence[str], pronoun_of: Callable[[str], str] | None = None
+) -> str:
+    """The sentence with an opening "she" or "he" put as the relative the speaker named in
+    the nearest of their sentences `before` it (oldest first) that names one; unchanged when
+    none, or it is not clear which. `pronoun_of` (a name's she, he or they): a name beside
+    the relative counts only when it may be a person of the pronoun's gender (a place is
+    "they"); without it, every name does."""
+    m = _OPENS.match(sentence)
+    if m is None:
+        return sentence
+    gender = m.group("pronoun").lower()
+    for text in reversed(before):
+        relatives = list(_RELATIVE.finditer(text))
+        if not relatives:
+            continue
+        same = {r.group("phrase") for r in relatives if r.group(gender)}
+        own = {r.group("name") for r in relatives if r.group("name")}
+        others = {
+            n
+            for n in _NAME.findall(text)
+            if n not in own and (pronoun_of is None or pronoun_of(n) == gender)
+        }
+        if len(same) != 1 or others:
+            return sentence
+        rest = sentence[m.end() :]
+        return f"{m.group('lead')}My {same.pop()}{rest}"
+    return sentence
+
+
+# A yes/no question of one thing's value: "Is the delivery address still 12 Oak Lane?", "Is your
+# dog a labrador?": its subject, a determiner and up to three words before the value.
+_ASKED = re.compile(
+    r"^\W*(?:and\s+|so\s+)?(?:is|was)\s+(?P<det>the|your)\s+(?P<what>(?:[a-z-]+\s+){0,3}?[a-z-]+)"
+    r"\s+(?=(?:(?:still|now|currently|a|an|the|on|in|at)\b|\d|(?-i:[A-Z])))",
+    re.IGNORECASE,
+)
+_IT_IS = re.compile(r"^(?P<lead>\W*)(?:it's|it’s|it is|it was)\s+", re.IGNORECASE)
+
+
+def what_it_is(sentence: str, question: str) -> str:
+    """The answer with its opening "it's" put as the thing the question before it asked about
+    ("It's 5 Birch Road now" -> "My delivery address is 5 Birch Road now"; "your" asked is the
+    answerer's "my"); unchanged when the question asks of no one thing."""
+    m, asked = _IT_IS.match(sentence), _ASKED.match(question.strip())
+    if m is None or asked is None:
+        return sentence
+    det = "My" if asked.group("det").lower() == "your" else "The"
+    verb = "was" if m.group(0).lower().rstrip().endswith("was") else "is"
+    return f"{m.group('lead')}{det} {asked.group('what')} {verb} {sentence[m.end() :]}"

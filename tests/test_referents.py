@@ -1,0 +1,63 @@
+"""An opening she or he is the relative the speaker just named, when it is clear which
+(core.referents.py)."""
+
+import pytest
+
+from memory_pipelines.core.referents import who_is_meant
+
+
+def _gender(name: str) -> str:
+    return {"Anna": "she", "Sam": "he"}.get(name, "they")
+
+
+@pytest.mark.parametrize(
+    ("sentence", "before", "meant"),
+    [
+        ("She teaches English.", ["We spent a week in Kyoto.", "My sister lives there."],
+         "My sister teaches English."),
+        ("He is seven.", ["My son Leo is in year two."], "My son Leo is seven."),
+        ("She's a nurse.", ["My mum is retired.", "Our dog is old."], "My mum's a nurse."),
+        # the nearest sentence naming a relative decides
+        ("He is kind.", ["My brother cooks.", "My dad came too."], "My dad is kind."),
+        # a man named beside a sister: "she" is still the sister
+        ("She loved it.", ["My sister met Sam there."], "My sister loved it."),
+    ],
+)  # fmt: skip
+def test_the_relative_the_speaker_named(sentence: str, before: list[str], meant: str) -> None:
+    assert who_is_meant(sentence, before, _gender) == meant
+
+
+@pytest.mark.parametrize(
+    ("sentence", "before"),
+    [
+        ("She is seven.", ["My son Leo loves it."]),  # no relative of that gender
+        ("She is great.", ["My sister and my mom came."]),  # two of them
+        ("She is great.", ["My sister met Anna yesterday."]),  # another woman named
+        ("They are great.", ["My sister came."]),  # only she or he
+        ("My sister is great.", ["My mum came."]),  # no pronoun to put
+        ("She is great.", []),
+    ],
+)
+def test_left_as_said_when_it_is_not_clear(sentence: str, before: list[str]) -> None:
+    assert who_is_meant(sentence, before, _gender) == sentence
+    # without a way to tell a person's name from a place's, any name leaves it as said
+    assert who_is_meant("She left.", ["My sister moved to Kyoto."]) == "She left."
+
+
+@pytest.mark.parametrize(
+    ("answer", "question", "meant"),
+    [
+        ("It's 5 Birch Road now.", "Is the delivery address still 12 Oak Lane?",
+         "The delivery address is 5 Birch Road now."),
+        ("It's a beagle.", "Is your dog a labrador?", "My dog is a beagle."),
+        ("It was on Friday.", "Was the party on Thursday?", "The party was on Friday."),
+        # no one thing asked of: as said
+        ("It's great.", "How was the trip?", "It's great."),
+        ("It's raining.", "Is it sunny there?", "It's raining."),
+        ("Yes, we did.", "Is your dog a labrador?", "Yes, we did."),
+    ],
+)  # fmt: skip
+def test_it_is_the_thing_the_question_asked_about(answer: str, question: str, meant: str) -> None:
+    from memory_pipelines.core.referents import what_it_is
+
+    assert what_it_is(answer, question) == meant
