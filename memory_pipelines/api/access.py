@@ -16,6 +16,7 @@ from memory_pipelines.core.access import (
     parse_policy,
     persons_permitted,
 )
+from memory_pipelines.core.inputs import id_field
 from memory_pipelines.errors import MemoryPipelinesError, NotFound
 from memory_pipelines.store import keys as keys_db
 from memory_pipelines.store import organisations as orgs_db
@@ -133,6 +134,7 @@ def readers_for(
     as that person, never everyone's; a key limited to several must name one. Refused (with
     the decision) when the key may not read as asked, NotFound for a store of another
     organisation."""
+    id_field("person", person, nullable=True)
     if store is not None:
         authorize(db, principal, action, store, None)  # NotFound for another organisation's
     stores = [store] if store is not None else reachable_stores(db, principal)

@@ -131,21 +131,16 @@ class Memory:
 
         The turn is embedded as it is written, so recall finds it at once.
         """
-        return self.write_turns(
-            chat,
-            [
-                dict(
-                    text=text,
-                    role=role,
-                    speaker=speaker,
-                    created_at=created_at,
-                    trace_ref=trace_ref,
-                    external_id=external_id,
-                )
-            ],
-            person=person,
-            key_id=key_id,
-        )[0]
+        turn = dict(
+            text=text,
+            role=role,
+            speaker=speaker,
+            created_at=created_at,
+            trace_ref=trace_ref,
+            external_id=external_id,
+        )
+        validate_turn(turn, "")  # a bad field named as this method's argument ("text")
+        return self.write_turns(chat, [turn], person=person, key_id=key_id)[0]
 
     def write_turns(
         self,
@@ -168,8 +163,7 @@ class Memory:
             raise ValidationError("embed", f"must be true or false, got {embed!r}")
         if isinstance(turns, str | bytes | dict) or not isinstance(turns, Sequence):
             raise ValidationError("turns", f"must be a list of turn objects, got {show(turns)}")
-        many = len(turns) > 1
-        checked = [validate_turn(t, f"turns[{i}]." if many else "") for i, t in enumerate(turns)]
+        checked = [validate_turn(t, f"turns[{i}].") for i, t in enumerate(turns)]
         twice = repeated_external_ids(checked)
         if twice is not None:
             first, again = twice

@@ -77,6 +77,10 @@ def save_item(
         raise ValidationError("fed_by", f"must be a list of item ids, got {show(fed_by)}")
     if origin is not None and (not isinstance(origin, str) or origin not in ORIGINS):
         raise ValidationError("origin", f"must be one of {', '.join(ORIGINS)}, got {show(origin)}")
+    if chat is None:  # a turn's place means nothing without its conversation
+        for name, value in (("turn_seq", turn_seq), ("from_seq", from_seq), ("to_seq", to_seq)):
+            if value is not None:
+                raise ValidationError(name, "needs chat: the conversation the turn is in")
     if chat is not None:
         with db.connection() as conn:
             owner = turns_db.get_chat(conn, store_id, chat).person_id

@@ -12,6 +12,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
@@ -147,6 +148,8 @@ def _alternatives(value: Any) -> tuple[Any, ...]:
         parsed = json.loads(value)
     except ValueError:
         return (value,)
+    if isinstance(parsed, float) and not math.isfinite(parsed):
+        return (value,)  # "NaN", "Infinity", "1e400": no JSON number, only the text
     if isinstance(parsed, bool | int | float) or parsed is None:
         return (value, parsed)
     return (value,)
@@ -186,6 +189,7 @@ def decode_cursor(text: Any, *, nullable: bool = False) -> tuple[datetime | None
         or not isinstance(item_id, int)
         or not 0 < item_id < 2**63
         or (when is not None and when.tzinfo is None)
+        or (isinstance(at, str) and at != at.strip("\x00"))  # fromisoformat takes a NUL after
     ):
         raise ValidationError("after", problem)
     return when, item_id

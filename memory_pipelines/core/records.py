@@ -180,6 +180,8 @@ def parse_time(name: str, value: Any) -> datetime | None:
         dt = datetime(value.year, value.month, value.day)
     elif isinstance(value, str):
         try:
+            if "\x00" in value:  # fromisoformat takes a trailing NUL
+                raise ValueError(value)
             dt = datetime.fromisoformat(value.replace("Z", "+00:00"))
         except ValueError:
             raise ValidationError(

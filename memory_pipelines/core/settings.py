@@ -164,7 +164,8 @@ def _check_value(card: str, name: str, value: Any, default: Any) -> Any:
 
 @functools.cache
 def _time_zones() -> frozenset[str]:
-    return frozenset(zoneinfo.available_timezones())
+    """IANA zones, but "localtime" and "Factory": what those mean depends on the server."""
+    return frozenset(zoneinfo.available_timezones()) - {"localtime", "Factory"}
 
 
 @functools.lru_cache(maxsize=256)

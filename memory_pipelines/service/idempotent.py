@@ -51,11 +51,17 @@ def idempotent(
         return JSONResponse(data, status_code=code)
     # The parsed body, re-serialised: the same request however its JSON was spaced. As ASCII
     # JSON: a lone surrogate (which the write then refuses, 422) cannot be encoded as UTF-8.
-    sent = (
-        json.dumps(body.model_dump(mode="json"), ensure_ascii=True).encode()
-        if body is not None
-        else b""
-    )
+    try:
+        sent = (
+            json.dumps(body.model_dump(mode="json"), ensure_ascii=True).encode()
+            if body is not None
+            else b""
+        )
+    except ValueError:
+        # nested past what pydantic serialises (hundreds of levels): never a body the write
+        # takes (metadata nests 10 deep at most), so the write refuses it, naming the field
+        code, data = run()
+        return JSONResponse(data, status_code=code)
     print_ = idem.fingerprint(request.method, request.url.path, sent)
     replay = idem.begin(guard.db, key_id, idempotency_key, print_)
     if replay is not None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import typing
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import Response
 from pydantic import (
@@ -16,6 +16,7 @@ from pydantic import (
     StrictFloat,
     StrictInt,
     StrictStr,
+    WithJsonSchema,
     create_model,
     field_validator,
 )
@@ -51,11 +52,19 @@ class StoreList(BaseModel):
     stores: list[StoreOut]
 
 
+# A time a caller gives: ISO text, read by core/records.parse_time as the Python API reads it (a
+# date or a datetime, naive meaning UTC; a number refused, naming the field). pydantic's lax
+# datetime read 1700000000 as a Unix time and -1e12 as 1938.
+IsoTime = Annotated[
+    StrictStr, WithJsonSchema({"type": "string", "format": "date-time", "example": "2024-05-01"})
+]
+
+
 class TurnIn(Body):
     text: str = Field(min_length=1, max_length=MAX_TURN_CHARS, description="the message text")
     role: Literal["user", "assistant", "system", "tool"] = "user"
     speaker: str = Field("", max_length=200, description="who said it, e.g. a first name")
-    created_at: datetime | None = Field(None, description="when it was said (default: now)")
+    created_at: IsoTime | None = Field(None, description="when it was said (default: now)")
     external_id: str | None = Field(
         None, min_length=1, max_length=200, description="a turn already written is skipped"
     )
@@ -83,6 +92,21 @@ class TurnsWritten(BaseModel):
 # -- settings ---------------------------------------------------------------------------------
 
 
+def _strict(kind: Any) -> Any:
+    """The type with every scalar in it strict, inside a dict or a list too (a lax
+    dict[str, float] read true as 1.0 and "5" as 5.0): JSON's number, string and boolean only
+    as themselves, an integer also where a float goes."""
+    origin, args = typing.get_origin(kind), typing.get_args(kind)
+    if origin is dict:  # StrictFloat takes a JSON integer too, and names the key alone
+        value = StrictFloat if args[1] is float else _strict(args[1])
+        return dict[_strict(args[0]), value]  # type: ignore[misc]
+    if origin is list:
+        return list[_strict(args[0])]  # type: ignore[misc]
+    if kind is float:
+        return StrictFloat | StrictInt
+    return {bool: StrictBool, int: StrictInt, str: StrictStr}.get(kind, kind)
+
+
 def _card_model(card: str, cls: type, *, change: bool) -> type[BaseModel]:
     """A card's fields as a typed model (every field optional in a change: a field not sent
     keeps its value). Types only; bounds and allowed values are core/settings.py's, which
@@ -93,9 +117,7 @@ def _card_model(card: str, cls: type, *, change: bool) -> type[BaseModel]:
         kind = hints[f.name]
         if typing.get_origin(kind) is tuple:
             kind = list[str]
-        strict = {bool: StrictBool, int: StrictInt, str: StrictStr}.get(kind, kind)
-        if kind is float:
-            strict = StrictFloat | StrictInt
+        strict = _strict(kind)
         fields[f.name] = (strict | None, None) if change else (strict, ...)
     name = "".join(w.title() for w in card.split("_")) + ("Change" if change else "Card")
     base = Body if change else BaseModel
@@ -154,11 +176,11 @@ class SaveIn(Body):
     keywords: list[StrictStr] = []
     edges: list[EdgeIn] = []
     metadata: dict[str, Any] = {}
-    valid_from: datetime | None = Field(None, alias="validFrom")
+    valid_from: IsoTime | None = Field(None, alias="validFrom")
     person: StrictStr | None = Field(None, description="whom it is for; null: shared")
     source: Source = "user"
     status: CommitmentStatus | None = Field(None, description="a commitment's (default open)")
-    due_at: datetime | None = Field(None, alias="dueAt")
+    due_at: IsoTime | None = Field(None, alias="dueAt")
     owed_to: StrictStr | None = Field(None, alias="owedTo")
     chat: StrictStr | None = Field(None, description="the conversation the save is made in")
     turn_seq: StrictInt | None = Field(None, description="the turn the save is made in")

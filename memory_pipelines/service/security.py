@@ -18,6 +18,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from memory_pipelines.api import access
 from memory_pipelines.core.access import Decision, Principal
+from memory_pipelines.errors import NotFound
 from memory_pipelines.models.embedder import Embedder, get_embedder
 from memory_pipelines.service.errors import UNAUTHORIZED, ApiError, Error, RateLimited, forbidden
 from memory_pipelines.store.db import Database
@@ -47,8 +48,9 @@ def caller(
     """The key making the request, counted against its rate limit."""
     db = database(request)
     store = request.path_params.get("store")
+    named = None if store is not None and "\x00" in store else store  # no store has a NUL
     principal, wait = (
-        access.admit(db, credentials.credentials, store) if credentials else (None, 0.0)
+        access.admit(db, credentials.credentials, named) if credentials else (None, 0.0)
     )
     if principal is None:
         raise ApiError(
@@ -63,6 +65,8 @@ def caller(
             ),
             {"Retry-After": str(seconds)},
         )
+    if store is not None and named is None:
+        raise NotFound(f"store {store!r} does not exist")
     return principal
 
 

@@ -58,8 +58,10 @@ async def events(
     about shared records and that person's, and nothing about anyone else's."""
     cursor = after or 0
     if last_event_id is not None:
-        if not last_event_id.isdigit():
-            raise ValidationError("Last-Event-ID", "must be an event id (digits)")
+        # ASCII digits within a bigint ("²" is a digit to isdigit; int() of 5,000 digits raises)
+        digits = last_event_id.isascii() and last_event_id.isdigit()
+        if not digits or len(last_event_id) > 19 or int(last_event_id) >= 2**63:
+            raise ValidationError("Last-Event-ID", "must be an event id (0-9, at most 19 digits)")
         cursor = max(cursor, int(last_event_id))
     heartbeat: float = request.app.state.feed_heartbeat
     filters = {"after": cursor, "follow": follow, "person": reading.person}
