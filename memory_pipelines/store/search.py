@@ -168,6 +168,7 @@ def candidates(
     each kind's rows come from one snapshot.
     """
     caps = caps or capabilities(conn)
+    exact_rows = EXACT_ROWS if exact_rows is None else exact_rows
     if found_words is None:
         found_words = words(conn, kinds, store_id, query, person, depth, consume, caps, exact_rows)
     graph = bool(names)
@@ -175,7 +176,13 @@ def candidates(
     todo = [
         (
             kind,
-            statement(kind, kind in found_words.indexed, graph, bool(windows)),
+            statement(
+                kind,
+                kind in found_words.indexed,
+                graph,
+                bool(windows),
+                small=found_words.rows[KINDS[kind].table] <= exact_rows,
+            ),
             _lex(found_words, kind),
         )
         for kind in sorted(kinds, key=lambda kind: kind != "turn")  # the costliest first

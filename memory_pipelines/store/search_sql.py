@@ -136,7 +136,9 @@ SESSION_GAP = "6 hours"
 MAX_SCAN_TUPLES = 2000
 
 
-def _nearest(k: Kind, name: str, where: str = "", exact_where: str = "") -> str:
+def _nearest(
+    k: Kind, name: str, where: str = "", exact_where: str = "", small: bool = False
+) -> str:
     """CTEs: the `depth` visible rows nearest the query among those passing `where`, from the
     HNSW index; when it gives fewer (few such rows among many others, or pgvector < 0.8, which
     stops early), the exact scan over those rows (`exact_where`: the same rows, narrowed by an
@@ -149,6 +151,14 @@ def _nearest(k: Kind, name: str, where: str = "", exact_where: str = "") -> str:
     are far from the question, and reading them all (100k turns of one speaker at a million)
     would cost seconds."""
     base = f"FROM {k.table} WHERE store_id = %(store)s AND {k.visible}"
+    if small:
+        # A store this small is read exactly (its rows by the store_id index, a cosine each:
+        # ~1 ms for 2,000); the HNSW index is the whole table's, and beside big stores its
+        # scan visits MAX_SCAN_TUPLES of theirs before it gives up and the exact scan runs.
+        return f"""
+    {name} AS MATERIALIZED (
+        SELECT {k.id} AS id {base}{exact_where or where}
+         ORDER BY (embedding <=> %(e)s) + 0 LIMIT %(depth)s),"""
     few = ""
     if where:
         few = (
@@ -203,18 +213,21 @@ def _bm25(k: Kind, rows: str) -> str:
           FROM matches m JOIN df USING (lexeme) CROSS JOIN stats s GROUP BY m.id),"""
 
 
-def statement(kind: str, index_words: bool, graph: bool, dated: bool = False) -> str:
+def statement(
+    kind: str, index_words: bool, graph: bool, dated: bool = False, small: bool = False
+) -> str:
     """A kind's candidates (see store.search.candidates): the nearest, the best by words
     (`index_words`: from the BM25 index's rows passed in; else BM25 in SQL), the nearest naming
     an entity of the question (`graph`) and the nearest within the time it names (`dated`:
     %(t0)s to %(t1)s), with what ranking needs of each."""
     k = KINDS[kind]
     base = f"FROM {k.table} WHERE store_id = %(store)s AND {k.visible}"
-    ctes = _nearest(k, "near")
+    ctes = _nearest(k, "near", small=small)
     if graph and k.graph:
-        ctes += _nearest(k, "graph", f" AND {k.graph}", f" AND {k.graph_exact}")
+        ctes += _nearest(k, "graph", f" AND {k.graph}", f" AND {k.graph_exact}", small)
     if dated and k.dated:
-        ctes += _nearest(k, "dated", f" AND {k.dated} >= %(t0)s AND {k.dated} < %(t1)s")
+        window = f" AND {k.dated} >= %(t0)s AND {k.dated} < %(t1)s"
+        ctes += _nearest(k, "dated", window, small=small)
     ctes += f"""
     q AS MATERIALIZED (
         SELECT ({_OR_QUERY}) AS tsq, coalesce(array_agg(DISTINCT lexeme), '{{}}') AS lexemes
