@@ -316,3 +316,17 @@ def test_an_answer_says_what_it_is_of_and_starts_at_the_question() -> None:
     assert [(c["context"], c["from_seq"], c["to_seq"]) for c in cands] == [
         ("The delivery address is 5 Birch Road now.", 1, 2)
     ]
+
+
+def test_a_time_said_alone_in_answer_is_kept_with_its_question() -> None:
+    said = [
+        ("Tom", "Congrats! When do you start?"),
+        ("Mia", "On the 3rd of April. I'll be curating the textile collection."),
+    ]
+    turns = [WindowTurn(n, "user", who, t, WHEN) for n, (who, t) in enumerate(said, start=1)]
+    texts = [c["context"] for c in extract_window(turns, pronoun_of=lambda n: "she")]
+    # "On the 3rd of April." alone was an item that said nothing of anybody
+    assert texts == [
+        'Asked "When do you start?", Mia said: "On the 3rd of April."',
+        "Mia will be curating the textile collection.",
+    ]

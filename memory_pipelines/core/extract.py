@@ -87,6 +87,19 @@ def _referent_turn(window: Sequence[WindowTurn], i: int, sentence: str) -> Windo
     return mine if same and other else None
 
 
+# A time or a place alone, no clause of its own: "On the 3rd of April.", "In Lisbon, near work."
+_FRAGMENT = re.compile(
+    r"^\W*(?:on|in|at|by|from|since|until|till|around|after|before|next|last|every)\b"
+    r"(?![^.!?]*\b(?:i|i'm|i've|we|we're|he|she|they|you|it's|is|was|are|were|will)\b)",
+    re.IGNORECASE,
+)
+
+
+def _fragment(sentence: str) -> bool:
+    """Whether a kept sentence is only a time or a place, said in answer (short, no clause)."""
+    return len(sentence.split()) <= 6 and bool(_FRAGMENT.match(sentence))
+
+
 def _question_before(window: Sequence[WindowTurn], i: int) -> tuple[WindowTurn, str] | None:
     """The turn just before this one and the question it ends with, when another speaker's."""
     before = window[i - 1] if i else None
@@ -166,6 +179,9 @@ def extract_window(
                 to_person=_to_person(window, i),
                 is_promise=is_promise,
             )
+            if kept and _fragment(kept[0][0]) and (asked := answered(window, i)):
+                # "On the 3rd of April." answering "When do you start?": kept with its question
+                kept[0] = (asked, "fact")
             parts += [  # fixes come first
                 (s, c, turn)
                 for s, c in kept
