@@ -330,3 +330,15 @@ def test_a_time_said_alone_in_answer_is_kept_with_its_question() -> None:
         'Asked "When do you start?", Mia said: "On the 3rd of April."',
         "Mia will be curating the textile collection.",
     ]
+
+
+def test_a_correction_puts_right_no_question() -> None:
+    said = [
+        ("Ben", "My flight to Boston is on the 12th."),
+        ("Mia", "The 12th of May?"),
+        ("Ben", "No, June. May was the conference."),
+    ]
+    turns = [WindowTurn(n, "user", who, t, WHEN) for n, (who, t) in enumerate(said, start=1)]
+    texts = [c["context"] for c in extract_window(turns, pronoun_of=lambda n: "they")]
+    assert not any(t.endswith("?") for t in texts), texts  # was "The 12th of June, not May?"
+    assert 'Asked "The 12th of May?", Ben said: "No, June."' in texts

@@ -87,7 +87,9 @@ def corrections_made(
             continue
         earlier = [(s, t) for t in window[:i] for s in sentence_kinds.sentences(t.text)]
         earlier += [(s, turn) for s in own[:n]]
-        said = [s for s, _ in earlier]
+        # a question states nothing to put right ("The 12th of May?" "No, June." made the fact
+        # "The 12th of June, not May?")
+        said = ["" if s.rstrip().endswith("?") else s for s, _ in earlier]
         found = None
         if again is not None:
             found = _put_right(*again, said)
