@@ -175,7 +175,10 @@ def _other_object(c: Analysis, e: Analysis, cos: float) -> bool:
     only_c, only_e = c.stems - e.stems, e.stems - c.stems
     if not shared or not only_c or not only_e:
         return False
-    if shared <= LIGHT_VERBS | STANCE_WORDS:  # "Allergic to wasps" / "Allergic to penicillin"
+    # "Allergic to wasps" / "Allergic to penicillin", and so with the subject both name ("Lena is
+    # allergic to latex" / "Lena is allergic to penicillin": another allergy, not one restated)
+    said_of = shared - (c.subject_stems & e.subject_stems)
+    if said_of and said_of <= LIGHT_VERBS | STANCE_WORDS:
         return True
     # The frame is the words they share besides values: "up at 5:30" / "gets up at 5:30" share
     # only the value, no frame to put another object in.
