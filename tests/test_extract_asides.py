@@ -57,5 +57,6 @@ def test_said_to_the_assistant_the_same_sentences_are_judged_as_before() -> None
 def test_a_wish_for_the_listener_is_no_memory() -> None:
     assert _kept("Oh no, I hope he recovers quickly.") == []
     assert aside("I really hope you have a great time in Lisbon!") == "wish"
-    # the speaker's own hope is theirs
+    # the speaker's own hope is theirs, and so is their own thing in a wish
     assert aside("I hope my visa comes through by May.") is None
+    assert aside("I hope it doesn't rain at my wedding in Seville on Saturday.") is None

@@ -282,6 +282,7 @@ def test_asked_to_remember_a_fact_keeps_the_fact() -> None:
     ]
     assert _items("Please note that I'm vegetarian.") == [("preference", "Lena is vegetarian.")]
     assert _items("Remind me to call my mum on Sunday.") == []  # a request, no fact told
+    assert _items("Remember that guy from the gym?") == []  # a thing, no statement
 
 
 def test_a_dog_named_max_is_no_cap() -> None:
@@ -342,3 +343,15 @@ def test_a_correction_puts_right_no_question() -> None:
     texts = [c["context"] for c in extract_window(turns, pronoun_of=lambda n: "they")]
     assert not any(t.endswith("?") for t in texts), texts  # was "The 12th of June, not May?"
     assert 'Asked "The 12th of May?", Ben said: "No, June."' in texts
+
+
+def test_an_answer_ending_with_an_apology_is_no_correction() -> None:
+    said = [
+        ("user", "Lena", "I have 2 kids."),
+        ("assistant", "", "How old?"),
+        ("user", "Lena", "They're 7 and 9, sorry."),
+    ]
+    turns = [WindowTurn(n, r, who, t, WHEN) for n, (r, who, t) in enumerate(said, start=1)]
+    texts = [c["context"] for c in extract_window(turns, pronoun_of=lambda n: "she")]
+    assert "Lena has 7, not 2, kids." not in texts, texts
+    assert 'Asked "How old?", Lena said: "They\'re 7 and 9, sorry."' in texts

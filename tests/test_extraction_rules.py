@@ -61,11 +61,12 @@ SAID = datetime(2024, 5, 1, 10)  # a Wednesday
         ("I and my team won.", "Raj", "he", "Raj and his team won."),
         ("I love my dog and I walk him daily.", "Lena", "she",
          "Lena loves her dog and she walks him daily."),
-        # a second verb of the speaker's agrees after "I'm" too; one more infinitive does not
-        ("I'm allergic to bee stings and carry an EpiPen.", "Lena", "she",
-         "Lena is allergic to bee stings and carries an EpiPen."),
+        # one more infinitive is no verb of the speaker's to agree
         ("I want to go and see it, but I'll come and help first.", "Lena", "she",
          "Lena wants to go and see it, but she will come and help first."),
+        ("I've decided to quit and travel.", "Lena", "she", "Lena has decided to quit and travel."),
+        # "my" and a thing is no subject of two
+        ("My knee hurts and I can't run.", "Lena", "she", "Lena's knee hurts and she can't run."),
     ],
 )  # fmt: skip
 def test_third_person_without_garbling(
@@ -91,6 +92,9 @@ def test_third_person_without_garbling(
         # a weekday with its date: the date decides (the 14th is a Tuesday, not this Friday)
         ("I'll send it by Friday, June 14.", "2024-06-14"),
         ("I'll send it by Tuesday the 14th.", "2024-05-14"),
+        # a date further on is no deadline of the promise's ("tomorrow" is)
+        ("I'll bring the cake tomorrow for the party on the 14th.", "2024-05-02"),
+        ("I'll send the draft by Friday; the launch is on the 30th.", "2024-05-03"),
         # a week or a month named: by its end
         ("I'll bring you the clay next week.", "2024-05-12"),
         ("I'll send it this month.", "2024-05-31"),
@@ -511,6 +515,9 @@ def test_a_weekday_before_a_number_that_is_no_date_is_resolved() -> None:
 
     assert annotate("On Friday 3 friends came over.", datetime(2024, 10, 16))[1] == [
         "11 October 2024"
+    ]
+    assert annotate("We met on Monday, the 2 kids were sick.", datetime(2024, 10, 16))[1] == [
+        "14 October 2024"
     ]
 
 

@@ -135,3 +135,28 @@ def test_each_person_has_their_own_save_budget_in_a_shared_chat(
     assert save("ben", "Ben's car is in the garage.")["skipped"] == "budget"  # his own is spent
     # ben's private saves are none of ana's budget, nor her business
     assert save("ana", "Ana prefers the blue slide template.")["saved"] is True
+
+
+def test_a_persons_own_chat_keeps_one_budget_shared_saves_too(
+    db: Database, embedder: Embedder, client: httpx.Client
+) -> None:
+    """Per person in a shared chat, but one budget in a person's own chat: a shared save made
+    there counts against it (a per-person key there doubled the turn's budget)."""
+    t = tenant(db)
+    memory = Memory(t.store, db=db, embedder=embedder)
+    memory.add_person("ana")
+    memory.write_turns("ana-chat", [{"text": "Hi."}, {"text": "Let us plan."}], person="ana")
+
+    def save(text: str, person: str | None) -> Any:
+        res = client.post(
+            f"/v1/stores/{t.store}/records",
+            headers=t.auth(),
+            json={"category": "fact", "context": text, "confidence": 8, "person": person,
+                  "chat": "ana-chat", "turn_seq": 2},
+        )  # fmt: skip
+        assert res.status_code in (200, 201), res.text
+        return res.json()
+
+    assert save("Ana's salary review is in March.", "ana")["saved"] is True
+    assert save("The team offsite is in Porto.", None)["saved"] is True
+    assert save("Ana's car is in the garage.", "ana")["skipped"] == "budget"

@@ -21,6 +21,9 @@ def _gender(name: str) -> str:
         ("He is kind.", ["My brother cooks.", "My dad came too."], "My dad is kind."),
         # a man named beside a sister: "she" is still the sister
         ("She loved it.", ["My sister met Sam there."], "My sister loved it."),
+        # a possessive: the relative's
+        ("His name is Pedro.", ["My fiancé eats everything."], "My fiancé's name is Pedro."),
+        ("Her flight lands at 6.", ["My sister is visiting."], "My sister's flight lands at 6."),
     ],
 )  # fmt: skip
 def test_the_relative_the_speaker_named(sentence: str, before: list[str], meant: str) -> None:
@@ -36,6 +39,8 @@ def test_the_relative_the_speaker_named(sentence: str, before: list[str], meant:
         ("They are great.", ["My sister came."]),  # only she or he
         ("My sister is great.", ["My mum came."]),  # no pronoun to put
         ("She is great.", []),
+        # a relative's someone: she may be either
+        ("She said Mia is doing well.", ["My sister came.", "My daughter's teacher called."]),
     ],
 )
 def test_left_as_said_when_it_is_not_clear(sentence: str, before: list[str]) -> None:
@@ -54,6 +59,9 @@ def test_left_as_said_when_it_is_not_clear(sentence: str, before: list[str]) -> 
         # no one thing asked of: as said
         ("It's great.", "How was the trip?", "It's great."),
         ("It's raining.", "Is it sunny there?", "It's raining."),
+        # a word about the thing, no value of the kind asked
+        ("It's shut on Mondays.", "Is the cafe open on Sundays?", "It's shut on Mondays."),
+        ("It's been a year.", "Is your sister still in Kyoto?", "It's been a year."),
         ("Yes, we did.", "Is your dog a labrador?", "Yes, we did."),
     ],
 )  # fmt: skip

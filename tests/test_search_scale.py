@@ -216,25 +216,34 @@ def test_a_named_days_turns_beside_many_nearer_ones(big: Database, embedder) -> 
         assert not day & (found("ana") | found(None))
 
 
-def test_a_small_store_is_read_exactly_a_big_one_by_its_index(big: Database, embedder) -> None:
+def test_a_small_store_is_read_exactly_a_big_one_by_its_index(
+    big: Database, embedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A store of at most EXACT_ROWS rows of a kind is scanned exactly (its rows by store):
     beside a big store the table-wide HNSW scan visited MAX_SCAN_TUPLES of the big store's rows
     before it gave up (LoCoMo's six stores beside a million turns: search p95 31.4 -> 27.9 ms).
-    A big store's nearest still come from the HNSW scan first."""
-    from memory_pipelines.store.search_sql import KINDS, statement
+    A big store's nearest still come from the HNSW scan first. Read as `candidates` runs it."""
+    from memory_pipelines.store import search_sql
 
     qvec = embedder.embed_one(QUESTION)
+    made: dict[str, str] = {}
+
+    def statement(kind: str, *args: Any, **kwargs: Any) -> str:
+        made[kind] = search_sql.statement(kind, *args, **kwargs)
+        return made[kind]
+
+    monkeypatch.setattr(search_db, "statement", statement)
 
     def plan(store: str) -> str:
-        with big.connection() as conn, conn.transaction():
+        with big.connection() as conn:
+            search_db.candidates(conn, ["turn"], store, QUESTION, qvec, None, 30)
             found = search_db.words(conn, ["turn"], store, QUESTION, None, 30)
-            small = found.rows[KINDS["turn"].table] <= search_db.EXACT_ROWS
-            sql = statement("turn", "turn" in found.indexed, False, small=small)
             params = search_db._params(store, QUESTION, qvec, None, 30, (), None)
             params |= search_db._lex(found, "turn")
-            caps = search_db.capabilities(conn)
-            conn.execute(f"SELECT {search_db.scan_settings(caps)}", params)
-            rows = conn.execute("EXPLAIN " + sql, params).fetchall()
+            with conn.transaction():
+                caps = search_db.capabilities(conn)
+                conn.execute(f"SELECT {search_db.scan_settings(caps)}", params)
+                rows = conn.execute("EXPLAIN " + made["turn"], params).fetchall()
         return "\n".join(str(next(iter(r.values()))) for r in rows)
 
     small, large = plan("small"), plan("big")

@@ -81,6 +81,7 @@ def save_item(
         for name, value in (("turn_seq", turn_seq), ("from_seq", from_seq), ("to_seq", to_seq)):
             if value is not None:
                 raise ValidationError(name, "needs chat: the conversation the turn is in")
+    owner = None  # the chat's person (None: a shared chat, or no chat)
     if chat is not None:
         with db.connection() as conn:
             owner = turns_db.get_chat(conn, store_id, chat).person_id
@@ -127,7 +128,10 @@ def save_item(
             )
             if chat_id is not None and turn_seq is not None:
                 budget = stores_db.get_settings(conn, store_id).save_policy.budget_per_turn
-                if not turns_db.take_budget(conn, chat_id, turn_seq, budget, parsed.person):
+                # a person's chat is one budget, shared saves made there too; a shared
+                # chat's is per person, so nobody's saves are counted against another's
+                whose = parsed.person or owner
+                if not turns_db.take_budget(conn, chat_id, turn_seq, budget, whose):
                     raise _Skip("budget")
             if dedup:
                 result = save_deduplicated(conn, store_id, parsed, embedding, models, prov)

@@ -82,7 +82,10 @@ def corrections_made(
     own = sentence_kinds.sentences(turn.text)
     for n, sentence in enumerate(own):
         fix, fixed = correction(sentence), repair(sentence)
-        again = restated(sentence) if fix is None and fixed is None else None
+        # the first sentence answering another speaker's question is an answer, whatever
+        # apology it ends with ("How old?" "They're 7 and 9, sorry.")
+        answering = n == 0 and i > 0 and _asks_me(window[i - 1], turn)
+        again = restated(sentence, not answering) if fix is None and fixed is None else None
         if fix is None and fixed is None and again is None:
             continue
         earlier = [(s, t) for t in window[:i] for s in sentence_kinds.sentences(t.text)]
@@ -117,6 +120,12 @@ def corrections_made(
             # its question (answered)
             out.append((fixed[0], policy.category_for(fixed[0], turn.role), turn))
     return out
+
+
+def _asks_me(before: WindowTurn, turn: WindowTurn) -> bool:
+    """Whether the turn before is another speaker's, ending with a question."""
+    other = (before.speaker or before.role) != (turn.speaker or turn.role)
+    return other and before.text.rstrip().endswith("?")
 
 
 # The words a correction points back with: no part of what it is about.

@@ -69,6 +69,8 @@ _WISH = rx(
     r"^\W*(?:i|we)\s+(?:really\s+|truly\s+|just\s+|so\s+)?hope\s+(?:that\s+)?"
     r"(?:you|your|he|she|they|it|things|everything|all)\b"
 )
+# "I hope it doesn't rain at my wedding on Saturday": the speaker's own thing, a fact of theirs.
+_MINE = re.compile(r"\b(?:my|our)\b", re.IGNORECASE)
 _OUTCOME = rx(
     r"\b(?:will|'ll|would|'d|can|could|is going to|are going to|gonna)\b|\b(?:made|make|makes) "
     r"(?:a |an |the )?(?:\w+ )?(?:difference|impact)\b|\bpay(?:s)? off\b|\bworth it\b"
@@ -90,6 +92,6 @@ def aside(sentence: str) -> str | None:
     sure = _SURE.match(sentence)
     if sure and _OUTCOME.search(sure.group("rest")):
         return "guess"
-    if _WISH.match(sentence):
+    if _WISH.match(sentence) and not _MINE.search(sentence):
         return "wish"
     return None

@@ -118,7 +118,7 @@ _CUE = re.compile(
     re.IGNORECASE,
 )
 # The cue said after the value: "He's five actually", "It's 7:40, sorry".
-_CUE_AFTER = re.compile(r"[\s,;]+(?:actually|sorry|my bad|my mistake|oops)\W*$", re.IGNORECASE)
+_CUE_AFTER = re.compile(r"[,;]?\s*\b(?:actually|sorry|my bad|my mistake|oops)\W*$", re.IGNORECASE)
 _SAID_WRONG = re.compile(
     r"^(?:i|we) (?:had|got) (?:it|that|this|them|those|the \w+) (?:all )?wrong$"
     r"|^(?:i|we) (?:always |keep |must have )?mix(?:ed|ing)? (?:it|them|those|these|the two) up$",
@@ -130,14 +130,17 @@ _POINTS_BACK = re.compile(
 _CLAUSE = re.compile(r"\s*[,;:–—]\s+|\s+-\s+")
 
 
-def restated(sentence: str) -> tuple[str, list[str]] | None:
+def restated(sentence: str, cue_after: bool = True) -> tuple[str, list[str]] | None:
     """(the clause that gives it, the values in it) of a correction that says its new value
     only: "Sorry, I had it wrong, it leaves at 7:40" -> ("it leaves at 7:40", ["7:40"]); the
     values are numbers and dates, the kinds a value said wrong is of. None for any other
     sentence; the sentence it puts right is for the caller to find (repair_earlier)."""
     cue = _CUE.match(sentence)
     body = sentence[cue.end() :] if cue else sentence
-    after = _CUE_AFTER.search(body)
+    # only the sentence's end is read: a search of the whole from every comma or space of a
+    # long run was quadratic (100k characters: 300 s)
+    tail = max(len(body) - 40, 0)
+    after = _CUE_AFTER.search(body, tail) if cue_after else None
     body = body[: after.start()] if after else body
     cue = cue or after
     clauses = [c.strip(" .!") for c in _CLAUSE.split(body) if c.strip(" .!")]

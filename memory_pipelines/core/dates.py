@@ -120,7 +120,7 @@ def _ahead(before: str) -> bool:
 # A weekday with its own date after it ("on Friday the 14th", "on Monday, March 9", "next
 # Tuesday, 3 June"): the text says which day; the weekday is no relative phrase to resolve.
 _OWN_DATE = re.compile(
-    r",?\s+(?:(?:the\s+)?\d{1,2}(?:st|nd|rd|th)\b|the\s+\d{1,2}\b"
+    r",?\s+(?:(?:the\s+)?\d{1,2}(?:st|nd|rd|th)\b|the\s+\d{1,2}(?=\s*(?:[,.;!?]|$))"
     rf"|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{MONTH_RX})\b"
     rf"|(?:{MONTH_RX})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?\b)",
     re.IGNORECASE,
@@ -182,9 +182,7 @@ _DUE_END = re.compile(
 
 # "by the 15th" (a day of this month, or of the next once it has passed); "in two weeks",
 # "within 3 days" (counted from the day it was said).
-_DUE_DAY = re.compile(
-    rf"\b(?:by|before|on|until|due)\s+{_A_WEEKDAY}the\s+(\d{{1,2}})(?:st|nd|rd|th)\b", re.I
-)
+_DUE_DAY = re.compile(r"\b(?:by|before|on|until|due)\s+the\s+(\d{1,2})(?:st|nd|rd|th)\b", re.I)
 _DUE_IN = re.compile(
     rf"\b(?:in|within)\s+(\d{{1,2}}|{'|'.join(_NUM)})\s+(day|week|month)s?\b", re.I
 )
@@ -220,6 +218,20 @@ def _next_date(month: int, day_of_month: int, said_at: datetime) -> datetime | N
     return None
 
 
+_OWN_DAY = re.compile(r",?\s+the\s+(\d{1,2})(?:st|nd|rd|th)\b", re.IGNORECASE)
+
+
+def _day_of_month(day: int, said_at: datetime) -> datetime | None:
+    """The next such day of a month on or after when it was said: this month's or the next's
+    that has one."""
+    for ahead in range(3):
+        start = _month_shift(said_at.replace(day=1), ahead)
+        when = _next_date(start.month, day, start)
+        if when is not None and when >= said_at:
+            return when
+    return None
+
+
 def due_date(text: str, said_at: datetime) -> datetime | None:
     """When a promise is due, if the text says it: a date ("by June 10", "by 10 June"), a
     weekday, tomorrow or tonight, or the end of the day, week or month."""
@@ -227,15 +239,6 @@ def due_date(text: str, said_at: datetime) -> datetime | None:
     if m:
         month = _month_number(m.group(1) or m.group(4))
         return _next_date(month, int(m.group(2) or m.group(3)), said_at)
-    m = _DUE_DAY.search(text)
-    if m:
-        day = int(m.group(1))
-        for ahead in range(3):  # this month or the next that has such a day
-            start = _month_shift(said_at.replace(day=1), ahead)
-            when = _next_date(start.month, day, start)
-            if when is not None and when >= said_at:
-                return when
-        return None
     m = _DUE.search(text)
     if m:
         word = (m.group(1) or m.group(2)).lower()
@@ -243,10 +246,16 @@ def due_date(text: str, said_at: datetime) -> datetime | None:
             return _end_of_day(said_at)
         if word == "tomorrow":
             return _end_of_day(said_at + timedelta(days=1))
+        own = _OWN_DAY.match(text, m.end())  # "by Tuesday the 14th": the date said decides
+        if own:
+            return _day_of_month(int(own.group(1)), said_at)
         ahead = (_WEEKDAYS.index(word) - said_at.weekday()) % 7 or 7
         if re.match(r"\s+next week\b", text[m.end() :], re.IGNORECASE):  # "Friday next week"
             ahead = 7 - said_at.weekday() + _WEEKDAYS.index(word)
         return _end_of_day(said_at + timedelta(days=ahead))
+    m = _DUE_DAY.search(text)
+    if m:
+        return _day_of_month(int(m.group(1)), said_at)
     m = _DUE_IN.search(text)
     if m:
         n = _NUM.get(m.group(1).lower()) or int(m.group(1))

@@ -21,6 +21,7 @@ from memory_pipelines.core.chat_asides import aside
 from memory_pipelines.core.promises import bookkeeping
 from memory_pipelines.core.sentence_clauses import without_chat_time, without_mood_clause
 from memory_pipelines.core.sentence_forms import (
+    SUBJECT_FIRST,
     is_mood,
     with_subject,
     without_opener,
@@ -140,7 +141,8 @@ def durable_parts(
         sentence = without_picture_frame(without_opener(sentence))
         sentence = with_subject(without_mood_clause(sentence, about_somebody))
         asked = _KEEP_THAT.match(sentence)  # "Remind me that my passport expires in May"
-        if asked and len(sentence[asked.end() :].split()) >= 2:
+        # a statement with its subject follows, not a thing ("Remember that guy from the gym?")
+        if asked and SUBJECT_FIRST.match(sentence, asked.end()):
             fact = sentence[asked.end() :].rstrip()
             fact = fact[:-1].rstrip() + "." if fact.endswith("?") else fact  # "Can you ...?"
             sentence = fact[:1].upper() + fact[1:]

@@ -34,7 +34,8 @@ _RELATIVE = re.compile(
     rf"(?:(?P<she>{_SHE})|(?P<he>{_HE}))(?:\s+(?P<name>(?-i:[A-Z][a-z]+)))?)\b",
     re.IGNORECASE,
 )
-_OPENS = re.compile(r"^(?P<lead>\W*)(?P<pronoun>she|he)\b", re.IGNORECASE)
+_OPENS = re.compile(r"^(?P<lead>\W*)(?P<pronoun>she|he|his|her)\b", re.IGNORECASE)
+_GENDER = {"she": "she", "her": "she", "he": "he", "his": "he"}
 # A name said beside the relative (not the relative's own, not a sentence's first word) could be
 # whom the pronoun means.
 _NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]{2,}\b")
@@ -43,19 +44,22 @@ _NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]{2,}\b")
 def who_is_meant(
     sentence: str, before: Sequence[str], pronoun_of: Callable[[str], str] | None = None
 ) -> str:
-    """The sentence with an opening "she" or "he" put as the relative the speaker named in
-    the nearest of their sentences `before` it (oldest first) that names one; unchanged when
-    none, or it is not clear which. `pronoun_of` (a name's she, he or they): a name beside
-    the relative counts only when it may be a person of the pronoun's gender (a place is
-    "they"); without it, every name does."""
+    """The sentence with an opening "she" or "he" (or "her", "his": the relative's) put as the
+    relative the speaker named in the nearest of their sentences `before` it (oldest first)
+    that names one; unchanged when none, or it is not clear which. `pronoun_of` (a name's
+    she, he or they): a name beside the relative counts only when it may be a person of the
+    pronoun's gender (a place is "they"); without it, every name does."""
     m = _OPENS.match(sentence)
     if m is None:
         return sentence
-    gender = m.group("pronoun").lower()
+    pronoun = m.group("pronoun").lower()
+    gender = _GENDER[pronoun]
     for text in reversed(before):
         relatives = list(_RELATIVE.finditer(text))
         if not relatives:
             continue
+        if any(text[r.end() : r.end() + 2] in ("'s", "’s") for r in relatives):
+            return sentence  # "My daughter's teacher called": she may be the teacher
         same = {r.group("phrase") for r in relatives if r.group(gender)}
         own = {r.group("name") for r in relatives if r.group("name")}
         others = {
@@ -66,7 +70,8 @@ def who_is_meant(
         if len(same) != 1 or others:
             return sentence
         rest = sentence[m.end() :]
-        return f"{m.group('lead')}My {same.pop()}{rest}"
+        whose = "'s" if pronoun in ("his", "her") else ""  # "His name is Pedro"
+        return f"{m.group('lead')}My {same.pop()}{whose}{rest}"
     return sentence
 
 
@@ -87,6 +92,25 @@ def what_it_is(sentence: str, question: str) -> str:
     m, asked = _IT_IS.match(sentence), _ASKED.match(question.strip())
     if m is None or asked is None:
         return sentence
+    # the answer gives a value of the kind asked ("still 12 Oak Lane" / "5 Birch Road now"), not
+    # a word about it ("It's closed on Mondays", "It's been a year", "It's complicated")
+    kind = _kind(sentence[m.end() :])
+    if not kind or kind != _kind(question.strip()[asked.end() :]):
+        return sentence
     det = "My" if asked.group("det").lower() == "your" else "The"
     verb = "was" if m.group(0).lower().rstrip().endswith("was") else "is"
     return f"{m.group('lead')}{det} {asked.group('what')} {verb} {sentence[m.end() :]}"
+
+
+_VALUE_START = re.compile(
+    r"^(?:(?:still|now|currently)\s+)?(?:(?P<number>\d)|(?P<article>an?)\b|(?P<place>on|in|at)\b"
+    r"|(?P<name>(?-i:[A-Z])))",
+    re.IGNORECASE,
+)
+
+
+def _kind(text: str) -> str:
+    """What a value opens with: a number, an article, a preposition of time or place, a name;
+    "" for anything else."""
+    m = _VALUE_START.match(text.strip())
+    return next((k for k, v in m.groupdict().items() if v), "") if m else ""

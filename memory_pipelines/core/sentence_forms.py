@@ -104,7 +104,7 @@ _LABEL = re.compile(
 # What follows a label when it is a statement with its subject: "the spare key is ...", "my
 # dentist appointment is ...", "I'm allergic ...". "Renew the car insurance" is an instruction
 # the label says whose it is, and keeps it.
-_SUBJECT_FIRST = re.compile(
+SUBJECT_FIRST = re.compile(
     r"(?:the|a|an|my|our|his|her|their|its|this|that|these|those|i|i'm|i've|i'll|i'd|we|we're|"
     r"he|he's|she|she's|they|they're|it|it's|there|there's)\b",
     re.IGNORECASE,
@@ -116,7 +116,7 @@ def without_label(sentence: str) -> str:
     the spare key is under the blue pot" -> "The spare key is under the blue pot"), when what
     follows is a statement with its subject."""
     m = _LABEL.match(sentence)
-    if m is None or not _SUBJECT_FIRST.match(sentence, m.end()):
+    if m is None or not SUBJECT_FIRST.match(sentence, m.end()):
         return sentence
     rest = sentence[m.end() :]
     return rest[:1].upper() + rest[1:]

@@ -149,8 +149,9 @@ _INSTRUCTION = _rx(
     r"include|call|email|ask)\b|^\W*no \w+ (?:in|for|on|before|after|during|past|until)\b|"
     # a cap said with its amount ("three bullets max", "once a week max", "max £150"); not a
     # name ("my dog Max had surgery")
-    r"\bmax\b(?=\s*[£$€\d])|(?:\d\S*|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|"
-    r"twenty|fifty|hundred|thousand|grand|once|twice))(?:\s+[\w%]+){0,2}\s+max\b|\bat most\b|"
+    r"\bmax\b(?=\s*[£$€\d])|(?:\b\d[\w.,%]{0,12}|\b(?:one|two|three|four|five|six|seven|eight|"
+    r"nine|ten|twenty|fifty|hundred|thousand|grand|once|twice))"
+    r"(?:\s+(?!(?:called|named|and|is|was)\b)[\w%]+){0,2}\s+max\b|\bat most\b|"
     r"\bwhen(?:ever)? you (?:recommend|suggest|write|draft|give|send|book|plan|make|reply|answer|"
     r"explain|quote|list|show)\b|"
     # an instruction with a general scope or a contrast, its topic perhaps put first: "Use tabs,

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from memory_pipelines.core.judge_lexicon import RELATIONS
 from memory_pipelines.core.past_tense import NOT_PAST
 
 PRONOUNS = {
@@ -176,8 +177,6 @@ def third_person(text: str, speaker: str, pronoun: str = "they", group: bool = F
                 if low == "i'd" and _had(tokens[k + 1 :]):
                     one = many = "had"
                 out.append(f"{who} {many if who == 'they' else one}")
-                # "Lena is allergic ... and carries", as after "I wish"; "will come and help"
-                agreed = low in ("i'm", "i've")
             else:
                 out.append(who)
                 # "Caroline wishes", "they were"; not "Buddy and Andrew have": a subject of two,
@@ -227,8 +226,16 @@ _NO_VERBS = frozenset([
 # fmt: on
 # "My sister and I": the speaker first, so the name opens the subject ("Lena and her sister",
 # not "Lena's sister and she"); the verb after the two stays plural.
+# Only a person or a pet of the speaker's makes a subject of two ("My knee hurts and I can't run"
+# is two clauses): a relation word (judge_lexicon.RELATIONS, plural too), perhaps an adjective
+# before it and a name after it.
+_GROUPS = ("team", "family", "crew", "band")
+_RELATION = "|".join(
+    sorted((re.escape(w) + "s?" for w in {*RELATIONS, *_GROUPS}), key=len, reverse=True)
+)
 _ANOTHER_AND_I = re.compile(
-    r"\b(?P<my>[Mm]y)\s+(?P<who>(?:[\w'-]+\s+){0,2}?[\w'-]+)\s+and\s+I\b(?!['’])"
+    rf"\b(?P<my>[Mm]y)\s+(?P<who>(?:[a-z-]+\s+)?(?:{_RELATION})(?:\s+[A-Z][a-z]+)?)"
+    r"\s+and\s+I\b(?!['’])"
 )
 
 

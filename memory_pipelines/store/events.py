@@ -12,10 +12,9 @@ from psycopg import sql
 from psycopg.rows import DictRow, class_row, dict_row
 from psycopg.types.json import Jsonb
 
-from memory_pipelines.core.listing import HIDDEN_WRITER
 from memory_pipelines.core.types import Event
 from memory_pipelines.store.db import Conn
-from memory_pipelines.store.visibility import NAMED_ACTOR, reader_sees
+from memory_pipelines.store.visibility import ACTOR_PARAMS, actor_as_read, reader_sees
 
 # An event appended: (store_id, kind, item_id, actor, payload, chat_person_id). A unique index
 # keeps some once per item (an `overdue`): the second is not written. chat_person_id: whose
@@ -33,13 +32,12 @@ CHANNEL = "memory_events"  # what the database NOTIFYs on commit (see 008_feed_j
 # event names it as HIDDEN_WRITER (store/visibility.actor_seen), as the record does. Whose chat
 # it was is kept on the event when it is written (021): the record may be deleted since.
 _READ = sql.SQL(
-    "SELECT {}, CASE WHEN NOT %(everyone)s AND actor LIKE ANY(%(named)s)"
-    " AND chat_person_id IS NOT NULL AND chat_person_id IS DISTINCT FROM %(reader)s"
-    " THEN %(hidden)s ELSE actor END AS actor"
+    "SELECT {}, {} AS actor"
     " FROM events WHERE store_id = %(store)s AND event_id > %(after)s AND {}"
     " ORDER BY event_id LIMIT %(batch)s"
 ).format(
     sql.SQL(", ").join(sql.Identifier(f) for f in Event.model_fields if f != "actor"),
+    sql.SQL(actor_as_read("actor", "chat_person_id")),
     sql.SQL(reader_sees()),
 )
 
@@ -95,9 +93,7 @@ def read_events(conn: Listener, params: dict[str, Any], after: int) -> list[Even
     """Events of the store after `after`, oldest first, at most params' batch, as the reader
     of reader_params sees them."""
     with conn.cursor(row_factory=class_row(Event)) as cur:
-        named = [f"{prefix}%" for prefix in NAMED_ACTOR]
-        query = {**params, "after": after, "hidden": HIDDEN_WRITER, "named": named}
-        return cur.execute(_READ, query).fetchall()
+        return cur.execute(_READ, {**params, **ACTOR_PARAMS, "after": after}).fetchall()
 
 
 def wait_for_store(conn: Listener, store_id: str, seconds: float) -> None:

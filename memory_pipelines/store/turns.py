@@ -323,9 +323,10 @@ def in_history(conn: Conn, store_id: str, text: str, person: str | None) -> bool
 
 
 def take_budget(conn: Conn, chat_id: int, seq: int, budget: int, person: str | None) -> bool:
-    """Count one save for `person` (None: a shared record) against the turn's budget
-    (turn_saves); False when the budget is spent. Each person of a shared chat has a budget of
-    their own, and the shared records one: another person's saves are none of theirs."""
+    """Count one save against `person`'s budget for the turn (turn_saves; None: the shared
+    one); False when it is spent. In a shared chat each person has a budget of their own and
+    the shared records one, so another person's saves are none of theirs; the caller names a
+    person's own chat's person for every save made there (one budget, as before 022)."""
     if budget < 1:
         return False
     row = conn.execute(

@@ -7,17 +7,17 @@ from typing import Any
 from psycopg import sql
 from psycopg.types.json import Jsonb
 
-from memory_pipelines.core.listing import HIDDEN_WRITER
 from memory_pipelines.core.types import Item, ItemSnapshot, ItemVersion
 from memory_pipelines.errors import NotFound
 from memory_pipelines.store.db import Conn
 from memory_pipelines.store.events import INSERT
 from memory_pipelines.store.rows import fetch_all
 from memory_pipelines.store.visibility import (
+    ACTOR_PARAMS,
     EVERYONE,
-    NAMED_ACTOR,
     Everyone,
     Reader,
+    actor_as_read,
     actor_seen,
     reader_params,
     reader_sees,
@@ -81,15 +81,14 @@ _HISTORY = sql.SQL(
     "  AND l.link_type = 'supersedes' AND {})"
     # The actor of a version written in a person's chat other than the record's own is that
     # chat's: hidden from other readers (the record's own chat is redact_items' to judge).
-    " SELECT {}, CASE WHEN NOT %(everyone)s AND v.actor LIKE ANY(%(named)s)"
-    "   AND v.chat_person_id IS DISTINCT FROM %(reader)s AND v.chat_person_id IS NOT NULL"
-    "   THEN %(hidden)s ELSE v.actor END AS actor"
+    " SELECT {}, {} AS actor"
     " FROM item_versions v JOIN chain USING (item_id)"
     " WHERE v.store_id = %(store)s AND {}"
     " ORDER BY v.changed_at, v.version_id"
 ).format(
     sql.SQL(reader_sees("n.person_id")),
     sql.SQL(", ").join(sql.Identifier("v", f) for f in ItemVersion.model_fields if f != "actor"),
+    sql.SQL(actor_as_read("v.actor", "v.chat_person_id")),
     sql.SQL(reader_sees("(v.snapshot->>'person_id')")),
 )
 
@@ -100,9 +99,8 @@ def history(
     """Every version of the fact the item belongs to: the item, those it superseded and those
     that superseded it, oldest first; a reader sees only the versions of items visible to
     them, each with hidden references taken out."""
-    params = {"id": item_id, "store": store_id, **reader_params(reader)}
-    named = {"named": [f"{a}%" for a in NAMED_ACTOR], "hidden": HIDDEN_WRITER}
-    rows = fetch_all(conn, ItemVersion, _HISTORY, params | named)
+    params = {"id": item_id, "store": store_id, **reader_params(reader), **ACTOR_PARAMS}
+    rows = fetch_all(conn, ItemVersion, _HISTORY, params)
     if not any(r.item_id == item_id for r in rows):
         raise NotFound(f"memory item {item_id} does not exist in store {store_id!r}")
     if isinstance(reader, Everyone):

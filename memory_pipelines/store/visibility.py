@@ -119,6 +119,21 @@ def redact_item(record: R, seen: set[Ref]) -> R:
 NAMED_ACTOR = ("key ", "account ")
 
 
+# The parameters of actor_as_read's SQL, beside reader_params'.
+ACTOR_PARAMS: dict[str, Any] = {"named": [f"{a}%" for a in NAMED_ACTOR], "hidden": HIDDEN_WRITER}
+
+
+def actor_as_read(actor: str, chat_person: str) -> str:
+    """SQL: the `actor` column as the reader sees it (reader_params and ACTOR_PARAMS): a key or
+    an account that wrote in a person's chat (`chat_person`, a fixed column) other than the
+    reader's is HIDDEN_WRITER."""
+    return (
+        f"CASE WHEN NOT %(everyone)s AND {actor} LIKE ANY(%(named)s)"
+        f" AND {chat_person} IS NOT NULL AND {chat_person} IS DISTINCT FROM %(reader)s"
+        f" THEN %(hidden)s ELSE {actor} END"
+    )
+
+
 def actor_seen(actor: str, chat_hidden: bool) -> str:
     """The actor of a version or an event as the reader may see it."""
     return HIDDEN_WRITER if chat_hidden and actor.startswith(NAMED_ACTOR) else actor
