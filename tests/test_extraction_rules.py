@@ -65,6 +65,10 @@ SAID = datetime(2024, 5, 1, 10)  # a Wednesday
         ("I want to go and see it, but I'll come and help first.", "Lena", "she",
          "Lena wants to go and see it, but she will come and help first."),
         ("I've decided to quit and travel.", "Lena", "she", "Lena has decided to quit and travel."),
+        # a verb after "and" in another subject's clause is theirs
+        ("I love how they can fly around and explore.", "Audrey", "she",
+         "Audrey loves how they can fly around and explore."),
+        ("I love it and want more.", "Audrey", "she", "Audrey loves it and wants more."),
         # "my" and a thing is no subject of two
         ("My knee hurts and I can't run.", "Lena", "she", "Lena's knee hurts and she can't run."),
     ],

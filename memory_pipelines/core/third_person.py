@@ -164,6 +164,8 @@ def third_person(text: str, speaker: str, pronoun: str = "they", group: bool = F
                 out.append(said)
                 agreed = said != tok  # not after a modal or a past: "can be ... and take"
                 continue
+        if low in _NEW_CLAUSE:
+            agreed = False  # "loves how they can fly and explore": their verbs, not the speaker's
         if low == "to" and agreed and _next_word(tokens, k) in _COORDINATED:
             infinitive = True  # "wants to go and see it": the verb after "and" is "see" too
         if low == "and" and agreed and not infinitive and _next_word(tokens, k) in _COORDINATED:
@@ -217,6 +219,8 @@ def third_person(text: str, speaker: str, pronoun: str = "they", group: bool = F
     return _capitalise_sentences("".join(out))
 
 
+# Words that open a clause of another subject: a verb after "and" there is not the speaker's.
+_NEW_CLAUSE = frozenset(["they", "he", "she", "we", "who", "which", "how", "what", "when", "where"])
 # Words after a subject that are never its verb ("I and my team won": no "ands").
 # fmt: off
 _NO_VERBS = frozenset([
