@@ -84,7 +84,7 @@ def corrections_made(
         fix, fixed = correction(sentence), repair(sentence)
         # the first sentence answering another speaker's question is an answer, whatever
         # apology it ends with ("How old?" "They're 7 and 9, sorry.")
-        answering = n == 0 and i > 0 and _asks_me(window[i - 1], turn)
+        answering = n == 0 and question_before(window, i) is not None
         again = restated(sentence, not answering) if fix is None and fixed is None else None
         if fix is None and fixed is None and again is None:
             continue
@@ -122,12 +122,6 @@ def corrections_made(
     return out
 
 
-def _asks_me(before: WindowTurn, turn: WindowTurn) -> bool:
-    """Whether the turn before is another speaker's, ending with a question."""
-    other = (before.speaker or before.role) != (turn.speaker or turn.role)
-    return other and before.text.rstrip().endswith("?")
-
-
 # The words a correction points back with: no part of what it is about.
 _POINTERS = frozenset(["it's", "that's", "they're", "he's", "she's"])
 
@@ -148,21 +142,32 @@ def _put_right(clause: str, values: list[str], said: list[str]) -> tuple[int, st
     return None
 
 
+def question_before(window: Sequence[WindowTurn], i: int) -> tuple[WindowTurn, str] | None:
+    """The turn just before this one, when another speaker's, and the question it ends with;
+    None when there is no such question."""
+    turn, before = window[i], window[i - 1] if i else None
+    if before is None or (before.speaker or before.role) == (turn.speaker or turn.role):
+        return None
+    asked = sentence_kinds.sentences(before.text)
+    if not asked or not asked[-1].rstrip().endswith("?"):
+        return None
+    return before, asked[-1]
+
+
 def answered(window: Sequence[WindowTurn], i: int) -> str:
     """A short answer with the question of the turn before, another speaker's, both quoted
     as said; "" when the turn is no such answer."""
-    turn, before = window[i], window[i - 1] if i else None
-    if before is None or (before.speaker or before.role) == (turn.speaker or turn.role):
+    turn, asked = window[i], question_before(window, i)
+    said = sentence_kinds.sentences(turn.text)
+    if asked is None or not said:
         return ""
-    asked, said = sentence_kinds.sentences(before.text), sentence_kinds.sentences(turn.text)
-    if not asked or not said:
-        return ""
+    before, question = asked
     answer = repair(said[0])
     reply = answer[0] if answer and not answer[1].bare else said[0]
-    if not answer_asked(reply, asked[-1], turn.role, (before.who, turn.who)):
+    if not answer_asked(reply, question, turn.role, (before.who, turn.who)):
         return ""
     # both as said, in quotes: the question's "you" is the one answering, its "I" the asker
-    return f'Asked "{asked[-1]}", {turn.who} said: "{reply}"'
+    return f'Asked "{question}", {turn.who} said: "{reply}"'
 
 
 def is_stale(sentence: str, stale: set[str]) -> bool:

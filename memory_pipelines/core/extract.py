@@ -14,7 +14,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from memory_pipelines.core import policy, policy_model, sentence_kinds
-from memory_pipelines.core.across_turns import answered, corrections_made, is_stale
+from memory_pipelines.core.across_turns import (
+    answered,
+    corrections_made,
+    is_stale,
+    question_before,
+)
 from memory_pipelines.core.antecedents import POINTS_BACK
 from memory_pipelines.core.corrections import correction, repair
 from memory_pipelines.core.dates import annotate
@@ -98,17 +103,6 @@ _FRAGMENT = re.compile(
 def _fragment(sentence: str) -> bool:
     """Whether a kept sentence is only a time or a place, said in answer (short, no clause)."""
     return len(sentence.split()) <= 6 and bool(_FRAGMENT.match(sentence))
-
-
-def _question_before(window: Sequence[WindowTurn], i: int) -> tuple[WindowTurn, str] | None:
-    """The turn just before this one and the question it ends with, when another speaker's."""
-    before = window[i - 1] if i else None
-    if before is None or (before.speaker or before.role) == (window[i].speaker or window[i].role):
-        return None
-    asked = sentence_kinds.sentences(before.text)
-    if not asked or not asked[-1].rstrip().endswith("?"):
-        return None
-    return before, asked[-1]
 
 
 def _said_before(window: Sequence[WindowTurn], turn: WindowTurn, sentence: str) -> list[str]:
@@ -201,7 +195,7 @@ def extract_window(
             group = about.role.lower() == "user" and bool(about.speaker)  # a named person's "we"
             plain = without_label(without_opener(sentence))
             plain = who_is_meant(plain, _said_before(window, about, sentence), pronoun_of)
-            question = _question_before(window, i) if about is turn else None
+            question = question_before(window, i) if about is turn else None
             answer = what_it_is(plain, question[1]) if question else plain
             answers, plain = answer != plain, answer
             told = for_the_speaker(plain) if speaker else plain
