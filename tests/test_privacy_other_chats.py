@@ -110,6 +110,37 @@ def test_a_supersede_said_in_alices_chat_names_no_key_to_bob(
     assert seen["history"]["superseded"] == seen["feed"]["supersede"] == key, seen
 
 
+def test_deleting_a_shared_record_written_in_alices_chat_names_no_key_to_bob(
+    client: httpx.Client, world: dict[str, Any]
+) -> None:
+    """The delete event hides the key as the create event did (it was recorded after the row
+    was gone, so nothing said whose chat the record was written in)."""
+    res = client.post(
+        f"/v1/stores/{world['t'].store}/records",
+        headers=world["writer"],
+        json={"category": "fact", "context": "The office wifi password is on the fridge door.",
+              "confidence": 8, "person": None, "chat": "alice-chat", "turn_seq": 1},
+    )  # fmt: skip
+    assert res.status_code == 201, res.text
+    item = int(res.json()["id"])
+    gone = client.delete(f"/v1/stores/{world['t'].store}/records/{item}", headers=world["writer"])
+    assert gone.status_code == 200, gone.text
+    key = f"key {world['writer_id']}"
+    feed = client.get(
+        f"/v1/stores/{world['t'].store}/events", params={"follow": "false"}, headers=world["bob"]
+    )
+    events = [json.loads(line[6:]) for line in feed.text.splitlines() if line.startswith("data:")]
+    bobs = {e["kind"]: e["actor"] for e in events if e["item_id"] == item}
+    assert set(bobs) == {"create", "delete"} and key not in bobs.values(), bobs
+    stores = client.get(
+        f"/v1/stores/{world['t'].store}/events",
+        params={"follow": "false"},
+        headers=world["t"].auth(),
+    )
+    events = [json.loads(line[6:]) for line in stores.text.splitlines() if line.startswith("data:")]
+    assert {e["kind"]: e["actor"] for e in events if e["item_id"] == item}["delete"] == key
+
+
 def test_each_person_has_their_own_save_budget_in_a_shared_chat(
     db: Database, embedder: Embedder, client: httpx.Client
 ) -> None:

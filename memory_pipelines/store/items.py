@@ -289,7 +289,9 @@ def delete_item(conn: Conn, store_id: str, item_id: int, actor: str) -> None:
         " WHERE store_id = %s AND %s = ANY(contested_with)",
         (item_id, store_id, item_id),
     )
-    conn.execute("DELETE FROM agent_memory_items WHERE item_id = %s", (item_id,))
+    # The event first, while the row is there: the events trigger reads from it whose chat the
+    # record was written in, and a person's chat hides the deleting key from other readers as
+    # it hid the writing one (recorded after, a delete named its writer to everyone).
     record_event(
         conn,
         store_id,
@@ -298,6 +300,7 @@ def delete_item(conn: Conn, store_id: str, item_id: int, actor: str) -> None:
         actor,
         {"category": item.category, "person_id": item.person_id},
     )
+    conn.execute("DELETE FROM agent_memory_items WHERE item_id = %s", (item_id,))
 
 
 _LIST = sql.SQL(
