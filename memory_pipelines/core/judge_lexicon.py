@@ -168,7 +168,11 @@ LEADING_ADVERBS = frozenset(
     )
 )
 
-WORD_RX = re.compile(r"[A-Za-zÀ-ÿ0-9£€$%+][\wÀ-ÿ'’+.&/%-]*[\wÀ-ÿ+%]|[A-Za-zÀ-ÿ0-9]")
+# A plural's possessive keeps its apostrophe ("Parents' anniversary": `bare` takes it off).
+WORD_RX = re.compile(
+    r"[A-Za-zÀ-ÿ][\wÀ-ÿ'’-]*s['’](?=\s)"
+    r"|[A-Za-zÀ-ÿ0-9£€$%+][\wÀ-ÿ'’+.&/%-]*[\wÀ-ÿ+%]|[A-Za-zÀ-ÿ0-9]"
+)
 # (suffix, replacement, letters that must remain)
 _SUFFIXES = (
     ("ies", "y", 2), ("ied", "y", 2), ("ying", "y", 2), ("ing", "", 3), ("ed", "", 3),
@@ -213,7 +217,9 @@ def words(text: str) -> list[str]:
 
 
 def bare(tok: str) -> str:
-    """tok without its possessive "'s" (a word never holds a line break)."""
+    """tok without its possessive: "'s", or a plural's apostrophe ("parents'")."""
+    if tok.endswith(("s'", "s’")):
+        return tok[:-1]
     return tok[:-2] if tok.endswith(("'s", "’s")) else tok
 
 

@@ -65,6 +65,8 @@ class Analysis:
     subject_stems: frozenset[str]  # content stems of the grammatical subject
     possessed: bool  # the subject is something of someone's ("Partner's surname")
     owners: frozenset[str]  # whose it is, when possessed ("Gabe's GP": gabe)
+    # every possessive of the subject but the user's ("Partner's sister": partner)
+    held_by: frozenset[str]
     predicate_stems: frozenset[str]  # content stems after the subject
     # ... of a clause of condition ("until it is retired"): not what the item states
     conditional: frozenset[str]
@@ -151,6 +153,9 @@ def analyse(
     owners = {entity_key(t) or bare(t).lower() for t in body[: max(split - 1, 0)] if bare(t) != t}
     if owners == {"user"}:
         subject.discard("user")
+        # "User's own wedding anniversary ...": nobody else is named, the thing is the user's.
+        if not subject:
+            subject.add("user")
     # "Partner's sister is vegan": the sister, someone of the partner's, not the partner.
     elif owners and subject - owners and all(map(is_relation, subject - owners)):
         subject -= owners
@@ -180,6 +185,7 @@ def analyse(
         subject_stems=content_stems(body[:split]),
         possessed=any(bare(t) != t for t in body[: max(split - 1, 0)]),
         owners=_named_owners(body[: max(split - 1, 0)], lead, case_names),
+        held_by=frozenset(owners - {"user"}),
         predicate_stems=content_stems(body[split:]),
         conditional=content_stems(w for m in CONDITION.finditer(text) for w in words(m.group())),
         entities=frozenset(entities),

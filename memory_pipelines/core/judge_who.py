@@ -80,6 +80,15 @@ def _identities(a: Analysis) -> frozenset[str]:
     return frozenset(out)
 
 
+def _held_apart(c: Analysis, e: Analysis, shared: frozenset[str]) -> bool:
+    """ "Partner's sister is vegan" beside "Sister is vegan", "Brother's dog" beside "Has a dog
+    called Rex": the same relation or pet word, one of it someone else's and the other the
+    user's own (or a third person's), unless the other names that someone too."""
+    if not shared - c.held_by - e.held_by or c.held_by == e.held_by:
+        return False
+    return not (c.held_by <= e.entities and e.held_by <= c.entities)
+
+
 def subject_conflict(c: Analysis, e: Analysis) -> bool:
     """Do the two items talk about different people, pets or things?"""
     # A thing without an owner ("Camera is ...", where a capitalised opener is at most a
@@ -98,6 +107,8 @@ def subject_conflict(c: Analysis, e: Analysis) -> bool:
         c_who, e_who = c.owners, frozenset({"user"})
     if not c_who or not e_who:
         return False
+    if _held_apart(c, e, c_who & e_who):
+        return True
     # "Partner Sam" and "Sam's mum": one name, two relations, two people.
     c_rel = {x for x in c_who if is_relation(x)}
     e_rel = {x for x in e_who if is_relation(x)}

@@ -1,0 +1,75 @@
+"""Whose a relative, a pet or a thing is, for the dedup judge: someone else's is never merged
+into the user's own (a fact would be lost), and the same owner named on both sides is one
+subject. Written by hand for the mechanism (core/judge_who._held_apart, judge_rules' owners,
+judge_lexicon.bare of a plural's possessive); none from the case sets."""
+
+from __future__ import annotations
+
+import pytest
+
+from memory_pipelines.core.judge_lexicon import words
+from memory_pipelines.core.judge_rules import analyse
+from memory_pipelines.models.embedder import Embedder, get_embedder
+from tests.judge_helpers import judge
+
+
+@pytest.fixture(scope="module")
+def embedder() -> Embedder:
+    return get_embedder()
+
+
+def test_a_plurals_possessive_is_read_as_one() -> None:
+    assert words("Parents' car is a Golf")[0] == "Parents'"
+    assert words("the twins’ nursery")[1] == "twins’"
+    assert words("Sister's bike") == ["Sister's", "bike"]
+    parents = analyse("Parents' car is a Golf")
+    assert parents.possessed and parents.held_by == {"parents"}
+    assert parents.tokens[0] == "parents"
+    # the user's own thing, said so: the user is its subject, held by nobody else
+    own = analyse("User's own wedding anniversary is 22 May")
+    assert own.subject == {"user"} and own.held_by == frozenset()
+    assert analyse("Partner's sister is vegan").held_by == {"partner"}
+
+
+@pytest.mark.parametrize(
+    ("candidate", "stored"),
+    [
+        ("Partner's sister is vegan", "Sister is vegan"),
+        ("Brother's dog is called Rex", "Has a dog called Rex"),
+        ("Mum's cat is a Siamese", "Cat is a Siamese"),
+        ("Tom's dog is a beagle", "Dog is a beagle"),
+        ("Partner's mum lives in Leeds", "Mum lives in Leeds"),
+        ("Parents' car is a Golf", "Car is a Golf"),
+        ("User's car is a Golf", "Brother's car is a Golf"),
+        (
+            "Parents' 40th wedding anniversary is on 22 May",
+            "User's own wedding anniversary is 22 May",
+        ),
+    ],
+)
+def test_someone_elses_is_not_the_users_own(
+    embedder: Embedder, candidate: str, stored: str
+) -> None:
+    d = judge(embedder, candidate, [stored])
+    assert d.action == "create", d.reason
+
+
+@pytest.mark.parametrize(
+    ("candidate", "stored", "action"),
+    [
+        ("Lena's dog is called Rex", "Lena has a dog called Rex", "merge"),
+        ("Lena's sister is vegan", "Lena's sister Mia is vegan", "merge"),
+        ("Brother's dog Rex died", "Brother has a dog called Rex", "supersede"),
+    ],
+)
+def test_the_same_owner_named_on_both_sides_is_one_subject(
+    embedder: Embedder, candidate: str, stored: str, action: str
+) -> None:
+    d = judge(embedder, candidate, [stored])
+    assert (d.action, d.target) == (action, 0), d.reason
+
+
+def test_a_neighbours_pet_is_not_the_users(embedder: Embedder) -> None:
+    for owner in ("Neighbour's", "Neighbours'"):
+        d = judge(embedder, f"{owner} dog barks at night", ["Dog barks at night"])
+        assert d.action == "create", (owner, d.reason)
