@@ -200,9 +200,28 @@ _SCOPE = _rx(
 _REASON = _rx(r"\bbecause\b|\bsince\b|\bso (?:that|we|i)\b")
 
 
+# Words whose full stop ends no sentence: titles before a name ("Dr. Halvorsen", "Mrs. Patel"),
+# "e.g." and "i.e." before an example. (A lone capital may be an initial or a grade: "got an
+# A. Mum was thrilled" ends there.)
+_NO_END = re.compile(
+    r"(?:\b(?:Mr|Mrs|Ms|Mx|Dr|Prof|St|Sr|Jr|Rev|Fr|Capt|Lt|Sgt|Col|Gen|Hon|Mt)"
+    r"|\b(?:vs|e\.g|i\.e|E\.g|I\.e))\.$"
+)
+_BREAK = re.compile(r"(?<=[.!?])\s+|\n+")
+
+
 def sentences(text: str) -> list[str]:
-    """Split a turn into sentences (and lines), the unit that sentence_kind labels."""
-    return [p.strip() for p in re.split(r"(?<=[.!?])\s+|\n+", text.strip()) if p.strip()]
+    """Split a turn into sentences (and lines), the unit that sentence_kind labels. A full stop
+    after a title or an initial ends no sentence ("The orthopedist, Dr. Halvorsen, ...")."""
+    text = text.strip()
+    out, start = [], 0
+    for m in _BREAK.finditer(text):
+        if "\n" not in m.group() and _NO_END.search(text, 0, m.start()):
+            continue
+        out.append(text[start : m.start()])
+        start = m.end()
+    out.append(text[start:])
+    return [p.strip() for p in out if p.strip()]
 
 
 def sentence_spans(text: str) -> list[tuple[int, int]]:

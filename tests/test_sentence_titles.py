@@ -1,0 +1,33 @@
+"""A full stop after a title ("Dr. Halvorsen", "Mrs. Patel") or "e.g." ends no sentence: the
+item keeps the whole fact, not "Lily started piano with Mrs." (found by a user's chats). The
+spans ingest stores for sentence vectors are the same sentences."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from memory_pipelines.core.extract import WindowTurn, extract_window
+from memory_pipelines.core.sentence_kinds import sentence_spans, sentences
+
+SAID = datetime(2026, 3, 1, tzinfo=UTC)
+
+
+def test_titles_and_examples_end_no_sentence() -> None:
+    text = "The orthopedist, Dr. Halvorsen, booked it. Fruit, e.g. apples, is fine.\nOk"
+    assert sentences(text) == [
+        "The orthopedist, Dr. Halvorsen, booked it.",
+        "Fruit, e.g. apples, is fine.",
+        "Ok",
+    ]
+    assert [text[a:b] for a, b in sentence_spans(text)] == sentences(text)
+    # a word in lower case, or a capital letter, is no title: the sentence ends there
+    assert sentences("He is my dr. Fine.") == ["He is my dr.", "Fine."]
+    assert sentences("I got an A. Mum was thrilled.") == ["I got an A.", "Mum was thrilled."]
+
+
+def test_an_item_keeps_the_name_after_a_title() -> None:
+    said = ["Lily started piano with Mrs. Patel last week.", "Dr. Okafor moved my scan to May 3rd."]
+    turns = [WindowTurn(n, "user", "Maya", t, SAID) for n, t in enumerate(said, start=1)]
+    texts = [c["context"] for c in extract_window(turns, pronoun_of=lambda _: "she")]
+    assert any(t.startswith("Lily started piano with Mrs. Patel") for t in texts), texts
+    assert not any(t.endswith(("Mrs.", "Dr.")) for t in texts), texts
