@@ -148,3 +148,44 @@ def test_an_item_another_person_said_is_never_merged_into_or_replaced(memory: Me
     again = save("Painting helps Caroline express her feelings.", first + 2, "Caroline")
     assert again.merged_into == caroline.id, again.reason
     assert len(memory.items()) == 2
+
+
+def test_what_another_person_said_in_another_chat_is_neither_confirmed_nor_replaced(
+    memory: Memory,
+) -> None:
+    """Tom's surgery date in his chat is not what Priya says of hers in another chat of the
+    store (found by a user's probe: 'arthroscopy for October 14th' was superseded by 'back on
+    April 10th'); the same speaker in another chat still confirms or replaces."""
+    said = datetime(2026, 9, 1, tzinfo=UTC)
+    chats = {}
+    for chat, who in (("tom-chat", "Tom"), ("priya-chat", "Priya")):
+        memory.write_turns(
+            chat, [{"role": "user", "speaker": who, "text": "News.", "created_at": said}]
+        )
+        with memory.db.connection() as conn:
+            row = conn.execute(
+                "SELECT chat_id, min(seq) AS seq FROM turns JOIN chats USING (chat_id)"
+                " WHERE chats.store_id = %s AND chats.external_id = %s GROUP BY chat_id",
+                (memory.store_id, chat),
+            ).fetchone()
+        chats[who] = (int(row["chat_id"]), int(row["seq"]))
+
+    def save(text: str, who: str, speaker: str | None = None):  # noqa: ANN202
+        chat, seq = chats[who]
+        item = validate_item(
+            {"category": "fact", "context": text, "confidence": 6, "source": "machine"}
+        )
+        prov = Provenance("derived", True, chat_id=chat, from_seq=seq, to_seq=seq,
+                          speaker=speaker or who)  # fmt: skip
+        with memory.db.transaction() as conn:
+            return save_deduplicated(
+                conn, memory.store_id, item, memory.embedder.embed_one(text), memory.models, prov
+            )
+
+    toms = save("The knee surgery is on October 14th.", "Tom")
+    priyas = save("The knee surgery is on October 20th now.", "Priya")
+    assert priyas.superseded is None and priyas.merged_into is None, priyas.reason
+    assert {i.id for i in memory.items()} == {toms.id, priyas.id}
+    # Tom himself, said in another chat, does replace it
+    again = save("The knee surgery is on October 20th now.", "Priya", speaker="Tom")
+    assert again.superseded == toms.id or again.merged_into == priyas.id, again.reason

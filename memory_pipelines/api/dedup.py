@@ -135,16 +135,24 @@ def said_by_others(
     near: list[tuple[Item, np.ndarray]],
     speakers: Speakers | None = None,
 ) -> set[int]:
-    """The neighbours taken from turns of the candidate's chat that another person said. They
-    are about that person ("Caroline painted a sunset" is not "Melanie painted a sunset"):
-    neither the fact to confirm nor the one to replace, whatever their cosine."""
-    if prov.speaker is None or prov.chat_id is None:
+    """The neighbours taken from turns another person said, in the candidate's chat or in
+    any other. They are about that person ("Caroline painted a sunset" is not "Melanie painted
+    a sunset"; Tom's "arthroscopy on October 14th" in one chat is not Priya's "back on April
+    10th" in another): neither the fact to confirm nor the one to replace, whatever their
+    cosine. A candidate with no speaker (a save not taken from a turn) hides nothing."""
+    if prov.speaker is None:
         return set()
-    seqs = {r.item_id: r.to_seq for r, _ in near if r.chat_id == prov.chat_id and r.to_seq}
+    by_chat: dict[int, dict[int, int]] = {}
+    for r, _ in near:
+        if r.chat_id is not None and r.to_seq:
+            by_chat.setdefault(r.chat_id, {})[r.item_id] = r.to_seq
     ask = people_speaking if speakers is None else speakers.of
-    said = ask(conn, prov.chat_id, seqs.values()) if seqs else {}
     me = prov.speaker.lower()
-    return {i for i, seq in seqs.items() if seq in said and said[seq].lower() != me}
+    out: set[int] = set()
+    for chat, seqs in by_chat.items():
+        said = ask(conn, chat, seqs.values())
+        out |= {i for i, seq in seqs.items() if seq in said and said[seq].lower() != me}
+    return out
 
 
 def decide(
