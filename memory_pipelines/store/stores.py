@@ -22,12 +22,16 @@ def _check_id(store_id: str) -> None:
 
 
 def ensure_store(conn: Conn, store_id: str, name: str = "") -> None:
-    """Create the store if it does not exist (its settings are the defaults)."""
+    """Create the store if it does not exist (its settings are the defaults). A store made
+    under the id of a deleted one starts with an empty feed: the deleted store's last event
+    (`delete_store`, naming who deleted it) is not its new owner's to read."""
     _check_id(store_id)
-    conn.execute(
-        "INSERT INTO stores (store_id, name) VALUES (%s, %s) ON CONFLICT DO NOTHING",
+    made = conn.execute(
+        "INSERT INTO stores (store_id, name) VALUES (%s, %s) ON CONFLICT DO NOTHING RETURNING 1",
         (store_id, name),
-    )
+    ).fetchone()
+    if made is not None:
+        conn.execute("DELETE FROM events WHERE store_id = %s", (store_id,))
 
 
 def require_store(conn: Conn, store_id: str) -> None:
