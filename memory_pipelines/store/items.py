@@ -277,8 +277,16 @@ def supersede(
 
 
 def delete_item(conn: Conn, store_id: str, item_id: int, actor: str) -> None:
-    """Really delete the item, its versions, embedding and links; audited as an event."""
+    """Really delete the item, its versions, embedding and links; audited as an event. The
+    insights reflection made from it (`fed_by`) go with it, each its own delete event: an
+    insight states what its records said, and a deleted record's words must not outlive it.
+    (A derived record an application saved with `fed_by` is the application's to delete.)"""
     item = get_item(conn, item_id, store_id=store_id, for_update=True)
+    made_from = conn.execute(
+        "SELECT item_id FROM agent_memory_items WHERE store_id = %s AND category = 'insight'"
+        " AND origin = 'derived' AND source = 'machine' AND %s = ANY(fed_by) AND item_id <> %s",
+        (store_id, item_id, item_id),
+    ).fetchall()
     conn.execute(
         "DELETE FROM links WHERE store_id = %s AND ((src_kind = 'item' AND src_id = %s)"
         " OR (dst_kind = 'item' AND dst_id = %s))",
@@ -301,6 +309,12 @@ def delete_item(conn: Conn, store_id: str, item_id: int, actor: str) -> None:
         {"category": item.category, "person_id": item.person_id},
     )
     conn.execute("DELETE FROM agent_memory_items WHERE item_id = %s", (item_id,))
+    for row in made_from:
+        left = conn.execute(  # not gone already with an insight made from another of them
+            "SELECT 1 FROM agent_memory_items WHERE item_id = %s", (row["item_id"],)
+        ).fetchone()
+        if left is not None:
+            delete_item(conn, store_id, int(row["item_id"]), actor)
 
 
 _LIST = sql.SQL(

@@ -1,0 +1,64 @@
+"""Deleting a record deletes the insights reflection made from it: an insight states what its
+records said, and a deleted record's words must not outlive it (found by an audit helper: a
+person deleted every record they wrote and reflection's insight still said them). Insights of
+other records, and records an application saved with `fed_by`, stay."""
+
+from __future__ import annotations
+
+from memory_pipelines.api import Memory
+from memory_pipelines.api.reflection import reflect
+from memory_pipelines.core.records import trust_for, validate_item
+from memory_pipelines.store import items as items_db
+
+ANA = [  # a cluster by similarity alone (tests/test_reflection.py)
+    "Ana prefers morning meetings before 10am",
+    "Ana does not want meetings on Fridays",
+    "Ana asked to keep standups short, under 15 minutes",
+]
+
+
+def _add(memory: Memory, texts: list[str]) -> list[int]:
+    vecs = memory.embedder.embed(texts)
+    with memory.db.transaction() as conn:
+        return [
+            items_db.insert_item(
+                conn,
+                memory.store_id,
+                validate_item({"category": "fact", "confidence": 8, "context": t}),
+                vec,
+                origin="explicit",
+                trusted=trust_for("explicit", []),
+            ).item_id
+            for t, vec in zip(texts, vecs, strict=True)
+        ]
+
+
+def test_an_insight_goes_with_a_record_it_was_made_from(memory: Memory) -> None:
+    members = _add(memory, ANA)
+    assert (
+        reflect(memory.db, memory.store_id, memory.models, memory.embedder)["insights_created"] == 1
+    )
+    [insight] = memory.items(category="insight")
+    assert sorted(insight.fed_by) == sorted(members)
+    # an application's own derived record, fed by the same record, is the application's
+    derived = memory.save(
+        {"category": "fact", "context": "Ana's calendar rules are in the team wiki.",
+         "confidence": 7},
+        origin="explicit", fed_by=[members[0]],
+    )  # fmt: skip
+    assert derived.saved and derived.id is not None
+    memory.delete(members[0], actor="ana's key")
+    assert memory.items(category="insight", state=None) == []
+    assert {i.item_id for i in memory.items()} == {*members[1:], derived.id}
+    with memory.db.connection() as conn:
+        events = conn.execute(
+            "SELECT kind, item_id, actor FROM events WHERE store_id = %s AND kind = 'delete'",
+            (memory.store_id,),
+        ).fetchall()
+    assert {(e["item_id"], e["actor"]) for e in events} == {
+        (members[0], "ana's key"),
+        (insight.item_id, "ana's key"),
+    }
+    # deleting another member, with no insight left, deletes only it
+    memory.delete(members[1], actor="ana's key")
+    assert {i.item_id for i in memory.items()} == {members[2], derived.id}
