@@ -243,6 +243,24 @@ def test_evolution_adds_neighbour_labels_and_keeps_user_text(
     assert evolve(memory.db, memory.store_id)["items_evolved"] == 0
     assert [v.change for v in memory.history(hub)] == ["create", "evolve"]
 
+    # Deleted, the hub's events keep their kind and actor, not the labels evolution added (the
+    # record's words); another record's evolve event keeps its own.
+    memory.delete(hub, actor="ops")
+
+    def events(item: int) -> list[dict[str, Any]]:
+        with memory.db.connection() as conn:
+            return conn.execute(
+                "SELECT kind, actor, payload FROM events WHERE store_id = %s AND item_id = %s"
+                " ORDER BY event_id",
+                (memory.store_id, item),
+            ).fetchall()
+
+    gone = events(hub)
+    assert [e["kind"] for e in gone] == ["create", "evolve", "delete"]
+    assert gone[1]["actor"] == "evolution@v1"
+    assert not any({"tags", "entities"} & set(e["payload"]) for e in gone), gone
+    assert events(private[0])[-1]["payload"]["entities"] == ["Porto"]
+
 
 @pytest.mark.parametrize("schedule", [reflection_schedule, evolution_schedule])
 def test_schedules_ship_stopped(schedule: dg.ScheduleDefinition) -> None:

@@ -297,6 +297,13 @@ def delete_item(conn: Conn, store_id: str, item_id: int, actor: str) -> None:
         " WHERE store_id = %s AND %s = ANY(contested_with)",
         (item_id, store_id, item_id),
     )
+    # Its earlier events keep their kind, actor and time, not the labels evolution added
+    # (tags and entities are the record's words).
+    conn.execute(
+        "UPDATE events SET payload = payload - 'tags' - 'entities'"
+        " WHERE store_id = %s AND item_id = %s AND payload ?| array['tags', 'entities']",
+        (store_id, item_id),
+    )
     # The event first, while the row is there: the events trigger reads from it whose chat the
     # record was written in, and a person's chat hides the deleting key from other readers as
     # it hid the writing one (recorded after, a delete named its writer to everyone).
