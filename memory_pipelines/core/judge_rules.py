@@ -65,7 +65,8 @@ class Analysis:
     subject_stems: frozenset[str]  # content stems of the grammatical subject
     possessed: bool  # the subject is something of someone's ("Partner's surname")
     owners: frozenset[str]  # whose it is, when possessed ("Gabe's GP": gabe)
-    # every possessive of the subject but the user's ("Partner's sister": partner)
+    # the relatives whose the subject is ("Partner's sister": partner); a name may be the
+    # user's own ("Ana's API gateway", said by Ana), so names are left to `owners`
     held_by: frozenset[str]
     predicate_stems: frozenset[str]  # content stems after the subject
     # ... of a clause of condition ("until it is retired"): not what the item states
@@ -185,7 +186,7 @@ def analyse(
         subject_stems=content_stems(body[:split]),
         possessed=any(bare(t) != t for t in body[: max(split - 1, 0)]),
         owners=_named_owners(body[: max(split - 1, 0)], lead, case_names),
-        held_by=frozenset(owners - {"user"}),
+        held_by=frozenset(o for o in owners if is_relation(o)),
         predicate_stems=content_stems(body[split:]),
         conditional=content_stems(w for m in CONDITION.finditer(text) for w in words(m.group())),
         entities=frozenset(entities),

@@ -82,8 +82,9 @@ def _identities(a: Analysis) -> frozenset[str]:
 
 def _held_apart(c: Analysis, e: Analysis, shared: frozenset[str]) -> bool:
     """ "Partner's sister is vegan" beside "Sister is vegan", "Brother's dog" beside "Has a dog
-    called Rex": the same relation or pet word, one of it someone else's and the other the
-    user's own (or a third person's), unless the other names that someone too."""
+    called Rex": the same relation or pet word, one of it a relative's and the other the
+    user's own (or another relative's), unless the other names that relative too. A name as
+    owner may be the user's own ("Ana's API gateway", said by Ana): not read so."""
     if not shared - c.held_by - e.held_by or c.held_by == e.held_by:
         return False
     return not (c.held_by <= e.entities and e.held_by <= c.entities)
