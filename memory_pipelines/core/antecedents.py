@@ -15,6 +15,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
+from memory_pipelines.core.judge_lexicon import SENTENCE_VERBS, words
+
 # A sentence that opens with a pronoun or a demonstrative points back: "It reminds me why I love
 # being a mom". Not a dummy "it" ("It's great to ..."). core/extract.py reads it too: such a
 # sentence opening a turn points to the speaker's turn before.
@@ -38,6 +40,57 @@ _BARE = re.compile(
 _PERSON = re.compile(r"^\W*(?:he|she)\b", re.IGNORECASE)
 MAX_JOINED = 2  # statements joined before one that points back
 MAX_CHARS = 320
+
+
+# A note with no verb of its own ("And I got the promotion! Senior analyst from January 1st.")
+# says more of the statement before it: kept alone it is about nobody.
+_AUXILIARIES = frozenset(
+    [
+        "am",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "being",
+        "has",
+        "have",
+        "had",
+        "do",
+        "does",
+        "did",
+        "will",
+        "would",
+        "shall",
+        "should",
+        "can",
+        "could",
+        "may",
+        "might",
+        "must",
+        "'s",
+        "'re",
+        "'ve",
+        "'ll",
+        "'d",
+    ]
+)
+_NOTE_WORDS = 8
+
+
+def elliptical(sentence: str) -> bool:
+    """Whether a short sentence has no verb: a note that continues the one before it. A word
+    in -ed or -ing counts as a verb ("Something happened", "adding it"), as does a contraction."""
+    toks = [t.lower().replace("’", "'") for t in words(sentence)]
+    if not toks or len(toks) > _NOTE_WORDS:
+        return False
+    return not any(
+        t in SENTENCE_VERBS
+        or t in _AUXILIARIES
+        or t.endswith(("'s", "'m", "'re", "'ve", "'ll", "'d", "n't", "ed", "ing"))
+        for t in toks
+    )
 
 
 def points_back(sentence: str) -> bool:
@@ -66,6 +119,7 @@ def with_antecedents(
     promised = {n for n, _, category in kept if category == "commitment"}
     for n, sentence, category in sorted(kept):
         loose = points_back(sentence) and not (pictured and _DEMONSTRATIVE.match(sentence))
+        loose = loose or elliptical(sentence)
         if category == "commitment" or not loose or n - 1 not in told:
             texts[n] = sentence
             holder[n] = n
