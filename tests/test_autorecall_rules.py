@@ -7,6 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 from memory_pipelines.api import Memory, Recall
 from memory_pipelines.api.autorecall import autorecall
+from memory_pipelines.core import injection
 from memory_pipelines.core.relevance import is_generic
 
 T0 = datetime(2024, 2, 1, 9, 0, tzinfo=UTC)
@@ -33,6 +34,22 @@ def test_open_commitments_count_against_the_budget(memory: Memory, recall: Recal
     roomy = autorecall(recall, "c", "What is on my plate?", budget_tokens=400)
     assert [r["type"] for r in roomy.records].count("open commitment") == 3
     assert roomy.tokens > 20
+
+
+def test_the_budget_caps_all_that_is_injected(memory: Memory, recall: Recall) -> None:
+    """The synthetic call and its digest around the records count too (a helper saw budget 200
+    inject about 274 tokens: 157 of records, the rest the wrapper)."""
+    memory.write_turn("c", "hello")
+    _commitments(memory, 3)
+    for text in ("Prefers aisle seats on long flights", "Flies with TAP to Lisbon usually"):
+        memory.save({"category": "fact", "context": text, "confidence": 7})
+    carried = []
+    for budget in (100, 200, 300, 1000):
+        out = autorecall(recall, "c", "Which seat do I like on my flights?", budget_tokens=budget)
+        injected = memory.embedder.count_tokens(injection.injected_text(out.messages))
+        assert injected == out.tokens <= budget, (budget, injected, out.tokens)
+        carried.append(len(out.records))
+    assert carried[0] == 0 and carried == sorted(carried) and carried[-1] >= 4, carried
 
 
 def test_closed_commitments_never_reach_a_turn(memory: Memory, recall: Recall) -> None:
@@ -75,7 +92,7 @@ def test_only_injected_items_count_as_recalled(memory: Memory, recall: Recall) -
             "Has a cat called Miso",
         )
     ]
-    out = autorecall(recall, "c", "Which seat do I like on flights?", budget_tokens=80)
+    out = autorecall(recall, "c", "Which seat do I like on flights?", budget_tokens=190)
     injected = {int(r["ref"].split(":")[1]) for r in out.records if r["type"] == "memory"}
     assert injected
     counts = {i: memory.get(i).access_count for i in ids}

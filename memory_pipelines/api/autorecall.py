@@ -80,15 +80,19 @@ def autorecall(
     skipped = {"below_threshold": 0, "in_boot_window": 0, "over_budget": 0, "small_talk": 0}
     lines: list[dict[str, Any]] = []
     tokens = 0
+    envelope = settings.trust_envelope if trust_envelope is None else trust_envelope
 
     def fits(line: dict[str, Any]) -> bool:
+        # The budget caps all that is injected: the messages as rendered, the synthetic call
+        # and its digest around the records included.
         nonlocal tokens
-        cost = embedder.count_tokens(str(line))
-        if tokens + cost > budget_tokens:
+        rendered = injection.render(user_message, [*lines, line], envelope)
+        cost = embedder.count_tokens(injection.injected_text(rendered))
+        if cost > budget_tokens:
             skipped["over_budget"] += 1
             return False
         lines.append(line)
-        tokens += cost
+        tokens = cost
         return True
 
     # Open commitments ride along first (the card says a turn always carries them), inside the
@@ -153,7 +157,6 @@ def autorecall(
             line = injection.history_line(row)
         if fits(line):
             chosen.append(h)
-    envelope = settings.trust_envelope if trust_envelope is None else trust_envelope
     messages = injection.render(user_message, lines, envelope) if lines else []
     refs = [h.ref for h in chosen] + [f"item:{i}" for i in sorted(carried)]
     with db.transaction() as conn:

@@ -119,3 +119,14 @@ def render(query: str, lines: list[dict[str, Any]], trust_envelope: bool) -> lis
         },
         {"role": "user", "content": data},
     ]
+
+
+def injected_text(messages: list[dict[str, Any]]) -> str:
+    """What the messages put before the model: their contents and the synthetic call's
+    arguments, one after another (what auto-recall's budget counts)."""
+    parts: list[str] = []
+    for message in messages:
+        parts.append(message.get("content") or "")
+        for call in message.get("tool_calls") or ():
+            parts.append(call["function"]["arguments"])
+    return "\n".join(parts)
