@@ -54,8 +54,12 @@ def autorecall(
     `on_read(conn, refs)` gets every record injected (kind:id) in the transaction that counts
     and logs the injection (the HTTP API audits it there: if it raises, nothing is injected,
     counted or logged)."""
-    if isinstance(budget_tokens, bool) or not isinstance(budget_tokens, int) or budget_tokens < 1:
-        raise ValidationError("budget_tokens", f"must be a positive integer, got {budget_tokens!r}")
+    for name, value in (
+        ("budget_tokens", budget_tokens),
+        ("boot_budget_tokens", boot_budget_tokens),
+    ):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise ValidationError(name, f"must be a positive integer, got {value!r}")
     id_field("chat", chat)
     text_field("user_message", user_message, max_len=MAX_QUERY)
     id_field("person", person, nullable=True)
@@ -72,6 +76,7 @@ def autorecall(
     db, store_id, embedder = recall.db, recall.store_id, recall.embedder
     with db.connection() as conn:
         settings = stores_db.get_settings(conn, store_id)
+        stores_db.require_person(conn, store_id, person)
         chat_id = turns_db.check_reader(conn, store_id, chat, person)
     # Each memory line's confidence as read: the key's decay per type first, the store's for
     # the rest (as search hits carry it); as stored when neither gives its type a half-life.

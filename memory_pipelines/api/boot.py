@@ -12,6 +12,7 @@ from memory_pipelines.core.types import BootRecord, BootWindow, Chunk, Turn
 from memory_pipelines.errors import ValidationError
 from memory_pipelines.models.embedder import Embedder
 from memory_pipelines.store import chunks as chunks_db
+from memory_pipelines.store import stores as stores_db
 from memory_pipelines.store import turns as turns_db
 from memory_pipelines.store.db import Conn, Database
 from memory_pipelines.store.visibility import EVERYONE, Everyone, Reader
@@ -114,6 +115,7 @@ def boot_window(
         if isinstance(reader, Everyone):
             chat_id = turns_db.get_chat(conn, store_id, chat).chat_id
         else:  # a turn for a person reads a shared chat or their own, nobody else's
+            stores_db.require_person(conn, store_id, reader)
             chat_id = turns_db.check_reader(conn, store_id, chat, reader)
         [state] = chunks_db.pyramid_states(conn, store_id, chat_id)
         records = _Records(conn, chat_id, embedder)

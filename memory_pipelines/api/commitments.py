@@ -25,6 +25,7 @@ from memory_pipelines.errors import ValidationError
 from memory_pipelines.store import commitments as commitments_db
 from memory_pipelines.store import events as events_db
 from memory_pipelines.store import items as items_db
+from memory_pipelines.store import stores as stores_db
 from memory_pipelines.store.db import Conn, Database
 from memory_pipelines.store.visibility import EVERYONE, Reader
 
@@ -102,6 +103,7 @@ def list_commitments(
         raise ValidationError("overdue", f"must be true or false, got {overdue!r}")
     id_field("person", person, nullable=True)
     with db.connection() as conn:
+        stores_db.require_person(conn, store_id, person)
         return commitments_db.list_commitments(
             conn,
             store_id,

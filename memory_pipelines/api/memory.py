@@ -176,8 +176,7 @@ class Memory:
             else (None, None)
         )
         with self.db.transaction() as conn:
-            if person is not None and not stores_db.person_exists(conn, self.store_id, person):
-                raise ValidationError("person", f"{person!r} is not a person of this store")
+            stores_db.require_person(conn, self.store_id, person)
             chat_id = turns_db.ensure_chat(
                 conn, self.store_id, chat, key_id=key_id, person_id=person
             )

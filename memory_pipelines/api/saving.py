@@ -173,14 +173,7 @@ def _check_references(conn: Conn, store_id: str, item: ItemInput, fed: list[int]
     store and readable by whoever the item is for: a shared item never names a person's
     record, and a person's item never names another person's."""
     person = item.person
-    if person is not None and not stores_db.person_exists(conn, store_id, person):
-        # The store's other persons are not named: a caller limited to one person must not
-        # learn who else the store holds.
-        raise ValidationError(
-            "person",
-            f"{person!r} is not a person of store {store_id!r} (add one with add_person),"
-            " or null for shared",
-        )
+    stores_db.require_person(conn, store_id, person)
     whom = "shared records" if person is None else f"{person!r}"
     refs = [(e.kind, e.target) for e in item.edges] + [("item", i) for i in fed]
     seen = visibility.visible(conn, store_id, person, refs)

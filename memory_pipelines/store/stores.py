@@ -128,6 +128,18 @@ def person_exists(conn: Conn, store_id: str, person_id: str) -> bool:
     )
 
 
+def require_person(conn: Conn, store_id: str, person_id: str | None, field: str = "person") -> None:
+    """ValidationError naming `field` unless the person is one of the store's (None, for shared
+    only, passes). The store's other persons are not named: a caller limited to one person
+    must not learn who else the store holds."""
+    if person_id is not None and not person_exists(conn, store_id, person_id):
+        raise ValidationError(
+            field,
+            f"{person_id!r} is not a person of store {store_id!r} (add one with add_person),"
+            " or null for shared",
+        )
+
+
 def list_persons(conn: Conn, store_id: str) -> list[str]:
     rows = conn.execute("SELECT person_id FROM persons WHERE store_id = %s ORDER BY 1", (store_id,))
     return [r["person_id"] for r in rows]
