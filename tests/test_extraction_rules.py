@@ -494,6 +494,23 @@ def test_which_weekday_the_verb_before_it_means() -> None:
     # "have got" is having, not getting: what one has on Thursday is to come
     assert annotate("I've got an interview on Thursday.", wednesday)[1] == ["17 October 2024"]
     assert annotate("I got a new bike on Friday.", wednesday)[1] == ["11 October 2024"]
+    # what one is to do, or is told to do, is for the day to come (a helper saw "Call her on
+    # Sunday", said on a Wednesday, written as the Sunday gone while its due time was right)
+    for coming in (
+        "Call her on Friday.",
+        "Tom, book the table on Friday.",
+        "Remind me to call her on Friday.",
+        "Maya has to call the plumber on Friday.",
+        "I promised Lena I'd call her on Friday.",
+        "Maya wants to visit on Friday.",
+    ):
+        assert annotate(coming, wednesday)[1] == ["18 October 2024"], coming
+    for gone in (
+        "I went to the market on Friday.",
+        "Called mum on Friday.",
+        "I had to work on Friday.",
+    ):
+        assert annotate(gone, wednesday)[1] == ["11 October 2024"], gone
 
 
 @pytest.mark.parametrize(

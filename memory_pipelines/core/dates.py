@@ -101,20 +101,37 @@ _COMING = frozenset(
 )
 _HAVE = frozenset(["have", "has", "he's", "she's", "it's"])
 _GONE = frozenset(["was", "were", "did", "went", "had", "got", "saw", "met", "came", "made"])
+# What one is to do: "would", "must", a reminder asked for; "has to", "needs to", "wants to",
+# "promised to" (the "to" of a verb of intent, not "went to the market").
+_MEANT = frozenset(["would", "must", "should", "remind", "reminder"])
+_INTENT = frozenset(
+    ["have", "has", "need", "needs", "want", "wants", "promised", "promise", "plans", "got",
+     "hope", "hoping", "ought", "supposed", "trying", "me"]
+)  # fmt: skip
+# The verbs an instruction opens with ("Call her on Sunday", "Tom, book the table on Friday").
+_ORDERS = frozenset(
+    ["call", "ring", "text", "email", "send", "book", "pick", "buy", "bring", "visit", "meet",
+     "pay", "ask", "tell", "take", "check", "order", "cancel", "post", "drop", "collect"]
+)  # fmt: skip
 
 
 def _ahead(before: str) -> bool:
     """Whether the words before a weekday ("... is at Lumo on") speak of what is to come."""
-    words = re.findall(r"[a-z']+", before.lower().replace("’", "'").split(".")[-1])[-8:]
+    clause = before.lower().replace("’", "'").split(".")[-1]
+    words = re.findall(r"[a-z']+", clause)[-8:]
     for k in range(len(words) - 1, -1, -1):
         word = words[k]
-        if word in _COMING or word.endswith(("'ll", "'re", "'m")):
+        if word in _COMING or word in _MEANT or word.endswith(("'ll", "'re", "'m", "'d")):
             return True
         if word == "got" and k and (words[k - 1] in _HAVE or words[k - 1].endswith("'ve")):
             return True  # "I've got an interview on Thursday": what one has, to come
+        if word == "to" and k and words[k - 1] in _INTENT:
+            return True  # "has to call the plumber on Sunday", "remind me to call her"
         if word in _GONE or (word.endswith("ed") and len(word) > 4):
             return False
-    return False
+    # An instruction ("Call her on Sunday", "Tom, call mum on Sunday") is for a day to come.
+    opening = re.findall(r"[a-z']+", clause.split(",")[-1] if "," in clause else clause)
+    return bool(opening) and opening[0] in _ORDERS
 
 
 # A weekday with its own date after it ("on Friday the 14th", "on Monday, March 9", "next
