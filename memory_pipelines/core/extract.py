@@ -27,7 +27,12 @@ from memory_pipelines.core.extract_parts import durable_parts, fixes_earlier
 from memory_pipelines.core.plain_words import plain_words
 from memory_pipelines.core.promises import promise
 from memory_pipelines.core.referents import what_it_is, who_is_meant
-from memory_pipelines.core.sentence_forms import for_the_speaker, without_label, without_opener
+from memory_pipelines.core.sentence_forms import (
+    for_the_speaker,
+    without_label,
+    without_opener,
+    without_vocative,
+)
 from memory_pipelines.core.sentence_people import CAPITALISED, NOT_ENTITIES, listener_named
 from memory_pipelines.core.third_person import third_person
 from memory_pipelines.core.window_turn import PronounOf, WindowTurn
@@ -193,7 +198,7 @@ def extract_window(
             if allowed is not None and category not in allowed:
                 continue
             group = about.role.lower() == "user" and bool(about.speaker)  # a named person's "we"
-            plain = without_label(without_opener(sentence))
+            plain = without_vocative(without_label(without_opener(sentence)), listener)
             plain = who_is_meant(plain, _said_before(window, about, sentence), pronoun_of)
             question = question_before(window, i) if about is turn else None
             answer = what_it_is(plain, question[1]) if question else plain

@@ -122,6 +122,19 @@ def without_label(sentence: str) -> str:
     return rest[:1].upper() + rest[1:]
 
 
+def without_vocative(sentence: str, listener: str) -> str:
+    """The sentence without the name of the one it is said to, when a statement with its
+    subject follows ("Tom, I'll pick up the kids on Friday", said to Tom -> "I'll pick up the
+    kids on Friday"): the memory says whom it is owed to apart."""
+    if not listener:
+        return sentence
+    m = re.match(rf"\W*{re.escape(listener)}\s*,\s*", sentence)
+    if m is None or not SUBJECT_FIRST.match(sentence, m.end()):
+        return sentence
+    rest = sentence[m.end() :]
+    return rest[:1].upper() + rest[1:]
+
+
 # A picture in the chat said to come from something the speaker did: "That pic's from when my crew
 # won a comp", "That picture was from a trip we took last year", "that pic was from a show I
 # went to". The memory will not have the picture; what it comes from is the fact.

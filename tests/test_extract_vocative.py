@@ -1,0 +1,32 @@
+"""The name of the one a promise is said to is no part of its text ("Tom, I'll pick up the kids
+on Friday" kept "Tom, Lena will pick up ..."; found by a helper probing as a new user): whom
+it is owed to is a field of its own. Another name opening a sentence stays."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from memory_pipelines.core.extract import WindowTurn, extract_window
+from memory_pipelines.core.sentence_forms import without_vocative
+
+SAID = datetime(2026, 3, 4, tzinfo=UTC)
+
+
+def test_the_listeners_name_is_taken_off_a_statement() -> None:
+    assert without_vocative("Tom, I'll pick up the kids.", "Tom") == "I'll pick up the kids."
+    assert without_vocative("Tom, the kids are at school.", "Tom") == "The kids are at school."
+    # another name, or no statement after it, stays
+    assert without_vocative("Paris, I loved it.", "Tom") == "Paris, I loved it."
+    assert without_vocative("Tom, pick up the kids.", "Tom") == "Tom, pick up the kids."
+    assert without_vocative("Tom, I'll call.", "") == "Tom, I'll call."
+
+
+def test_a_promise_keeps_whom_it_is_owed_to_apart() -> None:
+    turns = [
+        WindowTurn(1, "user", "Lena", "Tom, I'll pick up the kids on Friday.", SAID),
+        WindowTurn(2, "user", "Tom", "Thanks!", SAID),
+    ]
+    [promise] = extract_window(turns, pronoun_of=lambda _: "she")
+    assert promise["category"] == "commitment"
+    assert promise["context"].startswith("Lena will pick up the kids on Friday"), promise
+    assert promise["owed_to"] == "Tom"
