@@ -3,6 +3,7 @@ injects nothing, only what is injected counts as recalled (issue 11, conformance
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime, timedelta
 
 from memory_pipelines.api import Memory, Recall
@@ -104,3 +105,28 @@ def test_a_search_then_its_hydrate_is_one_recall(memory: Memory, recall: Recall)
     hits = recall.search("What is the cat called?", ["agent"])
     recall.hydrate(hits)
     assert memory.get(item.id).access_count == 1
+
+
+def test_a_turn_is_not_injected_beside_the_record_made_from_it(
+    memory: Memory, recall: Recall
+) -> None:
+    """The record says the turn's fact, distilled: one line, not two (a helper saw an item and
+    its own source turn in one context)."""
+    memory.write_turns(
+        "old",
+        [
+            {"text": "I swim in the mornings now, at the lido before work.", "created_at": T0},
+            {"text": "Rice is my favourite food for dinner.", "created_at": T0},
+        ],
+    )
+    memory.write_turn("c", "hello")
+    made = memory.save(
+        {"category": "fact", "context": "Swims in the mornings at the lido before work",
+         "confidence": 7},
+        chat="old", turn_seq=2, from_seq=1, to_seq=1,
+    )  # fmt: skip
+    out = autorecall(recall, "c", "When do I go swimming at the lido?", budget_tokens=2000)
+    refs = [r.get("ref") for r in out.records]
+    assert f"item:{made.id}" in refs, out.records
+    assert not any(r["type"] != "memory" and "lido" in json.dumps(r) for r in out.records), refs
+    assert out.skipped["in_a_record"] >= 1

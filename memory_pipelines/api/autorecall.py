@@ -82,7 +82,13 @@ def autorecall(
     # the rest (as search hits carry it); as stored when neither gives its type a half-life.
     half_lives = decay_math.reader_half_lives(settings.decay_per_type.half_life_days, override)
     now = datetime.now(UTC)
-    skipped = {"below_threshold": 0, "in_boot_window": 0, "over_budget": 0, "small_talk": 0}
+    skipped = {
+        "below_threshold": 0,
+        "in_boot_window": 0,
+        "in_a_record": 0,
+        "over_budget": 0,
+        "small_talk": 0,
+    }
     lines: list[dict[str, Any]] = []
     tokens = 0
     envelope = settings.trust_envelope if trust_envelope is None else trust_envelope
@@ -123,8 +129,9 @@ def autorecall(
         (r.kind, r.id)
         for r in boot_window(db, store_id, chat, boot_budget_tokens, embedder, person).records
     }
-    chosen = []
-    for h in hits:
+
+    def passed_over(h: Hit) -> str | None:
+        """Why a hit is not injected before its cost is weighed (None: it may be)."""
         if (
             h.kind == "item"
             and h.extra.get("category") == "commitment"
@@ -132,15 +139,32 @@ def autorecall(
         ):
             # Only open commitments reach a turn, each once; while the card carries them, only
             # those carried (the most_carried due soonest), never the rest through search.
-            continue
+            return "commitment"
         if h.extra.get("cos", 0.0) < MIN_COSINE:
-            skipped["below_threshold"] += 1
-            continue
+            return "below_threshold"
         if relevance.is_generic(h.text):
-            skipped["small_talk"] += 1  # "how are you?" found "I'm good, you?": nothing to add
-            continue
+            return "small_talk"  # "how are you?" found "I'm good, you?": nothing to add
         if (h.kind, h.id) in in_window:
-            skipped["in_boot_window"] += 1
+            return "in_boot_window"
+        return None
+
+    # A turn whose fact a record among the hits carries (distilled from that very turn) says
+    # it again: the record is injected, not the turn.
+    told = {
+        (h.chat_id, seq)
+        for h in hits
+        if h.kind == "item" and h.chat_id is not None and h.from_seq is not None
+        and passed_over(h) is None
+        for seq in range(h.from_seq, (h.to_seq or h.from_seq) + 1)
+    }  # fmt: skip
+    chosen = []
+    for h in hits:
+        why = passed_over(h)
+        if why is None and h.kind == "turn" and (h.chat_id, h.from_seq) in told:
+            why = "in_a_record"
+        if why is not None:
+            if why != "commitment":
+                skipped[why] += 1
             continue
         # the hit's own kind and id last: a passage's extra holds its document kind ("basic")
         row = {**h.extra, "kind": h.kind, "id": h.id, "text": h.text, "at": h.at}
