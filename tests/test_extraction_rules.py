@@ -71,6 +71,12 @@ SAID = datetime(2024, 5, 1, 10)  # a Wednesday
         ("I love it and want more.", "Audrey", "she", "Audrey loves it and wants more."),
         # "my" and a thing is no subject of two
         ("My knee hurts and I can't run.", "Lena", "she", "Lena's knee hurts and she can't run."),
+        # an adverb between the speaker and the verb: the verb agrees (a helper's user saw
+        # "Lena nows prefer" and "noes longer like")
+        ("I now prefer afternoon meetings.", "Lena", "she", "Lena now prefers afternoon meetings."),
+        ("I no longer eat meat.", "Lena", "she", "Lena no longer eats meat."),
+        ("I seldom fly.", "Lena", "she", "Lena seldom flies."),
+        ("I have no car.", "Lena", "she", "Lena has no car."),
     ],
 )  # fmt: skip
 def test_third_person_without_garbling(

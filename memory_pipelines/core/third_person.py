@@ -26,7 +26,8 @@ _TOKEN = re.compile(r"[A-Za-z]+(?:['’][A-Za-z]+)?|[^A-Za-z]+")
 _ADVERBS = frozenset([
     "just", "also", "still", "always", "never", "often", "even", "only", "already", "sometimes",
     "usually", "really", "actually", "totally", "truly", "finally", "recently", "definitely",
-    "certainly", "probably", "mostly", "generally",
+    "certainly", "probably", "mostly", "generally", "now", "seldom", "ever", "once", "soon",
+    "no", "longer",  # "I no longer eat meat"
 ])
 # fmt: on
 _ADVERB_LY = re.compile(r"[a-z]{3,}(?<!p)ly")  # slowly, finally; not apply, reply, rely
