@@ -186,3 +186,24 @@ def test_a_group_that_grew_supersedes(
 def test_the_same_group_size_merges(embedder: Embedder) -> None:
     d = judge(embedder, "Leads a team of six people", ["Leads a team of six", "Sits on floor 3"])
     assert (d.action, d.target) == ("merge", 0), d.reason
+
+
+def test_a_part_of_the_day_is_a_value() -> None:
+    assert typed_values("Prefers morning meetings")["day_part"] == {"morning"}
+    assert typed_values("Runs in the evenings")["day_part"] == {"evening"}
+
+
+@pytest.mark.parametrize(
+    ("candidate", "stored", "action"),
+    [
+        # a helper's user saw this merged, the old time kept as confirmed
+        ("Now prefers afternoon meetings", "Prefers morning meetings", "supersede"),
+        ("Maya now prefers afternoon meetings", "Maya prefers morning meetings", "supersede"),
+        ("Still prefers morning meetings", "Prefers morning meetings", "merge"),
+    ],
+)
+def test_another_part_of_the_day_is_a_changed_value(
+    embedder: Embedder, candidate: str, stored: str, action: str
+) -> None:
+    d = judge(embedder, candidate, [stored], category="preference")
+    assert (d.action, d.target) == (action, 0), d.reason

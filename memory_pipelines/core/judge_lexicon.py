@@ -71,6 +71,8 @@ MONTH_NAMES = wordlist(
 MONTHS = {m: m[:3] for m in MONTH_NAMES} | {m[:3]: m[:3] for m in MONTH_NAMES} | {"sept": "sep"}
 WEEKDAYS = {d: d[:3] for d in wordlist("monday tuesday wednesday thursday friday saturday sunday")}
 DAY_SETS = {"weekday": ("mon", "tue", "wed", "thu", "fri"), "weekend": ("sat", "sun")}
+# The parts of a day a habit or a wish is set in: one changed is a value changed.
+PARTS_OF_DAY = frozenset(wordlist("morning afternoon evening lunchtime"))
 NUMBER_WORDS = {
     **{w: n for n, w in enumerate(wordlist("one two three four five six seven eight nine"), 1)},
     "ten": 10,

@@ -1,4 +1,5 @@
-"""Typed values for the dedup judge: money, percentages, dates, clock times, weekdays, counts.
+"""Typed values for the dedup judge: money, percentages, dates, clock times, weekdays, parts
+of the day, counts.
 
 Two items conflict on a value only when they hold different values of the same type, so "15 May"
 against "28 April" is a changed date and "7 engineers" against "10 engineers" a changed count.
@@ -17,6 +18,7 @@ from memory_pipelines.core.judge_lexicon import (
     MONTH_RX,
     MONTHS,
     NUMBER_WORDS,
+    PARTS_OF_DAY,
     PREPOSITIONS,
     STOPWORDS,
     WEEKDAYS,
@@ -91,7 +93,7 @@ Values = dict[str, frozenset[str]]
 
 
 def typed_values(text: str, said_on: tuple[int, int] | None = None) -> Values:
-    """Numbers, money, times, dates and weekdays, each under a type key.
+    """Numbers, money, times, dates, weekdays and parts of the day, each under a type key.
 
     Two items conflict on a value only when they hold different values of the same type, so a
     count is keyed by the word after it ("7 engineers" vs "10 engineers").
@@ -174,6 +176,8 @@ def read_values(
             vals.setdefault("weekday", set()).add(WEEKDAYS[day])
         elif day in DAY_SETS:  # "on weekdays" names a set of days
             vals.setdefault("weekday", set()).update(DAY_SETS[day])
+        elif day in PARTS_OF_DAY:  # "morning meetings" / "afternoon meetings"
+            vals.setdefault("day_part", set()).add(day)
     if days := weekday_range(text):  # "Monday to Friday", "Mon-Fri"
         vals.setdefault("weekday", set()).update(days)
     if re.search(r"\bmay\b(?=\s+(\d|(19|20)\d\d))|\bin may\b", low):
