@@ -15,7 +15,7 @@ from memory_pipelines.core.conversations import load_chats
 from memory_pipelines.core.home import memory_home
 from memory_pipelines.pipeline import dagster_instance, materialize_stores
 from memory_pipelines.store import extraction as ex_db
-from memory_pipelines.store import items as items_db
+from memory_pipelines.store import item_reads
 from memory_pipelines.store import turns as turns_db
 
 
@@ -38,7 +38,7 @@ def run_demo(data: Path, store: str) -> None:
     with memory.db.connection() as conn:
         p = ex_db.last_pass(conn, store, run_id) or {}
         turns, _ = turns_db.embedding_counts(conn, store)
-        states = items_db.count_by_state(conn, store)
+        states = item_reads.count_by_state(conn, store)
     click.echo(
         f"extraction pass (run {run_id[:8]}): {p.get('windows_read', 0)} windows read,"
         f" {p.get('candidates', 0)} candidates, {p.get('written', 0)} written,"

@@ -17,7 +17,7 @@ from memory_pipelines.defs.decay.schedules import decay_schedule
 from memory_pipelines.defs.links.sensors import linkgen_sensor
 from memory_pipelines.defs.metadata import unscoped
 from memory_pipelines.resources import EmbedderResource, ModelResource, StoreResource
-from memory_pipelines.store import items as items_db
+from memory_pipelines.store import item_reads
 
 NOW = datetime(2024, 6, 1, 12, 0, tzinfo=UTC)
 
@@ -136,7 +136,7 @@ def test_decay_asset_writes_scores_and_never_changes_items(memory: Memory, pg_ds
     assert after == before  # confidence, state, timestamps: nothing changed, nothing deleted
 
     with memory.db.connection() as conn:  # recalled now: back to its base
-        items_db.touch_items(conn, [ids[0]])
+        item_reads.touch_items(conn, [ids[0]])
     again, _ = run()
     assert again[ids[0]]["salience"] == pytest.approx(0.6, abs=1e-3)
     assert again[ids[1]]["salience"] == pytest.approx(0.3, abs=1e-3)

@@ -14,7 +14,7 @@ import pytest
 from memory_pipelines.api import Memory
 from memory_pipelines.models.embedder import Embedder
 from memory_pipelines.store.db import Database
-from memory_pipelines.store.items import touch_items
+from memory_pipelines.store.item_reads import touch_items
 from tests.scratch_db import scratch_database
 
 WORDS = [

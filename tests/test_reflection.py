@@ -23,6 +23,7 @@ from memory_pipelines.defs.metadata import unscoped
 from memory_pipelines.defs.reflection.assets import reflection
 from memory_pipelines.defs.reflection.schedules import reflection_schedule
 from memory_pipelines.resources import EmbedderResource, ModelResource, StoreResource
+from memory_pipelines.store import item_reads
 from memory_pipelines.store import items as items_db
 from memory_pipelines.store import links as links_db
 
@@ -120,7 +121,7 @@ def test_reflection_synthesises_clusters_into_insights(
     with memory.db.transaction() as conn:
         for a, b in [(imp[0], imp[1]), (imp[1], imp[2])]:
             links_db.add_link(conn, memory.store_id, "item", a, "item", b, "relates_to")
-        items_db.touch_items(conn, [recalled])  # recalled once: not a reflection candidate
+        item_reads.touch_items(conn, [recalled])  # recalled once: not a reflection candidate
 
     refused = _materialise(instance, reflection, memory, pg_dsn, force=False)
     assert refused["active"] is False and "not active" in refused["skipped"]

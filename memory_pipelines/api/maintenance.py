@@ -19,11 +19,11 @@ import numpy as np
 from memory_pipelines.core.maintenance import Strength, duplicate_clusters, faded, near_pairs
 from memory_pipelines.core.settings import Maintenance
 from memory_pipelines.models.base import Invalid, Models
+from memory_pipelines.store import item_reads, text_indexes
 from memory_pipelines.store import items as items_db
 from memory_pipelines.store import jobs as jobs_db
 from memory_pipelines.store import maintenance as maint_db
 from memory_pipelines.store import stores as stores_db
-from memory_pipelines.store import text_indexes
 from memory_pipelines.store.calls import record_calls
 from memory_pipelines.store.db import Database
 
@@ -93,7 +93,7 @@ def maintain(
     counts["seconds"] = round(time.perf_counter() - start, 3)
     with db.transaction() as conn:
         maint_db.record_pass(conn, store_id, run_id, started_at, counts, watermark)
-        counts["current_items"] = items_db.count_current(conn, store_id)
+        counts["current_items"] = item_reads.count_current(conn, store_id)
     log(
         f"store {store_id}: scanned {len(rows)}, merged {counts['merged']} duplicates,"
         f" archived {counts['archived']}, {restored} restored since the last pass,"

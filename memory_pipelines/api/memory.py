@@ -36,6 +36,7 @@ from memory_pipelines.errors import NotFound, ValidationError
 from memory_pipelines.models.base import Models
 from memory_pipelines.models.embedder import DEFAULT_MODEL, Embedder, get_embedder
 from memory_pipelines.models.local import LocalBackend
+from memory_pipelines.store import item_reads
 from memory_pipelines.store import items as items_db
 from memory_pipelines.store import stores as stores_db
 from memory_pipelines.store import turns as turns_db
@@ -270,7 +271,7 @@ class Memory:
             record = items_db.get_item(conn, item_id, store_id=self.store_id)
             if isinstance(reader, Everyone):
                 return record
-            seen = items_db.list_items(
+            seen = item_reads.list_items(
                 conn, self.store_id, state=None, ids=[item_id], reader=reader
             )
         if not seen:
@@ -282,7 +283,9 @@ class Memory:
         min_confidence (0-1: stored confidence / 10), metadata (every key and value), limit
         (1-5000, default 100), newest change first."""
         with self.db.connection() as conn:
-            return items_db.list_items(conn, self.store_id, reader=reader, **item_filters(filters))
+            return item_reads.list_items(
+                conn, self.store_id, reader=reader, **item_filters(filters)
+            )
 
     def history(self, item_id: int, *, reader: Reader = EVERYONE) -> list[ItemVersion]:
         """Every version of a fact, oldest first, including the items it superseded."""

@@ -30,8 +30,7 @@ from memory_pipelines.models.factory import reranker_backend, unmade_call
 from memory_pipelines.store import browse as browse_db
 from memory_pipelines.store import chunks as chunks_db
 from memory_pipelines.store import entities as entities_db
-from memory_pipelines.store import hit_texts, visibility
-from memory_pipelines.store import items as items_db
+from memory_pipelines.store import hit_texts, item_reads, visibility
 from memory_pipelines.store import search as search_db
 from memory_pipelines.store import stores as stores_db
 from memory_pipelines.store import turns as turns_db
@@ -170,7 +169,7 @@ class Recall:
             if reranker:
                 hits = self._rerank(conn, reranker, query, hits, request_id)[:k]
             if touch:
-                items_db.touch_items(conn, [h.id for h in hits if h.kind == "item"])
+                item_reads.touch_items(conn, [h.id for h in hits if h.kind == "item"])
             if on_read is not None:
                 on_read(conn, hits)
         return hits
@@ -258,7 +257,7 @@ class Recall:
         with self.db.connection() as conn, conn.transaction() if on_read else nullcontext():
             rows = browse_db.by_period(conn, self.store_id, t0, t1, person, limit + 1, key)
             page = rows[:limit]
-            items_db.touch_items(conn, [r.id for r in page if r.kind == "item"])
+            item_reads.touch_items(conn, [r.id for r in page if r.kind == "item"])
             if on_read is not None:
                 on_read(conn, [f"{r.kind}:{r.id}" for r in page])
         last = page[-1] if len(rows) > limit else None
@@ -288,7 +287,7 @@ class Recall:
             rows = browse_db.neighbors(conn, self.store_id, kind, rid, person)
             # a replaced or archived wording is shown, not recalled: only current ones count
             current = [r.id for r in rows if r.kind == "item" and r.state == "current"]
-            items_db.touch_items(conn, current)
+            item_reads.touch_items(conn, current)
             if on_read is not None:  # what is returned: the neighbours, not the record asked
                 on_read(conn, [f"{r.kind}:{r.id}" for r in rows])
         return rows

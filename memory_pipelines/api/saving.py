@@ -27,10 +27,10 @@ from memory_pipelines.errors import ValidationError
 from memory_pipelines.models.base import Models
 from memory_pipelines.models.embedder import Embedder
 from memory_pipelines.models.local import LocalBackend
+from memory_pipelines.store import item_reads, visibility
 from memory_pipelines.store import items as items_db
 from memory_pipelines.store import stores as stores_db
 from memory_pipelines.store import turns as turns_db
-from memory_pipelines.store import visibility
 from memory_pipelines.store.calls import record_calls
 from memory_pipelines.store.db import Conn, Database
 
@@ -117,7 +117,7 @@ def save_item(
             _check_references(conn, store_id, parsed, fed)
             prov = Provenance(
                 origin=origin,
-                trusted=trust_for(origin, items_db.trust_of(conn, store_id, fed)),
+                trusted=trust_for(origin, item_reads.trust_of(conn, store_id, fed)),
                 written_by=written_by,
                 key_id=key_id,
                 chat_id=chat_id,

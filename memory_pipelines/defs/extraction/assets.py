@@ -12,7 +12,7 @@ from memory_pipelines.defs.partitions import DB_POOL, MODEL_POOL, stores_partiti
 from memory_pipelines.defs.turns.assets import turn_embeddings
 from memory_pipelines.resources import EmbedderResource, ModelResource, StoreResource
 from memory_pipelines.store import extraction as ex_db
-from memory_pipelines.store import items as items_db
+from memory_pipelines.store import item_reads
 from memory_pipelines.store import stores as stores_db
 
 COMMON: dict[str, Any] = {
@@ -158,9 +158,9 @@ def memory_items(
             duration_s=seconds,
         )
         pass_row = ex_db.last_pass(conn, store_id, context.run_id) or {}
-        total = items_db.count_current(conn, store_id)
+        total = item_reads.count_current(conn, store_id)
         bad = ex_db.uncapped_items(conn, store_id, extraction.EXTRACTOR)
-        unembedded = items_db.unembedded_current(conn, store_id)
+        unembedded = item_reads.unembedded_current(conn, store_id)
     return dg.MaterializeResult(
         metadata=per_store(
             context.partition_key,
