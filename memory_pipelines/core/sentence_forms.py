@@ -115,7 +115,12 @@ def without_label(sentence: str) -> str:
     """The sentence as a memory keeps it: without a label that only files it ("Note to self:
     the spare key is under the blue pot" -> "The spare key is under the blue pot"), when what
     follows is a statement with its subject."""
-    m = _LABEL.match(sentence)
+    return _statement_after(sentence, _LABEL.match(sentence))
+
+
+def _statement_after(sentence: str, m: re.Match[str] | None) -> str:
+    """The sentence from the end of `m` on, capitalised, when a statement with its subject
+    follows there; else the sentence as it is."""
     if m is None or not SUBJECT_FIRST.match(sentence, m.end()):
         return sentence
     rest = sentence[m.end() :]
@@ -128,11 +133,7 @@ def without_vocative(sentence: str, listener: str) -> str:
     kids on Friday"): the memory says whom it is owed to apart."""
     if not listener:
         return sentence
-    m = re.match(rf"\W*{re.escape(listener)}\s*,\s*", sentence)
-    if m is None or not SUBJECT_FIRST.match(sentence, m.end()):
-        return sentence
-    rest = sentence[m.end() :]
-    return rest[:1].upper() + rest[1:]
+    return _statement_after(sentence, re.match(rf"\W*{re.escape(listener)}\s*,\s*", sentence))
 
 
 # A picture in the chat said to come from something the speaker did: "That pic's from when my crew
