@@ -305,3 +305,66 @@ def test_an_address_with_a_stray_slash_is_no_route(db: Database, client: httpx.C
     ):
         res = client.request(method, path, headers=t.auth())
         assert res.status_code == 404, (method, path, res.status_code)
+
+
+def test_another_organisations_key_writes_nothing_into_a_store(
+    db: Database, client: httpx.Client
+) -> None:
+    """A key whose policy names no store allows every store id; the store's organisation keeps
+    it out. Every write answers another organisation's store as a missing one (before its
+    chats are read), and nothing of the store changes: no record planted for ana, no guess of
+    her private record confirmed (dedup would merge it and name her record), no chat id or
+    turn of hers told apart from a missing one."""
+    from memory_pipelines.api import writes
+    from memory_pipelines.api.memory import Memory
+
+    mine, theirs = tenant(db), tenant(db)
+    memory = Memory(theirs.store, db=db)
+    memory.add_person("ana")
+    said = "My locker code at the gym is 4711."
+    memory.write_turns("chat-ana", [{"text": said, "speaker": "Ana"}], person="ana")
+    private = memory.save(
+        {
+            "category": "fact",
+            "confidence": 8,
+            "context": "Ana's locker code is 4711",
+            "person": "ana",
+        }
+    ).item
+    assert private is not None
+    fact = {"category": "fact", "confidence": 8, "person": "ana"}
+    sent = {
+        "/records": [
+            {**fact, "context": "Ana's vault code is 1234"},
+            {**fact, "context": said},  # her turn's exact words (already_in_history if seen)
+            {"category": "fact", "confidence": 8, "context": "Likes tea", "chat": "chat-ana"},
+            {"category": "fact", "confidence": 8, "context": "Likes tea", "chat": "no-chat"},
+        ],
+        "/records/dedup": [{**fact, "context": "Ana's locker code is 4711"}],
+        "/turns": [{**TURN, "chat": "chat-ana"}, {**TURN, "person": "ana"}],
+    }
+    missing = f"store {theirs.store!r} does not exist"
+    for path, bodies in sent.items():
+        for body in bodies:
+            res = client.post(f"/v1/stores/{theirs.store}{path}", json=body, headers=mine.auth())
+            assert res.status_code == 404, (path, body, res.text)
+            assert res.json()["message"] == missing
+    after = memory.get(private.id)
+    assert after.confirm_count == private.confirm_count and after.state == "current"
+    assert [i.id for i in memory.items()] == [private.id]
+    with db.connection() as conn:
+        [n_turns] = (
+            conn.execute("SELECT count(*) AS n FROM turns WHERE store_id = %s", (theirs.store,))
+            .fetchone()
+            .values()
+        )
+    assert n_turns == 1
+    # the Python API under such a principal is kept out the same way
+    foreign, _ = access.admit(db, mine.key, theirs.store)
+    assert foreign is not None
+    with pytest.raises(NotFound, match="does not exist"):
+        writes.save(db, None, foreign, theirs.store, {**fact, "context": "x y z"}, dedup=True)
+    with pytest.raises(NotFound, match="does not exist"):
+        writes.write_turns(db, None, foreign, theirs.store, "chat-ana", TURN["turns"], "ana")
+    with pytest.raises(NotFound, match="does not exist"):
+        writes.delete(db, foreign, theirs.store, private.id, "ana")

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from memory_pipelines.api import commitments
-from memory_pipelines.api.access import Refused
+from memory_pipelines.api.access import Refused, own_store
 from memory_pipelines.api.memory import Memory
 from memory_pipelines.core.access import Principal, Request
 from memory_pipelines.core.inputs import id_field, record_id
@@ -52,7 +52,9 @@ def write_turns(
 ) -> list[TurnWritten]:
     """Append turns to a conversation as this key: Refused unless it may write for `person`.
     A conversation id already taken by a chat of somebody the key may not write for is refused
-    without naming whose it is (the chat's person is not the key's to learn)."""
+    without naming whose it is (the chat's person is not the key's to learn). Another
+    organisation's store is NotFound, as for a store that does not exist."""
+    own_store(db, principal, store)
     decision = principal.decide(Request("write_memory", store, person))
     if not decision.allowed:
         raise Refused(decision)
@@ -99,7 +101,9 @@ def save(
 ) -> SaveResult:
     """Save a record from the fields of a request (the item's and the provenance keywords of
     Memory.save), as this key: Refused unless the key may write for the person the record is
-    for; NotFound for a chat the key may not write in."""
+    for; NotFound for a chat the key may not write in, and for another organisation's store
+    (before anything of the store is read: its chats are not another organisation's to learn)."""
+    own_store(db, principal, store)
     if not isinstance(fields, dict):
         raise ValidationError("body", "must be an object")
     item = {k: v for k, v in fields.items() if k not in PROVENANCE}
@@ -177,6 +181,7 @@ def _may(
 ) -> Item:
     """NotFound, worded as for a missing record, unless the reader may see the record; Refused
     (naming the permit) unless the key may do `action` for the record's person."""
+    own_store(db, principal, store)
     record_id("item_id", item_id)
     with db.connection() as conn:
         record = items_db.get_item(conn, item_id, store_id=store)
