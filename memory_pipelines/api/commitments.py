@@ -48,34 +48,51 @@ def cancel(db: Database, store_id: str, item_id: int, actor: str) -> Item:
 
 
 def _set_status(db: Database, store_id: str, item_id: int, status: str, actor: str) -> Item:
-    change = _CHANGES[status]
     record_id("item_id", item_id)
     if not isinstance(actor, str) or not actor.strip():
         raise ValidationError("actor", f"is required: who marks the commitment {status}")
     text_field("actor", actor, max_len=200, one_line=True)
     with db.transaction() as conn:
-        # Locked, so two people closing the same commitment at once cannot both succeed.
-        item = items_db.get_item(conn, item_id, store_id=store_id, for_update=True)
-        if item.category != "commitment":
-            raise ValidationError(
-                "category",
-                f"item {item_id} is a {item.category}, not a commitment; only a commitment "
-                f"has a status ({', '.join(COMMITMENT_STATUSES)})",
-            )
-        if item.state == "superseded":
-            raise ValidationError(
-                "state",
-                f"commitment {item_id} is superseded by {item.superseded_by}; "
-                f"{change} the current one",
-            )
-        if item.status != "open":
-            raise ValidationError(
-                "status",
-                f"only an open commitment can be {status}; commitment {item_id} is {item.status}",
-            )
-        return items_db.update_item(
-            conn, item_id, change, actor.strip(), {"status": status}, payload={"from": "open"}
+        return close_in(conn, store_id, item_id, status, actor.strip())
+
+
+def close_in(
+    conn: Conn,
+    store_id: str,
+    item_id: int,
+    status: str,
+    actor: str,
+    payload: dict[str, Any] | None = None,
+) -> Item:
+    """`fulfil` / `cancel` in the caller's transaction (dedup fulfils a commitment a statement
+    reports done); `payload` adds to the version's and event's {"from": "open"}."""
+    change = _CHANGES[status]
+    # Locked, so two people closing the same commitment at once cannot both succeed.
+    item = items_db.get_item(conn, item_id, store_id=store_id, for_update=True)
+    if item.category != "commitment":
+        raise ValidationError(
+            "category",
+            f"item {item_id} is a {item.category}, not a commitment; only a commitment "
+            f"has a status ({', '.join(COMMITMENT_STATUSES)})",
         )
+    if item.state == "superseded":
+        raise ValidationError(
+            "state",
+            f"commitment {item_id} is superseded by {item.superseded_by}; {change} the current one",
+        )
+    if item.status != "open":
+        raise ValidationError(
+            "status",
+            f"only an open commitment can be {status}; commitment {item_id} is {item.status}",
+        )
+    return items_db.update_item(
+        conn,
+        item_id,
+        change,
+        actor,
+        {"status": status},
+        payload={"from": "open", **(payload or {})},
+    )
 
 
 def list_commitments(

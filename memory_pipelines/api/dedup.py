@@ -13,7 +13,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from memory_pipelines.api.commitments import close_in
 from memory_pipelines.core import judge as local_judge
+from memory_pipelines.core.fulfilment import reports_done
 from memory_pipelines.core.judge import JudgeDecision, JudgeItem
 from memory_pipelines.core.merge import merged_fields
 from memory_pipelines.core.records import ItemInput
@@ -201,6 +203,59 @@ def save_deduplicated(
     near = nearest(conn, store_id, item.person, embedding, NEIGHBOURS, pool)
     others = said_by_others(conn, prov, near, None if pool is None else pool.speakers)
     near = [n for n in near if n[0].item_id not in others]
+    done = _reported_done(conn, store_id, item, near, prov)
+    if done is None:
+        return _apply(conn, store_id, item, embedding, models, prov, pool, near)
+    # A report that the promise was kept is a fact of its own, never a restatement of the
+    # promise: the judge sees the other neighbours, and the commitment is closed.
+    near = [n for n in near if n[0].item_id != done.item_id]
+    saved = _apply(conn, store_id, item, embedding, models, prov, pool, near)
+    close_in(
+        conn,
+        store_id,
+        done.item_id,
+        "fulfilled",
+        prov.written_by or prov.model or "extraction",
+        {"reported_in": saved.id or saved.merged_into},
+    )
+    return saved.model_copy(update={"fulfilled": done.item_id})
+
+
+def _reported_done(
+    conn: Conn,
+    store_id: str,
+    item: ItemInput,
+    near: list[tuple[Item, np.ndarray]],
+    prov: Provenance,
+) -> Item | None:
+    """The open commitment among the neighbours (the same person's) that the candidate
+    reports done. Not from a statement said in another person's chat than the commitment's:
+    its closing would tell the commitment's readers that something was said there."""
+    if item.category == "commitment":
+        return None
+    for other, _ in near:
+        if (
+            other.category == "commitment"
+            and other.status == "open"
+            and other.state == "current"
+            and reports_done(other.context, item.context)
+            and _chat_person(conn, store_id, prov.chat_id, other) is None
+        ):
+            return other
+    return None
+
+
+def _apply(
+    conn: Conn,
+    store_id: str,
+    item: ItemInput,
+    embedding: np.ndarray,
+    models: Models,
+    prov: Provenance,
+    pool: DedupPool | None,
+    near: list[tuple[Item, np.ndarray]],
+) -> SaveResult:
+    """The judge's decision among the neighbours, applied."""
     decision = decide(models, item, embedding, near, prov)
     chosen = near[decision.target][0] if decision.target is not None else None
     actor = prov.written_by or prov.model or ""

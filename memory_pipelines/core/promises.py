@@ -148,6 +148,15 @@ _TOLD = re.compile(
 )
 
 
+# A promise kept, said as it is kept: "Here's the draft I promised you", "the three caterers
+# I promised:": the promised thing comes before "I promised" and nothing is owed after it.
+_KEPT = re.compile(
+    r"\b(?:the|those|these|that|this)\s+(?:[\w'’-]+\s+){0,5}(?:that\s+)?(?:i|we) promised\b"
+    rf"(?:\s+(?:you|{_NAME}|{_ROLE}))?\s*(?:[:;,.!]|$)",
+    re.IGNORECASE,
+)
+
+
 @dataclass(frozen=True)
 class Promise:
     owner: str
@@ -159,7 +168,7 @@ class Promise:
 def promise(sentence: str, speaker: str, listener: str, said_at: datetime) -> Promise | None:
     """The promise a sentence makes, or None when it makes none."""
     m = _FUTURE.search(sentence)
-    pm = _PROMISED.search(sentence)
+    pm = None if _KEPT.search(sentence) else _PROMISED.search(sentence)
     if not m and not pm:
         return None
     if m and m.group("verb").lower() in _NO_ACTION and not pm and not _DELIVERS.search(sentence):

@@ -144,7 +144,9 @@ class SaveResult(Result):
     meta_chatter, restatement, already_in_history, speculation, budget). Saved: the new item's
     `id` (and the `item` itself from `save`), the item it `superseded`, or, when the fact was
     known already, `deduplicated` with the item it was merged into (`mergedInto` in JSON). With
-    dedup, `reason` is the judge's."""
+    dedup, `reason` is the judge's, and `fulfilled` the open commitment of the same person the
+    saved statement reports done ("Maya paid Tom back" fulfils "Maya will pay Tom back"):
+    it is marked fulfilled in the same transaction (core/fulfilment.py)."""
 
     model_config = ConfigDict(frozen=True, serialize_by_alias=True)
 
@@ -156,3 +158,4 @@ class SaveResult(Result):
     merged_into: int | None = Field(default=None, serialization_alias="mergedInto")
     superseded: int | None = None
     reason: str | None = None
+    fulfilled: int | None = None

@@ -1,0 +1,88 @@
+"""Does a statement report a commitment done? "Maya paid Tom back the 40 euros today" fulfils
+"Maya will pay Tom back the 40 euros by the end of the month"; "Maya still hasn't paid Tom
+back" and "Maya will pay Tom on Friday" do not. Pure Python.
+
+Read from what the two say, not from a list of cases: the commitment names its owner and its
+act ("<owner> will <verb> <what> [by <when>]"); the statement reports that owner doing that
+act, in the past or the perfect ("<owner> [adverb] <verb in the past>", "<owner> has <verb in
+the participle>"), about the same things (a common word of <what> that is not about when, or,
+when the report names nothing else, the same names: "paid Tom back"), and neither denies,
+plans nor asks it. Dedup closes the commitment (api/dedup.py).
+"""
+
+from __future__ import annotations
+
+import re
+
+from memory_pipelines.core.judge_lexicon import STOPWORDS
+from memory_pipelines.core.past_tense import past_forms
+
+# The act a stored commitment names: its owner and the verb after "will" / "is going to" /
+# "promised to" (the stored text is in the third person: core/extract.py).
+_PROMISE = re.compile(
+    r"^(?P<owner>[A-Z][\w'’-]*(?: [A-Z][\w'’-]*)?) (?:will|shall|is going to|are going to"
+    r"|promised to|has promised to|agreed to|has agreed to)\s+(?:(?:also|just|definitely|first"
+    r"|then|still|make sure to|try to)\s+)*(?P<verb>[a-z]+)\b(?P<what>.*)$"
+)
+# The part of the act that only says when: "by the end of the month", "on Friday (...)".
+_WHEN = re.compile(
+    r"\s*(?:\b(?:by|before|until|till|on|at|this|next|tomorrow|tonight|today|later|after|in)\b"
+    r"|\().*$",
+    re.IGNORECASE,
+)
+# A report that it was not done, or not yet, or only will be, or is asked about.
+_NOT_DONE = re.compile(
+    r"\b(?:not|never|yet|still|will|won't|shall|going to|gonna|plans? to|hopes? to|wants? to"
+    r"|needs? to|has to|have to|forgot|failed|couldn't|could not|didn't|hasn't|haven't|if)\b"
+    r"|n't\b|\?",
+    re.IGNORECASE,
+)
+_ADVERBS = r"(?:(?:just|finally|already|also|now|actually|eventually|quickly|today)\s+)"
+# Words that name nothing acted on ("paid Tom back").
+_FILLER = STOPWORDS | {"back", "off", "away", "over"}
+
+
+def _words(text: str) -> tuple[set[str], set[str]]:
+    """The content words of a text: (common words, names), names being the capitalised."""
+    common: set[str] = set()
+    names: set[str] = set()
+    for w in re.findall(r"[A-Za-z0-9]+", text):
+        if w.lower() not in _FILLER:
+            (names if w[0].isupper() else common).add(w.lower())
+    return common, names
+
+
+def _about(text: str) -> tuple[set[str], set[str]]:
+    """What an act is done to, without the words that only say when."""
+    cut = _WHEN.sub("", text)
+    return _words(cut) if any(_words(cut)) else _words(text)
+
+
+def reports_done(commitment: str, statement: str) -> bool:
+    """Whether `statement` reports the act `commitment` promises as done by its owner: the
+    same things acted on (a common word shared, "the signed contract"; or only names on both
+    sides, "paid Tom back"), never another thing done to the same person or place ("sent Mr
+    Patel a birthday card" does not send him the contract)."""
+    m = _PROMISE.match(commitment.strip())
+    if m is None or _NOT_DONE.search(statement):
+        return False
+    owner, verb = m.group("owner"), m.group("verb")
+    past = "|".join(sorted(past_forms(verb)))
+    done = re.search(
+        rf"\b{re.escape(owner)}(?:'s)? {_ADVERBS}{{0,2}}(?:(?:has|have|had) {_ADVERBS}{{0,2}})?"
+        rf"(?:{past})\b(?P<rest>.*)",
+        statement,
+        re.IGNORECASE,
+    )
+    if done is None:
+        return False
+    owners = {w.lower() for w in owner.split()}
+    things, names = _about(m.group("what"))
+    # the report's own clause: "called Green Fork, they're booked for the 19th"
+    said_things, said_names = _about(re.split(r"[,;:]|\b(?:and|but|so)\b", done.group("rest"))[0])
+    names, said_names = names - owners, said_names - owners
+    if things & said_things:
+        return True
+    # Nothing else acted on in the report: the names it shares are the promise's ("Maya will
+    # call Green Fork tomorrow" / "Maya called Green Fork"); with none, the act alone.
+    return not said_things and (bool(names & said_names) or not (names or things))

@@ -1,0 +1,138 @@
+"""A promise reported kept closes its commitment: core/fulfilment.reports_done reads it from what
+the two say, dedup (api/dedup.py) fulfils the commitment in the save's transaction, and the
+report itself is a fact of its own. A promise only handed over ("the draft I promised you")
+is no new commitment (core/promises.py)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from memory_pipelines.api import Memory
+from memory_pipelines.api.extraction import run_extraction
+from memory_pipelines.core.fulfilment import reports_done
+from memory_pipelines.core.past_tense import past_forms
+from memory_pipelines.core.promises import promise
+
+KEPT = [
+    ("Lena will pay Tom back the 40 euros by the end of the month.", "Lena paid Tom back."),
+    ("Ana will send the signed contract to Mr Patel", "Ana has sent the signed contract."),
+    ("Omar will call Green Fork tomorrow to check the 19th", "Omar called Green Fork, all set."),
+    ("Sam will drop the kids at school on Monday", "Sam just dropped the kids at school."),
+    ("Jo will copy the photos to the shared drive", "Jo copied the photos over today."),
+    ("Tom will do the grocery shopping on Saturday", "Tom did the grocery shopping."),
+    ("Kim is going to write the release notes for Ravi", "Kim finally wrote the release notes."),
+]
+NOT_KEPT = [
+    # not done, not yet, only planned, asked
+    ("Lena will pay Tom back the 40 euros", "Lena still hasn't paid Tom back."),
+    ("Lena will pay Tom back the 40 euros", "Lena didn't pay Tom back the 40 euros."),
+    ("Bruno will book the venue for the offsite", "Bruno will book the venue tomorrow."),
+    ("Bruno will book the venue for the offsite", "Did Bruno book the venue?"),
+    ("Bruno will book the venue for the offsite", "Bruno forgot to book the venue."),
+    # another thing done to the same person or place, another act, another person
+    ("Ana will send the signed contract to Mr Patel", "Ana sent Mr Patel a birthday card."),
+    ("Bruno will book the venue for the Porto offsite", "Bruno booked flights to Porto."),
+    ("Tom will do the grocery shopping on Saturday", "Tom did the laundry."),
+    ("Tom will do the grocery shopping on Saturday", "Tom bought a new bike."),
+    ("Priya will review Ben's pull request", "Ben reviewed Priya's pull request."),
+    # not a commitment's wording at all
+    ("Lena likes paying in cash", "Lena paid in cash."),
+]
+
+
+@pytest.mark.parametrize(("commitment", "report"), KEPT)
+def test_a_report_of_the_same_act_by_the_owner_keeps_the_promise(
+    commitment: str, report: str
+) -> None:
+    assert reports_done(commitment, report)
+
+
+@pytest.mark.parametrize(("commitment", "report"), NOT_KEPT)
+def test_a_denial_a_plan_or_another_act_keeps_nothing(commitment: str, report: str) -> None:
+    assert not reports_done(commitment, report)
+
+
+def test_past_forms() -> None:
+    assert past_forms("pay") == {"paid"}
+    assert past_forms("write") == {"wrote", "written"}
+    assert past_forms("book") == {"booked"}
+    assert past_forms("file") == {"filed"}
+    assert past_forms("copy") == {"copied"}
+    assert "dropped" in past_forms("drop")
+
+
+WHEN = datetime(2026, 12, 2, 10, tzinfo=UTC)
+
+
+def test_a_promise_handed_over_is_no_new_commitment() -> None:
+    for kept in (
+        "Here's the grant proposal draft I promised you.",
+        "Here are the three caterers I promised: Green Fork, Basil and Ruby's.",
+        "Attached is the report I promised.",
+    ):
+        assert promise(kept, "Tom", "Maya", WHEN) is None, kept
+    made = promise("I promised Maya I'd send the draft by Friday.", "Tom", "Ana", WHEN)
+    assert made is not None and made.owed_to == "Maya"
+    assert promise("I promise you the notes by Friday.", "Tom", "Maya", WHEN) is not None
+
+
+def _commitment(memory: Memory, text: str) -> int:
+    res = memory.save({"category": "commitment", "context": text, "confidence": 8})
+    assert res.saved and res.id is not None
+    return res.id
+
+
+def test_dedup_fulfils_the_commitment_a_save_reports_kept(memory: Memory) -> None:
+    promised = _commitment(memory, "Maya will pay Tom back the 40 euros by the end of the month")
+    other = _commitment(memory, "Maya will book the venue for the party by Wednesday")
+    denied = memory.save_with_dedup(
+        {"category": "fact", "confidence": 7, "context": "Maya still hasn't paid Tom back"}
+    )
+    assert denied.fulfilled is None and memory.get(promised).status == "open"
+    res = memory.save_with_dedup(
+        {"category": "fact", "confidence": 7, "context": "Maya paid Tom back the 40 euros today"},
+        written_by="key k1",
+    )
+    assert res.fulfilled == promised
+    # the report is a fact of its own, never merged into the promise it keeps
+    assert res.id is not None and res.merged_into is None and res.id != promised
+    assert memory.get(res.id).context == "Maya paid Tom back the 40 euros today"
+    kept = memory.get(promised)
+    assert kept.status == "fulfilled" and kept.state == "current"
+    assert [(v.change, v.actor) for v in memory.history(promised)][-1] == ("fulfil", "key k1")
+    with memory.db.connection() as conn:
+        [payload] = conn.execute(
+            "SELECT payload FROM events WHERE item_id = %s AND kind = 'fulfil'", (promised,)
+        ).fetchone().values()
+    assert payload == {"from": "open", "reported_in": res.id}
+    assert memory.get(other).status == "open"
+    assert [c.item_id for c in memory.commitments(status="open")] == [other]
+
+
+def test_extraction_closes_a_promise_the_chat_reports_kept(memory: Memory) -> None:
+    """The whole path: a promise said in a chat, then said kept two days later."""
+    memory.add_person("maya")
+    memory.write_turns(
+        "maya-dm",
+        [
+            {"speaker": "Maya", "text": "I'll pay Tom back the 40 euros by the end of the month."},
+            {"speaker": "assistant", "role": "assistant", "text": "Noted."},
+        ],
+        person="maya",
+    )
+    run_extraction(memory.db, memory.store_id, memory.models, memory.embedder, "t1")
+    [open_] = memory.commitments(status="open")
+    memory.write_turns(
+        "maya-dm",
+        [
+            {"speaker": "Maya", "text": "I paid Tom back the 40 euros today, so we're square."},
+            {"speaker": "assistant", "role": "assistant", "text": "Great."},
+        ],
+        person="maya",
+    )
+    run_extraction(memory.db, memory.store_id, memory.models, memory.embedder, "t2")
+    assert memory.get(open_.item_id).status == "fulfilled"
+    assert memory.commitments(status="open") == []
+    assert any("paid Tom back" in i.context for i in memory.items())
