@@ -103,9 +103,13 @@ def test_dedup_fulfils_the_commitment_a_save_reports_kept(memory: Memory) -> Non
     assert kept.status == "fulfilled" and kept.state == "current"
     assert [(v.change, v.actor) for v in memory.history(promised)][-1] == ("fulfil", "key k1")
     with memory.db.connection() as conn:
-        [payload] = conn.execute(
-            "SELECT payload FROM events WHERE item_id = %s AND kind = 'fulfil'", (promised,)
-        ).fetchone().values()
+        [payload] = (
+            conn.execute(
+                "SELECT payload FROM events WHERE item_id = %s AND kind = 'fulfil'", (promised,)
+            )
+            .fetchone()
+            .values()
+        )
     assert payload == {"from": "open", "reported_in": res.id}
     assert memory.get(other).status == "open"
     assert [c.item_id for c in memory.commitments(status="open")] == [other]
