@@ -630,3 +630,38 @@ def test_a_change_told_of_the_old_value_first_supersedes_it(embedder: Embedder) 
     # two people of one role, neither naming the other: still two
     d = judge(embedder, "Colleague Fatima runs the payroll", ["Colleague Tom runs the payroll"])
     assert d.action == "create", d.reason
+
+
+@pytest.mark.parametrize(
+    ("candidate", "existing", "expected"),
+    [
+        # the thing whose date moved is another thing than the stored item's: nothing replaced
+        (
+            "Tom's dentist appointment moved to December 10 at 3pm",
+            ["Tom is planning a surprise 40th birthday party for Maya on December 19"],
+            ("create", None),
+        ),
+        (
+            "Noor's flight home was delayed to 11pm",
+            ["Noor's yoga class starts at 7pm on Thursdays", "Noor lives in Lisbon"],
+            ("create", None),
+        ),
+        # the same thing named: its date moved
+        (
+            "The book club meeting was postponed to 14 March",
+            ["Book club meets on 7 March at Ines's flat", "Reads mostly crime novels"],
+            ("supersede", 0),
+        ),
+        # only a time named ("the deadline"): the item that holds a date of its kind
+        (
+            "The deadline was pushed back to 9 May",
+            ["Thesis draft has to be handed in by 25 April"],
+            ("supersede", 0),
+        ),
+    ],
+)
+def test_a_date_moved_replaces_only_the_date_of_the_thing_it_names(
+    embedder: Embedder, candidate: str, existing: list[str], expected: tuple[str, int | None]
+) -> None:
+    d = judge(embedder, candidate, existing)
+    assert (d.action, d.target) == expected, d.reason

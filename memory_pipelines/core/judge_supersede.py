@@ -13,6 +13,7 @@ from memory_pipelines.core.judge_cues import (
 from memory_pipelines.core.judge_deadlines import sets_deadline
 from memory_pipelines.core.judge_frames import SINGLE_VALUED_FRAMES
 from memory_pipelines.core.judge_gone import what_ended
+from memory_pipelines.core.judge_lexicon import stem, wordlist
 from memory_pipelines.core.judge_pairs import Pair
 from memory_pipelines.core.judge_restate import (
     cue_value_stored,
@@ -64,6 +65,20 @@ def supersede_score(p: Pair, c: Analysis, e: Analysis) -> float:
     return score
 
 
+# Words that name only a time, not the thing whose time it is ("the deadline moved").
+_TIME_WORDS = frozenset(
+    stem(w) for w in wordlist("deadline date time day due schedule appointment slot start")
+)
+
+
+def _moved_elsewhere(c: Analysis, e: Analysis) -> bool:
+    """The candidate names the thing whose date or number moved ("Tom's dentist appointment
+    moved to 10 December") and the stored item names none of it ("Tom is planning a surprise
+    party on 19 December"): another thing's date, which the move leaves as it was."""
+    thing = c.subject_stems - c.owners - {stem(n) for n in c.entities} - _TIME_WORDS
+    return bool(thing) and not thing & e.stems
+
+
 def _count_changed(p: Pair) -> bool:
     """A count of a named thing differs ("9 people" / "7 people", a team of six / of nine); a
     bare number ("Ruby is nine") names no thing."""
@@ -90,6 +105,8 @@ def cued_change(c: Analysis, es: Sequence[Analysis], pairs: Sequence[Pair]) -> J
     # Only an item about the candidate's subject held the old value, unless the candidate says
     # that item's subject gave its place up ("Ellie covers the shifts now that Marcus left").
     eligible = [p for p in pairs if not p.subject_conflict or p.holder_replaced]
+    if c.cues & VALUE_MOVE_CUES and not c.cues - WEAK_CUES - VALUE_MOVE_CUES:
+        eligible = [p for p in eligible if not _moved_elsewhere(c, es[p.index])]
     if not eligible:
         return None
     stored = [p for p in eligible if stored_in_other_form(p)]
