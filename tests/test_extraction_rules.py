@@ -509,12 +509,18 @@ def test_which_weekday_the_verb_before_it_means() -> None:
         "Maya has to call the plumber on Friday.",
         "I promised Lena I'd call her on Friday.",
         "Maya wants to visit on Friday.",
+        # what one has on a day, said in the present, is to come (a helper saw "I have a job
+        # interview on Friday", said on a Wednesday, dated the Friday gone)
+        "I have a job interview on Friday.",
+        "Tom has a dentist appointment on Friday.",
     ):
         assert annotate(coming, wednesday)[1] == ["18 October 2024"], coming
     for gone in (
         "I went to the market on Friday.",
         "Called mum on Friday.",
         "I had to work on Friday.",
+        "I have finished the report on Friday.",
+        "I've had a cold since the party on Friday.",
     ):
         assert annotate(gone, wednesday)[1] == ["11 October 2024"], gone
 

@@ -123,6 +123,8 @@ def _ahead(before: str) -> bool:
         word = words[k]
         if word in _COMING or word in _MEANT or word.endswith(("'ll", "'re", "'m", "'d")):
             return True
+        if word in ("have", "has"):
+            return True  # "I have a job interview on Friday": what one has, to come
         if word == "got" and k and (words[k - 1] in _HAVE or words[k - 1].endswith("'ve")):
             return True  # "I've got an interview on Thursday": what one has, to come
         if word == "to" and k and words[k - 1] in _INTENT:
