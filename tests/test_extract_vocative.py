@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from memory_pipelines.core.extract import WindowTurn, extract_window
-from memory_pipelines.core.sentence_forms import without_vocative
+from memory_pipelines.core.sentence_forms import in_confidence, without_vocative
 
 SAID = datetime(2026, 3, 4, tzinfo=UTC)
 
@@ -30,3 +30,19 @@ def test_a_promise_keeps_whom_it_is_owed_to_apart() -> None:
     assert promise["category"] == "commitment"
     assert promise["context"].startswith("Lena will pick up the kids on Friday"), promise
     assert promise["owed_to"] == "Tom"
+
+
+def test_what_is_told_in_confidence_keeps_that_it_was() -> None:
+    """ "Between us: I have ..." read word by word became "Between Tom and others: he has ...",
+    the opposite of what was said (found by the household probe)."""
+    assert in_confidence("Between us: I have an interview.") == ("I have an interview.", True)
+    assert in_confidence("Off the record, my boss is leaving.") == ("My boss is leaving.", True)
+    # not an opener that confides, or no statement after it
+    assert in_confidence("Between us and the sea is a wall.")[1] is False
+    assert in_confidence("Between us, thanks!")[1] is False
+    turns = [
+        WindowTurn(1, "user", "Tom", "Between us: my manager is leaving in March.", SAID),
+        WindowTurn(2, "user", "Lena", "Oh wow.", SAID),
+    ]
+    [fact] = extract_window(turns, pronoun_of=lambda _: "he")
+    assert fact["context"] == "Tom's manager is leaving in March (told in confidence).", fact

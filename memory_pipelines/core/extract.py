@@ -29,6 +29,7 @@ from memory_pipelines.core.promises import promise
 from memory_pipelines.core.referents import what_it_is, who_is_meant
 from memory_pipelines.core.sentence_forms import (
     for_the_speaker,
+    in_confidence,
     without_label,
     without_opener,
     without_vocative,
@@ -199,12 +200,15 @@ def extract_window(
                 continue
             group = about.role.lower() == "user" and bool(about.speaker)  # a named person's "we"
             plain = without_vocative(without_label(without_opener(sentence)), listener)
+            plain, confided = in_confidence(plain)
             plain = who_is_meant(plain, _said_before(window, about, sentence), pronoun_of)
             question = question_before(window, i) if about is turn else None
             answer = what_it_is(plain, question[1]) if question else plain
             answers, plain = answer != plain, answer
             told = for_the_speaker(plain) if speaker else plain
             text = plain_words(third_person(told, speaker, pronoun, group))
+            if confided:  # the memory keeps that it was told in confidence
+                text = f"{text.rstrip(' .!')} (told in confidence)."
             if promised is not None:  # "send you the report": you are the one it is owed to
                 text = re.sub(r"\byour\b", f"{listener}'s", re.sub(r"\byou\b", listener, text))
             else:

@@ -127,6 +127,23 @@ def _statement_after(sentence: str, m: re.Match[str] | None) -> str:
     return rest[:1].upper() + rest[1:]
 
 
+# "Between us: ...", "Off the record, ...": what follows is told in confidence. Read word by
+# word ("between us" -> "between Tom and others") it says the opposite.
+_CONFIDING = re.compile(
+    r"^\W*(?:just\s+)?(?:between (?:us|you and me|ourselves|the two of us)|off the record"
+    r"|in confidence|confidentially|(?:please\s+)?don't tell anyone(?: but)?)\s*[:,;.!–—-]*\s*",
+    re.IGNORECASE,
+)
+
+
+def in_confidence(sentence: str) -> tuple[str, bool]:
+    """The sentence without an opener that confides it, and whether it had one ("Between us:
+    I have a job interview on Friday" -> ("I have a job interview on Friday", True)), when a
+    statement with its subject follows."""
+    kept = _statement_after(sentence, _CONFIDING.match(sentence))
+    return kept, kept != sentence
+
+
 def without_vocative(sentence: str, listener: str) -> str:
     """The sentence without the name of the one it is said to, when a statement with its
     subject follows ("Tom, I'll pick up the kids on Friday", said to Tom -> "I'll pick up the
