@@ -135,6 +135,8 @@ def test_a_promise_names_who_what_to_whom_and_when() -> None:
         "I'm going to paint this weekend.",  # a plan of one's own
         "I'm moving to Leeds next month.",  # when it happens, no deadline
         "I'll be there.",
+        "I'll book the table for Friday.",  # a day is nobody it is owed to
+        "We'll move the launch to May.",
     ],
 )
 def test_not_a_promise(text: str) -> None:
@@ -641,3 +643,19 @@ def test_a_short_i_am_is_kept_when_it_says_a_preference_not_a_mood() -> None:
     assert items("I'm vegan now.") == ["Eva is vegan now."]
     for mood in ("I'm tired.", "I'm happy!", "I'm so ready."):
         assert items(mood) == []
+
+
+def test_a_promise_opening_with_an_acknowledgement_is_kept() -> None:
+    """ "Sure, I'll send you my proofreading notes by next Tuesday" was taken for the assistant
+    only confirming the request (a restatement) and kept nothing (found by the household
+    probe); an acknowledgement that promises nothing to anybody is still no memory."""
+    asked = _turn(1, "user", "Maya", "Could you proofread my cover letter?")
+    for reply in (
+        "Sure, I'll send you my proofreading notes by next Tuesday.",
+        "Got it, I'll send you my proofreading notes by next Tuesday.",
+    ):
+        [kept] = extract_window([asked, _turn(2, "assistant", "assistant", reply)])
+        assert kept["category"] == "commitment" and kept["owed_to"] == "Maya", kept
+        assert kept["context"].startswith("Assistant will send Maya their proofreading notes")
+    for reply in ("Sure, I'll do that.", "Of course, I'll keep that in mind."):
+        assert extract_window([asked, _turn(2, "assistant", "assistant", reply)]) == [], reply

@@ -77,7 +77,12 @@ _NO_ACTION = frozenset(
     ]
 )
 _TITLE = r"(?:Mr|Mrs|Ms|Miss|Dr|Prof)\.?\s+[A-Z][a-z]+"
-_NAME = rf"(?:{_TITLE}|[A-Z][a-z]+(?: [A-Z][a-z]+)?)"
+# A name, never a day or a month ("book the table for Friday" is owed to nobody named Friday).
+_NAME = (
+    r"(?!(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|March"
+    r"|April|May|June|July|August|September|October|November|December|Christmas|Easter)\b)"
+    rf"(?:{_TITLE}|[A-Z][a-z]+(?: [A-Z][a-z]+)?)"
+)
 _ROLE = (
     r"(?:the |my |our |his |her |their )(?:landlord|landlady|boss|manager|client|customer|team"
     r"|teacher|doctor|dentist|neighbou?r|accountant|lawyer|school|bank|council|vet|mum|mom|dad"

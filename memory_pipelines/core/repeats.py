@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
 from difflib import SequenceMatcher
 
 from memory_pipelines.core.patterns import rx as _rx
+from memory_pipelines.core.promises import promise
 from memory_pipelines.core.sentence_kinds import (
     ADDITIVE,
     DEADLINE,
@@ -112,6 +114,7 @@ _ASSISTANT_ACK = _rx(
     r"^\W*(?:since|as|given(?: that)?|because) you(?:'re|'ve|'d| \w+)"
 )
 # The assistant congratulating the user on news just told: the outcome is theirs, said again.
+_SOME_DAY = datetime(2000, 1, 3, tzinfo=UTC)  # whether a promise is made, not when it is due
 _CONGRATS = _rx(r"^\W*(?:congrat\w*|well done|great news|what a (?:result|win|relief))\b")
 
 # Episodes and session summaries never become memory items (the spec): they are the history
@@ -267,7 +270,11 @@ def is_restatement(
         return True  # "Congratulations! A finished kitchen, £2,000 under budget": their news
     if role == "assistant" and _ASSISTANT_ACK.search(text) and not (new_numbers or new_deadline):
         # "Noted: no chicken bones for Luna." The assistant only confirms what it was told.
-        return not any(k in ("hard_lesson", "shipped_outcome") for k in kinds)
+        # ... but a promise to somebody made in the reply ("Sure, I'll send you my notes by
+        # Tuesday") is new; "Sure, I'll do that" owes nobody anything said.
+        return not any(k in ("hard_lesson", "shipped_outcome") for k in kinds) and not any(
+            promise(s, "assistant", "you", _SOME_DAY) for s in sentences(text)
+        )
     fresh = not (new_numbers or new_deadline)
     if fresh and not item and _restates_durable(text, kinds, recent, similarity):
         return True

@@ -14,6 +14,8 @@ _INTERJECTION = (
     r"yes|yeah|yep|yup|no|nope|oh|ooh|ah|aw+|well|sure|ok(?:ay)?|right|hmm+|um+|actually|wow|"
     r"hey|hi|hello|thanks|thank you|totally|definitely|absolutely|agreed|true|haha|lol|cool|"
     r"awesome|great|nice|indeed|exactly|of course|sorry|woah|whoa|yay|omg|i see|"
+    # a request taken: "Got it, I'll book the table", "Noted, ...", "Will do, ..."
+    r"got it|noted|will do|understood|gotcha|"
     # how it is said: "To be frank, I never liked ...", "Seriously though, I'm moving ..."
     r"to be (?:frank|honest)|to tell (?:you )?the truth|seriously(?: though)?|honestly|frankly|"
     r"for what it's worth|funnily enough|funny enough|in any case|on another note|"
