@@ -46,3 +46,22 @@ def test_what_is_told_in_confidence_keeps_that_it_was() -> None:
     ]
     [fact] = extract_window(turns, pronoun_of=lambda _: "he")
     assert fact["context"] == "Tom's manager is leaving in March (told in confidence).", fact
+
+
+def test_you_said_to_several_names_them_all() -> None:
+    """ "I'll remind you both about the car insurance", said to Maya and Tom, was "Assistant
+    will remind Tom both ...", owed to Tom alone (found by the household probe)."""
+    turns = [
+        WindowTurn(1, "user", "Maya", "Our car insurance renews in January.", SAID),
+        WindowTurn(2, "user", "Tom", "Yes, we should compare quotes.", SAID),
+        WindowTurn(
+            3, "assistant", "", "I'll remind you both about the insurance renewal next week.", SAID
+        ),
+    ]
+    promises = [c for c in extract_window(turns) if c["category"] == "commitment"]
+    assert [(c["context"][:60], c["owed_to"]) for c in promises] == [
+        ("Assistant will remind Maya and Tom about the insurance renew", "Maya and Tom")
+    ]
+    # said to one person, "you" stays that person
+    one = [turns[0], WindowTurn(2, "assistant", "", "I'll remind you next week.", SAID)]
+    assert [c.get("owed_to") for c in extract_window(one)] == [None, "Maya"]

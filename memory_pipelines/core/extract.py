@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from memory_pipelines.core import policy, policy_model, sentence_kinds
@@ -34,7 +35,12 @@ from memory_pipelines.core.sentence_forms import (
     without_opener,
     without_vocative,
 )
-from memory_pipelines.core.sentence_people import CAPITALISED, NOT_ENTITIES, listener_named
+from memory_pipelines.core.sentence_people import (
+    CAPITALISED,
+    NOT_ENTITIES,
+    all_of_you,
+    listener_named,
+)
 from memory_pipelines.core.third_person import third_person
 from memory_pipelines.core.window_turn import PronounOf, WindowTurn
 
@@ -65,6 +71,12 @@ def _listener(window: Sequence[WindowTurn], i: int) -> str:
     if other is not None:
         return other.who
     return "Assistant" if window[i].role == "user" else "User"
+
+
+def _listeners(window: Sequence[WindowTurn], i: int) -> list[str]:
+    """Everyone else who speaks in the window, in order of first word: whom "you all" means."""
+    me = window[i].who
+    return list(dict.fromkeys(t.who for t in window if t.who != me and t.speaker))
 
 
 def _to_person(window: Sequence[WindowTurn], i: int) -> bool:
@@ -201,6 +213,9 @@ def extract_window(
             group = about.role.lower() == "user" and bool(about.speaker)  # a named person's "we"
             plain = without_vocative(without_label(without_opener(sentence)), listener)
             plain, confided = in_confidence(plain)
+            plain, everyone = all_of_you(plain, _listeners(window, i))
+            if promised is not None and everyone:  # "I'll remind you both": owed to both
+                promised = replace(promised, owed_to=everyone)
             plain = who_is_meant(plain, _said_before(window, about, sentence), pronoun_of)
             question = question_before(window, i) if about is turn else None
             answer = what_it_is(plain, question[1]) if question else plain

@@ -8,6 +8,7 @@ core/extract_parts.py. Pure Python.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from memory_pipelines.core import sentence_kinds
 from memory_pipelines.core.past_tense import PAST_VERB
@@ -47,6 +48,22 @@ _YOU_MENTIONED = re.compile(
     r"\bwhat you (?:said|suggested|told me|recommended|mentioned|showed me)\b",
     re.I,
 )
+
+
+# "You" said to more than one: "I'll remind you both", "see you all on Friday".
+_ALL_OF_YOU = re.compile(
+    r"\b(?:you both|both of you|you two|you all|all of you|you guys|y'all)\b", re.IGNORECASE
+)
+
+
+def all_of_you(sentence: str, listeners: Sequence[str]) -> tuple[str, str | None]:
+    """The sentence with "you both" ("you all", "both of you" ...) named, when it is said to two
+    or more people, and their names ("I'll remind you both", said to Tom and Maya -> ("I'll
+    remind Tom and Maya", "Tom and Maya")). Read word by word it was "remind Tom both"."""
+    if len(listeners) < 2 or not _ALL_OF_YOU.search(sentence):
+        return sentence, None
+    names = ", ".join(listeners[:-1]) + " and " + listeners[-1]
+    return _ALL_OF_YOU.sub(names, sentence), names
 
 
 def listener_named(sentence: str, listener: str) -> str:
