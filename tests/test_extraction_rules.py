@@ -491,6 +491,17 @@ def test_a_participle_before_its_noun_and_a_liking_that_never_was() -> None:
     assert sentence_kind("I never said that.", "user") != "stable_preference"
 
 
+def test_a_weekday_every_week_is_no_date() -> None:
+    """ "A course at Clayworks on Thursday evenings" was dated one past Thursday (found by the
+    recall probe): a weekday before a part of the day in the plural happens every week."""
+    from memory_pipelines.core.dates import annotate
+
+    wednesday = datetime(2026, 9, 9)
+    for every in ("I started a course on Thursday evenings.", "I swim on Tuesday mornings."):
+        assert annotate(every, wednesday) == (every, []), every
+    assert annotate("I went out on Thursday night.", wednesday)[1] == ["3 September 2026"]
+
+
 def test_which_weekday_the_verb_before_it_means() -> None:
     from memory_pipelines.core.dates import annotate
 

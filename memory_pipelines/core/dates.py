@@ -146,6 +146,11 @@ _OWN_DATE = re.compile(
 )
 
 
+# A weekday before a part of the day in the plural ("on Thursday evenings") says what happens
+# every week: no date to resolve.
+_EVERY_PART = re.compile(r"\s+(?:mornings|afternoons|evenings|nights|lunchtimes)\b", re.I)
+
+
 def annotate(text: str, said_at: datetime) -> tuple[str, list[str]]:
     """Text with each relative phrase followed by its date in brackets, and the dates."""
     dates: list[str] = []
@@ -156,6 +161,8 @@ def annotate(text: str, said_at: datetime) -> tuple[str, list[str]]:
         weekday = m.group(0).lower().rsplit(" ", 1)[-1] in _WEEKDAYS
         if weekday and _OWN_DATE.match(m.string, m.end()):
             return m.group(0)  # "on Friday the 14th": the date is said
+        if weekday and _EVERY_PART.match(m.string, m.end()):
+            return m.group(0)  # "on Thursday evenings": every Thursday, no one day
         s = m.group("s") or ""
         phrase = m.group(0)[: len(m.group(0)) - len(s)]
         if phrase.lower().startswith("on ") and _ahead(m.string[: m.start()]):
