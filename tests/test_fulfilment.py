@@ -115,28 +115,24 @@ def test_dedup_fulfils_the_commitment_a_save_reports_kept(memory: Memory) -> Non
     assert [c.item_id for c in memory.commitments(status="open")] == [other]
 
 
+def _say(memory: Memory, text: str, run: str) -> None:
+    """Maya says `text` in her chat, the assistant answers, and extraction runs."""
+    turns = [
+        {"speaker": "Maya", "text": text},
+        {"speaker": "assistant", "role": "assistant", "text": "Noted."},
+    ]
+    memory.write_turns("maya-dm", turns, person="maya")
+    run_extraction(memory.db, memory.store_id, memory.models, memory.embedder, run)
+
+
 def test_extraction_closes_a_promise_the_chat_reports_kept(memory: Memory) -> None:
-    """The whole path: a promise said in a chat, then said kept two days later."""
+    """The whole path: a promise said in a chat, then said kept in a later turn."""
     memory.add_person("maya")
-    memory.write_turns(
-        "maya-dm",
-        [
-            {"speaker": "Maya", "text": "I'll pay Tom back the 40 euros by the end of the month."},
-            {"speaker": "assistant", "role": "assistant", "text": "Noted."},
-        ],
-        person="maya",
-    )
-    run_extraction(memory.db, memory.store_id, memory.models, memory.embedder, "t1")
+    _say(memory, "I'll pay Tom back the 40 euros by the end of the month.", "t1")
     [open_] = memory.commitments(status="open")
-    memory.write_turns(
-        "maya-dm",
-        [
-            {"speaker": "Maya", "text": "I paid Tom back the 40 euros today, so we're square."},
-            {"speaker": "assistant", "role": "assistant", "text": "Great."},
-        ],
-        person="maya",
-    )
-    run_extraction(memory.db, memory.store_id, memory.models, memory.embedder, "t2")
+    _say(memory, "I still haven't paid Tom back, sorry.", "t2")
+    assert memory.get(open_.item_id).status == "open"
+    _say(memory, "I paid Tom back the 40 euros today, so we're square.", "t3")
     assert memory.get(open_.item_id).status == "fulfilled"
     assert memory.commitments(status="open") == []
     assert any("paid Tom back" in i.context for i in memory.items())
