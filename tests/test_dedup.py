@@ -141,7 +141,7 @@ def test_model_calls_are_recorded(memory: Memory) -> None:
 
 
 def test_pool_answers_like_the_table_and_follows_other_writers(memory: Memory) -> None:
-    from memory_pipelines.api.dedup import DedupPool, nearest
+    from memory_pipelines.api.dedup_near import DedupPool, nearest
 
     facts = [
         "Ana adopted a greyhound named Pixel.",

@@ -9,7 +9,8 @@ import psycopg
 import pytest
 
 from memory_pipelines.api import Memory
-from memory_pipelines.api.dedup import Provenance, nearest, said_by_others, save_deduplicated
+from memory_pipelines.api.dedup import save_deduplicated
+from memory_pipelines.api.dedup_near import Provenance, nearest, said_by_others
 from memory_pipelines.api.extraction import run_extraction
 from memory_pipelines.core.records import validate_item
 from memory_pipelines.store.speakers import Speakers

@@ -15,7 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from memory_pipelines.api.dedup import DedupPool, Provenance, save_deduplicated
+from memory_pipelines.api.dedup import save_deduplicated
+from memory_pipelines.api.dedup_near import DedupPool, Provenance
 from memory_pipelines.core.due import Owed
 from memory_pipelines.core.extract import POLICY_DROP, PROVENANCE_KEYS, check_candidate
 from memory_pipelines.core.records import ItemInput, validate_item
@@ -152,7 +153,7 @@ def apply_extracted(
     """Save every extracted window's candidates through the dedup judge, one transaction each:
     a fact said again confirms its item, a correction supersedes it. Candidate texts are
     embedded once, many windows at a time, and the store's item vectors are searched in memory
-    (api/dedup.DedupPool)."""
+    (api/dedup_near.DedupPool)."""
     counts = {"windows_applied": 0, "written": 0, "confirmed": 0, "superseded": 0, "model_calls": 0}
     with db.connection() as conn:
         windows = ex_db.windows_in_state(conn, store_id, "extracted")

@@ -8,7 +8,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from memory_pipelines.api.dedup import Provenance, save_deduplicated
+from memory_pipelines.api.dedup import save_deduplicated
+from memory_pipelines.api.dedup_near import Provenance
 from memory_pipelines.core import policy
 from memory_pipelines.core.inputs import id_field, record_id
 from memory_pipelines.core.records import (

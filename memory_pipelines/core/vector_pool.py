@@ -3,7 +3,7 @@
 Scanning every item of a store in SQL for each candidate costs time proportional to the store;
 an extraction run saves thousands of candidates. The pool holds each current item's vector and
 person once, answers the nearest ones with one matrix product, and is kept up to date by its
-owner: the run's own writes as they happen, other writers' from the change feed (api/dedup.py).
+owner: the run's own writes as they happen, other writers' from the change feed (api/dedup_near.py).
 
 Memory: a float32 row per item (1.5 KB at 384 dimensions: 150 MB for 100k items), plus at most a
 quarter more of room to grow into; a lookup allocates one float per item (its similarity), never

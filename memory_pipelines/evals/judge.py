@@ -7,7 +7,8 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Any
 
-from memory_pipelines.api.dedup import Provenance, save_deduplicated
+from memory_pipelines.api.dedup import save_deduplicated
+from memory_pipelines.api.dedup_near import Provenance
 from memory_pipelines.core.judge_eval import case_item
 from memory_pipelines.core.judge_types import JudgeItem
 from memory_pipelines.core.records import ItemInput, validate_item

@@ -1,5 +1,5 @@
 """Items' embeddings: the nearest to a vector among one person's items, and a store's vectors
-for an in-memory pool (api/dedup.DedupPool), kept current from the change feed."""
+for an in-memory pool (api/dedup_near.DedupPool), kept current from the change feed."""
 
 from __future__ import annotations
 

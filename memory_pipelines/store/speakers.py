@@ -26,7 +26,7 @@ def people_speaking(conn: Conn, chat_id: int, seqs: Iterable[int]) -> dict[int, 
 
 class Speakers:
     """people_speaking, remembered: each turn asked once. For a run of many saves
-    (api/dedup.DedupPool), where every candidate asks who said its own turns and its
+    (api/dedup_near.DedupPool), where every candidate asks who said its own turns and its
     neighbours' (two statements a candidate otherwise). Turns are appended and never changed,
     so what a turn's row said holds while the memo lives; a turn not written yet is asked
     again."""
