@@ -98,3 +98,27 @@ def test_a_fix_for_the_problem_just_told_is_kept_and_starts_at_the_problem() -> 
         WindowTurn(2, "user", "Jo", "A long walk in the park fixed it for me.", SAID),
     ]
     assert all(c["from_seq"] == c["to_seq"] for c in extract_window(people))
+
+
+def test_she_or_he_answering_a_question_about_someone_is_that_one() -> None:
+    """ "How old is Pepper now?" - "She's a border collie, she'll be four in December" was kept
+    as "She's a border collie", found by no search for Pepper (the recall probe)."""
+    from memory_pipelines.core.referents import who_was_asked_about
+
+    at = datetime(2026, 11, 2, tzinfo=UTC)
+    turns = [
+        WindowTurn(1, "user", "Grace", "How old is Pepper now?", at),
+        WindowTurn(2, "user", "Luis", "She's a border collie, she'll be four in December.", at),
+    ]
+    [kept] = extract_window(turns, pronoun_of=lambda _: "they")
+    assert kept["context"].startswith("Pepper's a border collie"), kept
+    assert kept["from_seq"] == 1  # the question is part of what it says
+    asked = "How is Pepper doing?"
+    assert who_was_asked_about("She loves it.", asked, ("Luis", "Grace")) == "Pepper loves it."
+    # the speakers, two names, a name of the other gender, or no pronoun: left as said
+    assert who_was_asked_about("She's fine.", "How is Grace?", ("Luis", "Grace")) == "She's fine."
+    two = "Did Pepper meet Biscuit?"
+    assert who_was_asked_about("She did.", two, ("Luis", "Grace")) == "She did."
+    male = who_was_asked_about("She's fine.", asked, (), pronoun_of=lambda _: "he")
+    assert male == "She's fine."
+    assert who_was_asked_about("Shelly's fine.", asked, ()) == "Shelly's fine."

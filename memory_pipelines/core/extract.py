@@ -27,7 +27,7 @@ from memory_pipelines.core.dates import annotate
 from memory_pipelines.core.extract_parts import durable_parts, fixes_earlier
 from memory_pipelines.core.plain_words import plain_words
 from memory_pipelines.core.promises import promise
-from memory_pipelines.core.referents import what_it_is, who_is_meant
+from memory_pipelines.core.referents import what_it_is, who_is_meant, who_was_asked_about
 from memory_pipelines.core.sentence_forms import (
     for_the_speaker,
     in_confidence,
@@ -219,6 +219,9 @@ def extract_window(
             plain = who_is_meant(plain, _said_before(window, about, sentence), pronoun_of)
             question = question_before(window, i) if about is turn else None
             answer = what_it_is(plain, question[1]) if question else plain
+            if question and answer == plain:  # "How old is Pepper?" / "She's a border collie"
+                speakers = (about.who, question[0].who)
+                answer = who_was_asked_about(plain, question[1], speakers, pronoun_of)
             answers, plain = answer != plain, answer
             told = for_the_speaker(plain) if speaker else plain
             text = plain_words(third_person(told, speaker, pronoun, group))

@@ -114,3 +114,32 @@ def _kind(text: str) -> str:
     "" for anything else."""
     m = _VALUE_START.match(text.strip())
     return next((k for k, v in m.groupdict().items() if v), "") if m else ""
+
+
+# The subject pronoun opening an answer: "She's a border collie", "He loves it there".
+_SUBJECT_PRONOUN = re.compile(r"^(?P<lead>\W*)(?P<pronoun>she|he)\b(?!')", re.IGNORECASE)
+_SUBJECT_CONTRACTED = re.compile(r"^(?P<lead>\W*)(?P<pronoun>she|he)(?=['’]s\b)", re.IGNORECASE)
+_OTHER_GENDER = {"she": "he", "he": "she"}
+
+
+def who_was_asked_about(
+    sentence: str,
+    question: str,
+    speakers: Sequence[str],
+    pronoun_of: Callable[[str], str] | None = None,
+) -> str:
+    """The answer with its opening "she" or "he" put as the one name the question before it
+    asked about ("How old is Pepper now?" -> "She's a border collie" -> "Pepper's a border
+    collie"); unchanged when the question names no one but the speakers, or more than one, or
+    a name `pronoun_of` gives the other gender."""
+    m = _SUBJECT_PRONOUN.match(sentence) or _SUBJECT_CONTRACTED.match(sentence)
+    if m is None:
+        return sentence
+    asked = {n for n in _NAME.findall(question) if n not in speakers}
+    if len(asked) != 1:
+        return sentence
+    name = asked.pop()
+    gender = m.group("pronoun").lower()
+    if pronoun_of is not None and pronoun_of(name) == _OTHER_GENDER[gender]:
+        return sentence
+    return f"{m.group('lead')}{name}{sentence[m.end() :]}"
