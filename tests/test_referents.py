@@ -24,6 +24,11 @@ def _gender(name: str) -> str:
         # a possessive: the relative's
         ("His name is Pedro.", ["My fiancé eats everything."], "My fiancé's name is Pedro."),
         ("Her flight lands at 6.", ["My sister is visiting."], "My sister's flight lands at 6."),
+        # a parent called by the word, as a name (the recall probe: "Dad told me he's retiring
+        # ..." - "He wants to drive Route 66" was a memory of nobody)
+        ("He wants to drive Route 66.", ["Dad told me he's retiring in March.", "Finally!"],
+         "My Dad wants to drive Route 66."),
+        ("She's flying in.", ["Yesterday Mum called."], "My Mum's flying in."),
     ],
 )  # fmt: skip
 def test_the_relative_the_speaker_named(sentence: str, before: list[str], meant: str) -> None:

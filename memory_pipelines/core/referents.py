@@ -30,7 +30,8 @@ _HE = (
     "grandad|granddad|stepdad|stepfather|stepbrother|fiance|fiancé|grandson|stepson"
 )
 _RELATIVE = re.compile(
-    r"\bmy\s+(?P<phrase>(?:(?:little|big|older|younger|baby|eldest|youngest|twin|late|ex-)\s*)?"
+    # "my sister", or a parent called by the word as a name ("Dad told me he's retiring")
+    r"\b(?:my\s+|(?=(?-i:Mum|Mom|Dad|Grandma|Grandpa|Granny|Nan)\b))(?P<phrase>(?:(?:little|big|older|younger|baby|eldest|youngest|twin|late|ex-)\s*)?"
     rf"(?:(?P<she>{_SHE})|(?P<he>{_HE}))(?:\s+(?P<name>(?-i:[A-Z][a-z]+)))?)\b",
     re.IGNORECASE,
 )
@@ -65,7 +66,7 @@ def who_is_meant(
         others = {
             n
             for n in _NAME.findall(text)
-            if n not in own and (pronoun_of is None or pronoun_of(n) == gender)
+            if n not in own | same and (pronoun_of is None or pronoun_of(n) == gender)
         }
         if len(same) != 1 or others:
             return sentence
