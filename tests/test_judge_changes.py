@@ -665,3 +665,38 @@ def test_a_date_moved_replaces_only_the_date_of_the_thing_it_names(
 ) -> None:
     d = judge(embedder, candidate, existing)
     assert (d.action, d.target) == expected, d.reason
+
+
+@pytest.mark.parametrize(
+    ("candidate", "existing", "expected"),
+    [
+        # near for the shared name alone (0.48): another fact of the same person
+        (
+            "Tom is off the crutches and walking the dog again.",
+            ["Send Tom a video sometime.", "Tom lives in Leeds"],
+            ("create", None),
+        ),
+        (
+            "Noor is baking bread again now that her oven is fixed.",
+            ["Noor's sister Ines is visiting in May", "Noor has a cat called Miso"],
+            ("create", None),
+        ),
+        # the same named slot, changed: as near as a change is
+        (
+            "Tom now works at the Bradford office",
+            ["Tom works at the Leeds office", "Tom has a dog called Scout"],
+            ("supersede", 0),
+        ),
+        # what is gone is the one named: the name is the link
+        (
+            "Rufus was put to sleep in March",
+            ["Has a 14-year-old collie called Rufus", "Walks at Hillside Park"],
+            ("supersede", 0),
+        ),
+    ],
+)
+def test_a_shared_name_alone_ties_no_change_to_an_item(
+    embedder: Embedder, candidate: str, existing: list[str], expected: tuple[str, int | None]
+) -> None:
+    d = judge(embedder, candidate, existing)
+    assert (d.action, d.target) == expected, d.reason

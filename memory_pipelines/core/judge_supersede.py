@@ -12,7 +12,7 @@ from memory_pipelines.core.judge_cues import (
 )
 from memory_pipelines.core.judge_deadlines import sets_deadline
 from memory_pipelines.core.judge_frames import SINGLE_VALUED_FRAMES
-from memory_pipelines.core.judge_gone import what_ended
+from memory_pipelines.core.judge_gone import GONE_CUES, what_ended
 from memory_pipelines.core.judge_lexicon import stem, wordlist
 from memory_pipelines.core.judge_pairs import Pair
 from memory_pipelines.core.judge_restate import (
@@ -28,6 +28,7 @@ SUPERSEDE_FLOOR = 0.45  # cosine that makes a stored item the plausible target o
 # ... of a weak cue, which often rides along with an unchanged fact: there the cosine is
 # evidence only beside a typed value that changed ("now £1,500" beside "rent is £1,400").
 WEAK_CUE_FLOOR = 0.55
+NAMED_FLOOR = 0.6  # ... when both name the same person (the name alone makes them near)
 # A strong cue may name the old value by a wider word: the nearest item about the subject, this
 # near and this far ahead of the next, is its target.
 NEAREST_FLOOR = 0.33
@@ -125,8 +126,13 @@ def cued_change(c: Analysis, es: Sequence[Analysis], pairs: Sequence[Pair]) -> J
     # without one, "pushed" is another verb ("pushed her to keep going").
     moves = VALUE_MOVE_CUES if not c.values else frozenset()
     strong = bool(c.cues - WEAK_CUES - moves) or flips
+    # Two items that name the same person are near for the name alone ("Tom is off the
+    # crutches again" / "Send Tom a video sometime": 0.48): nearness says more when it is not,
+    # unless what the cue says is gone is the one named ("Rufus was put to sleep").
+    named = bool(c.entities & es[best.index].entities) and not c.cues & GONE_CUES
+    floor = NAMED_FLOOR if named else SUPERSEDE_FLOOR
     evidence = (
-        (strong and best.cos >= SUPERSEDE_FLOOR)
+        (strong and best.cos >= floor)
         # "Has stopped drinking alcohol" beside "Has a glass of red wine most nights": the old
         # value may be named by a wider word; the item clearly nearest of those about the
         # subject is what ended.
