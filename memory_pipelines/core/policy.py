@@ -2,10 +2,10 @@
 
 Deterministic rules written from the labelling guide (benchmarks/data/policy/README.md). Each
 sentence of a turn gets a kind (core/sentence_kinds.py). The turn is labelled by its most durable
-part (core/turn_reasons.py), after two checks against the recent turns (core/repeats.py):
-content already in the history, and restatements (optionally with an embedding similarity).
-When the turn can be embedded (embed passed in), a learned model (core/policy_model.py) weighs
-what the rules read and has the last word on save or skip.
+part (core/turn_reasons.py), after two checks against the recent turns: content already in
+the history (core/in_history.py), and restatements (core/repeats.py, optionally with an
+embedding similarity). When the turn can be embedded (embed passed in), a learned model
+(core/policy_model.py) weighs what the rules read and has the last word on save or skip.
 Pure Python: no database, no model unless a similarity or an embed function is passed in."""
 
 from __future__ import annotations
@@ -17,12 +17,8 @@ from typing import Any
 from memory_pipelines.core import policy_model
 from memory_pipelines.core.episodes import is_episode
 from memory_pipelines.core.hedges import is_belief_only
-from memory_pipelines.core.repeats import (
-    Similarity,
-    history_category,
-    is_already_in_history,
-    is_restatement,
-)
+from memory_pipelines.core.in_history import history_category, is_already_in_history
+from memory_pipelines.core.repeats import Similarity, is_restatement
 from memory_pipelines.core.sentence_forms import is_mood
 from memory_pipelines.core.sentence_kinds import plain_statement, sentence_kind, sentences
 from memory_pipelines.core.turn_reasons import request_details, turn_reason
