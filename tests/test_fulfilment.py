@@ -136,3 +136,28 @@ def test_extraction_closes_a_promise_the_chat_reports_kept(memory: Memory) -> No
     assert memory.get(open_.item_id).status == "fulfilled"
     assert memory.commitments(status="open") == []
     assert any("paid Tom back" in i.context for i in memory.items())
+
+
+def test_a_promise_closed_by_another_writer_meanwhile_fails_no_save(
+    memory: Memory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The commitment was open when dedup read its neighbours, and another writer fulfilled it
+    before dedup closed it: the save goes through, nothing is closed twice."""
+    from memory_pipelines.api import dedup
+
+    promised = _commitment(memory, "Maya will pay Tom back the 40 euros by Friday")
+    real = dedup.reports_done
+
+    def closed_meanwhile(commitment: str, statement: str) -> bool:
+        memory.fulfil(promised, actor="key k2")  # another connection, committed
+        return real(commitment, statement)
+
+    monkeypatch.setattr(dedup, "reports_done", closed_meanwhile)
+    res = memory.save_with_dedup(
+        {"category": "fact", "confidence": 7, "context": "Maya paid Tom back the 40 euros"}
+    )
+    assert res.saved and res.id is not None and res.fulfilled is None
+    assert [(v.change, v.actor) for v in memory.history(promised)] == [
+        ("create", ""),
+        ("fulfil", "key k2"),
+    ]

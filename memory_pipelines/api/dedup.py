@@ -24,6 +24,7 @@ from memory_pipelines.core.judge import JudgeDecision, JudgeItem
 from memory_pipelines.core.merge import merged_fields
 from memory_pipelines.core.records import ItemInput
 from memory_pipelines.core.types import Item, SaveResult
+from memory_pipelines.errors import ValidationError
 from memory_pipelines.models.base import Invalid, Models
 from memory_pipelines.store import items as items_db
 from memory_pipelines.store import turns as turns_db
@@ -96,14 +97,17 @@ def save_deduplicated(
     # promise: the judge sees the other neighbours, and the commitment is closed.
     near = [n for n in near if n[0].item_id != done.item_id]
     saved = _apply(conn, store_id, item, embedding, models, prov, pool, near)
-    close_in(
-        conn,
-        store_id,
-        done.item_id,
-        "fulfilled",
-        prov.written_by or prov.model or "extraction",
-        {"reported_in": saved.id or saved.merged_into},
-    )
+    try:
+        close_in(
+            conn,
+            store_id,
+            done.item_id,
+            "fulfilled",
+            prov.written_by or prov.model or "extraction",
+            {"reported_in": saved.id or saved.merged_into},
+        )
+    except ValidationError:  # closed or replaced by another writer since it was read
+        return saved
     return saved.model_copy(update={"fulfilled": done.item_id})
 
 
