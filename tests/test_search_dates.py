@@ -1,6 +1,6 @@
 """A question that names a date: the turns said then, and the items true from then, rank first
-(core/dates.question_windows, ranking.DATE_BONUS). A question that asks when: the records that
-say when rank higher (core/dates.SAYS_WHEN_SQL, ranking.WHEN_BONUS)."""
+(question_times.question_windows, ranking.DATE_BONUS). A question that asks when: the records that
+say when rank higher (core/question_times.SAYS_WHEN_SQL, ranking.WHEN_BONUS)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from memory_pipelines.api import Memory, Recall
 from memory_pipelines.core import ranking
-from memory_pipelines.core.dates import (
+from memory_pipelines.core.question_times import (
     ASKS_WHEN,
     DAY_SLACK,
     SAYS_WHEN_SQL,

@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 from memory_pipelines.api import Memory, Recall
-from memory_pipelines.core.dates import question_windows
+from memory_pipelines.core.question_times import question_windows
 from memory_pipelines.store import entities as entities_db
 from memory_pipelines.store import search as search_db
 from memory_pipelines.store.db import Database

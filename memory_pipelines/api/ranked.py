@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from memory_pipelines.core import dates, ranking
+from memory_pipelines.core import question_times, ranking
 from memory_pipelines.store import entities as entities_db
 from memory_pipelines.store import search as search_db
 from memory_pipelines.store.db import Conn
@@ -42,7 +42,7 @@ def rank_candidates(
         names = []
     elif names is None:
         names = entities_db.entity_names(conn, store_id, ranking.capitalised(query))
-    windows = dates.question_windows(query, now)
+    windows = question_times.question_windows(query, now)
     found = search_db.candidates(
         conn,
         kinds,
@@ -56,7 +56,7 @@ def rank_candidates(
         spare=spare,
         found_words=found_words,
         windows=windows,
-        asks_when=dates.ASKS_WHEN.search(query) is not None,
+        asks_when=question_times.ASKS_WHEN.search(query) is not None,
     )
     cands = [
         ranking.Candidate(

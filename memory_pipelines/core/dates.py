@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import calendar
 import re
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
 from memory_pipelines.core.judge_lexicon import MONTH_RX
 
@@ -24,7 +24,7 @@ _NUM = {
     "few": 3,
 }
 
-_RX = re.compile(
+RELATIVE_RX = re.compile(
     r"\b(yesterday|today|tonight|tomorrow|last night|this morning|"
     r"(?:last|this|next) (?:week|weekend|month|year|summer|winter|spring|fall|autumn)|"
     r"(?:last|this|next|on) (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|"
@@ -37,7 +37,7 @@ def day(dt: datetime) -> str:
     return f"{dt.day} {dt:%B %Y}"
 
 
-def _month_shift(dt: datetime, n: int) -> datetime:
+def month_shift(dt: datetime, n: int) -> datetime:
     y, m = divmod(dt.month - 1 + n, 12)
     return dt.replace(year=dt.year + y, month=m + 1, day=1)
 
@@ -70,7 +70,7 @@ def resolve(phrase: str, said_at: datetime) -> str | None:
         start = said_at - timedelta(days=said_at.weekday()) + timedelta(weeks=shift)
         return f"the week of {day(start)}"
     if shift is not None and unit == "month":
-        return f"{_month_shift(said_at, shift):%B %Y}"
+        return f"{month_shift(said_at, shift):%B %Y}"
     if shift is not None and unit == "year":
         return str(said_at.year + shift)
     if shift is not None:  # a season
@@ -83,7 +83,7 @@ def resolve(phrase: str, said_at: datetime) -> str | None:
         if unit in _UNITS:
             return about + day(said_at - timedelta(days=n * _UNITS[unit]))
         if unit == "month":
-            return f"{about}{_month_shift(said_at, -n):%B %Y}"
+            return f"{about}{month_shift(said_at, -n):%B %Y}"
         if unit == "year":
             return f"{about}{said_at.year - n}"
     return None
@@ -91,7 +91,7 @@ def resolve(phrase: str, said_at: datetime) -> str | None:
 
 # A relative phrase with its "'s" ("tomorrow's opening", "Tomorrow's going to be"): the date
 # goes after the whole word, never between the two.
-_RX_S = re.compile(rf"(?:{_RX.pattern})(?P<s>['’]s\b)?", _RX.flags)
+_RX_S = re.compile(rf"(?:{RELATIVE_RX.pattern})(?P<s>['’]s\b)?", RELATIVE_RX.flags)
 
 
 # The verb before "on Friday" says which Friday: one to come ("is", "will", "are going") or
@@ -184,10 +184,18 @@ _DUE = re.compile(
     r"|\b(tomorrow|tonight)\b",
     re.IGNORECASE,
 )
-_MONTHS = [
+MONTHS = [
     "january", "february", "march", "april", "may", "june", "july", "august", "september",
     "october", "november", "december",
 ]  # fmt: skip
+
+
+def month_number(word: str) -> int:
+    """1-12 for a month's name or its short form ("Sept." -> 9)."""
+    word = word.lower().rstrip(".")[:3]
+    return next(i for i, name in enumerate(MONTHS, 1) if name.startswith(word))
+
+
 _MONTH_RX = r"(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 # "by Friday, June 10", "by Friday the 14th": the date said beside its weekday decides.
 _A_WEEKDAY = rf"(?:(?:{'|'.join(_WEEKDAYS)}),?\s+)?"
@@ -251,7 +259,7 @@ def _day_of_month(day: int, said_at: datetime) -> datetime | None:
     """The next such day of a month on or after when it was said: this month's or the next's
     that has one."""
     for ahead in range(3):
-        start = _month_shift(said_at.replace(day=1), ahead)
+        start = month_shift(said_at.replace(day=1), ahead)
         when = _next_date(start.month, day, start)
         if when is not None and when >= said_at:
             return when
@@ -263,7 +271,7 @@ def due_date(text: str, said_at: datetime) -> datetime | None:
     weekday, tomorrow or tonight, or the end of the day, week or month."""
     m = _DUE_DATE.search(text)
     if m:
-        month = _month_number(m.group(1) or m.group(4))
+        month = month_number(m.group(1) or m.group(4))
         return _next_date(month, int(m.group(2) or m.group(3)), said_at)
     m = _DUE.search(text)
     if m:
@@ -287,7 +295,7 @@ def due_date(text: str, said_at: datetime) -> datetime | None:
         n = _NUM.get(m.group(1).lower()) or int(m.group(1))
         unit = m.group(2).lower()
         if unit == "month":  # the same day of that month, or its last day when it is shorter
-            first = _month_shift(said_at, n)
+            first = month_shift(said_at, n)
             last = calendar.monthrange(first.year, first.month)[1]
             return _end_of_day(first.replace(day=min(said_at.day, last)))
         return _end_of_day(said_at + timedelta(days=n * (7 if unit == "week" else 1)))
@@ -298,105 +306,11 @@ def due_date(text: str, said_at: datetime) -> datetime | None:
             return _end_of_day(said_at)
         if unit in ("week", "weekend"):
             return _end_of_day(said_at + timedelta(days=6 - said_at.weekday()))
-        return _end_of_day(_month_shift(said_at, 1) - timedelta(days=1))
+        return _end_of_day(month_shift(said_at, 1) - timedelta(days=1))
     m = _DUE_SPAN.search(text)
     if m:  # "I'll bring you the clay next week": by the end of that week (or month)
         ahead = int(m.group(1).lower() == "next")
         if m.group(2).lower() == "month":
-            return _end_of_day(_month_shift(said_at, 1 + ahead) - timedelta(days=1))
+            return _end_of_day(month_shift(said_at, 1 + ahead) - timedelta(days=1))
         return _end_of_day(said_at + timedelta(days=6 - said_at.weekday() + 7 * ahead))
     return None
-
-
-# A date a question names: "on 6 November, 2023", "November 6, 2023", "2023-11-06" (a day),
-# "in August 2023" (a month) or "in 2022" (a year, after in or during: "since 2022" is not
-# 2022). A year is required: "in July" alone could be any July.
-_MONTH_WORD = rf"({MONTH_RX})\.?"
-_NAMED_DAY = re.compile(
-    rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH_WORD},?\s+(\d{{4}})\b"
-    rf"|\b{_MONTH_WORD}\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s*(\d{{4}})\b"
-    r"|\b(\d{4})-(\d{2})-(\d{2})\b",
-    re.IGNORECASE,
-)
-_NAMED_MONTH = re.compile(rf"\b{_MONTH_WORD},?\s+(\d{{4}})\b", re.IGNORECASE)
-_NAMED_YEAR = re.compile(r"\b(?:in|during)\s+(?:the\s+year\s+)?(\d{4})\b", re.IGNORECASE)
-# A named day, in UTC, widened by this much each side: a day as somebody in any time zone
-# calls it (a turn said at 11 pm on 6 November in New York is stored on 7 November, UTC).
-DAY_SLACK = timedelta(hours=12)
-
-
-def _month_number(word: str) -> int:
-    word = word.lower().rstrip(".")[:3]
-    return next(i for i, name in enumerate(_MONTHS, 1) if name.startswith(word))
-
-
-def named_windows(text: str) -> list[tuple[datetime, datetime]]:
-    """The stretches of time a question names, [start, end) in UTC: each day it names, widened
-    by DAY_SLACK each side, each month it names with its year, and each year it names. A date
-    that does not exist (31 February 2023) names nothing. "What did Tim say on November 6,
-    2023?" -> 5 November 12:00 to 7 November 12:00."""
-    out = []
-    for m in _NAMED_DAY.finditer(text):
-        if m.group(7):
-            year, month, dom = int(m.group(7)), int(m.group(8)), int(m.group(9))
-        elif m.group(1):
-            year, month, dom = int(m.group(3)), _month_number(m.group(2)), int(m.group(1))
-        else:
-            year, month, dom = int(m.group(6)), _month_number(m.group(4)), int(m.group(5))
-        try:
-            start = datetime(year, month, dom, tzinfo=UTC)
-            out.append((start - DAY_SLACK, start + timedelta(days=1) + DAY_SLACK))
-        except (ValueError, OverflowError):  # no such day, or past datetime's years
-            continue
-    rest = _NAMED_DAY.sub(" ", text)
-    for m in _NAMED_MONTH.finditer(rest):
-        year, month = int(m.group(2)), _month_number(m.group(1))
-        if 1 <= year <= 9998:  # datetime's years, and the month after
-            start = datetime(year, month, 1, tzinfo=UTC)
-            out.append((start, _month_shift(start, 1)))
-    for m in _NAMED_YEAR.finditer(_NAMED_MONTH.sub(" ", rest)):
-        year = int(m.group(1))
-        if 1 <= year <= 9998:
-            out.append((datetime(year, 1, 1, tzinfo=UTC), datetime(year + 1, 1, 1, tzinfo=UTC)))
-    return out
-
-
-def question_windows(text: str, now: datetime) -> list[tuple[datetime, datetime]]:
-    """The stretches of time a question names (named_windows), with those it names relative to
-    `now` ("yesterday", "last Tuesday", "three days ago", "last week", "last month", "last
-    year"), as `resolve` reads them. A season ("last summer") names none: where one starts
-    and ends depends on the hemisphere."""
-    out = named_windows(text)
-    for m in _RX.finditer(text):
-        when = resolve(m.group(0), now)
-        if when is None:
-            continue
-        if when.isdigit():  # a year
-            when = f"in {when}"
-        week = when.startswith("the week of ")
-        for start, end in named_windows(when.removeprefix("the week of ")):
-            out.append((start, start + timedelta(weeks=1) + 2 * DAY_SLACK if week else end))
-    return out
-
-
-# A question that asks when ("When did Caroline go to the support group?", "What year did...",
-# "How long ago..."), and a text that says when: a time said relative to when it was said
-# (_RX), a weekday, a weekend, a month by its full name ("may" is a verb too), a year, or a
-# date (_NAMED_DAY). The records that answer a question about when mostly say when.
-ASKS_WHEN = re.compile(
-    r"^\W*when\b|\bwhat (?:date|day|year|month|time)\b|\bhow long ago\b", re.IGNORECASE
-)
-_SAYS_WHEN = (
-    rf"{_RX.pattern}"
-    r"|\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekends?|january|february"
-    r"|march|april|june|july|august|september|october|november|december)\b"
-    r"|\b(?:19|20)\d\d\b"
-)
-# The same test as a PostgreSQL regular expression (case-insensitive, ~*): its word boundary
-# is \y. Search computes it for every candidate of a question that asks when.
-SAYS_WHEN_SQL = _SAYS_WHEN.replace(r"\b", r"\y")
-
-
-def says_when(text: str) -> bool:
-    """Whether a text says when something happened (as SAYS_WHEN_SQL tests it in SQL)."""
-    return re.search(_SAYS_WHEN, text, re.IGNORECASE) is not None

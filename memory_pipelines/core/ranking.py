@@ -45,14 +45,14 @@ QUESTION_PENALTY = 0.3
 # the other three: recall@10 0.7244 -> 0.7260), now 0.2 with ALPHA (see there).
 CHUNK_SUPPORT = 0.2
 # A turn said, or an item true from, within a time the question names ("What did Gina find for
-# her store on 1 February, 2023?", "in August 2023": core/dates.question_windows): asked about a
+# her store on 1 February, 2023?", "in August 2023": question_times.question_windows): asked about a
 # day, a person means what was said that day. The same weight as a person the question names
 # (SPEAKER_BONUS). Chosen on three LoCoMo dev conversations (0.3-1.0 gave the same recall@10
 # there, 0.5 a better MRR) and checked on the other three: recall@10 0.7713 -> 0.7746, MRR
 # 0.6143 -> 0.6296 (96 of 883 questions name a date).
 DATE_BONUS = 0.5
 # A turn or item that says when (a weekday, a month, a year, "last week", "three days ago":
-# core/dates.SAYS_WHEN_SQL), for a question that asks when ("When did Caroline go to the
+# core/question_times.SAYS_WHEN_SQL), for a question that asks when ("When did Caroline go to the
 # support group?"): what answers when mostly says when. Chosen on three LoCoMo dev
 # conversations (0.2 and 0.3 gave the same recall@10 there, 0.2 the smaller change) and
 # checked on the other three: recall@10 0.7760 -> 0.7790, MRR 0.6286 -> 0.6294 (151 of 883
@@ -102,7 +102,7 @@ class Candidate:
 def score(
     c: Candidate, now: datetime | None = None, windows: Sequence[tuple[datetime, datetime]] = ()
 ) -> float:
-    """`windows`: the stretches of time the question names (core/dates.question_windows)."""
+    """`windows`: the stretches of time the question names (question_times.question_windows)."""
     # A turn's `named` says whether its speaker is a person of the question.
     bonus = SPEAKER_BONUS * min(c.named, 1) if c.kind == "turn" else GRAPH_BONUS * min(c.named, 2)
     if c.at is not None and any(start <= c.at < end for start, end in windows):

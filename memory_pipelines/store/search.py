@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from memory_pipelines.core.dates import SAYS_WHEN_SQL
+from memory_pipelines.core.question_times import SAYS_WHEN_SQL
 from memory_pipelines.store.db import Conn
 from memory_pipelines.store.rows import one
 from memory_pipelines.store.search_sql import KINDS, MAX_SCAN_TUPLES, statement, words_statement
@@ -142,10 +142,10 @@ def candidates(
     query by cosine, the `depth` best by BM25 (then divided by the best BM25 of this query, so
     0..1) and, for items and turns, the `depth` nearest among those naming an entity of the
     question (`names`: items with such an entity, turns by such a speaker) and, when the
-    question names times (`windows`, core/dates.question_windows), the `depth` nearest dated
+    question names times (`windows`, question_times.question_windows), the `depth` nearest dated
     from the first's start to the last's end (items by valid_from, turns when said): a day's
     turns in a big store are seldom among its nearest. For a question that `asks_when`, items
-    and turns say whether their text says when (`says_when`, core/dates.SAYS_WHEN_SQL).
+    and turns say whether their text says when (`says_when`, core/question_times.SAYS_WHEN_SQL).
 
     Each row says how many of the question's entities it names (`named`). Items also bring
     their salience, confidence and valid_from for ranking; items and turns whether they ask

@@ -23,7 +23,7 @@ def _consumes(job: str) -> str:
 
 def _says_when(column: str) -> str:
     """SQL: whether a text says when, tested only for a question that asks when (%(when)s;
-    core/dates.SAYS_WHEN_SQL, passed as %(when_rx)s)."""
+    core/question_times.SAYS_WHEN_SQL, passed as %(when_rx)s)."""
     return f"(%(when)s AND {column} ~* %(when_rx)s)"
 
 
