@@ -1,8 +1,9 @@
 """Isolation as a property of the whole system: a hypothesis state machine drives every write
-path (turns, save, save with dedup, edges, extraction, the pyramid, links, maintenance with
-contradiction checks, decay, reflection, evolution, documents, deletes) for two persons and the
-shared space, and after every step reads through every read path as each person and as nobody.
-No text and no id of a person ever reaches anybody else (issue 10, point 5)."""
+path (turns, save, save with dedup, a promise reported kept, edges, extraction, the pyramid,
+links, maintenance with contradiction checks, decay, reflection, evolution, documents, deletes)
+for two persons and the shared space, and after every step reads through every read path as
+each person and as nobody. No text and no id of a person ever reaches anybody else (issue 10,
+point 5)."""
 
 from __future__ import annotations
 
@@ -195,6 +196,23 @@ class Isolation(RuleBasedStateMachine):
         self.memory.save_with_dedup(
             {"category": "fact", "context": self.text(person, i), "person": person}
         )
+
+    @rule(owner=WHO, reporter=WHO)
+    def promise_then_report_it_kept(self, owner: str | None, reporter: str | None) -> None:
+        # A promise reported kept closes it (core/fulfilment.py), only for its own person:
+        # the same words from another person close nothing of theirs.
+        promised = self.memory.save(
+            {"category": "commitment", "confidence": 8, "person": owner,
+             "context": f"Sam will send the {MARK[owner]}{next(self.counter)} report to Rita"}
+        )  # fmt: skip
+        report = self.memory.save_with_dedup(
+            {"category": "fact", "confidence": 7, "person": reporter,
+             "context": f"Sam sent the {MARK[reporter]}{next(self.counter)} report to Rita"}
+        )  # fmt: skip
+        assert promised.id is not None
+        if reporter != owner:
+            assert report.fulfilled is None
+            assert self.memory.get(promised.id).status == "open"
 
     @rule(person=WHO, other=WHO)
     def save_with_edge(self, person: str | None, other: str | None) -> None:
