@@ -31,7 +31,8 @@ _HE = (
 )
 _RELATIVE = re.compile(
     # "my sister", or a parent called by the word as a name ("Dad told me he's retiring")
-    r"\b(?:my\s+|(?=(?-i:Mum|Mom|Dad|Grandma|Grandpa|Granny|Nan)\b))(?P<phrase>(?:(?:little|big|older|younger|baby|eldest|youngest|twin|late|ex-)\s*)?"
+    r"\b(?:my\s+|(?=(?-i:Mum|Mom|Dad|Grandma|Grandpa|Granny|Nan)\b))"
+    r"(?P<phrase>(?:(?:little|big|older|younger|baby|eldest|youngest|twin|late|ex-)\s*)?"
     rf"(?:(?P<she>{_SHE})|(?P<he>{_HE}))(?:\s+(?P<name>(?-i:[A-Z][a-z]+)))?)\b",
     re.IGNORECASE,
 )
@@ -118,8 +119,7 @@ def _kind(text: str) -> str:
 
 
 # The subject pronoun opening an answer: "She's a border collie", "He loves it there".
-_SUBJECT_PRONOUN = re.compile(r"^(?P<lead>\W*)(?P<pronoun>she|he)\b(?!')", re.IGNORECASE)
-_SUBJECT_CONTRACTED = re.compile(r"^(?P<lead>\W*)(?P<pronoun>she|he)(?=['’]s\b)", re.IGNORECASE)
+_SUBJECT_PRONOUN = re.compile(r"^(?P<lead>\W*)(?P<pronoun>she|he)(?=\s|['’]s\b)", re.IGNORECASE)
 _OTHER_GENDER = {"she": "he", "he": "she"}
 
 
@@ -133,7 +133,7 @@ def who_was_asked_about(
     asked about ("How old is Pepper now?" -> "She's a border collie" -> "Pepper's a border
     collie"); unchanged when the question names no one but the speakers, or more than one, or
     a name `pronoun_of` gives the other gender."""
-    m = _SUBJECT_PRONOUN.match(sentence) or _SUBJECT_CONTRACTED.match(sentence)
+    m = _SUBJECT_PRONOUN.match(sentence)
     if m is None:
         return sentence
     asked = {n for n in _NAME.findall(question) if n not in speakers}
