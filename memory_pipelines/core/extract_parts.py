@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from memory_pipelines.core import policy, sentence_kinds
 from memory_pipelines.core.antecedents import with_antecedents
 from memory_pipelines.core.chat_asides import aside
+from memory_pipelines.core.hedges import without_hedged_tail
 from memory_pipelines.core.promises import bookkeeping
 from memory_pipelines.core.sentence_clauses import without_chat_time, without_mood_clause
 from memory_pipelines.core.sentence_forms import (
@@ -96,6 +97,9 @@ def is_echo(sentence: str, earlier: Sequence[str]) -> bool:
     return len(words & sentence_kinds.content_words(before)) / len(words) >= 0.8
 
 
+# A label that announces news of a thing: "Party update:", "Update on the card:", "Flight news:".
+_UPDATE = re.compile(r"^\W*(?:(?:\w+\s+){0,2}(?:update|news)|update on [^:]{1,40})\s*:\s*\S", re.I)
+
 _DETAIL = re.compile(r"\d|\b[A-Z][a-z]+\b")
 
 
@@ -140,6 +144,7 @@ def durable_parts(
         sentence = without_chat_time(without_bookkeeping(_without_tag(raw)))
         sentence = without_picture_frame(without_opener(sentence))
         sentence = with_subject(without_mood_clause(sentence, about_somebody))
+        sentence = without_hedged_tail(sentence, role)
         asked = _KEEP_THAT.match(sentence)  # "Remind me that my passport expires in May"
         # a statement with its subject follows, not a thing ("Remember that guy from the gym?")
         if asked and SUBJECT_FIRST.match(sentence, asked.end()):
@@ -151,9 +156,18 @@ def durable_parts(
         if not sentence:
             continue
         kind = sentence_kinds.sentence_kind(sentence, role)
-        if sentence_kinds.SAFETY.search(sentence) and kind in ("fact", "durable_fact"):
-            safety.append((sentence, "fact"))  # never crowded out, however short or said again
+        # A person's health and safety, told however it is told ("They asked about allergies -
+        # penicillin, and he reacts to plasters too"; "I think he's allergic to latex"): never
+        # crowded out, however short or said again.
+        stated = kind in ("fact", "durable_fact") or (
+            role != "assistant" and kind in ("meta", "hedge")
+        )
+        if stated and sentence_kinds.SAFETY.search(sentence) and not sentence.endswith("?"):
+            safety.append((sentence, "fact"))
             continue
+        # "Party update: it's now Saturday 21 November": news of something the speaker
+        # follows, whoever the sentence names.
+        update = role != "assistant" and bool(_UPDATE.match(sentence))
         if kind == "commitment" and is_promise is not None and not is_promise(sentence):
             if role == "assistant":
                 continue  # "I'll plan gentle climbs": the assistant's next step, owed to no one
@@ -179,12 +193,15 @@ def durable_parts(
         # add up") is advice, no one's preference: it must name somebody like any statement.
         strong_alone = strong_alone and not (role == "assistant" and kind == "stable_preference")
         if not stands_alone(
-            sentence, strong_alone or fix or bool(asked), kind if strong_alone else "", listener
+            sentence,
+            strong_alone or fix or bool(asked) or update,
+            kind if strong_alone else "",
+            listener,
         ):
             continue
         if kind in policy.SAVE_REASONS:
             strong.append((n, sentence, policy.SAVE_REASONS[kind]))
-        elif fix or asked:
+        elif fix or asked or (update and kind in ("fact", "plain")):
             strong.append((n, sentence, "fact"))
         elif is_mood(sentence) and not WHAT_I_AM.match(sentence):
             continue

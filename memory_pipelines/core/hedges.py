@@ -129,6 +129,23 @@ def is_belief_only(sent: str) -> bool:
 _REASON_SPLIT = re.compile(r"\s*[:;]\s+|,?\s+(?:because|since)\s+", re.IGNORECASE)
 
 
+# A clause of belief coordinated after a statement: "Our loaf is £4.20 and I think we're
+# losing money on it", "The lease is signed, but I guess the rent goes up".
+_HEDGED_TAIL = re.compile(
+    r",?\s+(?:and|but|so)\s+(?=(?:i|we) (?:think|guess|suppose|reckon|believe)\b)", re.IGNORECASE
+)
+
+
+def without_hedged_tail(sent: str, role: str) -> str:
+    """A statement said firmly, without the belief coordinated after it: the belief is
+    unsure, the statement before it is not ("Our sourdough loaf is £4.20 and I think we're
+    losing money on it" -> "Our sourdough loaf is £4.20")."""
+    head, *rest = _HEDGED_TAIL.split(sent, maxsplit=1)
+    if rest and len(head.split()) >= 4 and not is_hedged(head, role):
+        return head.rstrip(" ,;") + "."
+    return sent
+
+
 def unhedged_head(sent: str, role: str) -> str | None:
     """The part of sent before its reason, when the reason holds the hedge and the head none:
     "We've decided to rent, since we might move" (the choice is made; only its why is unsure)."""

@@ -257,6 +257,10 @@ def _content_words(text: str) -> frozenset[str]:
     return frozenset(w for w in _WORD.findall(text.lower()) if w not in _STOP)
 
 
+# ... or whom it was done to: "We fired Mike", "I met Anna".
+_NAMED_AFTER = re.compile(r"\s[A-Z][a-z]+\W*$")
+
+
 @lru_cache(maxsize=16384)  # a turn is judged again as context of the next window
 def sentence_kind(sent: str, role: str) -> str:
     """A save reason, or one of meta, hedge, greeting, ack, fact (small talk with a concrete
@@ -358,7 +362,9 @@ def _kind(sent: str, role: str) -> str:
             return kind
     # "I missed it" tells nothing; "I graduated last week" does: an event needs five words or
     # its time
-    event = EVENT.search(low) and (len(low.split()) >= 5 or WHEN.search(low))
+    event = EVENT.search(low) and (
+        len(low.split()) >= 5 or WHEN.search(low) or _NAMED_AFTER.search(sent)
+    )
     # "I'm ..." tells a lasting state unless it is said of now only ("I'm so tired today")
     stative = STATIVE.search(low) and not TRANSIENT.search(low)
     # "I'm ..." said of today only, with no detail beyond somebody's thing, is the day's doing

@@ -115,10 +115,22 @@ def names_somebody(sentence: str) -> bool:
         _HAPPENED.search(sentence) or _CONCRETE.search(sentence, len(sentence.split()[0]))
     ):
         return True
+    if _NAME_FIRST.match(sentence):
+        return True
     return any(
         m.group(1).split()[0] not in NOT_ENTITIES
         for m in CAPITALISED.finditer(sentence, len(sentence.split()[0]))
     )
+
+
+# A name opening a sentence with its "'s" and a verb ("Niamh's upped her share", "Jamal's
+# leaving"): not a word that names no one, nor a thing's "'s" ("Pottery's so relaxing").
+_NAME_FIRST = re.compile(
+    r"^\W*(?!(?i:there|here|let|everything|nothing|something|anything|everyone|everybody|"
+    r"someone|somebody|nobody|today|tomorrow|tonight|yesterday|life|work|time|it|that|this|"
+    r"what|who|where|when|how|he|she)['’]s\b)[A-Z][a-z]+['’]s\s+"
+    r"(?:\w+ed|\w+ing|got|been|gone|left|had|made|done|found|lost|won)\b",
+)
 
 
 def about_somebody(clause: str) -> bool:
@@ -142,6 +154,13 @@ _I_DO = re.compile(
 )
 
 
+# Three words that tell what was done to whom: "We fired Mike.", "I met Anna."
+_DID_TO_SOMEBODY = re.compile(
+    r"^\W*(?i:i|we|he|she|they)\s+(?i:\w+ed|met|saw|told|called|left|lost|beat|hired)\s+"
+    r"[A-Z][a-z]+\W*$"
+)
+
+
 def stands_alone(sentence: str, strong: bool, kind: str = "", listener: str = "") -> bool:
     """Whether a sentence could be a memory on its own: not a bare image caption, not a
     reaction, long enough to say something, and (unless it carries an explicit save reason)
@@ -149,8 +168,10 @@ def stands_alone(sentence: str, strong: bool, kind: str = "", listener: str = ""
     words = sentence.split()
     if sentence.lstrip().startswith("[image:"):
         return False
-    short_ok = WHAT_I_AM.match(sentence) or (
-        strong and (_I_AM.match(sentence) or _I_DO.match(sentence))
+    short_ok = (
+        WHAT_I_AM.match(sentence)
+        or (strong and (_I_AM.match(sentence) or _I_DO.match(sentence)))
+        or _DID_TO_SOMEBODY.match(sentence)
     )
     if len(words) < 4 and not short_ok:
         # short, unless what the speaker is or a save reason said whole ("I'm vegetarian",

@@ -1,0 +1,88 @@
+"""News of a change said in passing, in a chat with the assistant, is kept: a new price, a
+share raised, someone fired or leaving, a date moved, an allergy told while telling something
+else (found by a helper who wrote four chats as a new user: each of these turns gave no item,
+so the old value stayed current)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from memory_pipelines.core.extract import WindowTurn, extract_window
+from memory_pipelines.core.hedges import without_hedged_tail
+from memory_pipelines.core.sentence_people import names_somebody, stands_alone
+
+SAID = datetime(2026, 11, 3, 10, tzinfo=UTC)
+
+
+def _items(speaker: str, *texts: str) -> list[str]:
+    turns = [WindowTurn(n, "user", speaker, text, SAID) for n, text in enumerate(texts, start=1)]
+    return [c["context"] for c in extract_window(turns, pronoun_of=lambda _: "she")]
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        (
+            "Niamh's upped her share to €700 a month btw, after seeing the fees",
+            "Niamh's upped her share to €700 a month",
+        ),
+        ("well. we fired Mike. he didn't show up for 4 days straight", "fired Mike"),
+        (
+            "party update: the boathouse double-booked the 14th, so it's now saturday 21 november",
+            "saturday 21 november",
+        ),
+        ("update on the card: down to £2,100. paid the ring deposit", "down to £2,100"),
+        (
+            "morning. news: Jamal's leaving at the end of september, he got into culinary school",
+            "Jamal's leaving at the end of september",
+        ),
+        (
+            "pricing. our sourdough loaf is £4.20 and I think we're losing money on it",
+            "sourdough loaf is £4.20",
+        ),
+        (
+            "they asked about allergies - penicillin, and I remembered he also reacts to "
+            "elastoplast, so latex/plasters too",
+            "latex/plasters",
+        ),
+    ],
+)
+def test_news_said_in_passing_is_kept(said: str, kept: str) -> None:
+    items = _items("Rosa", said)
+    assert any(kept in item for item in items), items
+
+
+def test_a_firm_statement_loses_only_the_belief_after_it() -> None:
+    assert (
+        without_hedged_tail("Our loaf is £4.20 and I think we're losing money on it", "user")
+        == "Our loaf is £4.20."
+    )
+    for unchanged in (
+        "I think our loaf is £4.20 and we're losing money",  # the hedge governs it all
+        "It is and I think so",  # too short a statement to stand
+        "Our loaf is £4.20 and we're losing money on it",  # no belief
+    ):
+        assert without_hedged_tail(unchanged, "user") == unchanged
+
+
+def test_names_opening_a_sentence_and_short_deeds() -> None:
+    assert names_somebody("Jamal's leaving at the end of september")
+    assert names_somebody("Niamh's upped her share")
+    for nobody in (
+        "Pottery's so relaxing and creative",
+        "There's been a lot going on",
+        "Work's been mad",
+    ):
+        assert not names_somebody(nobody), nobody
+    assert stands_alone("We fired Mike.", strong=False)
+    assert stands_alone("I met Anna.", strong=False)
+    for short in ("We fired it.", "We loved it.", "Thanks, Mike."):
+        assert not stands_alone(short, strong=False), short
+
+
+def test_small_talk_and_questions_stay_out() -> None:
+    assert _items("Rosa", "Work's been mad. Any update on your side?") == []
+    # a question about an allergy is no fact of anyone's
+    assert _items("Rosa", "Is he allergic to penicillin, do you know?") == []
