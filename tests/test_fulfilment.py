@@ -23,6 +23,12 @@ KEPT = [
     ("Jo will copy the photos to the shared drive", "Jo copied the photos over today."),
     ("Tom will do the grocery shopping on Saturday", "Tom did the grocery shopping."),
     ("Kim is going to write the release notes for Ravi", "Kim finally wrote the release notes."),
+    # the promise told as reported speech, as extraction stores "I promised X I'd ..."
+    ("Ola promised the landlord she would pay the deposit by Friday", "Ola paid the deposit."),
+    ("Ian told Mia he'd send her the slides by 3 May", "Ian sent Mia the slides on the 2nd."),
+    # the act done beside another, and "did" + the act
+    ("Eve will return the signed form to HR", "Eve signed the form and returned it to HR."),
+    ("Raj is going to ring the council about parking", "Raj did ring the council on Monday."),
 ]
 NOT_KEPT = [
     # not done, not yet, only planned, asked
@@ -37,6 +43,9 @@ NOT_KEPT = [
     ("Tom will do the grocery shopping on Saturday", "Tom did the laundry."),
     ("Tom will do the grocery shopping on Saturday", "Tom bought a new bike."),
     ("Priya will review Ben's pull request", "Ben reviewed Priya's pull request."),
+    ("Ian told Mia he'd send her the slides by 3 May", "Ian sent Tom the budget."),
+    ("Ola promised the landlord she would pay the deposit", "Ola paid the plumber."),
+    ("Eve will return the signed form to HR", "Eve cleaned the desk and returned the keys."),
     # not a commitment's wording at all
     ("Lena likes paying in cash", "Lena paid in cash."),
 ]
@@ -113,6 +122,37 @@ def test_dedup_fulfils_the_commitment_a_save_reports_kept(memory: Memory) -> Non
     assert payload == {"from": "open", "reported_in": res.id}
     assert memory.get(other).status == "open"
     assert [c.item_id for c in memory.commitments(status="open")] == [other]
+
+
+def test_another_promise_or_plan_never_replaces_a_commitment(memory: Memory) -> None:
+    """Found by a new-user probe: "send Maria the abstract by 10 October" had replaced "send
+    Helen chapter 2 by 1 October" (a deadline moved), so that promise was never seen again."""
+    helen = _commitment(memory, "Kenji promised Helen he would send her chapter 2 by 1 October")
+    maria = memory.save_with_dedup(
+        {
+            "category": "commitment",
+            "confidence": 7,
+            "context": "Kenji told Maria he would send her the draft abstract by 10 October",
+            "status": "open",
+        }
+    )
+    assert maria.superseded is None and maria.id is not None
+    assert memory.get(helen).state == "current" and memory.get(helen).status == "open"
+    # its own deadline moved does replace it
+    moved = memory.save_with_dedup(
+        {
+            "category": "commitment",
+            "confidence": 7,
+            "context": "Kenji will send Helen chapter 2 by 15 October instead",
+            "status": "open",
+        }
+    )
+    assert moved.superseded == helen
+    # and the promise kept, as reported speech, closes it
+    res = memory.save_with_dedup(
+        {"category": "fact", "confidence": 7, "context": "Kenji sent Maria the abstract on the 8th"}
+    )
+    assert res.fulfilled == maria.id
 
 
 def _say(memory: Memory, text: str, run: str) -> None:

@@ -19,7 +19,7 @@ from memory_pipelines.api.dedup_near import (
     said_by_others,
 )
 from memory_pipelines.core import judge as local_judge
-from memory_pipelines.core.fulfilment import reports_done
+from memory_pipelines.core.fulfilment import promise_kept_whole, reports_done
 from memory_pipelines.core.judge import JudgeDecision, JudgeItem
 from memory_pipelines.core.merge import merged_fields
 from memory_pipelines.core.records import ItemInput
@@ -70,6 +70,7 @@ def decide(
         # The answer was dropped (and counted); the offline judge decides instead of guessing.
         d = local_judge.decide(_judge_item(item), existing, embedding, vecs)
         d = JudgeDecision(d.action, d.target, f"fallback after invalid answer: {d.reason}")
+    d = promise_kept_whole(d, _judge_item(item), existing)
     return JudgeDecision(d.action, None if d.target is None else shown[d.target], d.reason)
 
 

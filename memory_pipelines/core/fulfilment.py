@@ -13,16 +13,23 @@ plans nor asks it. Dedup closes the commitment (api/dedup.py).
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from memory_pipelines.core.judge_lexicon import STOPWORDS
+from memory_pipelines.core.judge_types import JudgeDecision, JudgeItem
 from memory_pipelines.core.past_tense import past_forms
 
 # The act a stored commitment names: its owner and the verb after "will" / "is going to" /
 # "promised to" (the stored text is in the third person: core/extract.py).
+# ... or, told as reported speech, after whom it was promised to: "Sam promised the jeweller he
+# would pay the deposit", "Kenji told Maria he'd send her the abstract".
 _PROMISE = re.compile(
-    r"^(?P<owner>[A-Z][\w'’-]*(?: [A-Z][\w'’-]*)?) (?:will|shall|is going to|are going to"
-    r"|promised to|has promised to|agreed to|has agreed to)\s+(?:(?:also|just|definitely|first"
-    r"|then|still|make sure to|try to)\s+)*(?P<verb>[a-z]+)\b(?P<what>.*)$"
+    r"^(?P<owner>[A-Z][\w'’-]*(?: [A-Z][\w'’-]*)?) (?:(?:will|shall|is going to|are going to"
+    r"|promised to|has promised to|agreed to|has agreed to)"
+    r"|(?:promised|told|assured|has promised|has told) (?:[\w'’-]+ ){1,3}?(?:that )?"
+    r"(?:he|she|they|it|we)(?: would| will|'d|’d|'ll|’ll| was going to))\s+"
+    r"(?:(?:also|just|definitely|first|then|still|make sure to|try to)\s+)*"
+    r"(?P<verb>[a-z]+)\b(?P<what>.*)$"
 )
 # The part of the act that only says when: "by the end of the month", "on Friday (...)".
 _WHEN = re.compile(
@@ -70,7 +77,9 @@ def reports_done(commitment: str, statement: str) -> bool:
     past = "|".join(sorted(past_forms(verb)))
     done = re.search(
         rf"\b{re.escape(owner)}(?:'s)? {_ADVERBS}{{0,2}}(?:(?:has|have|had) {_ADVERBS}{{0,2}})?"
-        rf"(?:{past})\b(?P<rest>.*)",
+        # "did ring the HSE"; "signed the renewal and sent it back": the act, done beside another
+        rf"(?:(?:{past})|did {re.escape(verb)}|(?P<before>\w+ed\b[^,;.]{{0,40}}?) and "
+        rf"{_ADVERBS}{{0,2}}(?:{past}))\b(?P<rest>.*)",
         statement,
         re.IGNORECASE,
     )
@@ -79,10 +88,40 @@ def reports_done(commitment: str, statement: str) -> bool:
     owners = {w.lower() for w in owner.split()}
     things, names = _about(m.group("what"))
     # the report's own clause: "called Green Fork, they're booked for the 19th"
-    said_things, said_names = _about(re.split(r"[,;:]|\b(?:and|but|so)\b", done.group("rest"))[0])
+    clause = re.split(r"[,;:]|\b(?:and|but|so)\b", done.group("rest"))[0]
+    # what the act beside it was done to is this act's too ("signed the renewal and sent it")
+    said_things, said_names = _about(f"{done.group('before') or ''} {clause}")
     names, said_names = names - owners, said_names - owners
     if things & said_things:
         return True
     # Nothing else acted on in the report: the names it shares are the promise's ("Maya will
     # call Green Fork tomorrow" / "Maya called Green Fork"); with none, the act alone.
     return not said_things and (bool(names & said_names) or not (names or things))
+
+
+def names_its_act(commitment: str, statement: str) -> bool:
+    """Whether `statement` speaks of what `commitment` promises: a thing it is done to ("the
+    report is pushed to Monday" of "will send the report by Friday"). A promise it cannot read
+    is taken as named. Another promise to the same person ("send her the abstract" beside "send
+    her chapter 2") or another plan names none of it, so it never replaces the commitment."""
+    m = _PROMISE.match(commitment.strip())
+    if m is None:
+        return True
+    things, names = _about(m.group("what"))
+    owners = {w.lower() for w in m.group("owner").split()}
+    said, said_names = _words(statement)
+    return bool(things & said or (names - owners) & said_names) or not (things or names - owners)
+
+
+def promise_kept_whole(
+    decision: JudgeDecision, candidate: JudgeItem, existing: Sequence[JudgeItem]
+) -> JudgeDecision:
+    """The judge's decision, unless it replaces a commitment with a statement that names
+    nothing of what it promises (another plan, another promise to the same person): then the
+    statement is new and the promise stays open. Applied to every judge backend's answer."""
+    if decision.action != "supersede" or decision.target is None:
+        return decision
+    target = existing[decision.target]
+    if target.category != "commitment" or names_its_act(target.context, candidate.context):
+        return decision
+    return JudgeDecision("create", None, f"names nothing of the promise ({decision.reason})")
