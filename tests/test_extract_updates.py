@@ -86,3 +86,45 @@ def test_small_talk_and_questions_stay_out() -> None:
     assert _items("Rosa", "Work's been mad. Any update on your side?") == []
     # a question about an allergy is no fact of anyone's
     assert _items("Rosa", "Is he allergic to penicillin, do you know?") == []
+
+
+def _promises(*said: tuple[str, str], genders: dict[str, str]) -> list[tuple[str, str | None]]:
+    turns = [
+        WindowTurn(n, "assistant" if who == "assistant" else "user", who, text, SAID)
+        for n, (who, text) in enumerate(said, start=1)
+    ]
+    cands = extract_window(turns, pronoun_of=lambda name: genders.get(name, "they"))
+    return [(c["context"], c.get("owed_to")) for c in cands if c["category"] == "commitment"]
+
+
+def test_a_promise_to_her_or_him_is_owed_to_the_one_just_named() -> None:
+    """It had been owed to "her", or to the assistant ("I told him I'll ...")."""
+    genders = {"Priyanka": "they", "Tom": "he", "Anna": "she"}
+    [(_, whom)] = _promises(
+        ("Rosa", "Priyanka told me she's pregnant!! she wants to start leave mid december"),
+        ("assistant", "Congratulations to her! How are you feeling about cover?"),
+        ("Rosa", "I promised her I'd have maternity cover sorted by 15 November"),
+        genders=genders,
+    )
+    assert whom == "Priyanka"
+    [(_, whom)] = _promises(
+        ("Rosa", "Mr Hargreaves rang about the lease renewal."),
+        ("Rosa", "I told him I'll send the signed renewal back by 31 October"),
+        genders=genders,
+    )
+    assert whom == "Mr Hargreaves"
+    # the one of her gender among those named
+    [(_, whom)] = _promises(
+        ("Rosa", "Tom and Anna came round for dinner."),
+        ("Rosa", "I promised her I'd lend them the drill by Friday"),
+        genders=genders,
+    )
+    assert whom == "Anna"
+    # nobody named, or two who may be her: owed to nobody known, never to "her"
+    for before in ("The kids were great today.", "Anna and Maya came round for dinner."):
+        [(_, whom)] = _promises(
+            ("Rosa", before),
+            ("Rosa", "I promised her I'd lend the drill by Friday"),
+            genders={"Anna": "she", "Maya": "she"},
+        )
+        assert whom is None

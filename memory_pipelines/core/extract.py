@@ -27,7 +27,12 @@ from memory_pipelines.core.dates import annotate
 from memory_pipelines.core.extract_parts import durable_parts, fixes_earlier
 from memory_pipelines.core.plain_words import plain_words
 from memory_pipelines.core.promises import promise
-from memory_pipelines.core.referents import what_it_is, who_is_meant, who_was_asked_about
+from memory_pipelines.core.referents import (
+    what_it_is,
+    who_is_meant,
+    who_was_asked_about,
+    whom_it_means,
+)
 from memory_pipelines.core.sentence_forms import (
     for_the_speaker,
     in_confidence,
@@ -216,6 +221,11 @@ def extract_window(
             plain, everyone = all_of_you(plain, _listeners(window, i))
             if promised is not None and everyone:  # "I'll remind you both": owed to both
                 promised = replace(promised, owed_to=everyone)
+            if promised is not None and promised.owed_to.lower() in ("her", "him", "them"):
+                # "I promised her I'd ...": the one just named, or nobody known
+                before = _said_before(window, about, sentence)
+                whom = whom_it_means(promised.owed_to, before, pronoun_of)
+                promised = replace(promised, owed_to=whom or "")
             plain = who_is_meant(plain, _said_before(window, about, sentence), pronoun_of)
             question = question_before(window, i) if about is turn else None
             answer = what_it_is(plain, question[1]) if question else plain
@@ -255,7 +265,7 @@ def extract_window(
                 cand["status"] = "open"
                 if promised.due_at is not None:
                     cand["due_at"] = promised.due_at.isoformat()
-                cand["owed_to"] = promised.owed_to
+                cand["owed_to"] = promised.owed_to or None
                 cand["metadata"] = {"owner": speaker, "what": promised.what}
             out.append(cand)
     return out

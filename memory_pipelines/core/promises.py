@@ -149,7 +149,7 @@ _NOW = re.compile(r"\b(?:now|right away|straight away|in a (?:moment|minute|sec(
 # assured the landlord that we'll fix it": owed to the one told (by name when given).
 _TOLD = re.compile(
     rf"\b(?i:i|we) (?:told|promised|assured|tell|assure) (?:(?P<role>{_ROLE})\s+)?"
-    rf"(?P<name>{_NAME})?\s*(?:that\s+)?(?i:i|we)(?:'d|'ll|’d|’ll| would| will)\b"
+    rf"(?P<name>{_NAME}|(?i:him|her|them))?\s*(?:that\s+)?(?i:i|we)(?:'d|'ll|’d|’ll| would| will)\b"
 )
 
 

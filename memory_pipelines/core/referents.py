@@ -20,6 +20,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
+from memory_pipelines.core.past_tense import PAST_VERB
+
 # Family words whose gender is in the word (a closed class): "cousin" or "partner" tell none.
 _SHE = (
     "sister|mother|mom|mum|mommy|wife|daughter|aunt|niece|girlfriend|grandma|grandmother|"
@@ -75,6 +77,44 @@ def who_is_meant(
         whose = "'s" if pronoun in ("his", "her") else ""  # "His name is Pedro"
         return f"{m.group('lead')}My {same.pop()}{whose}{rest}"
     return sentence
+
+
+_OBJECT_GENDER = {"her": "she", "him": "he"}
+_OTHER_GENDER_OF = {"she": "he", "he": "she"}
+# A person named, with the title that tells their gender when there is one.
+# A sentence's first word counts when a deed, an "'s" or another name follows it ("Priyanka
+# told me ...", "Anna and Maya came").
+_PERSON = re.compile(
+    r"(?:\b(?P<title>Mr|Mrs|Ms|Miss|Dr)\.?\s+)?(?:(?<![.!?]\s)(?<!^)\b(?P<name>[A-Z][a-z]{2,})\b"
+    rf"|(?:^|(?<=[.!?]\s))(?!(?:She|They|The|This|That|There|Then|And|But|Just|Our)\b)"
+    rf"(?P<first>[A-Z][a-z]{{2,}})(?=\s+{PAST_VERB}\b|['’]s\b|\s+and\s+[A-Z]))"
+)
+_TITLE_GENDER = {"Mr": "he", "Mrs": "she", "Ms": "she", "Miss": "she"}
+
+
+def whom_it_means(
+    pronoun: str, before: Sequence[str], pronoun_of: Callable[[str], str] | None = None
+) -> str | None:
+    """The one person "her" or "him" stands for ("I promised her I'd have cover sorted", just
+    after "Priyanka told me she's pregnant"): in the nearest of the speaker's sentences
+    `before` (oldest first) that names anybody, the one name not of the other gender (by its
+    title, else `pronoun_of`, which may not know: "they"); None when none or several, or for
+    "them"."""
+    gender = _OBJECT_GENDER.get(pronoun.lower())
+    if gender is None:
+        return None
+    for text in reversed(before):
+        found = list(_PERSON.finditer(text))
+        if not found:
+            continue
+        fits = set()
+        for m in found:
+            title, name = m.group("title"), m.group("name") or m.group("first")
+            said = _TITLE_GENDER.get(title or "") or (pronoun_of(name) if pronoun_of else "they")
+            if said != _OTHER_GENDER_OF[gender]:
+                fits.add(f"{title} {name}" if title else name)
+        return fits.pop() if len(fits) == 1 else None
+    return None
 
 
 # A yes/no question of one thing's value: "Is the delivery address still 12 Oak Lane?", "Is your
