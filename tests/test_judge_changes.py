@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from memory_pipelines.core.judge import decide
-from memory_pipelines.core.judge_cues import ADDITIVE, change_cues
+from memory_pipelines.core.judge_cues import ADDITIVE, OLD_VALUE, change_cues
 from memory_pipelines.core.judge_rules import analyse
 from memory_pipelines.core.judge_types import JudgeItem
 from memory_pipelines.core.judge_values import read_values
@@ -700,3 +700,45 @@ def test_a_shared_name_alone_ties_no_change_to_an_item(
 ) -> None:
     d = judge(embedder, candidate, existing)
     assert (d.action, d.target) == expected, d.reason
+
+
+@pytest.mark.parametrize(
+    ("candidate", "existing", "expected"),
+    [
+        # the one item of the same person, near for the name alone: no other to be nearer than
+        (
+            "Jonas is off the crutches and cycling to work again.",
+            ["Jonas wants a photo of the new garden"],
+            ("create", None),
+        ),
+        (
+            "Mira and Leo changed their minds on the floor - going with oak instead of tiles.",
+            ["Mira and Leo have just bought a flat in Leeds and are redoing the bathroom."],
+            ("create", None),
+        ),
+        # a thing handed back moves nothing ("send it back"); being back somewhere does
+        (
+            "Ada will send the signed lease back to the agent by 30 June",
+            ["Ada is seeing her dentist next Monday (3 June)", "Ada lives in Hove"],
+            ("create", None),
+        ),
+        (
+            "Ada is back in Hove after a year in Lisbon",
+            ["Ada lives in Lisbon", "Ada is seeing her dentist next Monday"],
+            ("supersede", 0),
+        ),
+    ],
+)
+def test_a_cue_ties_to_an_item_only_with_evidence(
+    embedder: Embedder, candidate: str, existing: list[str], expected: tuple[str, int | None]
+) -> None:
+    d = judge(embedder, candidate, existing)
+    assert (d.action, d.target) == expected, d.reason
+
+
+def test_a_time_said_from_is_no_old_value() -> None:
+    assert not OLD_VALUE.search("Gluten free from now on, which is devastating")
+    assert not OLD_VALUE.search("Works four days a week from next month")
+    assert OLD_VALUE.search("Moved from Leeds to York")
+    assert change_cues("Sent the form back to them on Friday") == frozenset()
+    assert "back" in change_cues("Is back to running 10k a week")

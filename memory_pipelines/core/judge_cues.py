@@ -111,7 +111,13 @@ _CHANGE_CUES: tuple[tuple[str, str], ...] = (
         "renewed",
         r"\b(?:remortgaged|refinanced|renegotiated|renewed|re-signed)\b|\bat (?:the )?renewal\b",
     ),
-    ("back", r"\bback (in|to|at|on)\b"),
+    # "Back in Leeds", "back to running"; not a thing handed back ("send the form back to him")
+    (
+        "back",
+        r"^(?!.*\b(send|sent|give|gave|pay|paid|bring|brought|hand|handed|get|got|call|called"
+        r"|ring|rang|write|wrote|post|posted|text|texted|e?mail|e?mailed)\b"
+        r"(\s+[\w'’-]+){0,5}\s+back\b).*?\bback (in|to|at|on)\b",
+    ),
     # "Eating fish again after years as a vegetarian": a habit resumed ends the state between.
     ("resumed", r"\bagain\b|\bresumed\b"),
     # "works three days a week from October": a value that holds from some point on.
@@ -189,7 +195,9 @@ _NEGATION = re.compile(
 )
 # "from X to Y", "instead of X", "stopped X", "replaced X with Y": X is the old value.
 OLD_VALUE = re.compile(
-    r"\bfrom (?:the |a |an |their |his |her )?(.+?)(?= to\b| in\b| for\b|[,;:.]|$)"
+    # not a time said from ("from now on", "from next week"): no value it held
+    r"\bfrom (?!(?:now|then|today|tomorrow|tonight|scratch|time|next|this)\b)"
+    r"(?:the |a |an |their |his |her )?(.+?)(?= to\b| in\b| for\b|[,;:.]|$)"
     r"|\binstead of (?:the |a |an )?(.+?)(?=[,;:.]|$)"
     r"|\b(?:stopped|quit|dropped|cancell?ed|left|gone off|gave up|no longer|ditched|broke up with"
     r"|split up with|sold|not|came off|come off|weaned off|unsubscribed from|opted out of"

@@ -136,10 +136,13 @@ def cued_change(c: Analysis, es: Sequence[Analysis], pairs: Sequence[Pair]) -> J
         # "Has stopped drinking alcohol" beside "Has a glass of red wine most nights": the old
         # value may be named by a wider word; the item clearly nearest of those about the
         # subject is what ended.
+        # With a name in common, "clearly nearest" needs another item to be nearer than: alone,
+        # the name makes it near ("Tom is off the crutches again" / "Send Tom a video").
         or (
             strong
             and best.cos == nearest[0] >= NEAREST_FLOOR
             and best.cos - nearest[1] >= NEAREST_MARGIN
+            and not (named and len(eligible) < 2)
         )
         or best.holder_replaced
         # "Loves hot food now" beside "Can't handle spicy food": the stance turned, with a cue.
