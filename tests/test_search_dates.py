@@ -4,6 +4,7 @@ say when rank higher (core/question_times.SAYS_WHEN_SQL, ranking.WHEN_BONUS)."""
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -14,15 +15,18 @@ from hypothesis import strategies as st
 from memory_pipelines.api import Memory, Recall
 from memory_pipelines.core import ranking
 from memory_pipelines.core.question_times import (
+    _SAYS_WHEN,
     ASKS_WHEN,
     DAY_SLACK,
     SAYS_WHEN_SQL,
+    SAYS_WHEN_WORDS,
     named_windows,
     question_windows,
     says_when,
 )
 from memory_pipelines.core.ranking import Candidate, score
 from memory_pipelines.store import search as search_db
+from memory_pipelines.store.search_sql import _says_when
 
 
 def _utc(*args: int) -> datetime:
@@ -208,6 +212,29 @@ def test_what_says_when_is_read_alike_in_python_and_in_postgres(db: Any) -> None
     assert score(tells) == pytest.approx(
         score(Candidate("turn", 2, lexical=0.2, cos=0.4)) + ranking.WHEN_BONUS
     )
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.from_regex(
+        re.compile(_SAYS_WHEN.replace(r"\b", ""), re.IGNORECASE),
+        alphabet=st.characters(max_codepoint=127),
+    )
+)
+def test_every_text_that_says_when_holds_one_of_its_words(text: str) -> None:
+    """Search tests SAYS_WHEN_WORDS before the pattern (store/search_sql._says_when): any text
+    the pattern matches (here without its word boundaries, so more texts) holds one of them.
+    PostgreSQL's case-insensitive match reads a letter of the pattern as itself or its upper
+    case only, whose lower case is the letter again, so ASCII texts say it all."""
+    assert any(w in text.lower() for w in SAYS_WHEN_WORDS), text
+
+
+def test_the_words_before_the_pattern_give_the_patterns_answer(db: Any) -> None:
+    params = search_db._params("s", "When?", None, None, 30, [], None, asks_when=True)
+    with db.connection() as conn:
+        for text, want in SAYS:
+            sql = f"SELECT {_says_when('%(text)s::text')} AS says"
+            assert conn.execute(sql, {**params, "text": text}).fetchone()["says"] is want, text
 
 
 def test_a_question_asking_when_puts_what_says_when_first(

@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from memory_pipelines.core.question_times import SAYS_WHEN_SQL
+from memory_pipelines.core.question_times import SAYS_WHEN_SQL, SAYS_WHEN_WORDS
 from memory_pipelines.store.db import Conn
 from memory_pipelines.store.rows import one
 from memory_pipelines.store.search_sql import KINDS, MAX_SCAN_TUPLES, statement, words_statement
@@ -229,6 +229,7 @@ def _params(
         "t1": max((end for _, end in windows), default=None),
         "when": asks_when,
         "when_rx": SAYS_WHEN_SQL,
+        "when_words": [f"%{w}%" for w in SAYS_WHEN_WORDS],
     }
 
 

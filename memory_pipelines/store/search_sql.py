@@ -23,8 +23,14 @@ def _consumes(job: str) -> str:
 
 def _says_when(column: str) -> str:
     """SQL: whether a text says when, tested only for a question that asks when (%(when)s;
-    core/question_times.SAYS_WHEN_SQL, passed as %(when_rx)s)."""
-    return f"(%(when)s AND {column} ~* %(when_rx)s)"
+    core/question_times.SAYS_WHEN_SQL, passed as %(when_rx)s), and only for a text holding one
+    of the words every text it matches holds (SAYS_WHEN_WORDS, as LIKE patterns in
+    %(when_words)s): the same answer, and the regular expression, ~17 us a text, runs for a
+    few candidates instead of all."""
+    return (
+        f"(%(when)s AND lower({column}) LIKE ANY (%(when_words)s::text[])"
+        f" AND {column} ~* %(when_rx)s)"
+    )
 
 
 def _asks(column: str) -> str:
