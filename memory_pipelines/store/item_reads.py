@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from psycopg import sql
+from psycopg import pq, sql
 from psycopg.types.json import Jsonb
 
 from memory_pipelines.core.types import Item
@@ -71,13 +71,27 @@ def list_items(
 
 
 def touch_items(conn: Conn, item_ids: list[int], at: datetime | None = None) -> None:
-    """Count a recall of these items (access_count, last_recalled_at), atomically."""
-    if item_ids:
-        conn.execute(
-            "UPDATE agent_memory_items SET access_count = access_count + 1,"
-            " last_recalled_at = coalesce(%s, now()) WHERE item_id = ANY(%s)",
-            (at, sorted(set(item_ids))),
-        )
+    """Count a recall of these items (access_count, last_recalled_at), atomically.
+
+    Outside a caller's transaction the count is committed without waiting for the disk
+    (synchronous_commit off for its own transaction, as a key's request count is, store/
+    keys.py): a crash can lose the last fraction of a second of recall counts, which costs
+    nothing, while waiting for the flush cost a LoCoMo-size search on a busy machine about
+    0.7 ms at p50 and 1-2 ms at p95 (nothing on a quiet one). Inside a caller's transaction
+    (an audited read, auto-recall's injection) its commit waits for the disk as ever."""
+    if not item_ids:
+        return
+    update = (
+        "UPDATE agent_memory_items SET access_count = access_count + 1,"
+        " last_recalled_at = coalesce(%s, now()) WHERE item_id = ANY(%s)"
+    )
+    params = (at, sorted(set(item_ids)))
+    if conn.info.transaction_status != pq.TransactionStatus.IDLE:
+        conn.execute(update, params)
+        return
+    with conn.pipeline(), conn.transaction():
+        conn.execute("SET LOCAL synchronous_commit = off")
+        conn.execute(update, params)
 
 
 def trust_of(conn: Conn, store_id: str, ids: list[int]) -> list[bool]:
