@@ -11,7 +11,7 @@ import pytest
 
 from memory_pipelines.api import Memory
 from memory_pipelines.api.extraction import run_extraction
-from memory_pipelines.core.fulfilment import reports_done
+from memory_pipelines.core.fulfilment import names_its_act, reports_done
 from memory_pipelines.core.past_tense import past_forms
 from memory_pipelines.core.promises import promise
 
@@ -153,6 +153,15 @@ def test_another_promise_or_plan_never_replaces_a_commitment(memory: Memory) -> 
         {"category": "fact", "confidence": 7, "context": "Kenji sent Maria the abstract on the 8th"}
     )
     assert res.fulfilled == maria.id
+
+
+def test_what_a_promise_names() -> None:
+    promised = "Kenji will have a cost breakdown ready for Helen by Friday"
+    assert names_its_act(promised, "The cost breakdown for Helen is pushed to Monday")
+    # the one it is owed to, named alone, is not what it promises
+    assert not names_its_act(promised, "Starting in September, Helen will put a sign up")
+    # a promise with nothing but names: the names are what it is done to
+    assert names_its_act("Maya will pay Tom back", "Maya can't pay Tom until May")
 
 
 def _say(memory: Memory, text: str, run: str) -> None:

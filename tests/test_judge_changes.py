@@ -741,4 +741,8 @@ def test_a_time_said_from_is_no_old_value() -> None:
     assert not OLD_VALUE.search("Works four days a week from next month")
     assert OLD_VALUE.search("Moved from Leeds to York")
     assert change_cues("Sent the form back to them on Friday") == frozenset()
+    # "for now" holds until something changes; "just now" was a moment ago
+    assert change_cues("Will do Saturdays herself for now") == frozenset()
+    assert change_cues("Rang the vet just now") == frozenset()
+    assert "now" in change_cues("Works from the Leeds office now")
     assert "back" in change_cues("Is back to running 10k a week")

@@ -110,7 +110,9 @@ def names_its_act(commitment: str, statement: str) -> bool:
     things, names = _about(m.group("what"))
     owners = {w.lower() for w in m.group("owner").split()}
     said, said_names = _words(statement)
-    return bool(things & said or (names - owners) & said_names) or not (things or names - owners)
+    if things:  # the one it is owed to, named alone, is not what it promises
+        return bool(things & said)
+    return bool((names - owners) & said_names) or not names - owners
 
 
 def promise_kept_whole(

@@ -55,7 +55,8 @@ _CHANGE_CUES: tuple[tuple[str, str], ...] = (
     # "Staying on one release a week", "sticking with Postgres": a planned change given up.
     # ("Staying at the Hilton" is a stay, not a decision.)
     ("kept", r"\bstaying on\b|\bsticking (with|to)\b"),
-    ("now", r"\bnow\b|\bthese days\b|\bnowadays\b"),
+    # not "for now" (until something changes) or "just now" (a moment ago)
+    ("now", r"(?<!\bfor )(?<!\bjust )\bnow\b|\bthese days\b|\bnowadays\b"),
     ("new", r"\bnew\b(?! york| zealand)"),  # narrowed further by _new_value_cue()
     # A value said wrong and put right: "Correction: the offsite is Wednesday the 15th",
     # "I had the date wrong, it's the 15th" (the "X, not Y" form is read by core/corrections).
