@@ -746,3 +746,12 @@ def test_a_time_said_from_is_no_old_value() -> None:
     assert change_cues("Rang the vet just now") == frozenset()
     assert "now" in change_cues("Works from the Leeds office now")
     assert "back" in change_cues("Is back to running 10k a week")
+
+
+def test_an_item_about_he_or_she_may_be_about_the_one_named(embedder: Embedder) -> None:
+    """Extraction leaves a pronoun it cannot place ("He's on donepezil 5mg"): its subject is
+    unknown, not the user, so "Dad is on 10mg donepezil now" changes its dose (it had been
+    saved beside it, the old dose current; a new-user probe)."""
+    existing = ["She's on sertraline 50mg in the morning.", "Her dentist is Dr Okoye"]
+    d = judge(embedder, "Mum is on 100mg sertraline now.", existing)
+    assert (d.action, d.target) == ("supersede", 0), d.reason

@@ -18,6 +18,8 @@ are two facts because they are about two people. `subject_conflict()` sets the s
 
 from __future__ import annotations
 
+import re
+
 from memory_pipelines.core.judge_lexicon import DETERMINERS, RELATION_GROUPS
 from memory_pipelines.core.judge_rules import Analysis
 from memory_pipelines.core.judge_subjects import is_relation
@@ -90,12 +92,18 @@ def _held_apart(c: Analysis, e: Analysis, shared: frozenset[str]) -> bool:
     return not (c.held_by <= e.entities and e.held_by <= c.entities)
 
 
+# An item whose subject is a pronoun left as said: who it is, the item does not tell.
+_PRONOUN_SUBJECT = re.compile(r"^\W*(?:he|she)(?:'s|’s|\s)", re.IGNORECASE)
+
+
 def subject_conflict(c: Analysis, e: Analysis) -> bool:
     """Do the two items talk about different people, pets or things?"""
     # A thing without an owner ("Camera is ...", where a capitalised opener is at most a
     # guessed name) is the user's only beside a relative or a pet that its item does not name;
     # otherwise what was read as its subject decides.
     c_who, e_who = c.subject, e.subject
+    if _PRONOUN_SUBJECT.match(c.text) or _PRONOUN_SUBJECT.match(e.text):
+        return False  # "He's on donepezil 5mg": whoever "he" is, it may be the other's subject
     if _implicit(c) and _relative(e) and not c.subject & e.entities:
         c_who = frozenset({"user"})
     if _implicit(e) and _relative(c) and not e.subject & c.entities:
