@@ -44,6 +44,9 @@ NOT_KEPT = [
     ("Tom will do the grocery shopping on Saturday", "Tom bought a new bike."),
     ("Priya will review Ben's pull request", "Ben reviewed Priya's pull request."),
     ("Ian told Mia he'd send her the slides by 3 May", "Ian sent Tom the budget."),
+    # another one of its kind
+    ("Sam will send the budget report to Rita", "Sam sent the Q3 report to Rita."),
+    ("Lea will book the Lisbon hotel for May", "Lea booked the Porto hotel."),
     ("Ola promised the landlord she would pay the deposit", "Ola paid the plumber."),
     ("Eve will return the signed form to HR", "Eve cleaned the desk and returned the keys."),
     # not a commitment's wording at all
@@ -210,3 +213,30 @@ def test_a_promise_closed_by_another_writer_meanwhile_fails_no_save(
         ("create", ""),
         ("fulfil", "key k2"),
     ]
+
+
+def test_only_the_promise_of_the_same_person_is_closed(memory: Memory) -> None:
+    """A shared promise is closed by nobody's own report, and a person's by no shared one:
+    the closing would tell its readers that the other said something (found by the isolation
+    state machine)."""
+    memory.add_person("ana")
+    shared = memory.save(
+        {"category": "commitment", "confidence": 8, "context": "Sam will send the Q3 report"}
+    ).id
+    anas = memory.save(
+        {"category": "commitment", "confidence": 8, "person": "ana",
+         "context": "Sam will send the budget report"}
+    ).id  # fmt: skip
+    own = memory.save_with_dedup(
+        {"category": "fact", "confidence": 7, "person": "ana", "context": "Sam sent the Q3 report"}
+    )
+    assert own.fulfilled is None and memory.get(shared).status == "open"
+    said = memory.save_with_dedup(
+        {"category": "fact", "confidence": 7, "context": "Sam sent the budget report"}
+    )
+    assert said.fulfilled is None and memory.get(anas).status == "open"
+    kept = memory.save_with_dedup(
+        {"category": "fact", "confidence": 7, "person": "ana",
+         "context": "Sam sent the budget report today"}
+    )  # fmt: skip
+    assert kept.fulfilled == anas

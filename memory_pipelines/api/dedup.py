@@ -119,14 +119,18 @@ def _reported_done(
     near: list[tuple[Item, np.ndarray]],
     prov: Provenance,
 ) -> Item | None:
-    """The open commitment among the neighbours (the same person's) that the candidate
-    reports done. Not from a statement said in another person's chat than the commitment's:
-    its closing would tell the commitment's readers that something was said there."""
+    """The open commitment among the neighbours, of the candidate's own person exactly (not a
+    shared one), that the candidate reports done. Not from a statement said in another
+    person's chat than the commitment's: its closing would tell the commitment's readers that
+    something was said there."""
     if item.category == "commitment":
         return None
     for other, _ in near:
         if (
             other.category == "commitment"
+            # a shared promise is closed by nobody's own statement: its readers would learn
+            # that the person said something
+            and other.person_id == item.person
             and other.status == "open"
             and other.state == "current"
             and reports_done(other.context, item.context)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from memory_pipelines.core.judge_lexicon import STOPWORDS
+from memory_pipelines.core.judge_lexicon import STOPWORDS, wordlist
 from memory_pipelines.core.judge_types import JudgeDecision, JudgeItem
 from memory_pipelines.core.past_tense import past_forms
 
@@ -47,6 +47,13 @@ _NOT_DONE = re.compile(
 _ADVERBS = r"(?:(?:just|finally|already|also|now|actually|eventually|quickly|today)\s+)"
 # Words that name nothing acted on ("paid Tom back").
 _FILLER = STOPWORDS | {"back", "off", "away", "over"}
+# ... nor those that only say when it was done ("that Friday", "yesterday", "last week").
+_FILLER |= frozenset(
+    wordlist(
+        "monday tuesday wednesday thursday friday saturday sunday yesterday today tonight ago last "
+        "week weekend month morning afternoon evening night earlier finally"
+    )
+)
 
 
 def _words(text: str) -> tuple[set[str], set[str]]:
@@ -55,7 +62,9 @@ def _words(text: str) -> tuple[set[str], set[str]]:
     names: set[str] = set()
     for w in re.findall(r"[A-Za-z0-9]+", text):
         if w.lower() not in _FILLER:
-            (names if w[0].isupper() else common).add(w.lower())
+            # "Q3", "V2" name a kind of thing, not a person
+            named = w[0].isupper() and not any(ch.isdigit() for ch in w)
+            (names if named else common).add(w.lower())
     return common, names
 
 
@@ -92,8 +101,11 @@ def reports_done(commitment: str, statement: str) -> bool:
     # what the act beside it was done to is this act's too ("signed the renewal and sent it")
     said_things, said_names = _about(f"{done.group('before') or ''} {clause}")
     names, said_names = names - owners, said_names - owners
+    if names and said_names and not names & said_names:
+        return False  # "booked the hotel in Porto" is not "book the hotel in Lisbon"
     if things & said_things:
-        return True
+        # ... and not two kinds of it: "sent the Q3 report" is not "the budget report"
+        return not (things - said_things and said_things - things)
     # Nothing else acted on in the report: the names it shares are the promise's ("Maya will
     # call Green Fork tomorrow" / "Maya called Green Fork"); with none, the act alone.
     return not said_things and (bool(names & said_names) or not (names or things))
