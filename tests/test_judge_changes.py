@@ -755,3 +755,14 @@ def test_an_item_about_he_or_she_may_be_about_the_one_named(embedder: Embedder) 
     existing = ["She's on sertraline 50mg in the morning.", "Her dentist is Dr Okoye"]
     d = judge(embedder, "Mum is on 100mg sertraline now.", existing)
     assert (d.action, d.target) == ("supersede", 0), d.reason
+
+
+def test_the_chooser_never_replaces_an_unrelated_item(embedder: Embedder) -> None:
+    """A new-user probe: "Gluten free from now on" replaced the viva's date (cos 0.15), the
+    learned chooser overriding the rules' create."""
+    d = judge(
+        embedder,
+        "Dairy free from now on, which as a cheese lover is tragic",
+        ["It's now 4 May, not 20 April, the examiner can't do April", "Lives in Exeter"],
+    )
+    assert d.action == "create", d.reason

@@ -57,6 +57,12 @@ NAMES = (
 # merge rather than create" went 30 -> 59 once items were joined).
 LONGEST = 23
 _LENGTH = NAMES.index("create:length")
+# A stored item this far from the candidate is about something else: the chooser may not turn
+# the rules' "new" into its replacement ("Gluten free from now on" had replaced the viva date
+# at 0.15). Supersedes the rules find at a lower cosine ("Back in the office three days a
+# week" / "Works fully remotely", 0.02) stand.
+UNRELATED = 0.2
+_COS = NAMES.index("supersede:cos")
 
 
 def _case_row(c: Analysis, cos: np.ndarray) -> list[float]:
@@ -130,6 +136,8 @@ def choose(rules: JudgeDecision, rows: np.ndarray, options: Sequence[Option]) ->
     ruled = options.index(as_option(rules))
     if best == ruled:
         return rules
+    if action == "supersede" and rules.action == "create" and rows[best, _COS] < UNRELATED:
+        return rules  # nothing the two say ties them: what the weights learned does not apply
     weighed = ", ".join(model.reasons(rows[best], rows[ruled])) or "the weights"
     return JudgeDecision(
         action, target, f"learned: {action} rather than {rules.action} ({rules.reason}): {weighed}"
