@@ -128,3 +128,14 @@ def test_a_promise_to_her_or_him_is_owed_to_the_one_just_named() -> None:
             genders={"Anna": "she", "Maya": "she"},
         )
         assert whom is None
+
+
+def test_a_name_that_qualifies_a_thing_is_nobody_owed() -> None:
+    from memory_pipelines.core.promises import promise
+
+    said = "I'll check the reference list for Chicago style and send back corrections by Monday"
+    found = promise(said, "Assistant", "Kenji", SAID)
+    assert found is not None and found.owed_to == "Kenji"  # not "Chicago"
+    for to_ana in ("I'll send the slides to Ana by Friday", "I'll print it for Ana tomorrow"):
+        found = promise(to_ana, "Rosa", "Assistant", SAID)
+        assert found is not None and found.owed_to == "Ana", to_ana

@@ -162,6 +162,22 @@ _KEPT = re.compile(
 )
 
 
+# What may follow a recipient's name: "to Ana by Friday", "for Tom and Jo", "for Ana tomorrow".
+_AFTER_NAME = re.compile(
+    r"\s*(?:$|[^\w\s]|(?:by|before|on|at|in|and|or|tomorrow|tonight|today|next|this|later|soon"
+    r"|asap|first|too|as|so|when|if|after|about|with|for|to|the|a|an)\b|[A-Z])"
+)
+
+
+def _attributive(rest: str, r: re.Match[str]) -> bool:
+    """The name found as a recipient qualifies the noun after it ("for Harvard style"): a
+    lowercase word follows it that no recipient's name is followed by."""
+    name = r.group("indirect")
+    if not name or name == "you" or name[:1].islower():
+        return False
+    return _AFTER_NAME.match(rest, r.end("indirect")) is None
+
+
 @dataclass(frozen=True)
 class Promise:
     owner: str
@@ -188,6 +204,8 @@ def promise(sentence: str, speaker: str, listener: str, said_at: datetime) -> Pr
         verb = m.group("verb").lower()
         rest = sentence[m.end() :]
         r = _RECIPIENT.search(rest)
+        if r and _attributive(rest, r):
+            r = None  # "check the list for Harvard style": a kind of thing, nobody it is for
         if r and (r.group("indirect") or verb in _GIVE_VERBS):
             whom = r.group("direct") or r.group("indirect")
         elif _YOURS.search(rest) and verb not in _NO_ACTION and not _NOW.search(rest):
