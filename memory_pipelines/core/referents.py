@@ -80,7 +80,7 @@ def who_is_meant(
 
 
 _OBJECT_GENDER = {"her": "she", "him": "he"}
-_OTHER_GENDER_OF = {"she": "he", "he": "she"}
+_OTHER_GENDER = {"she": "he", "he": "she"}
 # A person named, with the title that tells their gender when there is one.
 # A sentence's first word counts when a deed, an "'s" or another name follows it ("Priyanka
 # told me ...", "Anna and Maya came").
@@ -111,7 +111,7 @@ def whom_it_means(
         for m in found:
             title, name = m.group("title"), m.group("name") or m.group("first")
             said = _TITLE_GENDER.get(title or "") or (pronoun_of(name) if pronoun_of else "they")
-            if said != _OTHER_GENDER_OF[gender]:
+            if said != _OTHER_GENDER[gender]:
                 fits.add(f"{title} {name}" if title else name)
         return fits.pop() if len(fits) == 1 else None
     return None
@@ -160,7 +160,6 @@ def _kind(text: str) -> str:
 
 # The subject pronoun opening an answer: "She's a border collie", "He loves it there".
 _SUBJECT_PRONOUN = re.compile(r"^(?P<lead>\W*)(?P<pronoun>she|he)(?=\s|['’]s\b)", re.IGNORECASE)
-_OTHER_GENDER = {"she": "he", "he": "she"}
 
 
 def who_was_asked_about(
