@@ -27,6 +27,18 @@ judge = partial(judge_with, with_model=False)
 
 # (candidate, existing, expected action, expected target); category "fact"
 CASES: list[tuple[str, list[str], str, int | None]] = [
+    # What is denied ("doesn't matter now") is the plot; the name is shared by two assertions
+    # only ("Tom gave it up" / "put Tom on blood thinners"): no stance of the dose turned.
+    (
+        "The allotment plot doesn't matter now, Tom gave it up",
+        [
+            "The doctor put Tom on blood thinners",
+            "Tom is hoping to get an allotment plot to grow vegetables",
+            "Their vet is in Harrogate",
+        ],
+        "supersede",
+        1,
+    ),
     # A thing named without an owner is the user's: it clashes with a relative's item.
     (
         "Laptop is a ThinkPad X1",
@@ -330,6 +342,18 @@ def test_stances_turned() -> None:
                               claims("Can't stand early mornings"), frozenset())  # fmt: skip
     assert not main_stance_turned(claims("Loves early mornings"),
                                   claims("Loves long lunches"), frozenset())  # fmt: skip
+    # the two share only what two assertions say (a name): what is denied is another thing
+    gym = frozenset({"gym", "membership"})
+    assert not main_stance_turned(
+        claims("The gym membership isn't needed any more, Priya cancelled it"),
+        claims("Started Priya on a course of iron tablets"),
+        gym,
+    )
+    assert main_stance_turned(
+        claims("Doesn't take iron tablets any more, Priya's levels are fine"),
+        claims("Priya takes iron tablets daily"),
+        frozenset({"priya"}),
+    )
 
 
 def vals(text: str, said_on: tuple[int, int] | None = None) -> dict[str, frozenset[str]]:

@@ -71,15 +71,20 @@ def contrast_turned(
 
 
 def main_stance_turned(c: Claims, e: Claims, ignore: frozenset[str]) -> bool:
-    """The main clause of one denies, of the other does not, and the candidate speaks of what
-    that main clause is about (most of the smaller side, one word at least)."""
+    """The main clause of one denies, of the other does not, and what is denied is what the
+    other holds (most of the smaller main clause, one word at least): a clause of one side that
+    denies shares content with the other's main clause, or the denying main clause with a
+    clause of the other that denies nothing. Two clauses that both assert are no turn ("The
+    respite list doesn't matter anymore, Aoife cancelled that" / "He's put Aoife on a low dose
+    of amlodipine": only the two assertions name Aoife)."""
     if c.denies == e.denies or not c.clauses or not e.clauses:
         return False
-    c_all = frozenset().union(*(x.content for x in c.clauses)) - ignore
-    e_main = e.clauses[0].content - ignore
-    c_main = c.clauses[0].content - ignore
-    shared = (c_all & e_main) | (c_main & frozenset().union(*(x.content for x in e.clauses)))
-    return bool(shared) and len(shared) >= 0.5 * min(len(c_main), len(e_main))
+    denier, other = (c, e) if c.denies else (e, c)
+    denied = frozenset().union(*(x.content for x in denier.clauses if x.negative)) - ignore
+    held = frozenset().union(*(x.content for x in other.clauses if not x.negative)) - ignore
+    d_main, o_main = denier.clauses[0].content - ignore, other.clauses[0].content - ignore
+    shared = (denied & o_main) | (d_main & held)
+    return bool(shared) and len(shared) >= 0.5 * min(len(d_main), len(o_main))
 
 
 # A main clause that appraises its object well ("Loves coriander", "Fine with Slack messages",
