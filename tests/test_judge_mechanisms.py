@@ -27,6 +27,24 @@ judge = partial(judge_with, with_model=False)
 
 # (candidate, existing, expected action, expected target); category "fact"
 CASES: list[tuple[str, list[str], str, int | None]] = [
+    # "instead of vinyl" names the old value; no stored item holds it, so none changed ...
+    (
+        "Priya and Omar changed their minds on the flooring - going with oak instead of vinyl.",
+        [
+            "Priya and Omar just bought a flat in Leeds and are redoing the hallway.",
+            "Omar's bike needs a new chain",
+            "Their builder is Kasia Nowak",
+        ],
+        "create",
+        None,
+    ),
+    # ... and the item that holds it is replaced.
+    (
+        "Going with oak floors instead of the vinyl",
+        ["Priya and Omar just bought a flat in Leeds", "Wants vinyl flooring in the hallway"],
+        "supersede",
+        1,
+    ),
     # What is denied ("doesn't matter now") is the plot; the name is shared by two assertions
     # only ("Tom gave it up" / "put Tom on blood thinners"): no stance of the dose turned.
     (

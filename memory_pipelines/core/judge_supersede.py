@@ -3,6 +3,7 @@ round replaces the stored item with the best evidence of holding the old value."
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from memory_pipelines.core.judge_cues import (
@@ -70,6 +71,10 @@ def supersede_score(p: Pair, c: Analysis, e: Analysis) -> float:
 _TIME_WORDS = frozenset(
     stem(w) for w in wordlist("deadline date time day due schedule appointment slot start")
 )
+
+
+# The candidate names the value it replaces ("X instead of Y", "X rather than Y").
+_INSTEAD_OF = re.compile(r"\b(?:instead of|rather than)\b", re.IGNORECASE)
 
 
 def _moved_elsewhere(c: Analysis, e: Analysis) -> bool:
@@ -168,6 +173,10 @@ def cued_change(c: Analysis, es: Sequence[Analysis], pairs: Sequence[Pair]) -> J
         return None  # a cue, but no stored item it could be about: judge it as a new fact
     if ANOTHER.search(c.text) and not best.old_hit:
         return None  # "finished another quilt", "a second job": a new thing beside the old
+    if _INSTEAD_OF.search(c.text) and c.old_words and not any(p.old_hit for p in eligible):
+        # "going with quartz instead of laminate" names what was replaced: a stored item
+        # holding none of it ("just bought a house in Bristol") is not what changed.
+        return None
     cue = ", ".join(sorted(c.cues)) or "negation flipped"
     if cue_value_stored(best, c, es[best.index]):
         return JudgeDecision("merge", best.index, f"change cue ({cue}) but the value is stored")
