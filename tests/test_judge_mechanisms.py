@@ -27,6 +27,34 @@ judge = partial(judge_with, with_model=False)
 
 # (candidate, existing, expected action, expected target); category "fact"
 CASES: list[tuple[str, list[str], str, int | None]] = [
+    # "not gatwick like Ines told marco": the airport is the rejected side, not who told whom,
+    # so no item naming Ines or Marco is turned round.
+    (
+        "Flight to lisbon is 12 may from bristol airport, not gatwick like Ines told marco at"
+        " first",
+        [
+            "Marco's coming to lisbon with Ines, they booked an apartment in Alfama",
+            "Ines is Ines, training for the Lisbon half marathon on 14 may.",
+            "Marco wants Ines to do a 5k time trial on 2 april to see where she is at.",
+            "Ines's club coach is Marco, he's at Bristol Harriers.",
+        ],
+        "create",
+        None,
+    ),
+    # "not super urgent but ...": the rejected side ends at "but"; what follows is no old value.
+    (
+        "Garden thing, not super urgent but Omar has got greenfly on the roses again, the nursery"
+        " said no more than 2 sprays a week.",
+        [
+            "Omar promised Lena he would have the shed painted by 20 March",
+            "Omar's hourly rate is £40",
+            "Lena paid invoice 88 on the 10th and yes Omar did send the reminder like he said",
+            "Omar will send it to them by friday",
+            "Omar quoted £900 fixed",
+        ],
+        "create",
+        None,
+    ),
     # "instead of vinyl" names the old value; no stored item holds it, so none changed ...
     (
         "Priya and Omar changed their minds on the flooring - going with oak instead of vinyl.",
@@ -356,6 +384,15 @@ def test_stances_turned() -> None:
     assert not contrast_turned(contrast_pair("Uses tabs rather than spaces"),
                                claims("Uses tabs rather than spaces"), None,
                                claims("No spaces for indentation; tabs only"))  # fmt: skip
+    assert contrast_pair("Garden thing, not super urgent but Omar has got greenfly") == (
+        frozenset({"garden", "thing"}),
+        frozenset({"super", "urgent"}),
+    )
+    # who the two are about is no side of a contrast
+    held = contrast_pair("Flies from bristol, not gatwick like Omar told Lena")
+    lena = claims("Lena and Omar are a couple")
+    assert contrast_turned(held, claims("unused"), None, lena)
+    assert not contrast_turned(held, claims("unused"), None, lena, frozenset({"omar", "lena"}))
     assert main_stance_turned(claims("Loves early mornings now"),
                               claims("Can't stand early mornings"), frozenset())  # fmt: skip
     assert not main_stance_turned(claims("Loves early mornings"),

@@ -273,7 +273,7 @@ def compare(
         # two deny the same thing in other words.
         polarity_flip=st.oppose
         or (_flip(c, e) and not st.agree)
-        or contrast_turned(c.contrast, c_claims, e.contrast, e_claims)
+        or contrast_turned(c.contrast, c_claims, e.contrast, e_claims, who)
         or _appraisal_turned(c, e, c_claims, e_claims, who, cos),
         contrast=_contrast(i, c, existing),
         other_object=_other_object(c, e, cos),

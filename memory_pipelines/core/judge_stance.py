@@ -28,9 +28,10 @@ from memory_pipelines.core.judge_claims import Claims, without_cause_not
 from memory_pipelines.core.judge_lexicon import LIGHT_VERBS, content_stems, words
 
 # "in person, not on video", "tea rather than coffee", "the train instead of flying": the chosen
-# side, then the rejected one (up to the clause end).
+# side, then the rejected one (up to the clause end: a "but" opens another clause).
 _CONTRAST = re.compile(
-    r"^(?P<yes>[^,;:]+?),?\s+(?:and\s+)?(?:not|rather than|instead of)\s+(?P<no>[^,;:.]+)",
+    r"^(?P<yes>[^,;:]+?),?\s+(?:and\s+)?(?:not|rather than|instead of)\s+"
+    r"(?P<no>(?:(?!\bbut\b)[^,;:.])+)",
     re.IGNORECASE,
 )
 
@@ -56,15 +57,21 @@ def asserted(claims: Claims) -> frozenset[str]:
 
 
 def contrast_turned(
-    c: Contrast | None, c_claims: Claims, e: Contrast | None, e_claims: Claims
+    c: Contrast | None,
+    c_claims: Claims,
+    e: Contrast | None,
+    e_claims: Claims,
+    ignore: frozenset[str] = frozenset(),
 ) -> bool:
     """One side holds a contrast; the other, holding none, asserts its rejected side ("No ORM"
-    takes no side) and leaves the chosen side's own words out."""
+    takes no side) and leaves the chosen side's own words out. Who the two are about
+    (`ignore`) is no side: "the flight is from Manchester, not Stansted like Kofi told Efua"
+    rejects no item that names Kofi."""
     for held, other in ((e, asserted(c_claims)), (c, asserted(e_claims))):
         if held is None or (c is not None and e is not None):
             continue
         yes, no = held
-        rejected, chosen = no - yes, yes - no
+        rejected, chosen = no - yes - ignore, yes - no - ignore
         if rejected & other and chosen - other:
             return True
     return False
