@@ -139,3 +139,38 @@ def test_a_name_that_qualifies_a_thing_is_nobody_owed() -> None:
     for to_ana in ("I'll send the slides to Ana by Friday", "I'll print it for Ana tomorrow"):
         found = promise(to_ana, "Rosa", "Assistant", SAID)
         assert found is not None and found.owed_to == "Ana", to_ana
+
+
+def test_promises_reported_in_more_forms() -> None:
+    """Promises a second new-user probe saw stored as plain facts (never listed as
+    commitments): a thing readied for the one told, another's promise to the speaker, a pledge
+    reported with "said", and a due time said as the end of a month."""
+    from memory_pipelines.core.promises import promise
+
+    readied = promise("I told Omar I'd get the floor plans finished by 9 March", "Lena", "x", SAID)
+    assert readied is not None and readied.owed_to == "Omar"
+    assert readied.due_at is not None and (readied.due_at.month, readied.due_at.day) == (3, 9)
+    # a plan of one's own readied, told to nobody, stays no promise
+    assert promise("I'll have the floor plans finished by 9 March", "Lena", "x", SAID) is None
+    theirs = promise("jonas promised me the revised quote by the end of january", "Lena", "x", SAID)
+    assert theirs is not None and (theirs.owner, theirs.owed_to) == ("Jonas", "Lena")
+    assert theirs.due_at is not None and (theirs.due_at.month, theirs.due_at.day) == (1, 31)
+    for nobody in ("they promised me a refund", "the quote Jonas promised me"):
+        assert promise(nobody, "Lena", "x", SAID) is None, nobody
+    [(said, _)] = _promises(
+        ("Lena", "I said I'd send them a signed copy of the lease by 12 December"),
+        genders={},
+    )
+    assert "would send them a signed copy" in said
+    # "send them tomorrow" (the letters) names nobody it is owed to
+    [(_, whom)] = _promises(("Lena", "The letters are done, I'll send them tomorrow"), genders={})
+    assert whom != "them"
+
+
+def test_another_persons_promise_is_theirs() -> None:
+    cands = extract_window(
+        [WindowTurn(1, "user", "Lena", "jonas promised me the revised quote by 20 January", SAID)],
+        pronoun_of=lambda _: "she",
+    )
+    [c] = [c for c in cands if c["category"] == "commitment"]
+    assert (c["metadata"]["owner"], c["owed_to"]) == ("Jonas", "Lena")

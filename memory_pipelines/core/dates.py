@@ -209,7 +209,9 @@ _DUE_DATE = re.compile(
 )
 _DUE_END = re.compile(
     r"\b(?:by|before)\s+(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?(week|month|day)\b"
-    r"|\bby\s+(?:the\s+)?(weekend|eod|end of day)\b",
+    r"|\bby\s+(?:the\s+)?(weekend|eod|end of day)\b"
+    # "by the end of August": that month's last day
+    rf"|\b(?:by|before)\s+(?:the\s+)?end\s+of\s+{_MONTH_RX}(?![a-z])",
     re.IGNORECASE,
 )
 
@@ -300,6 +302,9 @@ def due_date(text: str, said_at: datetime) -> datetime | None:
             return _end_of_day(first.replace(day=min(said_at.day, last)))
         return _end_of_day(said_at + timedelta(days=n * (7 if unit == "week" else 1)))
     m = _DUE_END.search(text)
+    if m and m.group(3):
+        month = month_number(m.group(3))
+        return _next_date(month, calendar.monthrange(said_at.year, month)[1], said_at)
     if m:
         unit = (m.group(1) or m.group(2)).lower()
         if unit in ("day", "eod", "end of day"):

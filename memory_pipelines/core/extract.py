@@ -266,7 +266,7 @@ def extract_window(
                 if promised.due_at is not None:
                     cand["due_at"] = promised.due_at.isoformat()
                 cand["owed_to"] = promised.owed_to or None
-                cand["metadata"] = {"owner": speaker, "what": promised.what}
+                cand["metadata"] = {"owner": promised.owner, "what": promised.what}
             out.append(cand)
     return out
 

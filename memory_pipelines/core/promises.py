@@ -91,7 +91,10 @@ _ROLE = (
 )
 # "send you", "send Mr Patel", "to the landlord", "for Ana", "with you" after the verb.
 _RECIPIENT = re.compile(
-    rf"^\s*(?P<direct>you|{_NAME}|{_ROLE})\b(?!\s*(?:'s|’s))"
+    # "send them the new agreement": the ones just named (core/referents resolves them); not
+    # "send them tomorrow" (the letters): a determined object must follow
+    rf"^\s*(?P<direct>you|{_NAME}|{_ROLE}|(?i:him|her|them)(?=\s+(?:a|an|the|my|our|his|her|their|this|that|some)\s))"
+    rf"\b(?!\s*(?:'s|’s))"
     rf"|\b(?:to|for|with|back to)\s+(?P<indirect>you|{_NAME}|{_ROLE})\b",
 )
 _GIVE_VERBS = frozenset(
@@ -138,6 +141,18 @@ _GIVE_VERBS = frozenset(
 _DELIVERS = re.compile(
     rf"\b(?:have|get)\b.{{1,60}}?\b(?:back to|to|(?:ready|done|finished|sorted|fixed) for) "
     rf"(?:you|{_NAME}|{_ROLE})\b"
+)
+# "I told Hannah I'd have a first draft ready by 18 May": a thing readied for the one told.
+_READY = re.compile(
+    r"\b(?:have|get)\b.{1,60}?\b(?:ready|done|finished|sorted|fixed|written|booked)\b", re.I
+)
+# "Marta promised me the taper plan by the end of August": another's promise to the speaker,
+# owed to the speaker. A pronoun is nobody named ("they promised me" stays unread).
+_PROMISED_ME = re.compile(
+    r"\b(?!(?:he|she|they|it|you|who|which|that|someone|somebody|everyone|nobody)\b)"
+    r"(?P<owner>[A-Za-z][a-z]+(?: [A-Z][a-z]+)?) (?:has |had )?promised (?:me|us)\b"
+    r"(?:\s+(?:that\s+)?(?:she|he|they)(?:'d|'ll|’d|’ll| would| will))?\s+(?P<what>\S.*)",
+    re.IGNORECASE,
 )
 # The listener's own thing acted on: "I'll add a copy to your order", "I'll fix your bike".
 # Not a step taken there and then in the chat ("I'll check your logs now"): that is no promise.
@@ -191,11 +206,19 @@ def promise(sentence: str, speaker: str, listener: str, said_at: datetime) -> Pr
     m = _FUTURE.search(sentence)
     pm = None if _KEPT.search(sentence) else _PROMISED.search(sentence)
     if not m and not pm:
-        return None
-    if m and m.group("verb").lower() in _NO_ACTION and not pm and not _DELIVERS.search(sentence):
+        return _promised_me(sentence, speaker, said_at)
+    told = _TOLD.search(sentence)
+    readied = told is not None and bool(told.group("name") or told.group("role"))
+    readied = readied and bool(_READY.search(sentence))
+    if (
+        m
+        and m.group("verb").lower() in _NO_ACTION
+        and not pm
+        and not _DELIVERS.search(sentence)
+        and not readied
+    ):
         return None
     whom = ""
-    told = _TOLD.search(sentence)
     if told and (told.group("name") or told.group("role")):
         whom = told.group("name") or told.group("role")
     elif pm and pm.group("whom"):
@@ -222,6 +245,21 @@ def promise(sentence: str, speaker: str, listener: str, said_at: datetime) -> Pr
         what=what.strip(" .!"),
         owed_to=re.sub(r"^(?:the|my|our|his|her|their) ", "", whom),
         due_at=due,
+    )
+
+
+def _promised_me(sentence: str, speaker: str, said_at: datetime) -> Promise | None:
+    """Another's promise to the speaker ("Marta promised me the taper plan by the end of
+    August"): theirs, owed to the speaker."""
+    pm = None if _KEPT.search(sentence) else _PROMISED_ME.search(sentence)
+    if pm is None or not speaker:
+        return None
+    owner = pm.group("owner")
+    return Promise(
+        owner=owner[:1].upper() + owner[1:],
+        what=pm.group("what").strip(" .!"),
+        owed_to=speaker,
+        due_at=due_date(sentence, said_at),
     )
 
 

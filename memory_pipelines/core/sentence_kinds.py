@@ -75,6 +75,8 @@ _COMMIT = _rx(
     rf"\bpromis(?:e|ed)\b|{ON_ME}|\b(?:it's|that's) mine\b|\bgonna\b(?! lie\b)|"
     r"\bsigned up (?:to|for)\b|"
     r"\btold\b.{0,40}\b(?:i'd|we'd|i would|we would|would be|will be)\b|\b(?:i|we) owe\b|"
+    # "I said I'd send them the new agreement by 20 June": a pledge reported
+    r"\bsaid (?:that )?(?:i|we)(?:'d|’d| would)\b|"
     # "Will do" on its own (or with thanks) acknowledges, it promises nothing
     r"\bcommitted to\b|\bagreed to\b|\bleave it with me\b|"
     r"^\W*(?:(?:the )?user )?will\b(?! do\W*(?:(?:thanks|cheers|ta|mate)\W*)?$)|"
@@ -82,6 +84,7 @@ _COMMIT = _rx(
 )
 _OWNED = _rx(  # the marks of a pledge, beyond the future tense
     rf"\bpromis|{ON_ME}|\bmine\b|\bowe\b|\bsigned up\b|\bagreed\b|\btold\b|\bcommitted\b|"
+    r"\bsaid (?:that )?(?:i|we)(?:'d|’d| would)\b|"
     r"\bleave it with me\b|\bhold(?:ing)? (?:myself|ourselves) to\b"
 )
 # A task owned by another person, with its due time ("Priya owns the review and reports back by
