@@ -240,3 +240,17 @@ def test_only_the_promise_of_the_same_person_is_closed(memory: Memory) -> None:
          "context": "Sam sent the budget report today"}
     )  # fmt: skip
     assert kept.fulfilled == anas
+
+
+def test_a_promise_put_off_stays_owed_with_its_new_day(memory: Memory) -> None:
+    """Found by a second new-user probe: "it'll be 27 March now instead of the 20th" replaced
+    the promise with a plain decision, so the promise left the commitments list."""
+    memory.add_person("maya")
+    _say(memory, "I promised Oskar I'd have the garden plans ready by 12 March.", "t1")
+    [first] = memory.commitments(status="open")
+    assert first.owed_to == "Oskar" and first.due_at is not None
+    _say(memory, "The garden plans are slipping, I told Oskar it'll be 19 March now.", "t2")
+    [moved] = memory.commitments(status="open")
+    assert moved.item_id != first.item_id and memory.get(first.item_id).state == "superseded"
+    assert moved.owed_to == "Oskar"
+    assert moved.due_at is not None and (moved.due_at.month, moved.due_at.day) == (3, 19)

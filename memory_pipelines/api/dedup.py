@@ -19,7 +19,7 @@ from memory_pipelines.api.dedup_near import (
     said_by_others,
 )
 from memory_pipelines.core import judge as local_judge
-from memory_pipelines.core.fulfilment import promise_kept_whole, reports_done
+from memory_pipelines.core.fulfilment import promise_kept_whole, promise_moved, reports_done
 from memory_pipelines.core.judge import JudgeDecision, JudgeItem
 from memory_pipelines.core.merge import merged_fields
 from memory_pipelines.core.records import ItemInput
@@ -154,6 +154,8 @@ def _apply(
     decision = decide(models, item, embedding, near, prov)
     chosen = near[decision.target][0] if decision.target is not None else None
     actor = prov.written_by or prov.model or ""
+    if decision.action == "supersede" and chosen is not None:
+        item = promise_moved(item, chosen)  # a promise put off is still owed
     if decision.action == "merge" and chosen is not None:
         written_in = _chat_person(conn, store_id, prov.chat_id, chosen)
         reason = decision.reason

@@ -268,6 +268,25 @@ def _day_of_month(day: int, said_at: datetime) -> datetime | None:
     return None
 
 
+# A day and month anywhere in a text: "it'll be 27 March now", "moved to June 3rd".
+_A_DATE = re.compile(
+    rf"\b(?:{_MONTH_RX}\s+(\d{{1,2}})(?:st|nd|rd|th)?\b"
+    rf"|(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH_RX}(?![a-z]))",
+    re.IGNORECASE,
+)
+
+
+def date_named(text: str, said_at: datetime) -> datetime | None:
+    """The first day and month a text names, as the next such date on or after `said_at`
+    (the end of that day), with or without "by"; None when it names none."""
+    m = _A_DATE.search(text)
+    if m is None:
+        return None
+    return _next_date(
+        month_number(m.group(1) or m.group(4)), int(m.group(2) or m.group(3)), said_at
+    )
+
+
 def due_date(text: str, said_at: datetime) -> datetime | None:
     """When a promise is due, if the text says it: a date ("by June 10", "by 10 June"), a
     weekday, tomorrow or tonight, or the end of the day, week or month."""

@@ -14,10 +14,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
+from datetime import UTC, datetime
 
+from memory_pipelines.core.dates import date_named
 from memory_pipelines.core.judge_lexicon import STOPWORDS, wordlist
 from memory_pipelines.core.judge_types import JudgeDecision, JudgeItem
 from memory_pipelines.core.past_tense import past_forms
+from memory_pipelines.core.records import ItemInput
+from memory_pipelines.core.types import Item
 
 # The act a stored commitment names: its owner and the verb after "will" / "is going to" /
 # "promised to" (the stored text is in the third person: core/extract.py).
@@ -139,3 +144,27 @@ def promise_kept_whole(
     if target.category != "commitment" or names_its_act(target.context, candidate.context):
         return decision
     return JudgeDecision("create", None, f"names nothing of the promise ({decision.reason})")
+
+
+def promise_moved(item: ItemInput, promised: Item) -> ItemInput:
+    """A statement that replaces an open commitment and names a new day for it ("staging is
+    slipping, told Priti it'll be 27 March now instead of the 20th") is the promise, due then:
+    it stays in the commitments list, owed to whom it was and owned by whom it was. Without a
+    day named, or when it is a commitment already, it stays as it was."""
+    if item.category == "commitment" or promised.category != "commitment":
+        return item
+    if promised.status != "open":
+        return item
+    due = date_named(item.context, item.valid_from or datetime.now(UTC))
+    if due is None:
+        return item
+    owner = promised.metadata.get("owner")
+    metadata = {**item.metadata, **({"owner": owner} if owner else {}), "what": item.context}
+    return replace(
+        item,
+        category="commitment",
+        status="open",
+        due_at=due,
+        owed_to=promised.owed_to,
+        metadata=metadata,
+    )
