@@ -149,6 +149,14 @@ def test_an_item_another_person_said_is_never_merged_into_or_replaced(memory: Me
     again = save("Painting helps Caroline express her feelings.", first + 2, "Caroline")
     assert again.merged_into == caroline.id, again.reason
     assert len(memory.items()) == 2
+    # ... unless what Caroline said names Melanie: it is about her too (a schedule the two
+    # share, said by one and changed by the other)
+    both = save("Melanie lent Caroline her easel last week.", first + 2, "Caroline")
+    with memory.db.connection() as conn:
+        near = nearest(conn, memory.store_id, None, vec, 6)
+        hidden = said_by_others(conn, replace(hers, speaker="Melanie"), near)
+        assert both.id in {n[0].item_id for n in near} and both.id not in hidden
+        assert caroline.id in hidden
 
 
 def test_what_another_person_said_in_another_chat_is_neither_confirmed_nor_replaced(

@@ -119,15 +119,19 @@ def said_by_others(
     any other. They are about that person ("Caroline painted a sunset" is not "Melanie painted
     a sunset"; Tom's "arthroscopy on October 14th" in one chat is not Priya's "back on April
     10th" in another): neither the fact to confirm nor the one to replace, whatever their
-    cosine. A candidate with no speaker (a save not taken from a turn) hides nothing."""
+    cosine. One that names the candidate's speaker is about them too ("Schedule: Theo's with
+    Leah in the week, Ravi has him every other weekend", said by Leah, is what Ravi's "we've
+    changed the schedule" replaces). A candidate with no speaker (a save not taken from a
+    turn) hides nothing."""
     if prov.speaker is None:
         return set()
+    me = prov.speaker.lower()
+    names_me = re.compile(rf"\b{re.escape(prov.speaker)}\b", re.IGNORECASE)
     by_chat: dict[int, dict[int, int]] = {}
     for r, _ in near:
-        if r.chat_id is not None and r.to_seq:
+        if r.chat_id is not None and r.to_seq and not names_me.search(r.context):
             by_chat.setdefault(r.chat_id, {})[r.item_id] = r.to_seq
     ask = people_speaking if speakers is None else speakers.of
-    me = prov.speaker.lower()
     out: set[int] = set()
     for chat, seqs in by_chat.items():
         said = ask(conn, chat, seqs.values())
