@@ -157,6 +157,13 @@ def test_an_item_another_person_said_is_never_merged_into_or_replaced(memory: Me
         hidden = said_by_others(conn, replace(hers, speaker="Melanie"), near)
         assert both.id in {n[0].item_id for n in near} and both.id not in hidden
         assert caroline.id in hidden
+    # ... and what she said of a third, in the chat they share, is shown too
+    third = save("The studio's rent went up to 300 euros.", first + 2, "Caroline")
+    with memory.db.connection() as conn:
+        near = nearest(conn, memory.store_id, None, vec, 6)
+        hidden = said_by_others(conn, replace(hers, speaker="Melanie"), near)
+        assert third.id in {n[0].item_id for n in near} and third.id not in hidden
+        assert caroline.id in hidden
 
 
 def test_what_another_person_said_in_another_chat_is_neither_confirmed_nor_replaced(

@@ -115,25 +115,36 @@ def said_by_others(
     near: list[tuple[Item, np.ndarray]],
     speakers: Speakers | None = None,
 ) -> set[int]:
-    """The neighbours taken from turns another person said, in the candidate's chat or in
-    any other. They are about that person ("Caroline painted a sunset" is not "Melanie painted
-    a sunset"; Tom's "arthroscopy on October 14th" in one chat is not Priya's "back on April
-    10th" in another): neither the fact to confirm nor the one to replace, whatever their
-    cosine. One that names the candidate's speaker is about them too ("Schedule: Theo's with
-    Leah in the week, Ravi has him every other weekend", said by Leah, is what Ravi's "we've
-    changed the schedule" replaces). A candidate with no speaker (a save not taken from a
-    turn) hides nothing."""
+    """The neighbours taken from turns another person said, about that person: in another
+    chat (Tom's "arthroscopy on October 14th" in his is not Priya's "back on April 10th" in
+    hers), or in the candidate's chat when they name who said them ("Caroline painted a
+    sunset" is not "Melanie painted a sunset"). They are neither the fact to confirm nor the
+    one to replace, whatever their cosine. In the candidate's chat, what another person said
+    of a third ("His teacher is Mrs Okonjo") is shown, and anywhere what names the candidate's
+    speaker too ("Schedule: Theo's with Leah in the week, Ravi has him every other weekend",
+    said by Leah): a parent may put right what the other parent said. A candidate with no
+    speaker (a save not taken from a turn) hides nothing."""
     if prov.speaker is None:
         return set()
     me = prov.speaker.lower()
-    names_me = re.compile(rf"\b{re.escape(prov.speaker)}\b", re.IGNORECASE)
+    texts = {r.item_id: r.context for r, _ in near}
     by_chat: dict[int, dict[int, int]] = {}
     for r, _ in near:
-        if r.chat_id is not None and r.to_seq and not names_me.search(r.context):
+        if r.chat_id is not None and r.to_seq and not _names(r.context, prov.speaker):
             by_chat.setdefault(r.chat_id, {})[r.item_id] = r.to_seq
     ask = people_speaking if speakers is None else speakers.of
     out: set[int] = set()
     for chat, seqs in by_chat.items():
         said = ask(conn, chat, seqs.values())
-        out |= {i for i, seq in seqs.items() if seq in said and said[seq].lower() != me}
+        out |= {
+            i
+            for i, seq in seqs.items()
+            if seq in said
+            and said[seq].lower() != me
+            and (chat != prov.chat_id or _names(texts[i], said[seq]))
+        }
     return out
+
+
+def _names(text: str, person: str) -> bool:
+    return re.search(rf"\b{re.escape(person)}\b", text, re.IGNORECASE) is not None
