@@ -237,6 +237,12 @@ def test_what_a_report_says_decides() -> None:
     assert policy.skip_reason_for_item("The user told me that she is allergic to kiwi") is None
     said = policy.judge_turn("Ana said she moved to Porto last week", "assistant")
     assert said.save and said.category == "fact"
+    # "said yes to" an offer is the offer taken, no report of a "yes" (a second new-user probe:
+    # "Leah said yes to Edinburgh." was dropped as talk about the conversation)
+    for taken in ("Omar said yes to the Porto job.", "Omar said no to the Leeds offer."):
+        assert sentence_kinds.reported_content(taken) is None
+        assert policy.skip_reason_for_item(taken) is None, taken
+    assert policy.skip_reason_for_item("Omar said yes.") is not None
 
 
 @pytest.mark.parametrize(

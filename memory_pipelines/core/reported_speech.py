@@ -89,6 +89,8 @@ def reported_content(sentence: str) -> str | None:
             return rest  # the referent carries a fact: "the Leeds flat, which we bought in 2021"
         if not _CLAUSE.match(rest):
             return ""  # "I meant the red one"
+    if verb == "said" and re.match(r"(?:yes|no)\s+to\b", rest, re.I):
+        return None  # "Leah said yes to Edinburgh": an offer taken or turned down, no report
     frame = sentence[: m.start("rest")]
     if re.match(r"^\W*i\s", frame, re.I) and not re.search(
         r"\b(?:you|the (?:user|assistant|agent|bot))\b", sentence, re.I
