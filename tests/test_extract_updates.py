@@ -11,6 +11,7 @@ import pytest
 
 from memory_pipelines.core.extract import WindowTurn, extract_window
 from memory_pipelines.core.hedges import without_hedged_tail
+from memory_pipelines.core.sentence_forms import without_opener
 from memory_pipelines.core.sentence_people import names_somebody, stands_alone
 
 SAID = datetime(2026, 11, 3, 10, tzinfo=UTC)
@@ -174,3 +175,16 @@ def test_another_persons_promise_is_theirs() -> None:
     )
     [c] = [c for c in cands if c["category"] == "commitment"]
     assert (c["metadata"]["owner"], c["owed_to"]) == ("Jonas", "Lena")
+
+
+def test_a_speaker_introducing_themselves() -> None:
+    """A second new-user probe's opening turn ("ok so I'm Nadia, freelance web dev based in
+    Bristol") was dropped as an acknowledgement ("Ok so" read as "Ok") and written "Nadia is
+    Nadia, freelance web dev"."""
+    said = _items("Omar", "ok so I'm Omar, a tram driver based in Sheffield, mostly night shifts.")
+    assert said == ["Omar is a tram driver based in Sheffield, mostly night shifts."]
+    assert _items("Omar", "Hi, I'm Omar, a tram driver in Sheffield.") == [
+        "Omar is a tram driver in Sheffield."
+    ]
+    # "so far" is no opener
+    assert without_opener("ok so far the tram is fine") == "Ok so far the tram is fine"

@@ -38,6 +38,7 @@ from memory_pipelines.core.sentence_forms import (
     in_confidence,
     without_label,
     without_opener,
+    without_own_name,
     without_vocative,
 )
 from memory_pipelines.core.sentence_people import (
@@ -217,6 +218,7 @@ def extract_window(
                 continue
             group = about.role.lower() == "user" and bool(about.speaker)  # a named person's "we"
             plain = without_vocative(without_label(without_opener(sentence)), listener)
+            plain = without_own_name(plain, speaker)
             plain, confided = in_confidence(plain)
             plain, everyone = all_of_you(plain, _listeners(window, i))
             if promised is not None and everyone:  # "I'll remind you both": owed to both

@@ -34,6 +34,8 @@ _OPENER = re.compile(
     rf"^\W*(?:(?:(?:{_INTERJECTION})(?:\s+(?-i:[A-Z][a-z]+))?\s*[,!.;:-]+|and\b|but\b|also\b,?"
     # "So I went home", not "So far ..." or "So much has happened"
     r"|so\b(?!\s+(?:far|much|many|long|few|little)\b)"
+    # "ok so I'm Nadia": a word of assent run into "so", without a comma
+    r"|(?:ok(?:ay)?|right|well|alright|yeah)\s+(?=so\b(?!\s+(?:far|much|many|long|few|little)\b))"
     r"|plus\b|btw\b,?|by the way\b,?|anyway\b,?|oh\b"
     # news announced to the listener, perhaps by name: "Gina, you won't believe it - I got ..."
     r"|(?:(?-i:[A-Z][a-z]+),\s*)?(?:guess what|you won't believe (?:it|this)|you know what|"
@@ -86,6 +88,16 @@ _FINITE = re.compile(
     r"\b(?:really|always|never|just|totally|definitely|also|often|usually)\s+\w+[^s\W]s\b",
     re.IGNORECASE,
 )
+
+
+def without_own_name(sentence: str, speaker: str) -> str:
+    """ "I'm Tom, a nurse in Leeds" -> "I'm a nurse in Leeds": the speaker naming themselves
+    before saying what they are (in the third person it had read "Tom is Tom, a nurse")."""
+    if not speaker:
+        return sentence
+    return re.sub(
+        rf"\b(I'm|I’m|I am)\s+{re.escape(speaker)}\s*,\s*(?=\w)", r"\1 ", sentence, count=1
+    )
 
 
 def without_opener(sentence: str) -> str:
