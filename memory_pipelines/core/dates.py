@@ -201,11 +201,14 @@ _MONTH_RX = r"(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 _A_WEEKDAY = rf"(?:(?:{'|'.join(_WEEKDAYS)}),?\s+)?"
 # "by June 10", "by 10 June", "before the 3rd of March", "due March 10th"; "may" only after
 # a due word, where it cannot be the verb.
+# A day and its month, either way round: "June 10", "10th of June" (groups: month, day, day,
+# month).
+_DAY_MONTH = (
+    rf"(?:{_MONTH_RX}\s+(\d{{1,2}})(?:st|nd|rd|th)?\b"
+    rf"|(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH_RX}(?![a-z]))"
+)
 _DUE_DATE = re.compile(
-    rf"\b(?:by|before|on|until|due|for)\s+{_A_WEEKDAY}(?:the\s+)?(?:"
-    rf"{_MONTH_RX}\s+(\d{{1,2}})(?:st|nd|rd|th)?\b"
-    rf"|(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH_RX}(?![a-z]))",
-    re.IGNORECASE,
+    rf"\b(?:by|before|on|until|due|for)\s+{_A_WEEKDAY}(?:the\s+)?{_DAY_MONTH}", re.IGNORECASE
 )
 _DUE_END = re.compile(
     r"\b(?:by|before)\s+(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?(week|month|day)\b"
@@ -269,11 +272,7 @@ def _day_of_month(day: int, said_at: datetime) -> datetime | None:
 
 
 # A day and month anywhere in a text: "it'll be 27 March now", "moved to June 3rd".
-_A_DATE = re.compile(
-    rf"\b(?:{_MONTH_RX}\s+(\d{{1,2}})(?:st|nd|rd|th)?\b"
-    rf"|(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH_RX}(?![a-z]))",
-    re.IGNORECASE,
-)
+_A_DATE = re.compile(rf"\b{_DAY_MONTH}", re.IGNORECASE)
 
 
 def date_named(text: str, said_at: datetime) -> datetime | None:
