@@ -98,11 +98,12 @@ def extract_pending(
     for w in windows:
         with db.connection() as conn:
             turns = ex_db.window_turns(conn, w["chat_id"], w["from_seq"], w["to_seq"])
+        seen = dict.fromkeys(("candidates", "dropped_invalid", "dropped_by_policy"), 0)
         try:
             raw = models.extract(turns, settings.instructions, settings.types)
         except Invalid:
             raw = []
-            counts["dropped_invalid"] += 1  # the whole answer was unusable
+            seen["dropped_invalid"] += 1  # the whole answer was unusable
         checked = []
         for cand in raw:
             if cand.get("to_seq", w["to_seq"]) < w["from_seq"]:
@@ -113,15 +114,18 @@ def extract_pending(
             item, why = check_candidate(cand, w["from_seq"], w["to_seq"], settings.types)
             checked.append((item or {"raw": cand}, item is not None, why, vec if item else None))
             refused = why is not None and why.startswith(POLICY_DROP)
-            counts["dropped_by_policy"] += refused  # a greeting, chatter, speculation
-            counts["dropped_invalid"] += item is None and not refused
+            seen["candidates"] += item is not None
+            seen["dropped_by_policy"] += refused  # a greeting, chatter, speculation
+            seen["dropped_invalid"] += item is None and not refused
         calls = models.drain()
         with db.transaction() as conn:
-            ex_db.store_candidates(conn, store_id, w["window_id"], checked)
-            record_calls(conn, store_id, calls, run_id)
-        counts["windows_read"] += 1
-        counts["candidates"] += sum(1 for _, ok, _, _ in checked if ok)
+            stored = ex_db.store_candidates(conn, store_id, w["window_id"], checked)
+            record_calls(conn, store_id, calls, run_id)  # made either way: their cost counts
         counts["model_calls"] += len(calls)
+        if stored:  # else another run read the window meanwhile and stored its candidates
+            counts["windows_read"] += 1
+            for key, n in seen.items():
+                counts[key] += n
     log(
         f"store {store_id}: read {counts['windows_read']} windows, {counts['candidates']}"
         f" candidates, {counts['dropped_invalid']} dropped as invalid,"
@@ -165,8 +169,14 @@ def apply_extracted(
         missing = [
             item.context for _, cands in group for c, item in cands if c["embedding"] is None
         ]
-        fresh = iter(embedder.embed(missing))
+        embedded = embedder.embed(missing)
+        at = 0
         for w, cands in group:
+            # This window's own vectors, taken before it is claimed: a window skipped below
+            # must not hand its vectors to the next window's candidates.
+            n = sum(1 for c, _ in cands if c["embedding"] is None)
+            fresh = iter(embedded[at : at + n])
+            at += n
             with db.transaction() as conn:
                 if not ex_db.claim_for_apply(conn, w["window_id"]):
                     continue  # applied meanwhile by another run

@@ -112,9 +112,16 @@ def store_candidates(
     store_id: str,
     window_id: int,
     candidates: Sequence[tuple[dict[str, Any], bool, str | None, np.ndarray | None]],
-) -> None:
+) -> bool:
     """Replace the window's candidates (payload, valid, why not, vector if known) and mark it
-    extracted (call in one transaction)."""
+    extracted (call in one transaction). False, writing nothing, when the window is no longer
+    pending: another run read it meanwhile (and may have applied it: its candidates carry
+    their outcomes, and a window set back to extracted would be applied twice)."""
+    row = conn.execute(
+        "SELECT state FROM extraction_windows WHERE window_id = %s FOR UPDATE", (window_id,)
+    ).fetchone()
+    if row is None or row["state"] != "pending":
+        return False
     conn.execute("DELETE FROM extraction_candidates WHERE window_id = %s", (window_id,))
     with conn.cursor() as cur:
         cur.executemany(
@@ -130,6 +137,7 @@ def store_candidates(
         " WHERE window_id = %s",
         (window_id,),
     )
+    return True
 
 
 def valid_candidates(conn: Conn, window_id: int) -> list[dict[str, Any]]:

@@ -1,0 +1,141 @@
+"""Extraction's stages when another run gets to a window first: nothing of one window reaches
+another's records."""
+
+from __future__ import annotations
+
+import threading
+import time
+from datetime import UTC, datetime, timedelta
+
+import numpy as np
+
+from memory_pipelines.api import Memory
+
+T0 = datetime(2024, 3, 4, 9, 0, tzinfo=UTC)
+FACTS = {
+    "c0": "I'm allergic to penicillin, it gives me hives.",
+    "c1": "We moved the team offsite to Lisbon for the first week of June.",
+    "c2": "My daughter Ines starts violin lessons every Thursday after school.",
+}
+
+
+def _write(memory: Memory, chat: str, fact: str) -> None:
+    memory.write_turns(
+        chat,
+        [
+            {"role": "user", "speaker": "Ana", "text": fact, "created_at": T0},
+            {"role": "assistant", "text": "Noted.", "created_at": T0 + timedelta(minutes=1)},
+        ],
+    )
+
+
+def _wait_for_lock_waiter(memory: Memory, deadline_s: float = 30.0) -> None:
+    """Until a session waits on a lock (the other run, on the window row held)."""
+    deadline = time.time() + deadline_s
+    while time.time() < deadline:
+        with memory.db.connection() as conn:
+            row = conn.execute(
+                "SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+                " AND datname = current_database()"
+            ).fetchone()
+        if row["n"]:
+            return
+        time.sleep(0.02)
+    raise AssertionError("the other run never reached the held window")
+
+
+def test_a_window_applied_meanwhile_keeps_its_vectors_from_the_next_windows(
+    memory: Memory,
+) -> None:
+    """Candidates without a vector (a model's JSON answer carries none) are embedded many
+    windows at a time. A window another run applied meanwhile is skipped; the windows after it
+    must still get their own candidates' vectors, not the skipped window's (another chat's,
+    maybe another person's)."""
+    from memory_pipelines.api.extraction import apply_extracted, extract_pending, plan_windows
+    from memory_pipelines.models.base import Models
+    from memory_pipelines.models.local import LocalBackend
+
+    for chat, fact in FACTS.items():
+        _write(memory, chat, fact)
+    plan_windows(memory.db, memory.store_id, now=T0 + timedelta(days=30))
+    extract_pending(memory.db, memory.store_id, Models(LocalBackend(memory.embedder)))
+    with memory.db.transaction() as conn:
+        conn.execute(
+            "UPDATE extraction_candidates SET embedding = NULL WHERE store_id = %s",
+            (memory.store_id,),
+        )
+        windows = conn.execute(
+            "SELECT w.window_id FROM extraction_windows w JOIN extraction_candidates c"
+            " USING (window_id) WHERE w.store_id = %s AND c.valid GROUP BY w.window_id"
+            " ORDER BY min(w.chat_id)",
+            (memory.store_id,),
+        ).fetchall()
+    assert len(windows) == 3, "each chat's fact should be a candidate"
+    first = windows[0]["window_id"]
+    results: list[dict] = []
+
+    def run() -> None:
+        models = Models(LocalBackend(memory.embedder))
+        results.append(apply_extracted(memory.db, memory.store_id, models, memory.embedder))
+
+    thread = threading.Thread(target=run)
+    # Another run holds the first window and applies it while this run waits for it.
+    with memory.db.transaction() as conn:
+        conn.execute("SELECT 1 FROM extraction_windows WHERE window_id = %s FOR UPDATE", (first,))
+        thread.start()
+        _wait_for_lock_waiter(memory)
+        conn.execute(
+            "UPDATE extraction_windows SET state = 'applied' WHERE window_id = %s", (first,)
+        )
+    thread.join(timeout=120)
+    assert results and results[0]["windows_applied"] == 2
+    with memory.db.connection() as conn:
+        rows = conn.execute(
+            "SELECT context, embedding FROM agent_memory_items WHERE store_id = %s",
+            (memory.store_id,),
+        ).fetchall()
+    assert len(rows) >= 2
+    for row in rows:
+        own = memory.embedder.embed([row["context"]])[0]
+        assert float(np.dot(row["embedding"].to_numpy(), own)) > 0.999, row["context"]
+
+
+def test_a_window_read_meanwhile_by_another_run_is_not_read_again(memory: Memory) -> None:
+    """Two extract runs list the same pending window; the one that stores second must not set
+    a window the other already moved on (here: applied) back to extracted, or it would be
+    applied twice, its facts confirmed again by themselves."""
+    from memory_pipelines.api.extraction import extract_pending, plan_windows
+    from memory_pipelines.models.base import Models
+    from memory_pipelines.models.local import LocalBackend
+
+    _write(memory, "c0", FACTS["c0"])
+    plan_windows(memory.db, memory.store_id, now=T0 + timedelta(days=30))
+    results: list[dict] = []
+
+    def run() -> None:
+        models = Models(LocalBackend(memory.embedder))
+        results.append(extract_pending(memory.db, memory.store_id, models))
+
+    thread = threading.Thread(target=run)
+    with memory.db.transaction() as conn:
+        window = conn.execute(
+            "SELECT window_id FROM extraction_windows WHERE store_id = %s FOR UPDATE",
+            (memory.store_id,),
+        ).fetchone()["window_id"]
+        thread.start()
+        _wait_for_lock_waiter(memory)
+        # the other run: it read the window and applied it while this one read it too
+        conn.execute(
+            "UPDATE extraction_windows SET state = 'applied' WHERE window_id = %s", (window,)
+        )
+    thread.join(timeout=120)
+    with memory.db.connection() as conn:
+        state = conn.execute(
+            "SELECT state FROM extraction_windows WHERE window_id = %s", (window,)
+        ).fetchone()["state"]
+        stored = conn.execute(
+            "SELECT count(*) AS n FROM extraction_candidates WHERE window_id = %s", (window,)
+        ).fetchone()["n"]
+    assert state == "applied"
+    assert stored == 0  # the late run wrote nothing of its own
+    assert results and results[0]["windows_read"] == 0 and results[0]["candidates"] == 0
