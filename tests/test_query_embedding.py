@@ -78,3 +78,17 @@ def test_the_export_is_kept_and_read_back(embedder: Embedder, tmp_path) -> None:
     assert time.time() - files[0].stat().st_mtime < 60  # marked used by the load
     enc = embedder._model.tokenizer("a question about the garden", return_tensors="np")
     assert np.allclose(first(enc), again(enc), atol=1e-6)
+
+
+def test_an_export_leaves_the_live_model_as_it_found_it(embedder: Embedder, tmp_path) -> None:
+    """Exporting the single-text pass (the first process to need it exports it) must not leave
+    the live transformer in training mode: the turns' vectors (embed_with_parts, outside
+    encode()) were then computed with dropout on, a few degrees off and different each time."""
+    transformer = embedder._model[0].auto_model
+    onnx_single.load(transformer, cache=tmp_path)  # an empty cache: exported now
+    assert not transformer.training
+    texts = ["Melanie: I paint lakes at dawn.", "Caroline: I went to a support group."]
+    parts = [[(0, len(t))] for t in texts]
+    whole, _ = embedder.embed_with_parts(texts, parts)
+    for got, expected in zip(whole, embedder.embed(texts), strict=True):
+        assert float(np.dot(got, expected)) > 0.9999

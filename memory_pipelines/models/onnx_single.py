@@ -112,13 +112,18 @@ def _export(transformer: Any) -> bytes:
             out = self.inner(input_ids=ids, attention_mask=mask, token_type_ids=types)
             return out.last_hidden_state
 
+    # The exporter puts the module back in the mode it found it in, recursively: a wrapper
+    # left in training mode (a new module's default) would leave the live transformer in it,
+    # and every later forward pass of this process outside encode() (embed_with_parts: the
+    # turns' vectors) would run with dropout: vectors a few degrees off, different each time.
+    forward = Forward(transformer).eval()
     sample = torch.ones((1, 8), dtype=torch.long)
     axes = {name: {0: "batch", 1: "tokens"} for name in (*INPUTS, "last_hidden_state")}
     buffer = io.BytesIO()
     with warnings.catch_warnings(), torch.no_grad():
         warnings.simplefilter("ignore")  # the exporter's notes on Python branches it records
         torch.onnx.export(
-            Forward(transformer.eval()),
+            forward,
             (sample, sample, torch.zeros_like(sample)),
             buffer,  # type: ignore[arg-type]  # the TorchScript exporter writes to any binary file
             input_names=list(INPUTS),
