@@ -56,3 +56,32 @@ def test_move_of_a_person_does_not_replace_another_attribute(embedder: Embedder)
     assert d.action == "create", d.reason
     d = judge(embedder, "Cousin Tariq moved to Glasgow", ["Tariq lives in Dundee"])
     assert (d.action, d.target) == ("supersede", 0), d.reason
+
+
+@pytest.mark.parametrize(
+    ("candidate", "existing"),
+    [
+        # an answer owed, then given
+        ("Told the agency yes, starting in the Leeds office", [
+            "Has to answer the agency's Leeds offer by Friday", "Commutes by train"]),
+        # a choice still being made, then made
+        ("Picked the cheaper of the two quotes for the roof", [
+            "Still deciding between two quotes for the new roof", "House is a 1930s semi"]),
+        ("Chose Greenfield Primary for Amara in the end", [
+            "Hasn't chosen a primary school for Amara yet", "Amara turns four in May"]),
+    ],
+)  # fmt: skip
+def test_an_open_decision_is_settled_by_the_decision(
+    embedder: Embedder, candidate: str, existing: list[str]
+) -> None:
+    d = judge(embedder, candidate, existing)
+    assert (d.action, d.target) == ("supersede", 0), d.reason
+
+
+def test_an_open_decision_said_again_settles_nothing(embedder: Embedder) -> None:
+    d = judge(
+        embedder,
+        "Still hasn't decided on the agency's Leeds offer",
+        ["Has to answer the agency's Leeds offer by Friday", "Commutes by train"],
+    )
+    assert d.action != "supersede", d.reason

@@ -152,7 +152,13 @@ TENTATIVE = re.compile(
 # A plan or an open choice ("leaning towards a van", "looking for a sofa"): settled by a firm one.
 PLAN = re.compile(
     r"\b(leaning (towards?|to)|considering|thinking (of|about)|planning (to|on|for)|plans? to"
-    r"|looking (for|at)|might|maybe|undecided|torn between|hoping to|weighing up)\b",
+    r"|looking (for|at)|might|maybe|undecided|torn between|hoping to|weighing up"
+    # an open decision: "has to answer the offer by 31 May", "still deciding whether to ...",
+    # "hasn't chosen a school yet" (a choice made settles it, as it settles a plan)
+    r"|(has|have|needs?) to (decide|answer|choose|pick|reply|respond)"
+    r"|(deciding|choosing) (between|whether|if)|still deciding"
+    r"|(hasn't|has not|haven't|have not|yet to|not yet) (decided|decide|chosen|choose|answered)"
+    r")\b",
     re.IGNORECASE,
 )
 # A hedged report ("Probably works in healthcare", "Seems to favour ..."): an inference about
