@@ -1,5 +1,5 @@
-"""Extraction's stages when another run gets to a window first: nothing of one window reaches
-another's records."""
+"""Extraction's writes: nothing of one window, chat or person reaches another's records, when
+another run gets to a window first or when an extractor's answer names a record."""
 
 from __future__ import annotations
 
@@ -139,3 +139,45 @@ def test_a_window_read_meanwhile_by_another_run_is_not_read_again(memory: Memory
     assert state == "applied"
     assert stored == 0  # the late run wrote nothing of its own
     assert results and results[0]["windows_read"] == 0 and results[0]["candidates"] == 0
+
+
+def test_an_extractors_links_are_not_saved(memory: Memory, pg_dsn: str) -> None:
+    """A model's extraction answer that links its item to a record (here another person's) is
+    saved without the link: an extractor never sees a record's id."""
+    import json
+
+    from memory_pipelines.resources import ModelResource
+    from tests.fake_openai import FakeOpenAI
+    from tests.test_extraction import materialize
+
+    for person in ("ana", "ben"):
+        memory.add_person(person)
+    ben = memory.save({"category": "fact", "context": "Ben's PIN is 4471", "person": "ben"})
+    assert ben.item is not None
+    memory.configure(extraction={"backend": "openai", "model": "x"})
+    memory.write_turns(
+        "ana-chat",
+        [
+            {"role": "user", "speaker": "Ana", "text": FACTS["c0"], "created_at": T0},
+            {"role": "assistant", "text": "Noted.", "created_at": T0 + timedelta(minutes=1)},
+        ],
+        person="ana",
+    )
+    edge = {"type": "relates_to", "kind": "item", "target": ben.item.id}
+    answer = {
+        "items": [
+            {"category": "fact", "context": "Ana is allergic to penicillin", "confidence": 8,
+             "from_seq": 1, "to_seq": 1, "edges": [edge]},
+        ]
+    }  # fmt: skip
+    with FakeOpenAI([json.dumps(answer)]) as fake:
+        assert materialize(memory, pg_dsn, ModelResource(base_url=fake.url)).success
+    [ana] = memory.items(person="ana", state=None)
+    assert ana.context == "Ana is allergic to penicillin"
+    assert ana.edges == []
+    with memory.db.connection() as conn:
+        links = conn.execute(
+            "SELECT count(*) AS n FROM links WHERE src_id = %s OR dst_id = %s",
+            (ben.item.id, ben.item.id),
+        ).fetchone()["n"]
+    assert links == 0

@@ -295,7 +295,10 @@ def check_candidate(
         return None, f"provenance {first}-{last} outside the window {from_seq}-{to_seq}"
     if types and raw.get("category") not in types:
         return None, f"category {raw.get('category')!r} not in the allowed types"
-    item = {k: v for k, v in raw.items() if k not in PROVENANCE_KEYS}
+    # An extractor reads turns, never a record's id: links it gives ("edges") could only be
+    # made up, or put in its mouth by a turn's text, and would tie this chat's person's record
+    # to any record of any store. Its item is saved without them.
+    item = {k: v for k, v in raw.items() if k not in PROVENANCE_KEYS and k != "edges"}
     conf = item.get("confidence", MAX_CONFIDENCE)
     if isinstance(conf, int) and not isinstance(conf, bool):
         item["confidence"] = min(conf, MAX_CONFIDENCE)
