@@ -116,3 +116,55 @@ def test_arguments_are_checked() -> None:
         subscribe("x", -1)
     with pytest.raises(ValidationError, match="batch"):
         subscribe("x", 0, batch=0)
+
+
+def test_a_shared_records_archive_tells_a_person_nothing_of_others_recalls(
+    memory: Memory,
+) -> None:
+    """Why a record faded (its salience, the days nobody recalled it) counts every person's
+    searches of a shared record: the feed leaves both out for a reader limited to a person,
+    as a shared record's recall counters are. Everyone (the administrator) gets them."""
+    from datetime import UTC, datetime
+
+    from memory_pipelines.api.decay import score_store
+    from memory_pipelines.api.maintenance import archive_pass
+    from memory_pipelines.store import stores as stores_db
+    from memory_pipelines.store.visibility import EVERYONE
+
+    memory.add_person("bob")
+    memory.configure(
+        decay_per_type={"half_life_days": {"fact": 1}}, maintenance={"archive_idle_days": 30}
+    )
+    shared = memory.save({"category": "fact", "context": "The old VPN host is vpn-3"}).id
+    own = memory.save({"category": "fact", "context": "Bob's old desk was 4B", "person": "bob"}).id
+    with memory.db.transaction() as conn:
+        # created 100 days ago; another person's search returned the shared one 40 days ago
+        conn.execute(
+            "UPDATE agent_memory_items SET created_at = now() - interval '100 days',"
+            " updated_at = now() - interval '100 days' WHERE item_id = ANY(%s)",
+            ([shared, own],),
+        )
+        conn.execute(
+            "UPDATE agent_memory_items SET last_recalled_at = now() - interval '40 days'"
+            " WHERE item_id = %s",
+            (shared,),
+        )
+        conn.execute(
+            "INSERT INTO job_activations (store_id, job, active, activated_at, passed, actor)"
+            " VALUES (%s, 'decay', true, now(), true, 'test')",
+            (memory.store_id,),
+        )
+    score_store(memory.db, memory.store_id)
+    with memory.db.connection() as conn:
+        card = stores_db.get_settings(conn, memory.store_id).maintenance
+    assert archive_pass(memory.db, memory.store_id, card, datetime.now(UTC)) == 2
+
+    def archives(reader: object) -> dict[int, dict]:
+        feed = memory.subscribe(0, idle_timeout=0.0, reader=reader)
+        return {e.item_id: e.payload for e in feed if e.kind == "archive"}
+
+    admin = archives(EVERYONE)
+    assert round(admin[shared]["idle_days"]) == 40 and "salience" in admin[shared]
+    bob = archives("bob")
+    assert bob[shared] == {}  # nothing of when another person last asked
+    assert bob[own] == admin[own] and round(bob[own]["idle_days"]) == 100  # his own record

@@ -31,12 +31,26 @@ CHANNEL = "memory_events"  # what the database NOTIFYs on commit (see 008_feed_j
 # A key or an account that wrote a record in a chat the reader may not see is that chat's: the
 # event names it as HIDDEN_WRITER (store/visibility.actor_seen), as the record does. Whose chat
 # it was is kept on the event when it is written (021): the record may be deleted since.
+#
+# An archive event says why a record faded: its salience and the days it went unrecalled.
+# Every person's searches keep a shared record recalled, so for a reader limited to a person
+# (or to shared records) those would tell when another person last asked about it: they are
+# left out, as the record's own recall counters are (store/visibility.others_recalls).
+RECALL_DERIVED = ("salience", "idle_days")
+_PAYLOAD = (
+    "CASE WHEN NOT %(everyone)s AND person_id IS NULL AND kind = 'archive'"
+    f" THEN payload - ARRAY[{', '.join(repr(k) for k in RECALL_DERIVED)}]::text[]"
+    " ELSE payload END AS payload"
+)
 _READ = sql.SQL(
-    "SELECT {}, {} AS actor"
+    "SELECT {}, {}, {} AS actor"
     " FROM events WHERE store_id = %(store)s AND event_id > %(after)s AND {}"
     " ORDER BY event_id LIMIT %(batch)s"
 ).format(
-    sql.SQL(", ").join(sql.Identifier(f) for f in Event.model_fields if f != "actor"),
+    sql.SQL(", ").join(
+        sql.Identifier(f) for f in Event.model_fields if f not in ("actor", "payload")
+    ),
+    sql.SQL(_PAYLOAD),
     sql.SQL(actor_as_read("actor", "chat_person_id")),
     sql.SQL(reader_sees()),
 )
