@@ -153,6 +153,15 @@ def _apply(
     """The judge's decision among the neighbours, applied."""
     decision = decide(models, item, embedding, near, prov)
     chosen = near[decision.target][0] if decision.target is not None else None
+    if chosen is not None and not items_db.lock_if_live(conn, chosen.item_id):
+        # Replaced or deleted since it was read (reflection or maintenance replaces, a delete
+        # goes, without the dedup lock): merged into, it would hold the statement out of
+        # every recall; superseded, it would be taken from the record that replaced it.
+        decision = JudgeDecision(
+            "create", None, f"{decision.reason}; but item {chosen.item_id} was replaced"
+            " or deleted meanwhile"
+        )  # fmt: skip
+        chosen = None
     actor = prov.written_by or prov.model or ""
     if decision.action == "supersede" and chosen is not None:
         item = promise_moved(item, chosen)  # a promise put off is still owed

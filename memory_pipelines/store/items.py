@@ -48,6 +48,15 @@ def get_item(
     return item
 
 
+def lock_if_live(conn: Conn, item_id: int) -> bool:
+    """Lock the item for the transaction; whether it is still there and not superseded (a
+    current or archived record, which a statement may still confirm or replace)."""
+    row = conn.execute(
+        "SELECT state FROM agent_memory_items WHERE item_id = %s FOR UPDATE", (item_id,)
+    ).fetchone()
+    return row is not None and row["state"] != "superseded"
+
+
 def insert_item(
     conn: Conn,
     store_id: str,

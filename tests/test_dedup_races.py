@@ -1,0 +1,87 @@
+"""Dedup when the record it chose changed after it was read: a record replaced or deleted
+meanwhile (reflection, maintenance and deletes do not take the dedup lock) is neither merged
+into nor replaced; the statement is saved as a new record."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from memory_pipelines.api import Memory
+from memory_pipelines.store import items as items_db
+
+FACT = "Ana's building has a bike store in the basement, code 4471"
+
+
+def _wait_for_lock_waiter(memory: Memory, deadline_s: float = 30.0) -> None:
+    deadline = time.time() + deadline_s
+    while time.time() < deadline:
+        with memory.db.connection() as conn:
+            row = conn.execute(
+                "SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+                " AND datname = current_database()"
+            ).fetchone()
+        if row["n"]:
+            return
+        time.sleep(0.02)
+    raise AssertionError("the save never reached the record held")
+
+
+@pytest.mark.parametrize("meanwhile", ["superseded", "deleted"])
+def test_a_record_replaced_or_deleted_meanwhile_is_not_merged_into(
+    memory: Memory, meanwhile: str
+) -> None:
+    memory.add_person("ana")
+    first = memory.save({"category": "fact", "context": FACT, "person": "ana"})
+    assert first.id is not None
+    results: list = []
+    errors: list = []
+
+    def save_again() -> None:
+        try:
+            item = {"category": "fact", "context": FACT, "person": "ana"}
+            results.append(memory.save_with_dedup(item))
+        except Exception as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    thread = threading.Thread(target=save_again)
+    with memory.db.transaction() as conn:
+        conn.execute("SELECT 1 FROM agent_memory_items WHERE item_id = %s FOR UPDATE", (first.id,))
+        thread.start()
+        _wait_for_lock_waiter(memory)
+        if meanwhile == "superseded":  # as reflection or maintenance would, without dedup's lock
+            old = items_db.get_item(conn, first.id)
+            embedding = conn.execute(
+                "SELECT embedding FROM agent_memory_items WHERE item_id = %s", (first.id,)
+            ).fetchone()["embedding"]
+            newer = items_db.insert_item(
+                conn, memory.store_id, _input(old.context + " (since May)", "ana"),
+                embedding.to_numpy(), origin="explicit", trusted=True,
+            )  # fmt: skip
+            items_db.supersede(conn, memory.store_id, first.id, newer.item_id, "test")
+        else:
+            items_db.delete_item(conn, memory.store_id, first.id, "test")
+    thread.join(timeout=120)
+    assert not errors, errors
+    [result] = results
+    assert result.saved and not result.deduplicated and result.merged_into is None
+    assert result.superseded is None and result.id not in (None, first.id)
+    assert "meanwhile" in result.reason
+    with memory.db.connection() as conn:
+        row = conn.execute(
+            "SELECT state, confirm_count FROM agent_memory_items WHERE item_id = %s",
+            (first.id,),
+        ).fetchone()
+    if meanwhile == "superseded":
+        assert row["state"] == "superseded" and row["confirm_count"] == 0
+    else:
+        assert row is None
+    assert memory.get(result.id).state == "current"
+
+
+def _input(context: str, person: str):
+    from memory_pipelines.core.records import validate_item
+
+    return validate_item({"category": "fact", "context": context, "person": person})
