@@ -85,3 +85,30 @@ def _input(context: str, person: str):
     from memory_pipelines.core.records import validate_item
 
     return validate_item({"category": "fact", "context": context, "person": person})
+
+
+def test_a_statement_is_never_merged_into_an_insight(memory: Memory) -> None:
+    """Reflection's insights are not among the records a statement is judged against, by
+    the table's search or a run's pool: merged into one, a statement would go when the
+    insight goes (with any record it was made from) or keep it alive past them."""
+    from memory_pipelines.api.dedup_near import DedupPool, nearest
+    from memory_pipelines.core.records import validate_item
+
+    memory.add_person("ana")
+    member = memory.save({"category": "fact", "context": "Ana cycles to work", "person": "ana"})
+    text = "Ana cares a lot about keeping fit"
+    vec = memory.embedder.embed_one(text)
+    with memory.db.transaction() as conn:
+        insight = items_db.insert_item(
+            conn, memory.store_id,
+            validate_item({"category": "insight", "context": text, "person": "ana",
+                           "source": "machine", "confidence": 5}),
+            vec, origin="derived", trusted=True, written_by="reflection", fed_by=[member.id],
+        )  # fmt: skip
+    with memory.db.connection() as conn:
+        pool = DedupPool(conn, memory.store_id, memory.embedder.dim)
+        for using in (None, pool):
+            ids = [i.item_id for i, _ in nearest(conn, memory.store_id, "ana", vec, 5, using)]
+            assert member.id in ids and insight.item_id not in ids
+    result = memory.save_with_dedup({"category": "fact", "context": text, "person": "ana"})
+    assert result.saved and result.merged_into is None and result.id != insight.item_id

@@ -14,10 +14,11 @@ from memory_pipelines.store.rows import columns
 
 # A candidate is judged against records of its own person only (shared against shared): a
 # merge or supersede across persons would show one person's words to another, or take a shared
-# fact away from everybody.
-_REACHABLE = (
-    "store_id = %(s)s AND state IN ('current', 'archived') AND person_id IS NOT DISTINCT FROM %(p)s"
-)
+# fact away from everybody. Never against reflection's insights: a statement merged into one
+# goes when the insight goes (deleted with any record it was made from), or, a user's, turns
+# it into the user's record, which then outlives the deleted records whose words it holds.
+LIVE = "state IN ('current', 'archived') AND category <> 'insight'"
+_REACHABLE = f"store_id = %(s)s AND {LIVE} AND person_id IS NOT DISTINCT FROM %(p)s"
 _ANY = sql.SQL(
     "SELECT {}, embedding AS vector FROM agent_memory_items WHERE {} ORDER BY {} LIMIT %(k)s"
 )
@@ -34,6 +35,16 @@ _NEAREST, _CHOSEN = (
     for q in (_ANY, _AMONG)
 )
 _ITEM_FIELDS = tuple(Item.model_fields)
+_STORE_VECTORS = sql.SQL(
+    "SELECT item_id, person_id, embedding FROM agent_memory_items WHERE store_id = %s"
+    " AND {} AND embedding IS NOT NULL"
+).format(sql.SQL(LIVE))
+_CHANGED_VECTORS = sql.SQL(
+    "SELECT c.item_id, i.person_id, i.embedding, i.item_id IS NOT NULL AND {} AS live"
+    " FROM (SELECT DISTINCT item_id FROM events WHERE store_id = %s AND event_id > %s"
+    " AND event_id <= %s AND item_id IS NOT NULL) c"
+    " LEFT JOIN agent_memory_items i USING (item_id)"
+).format(sql.SQL(LIVE))
 
 
 def nearest(
@@ -63,10 +74,10 @@ def nearest(
 
 
 def store_vectors(conn: Conn, store_id: str) -> Iterator[tuple[int, str | None, np.ndarray]]:
-    """(item_id, person_id, vector) of every current or archived item of the store."""
+    """(item_id, person_id, vector) of every item of the store a candidate is judged
+    against (current or archived, no insight)."""
     for r in conn.cursor(binary=True).execute(
-        "SELECT item_id, person_id, embedding FROM agent_memory_items WHERE store_id = %s"
-        " AND state IN ('current', 'archived') AND embedding IS NOT NULL",
+        _STORE_VECTORS,
         (store_id,),
     ):
         yield r["item_id"], r["person_id"], as_array(r["embedding"])
@@ -76,12 +87,11 @@ def changed_vectors(
     conn: Conn, store_id: str, after: int, upto: int
 ) -> Iterator[tuple[int, str | None, np.ndarray | None]]:
     """(item_id, person_id, vector) of each item an event in (after, upto] is about, with
-    vector None when it is no longer current or archived (superseded or deleted)."""
+    vector None when a candidate is no longer judged against it (superseded or deleted), or
+    never is (an insight)."""
     for r in conn.cursor(binary=True).execute(
-        "SELECT c.item_id, i.person_id, i.embedding, i.state FROM (SELECT DISTINCT item_id"
-        "   FROM events WHERE store_id = %s AND event_id > %s AND event_id <= %s"
-        "   AND item_id IS NOT NULL) c LEFT JOIN agent_memory_items i USING (item_id)",
+        _CHANGED_VECTORS,
         (store_id, after, upto),
     ):
-        live = r["state"] in ("current", "archived") and r["embedding"] is not None
+        live = bool(r["live"]) and r["embedding"] is not None
         yield r["item_id"], r["person_id"], as_array(r["embedding"]) if live else None
