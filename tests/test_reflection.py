@@ -189,6 +189,36 @@ def test_reflection_flags_contradictions_among_the_members_it_summarises(memory:
     assert again["contradictions_flagged"] == 0 and again["model_calls"] == 0
 
 
+def test_a_run_killed_before_its_contradictions_asks_them_next_run(
+    memory: Memory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The insights are written in one transaction and the members' contradictions asked
+    after it: a run that stops between the two (killed, a model error) leaves its clusters
+    made, and the next run, which writes no insight for them, still asks their pairs."""
+    from memory_pipelines.api import reflection as reflection_api
+
+    ids = _add(
+        memory,
+        {"context": "Ana prefers morning meetings before 10am"},
+        {"context": "Ana does not want morning meetings"},
+        {"context": "Ana asked to keep standups short, under 15 minutes"},
+        {"context": "Ana does not want meetings on Fridays"},
+    )
+
+    def killed(*_: Any, **__: Any) -> dict[str, int]:
+        raise RuntimeError("killed between the insights and the contradictions")
+
+    with monkeypatch.context() as m:
+        m.setattr(reflection_api, "contradiction_pass", killed)
+        with pytest.raises(RuntimeError):
+            _reflect(memory)
+    assert len(_insights(memory)) == 1 and not memory.get(ids[0]).contested
+    again = _reflect(memory)
+    assert again["insights_created"] == 0 and again["clusters_already_made"] == 1
+    assert again["contradictions_flagged"] >= 1, again
+    assert ids[1] in memory.get(ids[0]).contested_with
+
+
 def test_evolution_adds_neighbour_labels_and_keeps_user_text(
     instance: dg.DagsterInstance, memory: Memory, pg_dsn: str
 ) -> None:

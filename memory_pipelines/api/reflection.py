@@ -51,8 +51,9 @@ class Planned:
 
 def plan(
     conn: Conn, store_id: str, models: Models, max_items: int = MAX_ITEMS
-) -> tuple[list[Planned], dict[str, Any]]:
-    """The clusters that need an insight, each summarised by the model; and the counts."""
+) -> tuple[list[Planned], dict[str, Any], list[list[int]]]:
+    """The clusters that need an insight, each summarised by the model; the counts; and the
+    clusters whose insight was made before (their members' ids)."""
     rows = neighbours_db.current_items(conn, store_id, never_recalled=True, limit=max_items)
     members = {
         int(r["item_id"]): Member(
@@ -71,10 +72,10 @@ def plan(
     found, too_big = clusters(graph)
     existing = neighbours_db.insights(conn, store_id, REFLECTOR)
     plans: list[Planned] = []
-    already = 0
+    made: list[list[int]] = []
     for ids in found:
         if decide(ids, existing)[0] == "skip":
-            already += 1
+            made.append(sorted(ids))
             continue
         group = [members[i] for i in ids]
         vecs = np.stack([m.embedding for m in group if m.embedding is not None])
@@ -86,9 +87,9 @@ def plan(
         "graph_edges": graph.number_of_edges(),
         "clusters": len(found),
         "clusters_too_big": too_big,
-        "clusters_already_made": already,
+        "clusters_already_made": len(made),
     }
-    return plans, stats
+    return plans, stats, made
 
 
 def apply(
@@ -166,14 +167,16 @@ def reflect(
     contradiction judge, on those pairs only; a pair already judged in its present wording is
     not asked again)."""
     with db.connection() as conn:
-        plans, stats = plan(conn, store_id, models)
+        plans, stats, made = plan(conn, store_id, models)
     calls = models.drain()
     with db.transaction() as conn:
         counts = apply(conn, store_id, plans, embedder, models.backend.model, run_id)
         record_calls(conn, store_id, calls, run_id)
-    pairs = [
-        (a.id, b.id) for p in plans for n, a in enumerate(p.members) for b in p.members[n + 1 :]
-    ]
+    # The pairs of every cluster found, its insight made now or before: a run killed after
+    # writing its insights (or past the pass's budget of judgements) left some unasked, and
+    # nothing else offers them again. A pair judged in its present wording is not asked again.
+    clusters = [[m.id for m in p.members] for p in plans] + made
+    pairs = [(a, b) for ids in clusters for n, a in enumerate(ids) for b in ids[n + 1 :]]
     judged = (
         contradiction_pass(db, store_id, models, run_id, log or (lambda _: None), among=pairs)
         if pairs

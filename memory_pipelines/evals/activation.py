@@ -94,7 +94,7 @@ def _run_job(
         scores = salience(scores_db.items_frame(conn, store_id), half_lives, now)
         return {"scored": scores_db.write_scores(conn, store_id, scores, now, RUN_ID)}
     if job == "reflection":
-        plans, stats = reflection.plan(conn, store_id, models)
+        plans, stats, _ = reflection.plan(conn, store_id, models)
         done = reflection.apply(conn, store_id, plans, embedder, models.backend.model, RUN_ID)
         return {**stats, **done}
     changes, stats = evolution.plan(conn, store_id)
