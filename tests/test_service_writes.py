@@ -167,3 +167,24 @@ def test_a_refused_first_request_is_not_replayed(
     Memory(t.store, db=db).add_person("ana")
     res = client.post(f"/v1/stores/{t.store}/turns", json=body, headers=headers)
     assert res.status_code == 201 and len(_turns(db, t.store)) == 1
+
+
+def test_the_same_idempotency_key_for_another_person_is_another_request(
+    db: Database, client: httpx.Client, t: Tenant
+) -> None:
+    """`?person=` is part of the request: a delete retried as it was sent is replayed, the
+    same Idempotency-Key with another person is refused (422), not answered with the first."""
+    from memory_pipelines.api.memory import Memory
+
+    memory = Memory(t.store, db=db)
+    for person in ("ana", "bob"):
+        memory.add_person(person)
+    item = memory.save({"category": "fact", "context": "Ana's locker is 31", "person": "ana"})
+    url = f"/v1/stores/{t.store}/records/{item.id}"
+    headers = {**t.auth(), "Idempotency-Key": "del-1"}
+    first = client.delete(url, params={"person": "ana"}, headers=headers)
+    assert first.status_code == 200, first.text
+    retry = client.delete(url, params={"person": "ana"}, headers=headers)
+    assert retry.status_code == 200 and retry.headers.get("idempotent-replayed") == "true"
+    other = client.delete(url, params={"person": "bob"}, headers=headers)
+    assert other.status_code == 422 and other.json()["field"] == "Idempotency-Key"

@@ -62,7 +62,10 @@ def idempotent(
         # takes (metadata nests 10 deep at most), so the write refuses it, naming the field
         code, data = run()
         return JSONResponse(data, status_code=code)
-    print_ = idem.fingerprint(request.method, request.url.path, sent)
+    # The query string is part of the request: `?person=` says whom a delete or a close is
+    # for, and the same Idempotency-Key with another person is another request, not a retry.
+    target = f"{request.url.path}?{request.url.query}" if request.url.query else request.url.path
+    print_ = idem.fingerprint(request.method, target, sent)
     replay = idem.begin(guard.db, key_id, idempotency_key, print_)
     if replay is not None:
         return JSONResponse(
