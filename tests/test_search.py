@@ -172,3 +172,41 @@ def test_words_are_ranked_by_bm25_with_the_turn_before_counting_a_part(
     river = _turn_id(memory, 3)
     assert got[river] > 0
     assert tf[river] == pytest.approx({"bought": PREV_WEIGHT, "kayak": 2 * PREV_WEIGHT})
+
+
+def test_how_a_readers_words_are_ranked_does_not_turn_on_another_persons_rows(
+    memory: Memory, recall: Recall
+) -> None:
+    """Words are ranked in SQL up to `exact_rows` rows, from the BM25 index past it, and the
+    two rank differently. The count is of the rows the reader may read: were it the store's,
+    a key limited to Bob, watching his scores while Ana writes, would learn her row count."""
+    with recall.db.connection() as conn:
+        if not search_db.capabilities(conn).bm25:
+            pytest.skip("the server has no pg_textsearch: words are always ranked in SQL")
+    memory.add_person("ana")
+    memory.add_person("bob")
+    bobs = [
+        "I saw a quokka at the zoo",
+        "The marmoset and the quokka shared a cage",
+        "We fed the goats at the farm",
+        "A marmoset climbed the fence",
+    ]
+    memory.write_turns("bob-chat", [{"text": t} for t in bobs], person="bob")
+    query = "quokka marmoset"
+    qvec = recall.embedder.embed_one(query)
+
+    def found() -> dict[int, tuple[float, float]]:
+        with recall.db.connection() as conn:
+            rows = search_db.candidates(
+                conn, ["turn"], recall.store_id, query, qvec, "bob", 2, exact_rows=5
+            )["turn"]
+        return {r["id"]: (r["lexical"], r["cos"]) for r in rows}
+
+    before = found()
+    assert any(lexical > 0 for lexical, _ in before.values())
+    ana = [{"text": f"quokka quokka, day {i}"} for i in range(20)]
+    memory.write_turns("ana-chat", ana, person="ana")
+    after = found()
+    assert after.keys() == before.keys()
+    for id_, (lexical, cos) in before.items():
+        assert after[id_] == pytest.approx((lexical, cos), abs=1e-9)

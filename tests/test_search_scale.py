@@ -219,10 +219,12 @@ def test_a_named_days_turns_beside_many_nearer_ones(big: Database, embedder) -> 
 def test_a_small_store_is_read_exactly_a_big_one_by_its_index(
     big: Database, embedder, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A store of at most EXACT_ROWS rows of a kind is scanned exactly (its rows by store):
+    """A reader of at most EXACT_ROWS rows of a kind is scanned exactly (its rows by store):
     beside a big store the table-wide HNSW scan visited MAX_SCAN_TUPLES of the big store's rows
     before it gave up (LoCoMo's six stores beside a million turns: search p95 31.4 -> 27.9 ms).
-    A big store's nearest still come from the HNSW scan first. Read as `candidates` runs it."""
+    A reader of many rows (ben, 25k turns) still has its nearest from the HNSW scan first; the
+    rows counted are the reader's, not the store's (a reader with no person sees only the
+    shared chat, whose turns are not embedded). Read as `candidates` runs it."""
     from memory_pipelines.store import search_sql
 
     qvec = embedder.embed_one(QUESTION)
@@ -234,11 +236,11 @@ def test_a_small_store_is_read_exactly_a_big_one_by_its_index(
 
     monkeypatch.setattr(search_db, "statement", statement)
 
-    def plan(store: str) -> str:
+    def plan(store: str, person: str | None = None) -> str:
         with big.connection() as conn:
-            search_db.candidates(conn, ["turn"], store, QUESTION, qvec, None, 30)
-            found = search_db.words(conn, ["turn"], store, QUESTION, None, 30)
-            params = search_db._params(store, QUESTION, qvec, None, 30, (), None)
+            search_db.candidates(conn, ["turn"], store, QUESTION, qvec, person, 30)
+            found = search_db.words(conn, ["turn"], store, QUESTION, person, 30)
+            params = search_db._params(store, QUESTION, qvec, person, 30, (), None)
             params |= search_db._lex(found, "turn")
             with conn.transaction():
                 caps = search_db.capabilities(conn)
@@ -246,7 +248,7 @@ def test_a_small_store_is_read_exactly_a_big_one_by_its_index(
                 rows = conn.execute("EXPLAIN " + made["turn"], params).fetchall()
         return "\n".join(str(next(iter(r.values()))) for r in rows)
 
-    small, large = plan("small"), plan("big")
+    small, large = plan("small"), plan("big", "ben")
     assert "turns_embedding_hnsw" not in small and "near_idx" not in small
     assert "CTE near_idx" in large  # the index scan, then the exact one if it gives up
 
@@ -361,7 +363,9 @@ def test_words_read_before_the_vector_are_the_readers_own(big: Database, embedde
     """The BM25 index's candidates, read while the query is embedded (search.words), are rows
     the reader may see: ben's 25k turns and items, which hold the question's words, reach
     neither ana nor a reader with no person; ben finds his own. Given to candidates, they
-    give what candidates finds on its own."""
+    give what candidates finds on its own. Ana and the reader with no person may read fewer
+    than EXACT_ROWS rows, so their words are ranked in SQL unless the index is asked for
+    (exact_rows=0), as here."""
     question = "What did ben say about his week?"
     with big.connection() as conn:
         caps = search_db.capabilities(conn)
@@ -377,17 +381,31 @@ def test_words_read_before_the_vector_are_the_readers_own(big: Database, embedde
         ).fetchall()
         bens = {("turn", r["id"]) for r in turns} | {("item", r["id"]) for r in items}
         found = {
-            person: search_db.words(conn, ["item", "turn"], "big", question, person, 30)
+            person: search_db.words(
+                conn, ["item", "turn"], "big", question, person, 30, exact_rows=0
+            )
             for person in ("ana", None, "ben")
         }
+        assert not search_db.words(conn, ["item", "turn"], "big", question, "ana", 30).indexed
         qvec = embedder.embed_one(question)
         given = search_db.candidates(
-            conn, ["item", "turn"], "big", question, qvec, "ana", 30, found_words=found["ana"]
+            conn,
+            ["item", "turn"],
+            "big",
+            question,
+            qvec,
+            "ana",
+            30,
+            exact_rows=0,
+            found_words=found["ana"],
         )
-        alone = search_db.candidates(conn, ["item", "turn"], "big", question, qvec, "ana", 30)
+        alone = search_db.candidates(
+            conn, ["item", "turn"], "big", question, qvec, "ana", 30, exact_rows=0
+        )
     assert len(bens) == 2 * NEAR + len(DATED)
+    assert set(found["ana"].indexed) == {"item", "turn"}  # both kinds ranked by the index
+    assert not found[None].indexed  # it may read no embedded turn and no item here
     for person in ("ana", None):
-        assert set(found[person].indexed) == {"item", "turn"}  # both kinds ranked by the index
         for kind, ids in found[person].indexed.items():
             assert not {(kind, i) for i in ids} & bens, (person, kind)
     for kind, ids in found["ben"].indexed.items():

@@ -69,9 +69,9 @@ EXACT_ROWS = 2000
 @dataclass(frozen=True)
 class Words:
     """A question's candidates by words, found before its vector (`words`): how many rows of
-    each table the store holds (counted up to exact_rows + 1) and, per kind ranked by its BM25
-    index, the ids of the index's top rows. Kinds not in `indexed` rank words in SQL, in the
-    candidates' own statement."""
+    each kind the caller may read (counted up to exact_rows + 1) and, per kind ranked by its
+    BM25 index, the ids of the index's top rows. Kinds not in `indexed` rank words in SQL, in
+    the candidates' own statement."""
 
     rows: dict[str, int]
     indexed: dict[str, list[int]]
@@ -88,31 +88,35 @@ def words(
     caps: Capabilities | None = None,
     exact_rows: int | None = None,
 ) -> Words:
-    """What `candidates` needs before the query's vector: the store's rows per table and the
-    BM25 index's candidates of each kind it ranks (the store holds more than `exact_rows` rows
-    of the kind, default EXACT_ROWS, and the server has pg_textsearch). Recall.search runs it
-    on a spare connection while the query is embedded: at a million turns the index's top rows
-    take 5-15 ms, about the embedding's time. One transaction, sent as two round trips (the
-    count, then the statements)."""
+    """What `candidates` needs before the query's vector: the rows of each kind the caller
+    may read and the BM25 index's candidates of each kind it ranks (more than `exact_rows` of
+    them, default EXACT_ROWS, and the server has pg_textsearch). Recall.search runs it on a
+    spare connection while the query is embedded: at a million turns the index's top rows take
+    5-15 ms, about the embedding's time. One transaction, sent as two round trips (the count,
+    then the statements).
+
+    The count is of the rows the caller may read, never the store's: how a search ranks words
+    (and so its scores) changes at exact_rows, and a count of every person's rows would let a
+    key limited to one person, writing rows one by one, learn exactly how many another person
+    holds."""
     caps = caps or capabilities(conn)
     exact_rows = EXACT_ROWS if exact_rows is None else exact_rows
     params = _params(store_id, query, None, person, depth, (), consume)
-    tables = sorted({KINDS[kind].table for kind in kinds})
     counts = ", ".join(
-        f"(SELECT count(*) FROM (SELECT 1 FROM {table} WHERE store_id = %(store)s"
-        f" LIMIT %(over)s) AS s) AS {table}"
-        for table in tables
+        f"(SELECT count(*) FROM (SELECT 1 FROM {KINDS[kind].table} WHERE store_id = %(store)s"
+        f" AND {KINDS[kind].visible} LIMIT %(over)s) AS s) AS {kind}"
+        for kind in sorted(set(kinds))
     )
     with conn.pipeline(), conn.transaction():
         row = conn.execute(
             f"SELECT {scan_settings(caps)}, {counts}", {**params, "over": exact_rows + 1}
         ).fetchone()
         row = one(row, "counting a store's records")
-        rows = {table: int(row[table]) for table in tables}
+        rows = {kind: int(row[kind]) for kind in set(kinds)}
         sent = {
             kind: conn.execute(words_statement(kind), params, prepare=True)
             for kind in kinds
-            if caps.bm25 and rows[KINDS[kind].table] > exact_rows
+            if caps.bm25 and rows[kind] > exact_rows
         }
     indexed = {}
     for kind, cur in sent.items():
@@ -181,12 +185,12 @@ def candidates(
                 kind in found_words.indexed,
                 graph,
                 bool(windows),
-                small=found_words.rows[KINDS[kind].table] <= exact_rows,
+                small=found_words.rows[kind] <= exact_rows,
             ),
             _lex(found_words, kind),
         )
         for kind in sorted(kinds, key=lambda kind: kind != "turn")  # the costliest first
-        if found_words.rows[KINDS[kind].table]  # 0: the store has no record of this kind
+        if found_words.rows[kind]  # 0: the caller may read no record of this kind
     ]
     out: dict[str, list[dict[str, Any]]] = {kind: [] for kind in kinds}
     side = None
