@@ -188,3 +188,33 @@ def test_the_same_idempotency_key_for_another_person_is_another_request(
     assert retry.status_code == 200 and retry.headers.get("idempotent-replayed") == "true"
     other = client.delete(url, params={"person": "bob"}, headers=headers)
     assert other.status_code == 422 and other.json()["field"] == "Idempotency-Key"
+
+
+def test_a_retried_save_is_checked_again_before_its_answer_is_replayed(
+    db: Database, client: httpx.Client
+) -> None:
+    """A key since denied the write is refused its retry (403), and a store since moved to
+    another organisation is a 404 to it, as for new requests: a replay is no way past a check."""
+    from memory_pipelines.api.organisations import assign_store, set_policy
+    from memory_pipelines.core.access import ACTIONS
+    from tests.api_server import new_org
+
+    body = {"category": "fact", "context": "The launch moved to Friday.", "confidence": 8}
+    for change in ("deny", "move"):
+        u = tenant(db)
+        path = f"/v1/stores/{u.store}/records"
+        headers = {**u.auth(), "Idempotency-Key": f"save-{change}"}
+        assert client.post(path, json=body, headers=headers).status_code == 201
+        replayed = client.post(path, json=body, headers=headers)
+        assert replayed.headers.get("idempotent-replayed") == "true"
+        if change == "deny":
+            policy = [
+                {"effect": "deny", "actions": ["write_memory"]},
+                {"effect": "permit", "actions": list(ACTIONS)},
+            ]
+            set_policy(db, u.org, policy)
+        else:
+            assign_store(db, u.store, new_org(db))
+        again = client.post(path, json=body, headers=headers)
+        assert again.status_code == (403 if change == "deny" else 404), again.text
+        assert "idempotent-replayed" not in again.headers

@@ -89,6 +89,41 @@ def _not_foreign(
         )
 
 
+def authorize_save(
+    db: Database, principal: Principal, store: str, fields: dict[str, Any]
+) -> str | None:
+    """The person a save of these fields is for, once the key may write for them: Refused
+    unless it may; NotFound for a chat the key may not write in, and for another
+    organisation's store (before anything of the store is read: its chats are not another
+    organisation's to learn). A retry of a save under its Idempotency-Key passes this again
+    before its first answer is replayed."""
+    own_store(db, principal, store)
+    if not isinstance(fields, dict):
+        raise ValidationError("body", "must be an object")
+    person = fields.get("person")
+    chat = fields.get("chat")
+    if isinstance(chat, str):
+        id_field("chat", chat)
+        with db.connection() as conn:
+            owner = turns_db.get_chat(conn, store, chat).person_id
+        if (
+            owner is not None
+            and not principal.decide(Request("write_memory", store, owner)).allowed
+        ):
+            raise NotFound(f"chat {chat!r} does not exist in store {store!r}")
+        if "person" not in fields:
+            person = owner
+    decision = principal.decide(Request("write_memory", store, person))
+    if not decision.allowed:
+        raise Refused(decision)
+    return person if isinstance(person, str) else None
+
+
+# Skips that say what the person's memory or history holds (the statement is said there
+# already); the others come from the statement's own words or the turn's save budget.
+_KNOWN = frozenset({"already_in_history", "restatement"})
+
+
 def save(
     db: Database,
     embedder: Embedder | None,
@@ -100,40 +135,39 @@ def save(
     request_id: str | None = None,
 ) -> SaveResult:
     """Save a record from the fields of a request (the item's and the provenance keywords of
-    Memory.save), as this key: Refused unless the key may write for the person the record is
-    for; NotFound for a chat the key may not write in, and for another organisation's store
-    (before anything of the store is read: its chats are not another organisation's to learn)."""
-    own_store(db, principal, store)
-    if not isinstance(fields, dict):
-        raise ValidationError("body", "must be an object")
+    Memory.save), as this key, once `authorize_save` lets it.
+
+    A key that may write a person's memory but not read it (an ingestion key) is answered only
+    what its own statement decides: `saved` True when the memory holds the statement now
+    (written, or found said already in history or a record: which, the records it met and
+    the written record are not that key's to learn), False with `skipped` for a reason in the
+    statement's own words (greeting, meta_chatter, speculation) or the turn's budget. It may not
+    name records (edges, fed_by): whether an id is the person's is not its to learn either."""
+    person = authorize_save(db, principal, store, fields)
     item = {k: v for k, v in fields.items() if k not in PROVENANCE}
     provenance = {k: v for k, v in fields.items() if k in PROVENANCE}
+    may_read = principal.decide(Request("read_memory", store, person)).allowed
+    if not may_read:
+        for field in ("edges", "fed_by"):
+            if (item if field == "edges" else provenance).get(field):
+                raise ValidationError(
+                    field,
+                    "names records of a person this key may not read; a key that may only"
+                    " write their memory saves without edges and fed_by",
+                )
     memory = Memory(store, db=db, embedder=embedder, create=False)
-    person = item.get("person")
-    chat = provenance.get("chat")
-    if isinstance(chat, str):
-        id_field("chat", chat)
-        with db.connection() as conn:
-            owner = turns_db.get_chat(conn, store, chat).person_id
-        if (
-            owner is not None
-            and not principal.decide(Request("write_memory", store, owner)).allowed
-        ):
-            raise NotFound(f"chat {chat!r} does not exist in store {store!r}")
-        if "person" not in item:
-            person = owner
-    decision = principal.decide(Request("write_memory", store, person))
-    if not decision.allowed:
-        raise Refused(decision)
     kwargs: dict[str, Any] = {
         **provenance,
         "written_by": actor(principal),
         "key_id": principal.key_id,
         "request_id": request_id,
     }
-    if dedup:
-        return memory.save_with_dedup(item, **kwargs)
-    return memory.save(item, **kwargs)
+    result = memory.save_with_dedup(item, **kwargs) if dedup else memory.save(item, **kwargs)
+    if may_read:
+        return result
+    if result.saved or result.skipped in _KNOWN:
+        return SaveResult(saved=True)
+    return SaveResult(saved=False, skipped=result.skipped)
 
 
 def delete(db: Database, principal: Principal, store: str, item_id: int, reader: Reader) -> Deleted:

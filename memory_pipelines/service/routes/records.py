@@ -175,6 +175,10 @@ def _save(
             guard.db, embedder(request), guard.principal, store, body.fields(), dedup=dedup
         )
 
+    # A retry is checked as a new request before its first answer is replayed: a key since
+    # denied the write, or a store since moved to another organisation, is answered so.
+    writes.authorize_save(guard.db, guard.principal, store, body.fields())
+
     def status(result: object) -> int:
         made = isinstance(result, SaveResult) and result.saved and not result.deduplicated
         return 201 if made else 200
