@@ -70,6 +70,15 @@ def test_settings_cards_read_and_changed_card_by_card(
         assert res.status_code == 422, res.text
         assert res.json()["field"] == field, res.json()
     assert client.get(url, headers=t.auth()).json() == after
+    # the change is on the feed, naming the key and the cards (the refused ones are not)
+    with db.connection() as conn:
+        events = conn.execute(
+            "SELECT actor, payload FROM events WHERE store_id = %s AND kind = 'configure'",
+            (t.store,),
+        ).fetchall()
+    assert [(e["actor"], e["payload"]) for e in events] == [
+        (f"key {t.key_id}", {"cards": ["maintenance", "trust_envelope"]})
+    ]
     # administering settings is its own permit
     _, reader = new_key(db, t.org, [{"effect": "permit", "actions": ["read_memory"]}])
     res = client.get(url, headers=t.auth(reader))

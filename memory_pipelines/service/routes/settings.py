@@ -52,7 +52,9 @@ def change_settings(
     and nothing is saved."""
 
     def write() -> Settings:
-        changed = stores_api.change_settings(guard.db, store, body.model_dump(exclude_unset=True))
+        changed = stores_api.change_settings(
+            guard.db, store, body.model_dump(exclude_unset=True), actor=guard.principal.name
+        )
         return Settings.model_validate(changed)
 
     return idempotent(request, guard, idempotency_key, body, 200, write)
