@@ -8,6 +8,7 @@ import time
 from datetime import UTC, datetime, timedelta
 
 import numpy as np
+import pytest
 
 from memory_pipelines.api import Memory
 
@@ -181,3 +182,66 @@ def test_an_extractors_links_are_not_saved(memory: Memory, pg_dsn: str) -> None:
             (ben.item.id, ben.item.id),
         ).fetchone()["n"]
     assert links == 0
+
+
+def test_two_runs_planning_at_once_leave_no_turn_out_of_a_window(
+    memory: Memory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Run A has read a chat of 15 turns and will plan [1-15]; 15 more turns arrive and run B
+    plans beside it. B plans from A's windows once A has written them: before, B read no
+    window and 30 turns, planned [1-20] and [21-30], lost [1-20] on the conflict with A's
+    [1-15], and turns 16-20 were in no window, never to be extracted."""
+    from memory_pipelines.api import extraction as extraction_api
+    from memory_pipelines.store import extraction as ex_db
+
+    turns = [{"text": f"Turn {i}: the tomatoes went out to the balcony"} for i in range(1, 31)]
+    memory.write_turns("c1", turns[:15], embed=False)
+    read = {"A": threading.Event(), "B": threading.Event()}
+    go, a_done = threading.Event(), threading.Event()
+    insert = ex_db.insert_windows
+
+    def paused(conn, store_id, chat_id, windows):  # type: ignore[no-untyped-def]
+        me = threading.current_thread().name
+        if me in read:  # this run has read the chat; its windows are not written yet
+            read[me].set()
+            assert (go if me == "A" else a_done).wait(60)
+        return insert(conn, store_id, chat_id, windows)
+
+    monkeypatch.setattr(ex_db, "insert_windows", paused)
+    errors: list[BaseException] = []
+
+    def plan() -> None:
+        try:
+            extraction_api.plan_windows(memory.db, memory.store_id)
+        except BaseException as exc:  # noqa: BLE001
+            errors.append(exc)
+        finally:
+            if threading.current_thread().name == "A":
+                a_done.set()
+
+    a = threading.Thread(target=plan, name="A")
+    a.start()
+    assert read["A"].wait(60)
+    memory.write_turns("c1", turns[15:], embed=False)
+    b = threading.Thread(target=plan, name="B")
+    b.start()
+    deadline = time.time() + 30
+    while not read["B"].is_set():  # B read before A wrote (the race), or it waits for A
+        try:
+            _wait_for_lock_waiter(memory, 0.05)
+            break
+        except AssertionError:
+            assert time.time() < deadline, "run B neither read nor waited"
+    go.set()
+    a.join(60)
+    b.join(60)
+    assert not errors, errors
+    extraction_api.plan_windows(memory.db, memory.store_id)
+    with memory.db.connection() as conn:
+        rows = conn.execute(
+            "SELECT from_seq, to_seq FROM extraction_windows WHERE store_id = %s ORDER BY from_seq",
+            (memory.store_id,),
+        ).fetchall()
+    windows = [(r["from_seq"], r["to_seq"]) for r in rows]
+    covered = sorted(s for f, t in windows for s in range(f, t + 1))
+    assert covered == list(range(1, 31)), windows  # every turn in one window exactly

@@ -45,6 +45,7 @@ def plan_windows(
     """Group turns not yet in a window into new windows, by the store's settings."""
     now = now or datetime.now(UTC)
     with db.transaction() as conn:
+        ex_db.lock_planning(conn, store_id)  # another run's windows first, then this one's
         settings = stores_db.get_settings(conn, store_id).extraction
         if not settings.enabled:
             log(f"extraction is off for store {store_id}: no windows planned")
