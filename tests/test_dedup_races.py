@@ -1,32 +1,19 @@
 """Dedup when the record it chose changed after it was read: a record replaced or deleted
-meanwhile (reflection, maintenance and deletes do not take the dedup lock) is neither merged
-into nor replaced; the statement is saved as a new record."""
+meanwhile by a writer that does not take the person's lock (every writer of the code takes it
+now; an operator's SQL does not) is neither merged into nor replaced; the statement is saved
+as a new record."""
 
 from __future__ import annotations
 
 import threading
-import time
 
 import pytest
 
 from memory_pipelines.api import Memory
 from memory_pipelines.store import items as items_db
+from tests.race_helpers import wait_for_lock_waiter
 
 FACT = "Ana's building has a bike store in the basement, code 4471"
-
-
-def _wait_for_lock_waiter(memory: Memory, deadline_s: float = 30.0) -> None:
-    deadline = time.time() + deadline_s
-    while time.time() < deadline:
-        with memory.db.connection() as conn:
-            row = conn.execute(
-                "SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
-                " AND datname = current_database()"
-            ).fetchone()
-        if row["n"]:
-            return
-        time.sleep(0.02)
-    raise AssertionError("the save never reached the record held")
 
 
 @pytest.mark.parametrize("meanwhile", ["superseded", "deleted"])
@@ -50,8 +37,8 @@ def test_a_record_replaced_or_deleted_meanwhile_is_not_merged_into(
     with memory.db.transaction() as conn:
         conn.execute("SELECT 1 FROM agent_memory_items WHERE item_id = %s FOR UPDATE", (first.id,))
         thread.start()
-        _wait_for_lock_waiter(memory)
-        if meanwhile == "superseded":  # as reflection or maintenance would, without dedup's lock
+        wait_for_lock_waiter(memory.db)
+        if meanwhile == "superseded":  # as a writer without the person's lock would
             old = items_db.get_item(conn, first.id)
             embedding = conn.execute(
                 "SELECT embedding FROM agent_memory_items WHERE item_id = %s", (first.id,)
@@ -61,8 +48,8 @@ def test_a_record_replaced_or_deleted_meanwhile_is_not_merged_into(
                 embedding.to_numpy(), origin="explicit", trusted=True,
             )  # fmt: skip
             items_db.supersede(conn, memory.store_id, first.id, newer.item_id, "test")
-        else:
-            items_db.delete_item(conn, memory.store_id, first.id, "test")
+        else:  # an operator's SQL (Memory.delete waits for the person's lock)
+            conn.execute("DELETE FROM agent_memory_items WHERE item_id = %s", (first.id,))
     thread.join(timeout=120)
     assert not errors, errors
     [result] = results

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from memory_pipelines.api import Memory
+from tests.race_helpers import wait_for_lock_waiter
 
 T0 = datetime(2024, 3, 4, 9, 0, tzinfo=UTC)
 FACTS = {
@@ -28,21 +29,6 @@ def _write(memory: Memory, chat: str, fact: str) -> None:
             {"role": "assistant", "text": "Noted.", "created_at": T0 + timedelta(minutes=1)},
         ],
     )
-
-
-def _wait_for_lock_waiter(memory: Memory, deadline_s: float = 30.0) -> None:
-    """Until a session waits on a lock (the other run, on the window row held)."""
-    deadline = time.time() + deadline_s
-    while time.time() < deadline:
-        with memory.db.connection() as conn:
-            row = conn.execute(
-                "SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
-                " AND datname = current_database()"
-            ).fetchone()
-        if row["n"]:
-            return
-        time.sleep(0.02)
-    raise AssertionError("the other run never reached the held window")
 
 
 def test_a_window_applied_meanwhile_keeps_its_vectors_from_the_next_windows(
@@ -84,7 +70,7 @@ def test_a_window_applied_meanwhile_keeps_its_vectors_from_the_next_windows(
     with memory.db.transaction() as conn:
         conn.execute("SELECT 1 FROM extraction_windows WHERE window_id = %s FOR UPDATE", (first,))
         thread.start()
-        _wait_for_lock_waiter(memory)
+        wait_for_lock_waiter(memory.db)
         conn.execute(
             "UPDATE extraction_windows SET state = 'applied' WHERE window_id = %s", (first,)
         )
@@ -124,7 +110,7 @@ def test_a_window_read_meanwhile_by_another_run_is_not_read_again(memory: Memory
             (memory.store_id,),
         ).fetchone()["window_id"]
         thread.start()
-        _wait_for_lock_waiter(memory)
+        wait_for_lock_waiter(memory.db)
         # the other run: it read the window and applied it while this one read it too
         conn.execute(
             "UPDATE extraction_windows SET state = 'applied' WHERE window_id = %s", (window,)
@@ -228,7 +214,7 @@ def test_two_runs_planning_at_once_leave_no_turn_out_of_a_window(
     deadline = time.time() + 30
     while not read["B"].is_set():  # B read before A wrote (the race), or it waits for A
         try:
-            _wait_for_lock_waiter(memory, 0.05)
+            wait_for_lock_waiter(memory.db, 0.05)
             break
         except AssertionError:
             assert time.time() < deadline, "run B neither read nor waited"

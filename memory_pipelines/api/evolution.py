@@ -52,6 +52,9 @@ def plan(conn: Conn, store_id: str) -> tuple[list[Refresh], dict[str, Any]]:
 def apply(conn: Conn, store_id: str, changes: list[Refresh], run_id: str = "") -> dict[str, int]:
     """Write the refreshes in the caller's transaction; returns the counts."""
     counts = {"items_evolved": 0, "tags_added": 0, "entities_added": 0}
+    # Its items' persons first, as a dedup window takes them: the window locks records in
+    # the judge's order, this pass in id order, and crossing they would deadlock.
+    items_db.lock_persons_of(conn, store_id, [ch.item_id for ch in changes])
     for ch in changes:
         try:
             item = items_db.get_item(conn, ch.item_id, store_id=store_id, for_update=True)

@@ -218,6 +218,8 @@ def contradiction_pass(
         finally:  # what was asked is recorded even when a call failed outright
             calls = models.drain()
             with db.transaction() as conn:
+                contested = [i for a, b, *_, verdict, _ in verdicts if verdict for i in (a, b)]
+                items_db.lock_persons_of(conn, store_id, contested)  # before their rows
                 for a, b, ma, mb, verdict, reason in verdicts:
                     if verdict and maint_db.contest(conn, store_id, a, b, (ma, mb), reason):
                         counts["contested"] += 1

@@ -108,6 +108,8 @@ def apply(
         return counts
     # One reflection writer per store at a time, so two runs cannot make the same insight.
     neighbours_db.lock_reflection(conn, store_id)
+    # The members' persons before their rows, as every writer of several records takes them.
+    items_db.lock_persons_of(conn, store_id, [m.id for p in plans for m in p.members])
     existing = neighbours_db.insights(conn, store_id, REFLECTOR)
     drafts = [insight_item(p.members, p.summary) for p in plans]
     vecs = embedder.embed([fields["context"] for fields, _ in drafts])

@@ -281,7 +281,16 @@ def delete_item(conn: Conn, store_id: str, item_id: int, actor: str) -> None:
     """Really delete the item, its versions, embedding and links; audited as an event. The
     insights reflection made from it (`fed_by`) go with it, each its own delete event: an
     insight states what its records said, and a deleted record's words must not outlive it.
-    (A derived record an application saved with `fed_by` is the application's to delete.)"""
+    (A derived record an application saved with `fed_by` is the application's to delete.)
+
+    The persons of the records it changes (the item, those contesting it, its insights) are
+    locked first (lock_persons_of), then the rows."""
+    touched = conn.execute(
+        "SELECT item_id FROM agent_memory_items WHERE store_id = %s AND (item_id = %s"
+        " OR %s = ANY(contested_with) OR (category = 'insight' AND %s = ANY(fed_by)))",
+        (store_id, item_id, item_id, item_id),
+    ).fetchall()
+    lock_persons_of(conn, store_id, [int(r["item_id"]) for r in touched])
     item = get_item(conn, item_id, store_id=store_id, for_update=True)
     made_from = conn.execute(
         "SELECT item_id FROM agent_memory_items WHERE store_id = %s AND category = 'insight'"
@@ -323,6 +332,20 @@ def delete_item(conn: Conn, store_id: str, item_id: int, actor: str) -> None:
         ).fetchone()
         if left is not None:
             delete_item(conn, store_id, int(row["item_id"]), actor)
+
+
+def lock_persons_of(conn: Conn, store_id: str, item_ids: Iterable[int]) -> None:
+    """lock_persons for the persons of these items (shared ones: the shared records' lock).
+    A writer that locks several items of its own choosing, in its own order (evolution,
+    reflection, a contradiction, a delete with the records it contests), takes these first:
+    a dedup window locks its persons first and then its records in the judge's order, so two
+    such writers crossing on two records would deadlock, and one of them fail."""
+    rows = conn.execute(
+        "SELECT DISTINCT person_id FROM agent_memory_items WHERE store_id = %s"
+        " AND item_id = ANY(%s)",
+        (store_id, sorted(set(item_ids))),
+    ).fetchall()
+    lock_persons(conn, store_id, [r["person_id"] for r in rows])
 
 
 def lock_persons(conn: Conn, store_id: str, persons: Iterable[str | None]) -> None:
