@@ -51,9 +51,7 @@ def lock_planning(conn: Conn, store_id: str) -> None:
     windows committed when it reads (`chat_states`' covered): two planning at once could
     each start a chat's windows at the same turn, and the conflict on (chat_id, from_seq)
     dropped the longer one, leaving its turns past the shorter one in no window."""
-    conn.execute(
-        "SELECT pg_advisory_xact_lock(hashtextextended('windows:' || %s, 0))", (store_id,)
-    )
+    conn.execute("SELECT pg_advisory_xact_lock(hashtextextended('windows:' || %s, 0))", (store_id,))
 
 
 def insert_windows(
