@@ -297,3 +297,33 @@ def test_evolution_adds_neighbour_labels_and_keeps_user_text(
 def test_schedules_ship_stopped(schedule: dg.ScheduleDefinition) -> None:
     assert schedule.default_status == dg.DefaultScheduleStatus.STOPPED
     assert schedule.execution_timezone == "UTC"
+
+
+def test_a_member_reworded_after_the_plan_keeps_the_cluster_from_its_insight(
+    memory: Memory,
+) -> None:
+    """The summary is the model's reading of the members' words when planned: a member a
+    merge rewords before the insight is written makes that summary stale, so the cluster is
+    counted changed and left for the next run, which reads the new words."""
+    from memory_pipelines.api import reflection as reflection_api
+    from memory_pipelines.api.dedup import merge_into
+
+    ids = _add(memory, *({"context": t} for t in ANA))
+    with memory.db.connection() as conn:
+        plans, _, _ = reflection_api.plan(conn, memory.store_id, memory.models)
+    assert [sorted(m.id for m in p.members) for p in plans] == [sorted(ids)]
+    reworded = "Ana does not want meetings on Fridays, when she works from home in Leeds"
+    with memory.db.transaction() as conn:
+        cand = validate_item({"category": "fact", "confidence": 8, "context": reworded})
+        vec = memory.embedder.embed_one(reworded)
+        assert merge_into(conn, ids[1], cand, vec, "test")  # its words changed
+    with memory.db.transaction() as conn:
+        done = reflection_api.apply(
+            conn, memory.store_id, plans, memory.embedder, memory.models.backend.model
+        )
+    assert done["clusters_changed"] == 1 and done["insights_created"] == 0
+    assert _insights(memory) == []
+    again = _reflect(memory)
+    assert again["insights_created"] == 1
+    [insight] = _insights(memory)
+    assert memory.get(ids[1]).context == reworded and sorted(insight.fed_by) == sorted(ids)

@@ -115,8 +115,9 @@ def apply(
     vecs = embedder.embed([fields["context"] for fields, _ in drafts])
     for p, (fields, trusted), vec in zip(plans, drafts, vecs, strict=True):
         ids = [m.id for m in p.members]
-        if neighbours_db.lock_unrecalled(conn, store_id, ids) != set(ids):
-            counts["clusters_changed"] += 1  # a member was recalled, replaced or deleted
+        read = {m.id: m.context for m in p.members}
+        if neighbours_db.lock_unrecalled(conn, store_id, read) != set(ids):
+            counts["clusters_changed"] += 1  # a member was recalled, reworded, replaced or gone
             continue
         action, target = decide(ids, existing)
         if action == "skip":

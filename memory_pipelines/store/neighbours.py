@@ -56,13 +56,19 @@ def insights(conn: Conn, store_id: str, written_by: str) -> list[tuple[int, str,
     return [(int(r["item_id"]), r["state"], [int(i) for i in r["fed_by"]]) for r in rows]
 
 
-def lock_unrecalled(conn: Conn, store_id: str, ids: list[int]) -> set[int]:
-    """Of these items, those still current and never recalled, locked against a change until
-    the transaction ends (a recall in between takes them out of the cluster)."""
+def lock_unrecalled(conn: Conn, store_id: str, read: dict[int, str]) -> set[int]:
+    """Of these items (id: the context they were read with), those still current, never
+    recalled and worded as read, locked against a change until the transaction ends (a
+    recall in between takes them out of the cluster, and a merge that rewords one makes the
+    summary read from its old words stale)."""
+    ids = sorted(read)
     rows = conn.execute(
-        "SELECT item_id FROM agent_memory_items WHERE store_id = %s AND item_id = ANY(%s)"
-        " AND state = 'current' AND access_count = 0 FOR SHARE",
-        (store_id, sorted(set(ids))),
+        "SELECT i.item_id FROM agent_memory_items i"
+        " JOIN unnest(%s::bigint[], %s::text[]) AS m(item_id, context)"
+        " ON i.item_id = m.item_id AND i.context = m.context"
+        " WHERE i.store_id = %s AND i.state = 'current' AND i.access_count = 0"
+        " ORDER BY i.item_id FOR SHARE OF i",
+        (ids, [read[i] for i in ids], store_id),
     )
     return {int(r["item_id"]) for r in rows}
 
