@@ -117,3 +117,27 @@ def test_evolution_and_deleting_a_contested_record_both_finish(
     with memory.db.connection() as conn:
         gone = conn.execute("SELECT 1 FROM agent_memory_items WHERE item_id = %s", (b,))
         assert gone.fetchone() is None
+
+
+def test_a_recall_never_waits_for_a_writer_holding_one_of_its_records(memory: Memory) -> None:
+    """A search counts its hits' recall; a record a writer holds then is not counted (before,
+    the search waited for the writer holding the hits it had counted, and a writer coming to
+    want one of those deadlocked with it)."""
+    from memory_pipelines.store import item_reads
+
+    a, b = _two(memory)
+    done = threading.Event()
+
+    def touch() -> None:
+        with memory.db.connection() as conn:
+            item_reads.touch_items(conn, [a, b])
+        done.set()
+
+    with memory.db.transaction() as held:
+        held.execute("SELECT 1 FROM agent_memory_items WHERE item_id = %s FOR UPDATE", (a,))
+        thread = threading.Thread(target=touch)
+        thread.start()
+        finished = done.wait(10)
+    thread.join(30)
+    assert finished, "the recall waited for the writer"
+    assert memory.get(b).access_count == 1 and memory.get(a).access_count == 0

@@ -78,12 +78,19 @@ def touch_items(conn: Conn, item_ids: list[int], at: datetime | None = None) -> 
     keys.py): a crash can lose the last fraction of a second of recall counts, which costs
     nothing, while waiting for the flush cost a LoCoMo-size search on a busy machine about
     0.7 ms at p50 and 1-2 ms at p95 (nothing on a quiet one). Inside a caller's transaction
-    (an audited read, auto-recall's injection) its commit waits for the disk as ever."""
+    (an audited read, auto-recall's injection) its commit waits for the disk as ever.
+
+    A record a writer holds at that moment (a dedup merge, evolution, a delete) is not
+    counted: a read never waits for a write. Waiting, it held the records counted before it
+    while the writer, which locks records in its own order, might come to want one of them:
+    a deadlock, and one of the two failed (a search, or a pipeline run)."""
     if not item_ids:
         return
     update = (
         "UPDATE agent_memory_items SET access_count = access_count + 1,"
-        " last_recalled_at = coalesce(%s, now()) WHERE item_id = ANY(%s)"
+        " last_recalled_at = coalesce(%s, now()) WHERE item_id IN (SELECT item_id"
+        " FROM agent_memory_items WHERE item_id = ANY(%s) ORDER BY item_id"
+        " FOR NO KEY UPDATE SKIP LOCKED)"
     )
     params = (at, sorted(set(item_ids)))
     if conn.info.transaction_status != pq.TransactionStatus.IDLE:
