@@ -267,6 +267,37 @@ def test_a_chunk_built_later_sends_its_items_back(memory: Memory) -> None:
     assert link_pending(memory.db, memory.store_id, models)["items_read"] == 0
 
 
+def test_a_chunk_committed_after_the_read_but_begun_before_sends_its_items_back(
+    memory: Memory,
+) -> None:
+    """A pyramid batch whose transaction began before linkgen read the item and committed
+    after: its chunk's created_at (the transaction's start) is before the read, yet linkgen
+    never saw it. It is offered next run (before, never: the chunk looked older than the read)."""
+    chat = memory.write_turns("c1", [{"text": f"turn {i}"} for i in range(10)])[0].chat_id
+    item = _item(memory, "The importer must run offline on laptops", chat_id=chat, from_seq=4)
+    models = Models(LocalBackend(memory.embedder))
+    with memory.db.transaction() as pyramid:  # begins now, commits after linkgen has read
+        pyramid.execute("SELECT now()")
+        assert link_pending(memory.db, memory.store_id, models)["items_read"] == 1
+        chunk = pyramid.execute(
+            "INSERT INTO chunks (store_id, chat_id, level, seq, from_seq, to_seq, summary,"
+            " period_start, period_end, units_covered, children, embedding)"
+            " SELECT %s, %s, 1, 1, 1, 10, %s, %s, %s, 10, '{}', embedding"
+            " FROM agent_memory_items WHERE item_id = %s RETURNING chunk_id, created_at",
+            (memory.store_id, chat, CHUNK, T0, T0 + timedelta(hours=1), item),
+        ).fetchone()
+    with memory.db.connection() as conn:
+        [read] = conn.execute(
+            "SELECT read_at FROM linkgen_items WHERE item_id = %s", (item,)
+        ).fetchall()
+    assert chunk["created_at"] < read["read_at"]  # looks older than the read
+    res = link_pending(memory.db, memory.store_id, models)
+    assert res["items_read"] == 1 and res["created"] == {"discussed_in": 1}
+    [link] = _links(memory)
+    assert (link["dst_kind"], link["dst_id"]) == ("chunk", chunk["chunk_id"])
+    assert link_pending(memory.db, memory.store_id, models)["items_read"] == 0
+
+
 def test_proposals_outside_the_vocabulary_are_dropped_by_the_asset(
     memory: Memory, pg_dsn: str
 ) -> None:

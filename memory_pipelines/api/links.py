@@ -59,6 +59,9 @@ def link_pending(
     for start in range(0, len(pending), BATCH):
         with db.connection() as conn:
             read_at = links_db.now(conn)
+            # the chunks over the items' turns before their candidates: a chunk seen here is
+            # among the candidates, one committed after is offered next run
+            seen = links_db.covering_chunks(conn, store_id, pending[start : start + BATCH])
             work = [
                 (src, row, links_db.candidates(conn, store_id, src, row["person_id"], k))
                 for src, row in links_db.load_nodes(
@@ -106,7 +109,12 @@ def link_pending(
                 if new:
                     created[p.type] += 1
             links_db.mark_read(
-                conn, store_id, [(s.id, r["updated_at"]) for s, r, _ in work], read_at, run_id
+                conn,
+                store_id,
+                [(s.id, r["updated_at"]) for s, r, _ in work],
+                read_at,
+                run_id,
+                seen,
             )
             record_calls(conn, store_id, calls, run_id)
         counts["items_read"] += len(work)

@@ -53,15 +53,34 @@ _CHUNK_NODE = (
 )
 
 
+# A level-1 chunk c over the turns of item i.
+_COVERS = sql.SQL(
+    "c.chat_id = i.chat_id AND c.level = 1"
+    " AND c.from_seq <= i.from_seq AND c.to_seq >= coalesce(i.to_seq, i.from_seq)"
+)
 # A current item whose present version linkgen has not read, or whose turns a level-1 chunk
-# has covered since it was read (items i joined to their marks g).
+# it did not see covers (items i joined to their marks g). By the chunks' ids, not their
+# times: a chunk's created_at is its transaction's start, and a pyramid batch committed after
+# linkgen read may have begun before it.
 _PENDING = sql.SQL(
     "i.state = 'current'"
     " AND (g.item_id IS NULL OR g.item_updated_at <> i.updated_at OR EXISTS ("
-    "   SELECT 1 FROM chunks c WHERE c.chat_id = i.chat_id AND c.level = 1"
-    "   AND c.from_seq <= i.from_seq AND c.to_seq >= coalesce(i.to_seq, i.from_seq)"
-    "   AND c.created_at > g.read_at))"
-)
+    "   SELECT 1 FROM chunks c WHERE {} AND c.chunk_id <> ALL(g.chunks_seen)))"
+).format(_COVERS)
+
+
+def covering_chunks(conn: Conn, store_id: str, item_ids: Sequence[int]) -> dict[int, list[int]]:
+    """The level-1 chunks over each item's turns, as linkgen sees them before it reads the
+    items' candidates (an item without any is left out)."""
+    rows = conn.execute(
+        sql.SQL(
+            "SELECT i.item_id, array_agg(c.chunk_id ORDER BY c.chunk_id) AS ids"
+            " FROM agent_memory_items i JOIN chunks c ON {}"
+            " WHERE i.store_id = %s AND i.item_id = ANY(%s) GROUP BY i.item_id"
+        ).format(_COVERS),
+        (store_id, list(item_ids)),
+    ).fetchall()
+    return {int(r["item_id"]): [int(c) for c in r["ids"]] for r in rows}
 
 
 def pending_items(conn: Conn, store_id: str) -> list[int]:
@@ -174,17 +193,24 @@ def mark_read(
     versions: Sequence[tuple[int, datetime]],
     read_at: datetime,
     run_id: str,
+    seen: dict[int, list[int]],
 ) -> None:
-    """Record which version (updated_at) of each item linkgen read, and when it read the
-    candidates; a deleted item is skipped."""
+    """Record which version (updated_at) of each item linkgen read, when it read the
+    candidates and the level-1 chunks over its turns it saw then (`seen`, covering_chunks);
+    a deleted item is skipped."""
     with conn.cursor() as cur:
         cur.executemany(
-            "INSERT INTO linkgen_items (item_id, store_id, item_updated_at, read_at, run_id)"
-            " SELECT item_id, store_id, %s, %s, %s FROM agent_memory_items"
+            "INSERT INTO linkgen_items"
+            " (item_id, store_id, item_updated_at, read_at, run_id, chunks_seen)"
+            " SELECT item_id, store_id, %s, %s, %s, %s FROM agent_memory_items"
             " WHERE item_id = %s AND store_id = %s"
             " ON CONFLICT (item_id) DO UPDATE SET item_updated_at = excluded.item_updated_at,"
-            " read_at = excluded.read_at, run_id = excluded.run_id",
-            [(at, read_at, run_id, item_id, store_id) for item_id, at in versions],
+            " read_at = excluded.read_at, run_id = excluded.run_id,"
+            " chunks_seen = excluded.chunks_seen",
+            [
+                (at, read_at, run_id, seen.get(item_id, []), item_id, store_id)
+                for item_id, at in versions
+            ],
         )
 
 
