@@ -1,7 +1,7 @@
 """Dedup when the record it chose changed after it was read: a record replaced or deleted
-meanwhile by a writer that does not take the person's lock (every writer of the code takes it
-now; an operator's SQL does not) is neither merged into nor replaced; the statement is saved
-as a new record."""
+meanwhile by a writer that does not take the person's lock (the code's writers of several
+records take it; a writer of one record, or an operator's SQL, need not) is neither merged
+into nor replaced; the statement is saved as a new record."""
 
 from __future__ import annotations
 
