@@ -225,6 +225,7 @@ def _announce(db: Database, store_id: str, ids: list[int]) -> tuple[int, int]:
     """Announce a store's overdue commitments in one transaction: (announced, already)."""
     announced = already = 0
     with db.transaction() as conn:
+        items_db.lock_persons_of(conn, store_id, ids)  # before their rows, as every writer
         for c in commitments_db.still_overdue(conn, store_id, ids):
             payload = {
                 "due_at": c.due_at.isoformat() if c.due_at else None,

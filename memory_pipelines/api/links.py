@@ -21,6 +21,7 @@ from memory_pipelines.core.links import (
 )
 from memory_pipelines.core.vocabulary import LINK_TYPES
 from memory_pipelines.models.base import Invalid, Models
+from memory_pipelines.store import items as items_db
 from memory_pipelines.store import links as links_db
 from memory_pipelines.store.calls import record_calls
 from memory_pipelines.store.db import Database
@@ -85,11 +86,9 @@ def link_pending(
             chosen += [(src, cands[p.target], p) for p in kept]
         calls = models.drain()
         with db.transaction() as conn:
-            alive = links_db.lock_items(
-                conn,
-                store_id,
-                [n.id for s, c, _ in chosen for n in (s, c) if n.kind == "item"],
-            )
+            ends = [n.id for s, c, _ in chosen for n in (s, c) if n.kind == "item"]
+            items_db.lock_persons_of(conn, store_id, ends)  # before their rows, as every writer
+            alive = links_db.lock_items(conn, store_id, ends)
             for src, dst, p in chosen:
                 if any(n.kind == "item" and n.id not in alive for n in (src, dst)):
                     continue  # deleted while the model was thinking
