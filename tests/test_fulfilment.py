@@ -127,6 +127,22 @@ def test_dedup_fulfils_the_commitment_a_save_reports_kept(memory: Memory) -> Non
     assert [c.item_id for c in memory.commitments(status="open")] == [other]
 
 
+def test_a_report_keeps_the_same_promise_saved_twice_and_is_merged_into_neither(
+    memory: Memory,
+) -> None:
+    """Found by a new-user probe: of two copies of one promise, the report closed one and was
+    merged into the other, which stayed open (and the report was no record of its own)."""
+    text = "Lena will return Omar's ladder by Sunday"
+    copies = [_commitment(memory, text), _commitment(memory, text)]
+    res = memory.save_with_dedup(
+        {"category": "fact", "confidence": 7, "context": "Lena returned Omar's ladder this morning"}
+    )
+    assert res.merged_into is None and res.id is not None and res.id not in copies
+    assert res.fulfilled in copies
+    assert [memory.get(c).status for c in copies] == ["fulfilled", "fulfilled"]
+    assert memory.commitments(status="open") == []
+
+
 def test_another_promise_or_plan_never_replaces_a_commitment(memory: Memory) -> None:
     """Found by a new-user probe: "send Maria the abstract by 10 October" had replaced "send
     Helen chapter 2 by 1 October" (a deadline moved), so that promise was never seen again."""

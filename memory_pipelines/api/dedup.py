@@ -92,24 +92,29 @@ def save_deduplicated(
     others = said_by_others(conn, prov, near, None if pool is None else pool.speakers)
     near = [n for n in near if n[0].item_id not in others]
     done = _reported_done(conn, store_id, item, near, prov)
-    if done is None:
+    if not done:
         return _apply(conn, store_id, item, embedding, models, prov, pool, near)
-    # A report that the promise was kept is a fact of its own, never a restatement of the
-    # promise: the judge sees the other neighbours, and the commitment is closed.
-    near = [n for n in near if n[0].item_id != done.item_id]
+    # A report that a promise was kept is a fact of its own, never a restatement of a
+    # promise it reports kept (the same promise saved twice included): the judge sees the
+    # other neighbours, and each such commitment is closed.
+    kept = {c.item_id for c in done}
+    near = [n for n in near if n[0].item_id not in kept]
     saved = _apply(conn, store_id, item, embedding, models, prov, pool, near)
-    try:
-        close_in(
-            conn,
-            store_id,
-            done.item_id,
-            "fulfilled",
-            prov.written_by or prov.model or "extraction",
-            {"reported_in": saved.id or saved.merged_into},
-        )
-    except ValidationError:  # closed or replaced by another writer since it was read
-        return saved
-    return saved.model_copy(update={"fulfilled": done.item_id})
+    closed = []
+    for commitment in done:
+        try:
+            close_in(
+                conn,
+                store_id,
+                commitment.item_id,
+                "fulfilled",
+                prov.written_by or prov.model or "extraction",
+                {"reported_in": saved.id or saved.merged_into},
+            )
+        except ValidationError:  # closed or replaced by another writer since it was read
+            continue
+        closed.append(commitment.item_id)
+    return saved.model_copy(update={"fulfilled": closed[0]}) if closed else saved
 
 
 def _reported_done(
@@ -118,26 +123,25 @@ def _reported_done(
     item: ItemInput,
     near: list[tuple[Item, np.ndarray]],
     prov: Provenance,
-) -> Item | None:
-    """The open commitment among the neighbours, of the candidate's own person exactly (not a
-    shared one), that the candidate reports done. Not from a statement said in another
-    person's chat than the commitment's: its closing would tell the commitment's readers that
-    something was said there."""
+) -> list[Item]:
+    """The open commitments among the neighbours, of the candidate's own person exactly (not
+    a shared one), that the candidate reports done, nearest first (two are the same promise
+    saved twice). Not from a statement said in another person's chat than the commitment's:
+    its closing would tell the commitment's readers that something was said there."""
     if item.category == "commitment":
-        return None
-    for other, _ in near:
-        if (
-            other.category == "commitment"
-            # a shared promise is closed by nobody's own statement: its readers would learn
-            # that the person said something
-            and other.person_id == item.person
-            and other.status == "open"
-            and other.state == "current"
-            and reports_done(other.context, item.context)
-            and _chat_person(conn, store_id, prov.chat_id, other) is None
-        ):
-            return other
-    return None
+        return []
+    return [
+        other
+        for other, _ in near
+        if other.category == "commitment"
+        # a shared promise is closed by nobody's own statement: its readers would learn
+        # that the person said something
+        and other.person_id == item.person
+        and other.status == "open"
+        and other.state == "current"
+        and reports_done(other.context, item.context)
+        and _chat_person(conn, store_id, prov.chat_id, other) is None
+    ]
 
 
 def _apply(
