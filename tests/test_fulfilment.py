@@ -143,6 +143,33 @@ def test_a_report_keeps_the_same_promise_saved_twice_and_is_merged_into_neither(
     assert memory.commitments(status="open") == []
 
 
+def test_another_promise_to_the_same_person_is_merged_into_no_commitment(
+    memory: Memory,
+) -> None:
+    """Found by a new-user probe: "will send Tom the budget report" was merged into "will pay
+    Tom back the 40 euros" (same owner, same person owed), so the new promise never reached
+    the commitments list and the old one took its words."""
+    ladder = _commitment(memory, "Lena will return Omar's ladder by Sunday")
+    drill = memory.save_with_dedup(
+        {"category": "commitment", "confidence": 7,
+         "context": "Lena will lend Omar her drill by Sunday"}
+    )  # fmt: skip
+    assert drill.merged_into is None and drill.id not in (None, ladder)
+    money = _commitment(memory, "Priya will pay Sam back the 25 pounds by the end of the week")
+    forms = memory.save_with_dedup(
+        {"category": "commitment", "confidence": 7,
+         "context": "Priya will send Sam the tax forms by Monday"}
+    )  # fmt: skip
+    assert forms.merged_into is None and forms.id not in (None, money)
+    again = memory.save_with_dedup(
+        {"category": "commitment", "confidence": 7,
+         "context": "Lena will give Omar his ladder back by Sunday"}
+    )  # fmt: skip
+    assert again.merged_into == ladder  # the same promise in other words is still one
+    open_ = {c.item_id for c in memory.commitments(status="open")}
+    assert open_ == {ladder, drill.id, money, forms.id}
+
+
 def test_another_promise_or_plan_never_replaces_a_commitment(memory: Memory) -> None:
     """Found by a new-user probe: "send Maria the abstract by 10 October" had replaced "send
     Helen chapter 2 by 1 October" (a deadline moved), so that promise was never seen again."""

@@ -136,13 +136,18 @@ def promise_kept_whole(
     decision: JudgeDecision, candidate: JudgeItem, existing: Sequence[JudgeItem]
 ) -> JudgeDecision:
     """The judge's decision, unless it replaces a commitment with a statement that names
-    nothing of what it promises (another plan, another promise to the same person): then the
-    statement is new and the promise stays open. Applied to every judge backend's answer."""
-    if decision.action != "supersede" or decision.target is None:
+    nothing of what it promises (another plan, another promise to the same person), or merges
+    into it another promise that names nothing of it ("will send Tom the budget report" into
+    "will pay Tom back the 40 euros": the same owner and the same person owed are no same
+    promise): then the statement is new and the promise stays open, as it was. Applied to
+    every judge backend's answer."""
+    if decision.action not in ("supersede", "merge") or decision.target is None:
         return decision
     target = existing[decision.target]
     if target.category != "commitment" or names_its_act(target.context, candidate.context):
         return decision
+    if decision.action == "merge" and not _PROMISE.match(candidate.context.strip()):
+        return decision  # a statement about the promise, not another promise
     return JudgeDecision("create", None, f"names nothing of the promise ({decision.reason})")
 
 
