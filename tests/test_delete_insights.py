@@ -62,3 +62,19 @@ def test_an_insight_goes_with_a_record_it_was_made_from(memory: Memory) -> None:
     # deleting another member, with no insight left, deletes only it
     memory.delete(members[1], actor="ana's key")
     assert {i.item_id for i in memory.items()} == {members[2], derived.id}
+
+
+def test_deleting_a_correction_brings_no_old_value_back(memory: Memory) -> None:
+    """The record a deleted one had replaced stays replaced, its history readable: a delete is
+    no undo (deleting a new address for privacy must not make the old one current again)."""
+    old = memory.save({"category": "fact", "context": "Noor lives at 4 Elm Road", "confidence": 8})
+    new = memory.save_with_dedup(
+        {"category": "fact", "context": "Noor has moved, she lives at 9 Birch Lane now",
+         "confidence": 8}
+    )  # fmt: skip
+    assert new.superseded == old.id and new.id is not None
+    memory.delete(new.id, actor="noor")
+    kept = memory.get(old.id)
+    assert kept.state == "superseded" and kept.superseded_by is None
+    assert [v.change for v in memory.history(old.id)][-1] == "superseded"
+    assert memory.items(state="current") == []
