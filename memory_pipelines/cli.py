@@ -18,6 +18,7 @@ from memory_pipelines.cli_commitments import commitments_group
 from memory_pipelines.cli_console import console_screenshots
 from memory_pipelines.cli_eval import eval_group
 from memory_pipelines.cli_jobs import feed, jobs_group
+from memory_pipelines.cli_persons import persons_group
 from memory_pipelines.errors import MemoryPipelinesError
 
 DEFAULT_STORE = "default"
@@ -356,6 +357,7 @@ def dev(port: int, host: str) -> None:
 
 
 main.add_command(eval_group)
+main.add_command(persons_group)
 main.add_command(commitments_group)
 main.add_command(jobs_group)
 main.add_command(feed)

@@ -91,6 +91,29 @@ def test_save_search_items_history_delete(pg_dsn: str, tmp_path: Path) -> None:
     assert gone.exit_code == 0 and "deleted" in gone.output
 
 
+def test_persons_added_and_listed(pg_dsn: str) -> None:
+    runner = CliRunner()
+    store = f"cli-{uuid.uuid4().hex[:8]}"
+    missing = runner.invoke(main, ["persons", "add", "-s", store, "maya"])
+    assert missing.exit_code != 0 and "does not exist" in missing.output  # no store made
+    assert runner.invoke(main, ["init", "-s", store]).exit_code == 0
+    refused = runner.invoke(
+        main, ["save", "-s", store, "--category", "fact", "--context", "Maya runs", "--person",
+               "maya"]
+    )  # fmt: skip
+    assert refused.exit_code != 0 and "person" in refused.output
+    for args in (["maya", "--name", "Maya Ruiz"], ["tom"], ["maya"]):  # again: name kept
+        added = runner.invoke(main, ["persons", "add", "-s", store, *args])
+        assert added.exit_code == 0, added.output
+    listed = runner.invoke(main, ["persons", "list", "-s", store])
+    assert listed.stdout.splitlines() == ["maya\tMaya Ruiz", "tom"]
+    saved = runner.invoke(
+        main, ["save", "-s", store, "--category", "fact", "--context", "Maya runs on Sundays",
+               "--person", "maya"]
+    )  # fmt: skip
+    assert saved.exit_code == 0 and json.loads(saved.stdout)["saved"] is True, saved.output
+
+
 def test_eval_policy_scores_each_case_file_on_its_own(tmp_path: Path) -> None:
     def case(cid: str, text: str, label: str, category: str | None) -> str:
         turn = {"role": "user", "text": text}

@@ -97,6 +97,11 @@ class Memory:
         with self.db.connection() as conn:
             stores_db.add_person(conn, self.store_id, person_id, name)
 
+    def persons(self) -> list[dict[str, str]]:
+        """The store's persons, [{person, name}] by id."""
+        with self.db.connection() as conn:
+            return stores_db.list_persons(conn, self.store_id)
+
     def settings(self) -> Any:
         """The store's settings (StoreSettings), defaults where nothing was configured."""
         with self.db.connection() as conn:

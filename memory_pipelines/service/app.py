@@ -16,7 +16,16 @@ from memory_pipelines.api.maintenance import repair_text_indexes
 from memory_pipelines.models.embedder import Embedder
 from memory_pipelines.service import console, errors
 from memory_pipelines.service.limits import DEFAULT_MAX_BODY, BodyLimit
-from memory_pipelines.service.routes import axes, feed, recall, records, settings, stores, turns
+from memory_pipelines.service.routes import (
+    axes,
+    feed,
+    persons,
+    recall,
+    records,
+    settings,
+    stores,
+    turns,
+)
 from memory_pipelines.store.db import Database, get_database
 
 API_VERSION = "1"
@@ -85,6 +94,7 @@ def create_app(
     for router in (
         stores.router,
         settings.router,
+        persons.router,
         records.router,
         recall.router,
         axes.router,

@@ -140,9 +140,13 @@ def require_person(conn: Conn, store_id: str, person_id: str | None, field: str 
         )
 
 
-def list_persons(conn: Conn, store_id: str) -> list[str]:
-    rows = conn.execute("SELECT person_id FROM persons WHERE store_id = %s ORDER BY 1", (store_id,))
-    return [r["person_id"] for r in rows]
+def list_persons(conn: Conn, store_id: str) -> list[dict[str, str]]:
+    """The store's persons, [{person, name}] by id."""
+    rows = conn.execute(
+        "SELECT person_id AS person, name FROM persons WHERE store_id = %s ORDER BY 1",
+        (store_id,),
+    )
+    return [dict(r) for r in rows]
 
 
 def drop_store(conn: Conn, store_id: str) -> None:
