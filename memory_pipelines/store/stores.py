@@ -135,8 +135,9 @@ def require_person(conn: Conn, store_id: str, person_id: str | None, field: str 
     if person_id is not None and not person_exists(conn, store_id, person_id):
         raise ValidationError(
             field,
-            f"{person_id!r} is not a person of store {store_id!r} (add one with add_person),"
-            " or null for shared",
+            f"{person_id!r} is not a person of store {store_id!r}, or null for shared; add"
+            f" the person first (PUT /v1/stores/{store_id}/persons/{person_id}, `memory-pipelines"
+            f" persons add -s {store_id} {person_id}` or Memory.add_person)",
         )
 
 
