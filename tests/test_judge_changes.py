@@ -179,6 +179,37 @@ def test_the_old_value_named_by_a_wider_word(
     assert (d.action, d.target) == ("supersede", target), d.reason
 
 
+@pytest.mark.parametrize(
+    ("candidate", "existing", "expected"),
+    [
+        # Found by a new-user probe: "Maya is planning to quit her job" replaced "Maya's
+        # therapist appointment is every Tuesday", the nearer of two items about Maya for the
+        # name alone. Other words here.
+        (
+            "Omar is planning to quit his job at the bank in May, his boss doesn't know yet.",
+            ["Omar prefers window seats on trains", "Omar's piano lesson is every Wednesday"],
+            ("create", None),
+        ),
+        (
+            "Lucy has stopped going to the climbing gym.",
+            ["Lucy prefers tea to coffee", "Lucy's physio session is every Monday morning"],
+            ("create", None),
+        ),
+        # ... and the nearest, still clearly so without the name, is what ended
+        (
+            "Tom has stopped drinking alcohol.",
+            ["Tom likes jazz", "Tom drinks a glass of red wine most evenings"],
+            ("supersede", 1),
+        ),
+    ],
+)
+def test_the_nearest_of_items_about_one_person_is_nearest_without_the_name(
+    embedder: Embedder, candidate: str, existing: list[str], expected: tuple[str, int | None]
+) -> None:
+    d = judge(embedder, candidate, existing)
+    assert (d.action, d.target) == expected, d.reason
+
+
 def _decision(embedder: Embedder, candidate: str, plan: str, fact: str) -> tuple[str, int | None]:
     items = [JudgeItem(plan, "decision", valid_from="2025-01-01")]
     items.append(JudgeItem(fact, "fact", valid_from="2025-01-01"))

@@ -180,7 +180,7 @@ def rules_decide(
         or value_put_right(c, es, pairs)
         or pending_change(c, es, pairs)
         or said_again(c, es, pairs)
-        or cued_change(c, es, pairs)
+        or cued_change(c, es, pairs, embed)
         or plan_settled(c, es, pairs)
         or rate_restated(c, es, pairs, embed)
         or same_measure(c, es, pairs)

@@ -23,6 +23,7 @@ from memory_pipelines.core.judge_restate import (
 from memory_pipelines.core.judge_rules import (
     Analysis,
 )
+from memory_pipelines.core.judge_slots import Embed
 from memory_pipelines.core.judge_types import JudgeDecision
 
 SUPERSEDE_FLOOR = 0.45  # cosine that makes a stored item the plausible target of a strong cue
@@ -100,7 +101,39 @@ def _denial_restated(pairs: Sequence[Pair]) -> bool:
     return bool(agree) and max(agree) >= max(flipped, default=0.0)
 
 
-def cued_change(c: Analysis, es: Sequence[Analysis], pairs: Sequence[Pair]) -> JudgeDecision | None:
+def _clearly_nearest(cos: Sequence[float], best: int) -> bool:
+    """Whether item `best` of these cosines is the nearest, NEAREST_FLOOR near and
+    NEAREST_MARGIN ahead of the next."""
+    rest = sorted((x for i, x in enumerate(cos) if i != best), reverse=True) + [0.0]
+    return (
+        cos[best] >= max(cos)
+        and cos[best] >= NEAREST_FLOOR
+        and cos[best] - rest[0] >= (NEAREST_MARGIN)
+    )
+
+
+def _without_names(text: str, names: frozenset[str]) -> str:
+    for name in sorted(names, key=len, reverse=True):
+        text = re.sub(rf"(?<!\w){re.escape(name)}(?!\w)", "someone", text, flags=re.IGNORECASE)
+    return text
+
+
+def _nearest_without_names(
+    c: Analysis, es: Sequence[Analysis], eligible: Sequence[Pair], best: Pair, embed: Embed
+) -> bool:
+    """Whether `best` is still clearly the nearest of the eligible items once the names the
+    candidate says are taken out of every text: items about one person are near for the name
+    alone ("Maya is planning to quit her job" / "Maya's therapist appointment is every
+    Tuesday"), and the nearest of two such is no more what ended than the other."""
+    texts = [c.text] + [es[p.index].text for p in eligible]
+    vecs = embed([_without_names(t, c.entities) for t in texts])
+    cos = [float(x) for x in vecs[1:] @ vecs[0]]
+    return _clearly_nearest(cos, list(eligible).index(best))
+
+
+def cued_change(
+    c: Analysis, es: Sequence[Analysis], pairs: Sequence[Pair], embed: Embed | None = None
+) -> JudgeDecision | None:
     flips = any(p.polarity_flip and p.cos >= SUPERSEDE_FLOOR for p in pairs)
     if not c.cues and not flips:
         return None
@@ -143,11 +176,13 @@ def cued_change(c: Analysis, es: Sequence[Analysis], pairs: Sequence[Pair]) -> J
         # subject is what ended.
         # With a name in common, "clearly nearest" needs another item to be nearer than: alone,
         # the name makes it near ("Tom is off the crutches again" / "Send Tom a video").
+        # Two items naming the candidate's person: clearly nearest once the names are out.
         or (
             strong
             and best.cos == nearest[0] >= NEAREST_FLOOR
             and best.cos - nearest[1] >= NEAREST_MARGIN
             and not (named and len(eligible) < 2)
+            and (not named or embed is None or _nearest_without_names(c, es, eligible, best, embed))
         )
         or best.holder_replaced
         # "Loves hot food now" beside "Can't handle spicy food": the stance turned, with a cue.
