@@ -179,6 +179,9 @@ def test_drill_down_opens_a_record_one_level_for_its_reader_and_is_audited(
         res = drill(ref, key, **params)
         assert res.status_code == 404, (ref, res.text)
         assert "shed" not in res.text
+        # whom it was read as, the same words whether the record exists or not
+        whom = "?person=" if key is None and not params else "person 'ben'" if key else "'ana'"
+        assert whom in res.json()["message"], res.text
     assert reads_by_key(db, ben_id, 5) == []
     res = drill("shed:1", person="ana")
     assert res.status_code == 422 and res.json()["field"] == "ref", res.text

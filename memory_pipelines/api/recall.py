@@ -217,6 +217,18 @@ class Recall:
                 on_read(conn, [f"{k}:{i}" for k, i in dict.fromkeys(shown)])
             return [found[ref] for ref in shown]
 
+    def _not_found(self, kind: str, rid: int, person: str | None) -> NotFound:
+        """A record this reader may not open, worded as one that does not exist, and saying
+        whom it was read as (the same words whether it exists or not)."""
+        whom = (
+            "the shared records (a person's need ?person=, or person= in Python)"
+            if person is None
+            else f"person {person!r} (their records and the shared)"
+        )
+        return NotFound(
+            f"{kind} {rid} does not exist in store {self.store_id!r} or is not readable as {whom}"
+        )
+
     def _hydrate(
         self, conn: Conn, refs: list[tuple[str, int]], person: str | None
     ) -> list[Item | Turn | Chunk | Passage]:
@@ -280,10 +292,7 @@ class Recall:
         id_field("person", person, nullable=True)
         with self.db.connection() as conn, conn.transaction() if on_read else nullcontext():
             if not visibility.visible(conn, self.store_id, person, [(kind, rid)]):
-                raise NotFound(
-                    f"{kind} {rid} does not exist in store {self.store_id!r} or is not"
-                    " readable here"
-                )
+                raise self._not_found(kind, rid, person)
             rows = browse_db.neighbors(conn, self.store_id, kind, rid, person)
             # a replaced or archived wording is shown, not recalled: only current ones count
             current = [r.id for r in rows if r.kind == "item" and r.state == "current"]
@@ -310,10 +319,7 @@ class Recall:
         with self.db.connection() as conn, conn.transaction() if on_read else nullcontext():
             found = self._hydrate(conn, [(kind, rid)], person)
             if not found:
-                raise NotFound(
-                    f"{kind} {rid} does not exist in store {self.store_id!r} or is not"
-                    " readable here"
-                )
+                raise self._not_found(kind, rid, person)
             record = found[0]
             if isinstance(record, Chunk):
                 children = chunks_db.children_of(conn, rid, self.store_id)
