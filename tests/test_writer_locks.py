@@ -141,3 +141,21 @@ def test_a_recall_never_waits_for_a_writer_holding_one_of_its_records(memory: Me
     thread.join(30)
     assert finished, "the recall waited for the writer"
     assert memory.get(b).access_count == 1 and memory.get(a).access_count == 0
+
+
+def test_a_recall_counted_in_a_readers_transaction_gives_up_on_a_writer_and_goes_on(
+    memory: Memory,
+) -> None:
+    """Inside an audited read's transaction: the held record goes uncounted after a short
+    wait, the transaction stays usable and keeps its own lock_timeout."""
+    from memory_pipelines.store import item_reads
+
+    a, b = _two(memory)
+    with memory.db.transaction() as writer:
+        writer.execute("SELECT 1 FROM agent_memory_items WHERE item_id = %s FOR UPDATE", (a,))
+        with memory.db.transaction() as reader:
+            reader.execute("SET LOCAL lock_timeout = '5s'")
+            item_reads.touch_items(reader, [a, b])
+            row = reader.execute("SELECT current_setting('lock_timeout') AS v").fetchone()
+            assert row["v"] == "5s"
+    assert memory.get(b).access_count == 1 and memory.get(a).access_count == 0

@@ -7,14 +7,14 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from psycopg import pq, sql
+from psycopg import errors, pq, sql
 from psycopg.types.json import Jsonb
 
 from memory_pipelines.core.types import Item
 from memory_pipelines.errors import ValidationError
 from memory_pipelines.store.db import Conn
 from memory_pipelines.store.items import ITEM_COLUMNS
-from memory_pipelines.store.rows import fetch_all
+from memory_pipelines.store.rows import fetch_all, one
 from memory_pipelines.store.visibility import (
     EVERYONE,
     Everyone,
@@ -70,6 +70,25 @@ def list_items(
     return out if isinstance(reader, Everyone) else redact_items(conn, store_id, reader, out)
 
 
+# How long a recall count waits for a record another transaction holds: another search's
+# count is done in about a millisecond, a writer (a dedup merge, evolution, a delete) may hold
+# it for seconds. Below Postgres's deadlock_timeout (1 s), so a wait that would close a cycle
+# gives up before the cycle is found and a transaction aborted.
+TOUCH_WAIT = "200ms"
+_TOUCH = sql.SQL(
+    "UPDATE agent_memory_items SET access_count = access_count + 1,"
+    " last_recalled_at = coalesce(%s, now()) WHERE item_id {}"
+)
+# ... those no other transaction holds, saying which
+_TOUCH_FREE = _TOUCH.format(
+    sql.SQL(
+        "IN (SELECT item_id FROM agent_memory_items WHERE item_id = ANY(%s) ORDER BY item_id"
+        " FOR NO KEY UPDATE SKIP LOCKED) RETURNING item_id"
+    )
+)
+_TOUCH_ALL = _TOUCH.format(sql.SQL("= ANY(%s)"))
+
+
 def touch_items(conn: Conn, item_ids: list[int], at: datetime | None = None) -> None:
     """Count a recall of these items (access_count, last_recalled_at), atomically.
 
@@ -80,25 +99,37 @@ def touch_items(conn: Conn, item_ids: list[int], at: datetime | None = None) -> 
     0.7 ms at p50 and 1-2 ms at p95 (nothing on a quiet one). Inside a caller's transaction
     (an audited read, auto-recall's injection) its commit waits for the disk as ever.
 
-    A record a writer holds at that moment (a dedup merge, evolution, a delete) is not
-    counted: a read never waits for a write. Waiting, it held the records counted before it
-    while the writer, which locks records in its own order, might come to want one of them:
-    a deadlock, and one of the two failed (a search, or a pipeline run)."""
+    The records no other transaction holds are counted first; those held are waited for up
+    to TOUCH_WAIT (another search's count is soon done), then left uncounted (a writer's,
+    which locks records in its own order: waiting on, the search held the records it had
+    counted, the writer came to want one, and one of the two failed in a deadlock)."""
     if not item_ids:
         return
-    update = (
-        "UPDATE agent_memory_items SET access_count = access_count + 1,"
-        " last_recalled_at = coalesce(%s, now()) WHERE item_id IN (SELECT item_id"
-        " FROM agent_memory_items WHERE item_id = ANY(%s) ORDER BY item_id"
-        " FOR NO KEY UPDATE SKIP LOCKED)"
-    )
-    params = (at, sorted(set(item_ids)))
+    ids = sorted(set(item_ids))
     if conn.info.transaction_status != pq.TransactionStatus.IDLE:
-        conn.execute(update, params)
+        _touch(conn, ids, at)
         return
-    with conn.pipeline(), conn.transaction():
+    with conn.transaction():
         conn.execute("SET LOCAL synchronous_commit = off")
-        conn.execute(update, params)
+        _touch(conn, ids, at)
+
+
+def _touch(conn: Conn, ids: list[int], at: datetime | None) -> None:
+    done = {r["item_id"] for r in conn.execute(_TOUCH_FREE, (at, ids))}
+    held = [i for i in ids if i not in done]
+    if not held:
+        return
+    try:
+        with conn.transaction():  # a savepoint: a wait given up undoes only itself
+            before = one(
+                conn.execute("SELECT current_setting('lock_timeout') AS v").fetchone(),
+                "reading lock_timeout",
+            )
+            conn.execute("SELECT set_config('lock_timeout', %s, true)", (TOUCH_WAIT,))
+            conn.execute(_TOUCH_ALL, (at, held))
+            conn.execute("SELECT set_config('lock_timeout', %s, true)", (before["v"],))
+    except errors.LockNotAvailable:
+        pass  # held by a writer: this recall goes uncounted
 
 
 def trust_of(conn: Conn, store_id: str, ids: list[int]) -> list[bool]:
