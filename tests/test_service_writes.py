@@ -218,3 +218,25 @@ def test_a_retried_save_is_checked_again_before_its_answer_is_replayed(
         again = client.post(path, json=body, headers=headers)
         assert again.status_code == (403 if change == "deny" else 404), again.text
         assert "idempotent-replayed" not in again.headers
+
+
+def test_a_person_limited_key_writing_without_person_is_told_to_send_one(
+    db: Database, client: httpx.Client
+) -> None:
+    """Found by a new-user probe: Tom's key saving without `person` got only \"no rule
+    permits it\"; a write without a person is a shared one, which that key may not make."""
+    from memory_pipelines.api.memory import Memory
+    from tests.api_server import new_key, only_person
+
+    u = tenant(db)
+    Memory(u.store, db=db).add_person("tom")
+    _, tom = new_key(db, u.org, only_person(u.store, "tom"))
+    record = {"category": "fact", "context": "Tom cycles to work", "confidence": 7}
+    turns = {"chat": "c1", "turns": [{"text": "I cycle to work"}]}
+    for path, body in (("records", record), ("turns", turns)):
+        res = client.post(f"/v1/stores/{u.store}/{path}", json=body, headers=u.auth(tom))
+        assert res.status_code == 403 and "send `person`" in res.json()["message"], res.text
+        ok = client.post(
+            f"/v1/stores/{u.store}/{path}", json={**body, "person": "tom"}, headers=u.auth(tom)
+        )
+        assert ok.status_code == 201, ok.text

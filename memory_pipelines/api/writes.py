@@ -36,6 +36,17 @@ class Deleted(Result):
     deleted: bool = True
 
 
+def shared_hint(what: str, person: str | None) -> str:
+    """What a refused write without a person was: a shared one (a key limited to persons
+    writes for one of them); "" for a write for a person."""
+    if person is not None:
+        return ""
+    return (
+        f"{what} without `person` is shared with everyone; a key limited to persons writes for"
+        " one of them: send `person`"
+    )
+
+
 def actor(principal: Principal) -> str:
     """How versions and events name the principal: `key <id>` or `account <id>`."""
     return principal.name
@@ -57,7 +68,7 @@ def write_turns(
     own_store(db, principal, store)
     decision = principal.decide(Request("write_memory", store, person))
     if not decision.allowed:
-        raise Refused(decision)
+        raise Refused(decision, shared_hint("a conversation", person))
     if isinstance(chat, str):
         id_field("chat", chat)
         _not_foreign(db, principal, store, chat, person)
@@ -115,7 +126,7 @@ def authorize_save(
             person = owner
     decision = principal.decide(Request("write_memory", store, person))
     if not decision.allowed:
-        raise Refused(decision)
+        raise Refused(decision, shared_hint("a record", person))
     return person if isinstance(person, str) else None
 
 

@@ -83,10 +83,10 @@ class Guard:
     action: str
     store: str | None
 
-    def check(self, person: str | None) -> Decision:
+    def check(self, person: str | None, hint: str = "") -> Decision:
         decision = access.authorize(self.db, self.principal, self.action, self.store, person)
         if not decision.allowed:
-            raise ApiError(403, forbidden(decision))
+            raise ApiError(403, forbidden(decision, hint))
         return decision
 
 

@@ -31,7 +31,7 @@ def write_turns(
 ) -> JSONResponse:
     """Append turns to a conversation (created on first use), in order, in one transaction;
     each is embedded as it is written. A turn whose external_id the chat holds is skipped."""
-    guard.check(body.person)
+    guard.check(body.person, writes.shared_hint("a conversation", body.person))
 
     def write() -> TurnsWritten:
         rows = writes.write_turns(
