@@ -14,6 +14,7 @@ from memory_pipelines.api.extraction import run_extraction
 from memory_pipelines.core.fulfilment import names_its_act, reports_done
 from memory_pipelines.core.past_tense import past_forms
 from memory_pipelines.core.promises import promise
+from memory_pipelines.core.types import SaveResult
 
 KEPT = [
     ("Lena will pay Tom back the 40 euros by the end of the month.", "Lena paid Tom back."),
@@ -150,21 +151,16 @@ def test_another_promise_to_the_same_person_is_merged_into_no_commitment(
     Tom back the 40 euros" (same owner, same person owed), so the new promise never reached
     the commitments list and the old one took its words."""
     ladder = _commitment(memory, "Lena will return Omar's ladder by Sunday")
-    drill = memory.save_with_dedup(
-        {"category": "commitment", "confidence": 7,
-         "context": "Lena will lend Omar her drill by Sunday"}
-    )  # fmt: skip
+
+    def promise(text: str) -> SaveResult:
+        return memory.save_with_dedup({"category": "commitment", "confidence": 7, "context": text})
+
+    drill = promise("Lena will lend Omar her drill by Sunday")
     assert drill.merged_into is None and drill.id not in (None, ladder)
     money = _commitment(memory, "Priya will pay Sam back the 25 pounds by the end of the week")
-    forms = memory.save_with_dedup(
-        {"category": "commitment", "confidence": 7,
-         "context": "Priya will send Sam the tax forms by Monday"}
-    )  # fmt: skip
+    forms = promise("Priya will send Sam the tax forms by Monday")
     assert forms.merged_into is None and forms.id not in (None, money)
-    again = memory.save_with_dedup(
-        {"category": "commitment", "confidence": 7,
-         "context": "Lena will give Omar his ladder back by Sunday"}
-    )  # fmt: skip
+    again = promise("Lena will give Omar his ladder back by Sunday")
     assert again.merged_into == ladder  # the same promise in other words is still one
     open_ = {c.item_id for c in memory.commitments(status="open")}
     assert open_ == {ladder, drill.id, money, forms.id}

@@ -32,6 +32,12 @@ ANA = [  # cosines 0.52-0.69 with all-MiniLM-L6-v2: a cluster by similarity alon
     "Ana does not want meetings on Fridays",
     "Ana asked to keep standups short, under 15 minutes",
 ]
+CONTRADICTING = [  # a cluster holding a contradiction (the first two)
+    "Ana prefers morning meetings before 10am",
+    "Ana does not want morning meetings",
+    "Ana asked to keep standups short, under 15 minutes",
+    "Ana does not want meetings on Fridays",
+]
 IMPORTER = [  # cosines 0.39-0.48: below the bar, a cluster only through their links
     "The importer uses sqlite for simpler operations",
     "The importer batch size is 500 rows",
@@ -165,13 +171,7 @@ def test_reflection_synthesises_clusters_into_insights(
 
 
 def test_reflection_flags_contradictions_among_the_members_it_summarises(memory: Memory) -> None:
-    ids = _add(
-        memory,
-        {"context": "Ana prefers morning meetings before 10am"},
-        {"context": "Ana does not want morning meetings"},
-        {"context": "Ana asked to keep standups short, under 15 minutes"},
-        {"context": "Ana does not want meetings on Fridays"},
-    )
+    ids = _add(memory, *({"context": t} for t in CONTRADICTING))
     out = _reflect(memory)
     assert out["insights_created"] == 1 and out["contradictions_flagged"] >= 1, out
     early, never = memory.get(ids[0]), memory.get(ids[1])
@@ -197,13 +197,7 @@ def test_a_run_killed_before_its_contradictions_asks_them_next_run(
     made, and the next run, which writes no insight for them, still asks their pairs."""
     from memory_pipelines.api import reflection as reflection_api
 
-    ids = _add(
-        memory,
-        {"context": "Ana prefers morning meetings before 10am"},
-        {"context": "Ana does not want morning meetings"},
-        {"context": "Ana asked to keep standups short, under 15 minutes"},
-        {"context": "Ana does not want meetings on Fridays"},
-    )
+    ids = _add(memory, *({"context": t} for t in CONTRADICTING))
 
     def killed(*_: Any, **__: Any) -> dict[str, int]:
         raise RuntimeError("killed between the insights and the contradictions")
