@@ -152,15 +152,15 @@ def test_another_promise_to_the_same_person_is_merged_into_no_commitment(
     the commitments list and the old one took its words."""
     ladder = _commitment(memory, "Lena will return Omar's ladder by Sunday")
 
-    def promise(text: str) -> SaveResult:
+    def promised(text: str) -> SaveResult:
         return memory.save_with_dedup({"category": "commitment", "confidence": 7, "context": text})
 
-    drill = promise("Lena will lend Omar her drill by Sunday")
+    drill = promised("Lena will lend Omar her drill by Sunday")
     assert drill.merged_into is None and drill.id not in (None, ladder)
     money = _commitment(memory, "Priya will pay Sam back the 25 pounds by the end of the week")
-    forms = promise("Priya will send Sam the tax forms by Monday")
+    forms = promised("Priya will send Sam the tax forms by Monday")
     assert forms.merged_into is None and forms.id not in (None, money)
-    again = promise("Lena will give Omar his ladder back by Sunday")
+    again = promised("Lena will give Omar his ladder back by Sunday")
     assert again.merged_into == ladder  # the same promise in other words is still one
     open_ = {c.item_id for c in memory.commitments(status="open")}
     assert open_ == {ladder, drill.id, money, forms.id}
