@@ -166,6 +166,29 @@ def test_another_promise_to_the_same_person_is_merged_into_no_commitment(
     assert open_ == {ladder, drill.id, money, forms.id}
 
 
+def test_a_promise_owed_to_someone_else_neither_replaces_nor_joins_a_commitment(
+    memory: Memory,
+) -> None:
+    """Found by a new-user probe: "I said I'd give the school the signed trip form by 6 June"
+    replaced "I promised Mrs Tanaka I'd send her the membership form by 23 May" (the deadline
+    of one thing moved: both are forms). Promises owed to two people are two promises."""
+    zoe = memory.save(
+        {"category": "commitment", "confidence": 8, "status": "open", "owed_to": "Dr Okafor",
+         "context": "Jonas will bring Dr Okafor the signed consent form by 3 March"}
+    ).id  # fmt: skip
+    club = memory.save_with_dedup(
+        {"category": "commitment", "confidence": 7, "status": "open", "owed_to": "the club",
+         "context": "Jonas will hand the club the signed membership form by 10 March"}
+    )  # fmt: skip
+    assert club.superseded is None and club.merged_into is None and club.id not in (None, zoe)
+    assert "another" in (club.reason or ""), club.reason
+    moved = memory.save_with_dedup(
+        {"category": "commitment", "confidence": 7, "status": "open", "owed_to": "Dr Okafor",
+         "context": "Jonas will bring Dr Okafor the signed consent form by 10 March instead"}
+    )  # fmt: skip
+    assert moved.superseded == zoe or moved.merged_into == zoe, moved  # the same one, moved
+
+
 def test_another_promise_or_plan_never_replaces_a_commitment(memory: Memory) -> None:
     """Found by a new-user probe: "send Maria the abstract by 10 October" had replaced "send
     Helen chapter 2 by 1 October" (a deadline moved), so that promise was never seen again."""

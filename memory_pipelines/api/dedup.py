@@ -34,13 +34,16 @@ from memory_pipelines.store.links import add_link
 
 def _judge_item(item: Item | ItemInput) -> JudgeItem:
     if isinstance(item, ItemInput):
-        return JudgeItem(item.context, item.category, item.confidence, item.source, None)
+        return JudgeItem(
+            item.context, item.category, item.confidence, item.source, None, item.owed_to
+        )
     return JudgeItem(
         item.context,
         item.category,
         item.confidence,
         item.source,
         item.valid_from.date().isoformat(),
+        item.owed_to,
     )
 
 

@@ -132,19 +132,34 @@ def names_its_act(commitment: str, statement: str) -> bool:
     return bool((names - owners) & said_names) or not names - owners
 
 
+def _owed_elsewhere(promise: JudgeItem, candidate: JudgeItem) -> bool:
+    """Whether the candidate is a promise to someone else than the stored promise is owed to
+    ("send Alan chapter 3" / "review Sofia's paper": both drafts, and another promise)."""
+    if candidate.category != "commitment" or not promise.owed_to or not candidate.owed_to:
+        return False
+    return promise.owed_to.strip().lower() != candidate.owed_to.strip().lower()
+
+
 def promise_kept_whole(
     decision: JudgeDecision, candidate: JudgeItem, existing: Sequence[JudgeItem]
 ) -> JudgeDecision:
-    """The judge's decision, unless it replaces a commitment with a statement that names
-    nothing of what it promises (another plan, another promise to the same person), or merges
-    into it another promise that names nothing of it ("will send Tom the budget report" into
-    "will pay Tom back the 40 euros": the same owner and the same person owed are no same
-    promise): then the statement is new and the promise stays open, as it was. Applied to
-    every judge backend's answer."""
+    """The judge's decision, unless it replaces a commitment with, or merges into it:
+    - a promise owed to someone else (both say whom, `owed_to`);
+    - a statement that names nothing of what it promises, when it replaces it (another plan,
+      another promise to the same person);
+    - another promise that names nothing of it, when it merges ("will send Tom the budget
+      report" into "will pay Tom back the 40 euros": the same owner and the same person owed
+      are no same promise).
+    Then the statement is new and the promise stays open, as it was. Applied to every judge
+    backend's answer."""
     if decision.action not in ("supersede", "merge") or decision.target is None:
         return decision
     target = existing[decision.target]
-    if target.category != "commitment" or names_its_act(target.context, candidate.context):
+    if target.category != "commitment":
+        return decision
+    if _owed_elsewhere(target, candidate):
+        return JudgeDecision("create", None, f"a promise to another ({decision.reason})")
+    if names_its_act(target.context, candidate.context):
         return decision
     if decision.action == "merge" and not _PROMISE.match(candidate.context.strip()):
         return decision  # a statement about the promise, not another promise

@@ -12,6 +12,7 @@ class JudgeItem:
     confidence: int = 5
     origin: str = "user"  # 'user' or 'machine'
     valid_from: str | None = None  # ISO date
+    owed_to: str | None = None  # a commitment's: whom it is owed to, when known
 
 
 @dataclass(frozen=True)
