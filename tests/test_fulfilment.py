@@ -316,3 +316,19 @@ def test_a_promise_put_off_stays_owed_with_its_new_day(memory: Memory) -> None:
     assert moved.item_id != first.item_id and memory.get(first.item_id).state == "superseded"
     assert moved.owed_to == "Oskar"
     assert moved.due_at is not None and (moved.due_at.month, moved.due_at.day) == (3, 19)
+
+
+def test_a_promise_about_a_health_matter_is_a_commitment_and_a_plan_one_stays_a_fact(
+    memory: Memory,
+) -> None:
+    """Found by a new-user probe: "I'll send her his asthma card by Wednesday" was stored as a
+    plain fact (a health sentence was a fact whatever it did), so a parent's medical promises
+    never reached the commitments list. A health plan owed to nobody is still kept."""
+    memory.add_person("maya")
+    _say(memory, "His swim coach is Mr Aziz. I'll send him the epipen letter by Friday.", "t1")
+    [promise] = memory.commitments(status="open")
+    assert "epipen" in promise.context.lower() and promise.owed_to == "Mr Aziz", promise
+    assert promise.due_at is not None
+    _say(memory, "I'm going to start Leo on the new inhaler tomorrow.", "t2")
+    assert len(memory.commitments(status="open")) == 1
+    assert any("inhaler" in i.context for i in memory.items() if i.category == "fact")

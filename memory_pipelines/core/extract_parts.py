@@ -172,6 +172,9 @@ def durable_parts(
             if role == "assistant":
                 continue  # "I'll plan gentle climbs": the assistant's next step, owed to no one
             kind = "fact"  # "I'm going to paint this weekend": a person's plan, no promise
+            if sentence_kinds.SAFETY.search(sentence):  # "... his new inhaler by Friday"
+                safety.append((sentence, "fact"))
+                continue
         if kind in ("meta", "ack", "greeting", "hedge") or sentence.endswith("?"):
             continue
         if is_echo(sentence, earlier) or (to_person and _IMPERATIVE.search(sentence)):

@@ -166,6 +166,11 @@ _INSTRUCTION = _rx(
 )
 # Health, allergy and safety: never missed, whatever else the turn does ("Yes, I'm allergic to
 # peanuts" answering a question is no restatement of it).
+# A thing handed to somebody: "send her", "give the school", "bring Dr Osei", "email it to Sam".
+_HANDED_TO = re.compile(
+    r"\b(?i:send|give|bring|hand|email|post|drop off|pass|forward|show)\s+(?:(?i:it|them)\s+)?"
+    r"(?:(?i:to)\s+)?(?:(?i:him|her|them|the\s+[a-z]+)\b|(?:Mrs?|Ms|Dr|Miss)\.?\s+[A-Z]|[A-Z][a-z]+)"
+)
 SAFETY = _rx(
     r"\ballerg\w*|\banaphyla\w*|\bepi-?pen\b|\bintoleran\w*|\bcoeliac\b|\bceliac\b|"
     r"\bdiabet\w*|\basthma\w*|\binhaler\b|\binsulin\b|\bepilep\w*|\bseizures?\b|"
@@ -312,17 +317,22 @@ def _kind(sent: str, role: str) -> str:
         return _after_one_off(low, steer.end(), role)
     if is_hedged(sent, role) and not (unhedged_head(sent, role) and _DECISION.search(low)):
         return "hedge"  # a choice made for an unsure reason is still made (hedges.unhedged_head)
-    if SAFETY.search(low) and not low.endswith("?"):
-        return "fact"  # a fact whatever else the sentence does (see _is_restatement too)
+    committed = (
+        (_COMMIT.search(low) and not _HABITUAL.search(low))
+        or (_PROGRESSIVE.search(low) and DEADLINE.search(low))
+        or (_DELEGATED.search(sent) and DEADLINE.search(low))
+    )
+    # A fact whatever else the sentence does (see _is_restatement too), but a thing promised
+    # to somebody by a due time ("I'll send her his asthma card by Wednesday") is a promise,
+    # whatever it is about ("I'm going to start him on the new inhaler tomorrow" stays a fact).
+    handed = committed and DEADLINE.search(low) and _HANDED_TO.search(sent)
+    if SAFETY.search(low) and not low.endswith("?") and not handed:
+        return "fact"
     if feeling_after_reaction(sent):
         return "ack"
     if _LESSON.search(low):
         return "hard_lesson"
-    if (
-        (_COMMIT.search(low) and not _HABITUAL.search(low))
-        or (_PROGRESSIVE.search(low) and DEADLINE.search(low))
-        or (_DELEGATED.search(sent) and DEADLINE.search(low))
-    ):
+    if committed:
         if _REASON.search(low) and not DEADLINE.search(low) and not _OWNED.search(low):
             # "I'll use a token bucket, since the supplier allows bursts": a choice with its
             # reason and no due time or pledge is a decision, not a promise.
