@@ -98,6 +98,14 @@ def test_any_question_gives_windows_and_never_an_error(text: str, now: datetime)
         assert start.utcoffset() == end.utcoffset() == timedelta(0)
 
 
+def test_a_time_before_the_calendar_names_no_window() -> None:
+    """Found by the property test above: "18263 weeks ago" said in the year 351, or "18253
+    months ago" in 1522, fell before the year 1 and the search failed."""
+    assert question_windows("what happened 18263 week ago?", datetime(351, 1, 1, tzinfo=UTC)) == []
+    assert question_windows("18253 MONTH AGO", datetime(1522, 1, 1, tzinfo=UTC)) == []
+    assert question_windows("what happened 3 weeks ago?", datetime(2024, 5, 22, tzinfo=UTC))
+
+
 def test_times_named_relative_to_now_are_read_against_now() -> None:
     now = _utc(2026, 12, 3, 20)  # a Thursday
 

@@ -43,7 +43,15 @@ def month_shift(dt: datetime, n: int) -> datetime:
 
 
 def resolve(phrase: str, said_at: datetime) -> str | None:
-    """The absolute date a relative phrase means, in words, or None if it is not one."""
+    """The absolute date a relative phrase means, in words, or None if it is not one (nor one
+    a calendar holds: "18263 weeks ago" said in the year 351)."""
+    try:
+        return _resolve(phrase, said_at)
+    except (OverflowError, ValueError):
+        return None
+
+
+def _resolve(phrase: str, said_at: datetime) -> str | None:
     p = phrase.lower().strip()
     if p in ("today", "tonight", "this morning"):
         return day(said_at)
