@@ -670,3 +670,24 @@ def test_a_promise_opening_with_an_acknowledgement_is_kept() -> None:
         assert kept["context"].startswith("Assistant will send Maya their proofreading notes")
     for reply in ("Sure, I'll do that.", "Of course, I'll keep that in mind."):
         assert extract_window([asked, _turn(2, "assistant", "assistant", reply)]) == [], reply
+
+
+@pytest.mark.parametrize(
+    ("sentence", "lesson"),
+    [
+        # lessons taken are classes, not lessons learned (found by a new-user probe: "start
+        # Leo on swimming lessons" was stored as a lesson)
+        ("Ruth has cello lessons every Thursday after school.", False),
+        ("Her first driving lesson is next Monday.", False),
+        ("We booked Omar a surf lesson at the beach for Sunday.", False),
+        # lessons learned still are
+        ("Lesson learned: label the freezer bags before they go in.", True),
+        ("The lesson here is to ring the landlord before paying anything.", True),
+        ("Big lesson from the move: book the van a month ahead.", True),
+        ("Lesson from the boiler fiasco: service it before winter, not during.", True),
+    ],
+)
+def test_a_lesson_is_one_learned_not_one_taken(sentence: str, lesson: bool) -> None:
+    from memory_pipelines.core.sentence_kinds import sentence_kind
+
+    assert (sentence_kind(sentence, "user") == "hard_lesson") is lesson, sentence

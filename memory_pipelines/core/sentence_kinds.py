@@ -61,7 +61,12 @@ DEADLINE = _rx(
     rf"(?:next|this) {SPAN})|\b(?:tomorrow|tonight|(?:next|this) {SPAN})\b"
 )
 _LESSON = _rx(
-    r"\blesson|\blearn(?:ed|t)\b|\bthe hard way\b|\bnever\b.{0,60}\bagain\b|\btakeaway|"
+    # a lesson learned ("Lesson from the roof leak: ...", "the lesson here"), not lessons taken
+    # ("Leo has piano lessons on Tuesdays")
+    r"^\W*lessons?\b|\blessons? learn(?:ed|t)\b|"
+    r"\b(?:the|a|one|big|real|main|key|hard|valuable|important) lesson\b"
+    r"(?! (?:on|at|with|in|every|each|for|this|next)\b)|\blesson:|"
+    r"\blearn(?:ed|t)\b|\bthe hard way\b|\bnever\b.{0,60}\bagain\b|\btakeaway|"
     r"\btook from\b|\bshould(?: have|'ve)\b|\bturns out\b|\broot cause\b|"
     # a note for one's future self, a vow not to repeat something
     r"\b(?:note|reminder|tip|memo) (?:to|for) (?:self|myself|future)|\bfuture (?:me|self)\b|"
