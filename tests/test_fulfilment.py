@@ -332,3 +332,14 @@ def test_a_promise_about_a_health_matter_is_a_commitment_and_a_plan_one_stays_a_
     _say(memory, "I'm going to start Leo on the new inhaler tomorrow.", "t2")
     assert len(memory.commitments(status="open")) == 1
     assert any("inhaler" in i.context for i in memory.items() if i.category == "fact")
+
+
+def test_a_promise_to_him_of_someones_thing_is_owed_to_the_one_just_named(
+    memory: Memory,
+) -> None:
+    """Found by a new-user probe: "I'll send him Leo's membership form by Friday" was owed to
+    the assistant: a possessive name after "him" was not read as the thing handed over."""
+    memory.add_person("maya")
+    _say(memory, "The piano teacher is Mrs Ilic. I'll give her Ana's exam forms by Monday.", "t1")
+    [promise] = memory.commitments(status="open")
+    assert promise.owed_to == "Mrs Ilic", promise

@@ -91,9 +91,10 @@ _ROLE = (
 )
 # "send you", "send Mr Patel", "to the landlord", "for Ana", "with you" after the verb.
 _RECIPIENT = re.compile(
-    # "send them the new agreement": the ones just named (core/referents resolves them); not
-    # "send them tomorrow" (the letters): a determined object must follow
-    rf"^\s*(?P<direct>you|{_NAME}|{_ROLE}|(?i:him|her|them)(?=\s+(?:a|an|the|my|our|his|her|their|this|that|some)\s))"
+    # "send them the new agreement", "send him Leo's form": the ones just named (core/referents
+    # resolves them); not "send them tomorrow" (the letters): a determined object must follow
+    rf"^\s*(?P<direct>you|{_NAME}|{_ROLE}|(?i:him|her|them)"
+    r"(?=\s+(?:(?i:a|an|the|my|our|his|her|their|this|that|some)|[A-Z][\w-]*['’]s)\s))"
     rf"\b(?!\s*(?:'s|’s))"
     rf"|\b(?:to|for|with|back to)\s+(?P<indirect>you|{_NAME}|{_ROLE})\b",
 )
