@@ -177,7 +177,9 @@ def _save(
 
     # A retry is checked as a new request before its first answer is replayed: a key since
     # denied the write, or a store since moved to another organisation, is answered so.
-    writes.authorize_save(guard.db, guard.principal, store, body.fields())
+    # Without an Idempotency-Key nothing is replayed, and writes.save makes the check itself.
+    if key is not None:
+        writes.authorize_save(guard.db, guard.principal, store, body.fields())
 
     def status(result: object) -> int:
         made = isinstance(result, SaveResult) and result.saved and not result.deduplicated
