@@ -38,6 +38,7 @@ from memory_pipelines.core.judge_lexicon import (
     content_stems,
     words,
 )
+from memory_pipelines.core.judge_reported import as_reported
 from memory_pipelines.core.judge_stance import contrast_pair
 from memory_pipelines.core.judge_subjects import (
     apposition,
@@ -270,7 +271,10 @@ def analyse_in_case(
 ) -> Analysis:
     """analyse(text, lowercase_vocab, said_on, names), cached: dedup shows the same stored
     items again and again. The vocabularies only decide whether a capitalised first word is a
-    name, so the cache key is the text, whether its first word is in each, and `said_on`."""
+    name, so the cache key is the text, whether its first word is in each, and `said_on`.
+    A change someone made to a named person's thing is read as that thing's change
+    (core/judge_reported.py)."""
+    text = as_reported(text)
     first = WORD_RX.search(text)
     low = first.group().lower() if first else ""
     # "Gabe's GP ...": a possessive opener is named if its bare word is.
