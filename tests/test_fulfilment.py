@@ -27,6 +27,14 @@ KEPT = [
     # the promise told as reported speech, as extraction stores "I promised X I'd ..."
     ("Ola promised the landlord she would pay the deposit by Friday", "Ola paid the deposit."),
     ("Ian told Mia he'd send her the slides by 3 May", "Ian sent Mia the slides on the 2nd."),
+    # ... with the owner named again, as extraction writes it, and whom with a title or aside
+    (
+        "Rui promised Dr. Lowe Rui would email the scan results by Monday",
+        "Rui emailed the scan results to Dr. Lowe.",
+    ),
+    ("Bea promised her plumber, Mr. Ode, Bea would transfer the fee", "Bea transferred the fee."),
+    # how it was done is no other thing done: "late", "early", "again"
+    ("Jon will return the hired silver van by noon", "Jon returned the hired van late."),
     # the act done beside another, and "did" + the act
     ("Eve will return the signed form to HR", "Eve signed the form and returned it to HR."),
     ("Raj is going to ring the council about parking", "Raj did ring the council on Monday."),
@@ -45,6 +53,7 @@ NOT_KEPT = [
     ("Tom will do the grocery shopping on Saturday", "Tom bought a new bike."),
     ("Priya will review Ben's pull request", "Ben reviewed Priya's pull request."),
     ("Ian told Mia he'd send her the slides by 3 May", "Ian sent Tom the budget."),
+    ("Rui promised Dr. Lowe Rui would email the scan results", "Rui emailed Dr. Lowe a thank-you."),
     # another one of its kind
     ("Sam will send the budget report to Rita", "Sam sent the Q3 report to Rita."),
     ("Lea will book the Lisbon hotel for May", "Lea booked the Porto hotel."),
@@ -343,3 +352,20 @@ def test_a_promise_to_him_of_someones_thing_is_owed_to_the_one_just_named(
     _say(memory, "The piano teacher is Mrs Ilic. I'll give her Ana's exam forms by Monday.", "t1")
     [promise] = memory.commitments(status="open")
     assert promise.owed_to == "Mrs Ilic", promise
+
+
+def test_a_report_of_the_act_is_never_merged_into_its_promise(memory: Memory) -> None:
+    """Found by a new-user probe: "paid Oakridge's invoice early, today" was merged into the
+    promise to pay it (the report gone, the promise open), while without "early" it closed it.
+    A statement of the owner doing the promised act is a fact of its own, whether or not it is
+    read as keeping the promise."""
+    van = _commitment(memory, "Jon will return the hired van and its trailer to Kestrel Hire")
+    res = memory.save_with_dedup(
+        {
+            "category": "fact",
+            "confidence": 7,
+            "context": "Jon returned the hired van to Kestrel Hire, but not its trailer yet",
+        }
+    )
+    assert res.merged_into is None and res.id not in (None, van)
+    assert memory.get(van).status == "open"  # half done is not kept

@@ -31,8 +31,9 @@ from memory_pipelines.core.types import Item
 _PROMISE = re.compile(
     r"^(?P<owner>[A-Z][\w'’-]*(?: [A-Z][\w'’-]*)?) (?:(?:will|shall|is going to|are going to"
     r"|promised to|has promised to|agreed to|has agreed to)"
-    r"|(?:promised|told|assured|has promised|has told) (?:[\w'’-]+ ){1,3}?(?:that )?"
-    r"(?:he|she|they|it|we)(?: would| will|'d|’d|'ll|’ll| was going to))\s+"
+    r"|(?:promised|told|assured|has promised|has told) (?:[\w'’.,-]+ ){1,5}?(?:that )?"
+    # "he would", or the owner named again as extraction writes it ("Nadia would")
+    r"(?:he|she|they|it|we|(?P=owner))(?: would| will|'d|’d|'ll|’ll| was going to))\s+"
     r"(?:(?:also|just|definitely|first|then|still|make sure to|try to)\s+)*"
     r"(?P<verb>[a-z]+)\b(?P<what>.*)$"
 )
@@ -57,6 +58,8 @@ _FILLER |= frozenset(
     wordlist(
         "monday tuesday wednesday thursday friday saturday sunday yesterday today tonight ago last "
         "week weekend month morning afternoon evening night earlier finally"
+        # ... nor how it was done: "paid the invoice early" pays the invoice
+        " early late ahead again promptly eventually soon already quickly"
     )
 )
 
@@ -79,6 +82,21 @@ def _about(text: str) -> tuple[set[str], set[str]]:
     return _words(cut) if any(_words(cut)) else _words(text)
 
 
+def _act_told(promised: re.Match[str], statement: str) -> re.Match[str] | None:
+    """Where `statement` tells the promise's owner doing its act (the verb in the past or the
+    perfect, "did <verb>", or beside another act), whatever it was done to."""
+    owner, verb = promised.group("owner"), promised.group("verb")
+    past = "|".join(sorted(past_forms(verb)))
+    return re.search(
+        rf"\b{re.escape(owner)}(?:'s)? {_ADVERBS}{{0,2}}(?:(?:has|have|had) {_ADVERBS}{{0,2}})?"
+        # "did ring the HSE"; "signed the renewal and sent it back": the act, done beside another
+        rf"(?:(?:{past})|did {re.escape(verb)}|(?P<before>\w+ed\b[^,;.]{{0,40}}?) and "
+        rf"{_ADVERBS}{{0,2}}(?:{past}))\b(?P<rest>.*)",
+        statement,
+        re.IGNORECASE,
+    )
+
+
 def reports_done(commitment: str, statement: str) -> bool:
     """Whether `statement` reports the act `commitment` promises as done by its owner: the
     same things acted on (a common word shared, "the signed contract"; or only names on both
@@ -87,19 +105,10 @@ def reports_done(commitment: str, statement: str) -> bool:
     m = _PROMISE.match(commitment.strip())
     if m is None or _NOT_DONE.search(statement):
         return False
-    owner, verb = m.group("owner"), m.group("verb")
-    past = "|".join(sorted(past_forms(verb)))
-    done = re.search(
-        rf"\b{re.escape(owner)}(?:'s)? {_ADVERBS}{{0,2}}(?:(?:has|have|had) {_ADVERBS}{{0,2}})?"
-        # "did ring the HSE"; "signed the renewal and sent it back": the act, done beside another
-        rf"(?:(?:{past})|did {re.escape(verb)}|(?P<before>\w+ed\b[^,;.]{{0,40}}?) and "
-        rf"{_ADVERBS}{{0,2}}(?:{past}))\b(?P<rest>.*)",
-        statement,
-        re.IGNORECASE,
-    )
+    done = _act_told(m, statement)
     if done is None:
         return False
-    owners = {w.lower() for w in owner.split()}
+    owners = {w.lower() for w in m.group("owner").split()}
     things, names = _about(m.group("what"))
     # the report's own clause: "called Green Fork, they're booked for the 19th"
     clause = re.split(r"[,;:]|\b(?:and|but|so)\b", done.group("rest"))[0]
@@ -149,7 +158,9 @@ def promise_kept_whole(
       another promise to the same person);
     - another promise that names nothing of it, when it merges ("will send Tom the budget
       report" into "will pay Tom back the 40 euros": the same owner and the same person owed
-      are no same promise).
+      are no same promise);
+    - a statement of its owner doing its act, when it merges ("Tomas paid the invoice late"):
+      a report of what happened, which a merge would lose, whether or not it keeps the promise.
     Then the statement is new and the promise stays open, as it was. Applied to every judge
     backend's answer."""
     if decision.action not in ("supersede", "merge") or decision.target is None:
@@ -159,6 +170,11 @@ def promise_kept_whole(
         return decision
     if _owed_elsewhere(target, candidate):
         return JudgeDecision("create", None, f"a promise to another ({decision.reason})")
+    promised = _PROMISE.match(target.context.strip())
+    if decision.action == "merge" and promised and _act_told(promised, candidate.context):
+        # "Tomas paid the invoice late": the act told done (or half done, or denied), a fact
+        # of its own that a merge would lose, whether or not it keeps the promise
+        return JudgeDecision("create", None, f"tells the promised act ({decision.reason})")
     if names_its_act(target.context, candidate.context):
         return decision
     if decision.action == "merge" and not _PROMISE.match(candidate.context.strip()):
