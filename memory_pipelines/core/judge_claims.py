@@ -62,7 +62,7 @@ def without_cause_not(text: str) -> str:
     return _CAUSE_NOT.sub(r"\1 \2", text)
 
 
-_CLAUSE_SPLIT = re.compile(r"[,;:()]|\s[-–—]\s|\bbut\b|\bwhereas\b|\bthough\b", re.IGNORECASE)
+CLAUSE_SPLIT = re.compile(r"[,;:()]|\s[-–—]\s|\bbut\b|\bwhereas\b|\bthough\b", re.IGNORECASE)
 # Words that carry the stance rather than the content.
 STANCE_WORDS = content_stems(
     words(
@@ -119,7 +119,7 @@ class Claims:
 def claims(text: str) -> Claims:
     """The clauses with their stance, the list members and the departed names of one text."""
     clauses = []
-    for part in _CLAUSE_SPLIT.split(text):
+    for part in CLAUSE_SPLIT.split(text):
         content = content_stems(words(part)) - STANCE_WORDS - LIGHT_VERBS
         if content:
             negative = bool(_NEGATIVE.search(without_cause_not(part)))
@@ -143,7 +143,7 @@ def claims(text: str) -> Claims:
         if len(heads) >= 2:
             members |= heads
     departed = {stem(m.group(1)) for m in _DEPARTED.finditer(text)}
-    main = next((p for p in _CLAUSE_SPLIT.split(text) if p.strip()), "")
+    main = next((p for p in CLAUSE_SPLIT.split(text) if p.strip()), "")
     denies = bool(_DENIAL.search(without_cause_not(main)))
     return Claims(tuple(clauses), frozenset(members), frozenset(departed), denies)
 
@@ -194,7 +194,7 @@ def change_clauses(text: str) -> tuple[frozenset[str], frozenset[str]]:
     pain, knee}). Both empty when no replacing cue is found."""
     new: set[str] = set()
     aside: set[str] = set()
-    for part in _CLAUSE_SPLIT.split(text):
+    for part in CLAUSE_SPLIT.split(text):
         content = content_stems(words(part)) - STANCE_WORDS - LIGHT_VERBS
         found = [m for name, rx in CUE_RES if name in _REPLACING and (m := rx.search(part))]
         if found:

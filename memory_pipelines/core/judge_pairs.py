@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from memory_pipelines.core.judge_claims import (
+    CLAUSE_SPLIT,
     LIST_SLOT_COS,
     STANCE_WORDS,
     Claims,
@@ -18,7 +19,7 @@ from memory_pipelines.core.judge_claims import (
     list_change,
     stance,
 )
-from memory_pipelines.core.judge_lexicon import DETERMINERS, LIGHT_VERBS, MONTHS, stem
+from memory_pipelines.core.judge_lexicon import DETERMINERS, LIGHT_VERBS, MONTHS, bare, stem, words
 from memory_pipelines.core.judge_mentions import heads_overlap, mentions
 from memory_pipelines.core.judge_rules import Analysis
 from memory_pipelines.core.judge_stance import (
@@ -26,6 +27,7 @@ from memory_pipelines.core.judge_stance import (
     contrast_turned,
     main_stance_turned,
 )
+from memory_pipelines.core.judge_subjects import entity_key, subject_span
 from memory_pipelines.core.judge_types import JudgeDecision
 from memory_pipelines.core.judge_values import shared_values, value_conflicts
 from memory_pipelines.core.judge_who import same_family, subject_conflict
@@ -104,10 +106,28 @@ def _narrower(e: Analysis, c: Analysis) -> bool:
     return any("-" in w and not any(ch.isdigit() for ch in w) for w in e.subject_stems - c.stems)
 
 
-def _as_verb(a: Analysis, stems: frozenset[str]) -> bool:
-    """Does `a` use one of these stems as a verb? After an article ("a warm wash", "the
-    renewal") the word is a noun."""
-    toks = a.tokens
+def _own_words(a: Analysis, subject: frozenset[str]) -> tuple[str, ...]:
+    """The words of `a`, less its clauses that open with someone else than `subject`:
+    "Aisha is vegetarian, Ben eats everything" eats nothing of Aisha's."""
+    parts = CLAUSE_SPLIT.split(a.text)
+    if len(parts) < 2:
+        return a.tokens
+    kept: list[str] = []
+    for part in parts:
+        said = words(part)
+        split, _ = subject_span(said, [""] * len(said))
+        # who the clause is about: its names and relations ("her dad Raul"), if any
+        who = {entity_key(t) or bare(t).lower() for t in said[:split]} & (a.entities | {"user"})
+        if who and not who & subject:
+            continue
+        kept += [bare(t).lower() for t in said]
+    return tuple(kept)
+
+
+def _as_verb(a: Analysis, stems: frozenset[str], subject: frozenset[str]) -> bool:
+    """Does `a` use one of these stems as a verb, in a clause about `subject`? After an
+    article ("a warm wash", "the renewal") the word is a noun."""
+    toks = _own_words(a, subject)
     for i, tok in enumerate(toks):
         if stem(tok) in stems and not (
             (i >= 1 and toks[i - 1] in DETERMINERS) or (i >= 2 and toks[i - 2] in DETERMINERS)
@@ -128,9 +148,9 @@ def _flip(c: Analysis, e: Analysis) -> bool:
     # unless the other side only has the word as a noun ("don't wash wool" / "a warm wash").
     # A verb one side rejects by preference or contrast ("would rather take the train than fly")
     # is denied there too.
-    if _as_verb(c, e.negated - c.negated - _rejected(c)):
+    if _as_verb(c, e.negated - c.negated - _rejected(c), e.subject):
         return True
-    if _as_verb(e, c.negated - e.negated - _rejected(e)):
+    if _as_verb(e, c.negated - e.negated - _rejected(e), c.subject):
         return True
     # So is a preference turned round: "prefers tea to coffee" after "prefers coffee to tea".
     if c.preference and e.preference:
