@@ -797,3 +797,26 @@ def test_the_chooser_never_replaces_an_unrelated_item(embedder: Embedder) -> Non
         ["It's now 4 May, not 20 April, the examiner can't do April", "Lives in Exeter"],
     )
     assert d.action == "create", d.reason
+
+
+@pytest.mark.parametrize(
+    ("candidate", "stored"),
+    [
+        (
+            "Ivo can go up to £900 a month for a flat with a garden.",
+            "Ivo's flat budget is £800 a month.",
+        ),
+        (
+            "Bea's hours go down to 20 a week from March.",
+            "Bea works 30 hours a week at the library.",
+        ),
+    ],
+)
+def test_a_number_said_to_go_up_or_down_replaces_the_old(
+    embedder: Embedder, candidate: str, stored: str
+) -> None:
+    """Found by a new-user probe: "can go up to 2,400 euros a month for rent" stayed beside
+    "budget for rent is 2,000 euros a month max" ("went up" and "goes up" were read, not "go
+    up")."""
+    got = judge(embedder, candidate, [stored])
+    assert (got.action, got.target) == ("supersede", 0), got.reason

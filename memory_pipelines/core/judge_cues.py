@@ -88,7 +88,8 @@ _CHANGE_CUES: tuple[tuple[str, str], ...] = (
     (
         "number moved",
         r"\b(grew|grown|rose|risen|raised|lowered|increased|decreased|reduced|dropped|fell|fallen|cut"
-        r"|went up|goes up|going up|gone up|went down|goes down|bumped)\b"
+        r"|go up|went up|goes up|going up|gone up|go down|went down|goes down|going down"
+        r"|gone down|bumped)\b"
         # "Rent is up to £1,500", "Down to six hens": a level reached ("matches up to 6%" is a
         # cap, no change).
         r"|\b(is|are|was|now|been) (up|down) to\b|^(up|down) to\b",
