@@ -19,6 +19,7 @@ from memory_pipelines.api.dedup_near import (
     said_by_others,
 )
 from memory_pipelines.core import judge as local_judge
+from memory_pipelines.core.called_off import calls_off
 from memory_pipelines.core.fulfilment import promise_kept_whole, promise_moved, reports_done
 from memory_pipelines.core.judge import JudgeDecision, JudgeItem
 from memory_pipelines.core.merge import merged_fields
@@ -94,57 +95,66 @@ def save_deduplicated(
     near = nearest(conn, store_id, item.person, embedding, NEIGHBOURS, pool)
     others = said_by_others(conn, prov, near, None if pool is None else pool.speakers)
     near = [n for n in near if n[0].item_id not in others]
-    done = _reported_done(conn, store_id, item, near, prov)
+    done = _closed_by(conn, store_id, item, near, prov)
     if not done:
         return _apply(conn, store_id, item, embedding, models, prov, pool, near)
-    # A report that a promise was kept is a fact of its own, never a restatement of a
-    # promise it reports kept (the same promise saved twice included): the judge sees the
-    # other neighbours, and each such commitment is closed.
-    kept = {c.item_id for c in done}
-    near = [n for n in near if n[0].item_id not in kept]
+    # A report that a promise was kept, or called off, is a fact of its own, never a
+    # restatement of the promise (the same promise saved twice included) nor its new value:
+    # the judge sees the other neighbours, and each such commitment is closed.
+    closing = {c.item_id for c, _ in done}
+    near = [n for n in near if n[0].item_id not in closing]
     saved = _apply(conn, store_id, item, embedding, models, prov, pool, near)
-    closed = []
-    for commitment in done:
+    closed: dict[str, int] = {}
+    for commitment, status in done:
         try:
             close_in(
                 conn,
                 store_id,
                 commitment.item_id,
-                "fulfilled",
+                status,
                 prov.written_by or prov.model or "extraction",
                 {"reported_in": saved.id or saved.merged_into},
             )
         except ValidationError:  # closed or replaced by another writer since it was read
             continue
-        closed.append(commitment.item_id)
-    return saved.model_copy(update={"fulfilled": closed[0]}) if closed else saved
+        closed.setdefault(status, commitment.item_id)
+    return saved.model_copy(update=closed) if closed else saved
 
 
-def _reported_done(
+def _closed_by(
     conn: Conn,
     store_id: str,
     item: ItemInput,
     near: list[tuple[Item, np.ndarray]],
     prov: Provenance,
-) -> list[Item]:
+) -> list[tuple[Item, str]]:
     """The open commitments among the neighbours, of the candidate's own person exactly (not
-    a shared one), that the candidate reports done, nearest first (two are the same promise
-    saved twice). Not from a statement said in another person's chat than the commitment's:
-    its closing would tell the commitment's readers that something was said there."""
+    a shared one), that the candidate reports done ("fulfilled", core/fulfilment.py) or calls
+    off ("cancelled", core/called_off.py), nearest first (two are the same promise saved
+    twice). Not from a statement said in another person's chat than the commitment's: its
+    closing would tell the commitment's readers that something was said there."""
     if item.category == "commitment":
         return []
-    return [
-        other
-        for other, _ in near
-        if other.category == "commitment"
-        # a shared promise is closed by nobody's own statement: its readers would learn
-        # that the person said something
-        and other.person_id == item.person
-        and other.status == "open"
-        and other.state == "current"
-        and reports_done(other.context, item.context)
-        and _chat_person(conn, store_id, prov.chat_id, other) is None
-    ]
+    out = []
+    for other, _ in near:
+        if not (
+            other.category == "commitment"
+            # a shared promise is closed by nobody's own statement: its readers would learn
+            # that the person said something
+            and other.person_id == item.person
+            and other.status == "open"
+            and other.state == "current"
+        ):
+            continue
+        if reports_done(other.context, item.context):
+            status = "fulfilled"
+        elif calls_off(other.context, item.context):
+            status = "cancelled"
+        else:
+            continue
+        if _chat_person(conn, store_id, prov.chat_id, other) is None:
+            out.append((other, status))
+    return out
 
 
 def _apply(

@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 
 from memory_pipelines.core import policy, sentence_kinds
 from memory_pipelines.core.antecedents import with_antecedents
+from memory_pipelines.core.called_off import calls_something_off
 from memory_pipelines.core.chat_asides import aside
 from memory_pipelines.core.hedges import without_hedged_tail
 from memory_pipelines.core.promises import bookkeeping
@@ -167,7 +168,11 @@ def durable_parts(
             continue
         # "Party update: it's now Saturday 21 November": news of something the speaker
         # follows, whoever the sentence names.
-        update = role != "assistant" and bool(_UPDATE.match(sentence))
+        # ... and a thing called off ("The museum trip got cancelled, so no need to pay"):
+        # what it cancels may be a promise the memory holds (core/called_off.py).
+        update = role != "assistant" and (
+            bool(_UPDATE.match(sentence)) or calls_something_off(sentence)
+        )
         if kind == "commitment" and is_promise is not None and not is_promise(sentence):
             if role == "assistant":
                 continue  # "I'll plan gentle climbs": the assistant's next step, owed to no one

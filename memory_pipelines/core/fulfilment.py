@@ -28,7 +28,7 @@ from memory_pipelines.core.types import Item
 # "promised to" (the stored text is in the third person: core/extract.py).
 # ... or, told as reported speech, after whom it was promised to: "Sam promised the jeweller he
 # would pay the deposit", "Kenji told Maria he'd send her the abstract".
-_PROMISE = re.compile(
+PROMISE = re.compile(
     r"^(?P<owner>[A-Z][\w'’-]*(?: [A-Z][\w'’-]*)?) (?:(?:will|shall|is going to|are going to"
     r"|promised to|has promised to|agreed to|has agreed to)"
     r"|(?:promised|told|assured|has promised|has told) (?:[\w'’.,-]+ ){1,5}?(?:that )?"
@@ -64,7 +64,7 @@ _FILLER |= frozenset(
 )
 
 
-def _words(text: str) -> tuple[set[str], set[str]]:
+def thing_words(text: str) -> tuple[set[str], set[str]]:
     """The content words of a text: (common words, names), names being the capitalised."""
     common: set[str] = set()
     names: set[str] = set()
@@ -76,10 +76,10 @@ def _words(text: str) -> tuple[set[str], set[str]]:
     return common, names
 
 
-def _about(text: str) -> tuple[set[str], set[str]]:
+def acted_on(text: str) -> tuple[set[str], set[str]]:
     """What an act is done to, without the words that only say when."""
     cut = _WHEN.sub("", text)
-    return _words(cut) if any(_words(cut)) else _words(text)
+    return thing_words(cut) if any(thing_words(cut)) else thing_words(text)
 
 
 def _act_told(promised: re.Match[str], statement: str) -> re.Match[str] | None:
@@ -102,18 +102,18 @@ def reports_done(commitment: str, statement: str) -> bool:
     same things acted on (a common word shared, "the signed contract"; or only names on both
     sides, "paid Tom back"), never another thing done to the same person or place ("sent Mr
     Patel a birthday card" does not send him the contract)."""
-    m = _PROMISE.match(commitment.strip())
+    m = PROMISE.match(commitment.strip())
     if m is None or _NOT_DONE.search(statement):
         return False
     done = _act_told(m, statement)
     if done is None:
         return False
     owners = {w.lower() for w in m.group("owner").split()}
-    things, names = _about(m.group("what"))
+    things, names = acted_on(m.group("what"))
     # the report's own clause: "called Green Fork, they're booked for the 19th"
     clause = re.split(r"[,;:]|\b(?:and|but|so)\b", done.group("rest"))[0]
     # what the act beside it was done to is this act's too ("signed the renewal and sent it")
-    said_things, said_names = _about(f"{done.group('before') or ''} {clause}")
+    said_things, said_names = acted_on(f"{done.group('before') or ''} {clause}")
     names, said_names = names - owners, said_names - owners
     if names and said_names and not names & said_names:
         return False  # "booked the hotel in Porto" is not "book the hotel in Lisbon"
@@ -130,12 +130,12 @@ def names_its_act(commitment: str, statement: str) -> bool:
     report is pushed to Monday" of "will send the report by Friday"). A promise it cannot read
     is taken as named. Another promise to the same person ("send her the abstract" beside "send
     her chapter 2") or another plan names none of it, so it never replaces the commitment."""
-    m = _PROMISE.match(commitment.strip())
+    m = PROMISE.match(commitment.strip())
     if m is None:
         return True
-    things, names = _about(m.group("what"))
+    things, names = acted_on(m.group("what"))
     owners = {w.lower() for w in m.group("owner").split()}
-    said, said_names = _words(statement)
+    said, said_names = thing_words(statement)
     if things:  # the one it is owed to, named alone, is not what it promises
         return bool(things & said)
     return bool((names - owners) & said_names) or not names - owners
@@ -170,14 +170,14 @@ def promise_kept_whole(
         return decision
     if _owed_elsewhere(target, candidate):
         return JudgeDecision("create", None, f"a promise to another ({decision.reason})")
-    promised = _PROMISE.match(target.context.strip())
+    promised = PROMISE.match(target.context.strip())
     if decision.action == "merge" and promised and _act_told(promised, candidate.context):
         # "Tomas paid the invoice late": the act told done (or half done, or denied), a fact
         # of its own that a merge would lose, whether or not it keeps the promise
         return JudgeDecision("create", None, f"tells the promised act ({decision.reason})")
     if names_its_act(target.context, candidate.context):
         return decision
-    if decision.action == "merge" and not _PROMISE.match(candidate.context.strip()):
+    if decision.action == "merge" and not PROMISE.match(candidate.context.strip()):
         return decision  # a statement about the promise, not another promise
     return JudgeDecision("create", None, f"names nothing of the promise ({decision.reason})")
 

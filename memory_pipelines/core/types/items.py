@@ -146,7 +146,9 @@ class SaveResult(Result):
     known already, `deduplicated` with the item it was merged into (`mergedInto` in JSON). With
     dedup, `reason` is the judge's, and `fulfilled` the open commitment of the same person the
     saved statement reports done ("Maya paid Tom back" fulfils "Maya will pay Tom back"):
-    it is marked fulfilled in the same transaction (core/fulfilment.py). To a key that may
+    it is marked fulfilled in the same transaction (core/fulfilment.py); `cancelled` the one
+    it calls off ("Forget the receipts" cancels "Tomas will get the receipts to Mr. Thornton",
+    core/called_off.py). To a key that may
     write the person's memory but not read it, only `saved` (and a skip in the statement's own
     words): api/writes.save."""
 
@@ -161,3 +163,4 @@ class SaveResult(Result):
     superseded: int | None = None
     reason: str | None = None
     fulfilled: int | None = None
+    cancelled: int | None = None

@@ -1,0 +1,60 @@
+"""Does a statement call a commitment off? "Forget the receipts for Mr. Thornton, he'll pull
+them from the bank feed" calls off "Tomas will get the receipts to Mr. Thornton by 31
+October"; "The museum trip got cancelled, so no need to pay the 45 pounds after all" calls off
+"Assistant will remind Nadia about the 45 pound trip payment". Pure Python.
+
+Read from what the two say, as `core/fulfilment.py` reads a promise kept: the statement holds
+a calling off (a thing cancelled or called off, "no need to", "doesn't need to", "no longer
+needs to", "forget", "never mind", "don't bother", "scrap") and names, in the same clause,
+a thing the promise acts on (a common word of <what> that is not about when). A
+calling off that is asked, planned or only possible ("should we cancel ...?", "might cancel")
+calls off nothing, and neither does one of another thing ("forget the cake, but bring the
+receipts"). Dedup cancels the commitment (api/dedup.py).
+"""
+
+from __future__ import annotations
+
+import re
+
+from memory_pipelines.core.fulfilment import PROMISE, acted_on, thing_words
+
+# The words that call something off, and where the thing called off is named: after them
+# ("no need to pay the 45 pounds", "forget the receipts") or before them ("the trip got
+# cancelled", "the butter comparison: don't bother").
+_CALLING_OFF = re.compile(
+    r"\b(?:no need to|(?:does|do|did)(?:n't| not) (?:need|have) to|no longer (?:needs?|has|have)"
+    r" to|(?:need|have)n't to|forget(?: about)?|never mind|don't bother(?: with| to)?|scrap"
+    r"|skip|drop|call off)\b(?P<after>[^.;!?,]*)"
+    r"|(?P<before>[^.;!?,]*?)\b(?:(?:is|was|got|has been|have been|were|are|'s) )?"
+    r"(?:cancell?ed|called off|scrapped|off the table)\b"
+    r"|(?P<first>[^.;!?,]*?)[:,]\s*(?:don't bother|never mind|forget it|no need)\b",
+    re.IGNORECASE,
+)
+# Asked, only possible or planned: nothing is called off yet.
+_NOT_YET = re.compile(
+    r"\?|\b(?:might|may|could|should we|shall we|if|whether|thinking of|maybe|perhaps)\b",
+    re.IGNORECASE,
+)
+
+
+def calls_something_off(statement: str) -> bool:
+    """Whether a statement calls something off, said firmly ("the trip got cancelled", "no
+    need to pay the 45 pounds after all"): news of a plan or promise, whoever it names."""
+    return bool(_CALLING_OFF.search(statement)) and not _NOT_YET.search(statement)
+
+
+def calls_off(commitment: str, statement: str) -> bool:
+    """Whether `statement` calls off what `commitment` promises: a calling off, in one clause
+    with a thing the promise acts on (or, when it acts on no thing, a name it holds)."""
+    m = PROMISE.match(commitment.strip())
+    if m is None or _NOT_YET.search(statement):
+        return False
+    things, names = acted_on(m.group("what"))
+    owners = {w.lower() for w in m.group("owner").split()}
+    names -= owners
+    for call in _CALLING_OFF.finditer(statement):
+        named = call.group("after") or call.group("before") or call.group("first") or ""
+        said, said_names = thing_words(named)
+        if things & said or (names & said_names and not things):
+            return True
+    return False
