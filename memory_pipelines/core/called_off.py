@@ -37,10 +37,19 @@ _NOT_YET = re.compile(
 )
 
 
+# News of a thing called off, whatever it names: only the words that say nothing else
+# ("skip", "drop" and "forget" are as often other acts: "drop by", "skip the queue").
+_NEWS = re.compile(
+    r"\b(?:cancell?ed|called off|off the table|no need to|no longer (?:needs?|has|have) to"
+    r"|don't bother|never mind)\b",
+    re.IGNORECASE,
+)
+
+
 def calls_something_off(statement: str) -> bool:
     """Whether a statement calls something off, said firmly ("the trip got cancelled", "no
     need to pay the 45 pounds after all"): news of a plan or promise, whoever it names."""
-    return bool(_CALLING_OFF.search(statement)) and not _NOT_YET.search(statement)
+    return bool(_NEWS.search(statement)) and not _NOT_YET.search(statement)
 
 
 def calls_off(commitment: str, statement: str) -> bool:
