@@ -28,12 +28,14 @@ from memory_pipelines.core.sentence_forms import (
     with_subject,
     without_opener,
     without_picture_frame,
+    without_telling,
 )
 from memory_pipelines.core.sentence_people import (
     SPEAKER,
     WHAT_I_AM,
     about_somebody,
     may_be_pointed_to,
+    name_then_verb,
     stands_alone,
 )
 from memory_pipelines.core.speech_acts import SHOWN
@@ -145,7 +147,7 @@ def durable_parts(
         sentence = without_chat_time(without_bookkeeping(_without_tag(raw)))
         sentence = without_picture_frame(without_opener(sentence))
         sentence = with_subject(without_mood_clause(sentence, about_somebody))
-        sentence = without_hedged_tail(sentence, role)
+        sentence = without_hedged_tail(without_telling(sentence), role)
         asked = _KEEP_THAT.match(sentence)  # "Remind me that my passport expires in May"
         # a statement with its subject follows, not a thing ("Remember that guy from the gym?")
         if asked and SUBJECT_FIRST.match(sentence, asked.end()):
@@ -200,9 +202,11 @@ def durable_parts(
         # The assistant's "always" or "never" of nobody ("It's never too late; small amounts
         # add up") is advice, no one's preference: it must name somebody like any statement.
         strong_alone = strong_alone and not (role == "assistant" and kind == "stable_preference")
+        # told to the assistant about someone by name ("Leo takes 5ml of cetirizine")
+        named = not to_person and name_then_verb(sentence)
         if not stands_alone(
             sentence,
-            strong_alone or fix or bool(asked) or update,
+            strong_alone or fix or bool(asked) or update or named,
             kind if strong_alone else "",
             listener,
         ):

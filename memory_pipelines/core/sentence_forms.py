@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from memory_pipelines.core import sentence_kinds
+from memory_pipelines.core.judge_lexicon import wordlist
 from memory_pipelines.core.past_tense import IRREGULAR_PAST, NOT_PAST, PAST_VERB
 
 _INTERJECTION = (
@@ -104,6 +105,53 @@ def without_opener(sentence: str) -> str:
     """The sentence without its opener ("Yeah, I painted it" -> "I painted it")."""
     rest = _OPENER.sub("", sentence, count=1).strip().lstrip(",;:-—– ")
     return rest[:1].upper() + rest[1:] if rest else ""
+
+
+# A clause about the telling, not the told: "..., I don't think I told you", "forgot to say,
+# ...", "just so you know", "..., got it". Its words are all of telling, knowing and the
+# talk's small words; a clause with anything else in it says something of its own.
+_TELLING_WORDS = frozenset(
+    wordlist(
+        """i i'm i've i'd you we it this that so just as to the a by way before already ever yet
+    never not don't didn't do did think guess suppose probably maybe might have has had
+    forgot forget remember mention mentioned mentioning tell told telling say said saying
+    know knew let me wanted want meant mean note noted got okay ok right btw fyi anyway
+    also oh well actually"""
+    )
+)
+_TELLS = frozenset(
+    wordlist(
+        """forgot forget remember mention mentioned tell told say said know knew got noted btw
+    fyi"""
+    )
+)
+_ASIDE_SPLIT = re.compile(r"\s*(?:[,;:](?=\s)|\s[-–—]\s)\s*")
+
+
+def _telling(clause: str) -> bool:
+    said = [w.strip(".!?").lower().replace("’", "'") for w in clause.split()]
+    said = [w for w in said if w]
+    # a verb of telling in it: "I think" alone is a belief, which hedges the rest
+    return bool(_TELLS & set(said)) and all(w in _TELLING_WORDS for w in said)
+
+
+def without_telling(sentence: str) -> str:
+    """The sentence without an opening or closing clause about the telling itself ("Maya's
+    teacher is Mr. Osei, I don't think I told you" -> "Maya's teacher is Mr. Osei."), when
+    what is left has a few words of its own; the rest is left as written."""
+    text = sentence.strip()
+    end = text[-1:] if text[-1:] in (".", "!", "?") else ""
+    body = text.rstrip(".!?")
+    seps = list(_ASIDE_SPLIT.finditer(body))
+    first, last = 0, len(body)
+    while seps and _telling(body[seps[-1].end() : last]):
+        last = seps.pop().start()
+    while seps and _telling(body[first : seps[0].start()]):
+        first = seps.pop(0).end()
+    kept = body[first:last]
+    if (first, last) == (0, len(body)) or len(kept.split()) < 3:
+        return sentence
+    return kept[:1].upper() + kept[1:] + (end or ".")
 
 
 # A label that files what follows ("Note to self: ...", "Reminder: ...", "PS: ...", "FYI ..."):

@@ -187,7 +187,7 @@ SAFETY = _rx(
     # sensory and reading conditions: what is shown to the person must allow for them
     r"\bcolou?r[- ]?blind\w*|\bpartially sighted\b|\bhard of hearing\b|\bdyslexi\w*|"
     # a dose names a medicine, whatever it is called: "I take 100 milligrams of sertraline"
-    r"\b\d+(?:\.\d+)?\s?(?:mg|milligrams?|mcg|micrograms?)\b|"
+    r"\b\d+(?:\.\d+)?\s?(?:mg|milligrams?|mcg|micrograms?|ml|millilitres?|milliliters?)\b|"
     # hazards of a home or a place: gas leaking, carbon monoxide, a fire risk
     r"\bgas\b[^.;]{0,40}\bleak\w*|\bleak\w*[^.;]{0,20}\bgas\b|\bcarbon monoxide\b|"
     r"\bsmoke alarm\b|\bfire hazard\b"

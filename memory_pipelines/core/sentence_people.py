@@ -11,6 +11,7 @@ import re
 from collections.abc import Sequence
 
 from memory_pipelines.core import sentence_kinds
+from memory_pipelines.core.judge_lexicon import IRREGULAR, SENTENCE_VERBS, wordlist
 from memory_pipelines.core.past_tense import PAST_VERB
 from memory_pipelines.core.sentence_forms import with_subject, without_opener
 
@@ -131,6 +132,40 @@ _NAME_FIRST = re.compile(
     r"what|who|where|when|how|he|she)['’]s\b)[A-Z][a-z]+['’]s\s+"
     r"(?:\w+ed|\w+ing|got|been|gone|left|had|made|done|found|lost|won)\b",
 )
+
+
+# A name opening a sentence as the subject of its verb ("Leo takes 5ml of cetirizine",
+# "Biscuit needs a rabies jab", "Maya's teacher is Mr. Osei", "Leo dropped chess"): a verb of
+# one person, said or done, right after it (an adverb between), no article before it, no
+# gerund ("Painting helps"), and not a word that names no one ("Everything is ...", "We").
+# Told to the assistant, such a sentence is about the person named; between two people a
+# capitalised opener is as often a thing in general ("Kindness is key", "Movies can be so
+# powerful": 18 of the 24 such sentences LoCoMo's dev chats held), so there it is not read.
+_NAME_THEN_VERB = re.compile(
+    r"^\W*(?P<name>[A-Z][a-z]+)(?:['’]s\s+[a-z]+)?\s+"
+    r"(?:(?:also|still|now|just|only|always|never|usually|often|finally|recently)\s+)?"
+    r"(?P<verb>[a-z]+(?:n't)?)\b"
+)
+_FINITE = frozenset(
+    wordlist("is was has had does did can will won't doesn't isn't wasn't hasn't can't didn't")
+)
+_NAMES_NO_ONE = frozenset(
+    wordlist(
+        """there here let everything nothing something anything everyone everybody someone
+    somebody nobody today tomorrow tonight yesterday life work time it that this what who
+    where when how he she we they you i one each family love art music nature lots really"""
+    )
+)
+
+
+def name_then_verb(sentence: str) -> bool:
+    m = _NAME_THEN_VERB.match(sentence)
+    name = m["name"] if m else ""
+    if not name or name in NOT_ENTITIES or name.lower() in _NAMES_NO_ONE or name.endswith("ing"):
+        return False
+    verb = m["verb"]
+    finite = verb in _FINITE or verb.endswith(("s", "ed")) or verb in IRREGULAR
+    return finite and (verb in SENTENCE_VERBS or verb in _FINITE)
 
 
 def about_somebody(clause: str) -> bool:
