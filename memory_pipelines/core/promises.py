@@ -98,6 +98,7 @@ _RECIPIENT = re.compile(
     rf"\b(?!\s*(?:'s|’s))"
     rf"|\b(?:to|for|with|back to)\s+(?P<indirect>you|{_NAME}|{_ROLE})\b",
 )
+_APPOSED = re.compile(rf",\s*({_NAME})\s*(?=[,.;!]|$)")
 _GIVE_VERBS = frozenset(
     [
         "send",
@@ -232,9 +233,16 @@ def promise(sentence: str, speaker: str, listener: str, said_at: datetime) -> Pr
             r = None  # "check the list for Harvard style": a kind of thing, nobody it is for
         if r and (r.group("indirect") or verb in _GIVE_VERBS):
             whom = r.group("direct") or r.group("indirect")
+            # "to my accountant, Mr. Thornton,": the role's name, said beside it
+            named = _APPOSED.match(rest, r.end())
+            if named and re.fullmatch(_ROLE, whom):
+                whom = named.group(1)
         elif _YOURS.search(rest) and verb not in _NO_ACTION and not _NOW.search(rest):
             whom = "you"
-    due = due_date(sentence, said_at)
+    # The promise's own day first: "Our VAT return is due on 7 November; I'll get the
+    # receipts to Mr. Thornton by 31 October" is due on 31 October.
+    start = m.start() if m else pm.start() if pm else 0
+    due = due_date(sentence[start:], said_at) or due_date(sentence, said_at)
     deadline = due is not None and not in_time_only(sentence)  # not "moving in two weeks"
     if not whom and not pm and not deadline and not _OWNS.search(sentence):
         return None  # a plan of one's own ("I'm going to paint"), owed to nobody

@@ -1,0 +1,35 @@
+"""Who a promise is owed to and when it is due, read from the promise's own words
+(core/promises.py). Found by a new-user probe: "Our VAT return is due on 7 November; I'll get
+the receipts to my accountant, Mr. Thornton, by 31 October" was due on 7 November and owed to
+"accountant". Written by hand for the mechanisms."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from memory_pipelines.core.promises import promise
+
+SAID = datetime(2026, 3, 2, 9, tzinfo=UTC)  # a Monday
+
+
+def test_the_due_day_is_the_promises_own() -> None:
+    made = promise(
+        "The school trip is on 20 March; I'll send the consent form to Mrs. Lund by 13 March.",
+        "Ola",
+        "Assistant",
+        SAID,
+    )
+    assert made is not None and made.due_at is not None
+    assert (made.due_at.month, made.due_at.day) == (3, 13)
+    # a day said only before the promise is still its day
+    early = promise("By Friday, I'll send you the slides.", "Ola", "Tom", SAID)
+    assert early is not None and early.due_at is not None and early.due_at.day == 6
+
+
+def test_a_role_named_beside_it_is_owed_by_name() -> None:
+    made = promise(
+        "I'll give the spare keys to our landlord, Mr. Okafor.", "Ola", "Assistant", SAID
+    )
+    assert made is not None and made.owed_to == "Mr. Okafor"
+    plain = promise("I'll give the spare keys to our landlord tomorrow.", "Ola", "Assistant", SAID)
+    assert plain is not None and plain.owed_to == "landlord"
