@@ -159,11 +159,13 @@ _NAMES_NO_ONE = frozenset(
 
 
 def name_then_verb(sentence: str) -> bool:
+    """Whether a sentence opens with a name as the subject of its verb (`_NAME_THEN_VERB`)."""
     m = _NAME_THEN_VERB.match(sentence)
-    name = m["name"] if m else ""
-    if not name or name in NOT_ENTITIES or name.lower() in _NAMES_NO_ONE or name.endswith("ing"):
+    if m is None:
         return False
-    verb = m["verb"]
+    name, verb = m["name"], m["verb"]
+    if name in NOT_ENTITIES or name.lower() in _NAMES_NO_ONE or name.endswith("ing"):
+        return False
     finite = verb in _FINITE or verb.endswith(("s", "ed")) or verb in IRREGULAR
     return finite and (verb in SENTENCE_VERBS or verb in _FINITE)
 
