@@ -64,3 +64,19 @@ def test_a_change_to_someone_elses_thing_leaves_another_owner_alone(embedder: Em
         ["Ben does his physio exercises five times a week."],
     )
     assert got.action == "create", got.reason
+
+
+def test_what_someone_said_of_a_named_one_is_the_statement(embedder: Embedder) -> None:
+    """Found by a new-user probe: "Dr. Bennett said Leo should take 10ml of the cetirizine
+    instead of 5ml now" stayed beside "Leo takes 5ml of cetirizine", read as about the
+    doctor."""
+    assert as_reported("The optician said Ola needs reading glasses now.") == (
+        "Ola needs reading glasses now."
+    )
+    assert as_reported("Ola said it was fine.") == "Ola said it was fine."
+    got = judge(
+        embedder,
+        "The nurse said Ira should use two puffs of the inhaler instead of one now.",
+        ["Ira uses one puff of the inhaler morning and night.", "Ira's nurse is Mrs. Dale."],
+    )
+    assert (got.action, got.target) == ("supersede", 0), got.reason

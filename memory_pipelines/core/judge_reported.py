@@ -6,9 +6,12 @@ beside "Sam takes Clenil 100mcg" and kept both as current. `as_reported()` resta
 sentence with the changed thing first ("Sam's Clenil increased to 200mcg"), so the judge reads
 the owner as its subject and the verb as a change cue.
 
-Only a thing of a named person's ("Sam's", "Ana's") is restated: with "his" or "her" the owner
-may be the one who made the change ("Tom raised his rate to £40"), and the sentence says so as
-it stands.
+So is what someone said of a named one: "Dr. Bennett said Leo should take 10ml instead of
+5ml now" is read as "Leo should take 10ml instead of 5ml now".
+
+Only a thing of a named person's ("Sam's", "Ana's") is restated as changed: with "his" or
+"her" the owner may be the one who made the change ("Tom raised his rate to £40"), and the
+sentence says so as it stands.
 """
 
 from __future__ import annotations
@@ -52,10 +55,22 @@ _REPORTED = re.compile(
 )
 
 
+# "Dr. Bennett said Leo should take 10ml instead of 5ml now": what was said, of a named one,
+# is the statement; who said it is its source, not its subject.
+_SAID = re.compile(
+    r"^(?:[\w.'’-]+\s+){1,4}?(?:said|says|told (?:us|me|him|her|them)|confirmed|reckons)"
+    r"\s+(?:that\s+)?(?P<said>[A-Z][\w-]*(?:'s|’s)?\s+\S.*)$",
+    re.DOTALL,
+)
+
+
 def as_reported(text: str) -> str:
     """The sentence with the changed thing as its subject when it reports someone changing a
     named person's value ("The GP increased Sam's sertraline to 100mg" -> "Sam's sertraline
     increased to 100mg"); otherwise the sentence as it is."""
+    said = _SAID.match(text.strip())
+    if said and said.group("said").split()[0] not in ("I", "It", "It's", "That", "This"):
+        text = said.group("said")
     m = _REPORTED.match(text.strip())
     if m is None or not m.group("owner")[:1].isupper():
         return text
