@@ -74,6 +74,9 @@ def test_what_someone_said_of_a_named_one_is_the_statement(embedder: Embedder) -
         "Ola needs reading glasses now."
     )
     assert as_reported("Ola said it was fine.") == "Ola said it was fine."
+    assert as_reported("Brightwater emailed: milk goes up to 1.20 a litre.") == (
+        "milk goes up to 1.20 a litre."
+    )
     got = judge(
         embedder,
         "The nurse said Ira should use two puffs of the inhaler instead of one now.",

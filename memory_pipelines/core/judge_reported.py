@@ -64,6 +64,14 @@ _SAID = re.compile(
 )
 
 
+# "Millbrook emailed: flour goes up to 21 pounds a sack": what a message said, after a colon.
+_MESSAGE = re.compile(
+    r"^(?:[\w.'’-]+\s+){1,3}?(?:said|says|emailed|e-mailed|wrote|texted|messaged|announced"
+    r"|confirmed|called|rang)\s*:\s*(?P<said>\S.*)$",
+    re.DOTALL,
+)
+
+
 def as_reported(text: str) -> str:
     """The sentence with the changed thing as its subject when it reports someone changing a
     named person's value ("The GP increased Sam's sertraline to 100mg" -> "Sam's sertraline
@@ -71,6 +79,8 @@ def as_reported(text: str) -> str:
     said = _SAID.match(text.strip())
     if said and said.group("said").split()[0] not in ("I", "It", "It's", "That", "This"):
         text = said.group("said")
+    elif message := _MESSAGE.match(text.strip()):
+        text = message.group("said")
     m = _REPORTED.match(text.strip())
     if m is None or not m.group("owner")[:1].isupper():
         return text
