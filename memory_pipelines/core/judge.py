@@ -92,6 +92,7 @@ from memory_pipelines.core.judge_slots import Embed, slot_value_change, value_ch
 from memory_pipelines.core.judge_supersede import SUPERSEDE_FLOOR, cued_change, supersede_score
 from memory_pipelines.core.judge_types import JudgeDecision, JudgeItem
 from memory_pipelines.core.judge_units import same_measure
+from memory_pipelines.core.sentence_kinds import SAFETY
 
 
 def _list_change(pairs: Sequence[Pair]) -> JudgeDecision | None:
@@ -143,7 +144,26 @@ def decide(
     if not existing:
         return JudgeDecision("create", None, "nothing stored nearby")
     rules, rows, options = case_options(candidate, existing, cand_vec, existing_vecs, embed)
-    return choose(rules, rows, options)
+    chosen = choose(rules, rows, options)
+    if chosen is not rules and _safety_lost(chosen, rules, existing):
+        return rules
+    return chosen
+
+
+def _safety_lost(
+    chosen: JudgeDecision, rules: JudgeDecision, existing: Sequence[JudgeItem]
+) -> bool:
+    """Whether the learned chooser would replace a health or safety fact the rules kept
+    ("He carries an EpiPen in his school bag" replaced by "Leo is off nuts of any kind at home
+    now", a new-user probe): a guess from weights never loses one; a change the rules read
+    still replaces it."""
+    replaced = chosen.target if chosen.action == "supersede" else None
+    kept = rules.target if rules.action == "supersede" else None
+    return (
+        replaced is not None
+        and replaced != kept
+        and bool(SAFETY.search(existing[replaced].context))
+    )
 
 
 def case_options(
