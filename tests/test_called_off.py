@@ -11,6 +11,7 @@ import pytest
 from memory_pipelines.api import Memory
 from memory_pipelines.core.called_off import calls_off
 from memory_pipelines.core.extract import durable_parts
+from tests.promise_helpers import commitment
 
 CALLED_OFF = [
     ("Lars will bring the projector to the workshop on Tuesday", "The workshop got cancelled."),
@@ -51,17 +52,9 @@ def test_extraction_keeps_a_thing_called_off() -> None:
     assert durable_parts(said, "user", [], "Assistant") == [(said, "fact")]
 
 
-def _commitment(memory: Memory, text: str, person: str | None = None) -> int:
-    res = memory.save(
-        {"category": "commitment", "context": text, "confidence": 8, "person": person}
-    )
-    assert res.saved and res.id is not None
-    return res.id
-
-
 def test_dedup_cancels_the_commitment_a_save_calls_off(memory: Memory) -> None:
-    projector = _commitment(memory, "Lars will bring the projector to the workshop on Tuesday")
-    flowers = _commitment(memory, "Lars will order the flowers for Pia's birthday")
+    projector = commitment(memory, "Lars will bring the projector to the workshop on Tuesday")
+    flowers = commitment(memory, "Lars will order the flowers for Pia's birthday")
     asked = memory.save_with_dedup(
         {"category": "fact", "confidence": 7, "context": "Should we cancel the workshop?"}
     )
@@ -92,7 +85,7 @@ def test_only_the_promise_of_the_same_person_is_called_off(memory: Memory) -> No
     readers that B said something."""
     memory.add_person("ana")
     memory.add_person("ben")
-    anas = _commitment(memory, "Lars will bring the projector to the workshop", person="ana")
+    anas = commitment(memory, "Lars will bring the projector to the workshop", person="ana")
     bens = memory.save_with_dedup(
         {
             "category": "fact",

@@ -15,6 +15,7 @@ from memory_pipelines.core.fulfilment import names_its_act, reports_done
 from memory_pipelines.core.past_tense import past_forms
 from memory_pipelines.core.promises import promise
 from memory_pipelines.core.types import SaveResult
+from tests.promise_helpers import commitment
 
 KEPT = [
     ("Lena will pay Tom back the 40 euros by the end of the month.", "Lena paid Tom back."),
@@ -100,15 +101,9 @@ def test_a_promise_handed_over_is_no_new_commitment() -> None:
     assert promise("I promise you the notes by Friday.", "Tom", "Maya", WHEN) is not None
 
 
-def _commitment(memory: Memory, text: str) -> int:
-    res = memory.save({"category": "commitment", "context": text, "confidence": 8})
-    assert res.saved and res.id is not None
-    return res.id
-
-
 def test_dedup_fulfils_the_commitment_a_save_reports_kept(memory: Memory) -> None:
-    promised = _commitment(memory, "Maya will pay Tom back the 40 euros by the end of the month")
-    other = _commitment(memory, "Maya will book the venue for the party by Wednesday")
+    promised = commitment(memory, "Maya will pay Tom back the 40 euros by the end of the month")
+    other = commitment(memory, "Maya will book the venue for the party by Wednesday")
     denied = memory.save_with_dedup(
         {"category": "fact", "confidence": 7, "context": "Maya still hasn't paid Tom back"}
     )
@@ -143,7 +138,7 @@ def test_a_report_keeps_the_same_promise_saved_twice_and_is_merged_into_neither(
     """Found by a new-user probe: of two copies of one promise, the report closed one and was
     merged into the other, which stayed open (and the report was no record of its own)."""
     text = "Lena will return Omar's ladder by Sunday"
-    copies = [_commitment(memory, text), _commitment(memory, text)]
+    copies = [commitment(memory, text), commitment(memory, text)]
     res = memory.save_with_dedup(
         {"category": "fact", "confidence": 7, "context": "Lena returned Omar's ladder this morning"}
     )
@@ -159,14 +154,14 @@ def test_another_promise_to_the_same_person_is_merged_into_no_commitment(
     """Found by a new-user probe: "will send Tom the budget report" was merged into "will pay
     Tom back the 40 euros" (same owner, same person owed), so the new promise never reached
     the commitments list and the old one took its words."""
-    ladder = _commitment(memory, "Lena will return Omar's ladder by Sunday")
+    ladder = commitment(memory, "Lena will return Omar's ladder by Sunday")
 
     def promised(text: str) -> SaveResult:
         return memory.save_with_dedup({"category": "commitment", "confidence": 7, "context": text})
 
     drill = promised("Lena will lend Omar her drill by Sunday")
     assert drill.merged_into is None and drill.id not in (None, ladder)
-    money = _commitment(memory, "Priya will pay Sam back the 25 pounds by the end of the week")
+    money = commitment(memory, "Priya will pay Sam back the 25 pounds by the end of the week")
     forms = promised("Priya will send Sam the tax forms by Monday")
     assert forms.merged_into is None and forms.id not in (None, money)
     again = promised("Lena will give Omar his ladder back by Sunday")
@@ -201,7 +196,7 @@ def test_a_promise_owed_to_someone_else_neither_replaces_nor_joins_a_commitment(
 def test_another_promise_or_plan_never_replaces_a_commitment(memory: Memory) -> None:
     """Found by a new-user probe: "send Maria the abstract by 10 October" had replaced "send
     Helen chapter 2 by 1 October" (a deadline moved), so that promise was never seen again."""
-    helen = _commitment(memory, "Kenji promised Helen he would send her chapter 2 by 1 October")
+    helen = commitment(memory, "Kenji promised Helen he would send her chapter 2 by 1 October")
     maria = memory.save_with_dedup(
         {
             "category": "commitment",
@@ -268,7 +263,7 @@ def test_a_promise_closed_by_another_writer_meanwhile_fails_no_save(
     before dedup closed it: the save goes through, nothing is closed twice."""
     from memory_pipelines.api import dedup
 
-    promised = _commitment(memory, "Maya will pay Tom back the 40 euros by Friday")
+    promised = commitment(memory, "Maya will pay Tom back the 40 euros by Friday")
     real = dedup.reports_done
 
     def closed_meanwhile(commitment: str, statement: str) -> bool:
@@ -359,7 +354,7 @@ def test_a_report_of_the_act_is_never_merged_into_its_promise(memory: Memory) ->
     promise to pay it (the report gone, the promise open), while without "early" it closed it.
     A statement of the owner doing the promised act is a fact of its own, whether or not it is
     read as keeping the promise."""
-    van = _commitment(memory, "Jon will return the hired van and its trailer to Kestrel Hire")
+    van = commitment(memory, "Jon will return the hired van and its trailer to Kestrel Hire")
     res = memory.save_with_dedup(
         {
             "category": "fact",
@@ -376,7 +371,7 @@ def test_a_change_refused_as_a_promises_goes_to_the_item_it_changes(memory: Memo
     expensive" was judged a new value of "Tomas will send Millbrook the October order" (the
     name in common), refused as naming nothing of that promise, and saved beside the flour
     price it changed. The judge now decides again among the other neighbours."""
-    order = _commitment(memory, "Ana will send Brightwater the May order by Friday.")
+    order = commitment(memory, "Ana will send Brightwater the May order by Friday.")
     price = memory.save(
         {"category": "fact", "confidence": 6,
          "context": "Brightwater emailed: milk goes up to 1.20 pounds a litre from May."}
