@@ -117,3 +117,33 @@ def test_a_write_only_key_may_not_name_records(
         body[field] = [{**value[0], "target": 10**12}] if field == "edges" else [10**12]
         res = client.post(f"/v1/stores/{store}/records", json=body, headers=auth)
         assert res.status_code == 422 and res.json()["field"] == field, res.text
+
+
+def test_a_promise_called_off_or_kept_by_a_write_only_key_names_nothing(
+    db: Database, embedder: Embedder, client: httpx.Client
+) -> None:
+    """Closing one of her promises is what the save does, not what the key may read: the
+    answer holds no `cancelled` or `fulfilled` id (which would tell it her records)."""
+    store, memory, auth, _ = _write_only(db, embedder)
+    ids = [
+        memory.save(
+            {"category": "commitment", "context": text, "confidence": 8, "person": "alice"}
+        ).id
+        for text in (
+            "Alice will bring the projector to the workshop",
+            "Alice will pay the plumber 80 pounds",
+        )
+    ]
+    answers = [
+        _save(
+            client,
+            store,
+            auth,
+            {"category": "fact", "context": text, "confidence": 7, "person": "alice"},
+            True,
+        )
+        for text in ("The workshop got cancelled.", "Alice paid the plumber.")
+    ]
+    assert answers == [{"saved": True, **_empty(a)} for a in answers]
+    assert all(not a.get("cancelled") and not a.get("fulfilled") for a in answers)
+    assert [memory.get(i).status for i in ids] == ["cancelled", "fulfilled"]
