@@ -364,22 +364,3 @@ def test_a_report_of_the_act_is_never_merged_into_its_promise(memory: Memory) ->
     )
     assert res.merged_into is None and res.id not in (None, van)
     assert memory.get(van).status == "open"  # half done is not kept
-
-
-def test_a_change_refused_as_a_promises_goes_to_the_item_it_changes(memory: Memory) -> None:
-    """Found by a new-user probe: "Tomas switched flour supplier ..., Millbrook was too
-    expensive" was judged a new value of "Tomas will send Millbrook the October order" (the
-    name in common), refused as naming nothing of that promise, and saved beside the flour
-    price it changed. The judge now decides again among the other neighbours."""
-    order = commitment(memory, "Ana will send Brightwater the May order by Friday.")
-    price = memory.save(
-        {"category": "fact", "confidence": 6,
-         "context": "Brightwater emailed: milk goes up to 1.20 pounds a litre from May."}
-    ).id  # fmt: skip
-    res = memory.save_with_dedup(
-        {"category": "decision", "confidence": 6,
-         "context": "Ana switched milk supplier: she now buys from Dale Farm at 0.95 a litre, "
-                    "Brightwater was too dear."}
-    )  # fmt: skip
-    assert res.superseded == price, res.reason
-    assert memory.get(order).status == "open" and memory.get(order).state == "current"

@@ -66,36 +66,16 @@ def decide(
     if not shown:
         why = "nothing similar in the store" if not near else "only other sentences of its turn"
         return JudgeDecision("create", None, why)
-    candidate = _judge_item(item)
-    refused: list[str] = []
-    while True:
-        existing = [_judge_item(near[i][0]) for i in shown]
-        d = _judge(models, candidate, existing, embedding, np.stack([near[i][1] for i in shown]))
-        kept = promise_kept_whole(d, candidate, existing)
-        if kept is d:
-            break
-        # The promise stays as it was ("Tomas switched flour supplier ..." is no new value of
-        # "Tomas will send Millbrook the October order"); the judge decides again among the
-        # other neighbours, one of which may be what changed (the flour price).
-        refused.append(kept.reason)
-        shown = [i for k, i in enumerate(shown) if k != d.target]
-        if not shown:
-            return JudgeDecision(kept.action, None, kept.reason)
-    if refused:
-        d = JudgeDecision(d.action, d.target, f"{d.reason}; not the promise: {refused[0]}")
-    return JudgeDecision(d.action, None if d.target is None else shown[d.target], d.reason)
-
-
-def _judge(
-    models: Models, candidate: JudgeItem, existing: list[JudgeItem], embedding: np.ndarray,
-    vecs: np.ndarray,
-) -> JudgeDecision:  # fmt: skip
+    existing = [_judge_item(near[i][0]) for i in shown]
+    vecs = np.stack([near[i][1] for i in shown])
     try:
-        return models.judge(candidate, existing, embedding, vecs)
+        d = models.judge(_judge_item(item), existing, embedding, vecs)
     except Invalid:
         # The answer was dropped (and counted); the offline judge decides instead of guessing.
-        d = local_judge.decide(candidate, existing, embedding, vecs)
-        return JudgeDecision(d.action, d.target, f"fallback after invalid answer: {d.reason}")
+        d = local_judge.decide(_judge_item(item), existing, embedding, vecs)
+        d = JudgeDecision(d.action, d.target, f"fallback after invalid answer: {d.reason}")
+    d = promise_kept_whole(d, _judge_item(item), existing)
+    return JudgeDecision(d.action, None if d.target is None else shown[d.target], d.reason)
 
 
 def save_deduplicated(
