@@ -5,6 +5,8 @@ Written by hand for the mechanisms; found by a new-user probe (a parent's chat a
 children lost "Leo takes 5ml of cetirizine ..." and "Maya's teacher is ..., I don't think I
 told you")."""
 
+from memory_pipelines.api import Memory
+from memory_pipelines.api.extraction import run_extraction
 from memory_pipelines.core.extract import durable_parts
 from memory_pipelines.core.sentence_forms import without_telling
 
@@ -58,3 +60,21 @@ def test_a_clause_about_the_telling_is_left_out() -> None:
     assert _kept("Ravi's coach is Mrs. Lund, I don't think I ever told you.") == [
         "Ravi's coach is Mrs. Lund."
     ]
+
+
+def test_a_turn_with_a_telling_aside_is_read_without_it(memory: Memory) -> None:
+    """The whole path: the turn's save policy (rules and learned model) reads the turn
+    without its clause about the telling; the learned model had skipped "Ines's teacher is
+    Mr. Okoro, I don't think I told you" as talk about the chat, and the rules "..., did I
+    tell you?" as a question."""
+    memory.add_person("ola")
+    turns = [
+        {"speaker": "Ola", "text": "Ines's teacher is Mr. Okoro, I don't think I told you."},
+        {"speaker": "assistant", "role": "assistant", "text": "Thanks, noted."},
+        {"speaker": "Ola", "text": "Pip's vet is Dr. Hale in Leith, did I tell you?"},
+        {"speaker": "assistant", "role": "assistant", "text": "Thanks, noted."},
+    ]
+    memory.write_turns("ola-dm", turns, person="ola")
+    run_extraction(memory.db, memory.store_id, memory.models, memory.embedder, "t1")
+    said = sorted(i.context for i in memory.items())
+    assert said == ["Ines's teacher is Mr. Okoro.", "Pip's vet is Dr. Hale in Leith."], said

@@ -39,6 +39,7 @@ from memory_pipelines.core.sentence_forms import (
     without_label,
     without_opener,
     without_own_name,
+    without_telling,
     without_vocative,
 )
 from memory_pipelines.core.sentence_people import (
@@ -152,7 +153,12 @@ def _said_anew(
     what it was just told ("Noted: no chicken bones for Luna"), and (with embed) not a turn the
     learned model (core/policy_model.py) skips where the rules saved it."""
     recent = [f"{t.role}: {t.text}" for t in earlier]
-    verdict = policy.judge_turn(turn.text, turn.role, recent, similarity=similarity, embed=embed)
+    # read without a clause about the telling ("Maya's teacher is Mr. Osei, I don't think I
+    # told you"): the learned model took the turn for talk about the chat
+    said = sentence_kinds.sentences(turn.text)
+    told = [without_telling(s) for s in said]
+    text = " ".join(told) if told != said else turn.text
+    verdict = policy.judge_turn(text, turn.role, recent, similarity=similarity, embed=embed)
     if verdict.reason.startswith("learned: "):
         return verdict.save
     if verdict.reason == "already_in_history":

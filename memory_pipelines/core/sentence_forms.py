@@ -151,7 +151,9 @@ def without_telling(sentence: str) -> str:
     kept = body[first:last]
     if (first, last) == (0, len(body)) or len(kept.split()) < 3:
         return sentence
-    return kept[:1].upper() + kept[1:] + (end or ".")
+    # "..., did I tell you?": the question was the aside's; what is left is a statement
+    mark = end if end and last == len(body) else "."
+    return kept[:1].upper() + kept[1:] + mark
 
 
 # A label that files what follows ("Note to self: ...", "Reminder: ...", "PS: ...", "FYI ..."):
