@@ -53,6 +53,10 @@ def test_a_clause_about_the_telling_is_left_out() -> None:
         "Ravi's coach is Mrs. Lund."
     )
     assert without_telling("Ravi's coach is Mrs. Lund, you know.") == "Ravi's coach is Mrs. Lund."
+    # a question left is still one; "as I said" says the statement is told again
+    assert without_telling("Is Ravi allergic to nuts, do you know?") == "Is Ravi allergic to nuts?"
+    said = "Ravi's coach is Mrs. Lund, as I said."
+    assert without_telling(said) == said
     # a belief is a hedge, not an aside: it stays for the hedge rules to read
     assert without_telling("Ravi's coach is Mrs. Lund, I think.") == (
         "Ravi's coach is Mrs. Lund, I think."

@@ -109,10 +109,11 @@ def without_opener(sentence: str) -> str:
 
 # A clause about the telling, not the told: "..., I don't think I told you", "forgot to say,
 # ...", "just so you know", "..., got it". Its words are all of telling, knowing and the
-# talk's small words; a clause with anything else in it says something of its own.
+# talk's small words; a clause with anything else in it says something of its own ("as I
+# said" says the statement is told again, which the save policy reads).
 _TELLING_WORDS = frozenset(
     wordlist(
-        """i i'm i've i'd you we it this that so just as to the a by way before already ever yet
+        """i i'm i've i'd you we it this that so just to the a by way before already ever yet
     never not don't didn't do did think guess suppose probably maybe might have has had
     forgot forget remember mention mentioned mentioning tell told telling say said saying
     know knew let me wanted want meant mean note noted got okay ok right btw fyi anyway
@@ -123,6 +124,13 @@ _TELLS = frozenset(
     wordlist(
         """forgot forget remember mention mentioned tell told say said know knew got noted btw
     fyi"""
+    )
+)
+_ASKING = frozenset(
+    wordlist(
+        """is are am was were do does did can could will would should shall has have had may
+        might must what who whom whose where when why how which isn't aren't don't doesn't
+        didn't can't won't"""
     )
 )
 _ASIDE_SPLIT = re.compile(r"\s*(?:[,;:](?=\s)|\s[-–—]\s)\s*")
@@ -151,8 +159,10 @@ def without_telling(sentence: str) -> str:
     kept = body[first:last]
     if (first, last) == (0, len(body)) or len(kept.split()) < 3:
         return sentence
-    # "..., did I tell you?": the question was the aside's; what is left is a statement
-    mark = end if end and last == len(body) else "."
+    # "..., did I tell you?": the question was the aside's, unless what is left asks too
+    # ("Is he allergic to penicillin, do you know?")
+    asks = kept.split()[0].lower() in _ASKING
+    mark = end if end and (last == len(body) or asks) else "."
     return kept[:1].upper() + kept[1:] + mark
 
 
