@@ -104,3 +104,20 @@ def test_only_the_promise_of_the_same_person_is_called_off(memory: Memory) -> No
         }
     )
     assert own.cancelled == anas and memory.get(anas).status == "cancelled"
+
+
+def test_a_shared_promise_is_called_off_by_no_persons_statement(memory: Memory) -> None:
+    """A shared promise is closed by no person's own statement: its readers would learn that
+    the person said something. (A person's dedup reads only that person's items, and the
+    closing checks the person again: either guard keeps this.)"""
+    memory.add_person("ana")
+    shared = commitment(memory, "Lars will bring the projector to the workshop")
+    anas = memory.save_with_dedup(
+        {
+            "category": "fact",
+            "confidence": 7,
+            "person": "ana",
+            "context": "The workshop got cancelled.",
+        }
+    )
+    assert anas.cancelled is None and memory.get(shared).status == "open"

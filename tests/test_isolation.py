@@ -214,6 +214,24 @@ class Isolation(RuleBasedStateMachine):
             assert report.fulfilled is None
             assert self.memory.get(promised.id).status == "open"
 
+    @rule(owner=WHO, caller=WHO)
+    def promise_then_call_it_off(self, owner: str | None, caller: str | None) -> None:
+        # A promise called off is cancelled (core/called_off.py), only for its own person:
+        # the same words from another person cancel nothing of theirs.
+        n = next(self.counter)
+        promised = self.memory.save(
+            {"category": "commitment", "confidence": 8, "person": owner,
+             "context": f"Sam will bring the projector to workshop w{n}"}
+        )  # fmt: skip
+        said = self.memory.save_with_dedup(
+            {"category": "fact", "confidence": 7, "person": caller,
+             "context": f"Workshop w{n} got cancelled"}
+        )  # fmt: skip
+        assert promised.id is not None
+        if caller != owner:
+            assert said.cancelled is None
+            assert self.memory.get(promised.id).status == "open"
+
     @rule(person=WHO, other=WHO)
     def save_with_edge(self, person: str | None, other: str | None) -> None:
         targets = self.memory.items(person=other, state=None) if other else []
