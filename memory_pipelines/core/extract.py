@@ -156,7 +156,7 @@ def _said_anew(
     # read without a clause about the telling ("Maya's teacher is Mr. Osei, I don't think I
     # told you"): the learned model took the turn for talk about the chat
     said = sentence_kinds.sentences(turn.text)
-    told = [without_telling(s) for s in said] if turn.role.lower() != "assistant" else said
+    told = [without_telling(s, turn.role) for s in said]
     text = " ".join(told) if told != said else turn.text
     verdict = policy.judge_turn(text, turn.role, recent, similarity=similarity, embed=embed)
     if verdict.reason.startswith("learned: "):

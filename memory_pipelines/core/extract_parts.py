@@ -147,9 +147,7 @@ def durable_parts(
         sentence = without_chat_time(without_bookkeeping(_without_tag(raw)))
         sentence = without_picture_frame(without_opener(sentence))
         sentence = with_subject(without_mood_clause(sentence, about_somebody))
-        # the user's aside about the telling (the assistant's "Got it: ..." is an echo)
-        untold = without_telling(sentence) if role != "assistant" else sentence
-        sentence = without_hedged_tail(untold, role)
+        sentence = without_hedged_tail(without_telling(sentence, role), role)
         asked = _KEEP_THAT.match(sentence)  # "Remind me that my passport expires in May"
         # a statement with its subject follows, not a thing ("Remember that guy from the gym?")
         if asked and SUBJECT_FIRST.match(sentence, asked.end()):

@@ -143,10 +143,13 @@ def _telling(clause: str) -> bool:
     return bool(_TELLS & set(said)) and all(w in _TELLING_WORDS for w in said)
 
 
-def without_telling(sentence: str) -> str:
+def without_telling(sentence: str, role: str = "user") -> str:
     """The sentence without an opening or closing clause about the telling itself ("Maya's
     teacher is Mr. Osei, I don't think I told you" -> "Maya's teacher is Mr. Osei."), when
-    what is left has a few words of its own; the rest is left as written."""
+    what is left has a few words of its own; the rest is left as written. The assistant's
+    sentences are left whole: its "Got it: ..." is an echo, which the save policy reads."""
+    if role.lower() == "assistant":
+        return sentence
     text = sentence.strip()
     end = text[-1:] if text[-1:] in (".", "!", "?") else ""
     body = text.rstrip(".!?")
