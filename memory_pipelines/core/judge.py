@@ -71,7 +71,7 @@ from memory_pipelines.core.judge_merge import (
     merge_score,
     merge_threshold,
 )
-from memory_pipelines.core.judge_modality import hedged_restatement, plan_settled
+from memory_pipelines.core.judge_modality import goal_reached, hedged_restatement, plan_settled
 from memory_pipelines.core.judge_model import Option, choose, option_rows
 from memory_pipelines.core.judge_pairs import Pair, compare
 from memory_pipelines.core.judge_pending import pending_change
@@ -202,6 +202,11 @@ def rules_decide(
         or said_again(c, es, pairs)
         or cued_change(c, es, pairs, embed)
         or plan_settled(c, es, pairs)
+        or (
+            None
+            if candidate.category == "goal"
+            else goal_reached(c, es, pairs, [x.category == "goal" for x in existing])
+        )
         or rate_restated(c, es, pairs, embed)
         or same_measure(c, es, pairs)
         or same_value_other_form(pairs)

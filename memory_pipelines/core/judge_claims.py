@@ -96,6 +96,15 @@ _DEPARTED = re.compile(
 )
 
 
+# A word that joins one more to the members listed after it ("joined A and B", "on top of A
+# and B", "as well as A and B").
+_ADDS_TO = re.compile(
+    r"\b(?:joined|joins|on top of|as well as|along with|in addition to|alongside|added to)\b"
+    r"(?: \w+){0,2}? [\w'’-]+,? (?:and|&) ",
+    re.IGNORECASE,
+)
+
+
 LIST_SLOT_COS = 0.55  # cosine for "one slot" when the words around a list differ
 OPPOSE_SHARE = 0.75  # share of the longer clause two opposite clauses must have in common
 
@@ -113,6 +122,9 @@ class Claims:
     departed: frozenset[str]  # stems of names said to have left
 
     denies: bool = False  # the main clause denies or rejects something ("Avoids ...")
+    # the text adds to what it lists: "Chen joined Lea and Faisal", "a shellfish allergy on
+    # top of the latex and ibuprofen ones"
+    adds_to_list: bool = False
 
 
 @lru_cache(maxsize=16384)
@@ -145,7 +157,8 @@ def claims(text: str) -> Claims:
     departed = {stem(m.group(1)) for m in _DEPARTED.finditer(text)}
     main = next((p for p in CLAUSE_SPLIT.split(text) if p.strip()), "")
     denies = bool(_DENIAL.search(without_cause_not(main)))
-    return Claims(tuple(clauses), frozenset(members), frozenset(departed), denies)
+    adds = bool(members) and _ADDS_TO.search(text) is not None
+    return Claims(tuple(clauses), frozenset(members), frozenset(departed), denies, adds)
 
 
 def _is_verb(word: str) -> bool:
@@ -256,6 +269,8 @@ def list_change(
     if len(c.members) >= 2:
         shared = {m for m in c.members if m in e_stems}
         grew = bool(shared) and shared != c.members and e.members <= c_stems
+        # one more joined to the whole stored list, outside the list's own words
+        grew = grew or (c.adds_to_list and len(e.members) >= 2 and e.members <= c.members)
     if len(e.members) >= 2 and not grew:
         kept = {m for m in e.members if m in c_stems}
         shrank = (

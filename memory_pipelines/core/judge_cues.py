@@ -75,9 +75,16 @@ _CHANGE_CUES: tuple[tuple[str, str], ...] = (
     (
         "status",
         r"^married\b|\bgot (married|engaged|divorced)\b|\bnow married\b|\bpassed\b"
+        # "Ana married Luís in June" (the wedding, not "is married to")
+        r"|(?<!\bis )(?<!\bare )(?<!\bbeen )(?<!'s )(?<!\bget )(?<!\bgetting )(?<!\bbe )"
+        r"\bmarried (?!to\b|with\b|for\b)"
         r"|\bgraduated\b|\bretired\b"
         r"|\bfinished\b|\bcompleted\b|\bgave birth\b|\bpromoted\b|\bdemoted\b"
         r"|\bpaid off\b|\bwent live\b"
+        # the outcome of what was awaited: "the application came through", "the loan was
+        # approved", "got the contract signed" ("signed up for" starts something)
+        r"|\bcame through\b|\b(?:is|are|was|were|got|been|get|gets) (?:\w+ )?(?:granted"
+        r"|approved|accepted|rejected|refused|declined|signed(?! up\b))\b"
         # "The migration is done." (not "... until the block is done keeps ...")
         r"|\b(is|are|was|were|all) (done|over|complete|live)\b(?=\s*(?:[.,;:!]|$|now\b))",
     ),
@@ -92,7 +99,7 @@ _CHANGE_CUES: tuple[tuple[str, str], ...] = (
         r"|gone down|bumped)\b"
         # "Rent is up to £1,500", "Down to six hens": a level reached ("matches up to 6%" is a
         # cap, no change).
-        r"|\b(is|are|was|now|been) (up|down) to\b|^(up|down) to\b",
+        r"|\b(is|are|was|now|been|be) (up|down) to\b|^(up|down) to\b",
     ),
     (
         "date moved",

@@ -70,6 +70,34 @@ def plan_settled(
     )
 
 
+# Cues that a goal was reached or given up ("Passed my driving test", "Gave up on the marathon").
+_GOAL_ENDS = frozenset({"status", "stopped", "cancelled", "after all"})
+
+
+def goal_reached(
+    c: Analysis, es: Sequence[Analysis], pairs: Sequence[Pair], goals: Sequence[bool]
+) -> JudgeDecision | None:
+    """A stored goal (`goals`: which items are of category goal; the candidate is not one)
+    is settled by a firm report that it was reached or given up, on its topic: "Passed my
+    driving test" beside "Pass the driving test, first attempt booked for 9 May". The goal's
+    status moved on, as a plan's does; a report of progress ("Started lessons") settles
+    nothing."""
+    if c.planned or c.hedged or c.tentative or c.ongoing or not (c.cues & _GOAL_ENDS):
+        return None
+    best_cos = max(p.cos for p in pairs)
+    near = [
+        p
+        for p in pairs
+        if goals[p.index] and _eligible(p) and p.cos >= PLAN_FLOOR and p.cos >= best_cos - PLAN_NEAR
+    ]
+    if not near:
+        return None
+    best = max(near, key=lambda p: p.cos)
+    return JudgeDecision(
+        "supersede", best.index, f"a goal reached or given up (cos {best.cos:.2f})"
+    )
+
+
 def _sole_plan_settled(
     c: Analysis, es: Sequence[Analysis], pairs: Sequence[Pair]
 ) -> JudgeDecision | None:
@@ -147,6 +175,10 @@ def hedged_restatement(
     if best.cos < HEDGE_FLOOR and not (
         best.cos >= HEDGE_CLEAR_FLOOR and best.cos - runner_up >= HEDGE_MARGIN
     ):
+        return None
+    # "Blood pressure seems to be 128/82" beside "Last BP reading was 145/95": a guess at
+    # another value of the same kind restates nothing; the later steps read the change.
+    if best.value_conflicts:
         return None
     return JudgeDecision(
         "merge", best.index, f"a hedged restatement of a stated item (cos {best.cos:.2f})"

@@ -222,11 +222,18 @@ def _named_owners(before: list[str], lead: int, case_names: frozenset[str]) -> f
     )
 
 
+_AWAITING = re.compile(r"\b(?:waiting (?:for|on)|awaiting|pending|under review|in progress)\b")
+
+
 def _ongoing(body: list[str], split: int) -> bool:
     """A process under way: the item opens with a verb in -ing ("Applying for a visa"), or its
     verb is a present progressive ("Son Leo is doing A-levels"), a listed verb, not "going to"."""
     lows = [t.lower() for t in body]
     if split == 0 and lows and lows[0].endswith("ing"):
+        return True
+    # "Applied for settled status, waiting for a decision", "legal review pending": what was
+    # started awaits its outcome.
+    if _AWAITING.search(" ".join(lows)):
         return True
     for i in range(split, len(lows) - 1):
         if lows[i] in ("is", "are", "am") and lows[i + 1].endswith("ing"):

@@ -1,0 +1,149 @@
+"""What settles or grows a stored item without the old words: a goal reached or given up, the
+outcome of what was awaited, a wedding, one more joined to a list, and a guess at another
+value (judge_modality.goal_reached, judge_rules._ongoing, judge_cues, judge_claims).
+
+Every case is written for this file (none is taken from a case set).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from memory_pipelines.core.judge import decide
+from memory_pipelines.core.judge_cues import change_cues
+from memory_pipelines.core.judge_types import JudgeDecision, JudgeItem
+from memory_pipelines.models.embedder import Embedder
+from tests.judge_helpers import judge
+
+
+def judge_kinds(
+    embedder: Embedder, candidate: tuple[str, str], existing: list[tuple[str, str]]
+) -> JudgeDecision:
+    """Like judge(), each item with its own category: (text, category)."""
+    items = [JudgeItem(t, cat, valid_from="2024-03-01") for t, cat in existing]
+    vecs = embedder.embed([candidate[0], *(t for t, _ in existing)])
+    return decide(
+        JudgeItem(candidate[0], candidate[1]), items, vecs[0], vecs[1:], embed=embedder.embed
+    )
+
+
+@pytest.mark.parametrize(
+    ("candidate", "goal", "other"),
+    [
+        (
+            "Passed the bar exam at the second attempt!",
+            "Pass the bar exam, first sitting booked for July",
+            "Brother passed his exams last year",
+        ),
+        (
+            "Finished the Camino on the third try",
+            "Walk the whole Camino de Santiago, setting off on 2 May",
+            "Partner walked the Camino in 2019",
+        ),
+        (
+            "Gave up on the half marathon, my knee won't take it",
+            "Run a half marathon this year",
+            "Runs with the club on Sundays",
+        ),
+    ],
+)
+def test_a_goal_reached_or_given_up_settles_it(
+    embedder: Embedder, candidate: str, goal: str, other: str
+) -> None:
+    d = judge_kinds(embedder, (candidate, "fact"), [(goal, "goal"), (other, "fact")])
+    assert (d.action, d.target) == ("supersede", 0), d.reason
+
+
+def test_progress_towards_a_goal_settles_nothing(embedder: Embedder) -> None:
+    d = judge_kinds(
+        embedder,
+        ("Booked a first lesson with a cello teacher", "fact"),
+        [("Learn to play the cello", "goal"), ("Plays piano to grade 5", "fact")],
+    )
+    assert d.action != "supersede", d.reason
+    # ... nor does another goal beside it
+    d = judge_kinds(
+        embedder,
+        ("Finish a full marathon next year", "goal"),
+        [("Run a half marathon this year", "goal"), ("Runs with the club on Sundays", "fact")],
+    )
+    assert d.action != "supersede", d.reason
+
+
+@pytest.mark.parametrize(
+    ("candidate", "stored"),
+    [
+        (
+            "The mortgage with Halden Bank was approved yesterday",
+            "Applied for a mortgage with Halden Bank, waiting for an answer",
+        ),
+        (
+            "Visa for the Canada job came through this morning",
+            "Canada work visa application is pending at the consulate",
+        ),
+        ("The office lease got signed on Friday", "Negotiating the lease for the new office"),
+    ],
+)
+def test_the_outcome_of_what_was_awaited_settles_it(
+    embedder: Embedder, candidate: str, stored: str
+) -> None:
+    d = judge(embedder, candidate, [stored, "Works from home on Mondays"])
+    assert (d.action, d.target) == ("supersede", 0), d.reason
+
+
+def test_a_wedding_settles_an_engagement(embedder: Embedder) -> None:
+    d = judge(
+        embedder,
+        "Cousin Bea married Tomasz in a small ceremony in Krakow",
+        ["Bea is engaged to Tomasz", "Bea works as a vet"],
+    )
+    assert (d.action, d.target) == ("supersede", 0), d.reason
+
+
+@pytest.mark.parametrize(
+    ("text", "status"),
+    [
+        ("Cousin Bea married Tomasz in May", True),
+        ("Bea is getting married in May", False),
+        ("Bea is married to Tomasz", False),
+        ("The grant was approved", True),
+        ("Signed up for the climbing wall", False),
+    ],
+)
+def test_what_reports_a_status_moved(text: str, status: bool) -> None:
+    assert ("status" in change_cues(text)) is status
+
+
+@pytest.mark.parametrize(
+    ("candidate", "stored"),
+    [
+        ("Ravi joined Mia and Jo on the weekend support rota", "Weekend support rota: Mia and Jo"),
+        (
+            "Has a wasp sting allergy in addition to the penicillin and latex ones",
+            "Allergic to penicillin and latex",
+        ),
+    ],
+)
+def test_one_more_joined_to_a_list_grows_it(
+    embedder: Embedder, candidate: str, stored: str
+) -> None:
+    d = judge(embedder, candidate, [stored, "Keeps an inhaler at work"])
+    assert (d.action, d.target) == ("supersede", 0), d.reason
+
+
+def test_a_guess_at_another_value_restates_nothing(embedder: Embedder) -> None:
+    stored = ["Weighs 75 kg", "Is 1.80 m tall"]
+    d = judge(embedder, "Seems to weigh around 82 kg", stored)
+    assert (d.action, d.target) == ("supersede", 0), d.reason
+    # the same value guessed is a restatement
+    d = judge(embedder, "Seems to weigh around 75 kg", stored)
+    assert (d.action, d.target) == ("merge", 0), d.reason
+
+
+def test_a_level_reached_is_a_change_however_it_is_hedged(embedder: Embedder) -> None:
+    d = judge(
+        embedder,
+        "Cholesterol appears to be down to 4.9",
+        ["Cholesterol was 6.2 at the last check", "Takes a statin at night"],
+    )
+    assert (d.action, d.target) == ("supersede", 0), d.reason
