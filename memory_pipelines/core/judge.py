@@ -27,8 +27,9 @@ The flow of `decide()`, first answer wins; every answer carries its reason:
    a near cosine are no such evidence for a weak cue; a strong cue may take the clearly nearest
    item (its old value named by a wider word). One more of a kind ("another quilt") and an
    exception ("makes an exception for ...") replace nothing.
-4. A firm statement settles a stored plan on its topic, and a reported change settles a process
-   under way (supersede, `judge_modality`).
+4. A firm statement settles a stored plan on its topic, a reported change settles a process
+   under way (one awaiting its outcome too), and a report that a stored goal was reached or
+   given up settles the goal (supersede, `judge_modality`).
 5. The same value in another form (a rate per another period, `judge_rates`; a measure in
    another unit, `judge_units`), or the same denial in other words (merge, `judge_restate`).
 6. One single-valued slot with another value, one typed value changed with the rest of its

@@ -12,9 +12,13 @@ Two statements about one thing can differ only in how firmly they hold it:
 - **A process under way.** "Applying for lasting power of attorney for Dad" (a sentence that
   opens with a verb in -ing) is settled by "The power of attorney for Dad is registered now":
   the same topic, a change reported, and no longer under way.
+- **A goal reached.** A stored goal ("Pass the bar exam, first sitting booked for July") is
+  settled by a firm report that it was reached or given up ("Passed the bar exam at the
+  second attempt!"), not by progress towards it.
 - **A hedged restatement.** "Probably works in healthcare", "Seems to favour window seats": an
   inference that is vaguer than a stated item it sits beside. It names no new value, so it
-  confirms the nearest stated item (merge) rather than replacing or adding to it.
+  confirms the nearest stated item (merge) rather than replacing or adding to it, unless it
+  guesses another value of the kind that item holds.
 
 Both read general English (modal verbs and hedges, `judge_cues.PLAN` and `HEDGE`), never
 topic words.
