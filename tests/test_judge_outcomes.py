@@ -147,3 +147,23 @@ def test_a_level_reached_is_a_change_however_it_is_hedged(embedder: Embedder) ->
         ["Cholesterol was 6.2 at the last check", "Takes a statin at night"],
     )
     assert (d.action, d.target) == ("supersede", 0), d.reason
+
+
+@pytest.mark.parametrize(
+    ("candidate", "stored"),
+    [
+        (
+            "Broadband is £38 a month since the price hike",
+            "Broadband with Fibrenet costs £30 monthly",
+        ),
+        (
+            "Takes home £2,900 a month after the pay rise",
+            "Take-home pay is £2,600 per month",
+        ),
+    ],
+)
+def test_a_rise_named_as_a_noun_moves_the_number(
+    embedder: Embedder, candidate: str, stored: str
+) -> None:
+    d = judge(embedder, candidate, [stored, "Partner's phone plan is £12 a month"])
+    assert (d.action, d.target) == ("supersede", 0), d.reason

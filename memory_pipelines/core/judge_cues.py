@@ -99,7 +99,9 @@ _CHANGE_CUES: tuple[tuple[str, str], ...] = (
         r"|gone down|bumped)\b"
         # "Rent is up to £1,500", "Down to six hens": a level reached ("matches up to 6%" is a
         # cap, no change).
-        r"|\b(is|are|was|now|been|be) (up|down) to\b|^(up|down) to\b",
+        r"|\b(is|are|was|now|been|be) (up|down) to\b|^(up|down) to\b"
+        # "since the price rise", "after my pay rise": a number moved, named as a noun
+        r"|\b(?:price|pay|rent|fee|fare|tax|rate|salary) (?:rise|hike|increase|cut|drop)s?\b",
     ),
     (
         "date moved",

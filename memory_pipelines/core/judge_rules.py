@@ -222,7 +222,7 @@ def _named_owners(before: list[str], lead: int, case_names: frozenset[str]) -> f
     )
 
 
-_AWAITING = re.compile(r"\b(?:waiting (?:for|on)|awaiting|pending|under review|in progress)\b")
+_AWAITING = re.compile(r"\b(?:waiting (?:for|on)|awaiting|pending|under review)\b")
 
 
 def _ongoing(body: list[str], split: int) -> bool:
