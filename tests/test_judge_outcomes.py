@@ -106,12 +106,33 @@ def test_a_wedding_settles_an_engagement(embedder: Embedder) -> None:
         ("Cousin Bea married Tomasz in May", True),
         ("Bea is getting married in May", False),
         ("Bea is married to Tomasz", False),
-        ("The grant was approved", True),
         ("Signed up for the climbing wall", False),
     ],
 )
 def test_what_reports_a_status_moved(text: str, status: bool) -> None:
     assert ("status" in change_cues(text)) is status
+
+
+@pytest.mark.parametrize(
+    ("text", "outcome"),
+    [
+        ("The grant was approved", True),
+        ("Her transfer request got turned down, then got approved", True),
+        ("Feels accepted and supported by the group", False),
+        ("Signed up for the climbing wall", False),
+    ],
+)
+def test_what_reports_an_outcome(text: str, outcome: bool) -> None:
+    assert ("outcome" in change_cues(text)) is outcome
+
+
+def test_an_outcome_replaces_no_event_that_awaited_nothing(embedder: Embedder) -> None:
+    d = judge(
+        embedder,
+        "Tariq got accepted onto the graduate scheme at Brightwell",
+        ["Tariq had an interview at Brightwell on Tuesday", "Tariq studies economics"],
+    )
+    assert d.action != "supersede", d.reason
 
 
 @pytest.mark.parametrize(

@@ -81,12 +81,18 @@ _CHANGE_CUES: tuple[tuple[str, str], ...] = (
         r"|\bgraduated\b|\bretired\b"
         r"|\bfinished\b|\bcompleted\b|\bgave birth\b|\bpromoted\b|\bdemoted\b"
         r"|\bpaid off\b|\bwent live\b"
-        # the outcome of what was awaited: "the application came through", "the loan was
-        # approved", "got the contract signed" ("signed up for" starts something)
-        r"|\bcame through\b|\b(?:is|are|was|were|got|been|get|gets) (?:\w+ )?(?:granted"
-        r"|approved|accepted|rejected|refused|declined|signed(?! up\b))\b"
         # "The migration is done." (not "... until the block is done keeps ...")
         r"|\b(is|are|was|were|all) (done|over|complete|live)\b(?=\s*(?:[.,;:!]|$|now\b))",
+    ),
+    # The outcome of what was awaited: "the application came through", "the loan was
+    # approved", "got the contract signed" ("signed up for" starts something). Weak: it
+    # settles what awaits an outcome (judge_modality.plan_settled), and only names a change of
+    # another item with its old value or slot ("Caroline is accepted, loved and supported"
+    # replaced a LoCoMo item when it was a status cue).
+    (
+        "outcome",
+        r"\bcame through\b|\b(?:was|were|got|been|get|gets) (?:\w+ )?(?:granted|approved"
+        r"|accepted|rejected|refused|declined|signed(?! up\b))\b",
     ),
     ("started", r"\b(started|began|begun|starting)\b"),
     # "Daughter Nora was born on 21 May": a birth date, which never changes afterwards; only an
@@ -147,7 +153,9 @@ _CHANGE_CUES: tuple[tuple[str, str], ...] = (
 CUE_RES = tuple((name, re.compile(rx, re.IGNORECASE)) for name, rx in _CHANGE_CUES)
 # Cues that also accompany unchanged values ("now", "a new job", "moved to" the same city).
 # ... and a deal made again ("renewed") keeps its value unless a value of its kind moved.
-WEAK_CUES = frozenset({"moved", "now", "new", "back", "started", "since", "born", "renewed"})
+WEAK_CUES = frozenset(
+    {"moved", "now", "new", "back", "started", "since", "born", "renewed", "outcome"}
+)
 # Cues that name the value changed to ("switched to SQLite", "went with SQLite", "started at
 # Brookfield Primary"): a stored item that already holds it was told of the change before.
 TO_CUES = frozenset({"switched", "settled", "started"})
