@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from memory_pipelines.core.judge import decide
+from memory_pipelines.core.judge_claims import claims
 from memory_pipelines.core.judge_cues import change_cues
 from memory_pipelines.core.judge_types import JudgeDecision, JudgeItem
 from memory_pipelines.models.embedder import Embedder
@@ -188,3 +189,8 @@ def test_a_rise_named_as_a_noun_moves_the_number(
 ) -> None:
     d = judge(embedder, candidate, [stored, "Partner's phone plan is £12 a month"])
     assert (d.action, d.target) == ("supersede", 0), d.reason
+
+
+def test_the_rest_is_no_member_of_a_list() -> None:
+    assert claims("Priya and others painted the hall and cleaned the garden").members == set()
+    assert claims("Owen, Ruth and everyone else came").members == {"owen", "ruth"}

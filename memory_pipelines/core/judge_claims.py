@@ -177,7 +177,13 @@ _OBJECTS = frozenset(("it", "them", "him", "her", "us", "me", "this", "that", "t
 
 def _last_word(piece: str) -> str:
     toks = [t for t in words(piece) if t.lower() not in STOPWORDS]
-    return toks[-1] if toks else ""
+    last = toks[-1] if toks else ""
+    return "" if last.lower() in _NO_MEMBER else last
+
+
+# "Melanie and others roasted marshmallows", "everyone and everything": words that stand for
+# the rest, never a member a list holds (extraction writes "we" as "<name> and others").
+_NO_MEMBER = frozenset(("others", "everyone", "everybody", "everything", "anyone", "anything"))
 
 
 # "Accountant is Mei", "The caterer is now Green Fork": a slot named before a copula.
