@@ -31,7 +31,7 @@ _RECENT = _rx(
 )
 _PAST = _rx(rf"\b(?:was|were|{PAST_VERB}|{_PAST_MORE})\b")
 # Changes that last: what follows them still holds after today.
-_LASTING_CHANGE = _rx(
+LASTING_CHANGE = _rx(
     r"\bmoving (?:in|into|out|house|home)\b|"
     r"\bnew (?:flat|house|home|job|place|office|school|role|car|baby|puppy|kitten)\b|"
     r"\b(?:mov|adopt|marri|engag|divorc|separat|join|retir|hir|fir|promot|graduat|diagnos|"
@@ -67,7 +67,7 @@ def is_episode(sent: str) -> bool:
         not _tells_more(low)
         and _RECENT.search(low)
         and _PAST.search(low)
-        and not _LASTING_CHANGE.search(low)
+        and not LASTING_CHANGE.search(low)
         and not SAFETY.search(low)
         and not _FINDING.search(low)
     )

@@ -65,6 +65,7 @@ from memory_pipelines.core.judge_cues import (
     chooses,
 )
 from memory_pipelines.core.judge_deadlines import deadline_moved
+from memory_pipelines.core.judge_history import corrects, past_happening
 from memory_pipelines.core.judge_lists import name_list_grew
 from memory_pipelines.core.judge_merge import (
     attribute_held_elsewhere,
@@ -147,8 +148,25 @@ def decide(
     rules, rows, options = case_options(candidate, existing, cand_vec, existing_vecs, embed)
     chosen = choose(rules, rows, options)
     if chosen is not rules and _safety_lost(chosen, rules, existing):
-        return rules
+        chosen = rules
+    if _history_rewritten(chosen, candidate, existing):
+        if chosen is not rules and not _history_rewritten(rules, candidate, existing):
+            return rules
+        return JudgeDecision("create", None, f"a past happening stays true ({chosen.reason})")
     return chosen
+
+
+def _history_rewritten(
+    d: JudgeDecision, candidate: JudgeItem, existing: Sequence[JudgeItem]
+) -> bool:
+    """Whether `d` replaces a happening of the past by anything but its correction
+    (judge_history)."""
+    return (
+        d.action == "supersede"
+        and d.target is not None
+        and past_happening(existing[d.target].context)
+        and not corrects(candidate.context)
+    )
 
 
 def _safety_lost(
