@@ -26,9 +26,16 @@ topic words.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
-from memory_pipelines.core.judge_lexicon import IRREGULAR, SENTENCE_VERBS, content_stems
+from memory_pipelines.core.judge_lexicon import (
+    DETERMINERS,
+    IRREGULAR,
+    PREPOSITIONS,
+    SENTENCE_VERBS,
+    content_stems,
+)
 from memory_pipelines.core.judge_pairs import Pair
 from memory_pipelines.core.judge_rules import Analysis
 from memory_pipelines.core.judge_types import JudgeDecision
@@ -43,6 +50,34 @@ HEDGE_CLEAR_FLOOR = 0.35  # ... when it is this far ahead of the next stated ite
 HEDGE_MARGIN = 0.15
 
 
+_GOES_ON = re.compile(
+    r"\bstill\b|\bgoing to\b|\bgonna\b|\bcan(?:no|')?t wait\b|\blooking forward\b", re.I
+)
+
+
+def _under_way(c: Analysis) -> bool:
+    """The text says something is going on: in the present progressive ("Dad says he is
+    retiring from the bakery"), or of a verb in -ing with its object that the sentence goes on
+    to tell of ("Hunting for a flat has been exhausting", "Finding a sitter is hard"). A note
+    that opens in -ing with no verb after it is a choice ("Overpaying the mortgage with the
+    bonus instead of investing it"), and "Morning runs ..." opens with a noun."""
+    toks = c.tokens
+    if not toks:
+        return False
+    gerund = toks[0].endswith("ing")
+    if c.ongoing and not gerund:
+        return True
+    return (
+        gerund
+        and len(toks) > 2
+        and toks[1] in PREPOSITIONS | DETERMINERS
+        and any(t in _FINITE for t in toks[2:])
+    )
+
+
+_FINITE = frozenset(("is", "are", "was", "were", "has", "have", "had", "feels", "takes"))
+
+
 def _eligible(p: Pair) -> bool:
     return not (p.subject_conflict or p.contrast)
 
@@ -50,8 +85,14 @@ def _eligible(p: Pair) -> bool:
 def plan_settled(
     c: Analysis, es: Sequence[Analysis], pairs: Sequence[Pair]
 ) -> JudgeDecision | None:
-    """A firm candidate beside a stored plan on its topic: the plan is superseded."""
-    if c.planned or c.hedged or c.tentative:
+    """A firm candidate beside a stored plan on its topic: the plan is superseded. A
+    candidate under way that reports no change ("Searching for investors has been tough"),
+    one that says the plan goes on ("still on the lookout") or looks ahead itself ("is going
+    to", "can't wait") settles nothing."""
+    if c.planned or c.hedged or c.tentative or _GOES_ON.search(c.text):
+        return None
+    # ... unless it reports a change
+    if _under_way(c) and not c.cues:
         return None
     best_cos = max(p.cos for p in pairs)
     # A process under way ("Applying for a visa") is settled only by a statement that says its
