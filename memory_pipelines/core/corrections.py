@@ -33,6 +33,9 @@ _MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct",
 _DAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
 
 
+_DAY_OF_MONTH = re.compile(r"\d{1,2}(?:st|nd|rd|th)", re.IGNORECASE)
+
+
 @dataclass(frozen=True)
 class Correction:
     new: str
@@ -64,10 +67,18 @@ def correction(sentence: str) -> Correction | None:
         for skip in (0, 1, 2):
             if len(before) < n + skip or (skip and not before[-skip - 1].endswith(",")):
                 continue
-            new = " ".join(before[len(before) - skip - n : len(before) - skip]).strip(" ,;:-—–")
+            # A day of the month is said with its month on one side only: "by 3 October,
+            # not the 30th" (the new value one word longer).
+            width = n + 1 if _DAY_OF_MONTH.fullmatch(old) and len(before) > n + skip else n
+            new = " ".join(before[len(before) - skip - width : len(before) - skip])
+            new = new.strip(" ,;:-—–")
+            if width > n and not any(w.lower()[:3] in _MONTHS for w in new.split()):
+                width, new = n, " ".join(before[len(before) - skip - n : len(before) - skip])
+                new = new.strip(" ,;:-—–")
             if not new or _kind(new) != _kind(old) or _kind(new) == "word":
                 continue
-            rest = _OPENER.sub("", " ".join(before[: len(before) - skip - n])).strip(" ,;:-—–")
+            rest = " ".join(before[: len(before) - skip - width])
+            rest = _OPENER.sub("", rest).strip(" ,;:-—–")
             return Correction(new=new, old=old, bare=not rest, span=(m.start(), m.end()))
     return None
 
