@@ -183,6 +183,18 @@ def test_a_group_that_grew_supersedes(
     assert (d.action, d.target) == ("supersede", 0), d.reason
 
 
+def test_a_group_of_people_counts_its_members_whatever_they_are_called(
+    embedder: Embedder,
+) -> None:
+    assert typed_values("Runs a squad of 12 volunteers")["size:squad"] == {"12"}
+    d = judge(
+        embedder,
+        "The squad is fifteen people now after the summer sign-ups",
+        ["Runs a squad of 12 volunteers", "The charity's office is in Hull"],
+    )
+    assert (d.action, d.target) == ("supersede", 0), d.reason
+
+
 def test_the_same_group_size_merges(embedder: Embedder) -> None:
     d = judge(embedder, "Leads a team of six people", ["Leads a team of six", "Sits on floor 3"])
     assert (d.action, d.target) == ("merge", 0), d.reason

@@ -216,12 +216,20 @@ _GROUP_IS = re.compile(
 )
 
 
+# Groups of people: their members are counted as the group's size whatever they are called
+# ("a team of 7 engineers" is a team of seven).
+_PEOPLE_GROUPS = frozenset(
+    ("team", "squad", "crew", "class", "group", "band", "choir")
+    + ("department", "committee", "board", "staff", "cohort")
+)
+
+
 def group_sizes(text: str) -> list[tuple[str, str]]:
     """(the group's stem, its size): "Leads a team of six" -> ("team", "6")."""
     out = []
     for m in _GROUP_OF.finditer(text):
         unit = (m.group(3) or "").lower()
-        if unit and unit not in _NOT_UNITS:
+        if unit and unit not in _NOT_UNITS and m.group(1).lower() not in _PEOPLE_GROUPS:
             continue  # "a pack of 10 nappies": ten nappies, counted as such
         out.append((m.start(1), m.group(1), m.group(2)))
     for m in _GROUP_IS.finditer(text):
