@@ -194,3 +194,11 @@ def test_a_rise_named_as_a_noun_moves_the_number(
 def test_the_rest_is_no_member_of_a_list() -> None:
     assert claims("Priya and others painted the hall and cleaned the garden").members == set()
     assert claims("Owen, Ruth and everyone else came").members == {"owen", "ruth"}
+
+
+def test_not_just_adds_rather_than_denies(embedder: Embedder) -> None:
+    said = "Climbing is a whole way of life for Dario, not just a weekend sport"
+    assert not any(clause.negative for clause in claims(said).clauses)
+    assert not claims("Not only cheaper but faster too").denies
+    d = judge(embedder, said, ["Dario loves climbing as a weekend sport", "Dario works in IT"])
+    assert d.action != "supersede", d.reason

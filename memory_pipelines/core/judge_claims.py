@@ -57,9 +57,14 @@ _DENIAL = re.compile(
 _CAUSE_NOT = re.compile(r"\b(by|from|for|of|about|after)\s+not\s+(\w+ing)\b", re.IGNORECASE)
 
 
+# "a huge part of her life, not just a hobby", "not only cheaper": more is said, nothing denied.
+_NOT_ONLY = re.compile(r"\bnot\s+(?:just|only|merely|simply)\b", re.IGNORECASE)
+
+
 def without_cause_not(text: str) -> str:
-    """The text with "not" taken out of a cause or reason named by a gerund."""
-    return _CAUSE_NOT.sub(r"\1 \2", text)
+    """The text with "not" taken out of a cause or reason named by a gerund, and out of "not
+    just" and "not only" (which add rather than deny)."""
+    return _NOT_ONLY.sub(" ", _CAUSE_NOT.sub(r"\1 \2", text))
 
 
 CLAUSE_SPLIT = re.compile(r"[,;:()]|\s[-–—]\s|\bbut\b|\bwhereas\b|\bthough\b", re.IGNORECASE)
