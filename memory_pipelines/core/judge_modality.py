@@ -27,7 +27,7 @@ topic words.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from memory_pipelines.core.judge_lexicon import (
     DETERMINERS,
@@ -78,6 +78,18 @@ def _under_way(c: Analysis) -> bool:
 _FINITE = frozenset(("is", "are", "was", "were", "has", "have", "had", "feels", "takes"))
 
 
+def _nearest_open(pairs: Sequence[Pair], is_open: Callable[[Pair], bool]) -> Pair | None:
+    """The nearest item still open (a plan, a process under way, a goal) about the candidate's
+    subject, on its topic (PLAN_FLOOR) and about as near as the nearest item of all."""
+    best_cos = max(p.cos for p in pairs)
+    near = [
+        p
+        for p in pairs
+        if is_open(p) and _eligible(p) and p.cos >= PLAN_FLOOR and p.cos >= best_cos - PLAN_NEAR
+    ]
+    return max(near, key=lambda p: p.cos) if near else None
+
+
 def _eligible(p: Pair) -> bool:
     return not (p.subject_conflict or p.contrast)
 
@@ -94,22 +106,13 @@ def plan_settled(
     # ... unless it reports a change
     if _under_way(c) and not c.cues:
         return None
-    best_cos = max(p.cos for p in pairs)
     # A process under way ("Applying for a visa") is settled only by a statement that says its
     # state moved ("The visa is granted now"): the candidate reports a change and is under way
     # itself no longer.
     moved_on = bool(c.cues) and not c.ongoing
-    plans = [
-        p
-        for p in pairs
-        if (es[p.index].planned or (es[p.index].ongoing and moved_on))
-        and _eligible(p)
-        and p.cos >= PLAN_FLOOR
-        and p.cos >= best_cos - PLAN_NEAR
-    ]
-    if not plans:
+    best = _nearest_open(pairs, lambda p: es[p.index].planned or (es[p.index].ongoing and moved_on))
+    if best is None:
         return _sole_plan_settled(c, es, pairs)
-    best = max(plans, key=lambda p: p.cos)
     return JudgeDecision(
         "supersede", best.index, f"a plan settled by a firm statement (cos {best.cos:.2f})"
     )
@@ -129,15 +132,9 @@ def goal_reached(
     nothing."""
     if c.planned or c.hedged or c.tentative or c.ongoing or not (c.cues & _GOAL_ENDS):
         return None
-    best_cos = max(p.cos for p in pairs)
-    near = [
-        p
-        for p in pairs
-        if goals[p.index] and _eligible(p) and p.cos >= PLAN_FLOOR and p.cos >= best_cos - PLAN_NEAR
-    ]
-    if not near:
+    best = _nearest_open(pairs, lambda p: goals[p.index])
+    if best is None:
         return None
-    best = max(near, key=lambda p: p.cos)
     return JudgeDecision(
         "supersede", best.index, f"a goal reached or given up (cos {best.cos:.2f})"
     )
