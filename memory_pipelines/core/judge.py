@@ -145,10 +145,14 @@ def decide(
     their decision, and has the last word."""
     if not existing:
         return JudgeDecision("create", None, "nothing stored nearby")
-    rules, rows, options = case_options(candidate, existing, cand_vec, existing_vecs, embed)
+    rules, rows, options, pairs = _case(candidate, existing, cand_vec, existing_vecs, embed)
     chosen = choose(rules, rows, options)
-    if chosen is not rules and _safety_lost(chosen, rules, existing):
+    if chosen is not rules and (
+        _safety_lost(chosen, rules, existing) or _members_dropped(chosen, pairs)
+    ):
         chosen = rules
+    if _members_dropped(chosen, pairs):
+        return JudgeDecision("create", None, f"a list holding a stored value ({chosen.reason})")
     if _history_rewritten(chosen, candidate, existing):
         if chosen is not rules and not _history_rewritten(rules, candidate, existing):
             return rules
@@ -185,6 +189,19 @@ def _safety_lost(
     )
 
 
+def _members_dropped(chosen: JudgeDecision, pairs: Sequence[Pair]) -> bool:
+    """Whether `chosen` merges the candidate into a stored item whose value the candidate's
+    list holds, with more (read by nearness alone, `judge_claims.list_change`): the merge
+    keeps the stored wording, so the new members would be lost ("Omar's favourite cuisines
+    are Lebanese and Georgian" merged into "Omar has loved Lebanese food since he was a
+    boy"). Then the rules' decision stands, or both items do."""
+    return (
+        chosen.action == "merge"
+        and chosen.target is not None
+        and pairs[chosen.target].list_by_nearness
+    )
+
+
 def case_options(
     candidate: JudgeItem,
     existing: Sequence[JudgeItem],
@@ -194,11 +211,21 @@ def case_options(
 ) -> tuple[JudgeDecision, np.ndarray, list[Option]]:
     """The rules' decision and every option's row of readings (judge_model.option_rows);
     the learned chooser is fitted on these."""
+    return _case(candidate, existing, cand_vec, existing_vecs, embed)[:3]
+
+
+def _case(
+    candidate: JudgeItem,
+    existing: Sequence[JudgeItem],
+    cand_vec: np.ndarray,
+    existing_vecs: np.ndarray,
+    embed: Embed | None,
+) -> tuple[JudgeDecision, np.ndarray, list[Option], list[Pair]]:
     c, es, pairs = analyse_case(candidate, existing, cand_vec, existing_vecs)
     rules = rules_decide(candidate, existing, c, es, pairs, embed)
     supersede = [supersede_score(p, c, es[p.index]) for p in pairs]
     rows, options = option_rows(c, es, pairs, supersede, rules)
-    return rules, rows, options
+    return rules, rows, options, pairs
 
 
 def rules_decide(

@@ -111,6 +111,7 @@ _ADDS_TO = re.compile(
 
 
 LIST_SLOT_COS = 0.55  # cosine for "one slot" when the words around a list differ
+BARE_VALUE_WORDS = 2  # a stored item saying no more words than this beside a value is the value
 OPPOSE_SHARE = 0.75  # share of the longer clause two opposite clauses must have in common
 
 
@@ -186,9 +187,13 @@ def _last_word(piece: str) -> str:
     return "" if last.lower() in _NO_MEMBER else last
 
 
-# "Melanie and others roasted marshmallows", "everyone and everything": words that stand for
-# the rest, never a member a list holds (extraction writes "we" as "<name> and others").
-_NO_MEMBER = frozenset(("others", "everyone", "everybody", "everything", "anyone", "anything"))
+# "Melanie and others roasted marshmallows", "everyone and everything", "so special and
+# something he cherishes": words that stand for the rest or for what is not named, never a
+# member a list holds (extraction writes "we" as "<name> and others").
+_NO_MEMBER = frozenset((
+    "others", "everyone", "everybody", "everything", "anyone", "anything", "someone",
+    "somebody", "something",
+))  # fmt: skip
 
 
 # "Accountant is Mei", "The caterer is now Green Fork": a slot named before a copula.
@@ -259,6 +264,9 @@ def stance(a: Claims, b: Claims, ignore: frozenset[str] = frozenset()) -> Stance
 class ListChange:
     grew: bool  # the candidate lists every stored member and more
     shrank: bool  # the candidate lists some of the stored members, no others
+    # A single stored value grown into a list said in other words: one slot, if at all, by
+    # the sentences' nearness alone, not by what the two say around the members.
+    by_nearness: bool = False
 
 
 def list_change(
@@ -268,6 +276,7 @@ def list_change(
     e_stems: frozenset[str],
     restrictive: bool,
     one_slot: bool = False,
+    who: frozenset[str] = frozenset(),
 ) -> ListChange:
     """Did a list of one slot gain or lose members? Both texts must be about the same frame:
     most of what they say outside the members agrees ("Takes guitar lessons" is not the slot
@@ -275,7 +284,11 @@ def list_change(
     lists them itself or says so (`restrictive`: "only", a change cue); otherwise it restates
     part of the list. A single stored value may name its slot in other words ("Loves Japanese
     food" / "Favourite cuisines are Japanese and Ethiopian"): then the sentences' cosine must
-    say they are one slot (`one_slot`: LIST_SLOT_COS for short sentences, more for long ones)."""
+    say they are one slot (`one_slot`: LIST_SLOT_COS for short sentences, more for long ones),
+    and the stored item must say little but its value; a stored item that says more gives a
+    change `by_nearness` only. Who the two are about (`who`) is no part of the frame:
+    "Jon's passion for the project and belief in it" and "Jon is having trouble with his
+    project" share the person, not what is said of him."""
     grew = shrank = False
     if len(c.members) >= 2:
         shared = {m for m in c.members if m in e_stems}
@@ -295,10 +308,16 @@ def list_change(
     every = c.members | e.members
     # The stance is not the frame: "Won't eat mushrooms, olives or aubergine" / "Dislikes
     # mushrooms and olives" are one slot, one saying nothing beside its stance and members.
-    c_frame, e_frame = c_stems - every - STANCE_WORDS, e_stems - every - STANCE_WORDS
+    c_frame = c_stems - every - STANCE_WORDS - who
+    e_frame = e_stems - every - STANCE_WORDS - who
     if c_frame and e_frame:
         overlap = len(c_frame & e_frame) / max(1, min(len(c_frame), len(e_frame)))
-        one_value_slot = grew and not e.members and one_slot
-        if overlap < 0.5 and not one_value_slot:
+        if overlap < 0.5:
+            if grew and not e.members and one_slot:
+                # A stored item that says little but its value ("Loves Japanese food") is
+                # that slot's value; one that says more ("These critters make Nate
+                # appreciate life's little joys") may be about something else.
+                bare_value = len(e_frame) <= BARE_VALUE_WORDS
+                return ListChange(bare_value, False, by_nearness=not bare_value)
             return ListChange(False, False)
     return ListChange(grew, shrank)

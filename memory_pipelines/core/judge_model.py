@@ -35,7 +35,9 @@ CASE = (
     "bias", "top_cos", "top_margin", "cued", "strong_cue", "hedged", "exception", "has_values",
     "length", "value_move_cue", "planned", "tentative", "negated", "additive",
 )  # fmt: skip
-_PAIR_FLAGS = tuple(f.name for f in fields(Pair) if f.type == "bool")
+# Readings the shipped weights were not fitted on; `eval judge --fit` may take them in.
+_NOT_FITTED = ("list_by_nearness",)
+_PAIR_FLAGS = tuple(f.name for f in fields(Pair) if f.type == "bool" and f.name not in _NOT_FITTED)
 _PAIR_AMOUNTS = ("cos", "contain_existing", "predicate_overlap", "old_hit")
 PAIR = _PAIR_FLAGS + _PAIR_AMOUNTS + (
     "changed_value", "shares_names", "shares_value_names", "shares_values", "nearest",

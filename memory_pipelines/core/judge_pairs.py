@@ -67,6 +67,7 @@ class Pair:
     negation_agrees: bool = False  # both deny the same thing ("never by phone" / "no calls")
     list_grew: bool = False  # the candidate lists this item's members and more
     list_shrank: bool = False  # the candidate keeps some of this item's members, adds none
+    list_by_nearness: bool = False  # one stored value grew, one slot by the cosine alone
     other_form: bool = False  # both hold one value, written in another form on one side
     both_deny: bool = False  # each statement's main clause denies or rejects something
     aside_hit: bool = False  # it shares words with the change's other clauses (the old value)
@@ -248,7 +249,11 @@ def compare(
     # A change cue or "only" makes a shorter list a new value ("ships only to Spain now").
     restrictive = bool(c.cues) or " only " in f" {c.text.lower()} "
     slot_cos = LIST_SLOT_COS + long_allowance(c, e)
-    lists = list_change(c_claims, e_claims, c.stems, e.stems, restrictive, cos >= slot_cos)
+    # who the two are about, by name: no part of what a list's frame says of them
+    named = {stem(n) for n in c.subject | e.subject} | c.subject | e.subject
+    lists = list_change(
+        c_claims, e_claims, c.stems, e.stems, restrictive, cos >= slot_cos, frozenset(named)
+    )
     c_only_names = {n for n in c.names if not mentions(e, n)}
     e_only_names = {n for n in e.names if not mentions(c, n)}
     n_shared_values = shared_values(c.values, e.values)
@@ -300,6 +305,8 @@ def compare(
         negation_agrees=st.agree and not st.oppose,
         list_grew=lists.grew,
         list_shrank=lists.shrank,
+        # a hedged candidate is an inference, never a new value: it grows no list
+        list_by_nearness=lists.by_nearness and not c.hedged,
         other_form=_other_form(c, e),
         both_deny=c_claims.denies and e_claims.denies,
         aside_hit=bool(_plain(aside - who) & e.stems),
