@@ -1,14 +1,20 @@
-"""The judge on the statements a chat between people gives it (issue 16): a list read where
-the sentence holds none replaced a true item. Sentences of our own, shaped like the misreads
-found in the LoCoMo pass's supersedes.
+"""The judge on the statements a chat between people gives it (issue 16): a list, a negation or
+a contrast read where the sentence holds none replaced a true item. Sentences of our own, shaped
+like the misreads found in the LoCoMo pass's supersedes.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
+from memory_pipelines.core.judge_claims import claims
+from memory_pipelines.core.judge_cues import negated_verbs
 from memory_pipelines.core.judge_pairs import compare
 from memory_pipelines.core.judge_rules import analyse
+from memory_pipelines.core.judge_stance import appraisal_turned, contrast_pair
+from memory_pipelines.core.judge_supersede import cued_change
 from memory_pipelines.models.embedder import Embedder
 from tests.judge_helpers import judge
 
@@ -63,3 +69,68 @@ def test_a_pronoun_is_no_member() -> None:
         "It reminds Kemi of something from her first club.",
         0.7,
     ) == (False, False)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Lena made sure they knew they're not alone in this.",
+        "Dev is not going to miss a single match this season.",
+        "A bit sad not being at the coast this summer",
+        "Tomas decided not to renew",
+    ],
+)
+def test_a_bare_not_after_a_verb_is_no_contrast(text: str) -> None:
+    assert contrast_pair(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Wants calls in the morning, not after lunch", "Weighs flour in grams not cups",
+     "Takes the train rather than flying"],
+)  # fmt: skip
+def test_a_contrast_still_reads(text: str) -> None:
+    assert contrast_pair(text) is not None
+
+
+@pytest.mark.parametrize(
+    ("fond", "against"),
+    [
+        # "her love of ..." is a noun, "look like ..." a preposition: no appraisal
+        ("Watching the film made Ines value her love of old musicals even more.",
+         "Talking about Ines's past isn't always easy."),
+        ("Kofi wanted the stall to look like his grandmother's kitchen.",
+         "Kofi can't decide about the stall."),
+    ],
+)  # fmt: skip
+def test_a_noun_or_a_preposition_appraises_nothing(fond: str, against: str) -> None:
+    assert not appraisal_turned(fond, claims(fond), against, claims(against), frozenset())
+
+
+def test_an_appraisal_still_turns() -> None:
+    a, b = "Loves coriander in everything", "Hates coriander"
+    assert appraisal_turned(a, claims(a), b, claims(b), frozenset())
+    a, b = "Is happy to take calls after six", "Does not take calls after six"
+    assert appraisal_turned(a, claims(a), b, claims(b), frozenset())
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Zara can't wait to show the regulars", "Couldn't believe how fast it sold",
+     "Can't help smiling at the photos"],
+)  # fmt: skip
+def test_eagerness_and_wonder_deny_nothing(text: str) -> None:
+    assert not negated_verbs(text)
+    assert not claims(text).denies
+
+
+def test_with_no_cue_only_the_item_a_negation_turned_is_replaced() -> None:
+    # Two stored items: the negation turns the first; the second reads as the better target
+    # on every other count (nearer, the same frame). With no cue, only a turned item changed.
+    c = analyse("Priya can't get bored at all.")
+    es = [analyse("Priya gets bored on long drives."), analyse("Priya can't picture a weekend.")]
+    turned = replace(compare(0, c, es, 0.5, ("fact", "fact")), polarity_flip=True)
+    other = replace(compare(1, c, es, 0.7, ("fact", "fact")), polarity_flip=False, frame_match=True)
+    assert not c.cues
+    d = cued_change(c, es, [turned, other])
+    assert d is not None and (d.action, d.target) == ("supersede", 0), d

@@ -28,7 +28,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from memory_pipelines.core.judge_cues import CUE_RES
+from memory_pipelines.core.judge_cues import CUE_RES, IDIOM_NOT
 from memory_pipelines.core.judge_lexicon import (
     AUX,
     LIGHT_VERBS,
@@ -62,9 +62,10 @@ _NOT_ONLY = re.compile(r"\bnot\s+(?:just|only|merely|simply)\b", re.IGNORECASE)
 
 
 def without_cause_not(text: str) -> str:
-    """The text with "not" taken out of a cause or reason named by a gerund, and out of "not
-    just" and "not only" (which add rather than deny)."""
-    return _NOT_ONLY.sub(" ", _CAUSE_NOT.sub(r"\1 \2", text))
+    """The text with "not" taken out of a cause or reason named by a gerund, out of "not
+    just" and "not only" (which add rather than deny), and the negator out of "can't wait"
+    and its kin (`judge_cues.IDIOM_NOT`)."""
+    return IDIOM_NOT.sub("", _NOT_ONLY.sub(" ", _CAUSE_NOT.sub(r"\1 \2", text)))
 
 
 CLAUSE_SPLIT = re.compile(r"[,;:()]|\s[-–—]\s|\bbut\b|\bwhereas\b|\bthough\b", re.IGNORECASE)

@@ -317,9 +317,18 @@ def preference_pair(text: str) -> tuple[frozenset[str], frozenset[str]] | None:
     return content_stems(words(m.group(1))), content_stems(words(m.group(2)))
 
 
+# "can't wait to see it", "couldn't believe it", "can't help smiling": eagerness, wonder, a
+# thing one is moved to do; nothing is denied.
+IDIOM_NOT = re.compile(
+    r"\b(?:can['’]?t|cannot|couldn['’]?t|could not)\s+(?=(?:wait|believe|help)\b)",
+    re.IGNORECASE,
+)
+
+
 def negated_verbs(text: str) -> frozenset[str]:
     """Verbs under a negation ("won't renew"); "not paragraphs" negates no verb."""
     out = set()
+    text = IDIOM_NOT.sub("", text)
     for m in _NEGATION.finditer(text):
         neg, word = m.group(1).lower(), m.group(2).lower()
         if neg in ("not", "never", "no longer") and word not in SENTENCE_VERBS:

@@ -30,10 +30,26 @@ from memory_pipelines.core.judge_lexicon import LIGHT_VERBS, content_stems, word
 # "in person, not on video", "tea rather than coffee", "the train instead of flying": the chosen
 # side, then the rejected one (up to the clause end: a "but" opens another clause).
 _CONTRAST = re.compile(
-    r"^(?P<yes>[^,;:]+?),?\s+(?:and\s+)?(?:not|rather than|instead of)\s+"
+    r"^(?P<yes>[^,;:]+?)(?P<sep>,?\s+(?:and\s+)?)(?P<marker>not|rather than|instead of)\s+"
     r"(?P<no>(?:(?!\bbut\b)[^,;:.])+)",
     re.IGNORECASE,
 )
+# A bare "not" (no comma or "and" before it) after an auxiliary or a copula, or before a verb's
+# own "to", "be" or "having", negates a verb: "they're not alone", "Jon is not going to
+# forget", "kind of sad not being out in nature" reject no side.
+_AUX_BEFORE = re.compile(
+    r"(?:\b(?:am|is|are|was|were|be|been|do|does|did|will|would|shall|should|can|could|may"
+    r"|might|must|has|have|had)|['’](?:re|s|m|d|ll))$",
+    re.IGNORECASE,
+)
+_VERB_AFTER = re.compile(r"(?:to|be|being|having)\b", re.IGNORECASE)
+
+
+def _negates_a_verb(m: re.Match[str]) -> bool:
+    if m.group("marker").lower() != "not" or "," in m.group("sep") or "and" in m.group("sep"):
+        return False
+    return bool(_AUX_BEFORE.search(m.group("yes")) or _VERB_AFTER.match(m.group("no")))
+
 
 Contrast = tuple[frozenset[str], frozenset[str]]
 
@@ -42,7 +58,7 @@ def contrast_pair(text: str) -> Contrast | None:
     """(chosen, rejected) content stems of "X, not Y" / "X rather than Y" / "X instead of Y"."""
     for clause in re.split(r"[;:]", without_cause_not(text)):
         m = _CONTRAST.search(clause.strip())
-        if not m:
+        if not m or _negates_a_verb(m):
             continue
         yes = content_stems(words(m.group("yes"))) - LIGHT_VERBS
         no = content_stems(words(m.group("no"))) - LIGHT_VERBS
@@ -101,6 +117,29 @@ _FOND = re.compile(
     r" (?:with|to|on|about))\b",
     re.IGNORECASE,
 )
+# "her love of reading" is a noun; "look like her own style", "it's like therapy" a
+# preposition: neither appraises.
+_NOUN_BEFORE = re.compile(
+    r"\b(?:a|an|the|their|his|her|my|our|your|its|this|that)\s+$", re.IGNORECASE
+)
+_PREPOSITION_BEFORE = re.compile(
+    r"(?:\b(?:look|looks|looked|looking|feel|feels|felt|feeling|seem|seems|seemed|sound|sounds"
+    r"|sounded|is|was|are|were|be|just|more|something|things|stuff)|['’]s)\s+$",
+    re.IGNORECASE,
+)
+
+
+def _fond(main: str) -> bool:
+    for m in _FOND.finditer(main):
+        before = main[: m.start()]
+        if _NOUN_BEFORE.search(before):
+            continue
+        if m.group().lower() == "like" and _PREPOSITION_BEFORE.search(before):
+            continue
+        return True
+    return False
+
+
 _AVERSE = re.compile(
     r"\b(?:hates?|hated|dislikes?|disliked|loathes?|detests?|can['’]?t stand|cannot stand)\b",
     re.IGNORECASE,
@@ -118,8 +157,8 @@ def appraisal_turned(
     if not c.clauses or not e.clauses:
         return False
     c_main, e_main = _MAIN.split(c_text)[0], _MAIN.split(e_text)[0]
-    c_fond = bool(_FOND.search(c_main)) and not c.denies
-    e_fond = bool(_FOND.search(e_main)) and not e.denies
+    c_fond = _fond(c_main) and not c.denies
+    e_fond = _fond(e_main) and not e.denies
     c_against = bool(_AVERSE.search(c_main)) or c.denies
     e_against = bool(_AVERSE.search(e_main)) or e.denies
     if not ((c_fond and e_against) or (c_against and e_fond)):

@@ -144,6 +144,11 @@ def cued_change(
     # Only an item about the candidate's subject held the old value, unless the candidate says
     # that item's subject gave its place up ("Ellie covers the shifts now that Marcus left").
     eligible = [p for p in pairs if not p.subject_conflict or p.holder_replaced]
+    if not c.cues:
+        # Nothing says a change but a negation turned: only an item it turned round changed
+        # ("Audrey can't get bored at all" turns nothing of "Audrey can't imagine life without
+        # them", whatever else near it does).
+        eligible = [p for p in eligible if p.polarity_flip and p.cos >= SUPERSEDE_FLOOR]
     if c.cues & VALUE_MOVE_CUES and not c.cues - WEAK_CUES - VALUE_MOVE_CUES:
         eligible = [p for p in eligible if not _moved_elsewhere(c, es[p.index])]
     if not eligible:
