@@ -134,3 +134,22 @@ def test_with_no_cue_only_the_item_a_negation_turned_is_replaced() -> None:
     assert not c.cues
     d = cued_change(c, es, [turned, other])
     assert d is not None and (d.action, d.target) == ("supersede", 0), d
+
+
+@pytest.mark.parametrize(
+    ("candidate", "plan", "settled"),
+    [
+        # near for the person and the telling, nothing of the plan said again
+        ("Leila picked up a few new records!",
+         "Leila is looking forward to exploring different jazz clubs and bars.", False),
+        ("Femi met a few investors and got some useful advice.",
+         "Femi is finishing the pitch deck and looking for investors.", True),
+        ("Rosa adopted a rescue greyhound from the shelter last week.",
+         "Rosa is looking for a dog to adopt, visiting shelters at weekends.", True),
+    ],
+)  # fmt: skip
+def test_a_plan_is_settled_by_a_statement_on_its_topic(
+    embedder: Embedder, candidate: str, plan: str, settled: bool
+) -> None:
+    d = judge(embedder, candidate, [plan])
+    assert (d.action == "supersede") is settled, d.reason

@@ -29,14 +29,17 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
+from memory_pipelines.core.judge_claims import STANCE_WORDS
 from memory_pipelines.core.judge_lexicon import (
     DETERMINERS,
     IRREGULAR,
+    LIGHT_VERBS,
     PREPOSITIONS,
     SENTENCE_VERBS,
     content_stems,
+    stem,
 )
-from memory_pipelines.core.judge_pairs import Pair
+from memory_pipelines.core.judge_pairs import Pair, long_allowance
 from memory_pipelines.core.judge_rules import Analysis
 from memory_pipelines.core.judge_types import JudgeDecision
 
@@ -90,6 +93,17 @@ def _nearest_open(pairs: Sequence[Pair], is_open: Callable[[Pair], bool]) -> Pai
     return max(near, key=lambda p: p.cos) if near else None
 
 
+def _on_topic(c: Analysis, e: Analysis, p: Pair) -> bool:
+    """Whether a firm statement is on the topic of a stored plan: the two say one thing of
+    it, not only of whom ("Met some investors" / "looking for investors"), and they are near
+    for sentences of their length. Two long sentences about one person are near for the
+    person and the telling ("Nate picked up a few new recipes!" / "Nate is looking forward to
+    trying out different flavours"); a choice made worded apart is `_sole_plan_settled`'s."""
+    who = {stem(n) for n in c.subject | e.subject} | c.subject | e.subject
+    shared = (c.stems & e.stems) - LIGHT_VERBS - STANCE_WORDS - who
+    return bool(shared) and p.cos >= PLAN_FLOOR + long_allowance(c, e)
+
+
 def _eligible(p: Pair) -> bool:
     return not (p.subject_conflict or p.contrast)
 
@@ -110,7 +124,12 @@ def plan_settled(
     # state moved ("The visa is granted now"): the candidate reports a change and is under way
     # itself no longer.
     moved_on = bool(c.cues) and not c.ongoing
-    best = _nearest_open(pairs, lambda p: es[p.index].planned or (es[p.index].ongoing and moved_on))
+
+    def is_open(p: Pair) -> bool:
+        e = es[p.index]
+        return (e.planned or (e.ongoing and moved_on)) and _on_topic(c, e, p)
+
+    best = _nearest_open(pairs, is_open)
     if best is None:
         return _sole_plan_settled(c, es, pairs)
     return JudgeDecision(
