@@ -10,7 +10,7 @@ from dataclasses import replace
 import pytest
 
 from memory_pipelines.core.judge_claims import claims
-from memory_pipelines.core.judge_cues import negated_verbs
+from memory_pipelines.core.judge_cues import change_cues, negated_verbs
 from memory_pipelines.core.judge_pairs import compare
 from memory_pipelines.core.judge_rules import analyse
 from memory_pipelines.core.judge_stance import appraisal_turned, contrast_pair
@@ -153,3 +153,32 @@ def test_a_plan_is_settled_by_a_statement_on_its_topic(
 ) -> None:
     d = judge(embedder, candidate, [plan])
     assert (d.action == "supersede") is settled, d.reason
+
+
+@pytest.mark.parametrize(
+    ("text", "new_value"),
+    [
+        ("Kwame met new people at the book fair", False),
+        ("Ines loves trying out new bread recipes", False),
+        ("Dara keeps facing new hurdles with the shop", False),
+        ("Learning new chords every week", False),
+        ("Got a new phone after the old one broke", True),
+        ("Has a new line manager since March", True),
+    ],
+)
+def test_what_is_new_to_someone_met_or_tried_is_no_new_value(text: str, new_value: bool) -> None:
+    assert ("new" in change_cues(text)) is new_value
+
+
+@pytest.mark.parametrize(
+    ("text", "switched"),
+    [
+        ("The cookery course really changed the game for Bea", False),
+        ("That summer in Lisbon changed Tariq's outlook on work", False),
+        ("Moving abroad changed her life", False),
+        ("Changed banks in the spring", True),
+        ("Changed the bathroom tiles to slate", True),
+    ],
+)
+def test_what_changed_a_life_switched_no_value(text: str, switched: bool) -> None:
+    assert ("switched" in change_cues(text)) is switched

@@ -43,11 +43,16 @@ _CHANGE_CUES: tuple[tuple[str, str], ...] = (
     ),
     ("cancelled", r"\b(cancell?ed|called off|scrapped|cancell?ing)\b"),
     ("moved", r"\b(moved|relocated|moving)\b"),
-    # "Upgraded the phone plan to unlimited data": another value of the same thing.
+    # "Upgraded the phone plan to unlimited data": another value of the same thing. What
+    # changed someone's life, outlook or game moved no value of theirs ("really changed his
+    # perspective on his goals").
     (
         "switched",
         r"\b(switched|switching|changed|swapped|replaced|migrated|upgraded|downgraded)\b"
-        r"(?! on\b| off\b)",
+        r"(?! on\b| off\b)"
+        r"(?! (?:[\w-]+['’]s |the |my |his |her |their |our |your |so much |a lot )?"
+        r"(?:life|lives|perspective|outlook|views?|world|game|mindset|attitude|everything"
+        r"|things)\b)",
     ),
     # "fails instead of blocking writes" describes a mechanism, not a changed choice.
     ("instead", r"\binstead\b(?! of \w+ing\b)"),
@@ -295,10 +300,20 @@ def _new_value_cue(text: str) -> bool:
             before = [w for w in lows[max(0, i - 2) : i] if w not in DETERMINERS]
             if before and before[-1] in PREPOSITIONS:
                 continue
+            if any(_ENCOUNTER.fullmatch(w) for w in lows[max(0, i - 3) : i]):
+                continue  # "meets new people", "trying out new recipes": novelty, no slot
             if not before and not _NEW_SLOT_VALUE.match(text):
                 continue  # "The new flat is on the fourth floor": which flat, not a change
             return True
     return False
+
+
+# Verbs of meeting, trying or finding out: what is new to them is new to the person, not a
+# stored value replaced ("met new people", "facing new setbacks", "learning new skills").
+_ENCOUNTER = re.compile(
+    r"meet(?:s|ing)?|met|mak(?:e|es|ing)|made|tr(?:y|ies|ying|ied)|discover\w*|explor\w*"
+    r"|fac(?:e|es|ing|ed)|learn\w*|see(?:s|ing)?|saw|visit\w*|experienc\w*"
+)
 
 
 # "New manager is Tom", "New rent is £1,500", "New half-marathon PB: 1:41:20": an item that
