@@ -182,3 +182,20 @@ def test_what_is_new_to_someone_met_or_tried_is_no_new_value(text: str, new_valu
 )
 def test_what_changed_a_life_switched_no_value(text: str, switched: bool) -> None:
     assert ("switched" in change_cues(text)) is switched
+
+
+@pytest.mark.parametrize(
+    ("text", "cue", "cued"),
+    [
+        ("They ended up with a lovely venue by the river", "ended", False),
+        ("Sol ended up in hospital for a night", "ended", False),
+        ("The tenancy ended in June", "ended", True),
+        ("Bea realised again how lucky she is", "resumed", False),
+        ("Wiktor never wants to go through that again", "resumed", False),
+        ("Swimming again after the operation", "resumed", True),
+    ],
+)
+def test_turned_out_thought_again_and_vowed_report_no_change(
+    text: str, cue: str, cued: bool
+) -> None:
+    assert (cue in change_cues(text)) is cued

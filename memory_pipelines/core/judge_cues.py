@@ -75,7 +75,8 @@ _CHANGE_CUES: tuple[tuple[str, str], ...] = (
         r"^left\b|\bleft (the|a|an|their|his|her)\b|\bhas left\b|\bstepped down\b"
         r"|\bresigned\b|\bhanded (in )?(my|their|his|her) notice\b",
     ),
-    ("ended", r"\bbroke up\b|\bsplit up\b|\bdivorced\b|\bseparated\b|\bended\b|\bsold\b"),
+    # "ended up with some great sponsors": how something turned out, not an end
+    ("ended", r"\bbroke up\b|\bsplit up\b|\bdivorced\b|\bseparated\b|\bended\b(?! up\b)|\bsold\b"),
     ("died", r"\b(died|passed away|put down|was put to sleep|rehomed)\b"),
     (
         "status",
@@ -141,7 +142,13 @@ _CHANGE_CUES: tuple[tuple[str, str], ...] = (
         r"(\s+[\w'’-]+){0,5}\s+back\b).*?\bback (in|to|at|on)\b",
     ),
     # "Eating fish again after years as a vegetarian": a habit resumed ends the state between.
-    ("resumed", r"\bagain\b|\bresumed\b"),
+    # "realised again how much they helped": a thought had again, nothing taken up again
+    # (and see _AGAIN_NEVER)
+    (
+        "resumed",
+        r"(?<!\brealized )(?<!\brealised )(?<!\bthought )(?<!\bthink )(?<!\bfelt )"
+        r"(?<!\breminded )\bagain\b|\bresumed\b",
+    ),
     # "works three days a week from October": a value that holds from some point on.
     (
         "since",
@@ -279,6 +286,8 @@ def change_cues(text: str) -> frozenset[str]:
     cues = {name for name, rx in CUE_RES if rx.search(said)}
     if "new" in cues and not _new_value_cue(text):
         cues.discard("new")
+    if "resumed" in cues and _AGAIN_NEVER.search(said) and not _RESUMED.search(said):
+        cues.discard("resumed")  # "never wants to go through this again": a vow
     # "Still can't stand mushrooms, even the new place's ...", "changed career in 2022 and still
     # teaches maths": what the main clause says still holds did not change; a cue beside it
     # tells its story. ("Moved to Bedminster; still in Bristol" still moved.)
@@ -288,6 +297,8 @@ def change_cues(text: str) -> frozenset[str]:
 
 
 _STILL = re.compile(r"\bstill\b", re.IGNORECASE)
+_AGAIN_NEVER = re.compile(r"\bnever\b[^.;!?]*\bagain\b", re.IGNORECASE)
+_RESUMED = re.compile(r"\bresumed\b", re.IGNORECASE)
 _MAIN_CLAUSE = re.compile(r"[,;:(]|\s[-–—]\s")
 
 
