@@ -14,7 +14,6 @@ from memory_pipelines.core.judge_merge import MERGE_THRESHOLD, merge_threshold
 from memory_pipelines.core.judge_pairs import compare
 from memory_pipelines.core.judge_rules import analyse
 from memory_pipelines.models.embedder import Embedder
-from tests.judge_helpers import LEARNED_MISS
 from tests.judge_helpers import judge as judge_with
 
 RACE = "Ana ran a half marathon for a cancer charity last Sunday."
@@ -31,10 +30,9 @@ judge = partial(judge_with, said_on="2023-05-01", with_model=False)
         ("Ana is starting to realise that rest days matter to her.", [RACE, NURSE]),
         # "pushed" with no date in sight is no moved date
         ("The race really pushed Ana to keep going and never give up.", [RACE, NURSE]),
-        pytest.param(
-            "Ana keeps facing new setbacks with the bakery, but she is sure it will pay off.",
-            ["Sometimes it's hard when the bakery has a slow week, but Ana believes she will"
-             " make it work."], marks=LEARNED_MISS),
+        ("Ana keeps facing new setbacks with the bakery, but she is sure it will pay off.",
+         ["Sometimes it's hard when the bakery has a slow week, but Ana believes she will"
+          " make it work."]),
         # one more of a kind replaces none of them
         ("Ana finished another quilt for the spring fair with her daughter and loved it.",
          ["Ana and her daughter helped each other with the quilting - it was great bonding."]),
