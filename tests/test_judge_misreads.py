@@ -24,19 +24,26 @@ def _lists(cand: str, stored: str, cos: float) -> tuple[bool, bool]:
     return p.list_grew, p.list_by_nearness
 
 
-def test_a_list_that_shares_only_the_person_grew_from_nothing_stored() -> None:
-    # Who the two are about is no part of the frame around a list: the person in common does
-    # not make "what the bees bring Omar" the slot of "where Omar finds calm".
-    assert _lists(
-        "The bees bring Omar calm and focus.",
-        "Omar finds calm in the early mornings at the allotment.",
-        0.65,
-    ) == (False, True)
-    # A frame said around both lists still makes one slot.
-    assert _lists("Is allergic to penicillin and latex.", "Is allergic to penicillin.", 0.85) == (
-        True,
-        False,
-    )
+@pytest.mark.parametrize(
+    ("candidate", "stored", "cos", "read"),
+    [
+        # Who the two are about is no part of the frame around a list: the person in common
+        # does not make "what the bees bring Omar" the slot of "where Omar finds calm".
+        ("The bees bring Omar calm and focus.",
+         "Omar finds calm in the early mornings at the allotment.", 0.65, (False, True)),
+        # a frame said around both lists still makes one slot
+        ("Is allergic to penicillin and latex.", "Is allergic to penicillin.", 0.85,
+         (True, False)),
+        # "so special and something she keeps" lists nothing
+        ("Kemi's bond with her coach was so special and something she treasures.",
+         "It reminds Kemi of something from her first club.", 0.7, (False, False)),
+    ],
+)  # fmt: skip
+def test_what_a_list_holds_and_grows_from(
+    candidate: str, stored: str, cos: float, read: tuple[bool, bool]
+) -> None:
+    # (grew, grew by nearness alone)
+    assert _lists(candidate, stored, cos) == read
 
 
 @pytest.mark.parametrize(
@@ -60,15 +67,6 @@ def test_a_list_near_a_stored_item_that_says_more_keeps_both(
 def test_a_list_grown_from_a_bare_stored_value_replaces_it(embedder: Embedder) -> None:
     d = judge(embedder, "Favourite cuisines are Lebanese and Georgian", ["Loves Lebanese food"])
     assert (d.action, d.target) == ("supersede", 0), d.reason
-
-
-def test_a_pronoun_is_no_member() -> None:
-    # "so special and something she keeps" lists nothing
-    assert _lists(
-        "Kemi's bond with her coach was so special and something she treasures.",
-        "It reminds Kemi of something from her first club.",
-        0.7,
-    ) == (False, False)
 
 
 @pytest.mark.parametrize(
@@ -156,37 +154,22 @@ def test_a_plan_is_settled_by_a_statement_on_its_topic(
 
 
 @pytest.mark.parametrize(
-    ("text", "new_value"),
-    [
-        ("Kwame met new people at the book fair", False),
-        ("Ines loves trying out new bread recipes", False),
-        ("Dara keeps facing new hurdles with the shop", False),
-        ("Learning new chords every week", False),
-        ("Got a new phone after the old one broke", True),
-        ("Has a new line manager since March", True),
-    ],
-)
-def test_what_is_new_to_someone_met_or_tried_is_no_new_value(text: str, new_value: bool) -> None:
-    assert ("new" in change_cues(text)) is new_value
-
-
-@pytest.mark.parametrize(
-    ("text", "switched"),
-    [
-        ("The cookery course really changed the game for Bea", False),
-        ("That summer in Lisbon changed Tariq's outlook on work", False),
-        ("Moving abroad changed her life", False),
-        ("Changed banks in the spring", True),
-        ("Changed the bathroom tiles to slate", True),
-    ],
-)
-def test_what_changed_a_life_switched_no_value(text: str, switched: bool) -> None:
-    assert ("switched" in change_cues(text)) is switched
-
-
-@pytest.mark.parametrize(
     ("text", "cue", "cued"),
     [
+        # what is new to someone met or tried is no new value
+        ("Kwame met new people at the book fair", "new", False),
+        ("Ines loves trying out new bread recipes", "new", False),
+        ("Dara keeps facing new hurdles with the shop", "new", False),
+        ("Learning new chords every week", "new", False),
+        ("Got a new phone after the old one broke", "new", True),
+        ("Has a new line manager since March", "new", True),
+        # what changed a life or an outlook switched no value
+        ("The cookery course really changed the game for Bea", "switched", False),
+        ("That summer in Lisbon changed Tariq's outlook on work", "switched", False),
+        ("Moving abroad changed her life", "switched", False),
+        ("Changed banks in the spring", "switched", True),
+        ("Changed the bathroom tiles to slate", "switched", True),
+        # how something turned out, a thought had again and a vow end or resume nothing
         ("They ended up with a lovely venue by the river", "ended", False),
         ("Sol ended up in hospital for a night", "ended", False),
         ("The tenancy ended in June", "ended", True),
@@ -195,7 +178,5 @@ def test_what_changed_a_life_switched_no_value(text: str, switched: bool) -> Non
         ("Swimming again after the operation", "resumed", True),
     ],
 )
-def test_turned_out_thought_again_and_vowed_report_no_change(
-    text: str, cue: str, cued: bool
-) -> None:
+def test_cue_words_that_report_no_change(text: str, cue: str, cued: bool) -> None:
     assert (cue in change_cues(text)) is cued
