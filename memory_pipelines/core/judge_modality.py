@@ -37,9 +37,8 @@ from memory_pipelines.core.judge_lexicon import (
     PREPOSITIONS,
     SENTENCE_VERBS,
     content_stems,
-    stem,
 )
-from memory_pipelines.core.judge_pairs import Pair, long_allowance
+from memory_pipelines.core.judge_pairs import Pair, long_allowance, subject_names
 from memory_pipelines.core.judge_rules import Analysis
 from memory_pipelines.core.judge_types import JudgeDecision
 
@@ -99,8 +98,7 @@ def _on_topic(c: Analysis, e: Analysis, p: Pair) -> bool:
     for sentences of their length. Two long sentences about one person are near for the
     person and the telling ("Nate picked up a few new recipes!" / "Nate is looking forward to
     trying out different flavours"); a choice made worded apart is `_sole_plan_settled`'s."""
-    who = {stem(n) for n in c.subject | e.subject} | c.subject | e.subject
-    shared = (c.stems & e.stems) - LIGHT_VERBS - STANCE_WORDS - who
+    shared = (c.stems & e.stems) - LIGHT_VERBS - STANCE_WORDS - subject_names(c, e)
     return bool(shared) and p.cos >= PLAN_FLOOR + long_allowance(c, e)
 
 

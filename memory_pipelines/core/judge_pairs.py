@@ -101,6 +101,12 @@ def _overlap(a: frozenset[str], b: frozenset[str]) -> float:
     return len(a & b) / len(b) if b else 0.0
 
 
+def subject_names(c: Analysis, e: Analysis) -> frozenset[str]:
+    """Whom two items are about, by name (as said and stemmed): no part of what either says
+    of them."""
+    return frozenset({stem(n) for n in c.subject | e.subject} | c.subject | e.subject)
+
+
 def _narrower(e: Analysis, c: Analysis) -> bool:
     # A hyphenated qualifier on the stored subject that the candidate lacks ("skip-level
     # manager", "half-marathon best") marks a narrower slot than the candidate's.
@@ -249,10 +255,8 @@ def compare(
     # A change cue or "only" makes a shorter list a new value ("ships only to Spain now").
     restrictive = bool(c.cues) or " only " in f" {c.text.lower()} "
     slot_cos = LIST_SLOT_COS + long_allowance(c, e)
-    # who the two are about, by name: no part of what a list's frame says of them
-    named = {stem(n) for n in c.subject | e.subject} | c.subject | e.subject
     lists = list_change(
-        c_claims, e_claims, c.stems, e.stems, restrictive, cos >= slot_cos, frozenset(named)
+        c_claims, e_claims, c.stems, e.stems, restrictive, cos >= slot_cos, subject_names(c, e)
     )
     c_only_names = {n for n in c.names if not mentions(e, n)}
     e_only_names = {n for n in e.names if not mentions(c, n)}
