@@ -9,12 +9,14 @@ from dataclasses import replace
 
 import pytest
 
+from memory_pipelines.core.judge import decide
 from memory_pipelines.core.judge_claims import claims
 from memory_pipelines.core.judge_cues import change_cues, negated_verbs
 from memory_pipelines.core.judge_pairs import compare
 from memory_pipelines.core.judge_rules import analyse
 from memory_pipelines.core.judge_stance import appraisal_turned, contrast_pair
 from memory_pipelines.core.judge_supersede import cued_change
+from memory_pipelines.core.judge_types import JudgeItem
 from memory_pipelines.models.embedder import Embedder
 from tests.judge_helpers import judge
 
@@ -180,3 +182,32 @@ def test_a_plan_is_settled_by_a_statement_on_its_topic(
 )
 def test_cue_words_that_report_no_change(text: str, cue: str, cued: bool) -> None:
     assert (cue in change_cues(text)) is cued
+
+
+def test_the_speakers_name_is_no_value_the_items_share() -> None:
+    # In a chat between named people every item names its speaker, in any position.
+    c = analyse("It showed Ines how much the club has grown, and made Ines feel she belongs.")
+    e = analyse("Serving at the shelter reminded Ines how powerful kindness is.")
+    assert compare(0, c, [e], 0.5, ("fact", "fact")).shared_value_names == 1
+    said_by_ines = compare(0, c, [e], 0.5, ("fact", "fact"), frozenset({"ines"}))
+    assert said_by_ines.shared_value_names == 0 and not said_by_ines.shared_value_words
+
+
+def test_a_story_told_by_the_speaker_merges_into_no_other_story(embedder: Embedder) -> None:
+    candidate = (
+        "Hearing the volunteer's story of how he ended up homeless was humbling; it showed Ines"
+        " that everyone has a story."
+    )
+    stored = [
+        "Serving meals at the shelter and seeing the smiles reminded Ines how kind people are.",
+        "Ines volunteers at the shelter on Thursdays.",
+    ]
+    vecs = embedder.embed([candidate, *stored])
+    d = decide(
+        JudgeItem(candidate, "fact", said_by="Ines"),
+        [JudgeItem(t, "fact", valid_from="2023-03-01") for t in stored],
+        vecs[0],
+        vecs[1:],
+        embed=embedder.embed,
+    )
+    assert d.action == "create", d.reason

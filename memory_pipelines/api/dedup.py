@@ -7,6 +7,8 @@ merges.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from memory_pipelines.api.commitments import close_in
@@ -68,13 +70,14 @@ def decide(
         return JudgeDecision("create", None, why)
     existing = [_judge_item(near[i][0]) for i in shown]
     vecs = np.stack([near[i][1] for i in shown])
+    candidate = replace(_judge_item(item), said_by=prov.speaker if prov else None)
     try:
-        d = models.judge(_judge_item(item), existing, embedding, vecs)
+        d = models.judge(candidate, existing, embedding, vecs)
     except Invalid:
         # The answer was dropped (and counted); the offline judge decides instead of guessing.
-        d = local_judge.decide(_judge_item(item), existing, embedding, vecs)
+        d = local_judge.decide(candidate, existing, embedding, vecs)
         d = JudgeDecision(d.action, d.target, f"fallback after invalid answer: {d.reason}")
-    d = promise_kept_whole(d, _judge_item(item), existing)
+    d = promise_kept_whole(d, candidate, existing)
     return JudgeDecision(d.action, None if d.target is None else shown[d.target], d.reason)
 
 

@@ -245,9 +245,17 @@ def _other_form(c: Analysis, e: Analysis) -> bool:
 
 
 def compare(
-    i: int, c: Analysis, existing: Sequence[Analysis], cos: float, categories: tuple[str, str]
+    i: int,
+    c: Analysis,
+    existing: Sequence[Analysis],
+    cos: float,
+    categories: tuple[str, str],
+    about: frozenset[str] = frozenset(),
 ) -> Pair:
-    """Features of candidate `c` against stored item `existing[i]` (the others give context)."""
+    """Features of candidate `c` against stored item `existing[i]` (the others give context).
+    `about`: the names, lower case, of whom the whole case is about (the speaker of a chat
+    between named people, `JudgeItem.said_by`): no value two items share, no old value named
+    aside, no part of a list's frame."""
     e = existing[i]
     c_claims, e_claims = claims(c.text), claims(e.text)
     who = frozenset(c.subject | e.subject) | c.subject_stems | e.subject_stems
@@ -255,8 +263,15 @@ def compare(
     # A change cue or "only" makes a shorter list a new value ("ships only to Spain now").
     restrictive = bool(c.cues) or " only " in f" {c.text.lower()} "
     slot_cos = LIST_SLOT_COS + long_allowance(c, e)
+    speaker = about | {stem(n) for n in about}
     lists = list_change(
-        c_claims, e_claims, c.stems, e.stems, restrictive, cos >= slot_cos, subject_names(c, e)
+        c_claims,
+        e_claims,
+        c.stems,
+        e.stems,
+        restrictive,
+        cos >= slot_cos,
+        subject_names(c, e) | speaker,
     )
     c_only_names = {n for n in c.names if not mentions(e, n)}
     e_only_names = {n for n in e.names if not mentions(c, n)}
@@ -283,13 +298,13 @@ def compare(
         ),
         name_conflict=bool(c_only_names) and bool(e_only_names),
         shared_names=sum(mentions(e, n) for n in c.names),
-        shared_value_names=sum(mentions(e, n) for n in c.names - c.subject - e.subject),
+        shared_value_names=sum(mentions(e, n) for n in c.names - c.subject - e.subject - about),
         slot_hit=bool(c.slot_words & e.subject_stems),
         narrower=_narrower(e, c),
         value_conflicts=tuple(value_conflicts(c.values, e.values)),
         shared_values=n_shared_values,
         shared_value_words=bool(n_shared_values)
-        or any(mentions(e, n) for n in c.names - c.subject - e.subject),
+        or any(mentions(e, n) for n in c.names - c.subject - e.subject - about),
         contain_existing=_overlap(c.stems, e.stems),
         # A name matches a name: "Fennel Invest" says nothing of "is invested in".
         predicate_overlap=said_alike,
@@ -313,7 +328,7 @@ def compare(
         list_by_nearness=lists.by_nearness and not c.hedged,
         other_form=_other_form(c, e),
         both_deny=c_claims.denies and e_claims.denies,
-        aside_hit=bool(_plain(aside - who) & e.stems),
+        aside_hit=bool(_plain(aside - who - speaker) & e.stems),
         stance_turned=main_stance_turned(c_claims, e_claims, who),
     )
 

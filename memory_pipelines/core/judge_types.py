@@ -13,6 +13,9 @@ class JudgeItem:
     origin: str = "user"  # 'user' or 'machine'
     valid_from: str | None = None  # ISO date
     owed_to: str | None = None  # a commitment's: whom it is owed to, when known
+    # The person whose turn said it, by name, when it came from a chat between named people
+    # (dedup shows the judge only that person's items): whom the case is about.
+    said_by: str | None = None
 
 
 @dataclass(frozen=True)
