@@ -211,3 +211,17 @@ def test_a_story_told_by_the_speaker_merges_into_no_other_story(embedder: Embedd
         embed=embedder.embed,
     )
     assert d.action == "create", d.reason
+
+
+@pytest.mark.parametrize(
+    ("text", "members"),
+    [
+        # clauses joined by "and": the word before "his" is a verb, no member
+        ("Sport is Femi's outlet and music calms his nerves.", set()),
+        ("Swimming is Ola's stress relief and fashion fuels her ideas.", set()),
+        ("Makes bread and jam for his neighbours", {"bread", "jam"}),
+        ("Speaks Twi and Dutch", {"twi", "dutch"}),
+    ],
+)
+def test_a_verb_after_the_last_member_joins_clauses(text: str, members: set[str]) -> None:
+    assert claims(text).members == members

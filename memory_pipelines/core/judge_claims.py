@@ -32,6 +32,7 @@ from memory_pipelines.core.judge_cues import CUE_RES, IDIOM_NOT
 from memory_pipelines.core.judge_lexicon import (
     AUX,
     LIGHT_VERBS,
+    PREPOSITIONS,
     SENTENCE_VERBS,
     STOPWORDS,
     content_stems,
@@ -156,6 +157,13 @@ def claims(text: str) -> Claims:
             or any(_is_verb(ws[0]) for p in pieces[1:] if len(ws := words(p)) > 1)
             or any(w.lower() in _OBJECTS for p in pieces for w in words(p)[-1:])
             or any(map(_is_verb, after))
+            # "stress relief and fashion fuels her creativity": a word between the last member
+            # and a possessive or object pronoun is a verb, so the "and" joined clauses
+            or (
+                len(after) == 2
+                and after[1].lower() in _AFTER_A_VERB
+                and after[0].lower() not in PREPOSITIONS
+            )
         ):
             continue
         heads = {stem(h) for h in heads_raw if h}
@@ -180,6 +188,9 @@ _NOUN_LIKE = frozenset(("walks", "runs", "plays", "drinks", "books", "trips", "c
 
 
 _OBJECTS = frozenset(("it", "them", "him", "her", "us", "me", "this", "that", "there"))
+_AFTER_A_VERB = frozenset(
+    ("her", "his", "their", "my", "our", "your", "its", "him", "them", "me", "us")
+)
 
 
 def _last_word(piece: str) -> str:
