@@ -65,7 +65,7 @@ from memory_pipelines.core.judge_cues import (
     chooses,
 )
 from memory_pipelines.core.judge_deadlines import deadline_moved
-from memory_pipelines.core.judge_history import corrects, past_happening
+from memory_pipelines.core.judge_history import began_in, corrects, past_happening
 from memory_pipelines.core.judge_lists import name_list_grew
 from memory_pipelines.core.judge_merge import (
     attribute_held_elsewhere,
@@ -158,20 +158,22 @@ def decide(
     if _history_rewritten(chosen, candidate, existing):
         if chosen is not rules and not _history_rewritten(rules, candidate, existing):
             return rules
-        return JudgeDecision("create", None, f"a past happening stays true ({chosen.reason})")
+        return JudgeDecision("create", None, f"the past stays as told ({chosen.reason})")
     return chosen
 
 
 def _history_rewritten(
     d: JudgeDecision, candidate: JudgeItem, existing: Sequence[JudgeItem]
 ) -> bool:
-    """Whether `d` replaces a happening of the past by anything but its correction
-    (judge_history)."""
-    return (
-        d.action == "supersede"
-        and d.target is not None
-        and past_happening(existing[d.target].context)
-        and not corrects(candidate.context)
+    """Whether `d` replaces, by anything but its correction, a happening of the past or an
+    item said after the candidate's state began (judge_history)."""
+    if d.action != "supersede" or d.target is None or corrects(candidate.context):
+        return False
+    replaced = existing[d.target]
+    began = began_in(candidate.context)
+    said = int(replaced.valid_from[:4]) if replaced.valid_from else None
+    return past_happening(replaced.context) or (
+        began is not None and said is not None and began < said
     )
 
 

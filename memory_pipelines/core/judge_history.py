@@ -8,7 +8,11 @@ was pushed to 14 May").
 A stored item is such a happening when it says when, in the past, relative to its telling
 ("yesterday", "last week", "three years ago"), with a verb in the past, and is no change that
 lasts (a move, a marriage, a new job: core/episodes.LASTING_CHANGE), which later news may
-undo. Pure Python.
+undo.
+
+Likewise a start told years after it happened ("Caroline started playing the guitar about five
+years ago (2018)", "started when she was young") is no change of an item said since: that item
+was told while the candidate's state already held (`began_in`). Pure Python.
 """
 
 from __future__ import annotations
@@ -40,3 +44,22 @@ def corrects(text: str) -> bool:
     or says its date moved ("The half marathon was pushed to 14 May"): then it had not
     happened as told."""
     return correction(text) is not None or bool({"corrected", "date moved"} & change_cues(text))
+
+
+_START = r"\b(?:started|began|begun|took up)\b[^.;!?]*?"
+_START_YEAR = rx(rf"{_START}(?:\bago\s*\((?:[^()]*?\s)?((?:19|20)\d\d)\)|\bin ((?:19|20)\d\d)\b)")
+_START_YOUNG = rx(
+    rf"{_START}\bwhen (?:\w+ )?(?:was|were) (?:young|little|small|a kid|a child|a teenager"
+    r"|a teen|at school|in school)\b"
+)
+
+
+def began_in(text: str) -> int | None:
+    """The year a candidate says its state began, when it places the start in a year ("about
+    five years ago (2018)", "in 2019") or in childhood (0: before anything said of the
+    person since); None when it says no such start."""
+    low = norm(text)
+    m = _START_YEAR.search(low)
+    if m:
+        return int(m.group(1) or m.group(2))
+    return 0 if _START_YOUNG.search(low) else None
