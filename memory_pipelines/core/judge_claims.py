@@ -188,8 +188,9 @@ _NOUN_LIKE = frozenset(("walks", "runs", "plays", "drinks", "books", "trips", "c
 
 
 _OBJECTS = frozenset(("it", "them", "him", "her", "us", "me", "this", "that", "there"))
-_AFTER_A_VERB = frozenset(
-    ("her", "his", "their", "my", "our", "your", "its", "him", "them", "me", "us")
+# the person pronouns of _OBJECTS and the possessive determiners: what follows a verb
+_AFTER_A_VERB = (_OBJECTS - {"it", "this", "that", "there"}) | frozenset(
+    ("his", "their", "my", "our", "your", "its")
 )
 
 
