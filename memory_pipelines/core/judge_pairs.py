@@ -134,6 +134,8 @@ def _own_words(a: Analysis, subject: frozenset[str]) -> tuple[str, ...]:
 def _as_verb(a: Analysis, stems: frozenset[str], subject: frozenset[str]) -> bool:
     """Does `a` use one of these stems as a verb, in a clause about `subject`? After an
     article ("a warm wash", "the renewal") the word is a noun."""
+    if not stems:  # most items negate nothing: no clause to read
+        return False
     toks = _own_words(a, subject)
     for i, tok in enumerate(toks):
         if stem(tok) in stems and not (
