@@ -81,4 +81,7 @@ def test_a_turn_with_a_telling_aside_is_read_without_it(memory: Memory) -> None:
     memory.write_turns("ola-dm", turns, person="ola")
     run_extraction(memory.db, memory.store_id, memory.models, memory.embedder, "t1")
     said = sorted(i.context for i in memory.items())
-    assert said == ["Ines's teacher is Mr. Okoro.", "Pip's vet is Dr. Hale in Leith."], said
+    # led by Ola's name: the facts name Ines and Pip, not her (see test_extract_attributed)
+    assert said == ["Ola: Ines's teacher is Mr. Okoro.", "Ola: Pip's vet is Dr. Hale in Leith."], (
+        said
+    )

@@ -256,8 +256,9 @@ def test_a_short_save_reason_said_whole_is_kept() -> None:
 
 
 def test_a_label_that_files_a_statement_is_not_kept_with_it() -> None:
+    # the speaker's name leads a fact that names nobody (test_extract_attributed); no label
     assert _items("Note to self: the spare key is under the blue pot.") == [
-        ("lesson", "The spare key is under the blue pot.")
+        ("lesson", "Lena: The spare key is under the blue pot.")
     ]
     assert _items("Reminder: my dentist appointment is on June 3.") == [
         ("fact", "Lena's dentist appointment is on June 3.")
@@ -315,7 +316,7 @@ def test_an_answer_says_what_it_is_of_and_starts_at_the_question() -> None:
     turns = [WindowTurn(n, r, who, t, WHEN) for n, (r, who, t) in enumerate(said, start=1)]
     cands = extract_window(turns, pronoun_of=lambda name: "he")
     assert [(c["context"], c["from_seq"], c["to_seq"]) for c in cands] == [
-        ("The delivery address is 5 Birch Road now.", 1, 2)
+        ("Ben: The delivery address is 5 Birch Road now.", 1, 2)
     ]
 
 

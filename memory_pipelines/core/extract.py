@@ -46,6 +46,7 @@ from memory_pipelines.core.sentence_people import (
     CAPITALISED,
     NOT_ENTITIES,
     all_of_you,
+    attributed,
     listener_named,
 )
 from memory_pipelines.core.third_person import third_person
@@ -249,6 +250,8 @@ def extract_window(
                 text = re.sub(r"\byour\b", f"{listener}'s", re.sub(r"\byou\b", listener, text))
             else:
                 text = listener_named(text, listener)
+                if group:  # a named person's: their name in it ("Zainab: The tool rejects ...")
+                    text = attributed(text, about.speaker)
             dated, dates = annotate(text[:1].upper() + text[1:], about.created_at)
             cand: dict[str, Any] = {
                 "category": category,

@@ -147,6 +147,8 @@ def decide(
     their decision, and has the last word."""
     if not existing:
         return JudgeDecision("create", None, "nothing stored nearby")
+    who = candidate.said_by
+    candidate, existing = candidate.unattributed(who), [x.unattributed(who) for x in existing]
     rules, rows, options, pairs = _case(candidate, existing, cand_vec, existing_vecs, embed)
     chosen = choose(rules, rows, options)
     if chosen is not rules and (

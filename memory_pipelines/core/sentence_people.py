@@ -73,6 +73,21 @@ def listener_named(sentence: str, listener: str) -> str:
     return _YOU_MENTIONED.sub(lambda m: re.sub(r"\byou\b", listener, m.group(0)), sentence)
 
 
+_LABEL = re.compile(r"[A-Z][\w']*(?: [\w']+){0,3}: ")
+
+
+def attributed(text: str, speaker: str) -> str:
+    """An item a named person said that names them nowhere, led by their name: "The invoicing
+    tool rejects names with an apostrophe", said by Zainab, is "Zainab: The invoicing tool
+    rejects ...". Among several people's records a fact that does not say whose it is reads as
+    anyone's; the name keeps it the speaker's, and a search for them finds it by the name."""
+    if not speaker.strip() or re.search(rf"(?<!\w){re.escape(speaker.strip())}(?!\w)", text):
+        return text
+    if _LABEL.match(text):  # "Note to self: renew ...": labelled already, once is enough
+        return text
+    return f"{speaker.strip()}: {text[:1].upper()}{text[1:]}"
+
+
 def addresses(sentence: str, listener: str) -> bool:
     """Whether a sentence speaks to the listener: "you", or their name set off by a comma
     ("Glad I could help, Jon!", "Mel, that's great"; not "We moved to Austin, Texas")."""
