@@ -75,6 +75,7 @@ from memory_pipelines.core.judge_merge import (
 )
 from memory_pipelines.core.judge_modality import goal_reached, hedged_restatement, plan_settled
 from memory_pipelines.core.judge_model import Option, choose, option_rows
+from memory_pipelines.core.judge_names import kept_apart
 from memory_pipelines.core.judge_pairs import Pair, compare
 from memory_pipelines.core.judge_pending import pending_change
 from memory_pipelines.core.judge_rates import rate_restated
@@ -149,7 +150,7 @@ def decide(
         return JudgeDecision("create", None, "nothing stored nearby")
     who = candidate.said_by
     candidate, existing = candidate.unattributed(who), [x.unattributed(who) for x in existing]
-    rules, rows, options, pairs = _case(candidate, existing, cand_vec, existing_vecs, embed)
+    rules, rows, options, pairs, c, es = _case(candidate, existing, cand_vec, existing_vecs, embed)
     chosen = choose(rules, rows, options)
     if chosen is not rules and (
         _safety_lost(chosen, rules, existing) or _members_dropped(chosen, pairs)
@@ -157,6 +158,8 @@ def decide(
         chosen = rules
     if _members_dropped(chosen, pairs):
         return JudgeDecision("create", None, f"a list holding a stored value ({chosen.reason})")
+    if (apart := kept_apart(chosen, candidate, existing, c, es, pairs, embed)) is not None:
+        return apart
     if _history_rewritten(chosen, candidate, existing):
         if chosen is not rules and not _history_rewritten(rules, candidate, existing):
             return rules
@@ -217,7 +220,8 @@ def case_options(
 ) -> tuple[JudgeDecision, np.ndarray, list[Option]]:
     """The rules' decision and every option's row of readings (judge_model.option_rows);
     the learned chooser is fitted on these."""
-    return _case(candidate, existing, cand_vec, existing_vecs, embed)[:3]
+    rules, rows, options, *_ = _case(candidate, existing, cand_vec, existing_vecs, embed)
+    return rules, rows, options
 
 
 def _case(
@@ -226,12 +230,12 @@ def _case(
     cand_vec: np.ndarray,
     existing_vecs: np.ndarray,
     embed: Embed | None,
-) -> tuple[JudgeDecision, np.ndarray, list[Option], list[Pair]]:
+) -> tuple[JudgeDecision, np.ndarray, list[Option], list[Pair], Analysis, list[Analysis]]:
     c, es, pairs = analyse_case(candidate, existing, cand_vec, existing_vecs)
     rules = rules_decide(candidate, existing, c, es, pairs, embed)
     supersede = [supersede_score(p, c, es[p.index]) for p in pairs]
     rows, options = option_rows(c, es, pairs, supersede, rules)
-    return rules, rows, options, pairs
+    return rules, rows, options, pairs, c, es
 
 
 def rules_decide(

@@ -1,0 +1,64 @@
+"""In a chat between people extraction writes the speaker's name into every item, and two
+unrelated facts of one person are near for the name alone: "Friendship means a lot to Tobias"
+merged into "Their love gives Tobias strength", and a merge keeps the stored words, so the new
+fact was lost (a third of the merges of the LoCoMo extraction pass were such). A merge must
+hold with the speaker's name put aside; restatements still merge."""
+
+from __future__ import annotations
+
+import pytest
+
+from memory_pipelines.core.judge import decide
+from memory_pipelines.core.judge_names import _masked, name_lift
+from memory_pipelines.core.judge_types import JudgeItem
+from memory_pipelines.models.embedder import Embedder
+
+STORED = ["Their love gives Tobias strength.", "Tobias works night shifts at the bakery."]
+
+
+def _decide(embedder: Embedder, candidate: str, stored: list[str], said_by: str | None):
+    vecs = embedder.embed([candidate, *stored])
+    return decide(
+        JudgeItem(candidate, "fact", said_by=said_by),
+        [JudgeItem(t, "fact", valid_from="2023-05-01") for t in stored],
+        vecs[0],
+        vecs[1:],
+        embed=embedder.embed,
+    )
+
+
+def test_facts_near_for_the_speakers_name_alone_stay_apart(embedder: Embedder) -> None:
+    d = _decide(embedder, "Friendship means a lot to Tobias.", STORED, "Tobias")
+    assert d.action == "create", d.reason
+    assert d.reason.startswith("near for the name alone"), d.reason
+
+
+@pytest.mark.parametrize(
+    ("candidate", "stored"),
+    [
+        (
+            "Pottery brings Tobias joy and he is passionate about it.",
+            "Tobias is passionate about pottery and it brings him so much joy.",
+        ),
+        (
+            "Tobias still volunteers at the food bank.",
+            "Tobias has been volunteering at the food bank.",
+        ),
+    ],
+)
+def test_a_restatement_naming_the_speaker_still_merges(
+    embedder: Embedder, candidate: str, stored: str
+) -> None:
+    d = _decide(embedder, candidate, [stored, STORED[1]], "Tobias")
+    assert (d.action, d.target) == ("merge", 0), d.reason
+
+
+def test_the_lift_is_what_the_name_adds(embedder: Embedder) -> None:
+    a, b = "Friendship means a lot to Tobias.", "Their love gives Tobias strength."
+    assert name_lift(a, b, frozenset({"tobias"}), embedder.embed) > 0.1
+    # nothing of the name in the texts: no lift
+    assert name_lift("Likes tea.", "Drinks tea.", frozenset({"tobias"}), embedder.embed) == 0.0
+    # a possessive is the name too, and a name inside another word is not
+    assert (
+        _masked("Tobias's dog likes Tobiasz.", frozenset({"tobias"})) == "their dog likes Tobiasz."
+    )
