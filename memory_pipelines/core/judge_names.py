@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 
+from memory_pipelines.core.judge_lexicon import stem
 from memory_pipelines.core.judge_merge import merge_score, merge_threshold
-from memory_pipelines.core.judge_pairs import Pair
+from memory_pipelines.core.judge_pairs import Pair, overlap
 from memory_pipelines.core.judge_rules import Analysis
 from memory_pipelines.core.judge_slots import Embed
 from memory_pipelines.core.judge_types import JudgeDecision, JudgeItem
@@ -55,13 +57,25 @@ def near_for_the_name(
     or a merge still). Only the speaker's: another name both hold ("Accountant is Mei" / "Mei
     does our books") is what they say, and masked it took true restatements apart (the
     tuning sets' merges 0.9034 -> 0.893 with every shared name masked)."""
-    names = c.entities & e.entities & about
+    names = frozenset(n for n in about if _says(c_text, n) and _says(e_text, n))
     if embed is None or not names or p.contain_existing >= 1.0:
         return None
     lift = name_lift(c_text, e_text, names, embed)
-    if lift <= 0.0 or merge_score(p) - lift >= merge_threshold(c, e):
+    if lift <= 0.0:
         return None
-    return p.cos - lift
+    # The name is a word both hold, too: the stored item's words the candidate repeats are
+    # counted without it.
+    named = names | {stem(n) for n in names}
+    without = replace(
+        p, cos=p.cos - lift, contain_existing=overlap(c.stems - named, e.stems - named)
+    )
+    if merge_score(without) >= merge_threshold(c, e):
+        return None
+    return without.cos
+
+
+def _says(text: str, name: str) -> bool:
+    return re.search(rf"(?<!\w){re.escape(name)}(?:'s)?(?!\w)", text, re.IGNORECASE) is not None
 
 
 def kept_apart(

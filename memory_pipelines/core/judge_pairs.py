@@ -96,7 +96,7 @@ def _plain(stems: frozenset[str]) -> frozenset[str]:
     return frozenset(w for w in stems if not any(ch.isdigit() for ch in w) and w not in MONTHS)
 
 
-def _overlap(a: frozenset[str], b: frozenset[str]) -> float:
+def overlap(a: frozenset[str], b: frozenset[str]) -> float:
     """Share of `b` found in `a`."""
     return len(a & b) / len(b) if b else 0.0
 
@@ -188,7 +188,7 @@ def _contrast(i: int, c: Analysis, others: Sequence[Analysis]) -> bool:
         return False
     if same_family(only_c, only_e):  # "Parents ..." / "Mum and Dad ...": no swap
         return False
-    if _overlap(c.stems, e.predicate_stems) < (0.5 if named else 0.67):
+    if overlap(c.stems, e.predicate_stems) < (0.5 if named else 0.67):
         return False
     return any((only_c | only_e) & o.subject_stems for j, o in enumerate(others) if j != i)
 
@@ -285,7 +285,7 @@ def compare(
     old = c.old_words | c_claims.departed
     _, aside = change_clauses(c.text)
     old_is_subject = bool(e.stems & old) and e.stems & old <= e.subject_stems
-    said_alike = max(_overlap(c_said, e_said), _overlap(e_said, c_said))
+    said_alike = max(overlap(c_said, e_said), overlap(e_said, c_said))
     return Pair(
         index=i,
         cos=cos,
@@ -307,7 +307,7 @@ def compare(
         shared_values=n_shared_values,
         shared_value_words=bool(n_shared_values)
         or any(mentions(e, n) for n in c.names - c.subject - e.subject - about),
-        contain_existing=_overlap(c.stems, e.stems),
+        contain_existing=overlap(c.stems, e.stems),
         # A name matches a name: "Fennel Invest" says nothing of "is invested in".
         predicate_overlap=said_alike,
         old_hit=heads_overlap(e.stems, old),
