@@ -92,3 +92,14 @@ def test_an_export_leaves_the_live_model_as_it_found_it(embedder: Embedder, tmp_
     whole, _ = embedder.embed_with_parts(texts, parts)
     for got, expected in zip(whole, embedder.embed(texts), strict=True):
         assert float(np.dot(got, expected)) > 0.9999
+
+
+def test_a_few_texts_run_on_one_thread_and_a_batch_on_torchs_default() -> None:
+    import torch
+
+    before = torch.get_num_threads()
+    with embedder_mod._threads_for(embedder_mod.SMALL_BATCH):
+        assert torch.get_num_threads() == 1
+    assert torch.get_num_threads() == before  # given back
+    with embedder_mod._threads_for(embedder_mod.SMALL_BATCH + 1):
+        assert torch.get_num_threads() == before

@@ -154,14 +154,22 @@ class Embedder:
         return len(self._model.tokenizer.encode(text, add_special_tokens=False))
 
 
+# Texts embedded on one thread. A few texts embedded between other work (the dedup judge's
+# masked sentences, a window's missing sentences) took about twice as long on two: 2-text calls
+# in the LoCoMo extraction pass 19 ms on two threads, 10 ms on one (quiet, 4 texts: 7.2 ms on
+# two, 9.7 on one).
+SMALL_BATCH = 8
+
+
 @contextlib.contextmanager
 def _threads_for(n_texts: int) -> Iterator[None]:
-    """One torch thread for a single text (a query, one turn), torch's default for batches.
-    A single short text gains nothing from a second thread, and under load it lost badly:
+    """One torch thread for up to SMALL_BATCH texts (a query, one turn, the judge's few),
+    torch's default for batches. A single short text gains nothing from a second thread, and
+    under load it lost badly:
     a query's embedding p95 was 512 ms with the default threads while other work ran, 42 ms
     with one (quiet, ~13 ms either way); measured again in benchmarks/scale.py. Changing the
     count costs microseconds; it is process-wide, so it is done under the embedder's lock."""
-    if n_texts != 1:
+    if n_texts > SMALL_BATCH:
         yield
         return
     import torch
