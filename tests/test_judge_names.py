@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from memory_pipelines.core.judge import decide
-from memory_pipelines.core.judge_names import _masked, name_lift
+from memory_pipelines.core.judge_names import _masked, cos_without
 from memory_pipelines.core.judge_types import JudgeItem
 from memory_pipelines.models.embedder import Embedder
 
@@ -53,11 +53,13 @@ def test_a_restatement_naming_the_speaker_still_merges(
     assert (d.action, d.target) == ("merge", 0), d.reason
 
 
-def test_the_lift_is_what_the_name_adds(embedder: Embedder) -> None:
+def test_the_cosine_without_the_name_is_lower(embedder: Embedder) -> None:
     a, b = "Friendship means a lot to Tobias.", "Their love gives Tobias strength."
-    assert name_lift(a, b, frozenset({"tobias"}), embedder.embed) > 0.1
-    # nothing of the name in the texts: no lift
-    assert name_lift("Likes tea.", "Drinks tea.", frozenset({"tobias"}), embedder.embed) == 0.0
+    plain = embedder.embed([a, b])
+    without = cos_without(a, b, frozenset({"tobias"}), embedder.embed)
+    assert without is not None and without < float(plain[0] @ plain[1]) - 0.1
+    # nothing of the name in the texts: nothing to mask
+    assert cos_without("Likes tea.", "Drinks tea.", frozenset({"tobias"}), embedder.embed) is None
     # a possessive is the name too, and a name inside another word is not
     assert (
         _masked("Tobias's dog likes Tobiasz.", frozenset({"tobias"})) == "their dog likes Tobiasz."

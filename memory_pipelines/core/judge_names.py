@@ -2,14 +2,18 @@
 extraction writes the person into every item, and unrelated facts of one person ("Friendship
 means a lot to John" / "Their love gives John strength") reach a cosine of 0.5-0.65, which is a
 merge for short sentences. A merge keeps the stored wording, so the candidate's own fact was
-lost. A merge must hold with the speaker's name put aside: the two sentences' cosine less how
-much nearer the name alone makes them (the cosine of the two with it masked)."""
+lost. A merge must hold with the speaker's name put aside: by the cosine of the two sentences
+with the name masked in both ("Friendship means a lot to someone" / "Their love gives someone
+strength": 0.39), and their words in common less the name."""
 
 from __future__ import annotations
 
 import re
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import replace
+
+import numpy as np
 
 from memory_pipelines.core.judge_lexicon import stem
 from memory_pipelines.core.judge_merge import merge_score, merge_threshold
@@ -33,14 +37,30 @@ def _masked(text: str, names: frozenset[str]) -> str:
     return _WORD.sub(mask, text)
 
 
-def name_lift(c_text: str, e_text: str, names: frozenset[str], embed: Embed) -> float:
-    """How much nearer two sentences are for the names both say than for the rest: their
-    cosine less that of the two with those names masked (0 when masking changes neither)."""
+def cos_without(c_text: str, e_text: str, names: frozenset[str], embed: Embed) -> float | None:
+    """The cosine of two sentences with the names masked in both (None when neither says
+    one)."""
     masked = [_masked(t, names) for t in (c_text, e_text)]
     if masked == [c_text, e_text]:
-        return 0.0
-    v = embed([c_text, e_text, *masked])
-    return max(0.0, float(v[0] @ v[1]) - float(v[2] @ v[3]))
+        return None
+    a, b = _vectors(embed, masked)
+    return float(a @ b)
+
+
+# A stored item is shown to the judge again and again: its masked text is embedded once.
+_SEEN: OrderedDict[tuple[Embed, str], np.ndarray] = OrderedDict()
+_SEEN_MAX = 8192
+
+
+def _vectors(embed: Embed, texts: list[str]) -> list[np.ndarray]:
+    missing = [t for t in dict.fromkeys(texts) if (embed, t) not in _SEEN]
+    if missing:
+        _SEEN.update(((embed, t), v) for t, v in zip(missing, embed(missing), strict=True))
+        while len(_SEEN) > _SEEN_MAX:
+            _SEEN.popitem(last=False)
+    for t in texts:
+        _SEEN.move_to_end((embed, t))
+    return [_SEEN[(embed, t)] for t in texts]
 
 
 def near_for_the_name(
@@ -52,26 +72,24 @@ def near_for_the_name(
     about: frozenset[str],
     embed: Embed | None,
 ) -> float | None:
-    """The pair's cosine without the lift of the speaker's name (`about`, lower-cased words),
-    when both say it and that leaves the pair short of a merge (None otherwise: no embedder,
+    """The pair's cosine with the speaker's name (`about`, lower-cased words) masked, when
+    both say it and that leaves the pair short of a merge (None otherwise: no embedder,
     or a merge still). Only the speaker's: another name both hold ("Accountant is Mei" / "Mei
     does our books") is what they say, and masked it took true restatements apart (the
     tuning sets' merges 0.9034 -> 0.893 with every shared name masked)."""
     names = frozenset(n for n in about if _says(c_text, n) and _says(e_text, n))
     if embed is None or not names or p.contain_existing >= 1.0:
         return None
-    lift = name_lift(c_text, e_text, names, embed)
-    if lift <= 0.0:
+    cos = cos_without(c_text, e_text, names, embed)
+    if cos is None or cos >= p.cos:
         return None
     # The name is a word both hold, too: the stored item's words the candidate repeats are
     # counted without it.
     named = names | {stem(n) for n in names}
-    without = replace(
-        p, cos=p.cos - lift, contain_existing=overlap(c.stems - named, e.stems - named)
-    )
+    without = replace(p, cos=cos, contain_existing=overlap(c.stems - named, e.stems - named))
     if merge_score(without) >= merge_threshold(c, e):
         return None
-    return without.cos
+    return cos
 
 
 def _says(text: str, name: str) -> bool:
