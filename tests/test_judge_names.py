@@ -6,6 +6,7 @@ hold with the speaker's name put aside; restatements still merge."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from memory_pipelines.core.judge import decide
@@ -64,3 +65,26 @@ def test_the_cosine_without_the_name_is_lower(embedder: Embedder) -> None:
     assert (
         _masked("Tobias's dog likes Tobiasz.", frozenset({"tobias"})) == "their dog likes Tobiasz."
     )
+
+
+def test_the_masked_vectors_kept_are_the_texts_own_under_many_savers(
+    embedder: Embedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Dedup may run in several threads of a server at once, and the kept vectors are evicted
+    as new ones come: each caller still gets each text's own vector."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from memory_pipelines.core import judge_names
+
+    monkeypatch.setattr(judge_names, "_SEEN_MAX", 3)
+    texts = [f"Someone keeps {n} hens at the allotment." for n in range(6)]
+    own = dict(zip(texts, embedder.embed(texts), strict=True))
+
+    def ask(k: int) -> bool:
+        pair = [texts[k % 6], texts[(k * 5 + 1) % 6]]
+        got = judge_names._vectors(embedder.embed, pair)
+        return all(np.allclose(g, own[t], atol=1e-5) for g, t in zip(got, pair, strict=True))
+
+    with ThreadPoolExecutor(6) as pool:
+        assert all(pool.map(ask, range(60)))
+    assert len(judge_names._SEEN) <= 3

@@ -9,6 +9,7 @@ strength": 0.39), and their words in common less the name."""
 from __future__ import annotations
 
 import re
+import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import replace
@@ -50,17 +51,24 @@ def cos_without(c_text: str, e_text: str, names: frozenset[str], embed: Embed) -
 # A stored item is shown to the judge again and again: its masked text is embedded once.
 _SEEN: OrderedDict[tuple[Embed, str], np.ndarray] = OrderedDict()
 _SEEN_MAX = 8192
+_SEEN_LOCK = threading.Lock()
 
 
 def _vectors(embed: Embed, texts: list[str]) -> list[np.ndarray]:
-    missing = [t for t in dict.fromkeys(texts) if (embed, t) not in _SEEN]
+    """The texts' vectors, each embedded once while it stays among the last _SEEN_MAX (safe
+    for saves in several threads at once)."""
+    with _SEEN_LOCK:
+        known = {t: _SEEN[(embed, t)] for t in texts if (embed, t) in _SEEN}
+    missing = [t for t in dict.fromkeys(texts) if t not in known]
     if missing:
-        _SEEN.update(((embed, t), v) for t, v in zip(missing, embed(missing), strict=True))
+        known.update(zip(missing, embed(missing), strict=True))
+    with _SEEN_LOCK:
+        for t in texts:
+            _SEEN[(embed, t)] = known[t]
+            _SEEN.move_to_end((embed, t))
         while len(_SEEN) > _SEEN_MAX:
             _SEEN.popitem(last=False)
-    for t in texts:
-        _SEEN.move_to_end((embed, t))
-    return [_SEEN[(embed, t)] for t in texts]
+    return [known[t] for t in texts]
 
 
 def near_for_the_name(
