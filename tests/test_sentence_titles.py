@@ -29,5 +29,6 @@ def test_an_item_keeps_the_name_after_a_title() -> None:
     said = ["Lily started piano with Mrs. Patel last week.", "Dr. Okafor moved my scan to May 3rd."]
     turns = [WindowTurn(n, "user", "Maya", t, SAID) for n, t in enumerate(said, start=1)]
     texts = [c["context"] for c in extract_window(turns, pronoun_of=lambda _: "she")]
-    assert any(t.startswith("Lily started piano with Mrs. Patel") for t in texts), texts
+    # led by Maya's name: the fact names Lily, not her (tests/test_extract_attributed.py)
+    assert any(t.startswith("Maya: Lily started piano with Mrs. Patel") for t in texts), texts
     assert not any(t.endswith(("Mrs.", "Dr.")) for t in texts), texts
