@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from memory_pipelines.core.judge_forms import number
+from memory_pipelines.core.judge_history import past_happening
 from memory_pipelines.core.judge_lexicon import MONTHS
 from memory_pipelines.core.judge_pairs import Pair, long_allowance
 from memory_pipelines.core.judge_rules import Analysis
@@ -66,6 +67,8 @@ def merge_blocker(p: Pair, c: Analysis, e: Analysis) -> str | None:
         return "rule beside an exception"
     if c.additive and not whole:
         return "an additional item"
+    if not whole and past_happening(c.text) and not past_happening(e.text):
+        return "a happening, not the lasting fact beside it"
     if not p.same_category and not p.negation_agrees and p.cos < 0.65:
         return "different category"
     return None
