@@ -88,3 +88,21 @@ def test_the_masked_vectors_kept_are_the_texts_own_under_many_savers(
     with ThreadPoolExecutor(6) as pool:
         assert all(pool.map(ask, range(60)))
     assert len(judge_names._SEEN) <= 3
+
+
+@pytest.mark.parametrize(
+    ("candidate", "stored"),
+    [
+        # the new value is worded unlike the old: without the name the two are far apart
+        ("Tobias moved to Leeds last month.", "Tobias lives in York."),
+        ("Tobias no longer plays five-a-side; his knee gave out.", "Tobias plays five-a-side."),
+    ],
+)
+def test_a_change_naming_the_speaker_still_replaces(
+    embedder: Embedder, candidate: str, stored: str
+) -> None:
+    """A change is tied to what it replaces by its cue and slot, not by nearness: the name
+    put aside for a merge is not put aside here ("Tobias moved to Leeds" / "Tobias lives in
+    York" is 0.38 with the name masked)."""
+    d = _decide(embedder, candidate, [stored, STORED[1]], "Tobias")
+    assert (d.action, d.target) == ("supersede", 0), d.reason
