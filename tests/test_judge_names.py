@@ -12,7 +12,11 @@ import pytest
 from memory_pipelines.core.judge import decide
 from memory_pipelines.core.judge_names import _masked, cos_without
 from memory_pipelines.core.judge_types import JudgeItem
+from memory_pipelines.evals.judge import run_case
+from memory_pipelines.models.base import Models
 from memory_pipelines.models.embedder import Embedder
+from memory_pipelines.models.factory import make_backend
+from memory_pipelines.store.db import Database
 
 STORED = ["Their love gives Tobias strength.", "Tobias works night shifts at the bakery."]
 
@@ -106,3 +110,24 @@ def test_a_change_naming_the_speaker_still_replaces(
     York" is 0.38 with the name masked)."""
     d = _decide(embedder, candidate, [stored, STORED[1]], "Tobias")
     assert (d.action, d.target) == ("supersede", 0), d.reason
+
+
+def test_a_case_that_names_its_speaker_is_judged_as_dedup_judges_it(
+    db: Database, embedder: Embedder
+) -> None:
+    """A judge case may say who spoke the candidate's turn (`speaker`, as dedup passes it
+    from a chat between people): `eval judge` then puts the name aside as dedup does."""
+    case = {
+        "id": "s1",
+        "candidate": {"category": "fact", "context": "Friendship means a lot to Tobias."},
+        "existing": [
+            {"id": "m1", "category": "fact", "context": STORED[0], "valid_from": "2023-05-01"},
+            {"id": "m2", "category": "fact", "context": STORED[1], "valid_from": "2023-05-01"},
+        ],
+        "label": "create",
+        "target": None,
+    }
+    models = Models(make_backend("local", embedder))
+    anonymous = {k: v for k, v in case.items() if k != "speaker"}
+    assert run_case(db, models, embedder, {**anonymous, "speaker": None}) == ("merge", "m1")
+    assert run_case(db, models, embedder, {**case, "speaker": "Tobias"}) == ("create", None)

@@ -16,15 +16,17 @@ from memory_pipelines.core.judge_model import NAMES, Option, as_option
 from memory_pipelines.core.judge_types import JudgeDecision, JudgeItem
 
 
-def case_item(raw: dict[str, Any]) -> JudgeItem:
+def case_item(raw: dict[str, Any], speaker: str | None = None) -> JudgeItem:
     """An item of a case (benchmarks/data/judge/README.md) as the judge reads it; the fields
-    a case may leave out (the rules' own patterns do) are a user's fact of confidence 5."""
+    a case may leave out (the rules' own patterns do) are a user's fact of confidence 5.
+    `speaker`: the case's, for its candidate (who said the turn it was taken from)."""
     return JudgeItem(
         context=raw["context"],
         category=raw.get("category", "fact"),
         confidence=int(raw.get("confidence", 5)),
         origin=raw.get("origin", "user"),
         valid_from=raw.get("valid_from"),
+        said_by=speaker,
     )
 
 
@@ -50,8 +52,8 @@ def evaluate(cases: Sequence[dict[str, Any]], embedder: Any) -> dict[str, Any]:
         n = len(case["existing"])
         cand_vec, ex_vecs = vecs[row], vecs[row + 1 : row + 1 + n]
         row += 1 + n
-        decision = decide(case_item(case["candidate"]), [case_item(x) for x in case["existing"]],
-                          cand_vec, ex_vecs)  # fmt: skip
+        cand = case_item(case["candidate"], case.get("speaker"))
+        decision = decide(cand, [case_item(x) for x in case["existing"]], cand_vec, ex_vecs)
         label = case["label"]
         confusion[label][decision.action] += 1
         target = None if decision.target is None else case["existing"][decision.target]["id"]
@@ -99,8 +101,9 @@ def _option_sets(
         for case in cases:
             cand_vec = next(vecs)
             ex_vecs = np.stack([next(vecs) for _ in case["existing"]])
+            cand = case_item(case["candidate"], case.get("speaker"))
             rules, rows, options = case_options(
-                case_item(case["candidate"]), [case_item(x) for x in case["existing"]],
+                cand, [case_item(x) for x in case["existing"]],
                 cand_vec, ex_vecs, embed=embedder.embed,
             )  # fmt: skip
             out[name].append((rules, rows, options, options.index(_gold(case))))

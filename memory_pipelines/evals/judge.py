@@ -45,7 +45,13 @@ def run_case(
                 ids[new.item_id] = e["id"]
             item = _validated(case_item(cand), datetime.now(UTC))
             res = save_deduplicated(
-                conn, store_id, item, vecs[-1], models, Provenance(origin="explicit", trusted=True)
+                conn,
+                store_id,
+                item,
+                vecs[-1],
+                models,
+                # who said the candidate's turn, when the case names a speaker
+                Provenance(origin="explicit", trusted=True, speaker=case.get("speaker")),
             )
             if res.deduplicated and res.merged_into is not None:
                 decided = ("merge", ids.get(res.merged_into))
