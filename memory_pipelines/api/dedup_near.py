@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from memory_pipelines.core.records import ItemInput
+from memory_pipelines.core.sentence_people import names_person
 from memory_pipelines.core.types import Item
 from memory_pipelines.core.vector_pool import VectorPool
 from memory_pipelines.store import events as events_db
@@ -130,7 +131,7 @@ def said_by_others(
     texts = {r.item_id: r.context for r, _ in near}
     by_chat: dict[int, dict[int, int]] = {}
     for r, _ in near:
-        if r.chat_id is not None and r.to_seq and not _names(r.context, prov.speaker):
+        if r.chat_id is not None and r.to_seq and not names_person(r.context, prov.speaker):
             by_chat.setdefault(r.chat_id, {})[r.item_id] = r.to_seq
     ask = people_speaking if speakers is None else speakers.of
     out: set[int] = set()
@@ -141,10 +142,6 @@ def said_by_others(
             for i, seq in seqs.items()
             if seq in said
             and said[seq].lower() != me
-            and (chat != prov.chat_id or _names(texts[i], said[seq]))
+            and (chat != prov.chat_id or names_person(texts[i], said[seq]))
         }
     return out
-
-
-def _names(text: str, person: str) -> bool:
-    return re.search(rf"\b{re.escape(person)}\b", text, re.IGNORECASE) is not None

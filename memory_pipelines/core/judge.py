@@ -127,7 +127,7 @@ def analyse_case(
     es = [analyse_in_case(x.context, vocab, said_on(x.valid_from), names) for x in existing]
     sims = np.asarray(existing_vecs, dtype=np.float32) @ np.asarray(cand_vec, dtype=np.float32)
     # The speaker's name is whom the case is about, never a value the items share.
-    about = frozenset(w.lower() for w in (candidate.said_by or "").split())
+    about = candidate.speaker_words
     pairs = [
         compare(i, c, es, float(sims[i]), (candidate.category, x.category), about)
         for i, x in enumerate(existing)

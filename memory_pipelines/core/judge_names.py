@@ -22,6 +22,7 @@ from memory_pipelines.core.judge_pairs import Pair, overlap
 from memory_pipelines.core.judge_rules import Analysis
 from memory_pipelines.core.judge_slots import Embed
 from memory_pipelines.core.judge_types import JudgeDecision, JudgeItem
+from memory_pipelines.core.sentence_people import names_person
 
 _WORD = re.compile(r"[A-Za-z][\w-]*(?:'s)?")
 
@@ -85,7 +86,7 @@ def near_for_the_name(
     or a merge still). Only the speaker's: another name both hold ("Accountant is Mei" / "Mei
     does our books") is what they say, and masked it took true restatements apart (the
     tuning sets' merges 0.9034 -> 0.893 with every shared name masked)."""
-    names = frozenset(n for n in about if _says(c_text, n) and _says(e_text, n))
+    names = frozenset(n for n in about if names_person(c_text, n) and names_person(e_text, n))
     if embed is None or not names or p.contain_existing >= 1.0:
         return None
     cos = cos_without(c_text, e_text, names, embed)
@@ -98,10 +99,6 @@ def near_for_the_name(
     if merge_score(without) >= merge_threshold(c, e):
         return None
     return cos
-
-
-def _says(text: str, name: str) -> bool:
-    return re.search(rf"(?<!\w){re.escape(name)}(?:'s)?(?!\w)", text, re.IGNORECASE) is not None
 
 
 def kept_apart(
@@ -118,7 +115,7 @@ def kept_apart(
     if chosen.action != "merge" or chosen.target is None:
         return None
     t = chosen.target
-    about = frozenset(w.lower() for w in (candidate.said_by or "").split())
+    about = candidate.speaker_words
     alone = near_for_the_name(
         candidate.context, existing[t].context, c, es[t], pairs[t], about, embed
     )

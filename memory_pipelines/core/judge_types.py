@@ -17,6 +17,11 @@ class JudgeItem:
     # (dedup shows the judge only that person's items): whom the case is about.
     said_by: str | None = None
 
+    @property
+    def speaker_words(self) -> frozenset[str]:
+        """The words of the speaker's name, lower-cased (none when no speaker is known)."""
+        return frozenset(w.lower() for w in (self.said_by or "").split())
+
     def unattributed(self, speaker: str | None) -> JudgeItem:
         """The item as the rules read it: without the speaker's name leading it, which
         extraction writes before a fact that names them nowhere ("Zainab: The tool rejects

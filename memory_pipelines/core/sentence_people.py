@@ -73,6 +73,11 @@ def listener_named(sentence: str, listener: str) -> str:
     return _YOU_MENTIONED.sub(lambda m: re.sub(r"\byou\b", listener, m.group(0)), sentence)
 
 
+def names_person(text: str, person: str) -> bool:
+    """Whether the text says the person's name (any case, possessive too)."""
+    return re.search(rf"\b{re.escape(person)}\b", text, re.IGNORECASE) is not None
+
+
 _LABEL = re.compile(r"[A-Z][\w']*(?: [\w']+){0,3}: ")
 
 
