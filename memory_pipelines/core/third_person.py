@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from memory_pipelines.core.judge_lexicon import RELATIONS
-from memory_pipelines.core.past_tense import NOT_PAST
+from memory_pipelines.core.past_tense import NOT_PAST, SIMPLE_PAST
 
 PRONOUNS = {
     # subject, object, possessive, possessive pronoun, reflexive
@@ -56,16 +56,11 @@ _CONTRACTED = {  # I'm -> Melanie is / she's ...
     "i'll": ("will", "will"),
     "i'd": ("would", "would"),
 }
-# Past forms that take no -s (a regular past ends in -ed and is left alone).
+# Past forms that take no -s (a regular past ends in -ed and is left alone): the irregular
+# ones ("swore" had become "swores") and the pasts that are their base too ("put", "read").
 # fmt: off
-_PAST = frozenset([
-    "went", "got", "became", "said", "paid", "put", "bought", "sold", "took", "left", "ran",
-    "grew", "flew", "sat", "met", "felt", "found", "thought", "read", "wrote", "led", "spent",
-    "taught", "made", "gave", "kept", "let", "set", "cut", "quit", "ate", "drank", "sang", "saw",
-    "came", "knew", "told", "heard", "began", "won", "lost", "brought", "caught", "fell", "held",
-    "stood", "understood", "was", "were", "had", "did", "built", "sent", "lent", "bent", "dealt",
-    "meant", "slept", "burnt", "learnt", "dreamt", "shot", "hit", "hurt", "won", "drove", "rode",
-    "wore", "broke", "chose", "spoke", "woke", "swam", "threw", "drew", "forgot",
+_PAST = SIMPLE_PAST | frozenset([
+    "put", "read", "let", "set", "cut", "quit", "shot", "hit", "hurt", "was", "were",
 ])
 # fmt: on
 
