@@ -33,3 +33,23 @@ def test_a_role_named_beside_it_is_owed_by_name() -> None:
     assert made is not None and made.owed_to == "Mr. Okafor"
     plain = promise("I'll give the spare keys to our landlord tomorrow.", "Ola", "Assistant", SAID)
     assert plain is not None and plain.owed_to == "landlord"
+
+
+def test_whom_a_pledge_is_owed_to_is_read_as_said() -> None:
+    """After "promised", "swore", "owe": a capitalised name (the words after it are not its
+    surname: "Ivo from the allotment"), a role and the role's name, or the one an act is for
+    ("committed to posting my tutor ..."). Read case-blind, "Ivo from" and "posting my" were
+    taken for names; "I promised myself" was owed to the listener."""
+
+    def owed(said: str) -> str | None:
+        made = promise(said, "Ola", "Tom", SAID)
+        return None if made is None else made.owed_to
+
+    assert owed("I promised Ivo from the allotment I'd water his beans on Thursday.") == "Ivo"
+    assert owed("I swore to my cousin Bettina I'd come to her recital.") == "Bettina"
+    assert owed("I vowed to my trainer I'd stretch after every run.") == "trainer"
+    assert owed("We owe Hamid forty pounds for the tickets.") == "Hamid"
+    assert owed("I committed to posting my tutor the essay plan by Friday.") == "tutor"
+    assert owed("I promised myself I'd read more this year.") is None
+    made = promise("I swore to my cousin Bettina I'd come on Saturday.", "Ola", "Tom", SAID)
+    assert made is not None and made.due_at is not None and made.due_at.day == 7

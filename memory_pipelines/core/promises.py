@@ -28,11 +28,6 @@ _FUTURE = re.compile(
 _OWNS = re.compile(
     rf"\b(?:it's|that's|it is|that is) mine\b|{ON_ME}|\bleave it with me\b", re.IGNORECASE
 )
-_PROMISED = re.compile(
-    r"\b(?:i|we) (?:promise|promised|swear|owe|committed to|agreed to|signed up to)\b"
-    r"(?:\s+(?P<whom>you|[A-Z][a-z]+(?: [A-Z][a-z]+)?))?",
-    re.IGNORECASE,
-)
 # Acts that do nothing for anybody: keeping notes, thinking, trying, feeling.
 _NO_ACTION = frozenset(
     [
@@ -84,7 +79,8 @@ _NAME = (
     rf"(?:{_TITLE}|[A-Z][a-z]+(?: [A-Z][a-z]+)?)"
 )
 _ROLE = (
-    r"(?:the |my |our |his |her |their )(?:landlord|landlady|boss|manager|client|customer|team"
+    r"(?:the |my |our |his |her |their )(?:[a-z]+ )?(?:landlord|landlady|boss|manager|client"
+    r"|customer|team|advisor|adviser|supervisor|mentor|editor|therapist|trainer"
     r"|teacher|doctor|dentist|neighbou?r|accountant|lawyer|school|bank|council|vet|mum|mom|dad"
     r"|mother|father|sister|brother|partner|wife|husband|friend|kids|son|daughter|family"
     r"|colleague|coach|tutor|agent|supplier|vendor|contractor|builder|plumber|insurer)"
@@ -98,6 +94,18 @@ _RECIPIENT = re.compile(
     rf"\b(?!\s*(?:'s|’s))"
     rf"|\b(?:to|for|with|back to)\s+(?P<indirect>you|{_NAME}|{_ROLE})\b",
 )
+# "I promised Ana", "I swore to my brother Tomasz", "we owe the landlord": who it is owed to
+# follows the verb, a name (capitalised as said: "I promised Ana from downstairs" is owed to
+# Ana, "I owe Dana twenty quid" to Dana) or a role, the role's name when it is said beside it.
+_PROMISED = re.compile(
+    r"\b(?i:i|we) (?i:promise|promised|swear|swore|vowed|pledged|owe|committed to|agreed to"
+    r"|signed up to)\b"
+    rf"(?:\s+(?:(?i:to)\s+)?(?P<whom>(?i:you)|(?P<role>{_ROLE})(?:,?\s+(?P<named>{_NAME}))?"
+    rf"|(?:the|my|our|his|her|their)(?: [a-z]+){{1,2}},?\s+(?P<kin>{_NAME})"
+    rf"|{_NAME}|(?P<self>(?i:myself|ourselves))\b))?"
+)
+# "committed to sending my landlord the form": the recipient of the act the pledge names.
+_PLEDGED_ACT = re.compile(r"\s+(?P<verb>[a-z]+?)(?:ing)?\b")
 _APPOSED = re.compile(rf",\s*({_NAME})\s*(?=[,.;!]|$)")
 _GIVE_VERBS = frozenset(
     [
@@ -105,6 +113,7 @@ _GIVE_VERBS = frozenset(
         "give",
         "email",
         "mail",
+        "post",
         "text",
         "call",
         "ring",
@@ -207,6 +216,8 @@ def promise(sentence: str, speaker: str, listener: str, said_at: datetime) -> Pr
     """The promise a sentence makes, or None when it makes none."""
     m = _FUTURE.search(sentence)
     pm = None if _KEPT.search(sentence) else _PROMISED.search(sentence)
+    if pm and pm.group("self"):
+        pm = None  # "I promised myself I'd rest more": a resolution, owed to nobody
     if not m and not pm:
         return _promised_me(sentence, speaker, said_at)
     told = _TOLD.search(sentence)
@@ -223,8 +234,12 @@ def promise(sentence: str, speaker: str, listener: str, said_at: datetime) -> Pr
     whom = ""
     if told and (told.group("name") or told.group("role")):
         whom = told.group("name") or told.group("role")
+    elif pm and (pm.group("named") or pm.group("kin")):
+        whom = pm.group("named") or pm.group("kin")  # "my brother Tomasz": Tomasz
     elif pm and pm.group("whom"):
         whom = pm.group("whom")
+    elif pm and (act := _pledged_act(sentence[pm.end() :])):
+        whom = act
     elif m:
         verb = m.group("verb").lower()
         rest = sentence[m.end() :]
@@ -255,6 +270,20 @@ def promise(sentence: str, speaker: str, listener: str, said_at: datetime) -> Pr
         owed_to=re.sub(r"^(?:the|my|our|his|her|their) ", "", whom),
         due_at=due,
     )
+
+
+def _pledged_act(rest: str) -> str:
+    """Whom the act after a pledge is for ("committed to sending my landlord the form": the
+    landlord), when it is a giving verb; "" otherwise."""
+    act = _PLEDGED_ACT.match(rest)
+    if act is None:
+        return ""
+    verb = act.group("verb")
+    verbs = (verb, verb + "e", verb[:-1] if len(verb) > 3 and verb[-1] == verb[-2] else verb)
+    if not any(v in _GIVE_VERBS for v in verbs):
+        return ""
+    r = _RECIPIENT.search(rest[act.end() :])
+    return (r.group("direct") or r.group("indirect") or "") if r else ""
 
 
 def _promised_me(sentence: str, speaker: str, said_at: datetime) -> Promise | None:

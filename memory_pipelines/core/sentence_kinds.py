@@ -83,7 +83,7 @@ _COMMIT = _rx(
     # "I said I'd send them the new agreement by 20 June": a pledge reported
     r"\bsaid (?:that )?(?:i|we)(?:'d|’d| would)\b|"
     # "Will do" on its own (or with thanks) acknowledges, it promises nothing
-    r"\bcommitted to\b|\bagreed to\b|\bleave it with me\b|"
+    r"\bcommitted to\b|\bagreed to\b|\bleave it with me\b|\b(?:i|we) (?:swore|vowed|pledged)\b|"
     r"^\W*(?:(?:the )?user )?will\b(?! do\W*(?:(?:thanks|cheers|ta|mate)\W*)?$)|"
     r"\bhold(?:ing)? (?:myself|ourselves) to\b"
 )
