@@ -162,10 +162,15 @@ def durable_parts(
         # A person's health and safety, told however it is told ("They asked about allergies -
         # penicillin, and he reacts to plasters too"; "I think he's allergic to latex"): never
         # crowded out, however short or said again.
+        # ... and a person's rule or plain words about it ("Don't give Dad any ibuprofen, he's
+        # on warfarin now"; "Nobody goes in the kiln room without a respirator").
         stated = kind in ("fact", "durable_fact") or (
-            role != "assistant" and kind in ("meta", "hedge")
+            role != "assistant" and kind in ("meta", "hedge", "plain", "stable_preference")
         )
-        if stated and sentence_kinds.SAFETY.search(sentence) and not sentence.endswith("?"):
+        safe = sentence_kinds.SAFETY.search(sentence) or (
+            role != "assistant" and sentence_kinds.PROTECTIVE.search(sentence)
+        )
+        if stated and safe and not sentence.endswith("?"):
             safety.append((sentence, "fact"))
             continue
         # "Party update: it's now Saturday 21 November": news of something the speaker

@@ -190,7 +190,23 @@ SAFETY = _rx(
     r"\b\d+(?:\.\d+)?\s?(?:mg|milligrams?|mcg|micrograms?|ml|millilitres?|milliliters?)\b|"
     # hazards of a home or a place: gas leaking, carbon monoxide, a fire risk
     r"\bgas\b[^.;]{0,40}\bleak\w*|\bleak\w*[^.;]{0,20}\bgas\b|\bcarbon monoxide\b|"
-    r"\bsmoke alarm\b|\bfire hazard\b"
+    r"\bsmoke alarm\b|\bfire hazard\b|"
+    # a medicine by the stem of its international name (the WHO's INN stems: "warfarin",
+    # "amoxicillin", "lisinopril", "sertraline"), or by a name everyone uses for it
+    r"\b[a-z]{3,}(?:cillin|mycin|cycline|floxacin|azole|tidine|pril|sartan|olol|dipine|statin"
+    r"|formin|gliptin|glutide|gliflozin|parin|farin|xaban|gatran|profen|proxen|fenac|coxib"
+    r"|oxetine|traline|triptyline|ipramine|talopram|azepam|zolam|triptan|setron|thyroxine"
+    r"|lukast|azepine|azapine|trigine"
+    r"|peridone|apine|isone|olone|tropium)\b|"
+    r"\b(?:paracetamol|acetaminophen|aspirin|codeine|morphine|tramadol|antibiotics?"
+    r"|antidepressants?|steroids?|chemo\w*|radiotherapy|dialysis)\b"
+)
+# Protective equipment a place or a task requires ("nobody goes in without a respirator"): a
+# person's rule is a safety fact; the assistant's is advice (core/extract_parts).
+PROTECTIVE = _rx(
+    r"\b(?:without|wear|wears|wearing|put on)\s+(?:(?:a|an|the|their|his|her|your|my)\s+)?"
+    r"(?:respirator|face ?mask|helmet|hard hat|goggles|safety glasses|harness|life ?jacket"
+    r"|seat ?belt|ear (?:defenders|protection)|hi-?vis)\b"
 )
 _LASTING = _rx(
     r"\b(?:always|never(?! ?mind\b(?=\W*$|[,;:.!]))|from now on|going forward|in future|"
