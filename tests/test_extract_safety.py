@@ -36,6 +36,6 @@ def test_a_rule_of_protective_equipment_is_kept() -> None:
     kept = _kept("New rule for the lab: nobody handles the acid without goggles on.")
     assert len(kept) == 1 and "goggles" in kept[0]
     # the assistant's advice is no rule of anybody's
-    assert durable_parts(
-        "Nobody should cut tiles without goggles on.", "assistant", [], "Ravi"
-    ) == []
+    assert (
+        durable_parts("Nobody should cut tiles without goggles on.", "assistant", [], "Ravi") == []
+    )
