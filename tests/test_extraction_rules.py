@@ -181,9 +181,14 @@ def test_the_extractor_keeps_promises_health_facts_and_corrections() -> None:
     assert commitment["context"] == "Agent will send Ben the fixed importer by June 10."
     assert commitment["owed_to"] == "Ben" and commitment["due_at"].startswith("2024-06-10")
     fixed = [c for c in out if c["to_seq"] == 6]  # told in turn 5, put right in turn 6
+    # kept as what is true now; judged as said, the old value named (it finds the record)
     assert [(c["context"], c["from_seq"]) for c in fixed] == [
-        ("Ben and others fly to Lisbon in May, not April, for the conference.", 5)
+        ("Ben and others fly to Lisbon in May for the conference.", 5)
     ]
+    assert fixed[0]["metadata"] == {
+        "corrects": "April",
+        "judged_as": "Ben and others fly to Lisbon in May, not April, for the conference.",
+    }
 
 
 def test_a_promise_reported_or_made_on_the_listeners_own_thing() -> None:
@@ -234,11 +239,17 @@ def test_the_extractor_puts_right_what_was_corrected_and_saves_only_that() -> No
     # Gus's fact, put right by Wren: told in turn 1, fixed in turn 2
     assert [(c["from_seq"], c["to_seq"]) for c in fixed] == [(1, 2)]
     assert fixed[0]["context"].startswith("Gus's anniversary dinner is at Lumo on Saturday")
-    assert fixed[0]["context"].endswith(", not Friday.")
+    # kept as what is true now, judged as said (the old value named finds the record)
+    assert fixed[0]["context"].endswith("on Saturday (4 May 2024).")
+    assert fixed[0]["metadata"]["judged_as"].endswith(", not Friday.")
+    assert fixed[0]["metadata"]["corrects"] == "Friday"
     assert not any("love" in c["context"] for c in out)  # Wren's words are no fact of hers
     own = [_turn(1, "user", "Jamal", "Our mortgage rate is 4.2 percent. Actually no, 3.9, sorry.")]
-    assert [c["context"] for c in extract_window(own, pronoun_of=lambda name: "he")] == [
-        "Jamal's mortgage rate is 3.9, not 4.2, percent."
+    assert [
+        (c["context"], c["metadata"]["judged_as"])
+        for c in extract_window(own, pronoun_of=lambda name: "he")
+    ] == [
+        ("Jamal's mortgage rate is 3.9 percent.", "Jamal's mortgage rate is 3.9, not 4.2, percent.")
     ]
 
 
@@ -276,8 +287,13 @@ def test_not_a_correction_of_an_earlier_value(said: str) -> None:
 
 def test_the_extractor_puts_the_new_value_into_the_sentence_it_corrects() -> None:
     def items(*turns: str) -> list[str]:
+        """Each item as the judge reads it: a correction as said, naming the old value (the
+        item itself keeps what is true now: test_the_extractor_keeps_promises_...)."""
         window = [_turn(n, "user", "Lena", t) for n, t in enumerate(turns, start=1)]
-        return [c["context"] for c in extract_window(window, pronoun_of=lambda name: "she")]
+        return [
+            c.get("metadata", {}).get("judged_as") or c["context"]
+            for c in extract_window(window, pronoun_of=lambda name: "she")
+        ]
 
     assert items(
         "My flight to Oslo leaves at 6:40 on Friday.", "Sorry, I had it wrong, it leaves at 7:40."

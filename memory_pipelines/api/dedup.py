@@ -37,8 +37,16 @@ from memory_pipelines.store.links import add_link
 
 def _judge_item(item: Item | ItemInput) -> JudgeItem:
     if isinstance(item, ItemInput):
+        # a correction extraction keeps as what is true now is judged as it was said, the old
+        # value named (core/extract.py): that is how the record it replaces is found
+        said = (item.metadata or {}).get("judged_as") if item.source == "machine" else None
         return JudgeItem(
-            item.context, item.category, item.confidence, item.source, None, item.owed_to
+            said if isinstance(said, str) and said else item.context,
+            item.category,
+            item.confidence,
+            item.source,
+            None,
+            item.owed_to,
         )
     return JudgeItem(
         item.context,

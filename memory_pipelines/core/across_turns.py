@@ -27,6 +27,7 @@ from memory_pipelines.core.corrections import (
     repair,
     repair_earlier,
     restated,
+    without_cue,
 )
 from memory_pipelines.core.speech_acts import SHOWN
 from memory_pipelines.core.window_turn import WindowTurn
@@ -101,9 +102,12 @@ def corrections_made(
         elif fix is not None:
             # "Oh wait, the wedding is on June 21, not June 14" puts right the sentence that
             # told it ("My sister's wedding is in Utrecht on June 14"), which says whose.
-            about_it = sentence_kinds.content_words(sentence) - {fix.new.lower(), fix.old.lower()}
-            told = [s if about_it & sentence_kinds.content_words(s) else "" for s in said]
-            found = apply_to_earlier(fix, said if fix.bare else told)
+            # "Hmm, actually it's Bruges, not Ghent" says nothing but its values: like a bare
+            # one, it puts right whichever sentence said the old value.
+            words = sentence_kinds.content_words
+            about_it = words(without_cue(sentence)) - {fix.new.lower(), fix.old.lower()}
+            told = [s if about_it & words(s) else "" for s in said]
+            found = apply_to_earlier(fix, said if fix.bare or not about_it else told)
         elif fixed is not None and fixed[1].bare:
             found = repair_earlier(fixed[1].new, said)
         if found is not None:

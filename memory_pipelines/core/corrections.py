@@ -124,8 +124,8 @@ def repair(sentence: str) -> tuple[str, Correction] | None:
 # a cue ("Sorry,", "No,", "Typo,", "I had it wrong") and a clause that points back ("it's June
 # 21", "it leaves at 7:40") or is the value ("three kids, I forgot the baby").
 _CUE = re.compile(
-    r"^\W*(?:(?:sorry|oops|no|nope|wait|hmm+|oh|ah|actually|typo|correction|my bad|my mistake"
-    r"|i mean|i meant|scratch that|make that)\b\W*)+",
+    r"^\W*(?:(?:sorry|oops|no|nope|wait|hang on|hold on|hmm+|oh|ah|actually|typo|correction"
+    r"|my bad|my mistake|i mean|i meant|scratch that|make that)\b\W*)+",
     re.IGNORECASE,
 )
 # The cue said after the value: "He's five actually", "It's 7:40, sorry".
@@ -162,7 +162,9 @@ def restated(sentence: str, cue_after: bool = True) -> tuple[str, list[str]] | N
     head = rest[0]
     values = [m.group() for m in re.finditer(_WORDISH, head)]
     values = [v for v in values if _kind(v) in ("number", "date")]
-    if not values or not (_POINTS_BACK.match(head) or head.split()[0] == values[0]):
+    # the value first, perhaps after "the" or "on" ("Hang on, no, the 16th")
+    first = re.sub(r"^(?:on |in |at )?(?:the )?", "", head, flags=re.IGNORECASE).split()
+    if not values or not (_POINTS_BACK.match(head) or (first and first[0] == values[0])):
         return None
     return head, values
 
@@ -199,3 +201,34 @@ def apply_to_earlier(fix: Correction, earlier: Sequence[str]) -> tuple[int, str]
             fixed = rx.sub(f"{fix.new}, not {fix.old},", earlier[i], count=1)
             return i, re.sub(r",(?=\s*(?:[.,;:!?)]|$))", "", fixed)
     return None
+
+
+def without_old(text: str) -> tuple[str, str] | None:
+    """(the text without the old value it names, that old value) for a corrected fact ("Zara's
+    recital is in May, not April, she plays Bach" -> ("Zara's recital is in May, she plays
+    Bach", "April")); None when it names none. The memory keeps what is true now; the judge
+    still reads the old value to find the record it replaces (core/extract.py)."""
+    m = _NOT_OLD.search(text)
+    if m is None:
+        return None
+    rest = text[m.end() :]
+    # "Dr. Mbatha, not Mbeki, over at the clinic": the comma after the old value was put there
+    # with it, unless a clause starts after it ("in May, not April, she's doing Bach")
+    after = _CLAUSE_START.match(rest)
+    if rest.startswith(",") and m.group().lstrip().startswith(",") and after is None:
+        rest = rest[1:]
+    return (text[: m.start()] + rest).strip(), m.group("old")
+
+
+_CLAUSE_START = re.compile(
+    r",\s*(?:[A-Z]|(?:i|we|you|he|she|they|it|so|and|but|which|who|because|since|as|though"
+    r"|although|that|this|there)\b)"
+)
+
+
+def without_cue(sentence: str) -> str:
+    """The correction without its cue and the words that point back ("Hmm, actually it's
+    Bruges, not Ghent" -> "Bruges, not Ghent"): what is left says what it is about, if
+    anything."""
+    return _OPENER.sub("", _CUE.sub("", sentence))
+

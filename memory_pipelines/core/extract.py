@@ -22,7 +22,7 @@ from memory_pipelines.core.across_turns import (
     question_before,
 )
 from memory_pipelines.core.antecedents import POINTS_BACK
-from memory_pipelines.core.corrections import correction, repair
+from memory_pipelines.core.corrections import correction, repair, without_old
 from memory_pipelines.core.dates import annotate
 from memory_pipelines.core.extract_parts import durable_parts, fixes_earlier
 from memory_pipelines.core.plain_words import plain_words
@@ -185,6 +185,7 @@ def extract_window(
             continue  # read by the turns after it, extracted by its own window
         stale: set[str] = set()
         parts: list[tuple[str, str, WindowTurn]] = list(corrections_made(window, i, stale))
+        fixes = {sentence for sentence, _, _ in parts}
         earlier = window[max(0, i - 3) : i]
         listener = _listener(window, i)
         # The learned policy was fitted on chats with the assistant; between people (LoCoMo) it
@@ -252,6 +253,13 @@ def extract_window(
                 text = listener_named(text, listener)
                 if group:  # a named person's: their name in it ("Zainab: The tool rejects ...")
                     text = attributed(text, about.speaker)
+            # A correction is kept as what is true now ("... in May, not April, ..." -> "... in
+            # May, ..."); the dedup judge reads it as said, the old value named, to find the
+            # record it replaces (api/dedup), and the item's metadata keeps what it corrects.
+            put_right = without_old(text) if sentence in fixes else None
+            judged_as = None
+            if put_right is not None:
+                judged_as, (text, old) = text, put_right
             dated, dates = annotate(text[:1].upper() + text[1:], about.created_at)
             cand: dict[str, Any] = {
                 "category": category,
@@ -272,12 +280,19 @@ def extract_window(
                 cand["from_seq"] = referent.seq
             if sentence in turn.sentences:
                 cand["embedding"] = turn.sentences[sentence]  # not embedded a second time
+            if put_right is not None and judged_as is not None:
+                said, _ = annotate(judged_as[:1].upper() + judged_as[1:], about.created_at)
+                cand["metadata"] = {"corrects": old, "judged_as": _clip(said)}
             if promised is not None:
                 cand["status"] = "open"
                 if promised.due_at is not None:
                     cand["due_at"] = promised.due_at.isoformat()
                 cand["owed_to"] = promised.owed_to or None
-                cand["metadata"] = {"owner": promised.owner, "what": promised.what}
+                cand["metadata"] = {
+                    **cand.get("metadata", {}),
+                    "owner": promised.owner,
+                    "what": promised.what,
+                }
             out.append(cand)
     return out
 

@@ -1,0 +1,51 @@
+"""A correction said in conversation is kept as what is true now ("The school play is on
+Thursday", not "..., not Wednesday,"), and still replaces the record of the old value: the
+dedup judge reads it as it was said, the old value named (its metadata `judged_as`), and a
+name put right is found by that name alone. Written by hand for the mechanisms; found on a
+chat set written apart from the code (extraction_t), whose corrected items still said the old
+value, so a reader saw both."""
+
+from memory_pipelines.api import Memory
+from memory_pipelines.api.extraction import run_extraction
+from memory_pipelines.core.corrections import without_old
+
+
+def test_the_old_value_is_taken_out_of_the_sentence() -> None:
+    assert without_old("The play is on Thursday, not Wednesday, in the hall.") == (
+        "The play is on Thursday in the hall.",
+        "Wednesday",
+    )
+    # a clause after it keeps its comma
+    assert without_old("The play is on Thursday, not Wednesday, so book the hall.") == (
+        "The play is on Thursday, so book the hall.",
+        "Wednesday",
+    )
+    assert without_old("The play is on Thursday.") is None
+
+
+def test_a_name_put_right_replaces_the_record_and_names_only_the_new(memory: Memory) -> None:
+    turns = [
+        {"speaker": "Ola", "text": "Our plumber is Tomasz Wrona from Leith, he's great."},
+        {"speaker": "Ines", "text": "Good to have a name!"},
+        {"speaker": "Ola", "text": "Hmm, actually it's Tomasz Wrobel, not Wrona."},
+    ]
+    memory.write_turns("ola-ines", turns)
+    run_extraction(memory.db, memory.store_id, memory.models, memory.embedder, "t1")
+    current = [i for i in memory.items() if "Tomasz" in i.context]
+    assert len(current) == 1, [i.context for i in memory.items()]
+    (fixed,) = current
+    assert "Wrobel" in fixed.context and "Wrona" not in fixed.context
+    assert fixed.metadata["corrects"] == "Wrona"
+    # the old record is superseded, kept in the fact's history
+    assert any("Wrona" in v.snapshot.context for v in memory.history(fixed.id))
+
+
+def test_a_date_put_right_after_a_cue_replaces_its_sentence(memory: Memory) -> None:
+    turns = [
+        {"speaker": "Ola", "text": "My eye test is on the 9th. Hold on, no, the 11th."},
+        {"role": "assistant", "speaker": "assistant", "text": "The 11th, noted."},
+    ]
+    memory.write_turns("ola-dm", turns)
+    run_extraction(memory.db, memory.store_id, memory.models, memory.embedder, "t1")
+    said = [i.context for i in memory.items() if "eye test" in i.context]
+    assert len(said) == 1 and "11th" in said[0] and "9th" not in said[0], said
