@@ -231,4 +231,3 @@ def without_cue(sentence: str) -> str:
     Bruges, not Ghent" -> "Bruges, not Ghent"): what is left says what it is about, if
     anything."""
     return _OPENER.sub("", _CUE.sub("", sentence))
-
