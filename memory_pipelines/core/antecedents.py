@@ -101,7 +101,8 @@ def points_back(sentence: str) -> bool:
     return not _DEMONSTRATIVE.match(sentence) or bool(_BARE.match(sentence))
 
 
-def _joined(first: str, then: str) -> str:
+def joined(first: str, then: str) -> str:
+    """Two sentences as one item ("A. B." -> "A; b.")."""
     head = first.rstrip().rstrip(".!")
     return f"{head}; {then[:1].lower() + then[1:]}"
 
@@ -130,7 +131,7 @@ def with_antecedents(
             holder[n] = n
             continue
         if into is not None and len(texts[into]) + len(sentence) <= MAX_CHARS:
-            texts[into] = _joined(texts[into], sentence)  # what it points to is kept: one item
+            texts[into] = joined(texts[into], sentence)  # what it points to is kept: one item
             holder[n] = into
             continue
         first = n - 1
@@ -145,7 +146,7 @@ def with_antecedents(
         for i in range(n - 1, first - 1, -1):
             if len(told[i]) + len(text) > MAX_CHARS:
                 break
-            text = _joined(told[i], text)
+            text = joined(told[i], text)
         texts[n] = text
         holder[n] = n
     return texts

@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from memory_pipelines.core import policy, sentence_kinds
-from memory_pipelines.core.antecedents import with_antecedents
+from memory_pipelines.core.antecedents import joined, with_antecedents
 from memory_pipelines.core.called_off import calls_something_off
 from memory_pipelines.core.chat_asides import aside
 from memory_pipelines.core.hedges import without_hedged_tail
@@ -142,6 +142,7 @@ def durable_parts(
     strong: list[tuple[int, str, str]] = []
     facts: list[tuple[float, int, str]] = []
     told: dict[int, str] = {}  # the turn's statements, which a sentence after may point to
+    statements: dict[int, str] = {}
     role = role.lower()
     for n, raw in enumerate(sentence_kinds.sentences(text)):
         sentence = without_chat_time(without_bookkeeping(_without_tag(raw)))
@@ -189,6 +190,8 @@ def durable_parts(
                 continue
         if kind in ("meta", "ack", "greeting", "hedge") or sentence.endswith("?"):
             continue
+        if kind in ("fact", "plain"):
+            statements[n] = sentence  # a reason a decision before it may give (_with_reasons)
         if is_echo(sentence, earlier) or (to_person and _IMPERATIVE.search(sentence)):
             continue
         if to_person and (SHOWN.search(sentence) or SHOWN.search(raw)):
@@ -224,8 +227,34 @@ def durable_parts(
             continue
         elif kind == "fact" or (kind == "plain" and sentence_kinds.plain_statement(sentence)):
             facts.append((_informative(sentence, kind), n, sentence))
+    strong, used = _with_reasons(strong, statements)
+    facts = [f for f in facts if f[1] not in used]
     best = sorted(sorted(facts, key=lambda f: -f[0])[:plain], key=lambda f: f[1])
     kept = strong + [(n, s, "fact") for _, n, s in best]
     # "It made me feel connected" kept with what "it" is
     texts = with_antecedents(kept, told, pictured="[image:" in text)
     return safety + [(texts[n], category) for n, _, category in kept if n in texts]
+
+
+# A decision that gives its reason in its own words ("..., because ...", "since ...").
+_GIVES_WHY = re.compile(
+    r"(?:\b|')(?:because|'?cause|cos|since|so that|so (?:i|we) can|due to|as (?:it|we|they|i))\b",
+    re.I,
+)
+
+
+def _with_reasons(
+    strong: list[tuple[int, str, str]], statements: dict[int, str]
+) -> tuple[list[tuple[int, str, str]], set[int]]:
+    """The spec saves decisions with the why: a decision said without its reason, followed in
+    the turn by a statement ("We're dropping the tablet layout. Under 2% of sessions come from
+    tablets"), is kept with it as one item. Returns the kept sentences and the indexes of the
+    statements joined into them."""
+    out, used = [], set()
+    for n, sentence, category in strong:
+        why = statements.get(n + 1)
+        if category == "decision" and why and not _GIVES_WHY.search(sentence):
+            sentence = joined(sentence, why)
+            used.add(n + 1)
+        out.append((n, sentence, category))
+    return out, used

@@ -116,7 +116,7 @@ _SHIPPED = _rx(  # past tense only, so "we'll launch in May" stays a commitment
 _DECISION = _rx(
     r"\b(?:going|go|went|gone) with\b|\bopted\b|\bsettled on\b|\bdecided\b|\bdecision\b|"
     r"\bmade up (?:my|our) minds?\b|\b(?:choice|call) (?:is|was|'s) made\b|"
-    r"\bmade (?:the|a|my|our) (?:call|choice)\b|"
+    r"\bmade (?:the|a|my|our) (?:call|choice)\b|\bfinal (?:call|decision|answer)\b|"
     # a bare choice with its reason: "Fine, the cheaper tyres then, since we're selling the car"
     r"^\W*(?:(?:ok(?:ay)?|fine|right|alright|so|ugh)\W+)*(?:the|a|an) (?:[a-z-]+ ){0,3}?[a-z-]+,? "
     r"then\W+(?:because|since|as|so)\b|"
