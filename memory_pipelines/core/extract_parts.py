@@ -20,6 +20,7 @@ from memory_pipelines.core.antecedents import joined, with_antecedents
 from memory_pipelines.core.called_off import calls_something_off
 from memory_pipelines.core.chat_asides import aside
 from memory_pipelines.core.hedges import without_hedged_tail
+from memory_pipelines.core.plain_words import with_apostrophes
 from memory_pipelines.core.promises import bookkeeping
 from memory_pipelines.core.sentence_clauses import without_chat_time, without_mood_clause
 from memory_pipelines.core.sentence_forms import (
@@ -144,6 +145,7 @@ def durable_parts(
     told: dict[int, str] = {}  # the turn's statements, which a sentence after may point to
     statements: dict[int, str] = {}
     role = role.lower()
+    text = with_apostrophes(text)  # "ill send u the slides" is read as "I'll send you ..."
     for n, raw in enumerate(sentence_kinds.sentences(text)):
         sentence = without_chat_time(without_bookkeeping(_without_tag(raw)))
         sentence = without_picture_frame(without_opener(sentence))

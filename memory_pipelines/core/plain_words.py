@@ -33,3 +33,32 @@ def plain_words(text: str) -> str:
         return word[:1].upper() + word[1:] if m.group(1)[:1].isupper() else word
 
     return _WORD.sub(full, text)
+
+
+# Contractions typed without their apostrophe, and "u" for "you": casual chat ("ok ok ill send
+# u the slides by wednesday", "im off sugar", "dont give him ibuprofen"). Read as written
+# out, the rules that know "I'll", "I'm" and "don't" read the sentence.
+# fmt: off
+_CONTRACTED = {
+    "im": "I'm", "ive": "I've", "dont": "don't", "doesnt": "doesn't", "didnt": "didn't",
+    "cant": "can't", "wont": "won't", "isnt": "isn't", "arent": "aren't", "wasnt": "wasn't",
+    "werent": "weren't", "couldnt": "couldn't", "shouldnt": "shouldn't", "wouldnt": "wouldn't",
+    "havent": "haven't", "hasnt": "hasn't", "hadnt": "hadn't", "youre": "you're",
+    "theyre": "they're", "thats": "that's", "whats": "what's", "u": "you", "i": "I",
+}
+# "ill" is "I'll" before a verb ("ill send"), else the word ("I'm ill", "ill health")
+_ILL_VERBS = (
+    "be|do|send|get|bring|call|ring|text|email|let|check|pick|grab|drop|come|go|see|try|make"
+    "|take|give|pay|sort|look|ask|tell|have|write|book|fix|finish|post|return|pop|swing|meet"
+    "|buy|cover|handle|order|put|keep|remind|help|need|definitely|probably|just|also"
+)
+# fmt: on
+_LOOSE = re.compile(r"(?<![\w'’])(" + "|".join(_CONTRACTED) + r")(?![\w'’])")
+_ILL = re.compile(rf"(?<![\w'’])ill(?= (?:{_ILL_VERBS})\b)")
+
+
+def with_apostrophes(text: str) -> str:
+    """Casual chat's contractions written out ("im" -> "I'm", "ill send u" -> "I'll send
+    you"); lower-case only, whole words only, so "IM", "Dont" as a name and "ill" as an
+    adjective stay as they are."""
+    return _LOOSE.sub(lambda m: _CONTRACTED[m.group(1)], _ILL.sub("I'll", text))

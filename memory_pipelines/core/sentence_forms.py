@@ -38,6 +38,9 @@ _OPENER = re.compile(
     # "ok so I'm Nadia": a word of assent run into "so", without a comma
     r"|(?:ok(?:ay)?|right|well|alright|yeah)\s+(?=so\b(?!\s+(?:far|much|many|long|few|little)\b))"
     r"|plus\b|btw\b,?|by the way\b,?|anyway\b,?|oh\b"
+    # typed without a comma before a first person: "ok ok I'll send it", "ugh I promised"
+    r"|(?:(?:ok(?:ay)?|yes|yeah|yep|yup|no|nope|sure|oh|ah|hmm+|um+|lol|haha|omg|wow|ugh"
+    r"|argh|meh)\s+)+(?=(?-i:I|I'\w+|We|we)\b)"
     # news announced to the listener, perhaps by name: "Gina, you won't believe it - I got ..."
     r"|(?:(?-i:[A-Z][a-z]+),\s*)?(?:guess what|you won't believe (?:it|this)|you know what|"
     r"you'll never guess)\s*[,!.;:–—-]+)\s*)+",

@@ -1,0 +1,40 @@
+"""Casual chat drops apostrophes ("ill send u the form", "im off dairy"): written out before
+the sentence is read, the rules that know "I'll" and "I'm" read it. Written by hand for the
+mechanism; found on a chat set written apart from the code (extraction_t), where "ok ok ill
+send u the slides by wednesday" gave no promise."""
+
+from datetime import datetime
+
+from memory_pipelines.core.extract_parts import durable_parts
+from memory_pipelines.core.plain_words import with_apostrophes
+from memory_pipelines.core.promises import promise
+
+
+def test_contractions_without_apostrophes_are_written_out() -> None:
+    assert with_apostrophes("ill drop u the keys, dont worry") == (
+        "I'll drop you the keys, don't worry"
+    )
+    assert with_apostrophes("im vegan now and i cant eat eggs") == (
+        "I'm vegan now and I can't eat eggs"
+    )
+    # the words themselves stay: an adjective, a capitalised name, a band
+    for said in ("I was ill on Monday.", "ill health runs in the family", "Dont is my cat.", "u2"):
+        assert with_apostrophes(said) == said
+
+
+def test_a_promise_typed_casually_is_a_promise() -> None:
+    kept = durable_parts("yep ill post u the contract by friday", "user", [], "Mina", True)
+    assert [c for _, c in kept] == ["commitment"], kept
+    made = promise(kept[0][0], "Ola", "Mina", datetime(2026, 3, 2, 9))
+    assert made is not None and made.owed_to == "Mina" and made.due_at is not None
+    assert made.due_at.day == 6
+
+
+def test_an_interjection_typed_without_its_comma_is_an_opener() -> None:
+    from memory_pipelines.core.sentence_forms import without_opener
+
+    assert without_opener("ok ok I'll send it tonight.") == "I'll send it tonight."
+    assert without_opener("ugh I promised Nell I'd go.") == "I promised Nell I'd go."
+    # a word of manner stays, and so does an interjection before anything but a first person
+    assert without_opener("Honestly I love it.") == "Honestly I love it."
+    assert without_opener("Sure thing.") == "Sure thing."
