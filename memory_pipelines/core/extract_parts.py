@@ -22,7 +22,11 @@ from memory_pipelines.core.chat_asides import aside
 from memory_pipelines.core.hedges import without_hedged_tail
 from memory_pipelines.core.plain_words import with_apostrophes
 from memory_pipelines.core.promises import bookkeeping
-from memory_pipelines.core.sentence_clauses import without_chat_time, without_mood_clause
+from memory_pipelines.core.sentence_clauses import (
+    without_ask_of_listener,
+    without_chat_time,
+    without_mood_clause,
+)
 from memory_pipelines.core.sentence_forms import (
     SUBJECT_FIRST,
     is_mood,
@@ -149,7 +153,8 @@ def durable_parts(
     for n, raw in enumerate(sentence_kinds.sentences(text)):
         sentence = without_chat_time(without_bookkeeping(_without_tag(raw)))
         sentence = without_picture_frame(without_opener(sentence))
-        sentence = with_subject(without_mood_clause(sentence, about_somebody))
+        sentence = without_mood_clause(without_ask_of_listener(sentence), about_somebody)
+        sentence = with_subject(sentence)
         sentence = without_hedged_tail(without_telling(sentence, role), role)
         asked = _KEEP_THAT.match(sentence)  # "Remind me that my passport expires in May"
         # a statement with its subject follows, not a thing ("Remember that guy from the gym?")

@@ -48,16 +48,35 @@ def without_chat_time(sentence: str) -> str:
     return rest if re.search(r"[.!?]$", rest) else rest.rstrip(" ,;:-") + "."
 
 
+# A clause that asks or wishes something of the listener beside the fact: "My show opens on
+# Friday, it'd mean a lot if you came", "I'm in Leeds now, you should visit".
+_TO_LISTENER = re.compile(
+    r"\b(?:if you (?:came|come|could|can|would)|hope (?:you|to see you)|you should (?:come|visit"
+    r"|join|drop by|pop by)|you'?re (?:welcome|invited) to|would you like to|let me know if you)\b",
+    re.IGNORECASE,
+)
+
+
 def without_mood_clause(sentence: str, about: Callable[[str], bool]) -> str:
-    """The sentence without the clauses that only tell a mood, when another clause tells more
-    and is still `about` somebody: "It's been tough, but I'm living my true self" -> "I'm
+    """The sentence without the clauses that only tell a mood or ask something of the listener
+    (_TO_LISTENER), when another clause tells more and is still `about` somebody: "It's been tough, but I'm living my true self" -> "I'm
     living my true self"; not "Contemporary dance is graceful - it really speaks to me"."""
     pieces = _BREAK.split(sentence)
     if len(pieces) < 2:
         return sentence
-    kept = [p for p in pieces if not is_mood(p)]
+    kept = [p for p in pieces if not is_mood(p) and not _TO_LISTENER.search(p)]
     if not kept or len(kept) == len(pieces) or not any(about(p) for p in kept):
         return sentence
     end = sentence.rstrip()[-1:] if sentence.rstrip()[-1:] in ".!?" else "."
     text = ", ".join(p.strip().rstrip(".!?,;") for p in kept)
     return text[:1].upper() + text[1:] + end
+
+
+def without_ask_of_listener(sentence: str) -> str:
+    """The sentence without a last clause that asks or wishes something of the listener
+    ("My first show opens on Friday, it'd mean a lot if you came" -> "My first show opens on
+    Friday."), when what is left is a statement of its own (four words or more)."""
+    head, comma, tail = sentence.rpartition(", ")
+    if not comma or len(head.split()) < 4 or not _TO_LISTENER.search(tail):
+        return sentence
+    return head.rstrip(" ,;") + "."
