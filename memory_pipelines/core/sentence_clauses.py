@@ -59,8 +59,9 @@ _TO_LISTENER = re.compile(
 
 def without_mood_clause(sentence: str, about: Callable[[str], bool]) -> str:
     """The sentence without the clauses that only tell a mood or ask something of the listener
-    (_TO_LISTENER), when another clause tells more and is still `about` somebody: "It's been tough, but I'm living my true self" -> "I'm
-    living my true self"; not "Contemporary dance is graceful - it really speaks to me"."""
+    (_TO_LISTENER), when another clause tells more and is still `about` somebody: "It's been
+    tough, but I'm living my true self" -> "I'm living my true self"; not "Contemporary dance
+    is graceful - it really speaks to me"."""
     pieces = _BREAK.split(sentence)
     if len(pieces) < 2:
         return sentence
