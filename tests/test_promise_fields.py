@@ -53,3 +53,19 @@ def test_whom_a_pledge_is_owed_to_is_read_as_said() -> None:
     assert owed("I promised myself I'd read more this year.") is None
     made = promise("I swore to my cousin Bettina I'd come on Saturday.", "Ola", "Tom", SAID)
     assert made is not None and made.due_at is not None and made.due_at.day == 7
+
+
+def test_a_note_kept_on_a_board_or_calendar_is_bookkeeping() -> None:
+    """ "I'll write it on the fridge whiteboard so nobody forgets" keeps a note, as "I'll note
+    it" does: no promise, and no part of the fact beside it (extraction_t)."""
+    from memory_pipelines.core.extract_parts import without_bookkeeping
+    from memory_pipelines.core.promises import bookkeeping
+
+    assert bookkeeping("I'll stick it on the kitchen board so we all see it")
+    assert bookkeeping("we'll put that in the shared calendar")
+    assert not bookkeeping("I'll put it in the post to you tomorrow")  # a delivery
+    assert not bookkeeping("I'll write the eulogy for Gran's service")
+    assert (
+        without_bookkeeping("Swimming moved to Thursdays, I'll add it to the family calendar.")
+        == "Swimming moved to Thursdays."
+    )
