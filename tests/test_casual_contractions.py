@@ -38,3 +38,10 @@ def test_an_interjection_typed_without_its_comma_is_an_opener() -> None:
     # a word of manner stays, and so does an interjection before anything but a first person
     assert without_opener("Honestly I love it.") == "Honestly I love it."
     assert without_opener("Sure thing.") == "Sure thing."
+
+
+def test_a_bet_said_as_where_ones_money_is_is_a_guess() -> None:
+    from memory_pipelines.core.sentence_kinds import sentence_kind
+
+    assert sentence_kind("My money's on the Danes winning it.", "user") == "hedge"
+    assert sentence_kind("my moneys on rain by noon", "user") == "hedge"

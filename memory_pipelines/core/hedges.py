@@ -31,7 +31,7 @@ _HEDGE = _rx(
     r"\bno (?:idea|clue)\b|"
     rf"\b(?:don't|do not) know{_RELEVANCE} (?:what|whether|if|how|when|where|which|yet)\b|"
     rf"\bdunno\b{_RELEVANCE}|"
-    r"\bguess\b|\bhunch\b|\bi bet\b|\bcan (?:only )?imagine\b|\ba chance\b|"
+    r"\bguess\b|\bhunch\b|\bi bet\b|\bmy money'?s on\b|\bcan (?:only )?imagine\b|\ba chance\b|"
     # odds and gut feelings: "there's a good chance", "chances are", "my gut says"
     r"\b(?:good|fair|high|decent|slim|small|real|big|strong) chances?\b|\bchances are\b|"
     r"\bmy gut\b|\bsomething tells me\b|\bi have a (?:feeling|sneaking suspicion)\b|"
