@@ -23,6 +23,11 @@ from tests.judge_helpers import judge
         ("Got engaged two months ago", False),
         ("Lives in Ghent", False),
         ("Takes the train to work", False),
+        # a time of life, or before the present one (judge_t: a past job was replaced)
+        ("Sang in the cathedral choir as a boy", True),
+        ("Was a night porter before this job", True),
+        ("Worked in Leeds growing up", True),
+        ("Sings in a choir", False),
     ],
 )
 def test_what_is_a_happening_of_the_past(text: str, past: bool) -> None:
@@ -94,3 +99,13 @@ def test_a_start_before_an_item_was_said_replaces_nothing(
 def test_a_recent_start_still_changes_a_value(embedder: Embedder) -> None:
     d = judge(embedder, "Started at Monzo this month", ["Works at Barclays"], said_on="2023-06-01")
     assert (d.action, d.target) == ("supersede", 0), d.reason
+
+
+def test_a_new_job_replaces_no_job_told_as_before_it(embedder: Embedder) -> None:
+    d = judge(
+        embedder,
+        "Works as a paramedic with the county ambulance service",
+        ["Was a night porter at the infirmary before this job", "Lives in Hexham"],
+    )
+    assert d.action != "supersede", d.reason
+

@@ -29,6 +29,9 @@ _WHEN_PAST = rx(
     rf"\byesterday\b|\blast (?:night|week|weekend|month|year|summer|winter|spring|autumn"
     rf"|{_WEEKDAYS})\b|\b(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|few|couple"
     r"|\d+) (?:of )?(?:days?|weeks?|months?|years?) ago\b"
+    # a time of life or a time before the present one: "as a kid", "before this job"
+    r"|\bas an? (?:child|kid|boy|girl|teenager|teen|student)\b|\bgrowing up\b|\bback then\b"
+    r"|\bbefore (?:this|that|the|his|her|their|my|our) (?:job|role|move|one)\b"
 )
 _PAST = rx(rf"\b(?:was|were|{PAST_VERB})\b")
 

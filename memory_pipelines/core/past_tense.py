@@ -4,14 +4,7 @@ Pure Python."""
 
 from __future__ import annotations
 
-# fmt: off
-IRREGULAR_PAST = frozenset([
-    "went", "got", "became", "took", "made", "bought", "sold", "ran", "met", "saw", "found",
-    "gave", "won", "lost", "began", "wrote", "built", "left", "came", "grew", "flew", "sat",
-    "spent", "taught", "kept", "had", "did", "felt", "thought", "heard", "told", "paid", "broke",
-    "forgot", "fell", "ate", "chose", "caught", "drove", "sent", "said", "knew", "meant",
-])
-# fmt: on
+
 # Words in -ed that are no past: "I need" -> "she needs", "Indeed, ...".
 # fmt: off
 NOT_PAST = frozenset([
@@ -19,8 +12,6 @@ NOT_PAST = frozenset([
     "red", "shed", "wed",
 ])
 # fmt: on
-# A past-tense verb: irregular, or regular in -ed (a rough test: "need", "bed" slip through).
-PAST_VERB = r"(?:\w+ed|" + "|".join(sorted(IRREGULAR_PAST)) + r")"
 
 # fmt: off
 # Irregular verbs, a closed class of English: base -> (past, participle).
@@ -83,6 +74,9 @@ _IRREGULAR = {
 SIMPLE_PAST = frozenset(
     past for base, (past, _) in _IRREGULAR.items() if past != base and past not in _IRREGULAR
 )
+IRREGULAR_PAST = SIMPLE_PAST  # the name the past-tense rules know it by
+# A past-tense verb: irregular, or regular in -ed (a rough test: "need", "bed" slip through).
+PAST_VERB = r"(?:\w+ed|" + "|".join(sorted(IRREGULAR_PAST)) + r")"
 _VOWELS = "aeiou"
 
 
