@@ -4,7 +4,6 @@ Pure Python."""
 
 from __future__ import annotations
 
-
 # Words in -ed that are no past: "I need" -> "she needs", "Indeed, ...".
 # fmt: off
 NOT_PAST = frozenset([
