@@ -108,4 +108,3 @@ def test_a_new_job_replaces_no_job_told_as_before_it(embedder: Embedder) -> None
         ["Was a night porter at the infirmary before this job", "Lives in Hexham"],
     )
     assert d.action != "supersede", d.reason
-
