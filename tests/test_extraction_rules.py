@@ -344,6 +344,10 @@ def test_every_irregular_past_keeps_its_form() -> None:
         ("I dug up the old roses.", "Nadim dug up the old roses."),
         ("I swear by cold showers.", "Nadim swears by cold showers."),
         ("I lay the table before dinner.", "Nadim lays the table before dinner."),
+        # a prefix before a past is a past ("Ruth misreads the confirmation", extraction_t)
+        ("I misread the invite.", "Nadim misread the invite."),
+        ("I overslept twice.", "Nadim overslept twice."),
+        ("I misspell it often.", "Nadim misspells it often."),
     ]:
         assert third_person(said, "Nadim", "he") == told, said
 

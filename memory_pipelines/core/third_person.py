@@ -67,14 +67,14 @@ _PAST = SIMPLE_PAST | frozenset([
 
 # A past with a prefix ("retook", "rebuilt"); "-ed" that is none is past_tense.NOT_PAST.
 _PREFIXES = ("re", "over", "under", "mis", "out", "fore", "with")
-_PAST_ENDS = ("took", "wrote", "made", "built", "gave", "came", "went", "drew", "sold", "ran")
 
 
 def _third_singular(verb: str) -> str:
     low = verb.lower()
     if low in _AGREE:
         return _AGREE[low][0]
-    past = low in _PAST or low.startswith(_PREFIXES) and low.endswith(_PAST_ENDS)
+    # "retook", "misread", "overslept": a prefix before a past
+    past = low in _PAST or any(low.startswith(p) and low[len(p) :] in _PAST for p in _PREFIXES)
     if past or low in _MODALS or (low.endswith("ed") and low not in NOT_PAST):
         return verb
     if low.endswith("s") or not low.isalpha():
