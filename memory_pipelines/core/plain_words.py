@@ -53,8 +53,8 @@ _ILL_VERBS = (
     "|buy|cover|handle|order|put|keep|remind|help|need|definitely|probably|just|also"
 )
 # fmt: on
-_LOOSE = re.compile(r"(?<![\w'’])(" + "|".join(_CONTRACTED) + r")(?![\w'’])")
-_ILL = re.compile(rf"(?<![\w'’])ill(?= (?:{_ILL_VERBS})\b)")
+_LOOSE = re.compile(r"(?<![\w'’-])(" + "|".join(_CONTRACTED) + r")(?![\w'’-])")
+_ILL = re.compile(rf"(?<![\w'’-])ill(?= (?:{_ILL_VERBS})\b)")
 
 
 def with_apostrophes(text: str) -> str:
