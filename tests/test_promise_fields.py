@@ -51,6 +51,8 @@ def test_whom_a_pledge_is_owed_to_is_read_as_said() -> None:
     assert owed("We owe Hamid forty pounds for the tickets.") == "Hamid"
     assert owed("I committed to posting my tutor the essay plan by Friday.") == "tutor"
     assert owed("I promised myself I'd read more this year.") is None
+    # a name beside a role is a thing promised unless the pledge goes on after it
+    assert owed("We promised the kids Lego for their birthday.") == "kids"
     made = promise("I swore to my cousin Bettina I'd come on Saturday.", "Ola", "Tom", SAID)
     assert made is not None and made.due_at is not None and made.due_at.day == 7
 

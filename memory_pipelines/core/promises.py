@@ -94,14 +94,17 @@ _RECIPIENT = re.compile(
     rf"\b(?!\s*(?:'s|’s))"
     rf"|\b(?:to|for|with|back to)\s+(?P<indirect>you|{_NAME}|{_ROLE})\b",
 )
+# A name beside a role is its name when the pledge goes on after it ("my brother Tomasz I'd",
+# "my mum, Ines, that"), not a thing promised ("the kids Lego").
+_APPOSED_END = r"(?=,|\s+(?:(?i:i|we)\b|that\b|to\b)|\s*[.;!]|\s*$)"
 # "I promised Ana", "I swore to my brother Tomasz", "we owe the landlord": who it is owed to
 # follows the verb, a name (capitalised as said: "I promised Ana from downstairs" is owed to
 # Ana, "I owe Dana twenty quid" to Dana) or a role, the role's name when it is said beside it.
 _PROMISED = re.compile(
     r"\b(?i:i|we) (?i:promise|promised|swear|swore|vowed|pledged|owe|committed to|agreed to"
     r"|signed up to)\b"
-    rf"(?:\s+(?:(?i:to)\s+)?(?P<whom>(?i:you)|(?P<role>{_ROLE})(?:,?\s+(?P<named>{_NAME}))?"
-    rf"|(?:the|my|our|his|her|their)(?: [a-z]+){{1,2}},?\s+(?P<kin>{_NAME})"
+    rf"(?:\s+(?:(?i:to)\s+)?(?P<whom>(?i:you)|(?P<role>{_ROLE})(?:,?\s+(?P<named>{_NAME}){_APPOSED_END})?"
+    rf"|(?:the|my|our|his|her|their)(?: [a-z]+){{1,2}},?\s+(?P<kin>{_NAME}){_APPOSED_END}"
     rf"|{_NAME}|(?P<self>(?i:myself|ourselves))\b))?"
 )
 # "committed to sending my landlord the form": the recipient of the act the pledge names.
