@@ -49,3 +49,19 @@ def test_a_date_put_right_after_a_cue_replaces_its_sentence(memory: Memory) -> N
     run_extraction(memory.db, memory.store_id, memory.models, memory.embedder, "t1")
     said = [i.context for i in memory.items() if "eye test" in i.context]
     assert len(said) == 1 and "11th" in said[0] and "9th" not in said[0], said
+
+
+def test_a_time_put_right_finds_the_sentence_by_its_value(memory: Memory) -> None:
+    """ "I misread the email, it's 7:45, not 7" shares no word with "Booked a table at Nonna's
+    for 7pm": a number is specific enough to find the sentence alone, with its half of the
+    day ("7pm" -> "7:45pm")."""
+    turns = [
+        {"speaker": "Ola", "text": "Booked a table at Nonna's for 7pm on Friday."},
+        {"role": "assistant", "speaker": "assistant", "text": "Lovely, enjoy."},
+        {"speaker": "Ola", "text": "Oh and I misread the email, it's 7:45, not 7."},
+    ]
+    memory.write_turns("ola-dm", turns)
+    run_extraction(memory.db, memory.store_id, memory.models, memory.embedder, "t1")
+    said = [i.context for i in memory.items() if "Nonna" in i.context]
+    assert len(said) == 1 and "7:45pm" in said[0] and "7pm" not in said[0], said
+    assert said[0].startswith("Ola booked a table"), said

@@ -24,11 +24,13 @@ from memory_pipelines.core.corrections import (
     apply_to_earlier,
     corrected,
     correction,
+    is_number,
     repair,
     repair_earlier,
     restated,
     without_cue,
 )
+from memory_pipelines.core.sentence_forms import with_subject
 from memory_pipelines.core.speech_acts import SHOWN
 from memory_pipelines.core.window_turn import WindowTurn
 
@@ -108,10 +110,15 @@ def corrections_made(
             about_it = words(without_cue(sentence)) - {fix.new.lower(), fix.old.lower()}
             told = [s if about_it & words(s) else "" for s in said]
             found = apply_to_earlier(fix, said if fix.bare or not about_it else told)
+            if found is None and is_number(fix.old):
+                # a number is specific enough to find alone ("I misread the confirmation,
+                # it's 8:30, not 8" puts right "Booked dinner at Lupo for 8pm")
+                found = apply_to_earlier(fix, said)
         elif fixed is not None and fixed[1].bare:
             found = repair_earlier(fixed[1].new, said)
         if found is not None:
             idx, text = found
+            text = with_subject(text)  # "Booked dinner for 8:30pm" as its turn read it: "I booked"
             about = earlier[idx][1]
             if about is turn:
                 stale.add(earlier[idx][0])

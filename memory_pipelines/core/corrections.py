@@ -53,6 +53,12 @@ def _kind(value: str) -> str:
     return "name" if value[:1].isupper() else "word"
 
 
+def is_number(value: str) -> bool:
+    """Whether a value is a number (digits or a number word): specific enough that a
+    correction of it finds the sentence that said it by the value alone."""
+    return _kind(value) == "number"
+
+
 def correction(sentence: str) -> Correction | None:
     """The new and old value of a correction, when the sentence is one: both of one kind (a
     number or date, a month or weekday, a name), so "tea, not coffee" is a preference, not a
@@ -195,10 +201,16 @@ def apply_to_earlier(fix: Correction, earlier: Sequence[str]) -> tuple[int, str]
     """(index, rewritten sentence) of the latest earlier sentence holding the old value, the
     new value in its place and the old one still named ("We fly in April" + "May, not April"
     -> "We fly in May, not April,"), so the judge sees which record it replaces."""
-    rx = re.compile(rf"\b{re.escape(fix.old)}\b", re.IGNORECASE)
+    # a time said with its half of the day: "it's 8:30, not 8" puts right "for 8pm"
+    rx = re.compile(rf"\b{re.escape(fix.old)}(?P<half>am|pm)?\b", re.IGNORECASE)
     for i in range(len(earlier) - 1, -1, -1):
         if rx.search(earlier[i]):
-            fixed = rx.sub(f"{fix.new}, not {fix.old},", earlier[i], count=1)
+
+            def put(m: re.Match[str]) -> str:
+                half = m.group("half") or ""
+                return f"{fix.new}{half}, not {fix.old}{half},"
+
+            fixed = rx.sub(put, earlier[i], count=1)
             return i, re.sub(r",(?=\s*(?:[.,;:!?)]|$))", "", fixed)
     return None
 
