@@ -65,3 +65,24 @@ def test_a_time_put_right_finds_the_sentence_by_its_value(memory: Memory) -> Non
     said = [i.context for i in memory.items() if "Nonna" in i.context]
     assert len(said) == 1 and "7:45pm" in said[0] and "7pm" not in said[0], said
     assert said[0].startswith("Ola booked a table"), said
+
+
+def test_how_the_slip_came_about_is_no_fact() -> None:
+    """The turn that corrects itself often says how the slip came about ("I keep mixing the
+    two up", "Just looked at the letter"): no fact of the speaker's, so no item."""
+    from datetime import UTC, datetime
+
+    from memory_pipelines.core.extract import extract_window
+    from memory_pipelines.core.window_turn import WindowTurn
+
+    said = datetime(2026, 3, 2, 9, tzinfo=UTC)
+    window = [
+        WindowTurn(1, "user", "Ola", "Piano exam is on the 12th.", said),
+        WindowTurn(2, "user", "Ines", "Good luck!", said),
+        WindowTurn(
+            3, "user", "Ola", "Oh wait, the 21st, not the 12th. Just looked at the letter.", said
+        ),
+    ]
+    texts = [c["context"] for c in extract_window(window, pronoun_of=lambda name: "she")]
+    assert any("21st" in t for t in texts), texts
+    assert not any("letter" in t for t in texts), texts

@@ -131,6 +131,18 @@ def _fragment(sentence: str) -> bool:
     return len(sentence.split()) <= 6 and bool(_FRAGMENT.match(sentence))
 
 
+# What a correction's turn says of the slip itself ("I keep confusing the two", "Just checked
+# the school letter", "I had my sister's date in my head"): short, no value or name of its own.
+_OWN_VALUE = re.compile(r"\d|\b(?:[A-Z][a-z]+)\b")
+
+
+def _how_it_went_wrong(sentence: str) -> bool:
+    """Whether a sentence of a turn that corrects itself only tells how the slip came about:
+    eight words or fewer, with no number and no capitalised word but its first."""
+    words = sentence.split()
+    return len(words) <= 8 and not _OWN_VALUE.search(" ".join(words[1:]))
+
+
 def _said_before(window: Sequence[WindowTurn], turn: WindowTurn, sentence: str) -> list[str]:
     """What the speaker of `turn` said before `sentence`, oldest first: their last two turns of
     the window before it and the sentences of this turn before it (all of them, when it is not
@@ -208,10 +220,14 @@ def extract_window(
             if kept and _fragment(kept[0][0]) and (asked := answered(window, i)):
                 # "On the 3rd of April." answering "When do you start?": kept with its question
                 kept[0] = (asked, "fact")
+            corrected_here = bool(fixes) or bool(stale)
             parts += [  # fixes come first
                 (s, c, turn)
                 for s, c in kept
-                if not correction(s) and not repair(s) and not is_stale(s, stale)
+                if not correction(s)
+                and not repair(s)
+                and not is_stale(s, stale)
+                and not (corrected_here and _how_it_went_wrong(s))
             ]
             if not kept and not parts and (asked := answered(window, i)):
                 parts.append((asked, "fact", turn))
