@@ -86,3 +86,22 @@ def test_how_the_slip_came_about_is_no_fact() -> None:
     texts = [c["context"] for c in extract_window(window, pronoun_of=lambda name: "she")]
     assert any("21st" in t for t in texts), texts
     assert not any("letter" in t for t in texts), texts
+
+
+def test_an_answer_beside_a_correction_is_kept_with_its_question() -> None:
+    """ "Boosters in September. Oh, and it's Dr. Mbatha, not Mbeki": the answer was joined to the
+    correction after it as what its "it's" points to, and went with it."""
+    from datetime import UTC, datetime
+
+    from memory_pipelines.core.extract import extract_window
+    from memory_pipelines.core.window_turn import WindowTurn
+
+    said = datetime(2026, 3, 2, 9, tzinfo=UTC)
+    window = [
+        WindowTurn(1, "user", "Ola", "My physio is Sam Reyes at the Northgate clinic.", said),
+        WindowTurn(2, "assistant", "Agent", "Noted. When is your next session?", said),
+        WindowTurn(3, "user", "Ola", "Thursday at nine. Oh, and it's Sam Reid, not Reyes.", said),
+    ]
+    texts = [c["context"] for c in extract_window(window, pronoun_of=lambda name: "she")]
+    assert any("Thursday at nine" in t for t in texts), texts
+    assert any("Reid" in t and "Reyes" not in t for t in texts), texts

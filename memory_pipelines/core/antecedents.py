@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
+from memory_pipelines.core.corrections import correction
 from memory_pipelines.core.judge_lexicon import SENTENCE_VERBS, words
 
 # A sentence that opens with a pronoun or a demonstrative points back: "It reminds me why I love
@@ -120,6 +121,9 @@ def with_antecedents(
     promised = {n for n, _, category in kept if category == "commitment"}
     for n, sentence, category in sorted(kept):
         loose = points_back(sentence) and not (pictured and _DEMONSTRATIVE.match(sentence))
+        # "it's Dr. Mbatha, not Mbeki" puts a value right (core/corrections): it points back
+        # to the sentence that said the old one, which is no antecedent to join it to
+        loose = loose and correction(sentence) is None
         loose = loose or elliptical(sentence)
         if category == "commitment" or not loose or n - 1 not in told:
             texts[n] = sentence

@@ -221,7 +221,7 @@ def extract_window(
                 # "On the 3rd of April." answering "When do you start?": kept with its question
                 kept[0] = (asked, "fact")
             corrected_here = bool(fixes) or bool(stale)
-            parts += [  # fixes come first
+            own = [  # fixes come first
                 (s, c, turn)
                 for s, c in kept
                 if not correction(s)
@@ -229,8 +229,16 @@ def extract_window(
                 and not is_stale(s, stale)
                 and not (corrected_here and _how_it_went_wrong(s))
             ]
-            if not kept and not parts and (asked := answered(window, i)):
-                parts.append((asked, "fact", turn))
+            # a short answer is kept with its question, beside a correction of the same turn
+            # too ("Boosters in September. Oh, and it's Dr. Mbatha, not Mbeki")
+            if fixes:  # the answer comes first, the correction after it
+                first = sentence_kinds.sentences(turn.text)[:1]
+                answer_alone = bool(first) and not (correction(first[0]) or repair(first[0]))
+            else:
+                answer_alone = not kept
+            if not own and answer_alone and (asked := answered(window, i)):
+                own.append((asked, "fact", turn))
+            parts += own
         for sentence, category, about in parts[:MAX_PER_TURN]:
             speaker = about.who
             pronoun = pronoun_of(speaker) if pronoun_of else "they"
