@@ -39,3 +39,12 @@ def test_a_rule_of_protective_equipment_is_kept() -> None:
     assert (
         durable_parts("Nobody should cut tiles without goggles on.", "assistant", [], "Ravi") == []
     )
+
+
+def test_a_note_after_a_safety_rule_is_kept_with_it() -> None:
+    """ "Paracetamol only." said after the rule it qualifies was an item of its own."""
+    kept = _kept("No aspirin for Grandad this week, he's on apixaban. Paracetamol only.")
+    assert [s for s in kept if "apixaban" in s] == [
+        "No aspirin for Grandad this week, he's on apixaban; paracetamol only."
+    ], kept
+    assert len(kept) == 1, kept

@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from memory_pipelines.core import policy, sentence_kinds
-from memory_pipelines.core.antecedents import joined, with_antecedents
+from memory_pipelines.core.antecedents import elliptical, joined, with_antecedents
 from memory_pipelines.core.called_off import calls_something_off
 from memory_pipelines.core.chat_asides import aside
 from memory_pipelines.core.hedges import without_hedged_tail
@@ -144,6 +144,7 @@ def durable_parts(
     preference); `is_promise`: whether a future is a promise to someone (a future that is
     none is judged as a plain statement)."""
     safety: list[tuple[str, str]] = []
+    safety_at = -2  # the index of the last safety sentence
     strong: list[tuple[int, str, str]] = []
     facts: list[tuple[float, int, str]] = []
     told: dict[int, str] = {}  # the turn's statements, which a sentence after may point to
@@ -179,7 +180,12 @@ def durable_parts(
             role != "assistant" and sentence_kinds.PROTECTIVE.search(sentence)
         )
         if stated and safe and not sentence.endswith("?"):
-            safety.append((sentence, "fact"))
+            if safety and safety_at == n - 1 and elliptical(sentence):
+                # "Don't give Dad ibuprofen, he's on warfarin. Paracetamol only." is one rule
+                safety[-1] = (joined(safety[-1][0], sentence), "fact")
+            else:
+                safety.append((sentence, "fact"))
+            safety_at = n
             continue
         # "Party update: it's now Saturday 21 November": news of something the speaker
         # follows, whoever the sentence names.
