@@ -6,7 +6,7 @@ where "he's on warfarin now" and "nobody goes into the kiln room without a respi
 item."""
 
 from memory_pipelines.core.extract_parts import durable_parts
-from memory_pipelines.core.sentence_kinds import SAFETY
+from memory_pipelines.core.health_safety import SAFETY
 
 
 def _kept(text: str, to_person: bool = True) -> list[str]:

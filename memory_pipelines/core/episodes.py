@@ -8,16 +8,17 @@ An episode is a past verb anchored in the very recent past ("just", "just now", 
 is no episode, however recent: a move, an adoption, a purchase, a job or a relationship begun or
 ended, a switch of tool ("We adopted a puppy this morning", "Just switched banks"); nor is a
 result with a number, a cause or a finding, nor anything about health and safety
-(core/sentence_kinds.SAFETY). Outcomes ("Passed my driving test this morning") are read before
+(core/health_safety.SAFETY). Outcomes ("Passed my driving test this morning") are read before
 this, as shipped outcomes. Pure Python."""
 
 from __future__ import annotations
 
 import re
 
+from memory_pipelines.core.health_safety import SAFETY
 from memory_pipelines.core.past_tense import PAST_VERB
 from memory_pipelines.core.patterns import rx as _rx
-from memory_pipelines.core.sentence_kinds import SAFETY, norm
+from memory_pipelines.core.sentence_kinds import norm
 
 # past forms in -t and others the shared list lacks: "burnt", "spilt", "woke up"
 _PAST_MORE = r"burnt|spilt|slept|woke|stuck|tore|threw|shook|drew|bit|hid|slid|spun|stole|wore|dug"

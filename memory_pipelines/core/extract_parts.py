@@ -19,6 +19,7 @@ from memory_pipelines.core import policy, sentence_kinds
 from memory_pipelines.core.antecedents import elliptical, joined, with_antecedents
 from memory_pipelines.core.called_off import calls_something_off
 from memory_pipelines.core.chat_asides import aside
+from memory_pipelines.core.health_safety import PROTECTIVE, SAFETY
 from memory_pipelines.core.hedges import without_hedged_tail
 from memory_pipelines.core.plain_words import with_apostrophes
 from memory_pipelines.core.promises import bookkeeping
@@ -176,9 +177,7 @@ def durable_parts(
         stated = kind in ("fact", "durable_fact") or (
             role != "assistant" and kind in ("meta", "hedge", "plain", "stable_preference")
         )
-        safe = sentence_kinds.SAFETY.search(sentence) or (
-            role != "assistant" and sentence_kinds.PROTECTIVE.search(sentence)
-        )
+        safe = SAFETY.search(sentence) or (role != "assistant" and PROTECTIVE.search(sentence))
         if stated and safe and not sentence.endswith("?"):
             if safety and safety_at == n - 1 and elliptical(sentence):
                 # "Don't give Dad ibuprofen, he's on warfarin. Paracetamol only." is one rule
@@ -198,7 +197,7 @@ def durable_parts(
             if role == "assistant":
                 continue  # "I'll plan gentle climbs": the assistant's next step, owed to no one
             kind = "fact"  # "I'm going to paint this weekend": a person's plan, no promise
-            if sentence_kinds.SAFETY.search(sentence):  # "... his new inhaler by Friday"
+            if SAFETY.search(sentence):  # "... his new inhaler by Friday"
                 safety.append((sentence, "fact"))
                 continue
         if kind in ("meta", "ack", "greeting", "hedge") or sentence.endswith("?"):

@@ -58,6 +58,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from memory_pipelines.core.health_safety import SAFETY
 from memory_pipelines.core.judge_amend import value_put_right
 from memory_pipelines.core.judge_choice_stance import choice_stance
 from memory_pipelines.core.judge_choices import passed_over
@@ -95,7 +96,6 @@ from memory_pipelines.core.judge_slots import Embed, slot_value_change, value_ch
 from memory_pipelines.core.judge_supersede import SUPERSEDE_FLOOR, cued_change, supersede_score
 from memory_pipelines.core.judge_types import JudgeDecision, JudgeItem
 from memory_pipelines.core.judge_units import same_measure
-from memory_pipelines.core.sentence_kinds import SAFETY
 
 
 def _list_change(pairs: Sequence[Pair]) -> JudgeDecision | None:

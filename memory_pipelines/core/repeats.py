@@ -8,13 +8,13 @@ import re
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 
+from memory_pipelines.core.health_safety import SAFETY
 from memory_pipelines.core.in_history import strip_role
 from memory_pipelines.core.patterns import rx as _rx
 from memory_pipelines.core.promises import promise
 from memory_pipelines.core.sentence_kinds import (
     ADDITIVE,
     DEADLINE,
-    SAFETY,
     SAVE_KINDS,
     content_words,
     sentence_kind,

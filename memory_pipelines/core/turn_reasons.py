@@ -15,9 +15,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from memory_pipelines.core.health_safety import SAFETY
 from memory_pipelines.core.past_tense import PAST_VERB
 from memory_pipelines.core.patterns import rx as _rx
-from memory_pipelines.core.sentence_kinds import SAFETY, is_pledge
+from memory_pipelines.core.sentence_kinds import is_pledge
 
 _TO_SERVICE = r"(?!.*\b(?:me|my|you|your)\b)"
 # an imperative rule ("Don't ever X", "Always Y"), perhaps after a short label ("Tip: never X")

@@ -1,0 +1,41 @@
+"""Health, allergy and safety: never missed, whatever else the turn does ("Yes, I'm allergic to
+peanuts" answering a question is no restatement of it). The words that mark such a sentence:
+conditions, allergies, doses, hazards of a place, a medicine by the stem of its international
+name, and protective equipment a place requires. Pure Python."""
+
+from __future__ import annotations
+
+from memory_pipelines.core.patterns import rx as _rx
+
+SAFETY = _rx(
+    r"\ballerg\w*|\banaphyla\w*|\bepi-?pen\b|\bintoleran\w*|\bcoeliac\b|\bceliac\b|"
+    r"\bdiabet\w*|\basthma\w*|\binhaler\b|\binsulin\b|\bepilep\w*|\bseizures?\b|"
+    r"\bpregnan\w*|\bmedication\b|\bprescri\w*|\bblood thinners?\b|\bpacemaker\b|"
+    r"\bheart condition\b|\bhigh blood pressure\b|\bdiagnosed\b|\bwheelchair\b|"
+    r"\bhearing aids?\b|\bcan(?:'t|not) (?:eat|have|take|drink)\b|"
+    r"\bmust(?:n't| not) (?:eat|have|take)\b|"
+    r"\b(?:is|am|'m|are) (?:deaf|blind|disabled)\b|\bsafeword\b|\bemergency contact\b|"
+    # sensory and reading conditions: what is shown to the person must allow for them
+    r"\bcolou?r[- ]?blind\w*|\bpartially sighted\b|\bhard of hearing\b|\bdyslexi\w*|"
+    # a dose names a medicine, whatever it is called: "I take 100 milligrams of sertraline"
+    r"\b\d+(?:\.\d+)?\s?(?:mg|milligrams?|mcg|micrograms?|ml|millilitres?|milliliters?)\b|"
+    # hazards of a home or a place: gas leaking, carbon monoxide, a fire risk
+    r"\bgas\b[^.;]{0,40}\bleak\w*|\bleak\w*[^.;]{0,20}\bgas\b|\bcarbon monoxide\b|"
+    r"\bsmoke alarm\b|\bfire hazard\b|"
+    # a medicine by the stem of its international name (the WHO's INN stems: "warfarin",
+    # "amoxicillin", "lisinopril", "sertraline"), or by a name everyone uses for it
+    r"\b[a-z]{3,}(?:cillin|mycin|cycline|floxacin|azole|tidine|pril|sartan|olol|dipine|statin"
+    r"|formin|gliptin|glutide|gliflozin|parin|farin|xaban|gatran|profen|proxen|fenac|coxib"
+    r"|oxetine|traline|triptyline|ipramine|talopram|azepam|zolam|triptan|setron|thyroxine"
+    r"|lukast|azepine|azapine|trigine"
+    r"|peridone|apine|isone|olone|tropium)\b|"
+    r"\b(?:paracetamol|acetaminophen|aspirin|codeine|morphine|tramadol|antibiotics?"
+    r"|antidepressants?|steroids?|chemo\w*|radiotherapy|dialysis)\b"
+)
+# Protective equipment a place or a task requires ("nobody goes in without a respirator"): a
+# person's rule is a safety fact; the assistant's is advice (core/extract_parts).
+PROTECTIVE = _rx(
+    r"\b(?:without|wear|wears|wearing|put on)\s+(?:(?:a|an|the|their|his|her|your|my)\s+)?"
+    r"(?:respirator|face ?mask|helmet|hard hat|goggles|safety glasses|harness|life ?jacket"
+    r"|seat ?belt|ear (?:defenders|protection)|hi-?vis)\b"
+)
