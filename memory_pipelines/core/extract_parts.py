@@ -269,4 +269,4 @@ def _with_reasons(
             sentence = joined(sentence, why)
             used.add(n + 1)
         out.append((n, sentence, category))
-    return out, used
+    return [k for k in out if k[0] not in used], used

@@ -60,7 +60,7 @@ _CONTRACTED = {  # I'm -> Melanie is / she's ...
 # ones ("swore" had become "swores") and the pasts that are their base too ("put", "read").
 # fmt: off
 _PAST = SIMPLE_PAST | frozenset([
-    "put", "read", "let", "set", "cut", "quit", "shot", "hit", "hurt", "was", "were",
+    "put", "read", "let", "set", "cut", "quit", "hit", "hurt", "was", "were",
 ])
 # fmt: on
 
