@@ -105,3 +105,33 @@ def test_an_answer_beside_a_correction_is_kept_with_its_question() -> None:
     texts = [c["context"] for c in extract_window(window, pronoun_of=lambda name: "she")]
     assert any("Thursday at nine" in t for t in texts), texts
     assert any("Reid" in t and "Reyes" not in t for t in texts), texts
+
+
+def test_a_correction_in_one_persons_chat_replaces_nothing_of_anothers(memory: Memory) -> None:
+    """The judge reads a correction as said, the old value named (metadata.judged_as): that
+    reading must still see only the speaker's own records. Ana's "Ghent" stays current when
+    Ben, in his own chat, puts a "Ghent" of his right."""
+    memory.add_person("ana")
+    memory.add_person("ben")
+    memory.write_turns(
+        "ana-dm",
+        [
+            {"speaker": "Ana", "text": "My October conference is in Ghent."},
+            {"role": "assistant", "speaker": "assistant", "text": "Noted."},
+        ],
+        person="ana",
+    )
+    memory.write_turns(
+        "ben-dm",
+        [
+            {"speaker": "Ben", "text": "My October conference is in Ghent."},
+            {"role": "assistant", "speaker": "assistant", "text": "Noted."},
+            {"speaker": "Ben", "text": "Hmm, actually it's Bruges, not Ghent."},
+        ],
+        person="ben",
+    )
+    run_extraction(memory.db, memory.store_id, memory.models, memory.embedder, "t1")
+    anas = [i.context for i in memory.items(reader="ana")]
+    assert any("Ghent" in c for c in anas) and not any("Bruges" in c for c in anas), anas
+    bens = [i.context for i in memory.items(reader="ben")]
+    assert any("Bruges" in c for c in bens) and not any("Ghent" in c for c in bens), bens
