@@ -153,6 +153,34 @@ def test_one_more_joined_to_a_list_grows_it(
     assert (d.action, d.target) == ("supersede", 0), d.reason
 
 
+@pytest.mark.parametrize(
+    ("candidate", "stored"),
+    [
+        # one more added in a clause after the whole stored list
+        (
+            "Keeps chickens and ducks, and last spring she took on two goats as well",
+            "Keeps chickens and ducks",
+        ),
+        # an aside between the joining word and the last member
+        ("Knits scarves, hats and, since the winter, socks", "Knits scarves and hats"),
+    ],
+)
+def test_a_list_said_again_with_one_more_grows_it(
+    embedder: Embedder, candidate: str, stored: str
+) -> None:
+    """A merge keeps the stored words: the member added would be lost."""
+    d = judge(embedder, candidate, [stored, "Lives on a smallholding near Hexham"])
+    assert (d.action, d.target) == ("supersede", 0), d.reason
+
+
+def test_more_said_beside_a_list_not_said_again_replaces_nothing(embedder: Embedder) -> None:
+    """ "also" after a list grows it only when the stored list is said again whole: "Ines and
+    Tom also have a dog" is no new value of "Ines and Tom have a cat"."""
+    assert not claims("Ines and Tom also have a dog").adds_after_list
+    d = judge(embedder, "Ines and Tom also have a dog", ["Ines and Tom have a cat"])
+    assert d.action != "supersede", d.reason
+
+
 def test_a_guess_at_another_value_restates_nothing(embedder: Embedder) -> None:
     stored = ["Weighs 75 kg", "Is 1.80 m tall"]
     d = judge(embedder, "Seems to weigh around 82 kg", stored)

@@ -93,6 +93,14 @@ _LIST = re.compile(
 # The joining word every list holds, looked for first: _LIST tries a member at every word of a
 # text (49 µs a text), and most texts list nothing.
 _JOINED = re.compile(r" (?:and|or|&|plus) ", re.IGNORECASE)
+# An aside between the joining word and the last member ("English, Spanish and, after a year
+# of lessons, decent Italian"): read without it, the list is whole.
+_ASIDE_AFTER_JOIN = re.compile(r"\b(and|or|plus),\s[^,;:()]{1,48},\s", re.IGNORECASE)
+# A further clause that adds one more of what the list holds: "Plays rugby and squash, and
+# recently joined a climbing gym too".
+_MORE_AFTER = re.compile(
+    r"^[^,;]*[,;]\s.*\b(?:too|also|as well)\b(?!\s+(?:as|because|since)\b)", re.IGNORECASE
+)
 # "Priya left", "Sam has retired", "Farida moved to Dublin": a name followed by a verb of leaving
 # is an old value.
 _DEPARTED = re.compile(
@@ -133,6 +141,8 @@ class Claims:
     # the text adds to what it lists: "Chen joined Lea and Faisal", "a shellfish allergy on
     # top of the latex and ibuprofen ones"
     adds_to_list: bool = False
+    # a clause after the list adds one more ("..., and he joined a climbing gym too")
+    adds_after_list: bool = False
 
 
 @lru_cache(maxsize=16384)
@@ -145,9 +155,11 @@ def claims(text: str) -> Claims:
             negative = bool(_NEGATIVE.search(without_cause_not(part)))
             clauses.append(Clause(negative, frozenset(content)))
     members: set[str] = set()
-    for m in _LIST.finditer(text) if _JOINED.search(text) else ():
+    listed = _ASIDE_AFTER_JOIN.sub(r"\1 ", text)
+    last_end = None
+    for m in _LIST.finditer(listed) if _JOINED.search(listed) else ():
         pieces = [p for p in m.group(1).split(", ") if p] + [m.group(2), m.group(3)]
-        after = words(text[m.end() :])[:2]
+        after = words(listed[m.end() :])[:2]
         heads_raw = [_last_word(p) for p in pieces]
         # "the team knows it and the docs are ...": clauses joined, not a list of things (a
         # piece ends in a verb or its object pronoun, or a verb follows the last member, or a
@@ -169,11 +181,13 @@ def claims(text: str) -> Claims:
         heads = {stem(h) for h in heads_raw if h}
         if len(heads) >= 2:
             members |= heads
+            last_end = m.end()
     departed = {stem(m.group(1)) for m in _DEPARTED.finditer(text)}
     main = next((p for p in CLAUSE_SPLIT.split(text) if p.strip()), "")
     denies = bool(_DENIAL.search(without_cause_not(main)))
     adds = bool(members) and _ADDS_TO.search(text) is not None
-    return Claims(tuple(clauses), frozenset(members), frozenset(departed), denies, adds)
+    more = last_end is not None and _MORE_AFTER.search(listed[last_end:]) is not None
+    return Claims(tuple(clauses), frozenset(members), frozenset(departed), denies, adds, more)
 
 
 def _is_verb(word: str) -> bool:
@@ -308,6 +322,13 @@ def list_change(
         grew = bool(shared) and shared != c.members and e.members <= c_stems
         # one more joined to the whole stored list, outside the list's own words
         grew = grew or (c.adds_to_list and len(e.members) >= 2 and e.members <= c.members)
+        # the whole stored item said again, and one more added in a clause after the list
+        grew = grew or (
+            c.adds_after_list
+            and len(e.members) >= 2
+            and e.members <= c.members
+            and e_stems - who <= c_stems
+        )
     if len(e.members) >= 2 and not grew:
         kept = {m for m in e.members if m in c_stems}
         shrank = (
