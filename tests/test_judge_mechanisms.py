@@ -351,6 +351,20 @@ def test_owners_and_families() -> None:
     assert subject_conflict(analyse("Brother lives in Hull"), analyse("Sister lives in Hull"))
 
 
+def test_a_named_persons_relative_is_another_person(embedder: Embedder) -> None:
+    """Both items name Oskar, but one is about his daughter: a merge would file her new job
+    under his."""
+    daughter = "Oskar's daughter has started a nursing degree in Leeds, and Oskar helped her move"
+    oskar = "Oskar finished a nursing degree in Leeds in 2009"
+    assert subject_conflict(analyse(daughter), analyse(oskar))
+    assert subject_conflict(analyse(oskar), analyse(daughter))
+    d = judge(embedder, daughter, [oskar, "Oskar plays five-a-side on Tuesdays"])
+    assert d.action == "create", d.reason
+    # ... unless the item about Oskar speaks of her too
+    both = "Oskar's daughter Liv is studying nursing, as he did"
+    assert not subject_conflict(analyse(both), analyse("Oskar is proud that Liv chose nursing"))
+
+
 def test_subjects_and_names_are_read_from_the_sentence() -> None:
     # an -ing word, a noun and a verb of the third person open a noun phrase
     assert analyse("Living room faces south").subject_stems == {"liv", "room"}

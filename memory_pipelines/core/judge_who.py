@@ -92,6 +92,21 @@ def _held_apart(c: Analysis, e: Analysis, shared: frozenset[str]) -> bool:
     return not (c.held_by <= e.entities and e.held_by <= c.entities)
 
 
+# "Hana's husband ...": a relative of a named person, as the subject.
+_KIN_OF = re.compile(r"^\W*([A-Z][\w-]*)['’]s\s+(\w+)")
+
+
+def _kin_of(a: Analysis, b_who: frozenset[str], b: Analysis) -> bool:
+    """Is `a` about a relative of the one person `b` is about, whom `b` does not speak of?
+    "Hana's husband is training for his first half marathon" beside "Hana completed her
+    first half marathon": two people, one of them named in both (so the clause below, one
+    side mentioning the other's subject, would take them for one)."""
+    m = _KIN_OF.match(a.text)
+    if not m or b_who != {m.group(1).lower()} or not _relative(a):
+        return False
+    return not (a.subject & b.entities)
+
+
 # An item whose subject is a pronoun left as said: who it is, the item does not tell.
 _PRONOUN_SUBJECT = re.compile(r"^\W*(?:he|she)(?:'s|’s|\s)", re.IGNORECASE)
 
@@ -134,6 +149,8 @@ def subject_conflict(c: Analysis, e: Analysis) -> bool:
         return not (c_named & e_named)
     if c_who & e_who or family:  # "Parents ..." and "Mum and Dad ...": the same people
         return False
+    if _kin_of(c, e_who, e) or _kin_of(e, c_who, c):
+        return True
     # One side mentions the other's subject: "the kids stay at their dad's" and "shares
     # custody; the children are with their father" are about the same people.
     if (c_who - {"user"}) & e.entities or (e_who - {"user"}) & c.entities:
