@@ -182,7 +182,11 @@ TENTATIVE = re.compile(
 # A plan or an open choice ("leaning towards a van", "looking for a sofa"): settled by a firm one.
 PLAN = re.compile(
     r"\b(leaning (towards?|to)|considering|thinking (of|about)|planning (to|on|for)|plans? to"
-    r"|looking (for|at)|might|maybe|undecided|torn between|hoping to|weighing up"
+    r"|looking (for|at)|might|maybe|undecided|torn between|weighing up"
+    # a hope to do something, not to be someone ("hopes to be a licensed architect": a goal)
+    r"|hop(?:es|ing) to (?!be\b|become\b)"
+    # money put aside for a thing not had yet: "saving up for a camper van"
+    r"|saving (?:up )?(?:[\w£$€.,]+ ){0,4}?(?:for|towards)"
     # an open decision: "has to answer the offer by 31 May", "still deciding whether to ...",
     # "hasn't chosen a school yet" (a choice made settles it, as it settles a plan)
     r"|(has|have|needs?) to (decide|answer|choose|pick|reply|respond)"

@@ -53,7 +53,11 @@ HEDGE_MARGIN = 0.15
 
 
 _GOES_ON = re.compile(
-    r"\bstill\b|\bgoing to\b|\bgonna\b|\bcan(?:no|')?t wait\b|\blooking forward\b", re.I
+    r"\bstill\b|\bgoing to\b|\bgonna\b|\bcan(?:no|')?t wait\b|\blooking forward\b"
+    # an aim said again: "her dream is to ...", "aims to ...", "would love to ..."
+    r"|\b(?:dream|goal|aim|hope|plan|ambition|wish)s? (?:is|are|was) to\b|\baims? to\b"
+    r"|\bwould love to\b",
+    re.I,
 )
 
 
