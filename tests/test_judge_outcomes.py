@@ -230,3 +230,14 @@ def test_not_just_adds_rather_than_denies(embedder: Embedder) -> None:
     assert not claims("Not only cheaper but faster too").denies
     d = judge(embedder, said, ["Dario loves climbing as a weekend sport", "Dario works in IT"])
     assert d.action != "supersede", d.reason
+
+
+def test_a_member_said_to_have_gone_leaves_the_list(embedder: Embedder) -> None:
+    """ "since Marta changed teams" names Marta, but as gone: the list shrank to two."""
+    assert claims("Since Marta changed teams it's only Yusuf and Kim").departed == {"marta"}
+    d = judge(
+        embedder,
+        "The support rota is now just Yusuf and Kim, since Marta changed teams",
+        ["Support rota: Yusuf, Kim, Marta", "Support tickets close within two days"],
+    )
+    assert (d.action, d.target) == ("supersede", 0), d.reason

@@ -105,7 +105,7 @@ _MORE_AFTER = re.compile(
 # is an old value.
 _DEPARTED = re.compile(
     r"\b([A-Z][\w'’-]+)(?: has| had| have)? (?:(?:left|quit|retired|resigned|departed|moved on"
-    r"|moved to|stepped down)\b"
+    r"|moved to|stepped down|(?:moved|changed|switched) (?:teams|departments|jobs))\b"
     # ... "is gone" where the clause ends ("has gone vegan" is a change of her own)
     r"|(?:is|has) gone(?=\s*(?:[,.;:!]|$| now\b))|is out(?=\s*(?:[,.;:!]|$)))"
 )
@@ -330,7 +330,8 @@ def list_change(
             and e_stems - who <= c_stems
         )
     if len(e.members) >= 2 and not grew:
-        kept = {m for m in e.members if m in c_stems}
+        # a member named as gone ("since Chris moved teams") is not kept
+        kept = {m for m in e.members if m in c_stems and m not in c.departed}
         shrank = (
             bool(kept)
             and kept != e.members
