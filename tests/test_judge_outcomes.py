@@ -163,6 +163,11 @@ def test_one_more_joined_to_a_list_grows_it(
         ),
         # an aside between the joining word and the last member
         ("Knits scarves, hats and, since the winter, socks", "Knits scarves and hats"),
+        # "as well as" joins a member to the list
+        (
+            "Tomas's stall now sells chutneys and jams as well as his pickled beetroot",
+            "Tomas has a market stall where he sells his own pickled beetroot",
+        ),
     ],
 )
 def test_a_list_said_again_with_one_more_grows_it(

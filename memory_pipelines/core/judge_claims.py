@@ -93,6 +93,12 @@ _LIST = re.compile(
 # The joining word every list holds, looked for first: _LIST tries a member at every word of a
 # text (49 µs a text), and most texts list nothing.
 _JOINED = re.compile(r" (?:and|or|&|plus) ", re.IGNORECASE)
+# One more member after a list: "sells chutneys and jams as well as his pickled beetroot".
+# (The last member may go on for a word or two: "soaps and wax melts as well as ...".)
+_AS_WELL_AS = re.compile(
+    rf"^(?: {_HEAD}){{0,2}}?,? as well as {_AGAIN}{_DET}((?:{_HEAD} ){{0,2}}{_HEAD})",
+    re.IGNORECASE,
+)
 # An aside between the joining word and the last member ("English, Spanish and, after a year
 # of lessons, decent Italian"): read without it, the list is whole.
 _ASIDE_AFTER_JOIN = re.compile(r"\b(and|or|plus),\s[^,;:()]{1,48},\s", re.IGNORECASE)
@@ -178,10 +184,13 @@ def claims(text: str) -> Claims:
             )
         ):
             continue
+        more = _AS_WELL_AS.match(listed[m.end() :])
+        if more:
+            heads_raw.append(_last_word(more.group(1)))
         heads = {stem(h) for h in heads_raw if h}
         if len(heads) >= 2:
             members |= heads
-            last_end = m.end()
+            last_end = m.end() + (more.end() if more else 0)
     departed = {stem(m.group(1)) for m in _DEPARTED.finditer(text)}
     main = next((p for p in CLAUSE_SPLIT.split(text) if p.strip()), "")
     denies = bool(_DENIAL.search(without_cause_not(main)))
