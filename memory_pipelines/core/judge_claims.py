@@ -184,13 +184,13 @@ def claims(text: str) -> Claims:
             )
         ):
             continue
-        more = _AS_WELL_AS.match(listed[m.end() :])
-        if more:
-            heads_raw.append(_last_word(more.group(1)))
+        extra = _AS_WELL_AS.match(listed[m.end() :])
+        if extra:
+            heads_raw.append(_last_word(extra.group(1)))
         heads = {stem(h) for h in heads_raw if h}
         if len(heads) >= 2:
             members |= heads
-            last_end = m.end() + (more.end() if more else 0)
+            last_end = m.end() + (extra.end() if extra else 0)
     departed = {stem(m.group(1)) for m in _DEPARTED.finditer(text)}
     main = next((p for p in CLAUSE_SPLIT.split(text) if p.strip()), "")
     denies = bool(_DENIAL.search(without_cause_not(main)))
