@@ -131,7 +131,7 @@ class Embedder:
         return np.stack([_unit(v) for v in means])
 
     def _fast(self) -> Any:
-        """The ONNX forward pass for single texts, or None when the model is not a plain
+        """The ONNX forward pass for a few texts, or None when the model is not a plain
         mean-pooled, normalised BERT-like one or the pass does not give encode()'s vectors."""
         if self._onnx is not None:
             return self._onnx or None
