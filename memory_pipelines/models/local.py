@@ -18,9 +18,10 @@ from memory_pipelines.core.sentence_kinds import sentences as sentences_of
 from memory_pipelines.core.summarise import summarise as summarise_extractive
 from memory_pipelines.models.base import ModelCall, WindowTurn
 from memory_pipelines.models.embedder import Embedder
+from memory_pipelines.models.name_pronouns import pronoun_for
 
 PRONOUN_PROTOTYPES = ("she is a woman", "he is a man")
-PRONOUN_MARGIN = 0.06  # cosine margin; "Alex", "Sam" sit inside it
+PRONOUN_MARGIN = 0.06  # cosine margin; "Alex" sits inside it
 
 
 class LocalBackend:
@@ -32,14 +33,18 @@ class LocalBackend:
         self._pronouns: dict[str, str] = {}
 
     def pronoun_of(self, name: str) -> str:
-        """she, he or they for a speaker's name: the name's embedding against two prototypes,
-        'they' unless one is clearly nearer (a name the model cannot place stays neutral)."""
+        """she, he or they for a speaker's name: from counts of the people who bear it
+        (models/name_pronouns.py: "they" for a name borne by men and women alike); for a name
+        the data does not hold, the name's embedding against two prototypes, 'they' unless one
+        is clearly nearer (a name the model cannot place stays neutral)."""
         if name not in self._pronouns:
-            name_vec, she, he = self.embedder.embed([name, *PRONOUN_PROTOTYPES])
-            margin = float(name_vec @ she - name_vec @ he)
-            self._pronouns[name] = (
-                "she" if margin > PRONOUN_MARGIN else "he" if margin < -PRONOUN_MARGIN else "they"
-            )
+            known = pronoun_for(name)
+            if known is None:
+                name_vec, she, he = self.embedder.embed([name, *PRONOUN_PROTOTYPES])
+                margin = float(name_vec @ she - name_vec @ he)
+                near = margin > PRONOUN_MARGIN, margin < -PRONOUN_MARGIN
+                known = "she" if near[0] else "he" if near[1] else "they"
+            self._pronouns[name] = known
         return self._pronouns[name]
 
     def _tokens(self, *texts: str) -> int:
