@@ -334,6 +334,32 @@ def test_a_time_said_alone_in_answer_is_kept_with_its_question() -> None:
     ]
 
 
+def test_a_verbless_answer_is_kept_with_the_question_that_gives_it_its_sense() -> None:
+    said = [
+        ("assistant", "", "Booked. Who should we call if the boat is late back?"),
+        ("user", "Oona", "Sure, my neighbour Brid, 087 555 0142. She has a spare key."),
+    ]
+    turns = [WindowTurn(n, r, who, t, WHEN) for n, (r, who, t) in enumerate(said, start=1)]
+    texts = [c["context"] for c in extract_window(turns, pronoun_of=lambda n: "she")]
+    # "Oona's neighbour Brid, 087 555 0142." alone said nothing of what the number is for
+    assert (
+        'Asked "Who should we call if the boat is late back?", Oona said: '
+        '"Sure, my neighbour Brid, 087 555 0142."'
+    ) in texts, texts
+
+
+def test_a_verbless_answer_joined_to_the_note_after_it_keeps_that_note() -> None:
+    said = [
+        ("user", "Ruth", "The loft conversion budget is 40k."),
+        ("assistant", "", "Good. Will you keep the stairs where they are?"),
+        ("user", "Ruth", "Same stairs, yes. Oh and 45k, I forgot the windows."),
+    ]
+    turns = [WindowTurn(n, r, who, t, WHEN) for n, (r, who, t) in enumerate(said, start=1)]
+    texts = [c["context"] for c in extract_window(turns, pronoun_of=lambda n: "she")]
+    # the question would keep "Same stairs, yes." and lose the new figure beside it
+    assert any("45k" in t for t in texts), texts
+
+
 def test_a_correction_puts_right_no_question() -> None:
     said = [
         ("Ben", "My flight to Boston is on the 12th."),

@@ -21,7 +21,7 @@ from memory_pipelines.core.across_turns import (
     is_stale,
     question_before,
 )
-from memory_pipelines.core.antecedents import POINTS_BACK
+from memory_pipelines.core.antecedents import POINTS_BACK, elliptical
 from memory_pipelines.core.corrections import correction, repair, without_old
 from memory_pipelines.core.dates import annotate
 from memory_pipelines.core.extract_parts import durable_parts, fixes_earlier
@@ -126,9 +126,15 @@ _FRAGMENT = re.compile(
 )
 
 
-def _fragment(sentence: str) -> bool:
-    """Whether a kept sentence is only a time or a place, said in answer (short, no clause)."""
-    return len(sentence.split()) <= 6 and bool(_FRAGMENT.match(sentence))
+def _fragment(sentence: str, said: str) -> bool:
+    """Whether a kept sentence is only a time or a place, said in answer (short, no clause),
+    or a short note with no verb that is all its turn's first sentence (`said`) says ("My
+    brother Idris, 07700 900412." answering "Do you want to leave an emergency contact on
+    file?"; not with a note of the next sentence joined to it): either means what it answers."""
+    if len(sentence.split()) <= 6 and _FRAGMENT.match(sentence):
+        return True
+    words = sentence_kinds.content_words
+    return elliptical(sentence) and words(sentence) <= words(said)
 
 
 # What a correction's turn says of the slip itself ("I keep confusing the two", "Just checked
@@ -217,7 +223,13 @@ def extract_window(
                 to_person=_to_person(window, i),
                 is_promise=is_promise,
             )
-            if kept and _fragment(kept[0][0]) and (asked := answered(window, i)):
+            first = sentence_kinds.sentences(turn.text)[:1]
+            if (
+                kept
+                and first
+                and _fragment(kept[0][0], first[0])
+                and (asked := answered(window, i))
+            ):
                 # "On the 3rd of April." answering "When do you start?": kept with its question
                 kept[0] = (asked, "fact")
             corrected_here = bool(fixes) or bool(stale)
