@@ -123,3 +123,15 @@ def test_she_or_he_answering_a_question_about_someone_is_that_one() -> None:
     male = who_was_asked_about("She's fine.", asked, (), pronoun_of=lambda _: "he")
     assert male == "She's fine."
     assert who_was_asked_about("Shelly's fine.", asked, ()) == "Shelly's fine."
+
+
+def test_a_promise_to_bring_it_back_names_the_thing_the_question_asked_about() -> None:
+    turns = [
+        ("Lior", "hey, did you ever find my good umbrella after the wedding?"),
+        ("Noa", "Yes! It was in the car all along. I'll bring it back to you on Thursday."),
+    ]
+    cands = extract_window(_window(turns), pronoun_of=lambda _: "she")
+    [promised] = [c for c in cands if c["category"] == "commitment"]
+    # "Noa will bring it back to Lior" was a promise of nothing anyone could find again
+    assert "Lior's good umbrella" in promised["context"], promised["context"]
+    assert promised["owed_to"] == "Lior"

@@ -28,6 +28,7 @@ from memory_pipelines.core.extract_parts import durable_parts, fixes_earlier
 from memory_pipelines.core.plain_words import plain_words
 from memory_pipelines.core.promises import promise
 from memory_pipelines.core.referents import (
+    the_thing_promised,
     what_it_is,
     who_is_meant,
     who_was_asked_about,
@@ -274,6 +275,8 @@ def extract_window(
                 promised = replace(promised, owed_to=whom or "")
             plain = who_is_meant(plain, _said_before(window, about, sentence), pronoun_of)
             question = question_before(window, i) if about is turn else None
+            if promised is not None and question:  # "I'll bring it back": what was asked about
+                plain = the_thing_promised(plain, promised.what, question[1], question[0].who)
             answer = what_it_is(plain, question[1]) if question else plain
             if question and answer == plain:  # "How old is Pepper?" / "She's a border collie"
                 speakers = (about.who, question[0].who)
