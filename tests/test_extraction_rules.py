@@ -109,6 +109,12 @@ def test_third_person_without_garbling(
         ("I'll bring you the clay next week.", "2024-05-12"),
         ("I'll send it this month.", "2024-05-31"),
         ("by Friday next week", "2024-05-10"),
+        # a weekday said without "on", as chat says it
+        ("I'll drop it off Saturday morning", "2024-05-04"),
+        ("I'll ring you this Friday.", "2024-05-03"),
+        ("I'll send you the Friday report.", None),  # a kind of report, no day
+        # a deadline ("by") before a time of doing
+        ("I'll sign it tonight and get it to the school by Monday.", "2024-05-06"),
     ],
 )
 def test_due_dates_from_the_text(text: str, due: str | None) -> None:

@@ -186,10 +186,13 @@ def annotate(text: str, said_at: datetime) -> tuple[str, list[str]]:
     return _RX_S.sub(sub, text), dates
 
 
+_DAY_WORDS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
 _DUE = re.compile(
-    r"\b(?:by|before|on|until)\s+(?:this\s+|next\s+)?"
-    r"(monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|tonight)\b"
-    r"|\b(tomorrow|tonight)\b",
+    rf"\b(?P<prep>by|before|on|until)\s+(?:this\s+|next\s+)?(?P<day>{_DAY_WORDS}|tomorrow|tonight)\b"
+    r"|\b(?P<near>tomorrow|tonight)\b"
+    # said without "on", as chat says it: "drop it off Saturday morning", "this Friday"
+    rf"|\b(?:this|next)\s+(?P<named>{_DAY_WORDS})\b"
+    rf"|\b(?P<part>{_DAY_WORDS})(?=\s+(?:morning|afternoon|evening|night|lunchtime)\b)",
     re.IGNORECASE,
 )
 MONTHS = [
@@ -301,9 +304,13 @@ def due_date(text: str, said_at: datetime) -> datetime | None:
     if m:
         month = month_number(m.group(1) or m.group(4))
         return _next_date(month, int(m.group(2) or m.group(3)), said_at)
-    m = _DUE.search(text)
+    # a deadline ("by Monday") before a time of doing ("sign it tonight and get it back to the
+    # teacher by Monday" is due on Monday)
+    found = list(_DUE.finditer(text))
+    m = next((f for f in found if (f.group("prep") or "").lower() in ("by", "before")), None)
+    m = m or (found[0] if found else None)
     if m:
-        word = (m.group(1) or m.group(2)).lower()
+        word = next(w for w in m.group("day", "near", "named", "part") if w).lower()
         if word == "tonight":
             return _end_of_day(said_at)
         if word == "tomorrow":
