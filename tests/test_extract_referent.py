@@ -135,3 +135,16 @@ def test_a_promise_to_bring_it_back_names_the_thing_the_question_asked_about() -
     # "Noa will bring it back to Lior" was a promise of nothing anyone could find again
     assert "Lior's good umbrella" in promised["context"], promised["context"]
     assert promised["owed_to"] == "Lior"
+
+
+def test_returning_the_listeners_thing_is_a_promise_to_them_with_its_day() -> None:
+    turns = [
+        ("Ines", "Noa my ladder's still in your shed btw"),
+        ("Noa", "oops sorry!! I'll drop it off Saturday morning"),
+    ]
+    cands = extract_window(_window(turns), pronoun_of=lambda _: "she")  # said on a Monday
+    [promised] = [c for c in cands if c["category"] == "commitment"]
+    # "I'll drop it off" named no one it was owed to, so it was kept as a plan of Noa's own
+    assert "Ines's ladder" in promised["context"], promised["context"]
+    assert promised["owed_to"] == "Ines"
+    assert promised["due_at"].startswith("2023-07-08")

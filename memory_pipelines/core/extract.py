@@ -26,9 +26,9 @@ from memory_pipelines.core.corrections import correction, repair, without_old
 from memory_pipelines.core.dates import annotate
 from memory_pipelines.core.extract_parts import durable_parts, fixes_earlier
 from memory_pipelines.core.plain_words import plain_words
+from memory_pipelines.core.promised_thing import MAX_TURNS, the_thing_promised
 from memory_pipelines.core.promises import promise
 from memory_pipelines.core.referents import (
-    the_thing_promised,
     what_it_is,
     who_is_meant,
     who_was_asked_about,
@@ -156,10 +156,26 @@ def _said_before(window: Sequence[WindowTurn], turn: WindowTurn, sentence: str) 
     found as said)."""
     me = turn.speaker or turn.role
     mine = [t.text for t in window if t.seq < turn.seq and (t.speaker or t.role) == me][-2:]
+    return mine + _before_in_turn(turn, sentence)
+
+
+def _before_in_turn(turn: WindowTurn, sentence: str) -> list[str]:
+    """The sentences of `turn` before `sentence` (all of them when it is not found as said)."""
     said = sentence_kinds.sentences(turn.text)
     tail = sentence.rstrip(".!?")[-20:]
     at = next((k for k, s in enumerate(said) if tail and tail in s), len(said))
-    return mine + said[:at]
+    return said[:at]
+
+
+def _talk_before(window: Sequence[WindowTurn], i: int, sentence: str) -> list[tuple[str, str]]:
+    """(speaker, sentence) said before `sentence` of turn `i`, oldest first: every sentence of
+    the MAX_TURNS turns before it, whoever said them, and those of its own turn before it."""
+    out = [
+        (t.who, s)
+        for t in window[max(0, i - MAX_TURNS) : i]
+        for s in sentence_kinds.sentences(t.text)
+    ]
+    return out + [(window[i].who, s) for s in _before_in_turn(window[i], sentence)]
 
 
 def _said_anew(
@@ -213,8 +229,9 @@ def extract_window(
         learned = None if _to_person(window, i) else embed
         if _said_anew(turn, earlier, similarity, learned):
 
-            def is_promise(s: str, who: str = listener, t: WindowTurn = turn) -> bool:
-                return promise(s, t.speaker, who, t.created_at) is not None
+            def is_promise(s: str, who: str = listener, t: WindowTurn = turn, n: int = i) -> bool:
+                said = the_thing_promised(s, _talk_before(window, n, s), t.who, who)
+                return promise(said, t.speaker, who, t.created_at) is not None
 
             kept = durable_parts(
                 turn.text,
@@ -255,14 +272,18 @@ def extract_window(
         for sentence, category, about in parts[:MAX_PER_TURN]:
             speaker = about.who
             pronoun = pronoun_of(speaker) if pronoun_of else "they"
-            promised = None
+            promised, said = None, sentence
             if category == "commitment":
-                promised = promise(sentence, speaker, listener, turn.created_at)
+                # "I'll drop it off Saturday": the thing just talked about ("my drill's still
+                # at ur place", the listener's: a promise to them)
+                talk = _talk_before(window, i, sentence)
+                said = the_thing_promised(sentence, talk, speaker, listener)
+                promised = promise(said, speaker, listener, turn.created_at)
                 category = "commitment" if promised else "fact"
             if allowed is not None and category not in allowed:
                 continue
             group = about.role.lower() == "user" and bool(about.speaker)  # a named person's "we"
-            plain = without_vocative(without_label(without_opener(sentence)), listener)
+            plain = without_vocative(without_label(without_opener(said)), listener)
             plain = without_own_name(plain, speaker)
             plain, confided = in_confidence(plain)
             plain, everyone = all_of_you(plain, _listeners(window, i))
@@ -275,8 +296,6 @@ def extract_window(
                 promised = replace(promised, owed_to=whom or "")
             plain = who_is_meant(plain, _said_before(window, about, sentence), pronoun_of)
             question = question_before(window, i) if about is turn else None
-            if promised is not None and question:  # "I'll bring it back": what was asked about
-                plain = the_thing_promised(plain, promised.what, question[1], question[0].who)
             answer = what_it_is(plain, question[1]) if question else plain
             if question and answer == plain:  # "How old is Pepper?" / "She's a border collie"
                 speakers = (about.who, question[0].who)

@@ -24,6 +24,13 @@ _FUTURE = re.compile(
     r"|actually|really|totally|make sure to|try to|be sure to)\s+)*(?P<verb>[a-z]+)",
     re.IGNORECASE,
 )
+
+
+def future_act(sentence: str) -> re.Match[str] | None:
+    """The first "I'll ..." or "we're going to ..." of a sentence; its group "verb" is the act."""
+    return _FUTURE.search(sentence)
+
+
 # "It's mine", "leave it with me": the speaker takes the task on for the listener.
 _OWNS = re.compile(
     rf"\b(?:it's|that's|it is|that is) mine\b|{ON_ME}|\bleave it with me\b", re.IGNORECASE

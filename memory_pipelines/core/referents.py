@@ -12,10 +12,7 @@ he, and the nearest of the speaker's own sentences before it that speaks of thei
 exactly one relative of that gender ("my sister", "my little brother Sam"), the pronoun is that
 relative ("My sister teaches English ...", in third person "Lena's sister teaches ..."). Two
 of them, or another person's name of that gender beside the relative, and it is left as said.
-
-What a promise's "it" is, when the question it answers asks about one thing
-(`the_thing_promised`): "Did you ever find my camping stove?" ... "I'll bring it back to you"
-is a promise to bring Tom's camping stove back. Pure Python.
+Pure Python.
 """
 
 from __future__ import annotations
@@ -23,7 +20,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from memory_pipelines.core.judge_lexicon import PREPOSITIONS, wordlist
 from memory_pipelines.core.past_tense import PAST_VERB
 
 # Family words whose gender is in the word (a closed class): "cousin" or "partner" tell none.
@@ -187,65 +183,3 @@ def who_was_asked_about(
     if pronoun_of is not None and pronoun_of(name) == _OTHER_GENDER[gender]:
         return sentence
     return f"{m.group('lead')}{name}{sentence[m.end() :]}"
-
-
-# The one thing a question asks about as the object of its verb: "did you ever find my camping
-# stove after the Peaks trip?" -> ("my", "camping stove"); "the Peaks trip" follows a preposition
-# and is no object. At most three words, up to a preposition, a time word or the end.
-_OBJECT = re.compile(
-    r"(?P<before>\b[a-z']+\s+)(?P<det>my|your|our|the)\s+"
-    r"(?P<what>[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,2}?)"
-    r"(?=\s+(?:after|before|from|for|at|in|on|to|with|by|yet|back|again|last|this|that|which"
-    r"|when|since|already|anywhere|and|or|but)\b|\s*[?.,!;]|\s*$)",
-    re.IGNORECASE,
-)
-# a preposition's object is the place or time of the asking, not what is asked for
-_AFTER_PREPOSITION = PREPOSITIONS | frozenset(wordlist("after before since through until off"))
-_AUXILIARIES = frozenset(
-    wordlist(
-        "is was are were isn't wasn't aren't weren't does did do doesn't didn't don't has have"
-    )
-    + wordlist("had hasn't haven't can could will would should")
-)
-_OWNER = {"your": "my", "our": "the", "the": "the"}  # "my" is the asker's: their name
-
-
-def the_thing_promised(sentence: str, what: str, question: str, asker: str) -> str:
-    """A promise's "it" or "them" right after its verb put as the one thing the question before
-    it asked about ("Did you ever find my camping stove?" / "I'll bring it back to you" -> "I'll
-    bring Tom's camping stove back to you"; with no object of a verb, the one thing after a
-    preposition: "Are you done with the drill?"); unchanged when the question asks about no one
-    thing, or "them" and the thing are not both plural. `what` is the promised clause, from its
-    verb (promises.Promise.what); `asker` whom the question's "my" means."""
-    act = re.match(r"[a-z]+\s+(?P<it>it|them)\b", what, re.IGNORECASE)
-    at = sentence.find(what)
-    if act is None or at < 0:
-        return sentence
-    found = [(m, m.group("before").strip().lower()) for m in _OBJECT.finditer(question)]
-    # an auxiliary's, opening the question, is its subject ("How was the trip?", "Does the
-    # printer work?"; not "Do you still have my keys?")
-    objects = [
-        m
-        for m, w in found
-        if w not in _AFTER_PREPOSITION and not (w in _AUXILIARIES and _opens(question, m))
-    ]
-    # with no object of a verb, the one thing after a preposition ("done with the drill?")
-    objects = objects or [m for m, w in found if w in _AFTER_PREPOSITION]
-    if len(objects) != 1:
-        return sentence
-    det, thing = objects[0].group("det").lower(), objects[0].group("what")
-    plural = thing.endswith("s") and not thing.endswith("ss")
-    if (act.group("it").lower() == "them") != plural:
-        return sentence
-    owner = f"{asker}'s" if det == "my" else _OWNER[det]
-    start, end = at + act.start("it"), at + act.end("it")
-    return f"{sentence[:start]}{owner} {thing}{sentence[end:]}"
-
-
-_WH = frozenset(wordlist("how what where when why who which so and but well"))
-
-
-def _opens(question: str, m: re.Match[str]) -> bool:
-    """Whether the word before a match opens the question (after a wh-word or a comma)."""
-    lead = question[: m.start("before")].strip().lower()
-    return not lead or lead.endswith(",") or lead.split()[-1] in _WH

@@ -1,0 +1,104 @@
+"""A promise's "it" is the one thing the talk just before it was about (core/promised_thing.py):
+the listener's "my" is "your" to the promiser, a third person's their own."""
+
+from __future__ import annotations
+
+import pytest
+
+from memory_pipelines.core.promised_thing import the_thing_promised
+
+
+def _promised(said: str, before: list[tuple[str, str]]) -> str:
+    return the_thing_promised(said, before, "Noa", "Lior")
+
+
+@pytest.mark.parametrize(
+    ("said", "before", "meant"),
+    [
+        # the object of the question's verb, not the thing after a preposition
+        (
+            "I'll post it to you tomorrow.",
+            [("Lior", "Did you ever dig out my old tent from the garage?")],
+            "I'll post your old tent to you tomorrow.",
+        ),
+        # the answerer's own thing ("your" asked)
+        (
+            "I'll send it tonight.",
+            [("Lior", "Have you finished your essay yet?")],
+            "I'll send my essay tonight.",
+        ),
+        # plural with "them"
+        (
+            "I'll drop them round on Sunday.",
+            [("Lior", "Do you still have my spare keys?")],
+            "I'll drop your spare keys round on Sunday.",
+        ),
+        # with no object of a verb, the one thing a question puts after a preposition
+        (
+            "I'll return it on Friday.",
+            [("Lior", "Are you done with the pressure washer?")],
+            "I'll return the pressure washer on Friday.",
+        ),
+        # a statement, and the promiser's own sentence naming nothing in between
+        (
+            "I'll drop it off on Saturday.",
+            [("Lior", "btw my ladder's still in your shed"), ("Noa", "oh no, sorry!!")],
+            "I'll drop your ladder off on Saturday.",
+        ),
+        # past a sentence that only points back to it and places it ("in the loft")
+        (
+            "I'll bring it to yours by Friday.",
+            [
+                ("Lior", "did you ever find the fondue set??"),
+                ("Noa", "yes, it was in the loft the whole time"),
+            ],
+            "I'll bring the fondue set to yours by Friday.",
+        ),
+        # a third person's "my" is theirs
+        (
+            "I'll pick it up on my way home.",
+            [("Ama", "Lior, my parcel went to your address"), ("Lior", "Noa can get it")],
+            "I'll pick Ama's parcel up on my way home.",
+        ),
+        # the promiser's own "my"
+        (
+            "I'll lend it to you next week.",
+            [("Noa", "My sewing machine is free now.")],
+            "I'll lend my sewing machine to you next week.",
+        ),
+    ],
+)
+def test_a_promised_it_is_the_thing_just_talked_about(
+    said: str, before: list[tuple[str, str]], meant: str
+) -> None:
+    assert _promised(said, before) == meant
+
+
+@pytest.mark.parametrize(
+    ("said", "before"),
+    [
+        ("I'll bring it Friday.", [("Lior", "Can you bring the charger and the cable?")]),
+        ("I'll fix it later.", [("Lior", "Did you look at the leak in the loft?")]),
+        ("I'll bring it Friday.", [("Lior", "Have you got my headphones?")]),  # plural
+        ("I'll bring them Friday.", [("Lior", "Have you got my jacket?")]),  # one thing
+        ("I'll call him tonight.", [("Lior", "Did you find my charger?")]),  # no "it"
+        ("I'll bring it Friday.", [("Lior", "How was the trip?")]),  # the question's subject
+        ("I'll bring it Friday.", [("Lior", "Does her bike still squeak?")]),  # hers, not said
+        ("I'll sort it out.", [("Lior", "Thanks so much!")]),  # no thing named at all
+        # the nearest sentence naming a thing decides, even when an earlier one names another
+        ("I'll bring it Friday.", [("Lior", "Got my book?"), ("Noa", "My car and the van.")]),
+    ],
+)
+def test_a_promised_it_is_left_as_said_when_it_is_not_clear(
+    said: str, before: list[tuple[str, str]]
+) -> None:
+    assert _promised(said, before) == said
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["We'll make it, I promise.", "I'll get it, don't worry.", "I'll do it later."],
+)
+def test_an_idiom_of_it_is_no_thing(said: str) -> None:
+    # "make it" is to succeed, "get it" to understand: no thing talked about before
+    assert _promised(said, [("Lior", "You need my notes before the exam.")]) == said
