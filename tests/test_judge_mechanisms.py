@@ -365,6 +365,22 @@ def test_a_named_persons_relative_is_another_person(embedder: Embedder) -> None:
     assert not subject_conflict(analyse(both), analyse("Oskar is proud that Liv chose nursing"))
 
 
+def test_a_named_relative_is_whom_the_item_is_about(embedder: Embedder) -> None:
+    """'Marta's brother Tomek' names Marta only as whose brother he is: the item is about Tomek,
+    and his news beside hers is another person's, however alike the two sentences."""
+    tomek = "Marta's brother Tomek paid £900 for his road bike last spring"
+    marta = "Marta paid £900 for her road bike"
+    assert subject_conflict(analyse(marta), analyse(tomek))
+    d = judge(embedder, marta, [tomek, "Marta cycles to work in Gdańsk"])
+    assert d.action == "create", d.reason  # the merge had filed Marta's bike under Tomek's
+    # the same brother named either way is one person
+    assert not subject_conflict(analyse("Tomek rides every Sunday"), analyse(tomek))
+    # a correction puts right what was said of whoever it was said ("not Tuesdays")
+    said = analyse("Marta's son Kuba has swimming on Tuesdays")
+    fixed = analyse("Marta's swimming run is on Wednesdays, not Tuesdays")
+    assert not subject_conflict(fixed, said)
+
+
 def test_subjects_and_names_are_read_from_the_sentence() -> None:
     # an -ing word, a noun and a verb of the third person open a noun phrase
     assert analyse("Living room faces south").subject_stems == {"liv", "room"}

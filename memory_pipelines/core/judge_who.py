@@ -107,6 +107,19 @@ def _kin_of(a: Analysis, b_who: frozenset[str], b: Analysis) -> bool:
     return not (a.subject & b.entities)
 
 
+def _kin_alone(a: Analysis) -> frozenset[str]:
+    """Whom `a` is about: its subject, less the person whose relative it is, when the relative
+    is named ("Valentina's sister Chiara paid ..." is about Chiara, not Valentina, who is named
+    only as whose sister she is; "Hana's husband ..." is read by _kin_of)."""
+    m = _KIN_OF.match(a.text)
+    owner = m.group(1).lower() if m else ""
+    rest = a.subject - {owner}
+    named = any(map(is_relation, rest)) and not all(map(is_relation, rest))
+    if owner in a.subject and not is_relation(owner) and named:
+        return rest
+    return a.subject
+
+
 # An item whose subject is a pronoun left as said: who it is, the item does not tell.
 _PRONOUN_SUBJECT = re.compile(r"^\W*(?:he|she)(?:'s|’s|\s)", re.IGNORECASE)
 
@@ -116,7 +129,9 @@ def subject_conflict(c: Analysis, e: Analysis) -> bool:
     # A thing without an owner ("Camera is ...", where a capitalised opener is at most a
     # guessed name) is the user's only beside a relative or a pet that its item does not name;
     # otherwise what was read as its subject decides.
-    c_who, e_who = c.subject, e.subject
+    # a correction ("..., not Tuesday") puts right what was said, whoever it was said of
+    correcting = bool(c.old_words or e.old_words)
+    c_who, e_who = (c.subject, e.subject) if correcting else (_kin_alone(c), _kin_alone(e))
     if _PRONOUN_SUBJECT.match(c.text) or _PRONOUN_SUBJECT.match(e.text):
         return False  # "He's on donepezil 5mg": whoever "he" is, it may be the other's subject
     if _implicit(c) and _relative(e) and not c.subject & e.entities:
