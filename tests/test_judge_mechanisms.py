@@ -381,6 +381,18 @@ def test_a_named_relative_is_whom_the_item_is_about(embedder: Embedder) -> None:
     assert not subject_conflict(fixed, said)
 
 
+def test_a_label_of_aversion_holds_the_stance_of_what_follows_it(embedder: Embedder) -> None:
+    """'Allergies: sesame and ibuprofen' says 'allergic to sesame and ibuprofen'; read as a
+    label beside two plain things, it had turned the stored allergy round and replaced it."""
+    label = claims("Allergies: sesame and ibuprofen")
+    assert label.denies and label.clauses[0].negative
+    # the stance is the label's clause's only: what the note adds after it is not denied
+    assert not claims("Dislikes: olives; orders pizza weekly").clauses[1].negative
+    stored = "Allergic to ibuprofen and to sesame; keeps antihistamines at work"
+    d = judge(embedder, "Allergies: sesame and ibuprofen", [stored, "Has mild eczema"])
+    assert (d.action, d.target) == ("merge", 0), d.reason
+
+
 def test_subjects_and_names_are_read_from_the_sentence() -> None:
     # an -ing word, a noun and a verb of the third person open a noun phrase
     assert analyse("Living room faces south").subject_stems == {"liv", "room"}

@@ -54,6 +54,10 @@ _DENIAL = re.compile(
     r"|can't stand|allergic|steers? clear)\b",
     re.IGNORECASE,
 )
+_AVERSION_LABEL = re.compile(
+    r"^\W*(?:allerg(?:y|ies)|allergic to|dislikes?|hates?|avoids?|can't (?:have|eat|stand))\s*:",
+    re.IGNORECASE,
+)
 # "set off by not sleeping", "fined for not paying": a cause or a reason named, no denial.
 _CAUSE_NOT = re.compile(r"\b(by|from|for|of|about|after)\s+not\s+(\w+ing)\b", re.IGNORECASE)
 
@@ -155,11 +159,14 @@ class Claims:
 def claims(text: str) -> Claims:
     """The clauses with their stance, the list members and the departed names of one text."""
     clauses = []
-    for part in CLAUSE_SPLIT.split(text):
+    # A label of aversion holds the stance of what follows it ("Allergies: peanuts and
+    # penicillin" says "allergic to peanuts and penicillin").
+    label = _AVERSION_LABEL.match(text)
+    for n, part in enumerate(CLAUSE_SPLIT.split(text[label.end() :] if label else text)):
         content = content_stems(words(part)) - STANCE_WORDS - LIGHT_VERBS
         if content:
-            negative = bool(_NEGATIVE.search(without_cause_not(part)))
-            clauses.append(Clause(negative, frozenset(content)))
+            negative = (label and n == 0) or bool(_NEGATIVE.search(without_cause_not(part)))
+            clauses.append(Clause(bool(negative), frozenset(content)))
     members: set[str] = set()
     listed = _ASIDE_AFTER_JOIN.sub(r"\1 ", text)
     last_end = None
@@ -193,7 +200,7 @@ def claims(text: str) -> Claims:
             last_end = m.end() + (extra.end() if extra else 0)
     departed = {stem(m.group(1)) for m in _DEPARTED.finditer(text)}
     main = next((p for p in CLAUSE_SPLIT.split(text) if p.strip()), "")
-    denies = bool(_DENIAL.search(without_cause_not(main)))
+    denies = bool(label) or bool(_DENIAL.search(without_cause_not(main)))
     adds = bool(members) and _ADDS_TO.search(text) is not None
     more = last_end is not None and _MORE_AFTER.search(listed[last_end:]) is not None
     return Claims(tuple(clauses), frozenset(members), frozenset(departed), denies, adds, more)
