@@ -779,6 +779,21 @@ def test_a_time_said_from_is_no_old_value() -> None:
     assert "back" in change_cues("Is back to running 10k a week")
 
 
+def test_a_trip_back_to_a_named_place_is_no_change(embedder: Embedder) -> None:
+    """'Flying back to Lagos for Easter' is a visit: the place is still where it was. A move back
+    is a change, and so is going back to a habit."""
+    assert change_cues("Tomi is flying back to Lagos for Easter") == frozenset()
+    assert change_cues("Hopes to go back to Kyoto in the autumn") == frozenset()
+    assert "back" in change_cues("Tomi moved back to Lagos in March")
+    assert "back" in change_cues("Going back to swimming after the shoulder surgery")
+    d = judge(
+        embedder,
+        "Wants to go back to Lisbon next spring",
+        ["Wants to visit Patagonia one day", "Flat is in Bristol"],
+    )
+    assert d.action == "create", d.reason  # the cue had replaced the other wish
+
+
 def test_an_item_about_he_or_she_may_be_about_the_one_named(embedder: Embedder) -> None:
     """Extraction leaves a pronoun it cannot place ("He's on donepezil 5mg"): its subject is
     unknown, not the user, so "Dad is on 10mg donepezil now" changes its dose (it had been

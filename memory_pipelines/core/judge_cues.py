@@ -134,12 +134,17 @@ _CHANGE_CUES: tuple[tuple[str, str], ...] = (
         "renewed",
         r"\b(?:remortgaged|refinanced|renegotiated|renewed|re-signed)\b|\bat (?:the )?renewal\b",
     ),
-    # "Back in Leeds", "back to running"; not a thing handed back ("send the form back to him")
+    # "Back in Leeds", "back to running"; not a thing handed back ("send the form back to him"),
+    # nor a trip back to a named place ("going back to Enugu for Christmas": a visit, and the
+    # place is still where it was; "moved back to Valencia" is a move)
     (
         "back",
         r"^(?!.*\b(send|sent|give|gave|pay|paid|bring|brought|hand|handed|get|got|call|called"
         r"|ring|rang|write|wrote|post|posted|text|texted|e?mail|e?mailed)\b"
-        r"(\s+[\w'’-]+){0,5}\s+back\b).*?\bback (in|to|at|on)\b",
+        r"(\s+[\w'’-]+){0,5}\s+back\b)"
+        r"(?!.*\b(go|goes|going|gone|went|fly|flies|flying|flew|head|heads|heading|headed"
+        r"|travel\w*|visit\w*)\s+back\s+(to|in)\s+(?-i:[A-Z]))"
+        r".*?\bback (in|to|at|on)\b",
     ),
     # "Eating fish again after years as a vegetarian": a habit resumed ends the state between.
     # "realised again how much they helped": a thought had again, nothing taken up again
