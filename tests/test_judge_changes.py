@@ -779,6 +779,23 @@ def test_a_time_said_from_is_no_old_value() -> None:
     assert "back" in change_cues("Is back to running 10k a week")
 
 
+def test_an_end_the_store_already_holds_is_said_again(embedder: Embedder) -> None:
+    """The stored item already says the thing ended ('... and haven't spoken since'): saying it
+    ended again ('isn't speaking to her any more') changes nothing, and a merge keeps both."""
+    stored = "Rhea and her cousin Dev argued at the wedding and haven't spoken since"
+    d = judge(
+        embedder,
+        "Rhea isn't speaking to her cousin Dev any more after the wedding row",
+        [stored, "Rhea's cousin Dev lives in Pune"],
+    )
+    assert (d.action, d.target) == ("merge", 0), d.reason
+    # an end of something the store holds as going on still replaces it
+    d = judge(
+        embedder, "Rhea no longer talks to her cousin Dev", ["Rhea talks to her cousin Dev daily"]
+    )
+    assert (d.action, d.target) == ("supersede", 0), d.reason
+
+
 def test_a_trip_back_to_a_named_place_is_no_change(embedder: Embedder) -> None:
     """'Flying back to Lagos for Easter' is a visit: the place is still where it was. A move back
     is a change, and so is going back to a habit."""

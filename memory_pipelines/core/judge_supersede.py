@@ -131,6 +131,16 @@ def _nearest_without_names(
     return _clearly_nearest(cos, list(eligible).index(best))
 
 
+ENDING_CUES = frozenset({"no longer", "stopped"})
+
+
+def _end_stored(p: Pair) -> bool:
+    """Whether the stored item already denies what the candidate says has ended, nothing else
+    apart, as near as two items about one person must be (NAMED_FLOOR)."""
+    apart = p.subject_conflict or p.polarity_flip or p.value_conflicts or p.other_object
+    return p.both_deny and not apart and p.cos >= NAMED_FLOOR
+
+
 def cued_change(
     c: Analysis, es: Sequence[Analysis], pairs: Sequence[Pair], embed: Embed | None = None
 ) -> JudgeDecision | None:
@@ -153,6 +163,13 @@ def cued_change(
         eligible = [p for p in eligible if not _moved_elsewhere(c, es[p.index])]
     if not eligible:
         return None
+    # "Isn't talking to his brother anymore" beside "fell out with his brother and haven't
+    # spoken since": the end is stored already, both deny the same thing of one subject.
+    if c.cues and c.cues <= ENDING_CUES:
+        ended = [p for p in eligible if _end_stored(p)]
+        if ended:
+            best = max(ended, key=lambda p: p.cos)
+            return JudgeDecision("merge", best.index, "the end is stored already (both deny)")
     stored = [p for p in eligible if stored_in_other_form(p)]
     if stored:
         best = max(stored, key=lambda p: p.cos)
