@@ -779,6 +779,41 @@ def test_a_time_said_from_is_no_old_value() -> None:
     assert "back" in change_cues("Is back to running 10k a week")
 
 
+@pytest.mark.parametrize(
+    ("stored", "put_right", "speaker"),
+    [
+        (
+            "Kemi and others are doing Ghana in July this year (2025), finally visiting their "
+            "grandparents in Kumasi",
+            "Kemi and others are doing Ghana in August, not July, this year (2025), finally "
+            "visiting their grandparents in Kumasi",
+            "Kemi",
+        ),
+        (
+            "Tariq and others are doing Morocco in March this year (2025), finally seeing their "
+            "cousins in Fez",
+            "Tariq and others are doing Morocco in April, not March, this year (2025), finally "
+            "seeing their cousins in Fez",
+            "Tariq",
+        ),
+    ],
+)
+def test_the_learned_chooser_never_undoes_a_correction(
+    embedder: Embedder, stored: str, put_right: str, speaker: str
+) -> None:
+    """The rules read "in August, not July" as putting the stored month right; the learned
+    chooser had merged it instead, which keeps the stored words: July stayed current."""
+    vecs = embedder.embed([put_right, stored])
+    d = decide(
+        JudgeItem(put_right, "fact", said_by=speaker),
+        [JudgeItem(stored, "fact", valid_from="2025-01-01")],
+        vecs[0],
+        vecs[1:],
+        embed=embedder.embed,
+    )
+    assert (d.action, d.target) == ("supersede", 0), d.reason
+
+
 def test_an_end_the_store_already_holds_is_said_again(embedder: Embedder) -> None:
     """The stored item already says the thing ended ('... and haven't spoken since'): saying it
     ended again ('isn't speaking to her any more') changes nothing, and a merge keeps both."""

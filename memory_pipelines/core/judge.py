@@ -153,7 +153,9 @@ def decide(
     rules, rows, options, pairs, c, es = _case(candidate, existing, cand_vec, existing_vecs, embed)
     chosen = choose(rules, rows, options)
     if chosen is not rules and (
-        _safety_lost(chosen, rules, existing) or _members_dropped(chosen, pairs)
+        _safety_lost(chosen, rules, existing)
+        or _members_dropped(chosen, pairs)
+        or _correction_undone(chosen, rules, candidate)
     ):
         chosen = rules
     if _members_dropped(chosen, pairs):
@@ -195,6 +197,16 @@ def _safety_lost(
         replaced is not None
         and replaced != kept
         and bool(SAFETY.search(existing[replaced].context))
+    )
+
+
+def _correction_undone(chosen: JudgeDecision, rules: JudgeDecision, candidate: JudgeItem) -> bool:
+    """Whether the learned chooser would keep the old value of an explicit correction ("in May,
+    not April") or a date said to have moved (judge_history.corrects) that the rules read as
+    replacing a stored item: the merge keeps the stored words, so the value the speaker put
+    right stays current. A guess from weights never undoes what was said outright."""
+    return (
+        rules.action == "supersede" and chosen.action != "supersede" and corrects(candidate.context)
     )
 
 
