@@ -91,3 +91,16 @@ def test_an_iso_currency_code_makes_an_amount_money(text: str, money: dict[str, 
 def test_a_salary_in_iso_code_changed_supersedes(embedder: Embedder) -> None:
     d = judge(embedder, "Salary is USD 98,000", ["Salary: USD 91,500 gross", "Bonus lands in June"])
     assert (d.action, d.target) == ("supersede", 0), d
+
+
+def test_a_salary_said_again_with_a_new_figure_replaces_what_was_earned(
+    embedder: Embedder,
+) -> None:
+    """'Salary' and 'earns' name one slot, which holds one figure at a time: the two sentences
+    share no word of it, and had been kept side by side as two attributes."""
+    d = judge(
+        embedder,
+        "Salary is now £71k after moving to the platform team",
+        ["Earns 64 thousand a year", "Pension contributions are 5% of pay"],
+    )
+    assert (d.action, d.target) == ("supersede", 0), d.reason

@@ -35,11 +35,15 @@ _FRAMES: tuple[tuple[str, str], ...] = (
         "employer",
         r"\bworks (as|at|for)\b|\bjob\b|\bemployer\b|\bjoined\b|\bhired\b|\bworking (as|at|for)\b",
     ),
+    # "Salary is £62k" is the income slot of "Earns £54,000 a year"
+    ("income", r"\bsalary\b|\bearns\b|\bearning\b|\bincome\b|\btake-home\b"),
     ("travel", r"\b(flying|flight|trip|travell?ing|holiday|vacation) (to|in)\b|\bvisiting\b"),
     # ... or the slot named ("Diet: poultry and fish are fine")
     ("diet", r"\b(vegetarian|vegan|pescatarian|keto|kosher|halal|gluten-free|diet)\b"),
 )
 # Frames that hold one value at a time: a second value replaces or contradicts the first.
 # ("travel" is not one: a person can fly to two places.)
-SINGLE_VALUED_FRAMES = frozenset({"residence", "employer", "diet", "relationship", "work mode"})
+SINGLE_VALUED_FRAMES = frozenset(
+    {"residence", "employer", "diet", "relationship", "work mode", "income"}
+)
 FRAME_RES = tuple((name, re.compile(rx, re.IGNORECASE)) for name, rx in _FRAMES)
