@@ -231,6 +231,12 @@ def test_the_save_policy_holds_for_any_extractor() -> None:
     assert episode is None and why == "save policy: already_in_history"
 
 
+def _said(said: list[tuple[str, str, str]], pronoun: str) -> list[str]:
+    """The items' texts of a chat of (role, speaker, text) turns, each speaker `pronoun`."""
+    turns = [WindowTurn(n, r, who, t, WHEN) for n, (r, who, t) in enumerate(said, start=1)]
+    return [c["context"] for c in extract_window(turns, pronoun_of=lambda _: pronoun)]
+
+
 def _items(*said: str) -> list[tuple[str, str]]:
     turns = [WindowTurn(n, "user", "Lena", t, WHEN) for n, t in enumerate(said, start=1)]
     return [
@@ -339,8 +345,7 @@ def test_a_verbless_answer_is_kept_with_the_question_that_gives_it_its_sense() -
         ("assistant", "", "Booked. Who should we call if the boat is late back?"),
         ("user", "Oona", "Sure, my neighbour Brid, 087 555 0142. She has a spare key."),
     ]
-    turns = [WindowTurn(n, r, who, t, WHEN) for n, (r, who, t) in enumerate(said, start=1)]
-    texts = [c["context"] for c in extract_window(turns, pronoun_of=lambda n: "she")]
+    texts = _said(said, "she")
     # "Oona's neighbour Brid, 087 555 0142." alone said nothing of what the number is for
     assert (
         'Asked "Who should we call if the boat is late back?", Oona said: '
@@ -354,8 +359,7 @@ def test_a_verbless_answer_joined_to_the_note_after_it_keeps_that_note() -> None
         ("assistant", "", "Good. Will you keep the stairs where they are?"),
         ("user", "Ruth", "Same stairs, yes. Oh and 45k, I forgot the windows."),
     ]
-    turns = [WindowTurn(n, r, who, t, WHEN) for n, (r, who, t) in enumerate(said, start=1)]
-    texts = [c["context"] for c in extract_window(turns, pronoun_of=lambda n: "she")]
+    texts = _said(said, "she")
     # the question would keep "Same stairs, yes." and lose the new figure beside it
     assert any("45k" in t for t in texts), texts
 
@@ -378,7 +382,6 @@ def test_an_answer_ending_with_an_apology_is_no_correction() -> None:
         ("assistant", "", "How old?"),
         ("user", "Lena", "They're 7 and 9, sorry."),
     ]
-    turns = [WindowTurn(n, r, who, t, WHEN) for n, (r, who, t) in enumerate(said, start=1)]
-    texts = [c["context"] for c in extract_window(turns, pronoun_of=lambda n: "she")]
+    texts = _said(said, "she")
     assert "Lena has 7, not 2, kids." not in texts, texts
     assert 'Asked "How old?", Lena said: "They\'re 7 and 9, sorry."' in texts
