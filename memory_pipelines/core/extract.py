@@ -262,7 +262,6 @@ def extract_window(
             # a short answer is kept with its question, beside a correction of the same turn
             # too ("Boosters in September. Oh, and it's Dr. Mbatha, not Mbeki")
             if fixes:  # the answer comes first, the correction after it
-                first = sentence_kinds.sentences(turn.text)[:1]
                 answer_alone = bool(first) and not (correction(first[0]) or repair(first[0]))
             else:
                 answer_alone = not kept
