@@ -887,3 +887,18 @@ def test_a_number_said_to_go_up_or_down_replaces_the_old(
     up")."""
     got = judge(embedder, candidate, [stored])
     assert (got.action, got.target) == ("supersede", 0), got.reason
+
+
+def test_a_value_named_only_in_a_stored_rules_condition_is_not_stored(
+    embedder: Embedder,
+) -> None:
+    """'Summaries in French even when I write in Dutch' holds French; Dutch is only when the rule
+    applies. 'Summaries in Dutch from now on' names a new value, not one the store holds."""
+    assert "dutch" in analyse("Summaries in French even when I write in Dutch").conditional
+    d = judge(
+        embedder,
+        "Wants summaries in Dutch from now on",
+        ["Summaries in French even when I write in Dutch", "Works at a bank in Ghent"],
+        category="preference",
+    )
+    assert (d.action, d.target) == ("supersede", 0), d.reason

@@ -273,7 +273,7 @@ NEW_SLOT = re.compile(
 # the loan is paid off"): a change it names has not happened, so it reports none. "Once a
 # quarter", "once every two weeks" say how often, not when.
 CONDITION = re.compile(
-    r"\b(?:until|till|unless|if|in case|before|whenever"
+    r"\b(?:until|till|unless|if|in case|before|whenever|even when"
     r"|once(?! (?:an? |per |every |each )(?:other |\w+ )?(?:day|night|week|fortnight|month"
     r"|quarter|year)s?\b))\b[^,;:.]*",
     re.IGNORECASE,

@@ -72,8 +72,11 @@ def cue_value_stored(p: Pair, c: Analysis, e: Analysis) -> bool:
     new, _ = change_clauses(c.text)
     in_change = frozenset(n for n in values if stem(n) in new)
     values = in_change or values
-    if any(not mentions(e, n) for n in values):
-        return False  # "manager is now Tom" beside "manager is Priya": a new value
+    if any(not mentions(e, n) or stem(n) in e.conditional for n in values):
+        # "manager is now Tom" beside "manager is Priya": a new value; "replies in German from
+        # now on" beside "Answer in English even when they write in German": German is only
+        # the stored rule's condition
+        return False
     if kinds_apart(c, e):
         return False  # "now on the payments team" beside "on the data team": another team
     return p.contain_existing >= 0.99 or bool(values)
