@@ -902,3 +902,19 @@ def test_a_value_named_only_in_a_stored_rules_condition_is_not_stored(
         category="preference",
     )
     assert (d.action, d.target) == ("supersede", 0), d.reason
+
+
+def test_a_plan_said_to_be_off_is_called_off(embedder: Embedder) -> None:
+    """'The Lisbon weekend is off' cancels what was booked for it; a person off work or off a
+    food cancels nothing."""
+    assert "cancelled" in change_cues(
+        "The Lisbon weekend in May is off; the dog sitter fell through"
+    )
+    assert change_cues("Ava is off dairy for now") == frozenset()
+    assert change_cues("Ava is off sick today") == frozenset()
+    d = judge(
+        embedder,
+        "The Lisbon weekend in May is off; the dog sitter fell through",
+        ["Booked a hotel in Lisbon for a weekend in May", "Has a dog called Bolt"],
+    )
+    assert (d.action, d.target) == ("supersede", 0), d.reason

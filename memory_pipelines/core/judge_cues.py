@@ -41,7 +41,13 @@ _CHANGE_CUES: tuple[tuple[str, str], ...] = (
         r"|\b(?:came|come|coming|weaned) off\b|\blapsed\b|\blet\b[^,;.]{0,40}\blapse\b"
         r"|\bunsubscribed\b|\bopted out\b|\b(?:done|finished) with\b",
     ),
-    ("cancelled", r"\b(cancell?ed|called off|scrapped|cancell?ing)\b"),
+    # ... or said to be off ("the Japan trip is off; ..."), not a person off work or off a food
+    # ("Leo is off nuts"): "off" ends the clause
+    (
+        "cancelled",
+        r"\b(cancell?ed|called off|scrapped|cancell?ing)\b"
+        r"|\b(?:is|are|'s|was|were)\s+(?:now\s+|all\s+)?off\b(?=\s*(?:[,;.!]|$))",
+    ),
     ("moved", r"\b(moved|relocated|moving)\b"),
     # "Upgraded the phone plan to unlimited data": another value of the same thing. What
     # changed someone's life, outlook or game moved no value of theirs ("really changed his
