@@ -24,9 +24,12 @@ def judge(
     category: str = "fact",
     said_on: str = "2024-03-01",
     with_model: bool = True,
+    said_by: str | None = None,
 ) -> JudgeDecision:
-    """`with_model` False: the judge gets no embedder of its own (as a caller without one)."""
+    """`with_model` False: the judge gets no embedder of its own (as a caller without one);
+    `said_by`: whose turn the candidate came from, as dedup passes it."""
     items = [JudgeItem(t, category, valid_from=said_on) for t in existing]
     vecs = embedder.embed([candidate, *existing])
     embed = embedder.embed if with_model else None
-    return decide(JudgeItem(candidate, category), items, vecs[0], vecs[1:], embed=embed)
+    item = JudgeItem(candidate, category, said_by=said_by)
+    return decide(item, items, vecs[0], vecs[1:], embed=embed)

@@ -803,14 +803,7 @@ def test_the_learned_chooser_never_undoes_a_correction(
 ) -> None:
     """The rules read "in August, not July" as putting the stored month right; the learned
     chooser had merged it instead, which keeps the stored words: July stayed current."""
-    vecs = embedder.embed([put_right, stored])
-    d = decide(
-        JudgeItem(put_right, "fact", said_by=speaker),
-        [JudgeItem(stored, "fact", valid_from="2025-01-01")],
-        vecs[0],
-        vecs[1:],
-        embed=embedder.embed,
-    )
+    d = judge(embedder, put_right, [stored], said_on="2025-01-01", said_by=speaker)
     assert (d.action, d.target) == ("supersede", 0), d.reason
 
 
