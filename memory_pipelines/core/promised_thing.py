@@ -41,6 +41,7 @@ _ENDS = frozenset(
     wordlist("yet already again back now today tonight tomorrow anymore anyway though too")
     + wordlist("either btw lol haha pls please")
 )
+_STOP = STOPWORDS | _ENDS  # words that end a thing
 _AUXILIARIES = frozenset(
     wordlist("is was are were isn't wasn't aren't weren't does did do doesn't didn't don't")
     + wordlist("has have had hasn't haven't can could will would should")
@@ -99,7 +100,7 @@ def _things(sentence: str) -> list[tuple[str, str]]:
         for w in words[n + 1 : n + 1 + MAX_WORDS]:
             bare = re.sub(r"['’]s$", "", w)
             low = bare.lower()
-            if not bare[:1].isalpha() or low in STOPWORDS | _ENDS or low in SIMPLE_PAST:
+            if not bare[:1].isalpha() or low in _STOP or low in SIMPLE_PAST:
                 break
             if thing and low.endswith("ed"):  # "the parcel arrived": its verb, not the thing
                 break
