@@ -104,3 +104,23 @@ def test_a_salary_said_again_with_a_new_figure_replaces_what_was_earned(
         ["Earns 64 thousand a year", "Pension contributions are 5% of pay"],
     )
     assert (d.action, d.target) == ("supersede", 0), d.reason
+
+
+@pytest.mark.parametrize(
+    "candidate",
+    [
+        # leaving the home one shared: "moved out of", into somewhere new
+        "Tomasz finally moved out of his sister's place into a flat above a bakery in Wola",
+        # going back to where one came from
+        "Tomasz moved back to Gdańsk in April",
+    ],
+)
+def test_moving_in_other_words_is_the_residence_slot(embedder: Embedder, candidate: str) -> None:
+    # "lives with his sister" is where Tomasz lives, not what his studio's street says
+    existing = [
+        "Tomasz rents a studio for his photography in Wola",
+        "Tomasz lives with his sister in Mokotów while he saves for a deposit",
+        "Tomasz's sister teaches maths",
+    ]
+    d = judge(embedder, candidate, existing)
+    assert (d.action, d.target) == ("supersede", 1), d

@@ -16,8 +16,10 @@ import re
 _FRAMES: tuple[tuple[str, str], ...] = (
     (
         "residence",
-        r"\b(lives|living|live|based|resides|settled) in\b|\bmoved (to|from|house)\b"
-        r"|\brelocated\b|\bmoving to\b|\bhome is in\b",
+        # "lives with her parents", "moved back to Valencia", "moved out of her parents' place"
+        r"\b(lives|living|live|based|resides|settled) (in|with)\b"
+        r"|\b(moved|moving) (back |away |out )?(to|from|house|into|in with|out of|abroad)\b"
+        r"|\brelocated\b|\bhome is in\b",
     ),
     (
         "work mode",
