@@ -79,3 +79,16 @@ def test_a_neighbours_pet_is_not_the_users(embedder: Embedder) -> None:
     for owner in ("Neighbour's", "Neighbours'"):
         d = judge(embedder, f"{owner} dog barks at night", ["Dog barks at night"])
         assert d.action == "create", (owner, d.reason)
+
+
+@pytest.mark.parametrize(
+    ("text", "who"),
+    [
+        ("Noor's grandparents live in Izmir", {"grandparents"}),
+        ("Noor's granny knits her a jumper every winter", {"grandmother"}),
+        ("Noor's grandkids visit on Sundays", {"grandchild"}),
+    ],
+)
+def test_grandparents_and_grandchildren_are_whom_an_item_is_about(text: str, who: set[str]) -> None:
+    # the relative is the subject, not Noor, whose relative they are
+    assert analyse(text).subject == who

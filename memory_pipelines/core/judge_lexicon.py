@@ -48,7 +48,9 @@ RELATIONS = _aliases(
     mother=mum,mom,mam father=dad sister brother sibling son daughter child=kid,kids,children
     baby parents=parent partner=boyfriend,girlfriend,spouse wife husband
     fiance=fiancé,fiancée,fiancee ex ex-husband ex-wife ex-partner cousin aunt uncle niece nephew
-    grandmother=grandma,gran,nan grandfather=grandpa,grandad granddaughter grandson stepson
+    grandmother=grandma,gran,nan,granny,nana grandfather=grandpa,grandad,granddad
+    grandparents=grandparent grandchild=grandchildren,grandkid,grandkids granddaughter grandson
+    stepson
     stepdaughter stepmother stepfather friend colleague=coworker,co-worker boss
     neighbour=neighbor flatmate=roommate,housemate godson goddaughter
     dog=puppy cat=kitten hamster tortoise turtle rabbit=bunny parrot budgie horse=pony guinea-pig
@@ -61,6 +63,8 @@ RELATION_GROUPS = {
     "parents": frozenset(("mother", "father")),
     "child": frozenset(("son", "daughter", "baby")),
     "sibling": frozenset(("brother", "sister")),
+    "grandparents": frozenset(("grandmother", "grandfather")),
+    "grandchild": frozenset(("grandson", "granddaughter")),
 }
 # "Mother-in-law" is a different person from "mother": in-law compounds stay whole.
 IN_LAW = re.compile(r"^(\w+)-in-law$")
