@@ -124,3 +124,24 @@ def test_moving_in_other_words_is_the_residence_slot(embedder: Embedder, candida
     ]
     d = judge(embedder, candidate, existing)
     assert (d.action, d.target) == ("supersede", 1), d
+
+
+@pytest.mark.parametrize(
+    ("candidate", "existing"),
+    [
+        # the new place is where the other person lives already
+        (
+            "Moved in with my boyfriend Arjun in Headingley in March",
+            ["Arjun lives in Headingley", "Lives in a flat share in Hyde Park", "Works in Leeds"],
+        ),
+        (
+            "Ottilie moved back to Lyon to be near her grandparents",
+            ["Ottilie's grandparents live in Lyon", "Ottilie lives in Paris, near the Bastille"],
+        ),
+    ],
+)
+def test_a_move_changes_the_movers_home_not_the_one_moved_to(
+    embedder: Embedder, candidate: str, existing: list[str]
+) -> None:
+    d = judge(embedder, candidate, existing)
+    assert (d.action, d.target) == ("supersede", 1), d

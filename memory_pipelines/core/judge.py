@@ -93,7 +93,12 @@ from memory_pipelines.core.judge_rules import (
 )
 from memory_pipelines.core.judge_said_again import said_again
 from memory_pipelines.core.judge_slots import Embed, slot_value_change, value_changed
-from memory_pipelines.core.judge_supersede import SUPERSEDE_FLOOR, cued_change, supersede_score
+from memory_pipelines.core.judge_supersede import (
+    SUPERSEDE_FLOOR,
+    cued_change,
+    slot_given_away,
+    supersede_score,
+)
 from memory_pipelines.core.judge_types import JudgeDecision, JudgeItem
 from memory_pipelines.core.judge_units import same_measure
 
@@ -156,6 +161,7 @@ def decide(
         _safety_lost(chosen, rules, existing)
         or _members_dropped(chosen, pairs)
         or _correction_undone(chosen, rules, candidate)
+        or slot_given_away(chosen, rules, c, es)
     ):
         chosen = rules
     if _members_dropped(chosen, pairs):

@@ -141,6 +141,40 @@ def _end_stored(p: Pair) -> bool:
     return p.both_deny and not apart and p.cos >= NAMED_FLOOR
 
 
+def _own_slot(c: Analysis, es: Sequence[Analysis], eligible: list[Pair]) -> list[Pair]:
+    """The eligible items, less those holding the candidate's one-value slot for somebody else
+    when an item holds it for the candidate's own subject: "Moved in with my girlfriend Chloe in
+    Didsbury" changes where the user lives ("Lives in Fallowfield"), not where Chloe does
+    ("Chloe lives in Didsbury"), though it names her and her place."""
+    slots = c.frames & SINGLE_VALUED_FRAMES
+    if not slots or not c.subject:
+        return eligible
+    in_slot = [p for p in eligible if es[p.index].frames & slots]
+    own = [p for p in in_slot if es[p.index].subject == c.subject]
+    if not own:
+        return eligible
+    return [p for p in eligible if p in own or p not in in_slot]
+
+
+def slot_given_away(
+    chosen: JudgeDecision, rules: JudgeDecision, c: Analysis, es: Sequence[Analysis]
+) -> bool:
+    """Whether `chosen` merges into an item about somebody else a change of the candidate's own
+    one-value slot that the rules read as replacing the item holding it for the candidate's
+    subject ("Moved in with my boyfriend Arjun" merged into "Arjun lives in Headingley"): the
+    merge keeps Arjun's words, and the user's old home stays current."""
+    if rules.action != "supersede" or rules.target is None:
+        return False
+    if chosen.action != "merge" or chosen.target is None:
+        return False
+    held = es[rules.target]
+    return (
+        bool(c.frames & held.frames & SINGLE_VALUED_FRAMES)
+        and held.subject == c.subject
+        and es[chosen.target].subject != c.subject
+    )
+
+
 def cued_change(
     c: Analysis, es: Sequence[Analysis], pairs: Sequence[Pair], embed: Embed | None = None
 ) -> JudgeDecision | None:
@@ -161,6 +195,7 @@ def cued_change(
         eligible = [p for p in eligible if p.polarity_flip and p.cos >= SUPERSEDE_FLOOR]
     if c.cues & VALUE_MOVE_CUES and not c.cues - WEAK_CUES - VALUE_MOVE_CUES:
         eligible = [p for p in eligible if not _moved_elsewhere(c, es[p.index])]
+    eligible = _own_slot(c, es, eligible)
     if not eligible:
         return None
     # "Isn't talking to his brother anymore" beside "fell out with his brother and haven't
