@@ -145,3 +145,13 @@ def test_a_move_changes_the_movers_home_not_the_one_moved_to(
 ) -> None:
     d = judge(embedder, candidate, existing)
     assert (d.action, d.target) == ("supersede", 1), d
+
+
+def test_another_amount_in_a_one_value_slot_replaces_the_first(embedder: Embedder) -> None:
+    # no cue: the income slot holds one amount, and the new one is another
+    existing = ["Wants to hit £60k within three years", "Earns £39,000 a year", "Pension is 6%"]
+    d = judge(embedder, "Salary is £47,000 following the restructure", existing)
+    assert (d.action, d.target) == ("supersede", 1), d
+    # the same amount said again is no change
+    same = judge(embedder, "Salary is £39,000 a year", existing)
+    assert same.action != "supersede", same

@@ -84,7 +84,11 @@ def slot_value_change(
         if p.subject_conflict or p.contrast or not p.same_category:
             continue
         frames = c.frames & e.frames & SINGLE_VALUED_FRAMES
-        if frames and p.name_conflict and p.cos >= SLOT_FLOOR:
+        # another name ("Lives in Porto" / "Lives in Lisbon"), or another amount of the same
+        # kind ("Salary is £62k" / "Earns £54,000 a year"); a bare month or year dates the
+        # change, it is not the slot's value
+        moved = p.name_conflict or bool(set(p.value_conflicts) - {"month", "year"})
+        if frames and moved and p.cos >= SLOT_FLOOR:
             return JudgeDecision("supersede", p.index, f"{min(frames)}: another value")
         e_slot = copular_slot(e.text)
         if not c_slot or not e_slot or c_slot[0] != e_slot[0] or c.subject_is_person:
