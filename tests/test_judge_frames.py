@@ -155,3 +155,13 @@ def test_another_amount_in_a_one_value_slot_replaces_the_first(embedder: Embedde
     # the same amount said again is no change
     same = judge(embedder, "Salary is £39,000 a year", existing)
     assert same.action != "supersede", same
+
+
+def test_a_role_at_a_named_organisation_is_the_employer_slot(embedder: Embedder) -> None:
+    existing = [
+        "Dorota's husband is a pilot",
+        "Dorota works as a junior accountant at a builders' merchant in Gdynia",
+        "Dorota did an ACCA course in 2021",
+    ]
+    d = judge(embedder, "Dorota is a financial analyst at Allegro", existing)
+    assert (d.action, d.target) == ("supersede", 1), d

@@ -35,7 +35,9 @@ _FRAMES: tuple[tuple[str, str], ...] = (
     ),
     (
         "employer",
-        r"\bworks (as|at|for)\b|\bjob\b|\bemployer\b|\bjoined\b|\bhired\b|\bworking (as|at|for)\b",
+        r"\bworks (as|at|for)\b|\bjob\b|\bemployer\b|\bjoined\b|\bhired\b|\bworking (as|at|for)\b"
+        # a role at a named organisation: "is a product designer at Flutterwave"
+        r"|\b(is|am|'s) an? [\w-]+( [\w-]+)? (at|for) (?-i:[A-Z])",
     ),
     # "Salary is £62k" is the income slot of "Earns £54,000 a year"
     ("income", r"\bsalary\b|\bearns\b|\bearning\b|\bincome\b|\btake-home\b"),
