@@ -911,3 +911,14 @@ def test_a_plan_said_to_be_off_is_called_off(embedder: Embedder) -> None:
         ["Booked a hotel in Lisbon for a weekend in May", "Has a dog called Bolt"],
     )
     assert (d.action, d.target) == ("supersede", 0), d.reason
+
+
+def test_moved_off_names_the_value_left(embedder: Embedder) -> None:
+    # "moved off early shifts onto lates": early shifts were the old value
+    existing = [
+        "Works early shifts at the bakery, 4am to noon",
+        "The bakery is on Leith Walk",
+        "Gets the night bus home on Fridays",
+    ]
+    d = judge(embedder, "Seems to have moved off early shifts onto lates", existing)
+    assert (d.action, d.target) == ("supersede", 0), d

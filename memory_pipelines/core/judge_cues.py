@@ -252,10 +252,10 @@ OLD_VALUE = re.compile(
     r"(?:the |a |an |their |his |her )?(.+?)(?= to\b| in\b| for\b|[,;:.]|$)"
     r"|\binstead of (?:the |a |an )?(.+?)(?=[,;:.]|$)"
     r"|\b(?:stopped|quit|dropped|cancell?ed|left|gone off|gave up|no longer|ditched|broke up with"
-    r"|split up with|sold|not|came off|come off|weaned off|unsubscribed from|opted out of"
+    r"|split up with|sold|not|came off|come off|weaned off|moved off|unsubscribed from|opted out of"
     r"|done with|finished with)\s+(?:using |doing |eating |drinking |going to "
     r"|the |a |an |their |his |her )?"
-    r"(.+?)(?=[,;:.]| in \w+ \d| in (?:19|20)\d\d| to focus| because| after| so\b| but\b|$)"
+    r"(.+?)(?=[,;:.]| in \w+ \d| in (?:19|20)\d\d| to focus| onto\b| because| after| so\b| but\b|$)"
     r"|\bafter trying (?:the |a |an )?(.+?)(?=[,;:.]|$)"
     # "isn't taking the statin any more", "Off the statins, ...": what a habit ended held
     r"|(?:\bnot|(?<!\bwo)n't) \w+ (?:the |a |an |their |his |her |my )?([^,;:.]+?)(?= any ?more\b)"
