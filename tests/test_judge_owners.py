@@ -92,3 +92,28 @@ def test_a_neighbours_pet_is_not_the_users(embedder: Embedder) -> None:
 def test_grandparents_and_grandchildren_are_whom_an_item_is_about(text: str, who: set[str]) -> None:
     # the relative is the subject, not Noor, whose relative they are
     assert analyse(text).subject == who
+
+
+@pytest.mark.parametrize(
+    ("text", "who"),
+    [
+        ("Oskar and Wiebke split up in the spring", {"oskar", "wiebke"}),
+        ("Oskar and his brother run a bike shop", {"oskar", "brother"}),
+    ],
+)
+def test_two_people_joined_by_and_are_both_the_subject(text: str, who: set[str]) -> None:
+    assert analyse(text).subject == who
+
+
+def test_salt_and_pepper_are_no_pair_of_people() -> None:
+    assert not analyse("Salt and pepper are in the cupboard").subject & {"salt", "pepper"}
+
+
+def test_a_couple_parting_ends_the_stored_relationship(embedder: Embedder) -> None:
+    existing = [
+        "Oskar is saving for a cargo bike",
+        "Oskar has been going out with Wiebke since 2022",
+        "Wiebke's sister lives in Kiel",
+    ]
+    d = judge(embedder, "Oskar and Wiebke broke up in the spring; he's taking it hard", existing)
+    assert (d.action, d.target) == ("supersede", 1), d

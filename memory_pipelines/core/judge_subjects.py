@@ -94,7 +94,21 @@ def name_kind(
     # a verb follows (in a verbless note, "Skyway frequent flyer member", it qualifies the user).
     if low in case_names and any(_is_verbish(t.lower()) for t in toks[i + 1 : i + 4]):
         return "sure"
+    if _pair_of_people(toks, i):
+        return "guess"
     return "guess" if i + 1 < len(toks) and _is_finite_verb(toks[i + 1].lower()) else None
+
+
+def _pair_of_people(toks: Sequence[str], i: int) -> bool:
+    """A capitalised opener joined by "and" to a name or to somebody's relative: "Kenji and Mai
+    broke up", "Lucas and his wife had a baby" (not "Salt and pepper", "Rent and bills")."""
+    if i + 2 >= len(toks) or toks[i + 1].lower() != "and":
+        return False
+    other = toks[i + 2]
+    if _capitalised(other):
+        return True
+    owned = other.lower() in ("his", "her", "their")
+    return owned and i + 3 < len(toks) and entity_key(toks[i + 3]) is not None
 
 
 def is_acronym(tok: str) -> bool:
