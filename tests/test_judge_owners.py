@@ -117,3 +117,16 @@ def test_a_couple_parting_ends_the_stored_relationship(embedder: Embedder) -> No
     ]
     d = judge(embedder, "Oskar and Wiebke broke up in the spring; he's taking it hard", existing)
     assert (d.action, d.target) == ("supersede", 1), d
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Noor saw Arcade Fire in Berlin with her cousin",
+        "Noor came second in the Leeds 10k",
+        "Noor rode the Étape du Tour in July",
+    ],
+)
+def test_a_name_before_an_irregular_past_is_the_subject(text: str) -> None:
+    # not the band, the race or the conference named after the verb
+    assert analyse(text).subject == {"noor"}
