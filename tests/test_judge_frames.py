@@ -165,3 +165,13 @@ def test_a_role_at_a_named_organisation_is_the_employer_slot(embedder: Embedder)
     ]
     d = judge(embedder, "Dorota is a financial analyst at Allegro", existing)
     assert (d.action, d.target) == ("supersede", 1), d
+
+
+def test_living_alone_after_sharing_is_the_residence_slot(embedder: Embedder) -> None:
+    existing = [
+        "Ilka's studio is in Neukölln",
+        "Ilka shares a flat with her cousin Merle",
+        "Merle is studying law",
+    ]
+    d = judge(embedder, "Ilka lives on her own now that her flatmate moved out", existing)
+    assert (d.action, d.target) == ("supersede", 1), d

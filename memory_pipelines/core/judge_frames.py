@@ -19,7 +19,10 @@ _FRAMES: tuple[tuple[str, str], ...] = (
         # "lives with her parents", "moved back to Valencia", "moved out of her parents' place"
         r"\b(lives|living|live|based|resides|settled) (in|with)\b"
         r"|\b(moved|moving) (back |away |out )?(to|from|house|into|in with|out of|abroad)\b"
-        r"|\brelocated\b|\bhome is in\b",
+        r"|\brelocated\b|\bhome is in\b"
+        # living alone or sharing a home: "lives on her own", "shares a flat with Ola"
+        r"|\b(lives|living|live) (alone|on (his|her|their|my) own)\b"
+        r"|\bshares? an? (flat|house|home|place|apartment) with\b",
     ),
     (
         "work mode",
