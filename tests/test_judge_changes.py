@@ -922,3 +922,13 @@ def test_moved_off_names_the_value_left(embedder: Embedder) -> None:
     ]
     d = judge(embedder, "Seems to have moved off early shifts onto lates", existing)
     assert (d.action, d.target) == ("supersede", 0), d
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Taught English in Busan back in 2016", "Played bass in a ska band back in the day"],
+)
+def test_back_in_a_year_is_the_past_not_a_return(text: str) -> None:
+    assert "back" not in analyse(text).cues
+    # a return still is one
+    assert "back" in analyse("Back in Busan after three years in Seoul").cues

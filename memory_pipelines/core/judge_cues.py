@@ -150,7 +150,8 @@ _CHANGE_CUES: tuple[tuple[str, str], ...] = (
         r"(\s+[\w'’-]+){0,5}\s+back\b)"
         r"(?!.*\b(go|goes|going|gone|went|fly|flies|flying|flew|head|heads|heading|headed"
         r"|travel\w*|visit\w*)\s+back\s+(to|in)\s+(?-i:[A-Z]))"
-        r".*?\bback (in|to|at|on)\b",
+        # ... nor the past said as "back in 2019", "back in the day", "back then"
+        r".*?\bback (in|to|at|on)\b(?! (?:(?:19|20)\d\d|the day|the \d+s|the (?:19|20)\d0s)\b)",
     ),
     # "Eating fish again after years as a vegetarian": a habit resumed ends the state between.
     # "realised again how much they helped": a thought had again, nothing taken up again
