@@ -932,3 +932,26 @@ def test_back_in_a_year_is_the_past_not_a_return(text: str) -> None:
     assert "back" not in analyse(text).cues
     # a return still is one
     assert "back" in analyse("Back in Busan after three years in Seoul").cues
+
+
+@pytest.mark.parametrize(
+    ("candidate", "existing"),
+    [
+        # the end told again, with how long it has held
+        (
+            "Folake finally quit vaping, hasn't touched one since January",
+            ["Folake stopped vaping in January", "Folake's brother still vapes", "Folake swims"],
+        ),
+    ],
+)
+def test_a_step_told_again_is_the_stored_step(
+    embedder: Embedder, candidate: str, existing: list[str]
+) -> None:
+    d = judge(embedder, candidate, existing)
+    assert (d.action, d.target) == ("merge", 0), d
+
+
+def test_another_step_of_the_same_kind_is_no_restatement(embedder: Embedder) -> None:
+    # promoted again, to another grade: a change, not the stored promotion told again
+    d = judge(embedder, "Got promoted to principal engineer", ["Was promoted to staff engineer"])
+    assert d.action != "merge", d

@@ -156,6 +156,25 @@ def _own_slot(c: Analysis, es: Sequence[Analysis], eligible: list[Pair]) -> list
     return [p for p in eligible if p in own or p not in in_slot]
 
 
+# Cues of a step taken once (an end, a promotion, a loan paid off): told again, it is the same step.
+STEP_CUES = frozenset({"stopped", "status"})
+STEP_SHARE = 0.75  # share of the stored item's words the candidate says again
+
+
+def _step_told(p: Pair, c: Analysis, e: Analysis) -> bool:
+    """Whether the stored item reports the step the candidate reports, of the same subject,
+    nothing apart (no other value, name or object), in nearly all of its words."""
+    same_who = c.subject == e.subject or bool(c.subject_stems & e.subject_stems)
+    apart = p.subject_conflict or p.value_conflicts or p.name_conflict or p.other_object
+    return (
+        bool(c.cues & e.cues & STEP_CUES)
+        and same_who
+        and not apart
+        and p.contain_existing >= STEP_SHARE
+        and p.cos >= NAMED_FLOOR
+    )
+
+
 def slot_given_away(
     chosen: JudgeDecision, rules: JudgeDecision, c: Analysis, es: Sequence[Analysis]
 ) -> bool:
@@ -205,6 +224,12 @@ def cued_change(
         if ended:
             best = max(ended, key=lambda p: p.cos)
             return JudgeDecision("merge", best.index, "the end is stored already (both deny)")
+    # "Finally quit smoking, hasn't had one since March" beside "Stopped smoking in March": the
+    # stored item tells the same end or the same step (a promotion, a loan paid off) already.
+    told = [p for p in eligible if _step_told(p, c, es[p.index])]
+    if told:
+        best = max(told, key=lambda p: p.cos)
+        return JudgeDecision("merge", best.index, "the same step is stored already")
     stored = [p for p in eligible if stored_in_other_form(p)]
     if stored:
         best = max(stored, key=lambda p: p.cos)
