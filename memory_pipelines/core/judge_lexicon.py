@@ -123,7 +123,7 @@ IRREGULAR = frozenset(
         left ran grew grown flew flown sat met felt found thought read wrote written led spent
         taught made gave given kept let set cut quit ate eaten drank drunk sang sung chose chosen
         won lost sent lent built drove driven rang rung held brought caught knew known told began
-        begun fell fallen learnt saw seen came heard wore worn hid fought slept swam threw thrown
+        begun fell fallen learnt saw seen heard wore worn hid fought slept swam threw thrown
         rode ridden stood understood woke woken forgot forgotten meant fed stole
         froze frozen dug hung
         """
