@@ -74,3 +74,40 @@ def test_it_is_the_thing_the_question_asked_about(answer: str, question: str, me
     from memory_pipelines.core.referents import what_it_is
 
     assert what_it_is(answer, question) == meant
+
+
+@pytest.mark.parametrize(
+    ("sentence", "before", "meant"),
+    [
+        # a person named with their role, whose name may be anybody's
+        (
+            "she's a pharmacist in Leeds now",
+            ["bumped into my old flatmate Robin at the gym!"],
+            "Robin is a pharmacist in Leeds now",
+        ),
+        # a pet by its kind, whatever its name
+        (
+            "she's been off her food since Monday",
+            ["any tips for my cat Biscuit?"],
+            "Biscuit has been off her food since Monday",
+        ),
+        ("He hates the hoover.", ["My puppy Otto is five months old."], "Otto hates the hoover."),
+    ],
+)
+def test_the_one_person_or_pet_named_with_a_role(
+    sentence: str, before: list[str], meant: str
+) -> None:
+    assert who_is_meant(sentence, before, _gender) == meant
+
+
+@pytest.mark.parametrize(
+    ("sentence", "before"),
+    [
+        # the name is of the other gender
+        ("She's a vet.", ["my old roommate Sam came round"]),
+        # two people named: not clear which
+        ("She's a vet.", ["my old roommate Robin came round with Anna"]),
+    ],
+)
+def test_a_named_role_left_as_said_when_it_does_not_fit(sentence: str, before: list[str]) -> None:
+    assert who_is_meant(sentence, before, _gender) == sentence

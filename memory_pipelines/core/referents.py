@@ -61,7 +61,11 @@ def who_is_meant(
     for text in reversed(before):
         relatives = list(_RELATIVE.finditer(text))
         if not relatives:
-            continue
+            named = _one_named(text, gender, pronoun_of)
+            if named is None:
+                continue
+            whose = "'s" if pronoun in ("his", "her") else ""
+            return f"{m.group('lead')}{named}{whose}{_unclipped(sentence[m.end() :])}"
         if any(text[r.end() : r.end() + 2] in ("'s", "’s") for r in relatives):
             return sentence  # "My daughter's teacher called": she may be the teacher
         same = {r.group("phrase") for r in relatives if r.group(gender)}
@@ -77,6 +81,44 @@ def who_is_meant(
         whose = "'s" if pronoun in ("his", "her") else ""  # "His name is Pedro"
         return f"{m.group('lead')}My {same.pop()}{whose}{rest}"
     return sentence
+
+
+# Somebody of the speaker's named with their role or kind ("my old uni roommate Jess", "my dog
+# Mochi"): lowercase words between "my" and the name.
+_MY_NAMED = re.compile(
+    r"\b(?i:my)\s+(?P<role>(?:[a-z-]+\s+){1,3}?)(?P<name>(?-i:[A-Z][a-z]{2,}))\b"
+)
+_PETS = re.compile(r"\b(?:dog|puppy|pup|cat|kitten|horse|pony|rabbit|bunny|hamster|parrot)\b")
+
+
+def _unclipped(rest: str) -> str:
+    """ "'s a vet" after a name put for "she": "is a vet" ("has been", "has got")."""
+    m = re.match(r"['’]s\s+(?=(?P<has>been|got)\b)?", rest)
+    if m is None:
+        return rest
+    return (" has " if m.group("has") else " is ") + rest[m.end() :]
+
+
+def _one_named(text: str, gender: str, pronoun_of: Callable[[str], str] | None) -> str | None:
+    """The one person or pet of the speaker's that `text` names with its role ("my roommate
+    Jess", "my dog Mochi") and may be a `gender` pronoun's: a person whose name is not of the
+    other gender (`pronoun_of`; none: any name), a pet whatever its name; None when none, or
+    when another name in `text` might be meant."""
+    found = list(_MY_NAMED.finditer(text))
+    if len(found) != 1:
+        return None
+    m = found[0]
+    name = m.group("name")
+    pet = bool(_PETS.search(m.group("role")))
+    # a name borne by men and women alike ("they") does not say otherwise
+    if not pet and pronoun_of is not None and pronoun_of(name) not in (gender, "they"):
+        return None
+    others = {
+        n
+        for n in _NAME.findall(text)
+        if n != name and (pronoun_of is None or pronoun_of(n) in (gender, "they"))
+    }
+    return None if others else name
 
 
 _OBJECT_GENDER = {"her": "she", "him": "he"}
