@@ -111,3 +111,11 @@ def test_the_one_person_or_pet_named_with_a_role(
 )
 def test_a_named_role_left_as_said_when_it_does_not_fit(sentence: str, before: list[str]) -> None:
     assert who_is_meant(sentence, before, _gender) == sentence
+
+
+def test_the_pronoun_after_an_opening_word_is_read_too() -> None:
+    before = ["my nephew Tomi is staying over and he can't have gluten"]
+    meant = who_is_meant(
+        "oh wait, he's fine with gluten, it's dairy he can't have", before, _gender
+    )
+    assert meant == "oh wait, my nephew Tomi's fine with gluten, it's dairy he can't have"

@@ -38,7 +38,12 @@ _RELATIVE = re.compile(
     rf"(?:(?P<she>{_SHE})|(?P<he>{_HE}))(?:\s+(?P<name>(?-i:[A-Z][a-z]+)))?)\b",
     re.IGNORECASE,
 )
-_OPENS = re.compile(r"^(?P<lead>\W*)(?P<pronoun>she|he|his|her)\b", re.IGNORECASE)
+# ... after a word or two that only open the sentence ("no wait, she's allergic to cashews")
+_OPENS = re.compile(
+    r"^(?P<lead>\W*(?:(?:no|oh|ah|wait|sorry|actually|and|but|so|well|yeah|yes|ok|okay)\W+)*)"
+    r"(?P<pronoun>she|he|his|her)\b",
+    re.IGNORECASE,
+)
 _GENDER = {"she": "she", "her": "she", "he": "he", "his": "he"}
 # A name said beside the relative (not the relative's own, not a sentence's first word) could be
 # whom the pronoun means.
@@ -79,7 +84,8 @@ def who_is_meant(
             return sentence
         rest = sentence[m.end() :]
         whose = "'s" if pronoun in ("his", "her") else ""  # "His name is Pedro"
-        return f"{m.group('lead')}My {same.pop()}{whose}{rest}"
+        my = "my" if re.search(r"\w", m.group("lead")) else "My"
+        return f"{m.group('lead')}{my} {same.pop()}{whose}{rest}"
     return sentence
 
 
