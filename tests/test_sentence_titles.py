@@ -32,3 +32,14 @@ def test_an_item_keeps_the_name_after_a_title() -> None:
     # led by Maya's name: the fact names Lily, not her (tests/test_extract_attributed.py)
     assert any(t.startswith("Maya: Lily started piano with Mrs. Patel") for t in texts), texts
     assert not any(t.endswith(("Mrs.", "Dr.")) for t in texts), texts
+
+
+def test_an_emoji_before_a_word_ends_a_chat_sentence() -> None:
+    text = "my daughter Aiko started nursery today 😭 my partner Ren cried more than she did lol"
+    assert sentences(text) == [
+        "my daughter Aiko started nursery today 😭",
+        "my partner Ren cried more than she did lol",
+    ]
+    # an emoji at the end, or before another emoji, splits nothing
+    assert sentences("so proud of her 🥹🎉") == ["so proud of her 🥹🎉"]
+    assert sentences("facepalm 🤦‍♀️ anyway") == ["facepalm 🤦‍♀️", "anyway"]

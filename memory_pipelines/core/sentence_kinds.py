@@ -203,7 +203,10 @@ _NO_END = re.compile(
     r"(?:\b(?:Mr|Mrs|Ms|Mx|Dr|Prof|St|Sr|Jr|Rev|Fr|Capt|Lt|Sgt|Col|Gen|Hon|Mt)"
     r"|\b(?:vs|e\.g|i\.e|E\.g|I\.e))\.$"
 )
-_BREAK = re.compile(r"(?<=[.!?])\s+|\n+")
+# An emoji ends a chat sentence as a full stop does ("too old for hugs now 😭 my husband ..."),
+# when a word follows it.
+_EMOJI = "\U0001f300-\U0001faff\u2600-\u27bf\ufe0f"
+_BREAK = re.compile(rf"(?<=[.!?])\s+|(?<=[{_EMOJI}])\s+(?=\w)|\n+")
 
 
 def sentences(text: str) -> list[str]:
