@@ -68,6 +68,25 @@ def test_a_firm_statement_loses_only_the_belief_after_it() -> None:
         assert without_hedged_tail(unchanged, "user") == unchanged
 
 
+@pytest.mark.parametrize(
+    ("sent", "firm"),
+    [
+        # a hedge word in the clause after "and"
+        (
+            "My daughter Ines turned 4 in May and is apparently a vegetarian now",
+            "My daughter Ines turned 4 in May.",
+        ),
+        # ... after "but": the allergy is sure, the second one is not
+        (
+            "Tomasz is allergic to sesame but maybe not to poppy seeds",
+            "Tomasz is allergic to sesame.",
+        ),
+    ],
+)
+def test_a_firm_statement_loses_a_hedged_clause_after_it(sent: str, firm: str) -> None:
+    assert without_hedged_tail(sent, "user") == firm
+
+
 def test_names_opening_a_sentence_and_short_deeds() -> None:
     assert names_somebody("Jamal's leaving at the end of september")
     assert names_somebody("Niamh's upped her share")

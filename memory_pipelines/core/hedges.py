@@ -131,17 +131,17 @@ _REASON_SPLIT = re.compile(r"\s*[:;]\s+|,?\s+(?:because|since)\s+", re.IGNORECAS
 
 # A clause of belief coordinated after a statement: "Our loaf is £4.20 and I think we're
 # losing money on it", "The lease is signed, but I guess the rent goes up".
-_HEDGED_TAIL = re.compile(
-    r",?\s+(?:and|but|so)\s+(?=(?:i|we) (?:think|guess|suppose|reckon|believe)\b)", re.IGNORECASE
-)
+# ... or any hedged clause so coordinated: "Ezra turned 7 on sunday and is apparently too old
+# for hugs now".
+_TAIL = re.compile(r",?\s+(?:and|but|so)\s+", re.IGNORECASE)
 
 
 def without_hedged_tail(sent: str, role: str) -> str:
-    """A statement said firmly, without the belief coordinated after it: the belief is
+    """A statement said firmly, without the hedged clause coordinated after it: the belief is
     unsure, the statement before it is not ("Our sourdough loaf is £4.20 and I think we're
     losing money on it" -> "Our sourdough loaf is £4.20")."""
-    head, *rest = _HEDGED_TAIL.split(sent, maxsplit=1)
-    if rest and len(head.split()) >= 4 and not is_hedged(head, role):
+    head, *rest = _TAIL.split(sent, maxsplit=1)
+    if rest and len(head.split()) >= 4 and not is_hedged(head, role) and is_hedged(rest[0], role):
         return head.rstrip(" ,;") + "."
     return sent
 
