@@ -81,6 +81,11 @@ def test_a_firm_statement_loses_only_the_belief_after_it() -> None:
             "Tomasz is allergic to sesame but maybe not to poppy seeds",
             "Tomasz is allergic to sesame.",
         ),
+        # the first joint after a firm statement: "so you know" is no joint of it
+        (
+            "just so you know I'm coeliac, so maybe skip the pasta ideas",
+            "just so you know I'm coeliac.",
+        ),
     ],
 )
 def test_a_firm_statement_loses_a_hedged_clause_after_it(sent: str, firm: str) -> None:

@@ -140,9 +140,14 @@ def without_hedged_tail(sent: str, role: str) -> str:
     """A statement said firmly, without the hedged clause coordinated after it: the belief is
     unsure, the statement before it is not ("Our sourdough loaf is £4.20 and I think we're
     losing money on it" -> "Our sourdough loaf is £4.20")."""
-    head, *rest = _TAIL.split(sent, maxsplit=1)
-    if rest and len(head.split()) >= 4 and not is_hedged(head, role) and is_hedged(rest[0], role):
-        return head.rstrip(" ,;") + "."
+    # the first joint with a firm statement before it and a hedged clause after it ("just so
+    # you know I'm lactose intolerant, so maybe stop putting cheese in everything")
+    for m in _TAIL.finditer(sent):
+        head = sent[: m.start()]
+        if len(head.split()) < 4 or is_hedged(head, role):
+            continue
+        if is_hedged(sent[m.end() :], role):
+            return head.rstrip(" ,;") + "."
     return sent
 
 
