@@ -955,3 +955,15 @@ def test_another_step_of_the_same_kind_is_no_restatement(embedder: Embedder) -> 
     # promoted again, to another grade: a change, not the stored promotion told again
     d = judge(embedder, "Got promoted to principal engineer", ["Was promoted to staff engineer"])
     assert d.action != "merge", d
+
+
+def test_an_instruction_to_stop_ends_the_stored_rule(embedder: Embedder) -> None:
+    existing = [
+        "Lives in Melbourne",
+        "Sign off emails with 'Cheers, Dana'",
+        "Add a short summary at the top of long answers",
+    ]
+    d = judge(embedder, "Stop adding summaries at the top, I never read them", existing)
+    assert (d.action, d.target) == ("supersede", 2), d
+    # a stop that is a thing, not an instruction, ends nothing
+    assert "stopped" not in analyse("Bus stop is right outside the office").cues

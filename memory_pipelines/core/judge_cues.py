@@ -36,6 +36,8 @@ _CHANGE_CUES: tuple[tuple[str, str], ...] = (
     (
         "stopped",
         r"\b(stopped|quit|quitting|gave up|given up|dropped|ditched|abandoned)\b"
+        # an instruction ended: "Stop using British spellings", "please stop adding emojis"
+        r"|^\W*(?:please\s+|pls\s+)?stop\s+\w+ing\b"
         # "Came off sertraline", "let the membership lapse", "unsubscribed from", "opted out of",
         # "done with dorms": a habit, a medicine or a membership ended, said without "stopped".
         r"|\b(?:came|come|coming|weaned) off\b|\blapsed\b|\blet\b[^,;.]{0,40}\blapse\b"
@@ -258,6 +260,7 @@ OLD_VALUE = re.compile(
     r"|the |a |an |their |his |her )?"
     r"(.+?)(?=[,;:.]| in \w+ \d| in (?:19|20)\d\d| to focus| onto\b| because| after| so\b| but\b|$)"
     r"|\bafter trying (?:the |a |an )?(.+?)(?=[,;:.]|$)"
+    r"|^\W*(?:please\s+|pls\s+)?stop\s+\w+ing\s+(?:the |a |an |any )?(.+?)(?=[,;:.]|$)"
     # "isn't taking the statin any more", "Off the statins, ...": what a habit ended held
     r"|(?:\bnot|(?<!\bwo)n't) \w+ (?:the |a |an |their |his |her |my )?([^,;:.]+?)(?= any ?more\b)"
     r"|^\W*off (?:the |their |his |her |my )?(.+?)(?=[,;:.]|$)"
