@@ -967,3 +967,14 @@ def test_an_instruction_to_stop_ends_the_stored_rule(embedder: Embedder) -> None
     assert (d.action, d.target) == ("supersede", 2), d
     # a stop that is a thing, not an instruction, ends nothing
     assert "stopped" not in analyse("Bus stop is right outside the office").cues
+
+
+def test_being_off_a_medicine_ends_taking_it(embedder: Embedder) -> None:
+    existing = [
+        "Iron levels were low in the spring",
+        "Takes omeprazole 20 mg before breakfast",
+        "Walks to work most days",
+    ]
+    d = judge(embedder, "Reflux has settled, so I'm off the omeprazole now", existing)
+    assert (d.action, d.target) == ("supersede", 1), d
+    assert "stopped" not in analyse("She's off the hook for the school run").cues

@@ -36,6 +36,9 @@ _CHANGE_CUES: tuple[tuple[str, str], ...] = (
     (
         "stopped",
         r"\b(stopped|quit|quitting|gave up|given up|dropped|ditched|abandoned)\b"
+        # a medicine or habit left: "I'm off the amlodipine now" (not "off the hook")
+        r"|\b(?:i'm|i am|he's|she's|they're|we're|is|are|been)\s+off\s+(?:the|my|his|her|their)"
+        r"\s+(?!(?:hook|charts?|grid|table|record|top|wall|rails)\b)\w+"
         # an instruction ended: "Stop using British spellings", "please stop adding emojis"
         r"|^\W*(?:please\s+|pls\s+)?stop\s+\w+ing\b"
         # "Came off sertraline", "let the membership lapse", "unsubscribed from", "opted out of",
@@ -261,6 +264,8 @@ OLD_VALUE = re.compile(
     r"(.+?)(?=[,;:.]| in \w+ \d| in (?:19|20)\d\d| to focus| onto\b| because| after| so\b| but\b|$)"
     r"|\bafter trying (?:the |a |an )?(.+?)(?=[,;:.]|$)"
     r"|^\W*(?:please\s+|pls\s+)?stop\s+\w+ing\s+(?:the |a |an |any )?(.+?)(?=[,;:.]|$)"
+    r"|\b(?:i'm|i am|he's|she's|they're|we're|is|are|been)\s+off\s+(?:the|my|his|her|their)\s+"
+    r"(?!(?:hook|charts?|grid|table|record|top|wall|rails)\b)(.+?)(?=[,;:.]| now\b| since\b|$)"
     # "isn't taking the statin any more", "Off the statins, ...": what a habit ended held
     r"|(?:\bnot|(?<!\bwo)n't) \w+ (?:the |a |an |their |his |her |my )?([^,;:.]+?)(?= any ?more\b)"
     r"|^\W*off (?:the |their |his |her |my )?(.+?)(?=[,;:.]|$)"
