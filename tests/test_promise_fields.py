@@ -71,3 +71,11 @@ def test_a_note_kept_on_a_board_or_calendar_is_bookkeeping() -> None:
         without_bookkeeping("Swimming moved to Thursdays, I'll add it to the family calendar.")
         == "Swimming moved to Thursdays."
     )
+
+
+def test_a_thing_put_where_the_listener_will_find_it_is_owed_to_them() -> None:
+    made = promise("I'll have the signed lease in your inbox by Thursday", "Ola", "Tom", SAID)
+    assert made is not None and made.owed_to == "Tom"
+    assert made.due_at is not None and made.due_at.day == 5
+    # having something somewhere of one's own is no promise
+    assert promise("I'll have lunch in town on Thursday", "Ola", "Tom", SAID) is None

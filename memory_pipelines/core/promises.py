@@ -162,6 +162,8 @@ _GIVE_VERBS = frozenset(
 _DELIVERS = re.compile(
     rf"\b(?:have|get)\b.{{1,60}}?\b(?:back to|to|(?:ready|done|finished|sorted|fixed) for) "
     rf"(?:you|{_NAME}|{_ROLE})\b"
+    # ... or put where they will find it: "on your desk", "in your inbox", "in Joan's hands"
+    rf"|\b(?:have|get)\b.{{1,60}}?\b(?:on|in|into) (?:your|{_NAME}'s) \w+"
 )
 # "I told Hannah I'd have a first draft ready by 18 May": a thing readied for the one told.
 _READY = re.compile(
