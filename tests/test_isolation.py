@@ -45,6 +45,8 @@ SENTENCES = (
     "My {m} dose is 50 mg, sorry, 100 mg.",  # a repair on the go (core/corrections.repair)
     # a promise's "it" read from the talk before it (core/promised_thing.py)
     "Did you find my {m} stove? I'll bring it back to you on Friday.",
+    # an emoji ends a sentence, a hedged clause is cut from a firm one (core/hedges.py)
+    "My {m} landlord sold the flat 😭 and he is probably moving to Spain",
 )
 QUESTIONS = (
     "What is the PIN?",
