@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 import pytest
 
 from memory_pipelines.core.extract import WindowTurn, extract_window
+from memory_pipelines.core.extract_parts import durable_parts
 from memory_pipelines.core.hedges import without_hedged_tail
 from memory_pipelines.core.sentence_forms import without_opener
 from memory_pipelines.core.sentence_people import names_somebody, stands_alone
@@ -212,3 +213,11 @@ def test_a_speaker_introducing_themselves() -> None:
     ]
     # "so far" is no opener
     assert without_opener("ok so far the tram is fine") == "Ok so far the tram is fine"
+
+
+def test_a_preference_told_to_the_assistant_about_its_own_work_is_kept() -> None:
+    text = "one thing for whenever you write my cover letters: no exclamation marks, ever."
+    kept = durable_parts(text, "user", [], "Agent", to_person=False)
+    assert [k for _, k in kept] == ["preference"], kept
+    # said to a person, the same words speak to them: nothing of the speaker's to keep
+    assert durable_parts(text, "user", [], "Priya", to_person=True) == []

@@ -229,6 +229,7 @@ def durable_parts(
             strong_alone or fix or bool(asked) or update or named,
             kind if strong_alone else "",
             listener,
+            to_assistant=not to_person,
         ):
             continue
         if kind in policy.SAVE_REASONS:

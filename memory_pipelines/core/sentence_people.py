@@ -218,10 +218,14 @@ _DID_TO_SOMEBODY = re.compile(
 )
 
 
-def stands_alone(sentence: str, strong: bool, kind: str = "", listener: str = "") -> bool:
+def stands_alone(
+    sentence: str, strong: bool, kind: str = "", listener: str = "", to_assistant: bool = False
+) -> bool:
     """Whether a sentence could be a memory on its own: not a bare image caption, not a
     reaction, long enough to say something, and (unless it carries an explicit save reason)
-    about somebody: "It was so vibrant" or "Cherish the moments" say nothing durable."""
+    about somebody: "It was so vibrant" or "Cherish the moments" say nothing durable. Said
+    `to_assistant`, a preference may speak to it: how it is to do something for the speaker
+    ("whenever you draft emails for me: no bullet points")."""
     words = sentence.split()
     if sentence.lstrip().startswith("[image:"):
         return False
@@ -236,9 +240,14 @@ def stands_alone(sentence: str, strong: bool, kind: str = "", listener: str = ""
         return False
     if _REACTION.search(sentence):
         return False
-    if addresses(sentence, listener) and (
-        kind not in ("commitment", "decision_with_why", "hard_lesson")
-        or not names_somebody(sentence)
+    told_how = to_assistant and kind == "stable_preference"
+    if (
+        addresses(sentence, listener)
+        and not told_how
+        and (
+            kind not in ("commitment", "decision_with_why", "hard_lesson")
+            or not names_somebody(sentence)
+        )
     ):
         # Said to the listener ("I'm always here for you", "you've got this"): about the
         # conversation between them; a promise or a decision to the listener stays.
