@@ -978,3 +978,22 @@ def test_being_off_a_medicine_ends_taking_it(embedder: Embedder) -> None:
     d = judge(embedder, "Reflux has settled, so I'm off the omeprazole now", existing)
     assert (d.action, d.target) == ("supersede", 1), d
     assert "stopped" not in analyse("She's off the hook for the school run").cues
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["When reviewing, only comment on the changed files", "Keeps the replaced parts in a box"],
+)
+def test_a_participle_naming_a_thing_is_no_switch(text: str) -> None:
+    assert "switched" not in analyse(text).cues
+    assert "switched" in analyse("Changed dentists in April").cues
+
+
+def test_a_new_rule_beside_others_that_says_changed_is_new(embedder: Embedder) -> None:
+    existing = [
+        "Keep code reviews short",
+        "Explain the reason for a failing test before the fix",
+        "Prefers Go examples",
+    ]
+    d = judge(embedder, "When reviewing, only comment on the changed files", existing)
+    assert d.action == "create", d

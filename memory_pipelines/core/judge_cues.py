@@ -59,6 +59,8 @@ _CHANGE_CUES: tuple[tuple[str, str], ...] = (
     # perspective on his goals").
     (
         "switched",
+        # not a participle naming a thing ("show only the changed lines", "a replaced part")
+        r"(?<!\bthe )(?<!\ba )(?<!\ban )(?<!\bany )(?<!\bevery )(?<!\bonly )"
         r"\b(switched|switching|changed|swapped|replaced|migrated|upgraded|downgraded)\b"
         r"(?! on\b| off\b)"
         r"(?! (?:[\w-]+['’]s |the |my |his |her |their |our |your |so much |a lot )?"
