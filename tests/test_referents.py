@@ -119,3 +119,34 @@ def test_the_pronoun_after_an_opening_word_is_read_too() -> None:
         "oh wait, he's fine with gluten, it's dairy he can't have", before, _gender
     )
     assert meant == "oh wait, my nephew Tomi's fine with gluten, it's dairy he can't have"
+
+
+@pytest.mark.parametrize(
+    ("sentence", "before", "meant"),
+    [
+        # the one name the speaker said just before, whoever it is
+        (
+            "she's on thyroid tablets",
+            ["Pickle's been sleeping in the sink all week"],
+            "Pickle is on thyroid tablets",
+        ),
+        (
+            "He starts at the bakery on Monday.",
+            ["Sam got the job!"],
+            "Sam starts at the bakery on Monday.",
+        ),
+    ],
+)
+def test_the_one_name_said_just_before(sentence: str, before: list[str], meant: str) -> None:
+    assert who_is_meant(sentence, before, _gender) == meant
+
+
+@pytest.mark.parametrize(
+    ("sentence", "before"),
+    [
+        ("She's on thyroid tablets.", ["Sam's been sleeping in the sink"]),  # a man's name
+        ("She's on thyroid tablets.", ["Pickle and Anna were at the vet"]),  # two names
+    ],
+)
+def test_the_one_name_left_when_it_does_not_fit(sentence: str, before: list[str]) -> None:
+    assert who_is_meant(sentence, before, _gender) == sentence

@@ -66,7 +66,7 @@ def who_is_meant(
     for text in reversed(before):
         relatives = list(_RELATIVE.finditer(text))
         if not relatives:
-            named = _one_named(text, gender, pronoun_of)
+            named = _one_named(text, gender, pronoun_of) or _one_person(text, gender, pronoun_of)
             if named is None:
                 continue
             whose = "'s" if pronoun in ("his", "her") else ""
@@ -125,6 +125,18 @@ def _one_named(text: str, gender: str, pronoun_of: Callable[[str], str] | None) 
         if n != name and (pronoun_of is None or pronoun_of(n) in (gender, "they"))
     }
     return None if others else name
+
+
+def _one_person(text: str, gender: str, pronoun_of: Callable[[str], str] | None) -> str | None:
+    """The one person (or pet) `text` names, when nobody else is named and the name is not of
+    the other gender ("Miso's been at the bowl all day" ... "she's on amlodipine")."""
+    if pronoun_of is None:
+        return None
+    found = {m.group("name") or m.group("first") for m in _PERSON.finditer(text)}
+    if len(found) != 1:
+        return None
+    name = found.pop()
+    return name if pronoun_of(name) in (gender, "they") else None
 
 
 _OBJECT_GENDER = {"her": "she", "him": "he"}
