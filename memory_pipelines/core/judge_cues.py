@@ -23,6 +23,14 @@ from memory_pipelines.core.judge_lexicon import (
 
 _MONTH_ALT = "|".join(MONTH_NAMES)
 _WEEKDAY_ALT = "|".join(WEEKDAYS)
+# Being off a thing named with a determiner ("I'm off the amlodipine", not "off the hook"), and
+# an instruction to stop doing something ("Stop using British spellings"): shared by the
+# "stopped" cue and the old value it names (OLD_VALUE).
+_OFF_THE = (
+    r"\b(?:i'm|i am|he's|she's|they're|we're|is|are|been)\s+off\s+(?:the|my|his|her|their)\s+"
+    r"(?!(?:hook|charts?|grid|table|record|top|wall|rails)\b)"
+)
+_STOP_DOING = r"^\W*(?:please\s+|pls\s+)?stop\s+\w+ing"
 # Cues that the candidate reports a change of a stored value (supersede). Weak ones ("now",
 # "new", "started") often ride along with a fact that did not change; judge.py knows which.
 _CHANGE_CUES: tuple[tuple[str, str], ...] = (
@@ -37,10 +45,9 @@ _CHANGE_CUES: tuple[tuple[str, str], ...] = (
         "stopped",
         r"\b(stopped|quit|quitting|gave up|given up|dropped|ditched|abandoned)\b"
         # a medicine or habit left: "I'm off the amlodipine now" (not "off the hook")
-        r"|\b(?:i'm|i am|he's|she's|they're|we're|is|are|been)\s+off\s+(?:the|my|his|her|their)"
-        r"\s+(?!(?:hook|charts?|grid|table|record|top|wall|rails)\b)\w+"
+        rf"|{_OFF_THE}\w+"
         # an instruction ended: "Stop using British spellings", "please stop adding emojis"
-        r"|^\W*(?:please\s+|pls\s+)?stop\s+\w+ing\b"
+        rf"|{_STOP_DOING}\b"
         # "Came off sertraline", "let the membership lapse", "unsubscribed from", "opted out of",
         # "done with dorms": a habit, a medicine or a membership ended, said without "stopped".
         r"|\b(?:came|come|coming|weaned) off\b|\blapsed\b|\blet\b[^,;.]{0,40}\blapse\b"
@@ -265,9 +272,8 @@ OLD_VALUE = re.compile(
     r"|the |a |an |their |his |her )?"
     r"(.+?)(?=[,;:.]| in \w+ \d| in (?:19|20)\d\d| to focus| onto\b| because| after| so\b| but\b|$)"
     r"|\bafter trying (?:the |a |an )?(.+?)(?=[,;:.]|$)"
-    r"|^\W*(?:please\s+|pls\s+)?stop\s+\w+ing\s+(?:the |a |an |any )?(.+?)(?=[,;:.]|$)"
-    r"|\b(?:i'm|i am|he's|she's|they're|we're|is|are|been)\s+off\s+(?:the|my|his|her|their)\s+"
-    r"(?!(?:hook|charts?|grid|table|record|top|wall|rails)\b)(.+?)(?=[,;:.]| now\b| since\b|$)"
+    rf"|{_STOP_DOING}\s+(?:the |a |an |any )?(.+?)(?=[,;:.]|$)"
+    rf"|{_OFF_THE}(.+?)(?=[,;:.]| now\b| since\b|$)"
     # "isn't taking the statin any more", "Off the statins, ...": what a habit ended held
     r"|(?:\bnot|(?<!\bwo)n't) \w+ (?:the |a |an |their |his |her |my )?([^,;:.]+?)(?= any ?more\b)"
     r"|^\W*off (?:the |their |his |her |my )?(.+?)(?=[,;:.]|$)"

@@ -53,9 +53,14 @@ RELATIONS = _aliases(
     stepson
     stepdaughter stepmother stepfather friend colleague=coworker,co-worker boss
     neighbour=neighbor flatmate=roommate,housemate godson goddaughter
-    dog=puppy cat=kitten hamster tortoise turtle rabbit=bunny parrot budgie horse=pony guinea-pig
-    ferret gecko snake
     """
+) | (
+    PETS := _aliases(
+        """
+        dog=puppy cat=kitten hamster tortoise turtle rabbit=bunny parrot budgie horse=pony
+        guinea-pig ferret gecko snake
+        """
+    )
 )
 RELATION_KEYS = frozenset(RELATIONS.values())
 # Words for a group of relatives and who is in it: "Parents" are "Mum and Dad".

@@ -149,11 +149,11 @@ def _own_slot(c: Analysis, es: Sequence[Analysis], eligible: list[Pair]) -> list
     slots = c.frames & SINGLE_VALUED_FRAMES
     if not slots or not c.subject:
         return eligible
-    in_slot = [p for p in eligible if es[p.index].frames & slots]
-    own = [p for p in in_slot if es[p.index].subject == c.subject]
-    if not own:
+    in_slot = {p.index for p in eligible if es[p.index].frames & slots}
+    others = {i for i in in_slot if es[i].subject != c.subject}
+    if others == in_slot:  # nobody's slot is the candidate's own
         return eligible
-    return [p for p in eligible if p in own or p not in in_slot]
+    return [p for p in eligible if p.index not in others]
 
 
 # Cues of a step taken once (an end, a promotion, a loan paid off): told again, it is the same step.

@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
+from memory_pipelines.core.judge_lexicon import PETS
 from memory_pipelines.core.past_tense import PAST_VERB
 
 # Family words whose gender is in the word (a closed class): "cousin" or "partner" tell none.
@@ -94,7 +95,6 @@ def who_is_meant(
 _MY_NAMED = re.compile(
     r"\b(?i:my)\s+(?P<role>(?:[a-z-]+\s+){1,3}?)(?P<name>(?-i:[A-Z][a-z]{2,}))\b"
 )
-_PETS = re.compile(r"\b(?:dog|puppy|pup|cat|kitten|horse|pony|rabbit|bunny|hamster|parrot)\b")
 
 
 def _unclipped(rest: str) -> str:
@@ -115,7 +115,7 @@ def _one_named(text: str, gender: str, pronoun_of: Callable[[str], str] | None) 
         return None
     m = found[0]
     name = m.group("name")
-    pet = bool(_PETS.search(m.group("role")))
+    pet = any(word in PETS for word in m.group("role").split())
     # a name borne by men and women alike ("they") does not say otherwise
     if not pet and pronoun_of is not None and pronoun_of(name) not in (gender, "they"):
         return None
