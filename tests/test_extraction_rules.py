@@ -358,6 +358,24 @@ def test_every_irregular_past_keeps_its_form() -> None:
         assert third_person(said, "Nadim", "he") == told, said
 
 
+def test_a_speaker_after_the_verb_that_asks_takes_no_s() -> None:
+    """In a question's order ("should I look", "do I need") the verb after the speaker stays
+    bare, and a helping verb before them agrees with them ("should Saoirse looks" was
+    written from extraction_w)."""
+    for said, told in [
+        ("Should I look at index funds", "Should Saoirse look at index funds"),
+        ("or should I wait until spring?", "Or should Saoirse wait until spring?"),
+        ("Do I need a visa for Chile?", "Does Saoirse need a visa for Chile?"),
+        ("Am I allowed to bring my dog?", "Is Saoirse allowed to bring her dog?"),
+        ("Have I told you about my sister?", "Has Saoirse told you about her sister?"),
+        ("Don't I get a refund?", "Doesn't Saoirse get a refund?"),
+        ("Did I mention my knee?", "Did Saoirse mention her knee?"),
+        # not a question's order: the verb agrees as ever
+        ("So I go running at six.", "So Saoirse goes running at six."),
+    ]:
+        assert third_person(said, "Saoirse", "she") == told, said
+
+
 def test_the_issue_cases_on_the_extractor() -> None:
     """Issue 16: bookkeeping is no commitment, a LoCoMo-like turn is no commitment and is not
     garbled, a promise with a date has its due time, a correction names the old value."""

@@ -175,6 +175,12 @@ def third_person(text: str, speaker: str, pronoun: str = "they", group: bool = F
                 if low == "i'd" and _had(tokens[k + 1 :]):
                     one = many = "had"
                 out.append(f"{who} {many if who == 'they' else one}")
+            elif _asking(tokens, k):
+                # "should I look" -> "should Saoirse look"; "do I need" -> "does she need"
+                if who != "they" and (helper := _ASKING_AGREES.get(out[-2].lower())):
+                    out[-2] = helper.capitalize() if out[-2][:1].isupper() else helper
+                out.append(who)
+                plural = who == "they"
             else:
                 out.append(who)
                 # "Caroline wishes", "they were"; not "Buddy and Andrew have": a subject of two,
@@ -276,6 +282,24 @@ _PUBLIC = frozenset([
 ])
 _MASS = frozenset(["education", "society", "democracy", "culture"])  # said with no article
 # fmt: on
+
+
+# Helping verbs a question puts before its subject ("should I", "do I"), and the form of each
+# that agrees with a third person (the others stay as said: "should she", "did she").
+# fmt: off
+_ASKING = frozenset([
+    "should", "shall", "can", "could", "would", "will", "might", "may", "must", "do", "did",
+    "am", "have", "had", "was", "don't", "didn't", "can't", "won't", "shouldn't", "wouldn't",
+    "couldn't", "haven't", "wasn't",
+])
+# fmt: on
+_ASKING_AGREES = {"do": "does", "am": "is", "have": "has", "don't": "doesn't", "haven't": "hasn't"}
+
+
+def _asking(tokens: list[str], k: int) -> bool:
+    """Whether the "I" of tokens[k] comes right after a helping verb that asks ("should I
+    look"): the verb after it stays bare."""
+    return k >= 2 and tokens[k - 1] == " " and tokens[k - 2].lower().replace("’", "'") in _ASKING
 
 
 def _previous_word(tokens: list[str], k: int) -> str:
