@@ -347,3 +347,20 @@ def test_categories_of_findings_contractions_and_self_rules() -> None:
     assert judge_turn("Keep replies short. I won't read long ones.").category == "preference"
     rule = "Never park on Elm Road on Tuesdays; we got towed twice. Use the car park instead."
     assert judge_turn(rule).category == "lesson"
+
+
+def test_a_question_without_its_mark_states_nothing() -> None:
+    """Chat leaves question marks off ("is it me or is the tram always late on tuesdays"): a
+    sentence in a question's word order asks, even when it holds a word of liking or of
+    always; asked of the listener, it may still set a lasting way of working."""
+    kind = sentence_kinds.sentence_kind
+    assert kind("is it me or is the tram always late on tuesdays", "user") == "meta"
+    assert kind("is a savings account the move or should I look at index funds", "user") == "meta"
+    assert kind("should the kids always wear helmets on the pump track", "user") == "meta"
+    assert kind("Can you always use metric?", "user") == "stable_preference"
+    # a statement after a question's opening words, and a promise before a question
+    assert kind("What can I say, I love turtles.", "user") == "stable_preference"
+    promise = "I'll ring the dentist tomorrow to move Leo's appointment, what should I ask them?"
+    assert kind(promise, "user") == "commitment"
+    # words that only look like a question's: "did the school run" tells what was done
+    assert kind("did the school run and then a 5k, knackered", "user") != "meta"

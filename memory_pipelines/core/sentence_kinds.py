@@ -288,6 +288,11 @@ def _after_one_off(low: str, end: int, role: str) -> str:
     return kind if kind not in ("plain", "ack", "greeting") else "meta"
 
 
+# A question whose subject is the listener ("can you always use metric?") may ask for a lasting
+# way of working; any other question asks, and states nothing.
+_TO_YOU = _rx(r"^\W*(?:(?:so|and|but|ok(?:ay)?|hmm+|wait|also|pls|please)\W+)*\w+(?:n't)? you\b")
+
+
 def _kind(sent: str, role: str) -> str:
     low = norm(sent)
     if META.search(low) and not _LASTING.search(low):
@@ -319,6 +324,9 @@ def _kind(sent: str, role: str) -> str:
     handed = committed and DEADLINE.search(low) and _HANDED_TO.search(sent)
     if SAFETY.search(low) and not low.endswith("?") and not handed:
         return "fact"
+    asks = QUESTION_ORDER.match(low) and not low.endswith((".", "!"))
+    if asks and not _TO_YOU.match(low):
+        return "meta"  # "is it me or is the tram always late": asks, states no liking
     if feeling_after_reaction(sent):
         return "ack"
     if _LESSON.search(low):

@@ -121,6 +121,8 @@ STEERING = _rx(
 QUESTION_ORDER = _rx(
     r"^\W*(?:(?:so|and|but|ok(?:ay)?|hmm+|wait)\W+)*(?:(?:can|could|would|will|shall|should|do|"
     r"does|did|is|are|am)(?:n't)? (?:i|we|you|it|he|she|they|this|that|there)|"
+    # "is a savings account the move", "should the kids ...": not "did the school run"
+    r"(?:is|are|should|can|could|would|will)(?:n't)? (?:a|an|the|my|your|our|his|her|their) |"
     r"(?:what|how|why|where|when|which|who)(?:'s| is| are| do| does| did| can| could| should|"
     r" would| will))\b"
 )
