@@ -51,3 +51,21 @@ def test_a_bet_said_as_where_ones_money_is_is_a_guess() -> None:
 
     assert sentence_kind("My money's on the Danes winning it.", "user") == "hedge"
     assert sentence_kind("my moneys on rain by noon", "user") == "hedge"
+
+
+def test_a_heading_that_flags_what_follows_is_an_opener() -> None:
+    """ "one important thing: she's allergic to bee stings" (extraction_w): the heading files
+    the fact and is no part of it, so its pronoun opens the sentence and can be read."""
+    from memory_pipelines.core.sentence_forms import without_opener
+
+    said = "one important thing: she's allergic to bee stings."
+    assert without_opener(said) == "She's allergic to bee stings."
+    assert without_opener("Oh and one more thing - the gate code is 4471.") == (
+        "The gate code is 4471."
+    )
+    assert without_opener("Important: never give him ibuprofen.") == "Never give him ibuprofen."
+    # the words without their colon say something of their own
+    assert without_opener("One thing I love is baking.") == "One thing I love is baking."
+    assert (
+        without_opener("Important meetings go on Mondays.") == "Important meetings go on Mondays."
+    )

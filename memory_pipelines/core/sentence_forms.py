@@ -26,7 +26,10 @@ _INTERJECTION = (
     # "you" is no word to the listener)
     r"just so you know|for the record|for your information|"
     # a heading: "Quick update: the GP switched me ...", "Heads up: ..."
-    r"(?:(?:quick|small|big|little|short|brief|good|bad) )?(?:update|news|heads[- ]up|fyi)"
+    r"(?:(?:quick|small|big|little|short|brief|good|bad) )?(?:update|news|heads[- ]up|fyi)|"
+    # "One important thing: she's allergic to bee stings", "Oh and one more thing: ..."
+    r"(?:(?:one|another|the)(?: (?:more|last|other|important|quick|small|big|key))* thing|"
+    r"(?:(?:quick|small|important|side) )?note|important)(?= *[:–—-])"
 )
 # An opener: interjections, perhaps with the listener's name ("Yeah, Gina!", "Hey Jon,"), news
 # announced ("Guess what, ..."), and linking words ("Oh, and BTW, ..."). An interjection needs
