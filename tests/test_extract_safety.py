@@ -48,3 +48,21 @@ def test_a_note_after_a_safety_rule_is_kept_with_it() -> None:
         "No aspirin for Grandad this week, he's on apixaban; paracetamol only."
     ], kept
     assert len(kept) == 1, kept
+
+
+def test_a_failing_organ_and_a_step_that_gives_way_are_safety() -> None:
+    """Found on extraction_w: "please NO grapes ..., the vet said his kidneys are already weak"
+    (a dog's) and "the back stairs at the studio have a loose tread" gave no item."""
+    kept = _kept("and please NO grapes or raisins, the vet said his kidneys are already weak")
+    assert len(kept) == 1 and "kidneys" in kept[0]
+    for said in (
+        "Dad has a weak heart, so no saunas.",
+        "Her liver is failing.",
+        "Mind the loose tread on the back stairs.",
+        "The garage has exposed wires by the door.",
+        "The loft is lined with asbestos.",
+    ):
+        assert SAFETY.search(said), said
+    # an organ said with no fault, and a thing that is loose but holds nobody up
+    for said in ("I ate liver and onions.", "Kidney beans in the chilli.", "A loose shirt."):
+        assert not SAFETY.search(said), said

@@ -22,6 +22,14 @@ SAFETY = _rx(
     # hazards of a home or a place: gas leaking, carbon monoxide, a fire risk
     r"\bgas\b[^.;]{0,40}\bleak\w*|\bleak\w*[^.;]{0,20}\bgas\b|\bcarbon monoxide\b|"
     r"\bsmoke alarm\b|\bfire hazard\b|"
+    # ... a part of a building or a thing to stand on that gives way, wiring left live
+    r"\b(?:loose|broken|rotten|rotting|wobbly|collapsed)\s+(?:\w+\s+)?(?:treads?|steps?|stairs?"
+    r"|railings?|banisters?|handrails?|floorboards?|ladder)\b|\b(?:live|exposed|bare)\s+wires?\b|"
+    r"\basbestos\b|"
+    # an organ that is failing or weak: "the vet said his kidneys are already weak"
+    r"\b(?:kidneys?|liver|heart|lungs?|thyroid|pancreas|bladder)\b[^.;,]{0,20}\b(?:weak|failing"
+    r"|failure|disease|damaged?|murmur)\b|\b(?:weak|failing|damaged)\s+(?:kidneys?|liver|heart"
+    r"|lungs?)\b|"
     # a medicine by the stem of its international name (the WHO's INN stems: "warfarin",
     # "amoxicillin", "lisinopril", "sertraline"), or by a name everyone uses for it
     r"\b[a-z]{3,}(?:cillin|mycin|cycline|floxacin|azole|tidine|pril|sartan|olol|dipine|statin"
