@@ -150,3 +150,43 @@ def test_the_one_name_said_just_before(sentence: str, before: list[str], meant: 
 )
 def test_the_one_name_left_when_it_does_not_fit(sentence: str, before: list[str]) -> None:
     assert who_is_meant(sentence, before, _gender) == sentence
+
+
+@pytest.mark.parametrize(
+    ("sentence", "before", "meant"),
+    [
+        # an animal said by its kind, when the sentence names nobody (extraction_w)
+        (
+            "his name is Biscuit, he's 3",
+            ["we took in an old rescue lurcher!!"],
+            "The lurcher's name is Biscuit, he's 3",
+        ),
+        (
+            "her name is Clementine",
+            ["Wait till you see the kitten."],
+            "The kitten's name is Clementine",
+        ),
+        (
+            "She's scared of the hoover.",
+            ["I got my rabbit from a shelter."],
+            "My rabbit is scared of the hoover.",
+        ),
+    ],
+)
+def test_an_animal_named_by_its_kind(sentence: str, before: list[str], meant: str) -> None:
+    assert who_is_meant(sentence, before, _gender) == meant
+
+
+@pytest.mark.parametrize(
+    ("sentence", "before"),
+    [
+        ("She's thrilled.", ["Dana got a puppy!"]),  # a person is named: she may be Dana
+        ("She's thrilled.", ["My sister got a puppy!"]),  # or the relative
+        ("He's lovely.", ["We have a cat and a beagle."]),  # two animals
+    ],
+)
+def test_an_animal_left_when_a_person_or_another_animal_may_be_meant(
+    sentence: str, before: list[str]
+) -> None:
+    meant = who_is_meant(sentence, before, _gender)
+    assert "puppy" not in meant and "cat" not in meant and "beagle" not in meant

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from memory_pipelines.core.judge_lexicon import PETS
+from memory_pipelines.core.judge_lexicon import BREEDS, PETS
 from memory_pipelines.core.past_tense import PAST_VERB
 
 # Family words whose gender is in the word (a closed class): "cousin" or "partner" tell none.
@@ -87,6 +87,11 @@ def who_is_meant(
         whose = "'s" if pronoun in ("his", "her") else ""  # "His name is Pedro"
         my = "my" if re.search(r"\w", m.group("lead")) else "My"
         return f"{m.group('lead')}{my} {same.pop()}{whose}{rest}"
+    # no person may be meant: the one animal the nearest sentence names by its kind
+    said = next((text for text in reversed(before) if _ANIMAL.search(text)), "")
+    if animal := _one_animal(said, capital=not re.search(r"\w", m.group("lead"))):
+        whose = "'s" if pronoun in ("his", "her") else ""
+        return f"{m.group('lead')}{animal}{whose}{_unclipped(sentence[m.end() :])}"
     return sentence
 
 
@@ -125,6 +130,29 @@ def _one_named(text: str, gender: str, pronoun_of: Callable[[str], str] | None) 
         if n != name and (pronoun_of is None or pronoun_of(n) in (gender, "they"))
     }
     return None if others else name
+
+
+# An animal said by its kind ("we adopted a retired racing greyhound!!", "the kitten!!"), with
+# whose it is when the speaker says so.
+_ANIMAL = re.compile(
+    r"\b(?P<det>a|an|the|our|my)\s+(?:[a-z-]+\s+){0,3}?(?P<kind>"
+    + "|".join(sorted({*PETS, *BREEDS}, key=len, reverse=True))
+    + r")\b",
+    re.IGNORECASE,
+)
+
+
+def _one_animal(text: str, capital: bool) -> str | None:
+    """The one animal `text` names by its kind, when it names no one: "his name is Pickle"
+    after "we adopted a retired racing greyhound" is "The greyhound's name is Pickle" ("my
+    kitten": "My kitten"); None when it names a person, or more than one animal."""
+    found = list(_ANIMAL.finditer(text))
+    if len(found) != 1 or _PERSON.search(text) or _RELATIVE.search(text):
+        return None
+    det = found[0].group("det").lower()
+    whose = {"our": "our", "my": "my"}.get(det, "the")
+    said = f"{whose} {found[0].group('kind').lower()}"
+    return said[:1].upper() + said[1:] if capital else said
 
 
 def _one_person(text: str, gender: str, pronoun_of: Callable[[str], str] | None) -> str | None:
