@@ -64,10 +64,10 @@ RELATIONS = _aliases(
 )
 # Kinds of dog and cat a pet is called by ("we adopted a greyhound"): who a pronoun may stand
 # for (core/referents), not subject words of the judge (a breed beside "dog" is no new pet).
-BREEDS = frozenset(
+BREEDS = wordlist(
     """greyhound whippet lurcher labrador retriever spaniel terrier beagle collie poodle husky
     dachshund pug corgi bulldog rottweiler chihuahua schnauzer dalmatian cockapoo labradoodle
-    cavapoo pup kitty tabby""".split()
+    cavapoo pup kitty tabby"""
 )
 RELATION_KEYS = frozenset(RELATIONS.values())
 # Words for a group of relatives and who is in it: "Parents" are "Mum and Dad".
