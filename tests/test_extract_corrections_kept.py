@@ -7,7 +7,7 @@ value, so a reader saw both."""
 
 from memory_pipelines.api import Memory
 from memory_pipelines.api.extraction import run_extraction
-from memory_pipelines.core.corrections import without_old
+from memory_pipelines.core.corrections import apply_to_earlier, correction, without_old
 
 
 def test_the_old_value_is_taken_out_of_the_sentence() -> None:
@@ -135,3 +135,22 @@ def test_a_correction_in_one_persons_chat_replaces_nothing_of_anothers(memory: M
     assert any("Ghent" in c for c in anas) and not any("Bruges" in c for c in anas), anas
     bens = [i.context for i in memory.items(reader="ben")]
     assert any("Bruges" in c for c in bens) and not any("Ghent" in c for c in bens), bens
+
+
+def test_a_name_of_more_words_puts_right_the_whole_name_said_before() -> None:
+    """ "sorry, I meant the Bramwell Theatre, not Lindqvist" (extraction_w) took "Theatre" for
+    the new value, as many words as the old, and the sentence it puts right kept "Lindqvist
+    Hall"; the new name is all its capitalised words, and it replaces the old one said whole."""
+    fix = correction("sorry, I meant the Bramwell Theatre, not Lindqvist.")
+    assert fix is not None and (fix.new, fix.old, fix.bare) == (
+        "Bramwell Theatre",
+        "Lindqvist",
+        True,
+    )
+    said = ["Noor's piano recital is on May 9 at the Lindqvist Hall."]
+    assert apply_to_earlier(fix, said) == (
+        0,
+        "Noor's piano recital is on May 9 at the Bramwell Theatre, not Lindqvist.",
+    )
+    # the sentence's first word is no part of a name ("Sorry Anna, not Maria")
+    assert (correction("Sorry Anna, not Maria") or fix).new != "Sorry Anna"

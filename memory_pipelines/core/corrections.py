@@ -34,6 +34,8 @@ _DAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
 
 
 _DAY_OF_MONTH = re.compile(r"\d{1,2}(?:st|nd|rd|th)", re.IGNORECASE)
+_CAPITALISED = re.compile(r"(?!I\b)[A-Z][\w'-]*")
+_ARTICLE_END = re.compile(r"(?:^|\s)(?:the|a|an)$", re.IGNORECASE)  # "I meant the" Bramwell ...
 
 
 @dataclass(frozen=True)
@@ -83,8 +85,14 @@ def correction(sentence: str) -> Correction | None:
                 new = new.strip(" ,;:-—–")
             if not new or _kind(new) != _kind(old) or _kind(new) == "word":
                 continue
+            if _kind(new) == "name" and not skip:
+                # a name of more words than the old one said short: "I meant the Bramwell
+                # Theatre, not Lindqvist" (of "the Lindqvist Hall")
+                while len(before) > width + 1 and _CAPITALISED.fullmatch(before[-width - 1]):
+                    width += 1
+                new = " ".join(before[len(before) - width :]).strip(" ,;:-—–")
             rest = " ".join(before[: len(before) - skip - width])
-            rest = _OPENER.sub("", rest).strip(" ,;:-—–")
+            rest = _ARTICLE_END.sub("", _OPENER.sub("", rest)).strip(" ,;:-—–")
             return Correction(new=new, old=old, bare=not rest, span=(m.start(), m.end()))
     return None
 
@@ -202,7 +210,14 @@ def apply_to_earlier(fix: Correction, earlier: Sequence[str]) -> tuple[int, str]
     new value in its place and the old one still named ("We fly in April" + "May, not April"
     -> "We fly in May, not April,"), so the judge sees which record it replaces."""
     # a time said with its half of the day: "it's 8:30, not 8" puts right "for 8pm"
-    rx = re.compile(rf"\b{re.escape(fix.old)}(?P<half>am|pm)?\b", re.IGNORECASE)
+    # A name said short puts right the whole of it ("Bramwell Theatre, not Lindqvist" of "the
+    # Lindqvist Hall"), and words of the new name said before the old stay said once ("Tomasz
+    # Wrobel, not Wrona" of "Tomasz Wrona").
+    head = tail = ""
+    if len(fix.new.split()) > len(fix.old.split()):
+        own = "|".join(re.escape(w) for w in fix.new.split())
+        head, tail = rf"(?-i:(?:(?:{own})\s+)*)", r"(?-i:(?:\s+[A-Z][a-z]+)*)"
+    rx = re.compile(rf"{head}\b{re.escape(fix.old)}(?P<half>am|pm)?\b{tail}", re.IGNORECASE)
     for i in range(len(earlier) - 1, -1, -1):
         if rx.search(earlier[i]):
 
