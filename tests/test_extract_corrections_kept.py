@@ -154,3 +154,19 @@ def test_a_name_of_more_words_puts_right_the_whole_name_said_before() -> None:
     )
     # the sentence's first word is no part of a name ("Sorry Anna, not Maria")
     assert (correction("Sorry Anna, not Maria") or fix).new != "Sorry Anna"
+
+
+def test_a_value_put_right_now_and_announced_as_an_update() -> None:
+    """ "ok update, the kids overruled me, she's Nutmeg now, not Pepper." (extraction_x): the
+    new value may stand before "now" or "instead", and news announced as an update is a fact,
+    not an acknowledgement the save policy drops."""
+    from memory_pipelines.core.sentence_kinds import sentence_kind
+
+    said = "ok update, the kids overruled me, she's Nutmeg now, not Pepper."
+    fix = correction(said)
+    assert fix is not None and (fix.new, fix.old) == ("Nutmeg", "Pepper")
+    moved = correction("The class is on Tuesday instead, not Monday.")
+    assert moved is not None and (moved.new, moved.old) == ("Tuesday", "Monday")
+    assert sentence_kind(said, "user") == "fact"
+    # a word that only sits before "not" is no new value
+    assert correction("We go there often now, not as before.") is None

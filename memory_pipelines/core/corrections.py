@@ -34,6 +34,7 @@ _DAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
 
 
 _DAY_OF_MONTH = re.compile(r"\d{1,2}(?:st|nd|rd|th)", re.IGNORECASE)
+_SINCE = frozenset(["now", "instead"])
 _CAPITALISED = re.compile(r"(?!I\b)[A-Z][\w'-]*")
 _ARTICLE_END = re.compile(r"(?:^|\s)(?:the|a|an)$", re.IGNORECASE)  # "I meant the" Bramwell ...
 
@@ -73,7 +74,13 @@ def correction(sentence: str) -> Correction | None:
         # The new value right before "not", or before an aside set off by commas: "It's
         # Saturday, love, not Friday".
         for skip in (0, 1, 2):
-            if len(before) < n + skip or (skip and not before[-skip - 1].endswith(",")):
+            if len(before) < n + skip:
+                continue
+            # ... or before "now" or "instead": "she's Nutmeg now, not Pepper"
+            aside = before[-skip - 1].endswith(",") or (
+                skip == 1 and before[-1].strip(",").lower() in _SINCE
+            )
+            if skip and not aside:
                 continue
             # A day of the month is said with its month on one side only: "by 3 October,
             # not the 30th" (the new value one word longer).
