@@ -158,8 +158,9 @@ def test_a_name_of_more_words_puts_right_the_whole_name_said_before() -> None:
 
 def test_a_value_put_right_now_and_announced_as_an_update() -> None:
     """ "ok update, the kids overruled me, she's Nutmeg now, not Pepper." (extraction_x): the
-    new value may stand before "now" or "instead", and news announced as an update is a fact,
-    not an acknowledgement the save policy drops."""
+    new value may stand before "now" or "instead", and after "ok" news announced as an update
+    is read for what follows (the policy dropped the whole as an acknowledgement)."""
+    from memory_pipelines.core.policy import judge_turn
     from memory_pipelines.core.sentence_kinds import sentence_kind
 
     said = "ok update, the kids overruled me, she's Nutmeg now, not Pepper."
@@ -168,5 +169,7 @@ def test_a_value_put_right_now_and_announced_as_an_update() -> None:
     moved = correction("The class is on Tuesday instead, not Monday.")
     assert moved is not None and (moved.new, moved.old) == ("Tuesday", "Monday")
     assert sentence_kind(said, "user") == "fact"
-    # a word that only sits before "not" is no new value
+    assert judge_turn("ok update: I'll send the deck by Friday").category == "commitment"
+    # an update of nothing stays small talk, and a word before "not" is no new value
+    assert not judge_turn("ok update, nothing much.").save
     assert correction("We go there often now, not as before.") is None

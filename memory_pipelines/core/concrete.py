@@ -17,9 +17,7 @@ FACT_SIGNAL = _rx(  # a concrete detail that makes small talk worth keeping
     r"\d|\b(?:my|our|his|her|their) (?!(?:morning|afternoon|evening|night|day|week|weekend)\b)\w+|"
     r"\b(?:i'm|i am|we're|we are) (?:a|an)\b|\bbtw\b|\bfyi\b|"
     r"\bbefore i forget\b|\bby the way\b|\bjust so you know\b|\bfor the record\b|\bheads up\b|"
-    r"\b(?:is|are) now\b|"
-    # news announced as such: "ok update, the kids overruled me, she's Nutmeg now"
-    r"\bupdate\s*[:,!\u2013\u2014-]"
+    r"\b(?:is|are) now\b"
 )
 STATIVE = _rx(r"^\W*(?:i'm|i am|we're|we are|i have|we have|i've got|we've got)\b")
 # A detail beyond somebody's thing: "I'm practising my French today" is the day's doing, where

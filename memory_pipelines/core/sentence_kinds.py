@@ -288,6 +288,11 @@ def _after_one_off(low: str, end: int, role: str) -> str:
     return kind if kind not in ("plain", "ack", "greeting") else "meta"
 
 
+# News announced as such after a word of assent or a greeting ("ok update, ...", "Hiya! Quick
+# update: ..."): what follows decides.
+_NEWS = _rx(
+    r"^\W*(?:(?:quick|small|big|little|good|bad) )?(?:update|news)\s*[,!.;:\u2013\u2014-]+\s*"
+)
 # A question whose subject is the listener ("can you always use metric?") may ask for a lasting
 # way of working; any other question asks, and states nothing.
 _TO_YOU = _rx(r"^\W*(?:(?:so|and|but|ok(?:ay)?|hmm+|wait|also|pls|please)\W+)*\w+(?:n't)? you\b")
@@ -361,6 +366,11 @@ def _kind(sent: str, role: str) -> str:
         rest = low[lead.end() :] if lead else ""
         if FACT_SIGNAL.search(rest) or (ADDITIVE.search(rest) and len(content_words(rest)) >= 3):
             return "fact"  # "Morning! Before I forget: our office moved", "Yes, and X too"
+        if news := _NEWS.match(rest):  # "ok update, the kids overruled me, she's Nutmeg now"
+            body = rest[news.end() :]
+            kind = _kind(body, role) if body else "plain"
+            if kind in SAVE_KINDS or kind == "fact" or plain_statement(body):
+                return kind if kind != "plain" else "fact"
         if not GREETING.match(low) and _REASON.search(rest):
             return "decision_with_why"  # "OK, the later flight, because it's direct"
         return "greeting" if GREETING.match(low) else "ack"
