@@ -173,3 +173,16 @@ def test_a_value_put_right_now_and_announced_as_an_update() -> None:
     # an update of nothing stays small talk, and a word before "not" is no new value
     assert not judge_turn("ok update, nothing much.").save
     assert correction("We go there often now, not as before.") is None
+
+
+def test_make_that_is_a_cue_of_a_bare_correction() -> None:
+    """ "actually make that thursday, not tuesday, the supplier ..." (extraction_x) moves the
+    due day of the promise said before: "make that" says nothing of its own, so the
+    correction is bare and puts right the sentence that said Tuesday."""
+    fix = correction("actually make that thursday, not tuesday, the supplier is late")
+    assert fix is not None and (fix.new, fix.old, fix.bare) == ("thursday", "tuesday", True)
+    said = ["yep I'll have the full quote to you by tuesday"]
+    assert apply_to_earlier(fix, said) == (
+        0,
+        "yep I'll have the full quote to you by thursday, not tuesday",
+    )

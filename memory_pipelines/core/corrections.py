@@ -25,7 +25,7 @@ _NOT_OLD = re.compile(
 )
 _OPENER = re.compile(
     r"^\W*(?:(?:sorry|oops|oh|ah|actually|correction|no|wait|my bad|i mean|i meant|it's|it is"
-    r"|that's|that is)(?:\W+|$))*",
+    r"|that's|that is|make (?:that|it))(?:\W+|$))*",
     re.IGNORECASE,
 )
 _APOLOGY = re.compile(r"^\W*(?:(?:sorry|oops|oh|ah|correction|my bad|wait|actually)\W+)+", re.I)
