@@ -156,6 +156,7 @@ _SAID_WRONG = re.compile(
     r"|^(?:i|we) (?:always |keep |must have )?mix(?:ed|ing)? (?:it|them|those|these|the two) up$",
     re.IGNORECASE,
 )
+_INSTEAD = re.compile(r"\s+instead$", re.IGNORECASE)
 _POINTS_BACK = re.compile(
     r"^(?:it|it's|it is|that's|that is|they|they're|they are|he's|she's)\b", re.IGNORECASE
 )
@@ -176,6 +177,9 @@ def restated(sentence: str, cue_after: bool = True) -> tuple[str, list[str]] | N
     body = body[: after.start()] if after else body
     cue = cue or after
     clauses = [c.strip(" .!") for c in _CLAUSE.split(body) if c.strip(" .!")]
+    if not cue and clauses and _INSTEAD.search(clauses[0]):
+        # the new value in place of the old: "sunday at 6 instead, same deal"
+        cue, clauses[0] = _INSTEAD.search(clauses[0]), _INSTEAD.sub("", clauses[0])
     said_wrong = [c for c in clauses if _SAID_WRONG.match(c)]
     rest = [c for c in clauses if c not in said_wrong]
     if not rest or not (cue or said_wrong):
