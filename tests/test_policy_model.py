@@ -104,3 +104,26 @@ def test_judge_turn_uses_the_model_only_with_an_embedder_and_says_when_it_overri
             assert learned.reason.startswith(f"learned: {'save' if learned.save else 'skip'} (")
             assert learned.reason.endswith(f"rules: {rules.reason})")
             assert (learned.category is None) == (not learned.save)
+
+
+def test_the_learned_model_never_skips_a_health_fact_the_rules_read_as_said() -> None:
+    """ "just so you know I'm lactose intolerant, so maybe stop putting cheese in every recipe
+    lol. anyway quick lunch idea?" (extraction_v): the weights skipped the turn the rules
+    saved, and a health fact was lost. A hedge after the fact's own clause leaves it said
+    ("the GP started me on sertraline 50mg, apparently ...", extraction_x)."""
+    from memory_pipelines.core.sentence_kinds import sentence_kind
+
+    embedder = _embedder()
+    recent = ["user: hiii good morning", "assistant: Good morning! What can I help with today?"]
+    for text in (
+        "just so you know I'm lactose intolerant, so maybe stop putting cheese in every recipe"
+        " lol. anyway quick lunch idea?",
+        "also the GP started me on sertraline 50mg for the anxiety, apparently the first week is"
+        " the rough one. anyway can you help me write an out-of-office message",
+    ):
+        assert policy.judge_turn(text, "user", recent, embed=embedder.embed).save, text
+    said = "the GP started me on sertraline 50mg, apparently the first week is the rough one."
+    assert sentence_kind(said, "user") == "fact"
+    # a hedged fact of health stays a guess, and the assistant's word on a medicine is advice
+    assert sentence_kind("I might be allergic to nuts, not sure", "user") == "hedge"
+    assert sentence_kind("Paracetamol is safer, but maybe ask your GP.", "assistant") != "fact"

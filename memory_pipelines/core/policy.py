@@ -16,10 +16,12 @@ from typing import Any
 
 from memory_pipelines.core import policy_model
 from memory_pipelines.core.episodes import is_episode
+from memory_pipelines.core.health_safety import SAFETY
 from memory_pipelines.core.hedges import is_belief_only
 from memory_pipelines.core.in_history import history_category, is_already_in_history
 from memory_pipelines.core.repeats import Similarity, is_restatement
 from memory_pipelines.core.sentence_forms import is_mood
+from memory_pipelines.core.sentence_people import names_somebody
 from memory_pipelines.core.sentence_kinds import plain_statement, sentence_kind, sentences
 from memory_pipelines.core.turn_reasons import request_details, turn_reason
 
@@ -103,10 +105,21 @@ def judge_turn(
         verdict.save, verdict.reason, kinds, text, role, recent, embed([text])[0], model.prototypes
     )
     save, why = model.decide(row)
-    if save == verdict.save:
-        return verdict
+    if save == verdict.save or (verdict.save and _health_told(text, role, kinds)):
+        return verdict  # weights never skip a health or safety fact the rules read as said
     said = f"learned: {'save' if save else 'skip'} ({', '.join(why)}; rules: {verdict.reason})"
     return PolicyVerdict(save, category_for(text, role) if save else None, said)
+
+
+def _health_told(text: str, role: str, kinds: Sequence[str]) -> bool:
+    """Whether a person's sentence of the turn states a health or safety fact of somebody ("I'm
+    lactose intolerant, so maybe stop putting cheese in every recipe": its kind a fact, not a
+    hedge). The assistant's words on a medicine, and a choice of one ("Paracetamol it is,
+    cheers"), are none."""
+    return role.lower() != "assistant" and any(
+        k == "fact" and SAFETY.search(s) and names_somebody(s)
+        for s, k in zip(sentences(text), kinds, strict=False)
+    )
 
 
 def is_greeting(text: str) -> bool:

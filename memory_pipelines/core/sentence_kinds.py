@@ -298,6 +298,20 @@ _NEWS = _rx(
 _TO_YOU = _rx(r"^\W*(?:(?:so|and|but|ok(?:ay)?|hmm+|wait|also|pls|please)\W+)*\w+(?:n't)? you\b")
 
 
+def _safety_said_outright(sent: str, role: str) -> bool:
+    """Whether a health or safety fact is said in the sentence's first clause without a hedge:
+    a hedge in a clause after it ("..., apparently the first week is the rough one") leaves it
+    said. A question, a hedged first clause ("I might be allergic to nuts, not sure") or the
+    assistant's words are no such fact."""
+    if role == "assistant" or sent.rstrip().endswith("?"):
+        return False  # the assistant's word on a medicine is advice, not the person's fact
+    head = _FIRST_CLAUSE.split(sent, maxsplit=1)[0]
+    return head != sent and bool(SAFETY.search(norm(head))) and not is_hedged(head, role)
+
+
+_FIRST_CLAUSE = re.compile(r",\s|;\s|\s[-\u2013\u2014]\s")
+
+
 def _kind(sent: str, role: str) -> str:
     low = norm(sent)
     if META.search(low) and not _LASTING.search(low):
@@ -316,6 +330,8 @@ def _kind(sent: str, role: str) -> str:
     steer = STEERING.search(low)
     if steer and not _LASTING.search(low):  # "pick it up tomorrow" dates the chat, no task
         return _after_one_off(low, steer.end(), role)
+    if _safety_said_outright(sent, role):
+        return "fact"  # "the GP started me on sertraline 50mg, apparently the first week is ..."
     if is_hedged(sent, role) and not (unhedged_head(sent, role) and _DECISION.search(low)):
         return "hedge"  # a choice made for an unsure reason is still made (hedges.unhedged_head)
     committed = (
