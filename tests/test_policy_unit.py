@@ -364,3 +364,13 @@ def test_a_question_without_its_mark_states_nothing() -> None:
     assert kind(promise, "user") == "commitment"
     # words that only look like a question's: "did the school run" tells what was done
     assert kind("did the school run and then a 5k, knackered", "user") != "meta"
+
+
+def test_a_promise_in_return_for_an_ask_is_a_promise() -> None:
+    """ "Tell me what's in each one and I'll send you a watering schedule for all twelve by
+    friday" (extraction_x) was read as a request, and the promise after it was lost."""
+    kind = sentence_kinds.sentence_kind
+    said = "Tell me what's in each one and I'll send you a watering schedule by friday."
+    assert kind(said, "assistant") == "commitment"
+    # an ask with no promise after it stays a request
+    assert kind("Tell me what's in each one and which ones get full sun.", "assistant") == "meta"

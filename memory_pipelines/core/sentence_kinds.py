@@ -288,6 +288,8 @@ def _after_one_off(low: str, end: int, role: str) -> str:
     return kind if kind not in ("plain", "ack", "greeting") else "meta"
 
 
+# A promise after an ask, in return for what is asked: "Tell me what's in each one and I'll ..."
+_THEN_I_WILL = _rx(r",? and (?=(?:i'll|i will|we'll|we will)\b)")
 # News announced as such after a word of assent or a greeting ("ok update, ...", "Hiya! Quick
 # update: ..."): what follows decides.
 _NEWS = _rx(
@@ -315,6 +317,9 @@ _FIRST_CLAUSE = re.compile(r",\s|;\s|\s[-\u2013\u2014]\s")
 def _kind(sent: str, role: str) -> str:
     low = norm(sent)
     if META.search(low) and not _LASTING.search(low):
+        then = _THEN_I_WILL.search(low)
+        if then and _kind(low[then.end() :], role) == "commitment":
+            return "commitment"  # "Tell me what's in each one and I'll send you a schedule ..."
         # "Can you make it shorter?" but not "Can you always use metric?"; a statement after a
         # colon or semicolon keeps its kind ("That's not what I asked, but: my landlord is X"),
         # unless the head presents what follows ("Here's the draft: ...")
