@@ -13,18 +13,25 @@ def _kept(text: str, to_person: bool = True) -> list[str]:
     return [s for s, _ in durable_parts(text, "user", [], "Ravi", to_person=to_person)]
 
 
+def _read_as_safety(said: tuple[str, ...], not_said: tuple[str, ...]) -> None:
+    for text in said:
+        assert SAFETY.search(text), text
+    for text in not_said:
+        assert not SAFETY.search(text), text
+
+
 def test_a_medicine_is_read_by_the_stem_of_its_name() -> None:
-    for said in (
-        "Mum is on apixaban since the clot.",
-        "He takes lisinopril in the mornings.",
-        "The vet gave her a week of doxycycline.",
-        "I'm on amitriptyline for the nerve pain.",
-        "She can't have naproxen with her stomach.",
-    ):
-        assert SAFETY.search(said), said
-    # words that only end like a stem are no medicine
-    for said in ("We met in April.", "The mongrel next door barks.", "A pastel olive dress."):
-        assert not SAFETY.search(said), said
+    _read_as_safety(
+        (
+            "Mum is on apixaban since the clot.",
+            "He takes lisinopril in the mornings.",
+            "The vet gave her a week of doxycycline.",
+            "I'm on amitriptyline for the nerve pain.",
+            "She can't have naproxen with her stomach.",
+        ),
+        # words that only end like a stem are no medicine
+        ("We met in April.", "The mongrel next door barks.", "A pastel olive dress."),
+    )
 
 
 def test_a_persons_instruction_about_a_medicine_is_kept_between_friends() -> None:
@@ -55,14 +62,14 @@ def test_a_failing_organ_and_a_step_that_gives_way_are_safety() -> None:
     (a dog's) and "the back stairs at the studio have a loose tread" gave no item."""
     kept = _kept("and please NO grapes or raisins, the vet said his kidneys are already weak")
     assert len(kept) == 1 and "kidneys" in kept[0]
-    for said in (
-        "Dad has a weak heart, so no saunas.",
-        "Her liver is failing.",
-        "Mind the loose tread on the back stairs.",
-        "The garage has exposed wires by the door.",
-        "The loft is lined with asbestos.",
-    ):
-        assert SAFETY.search(said), said
-    # an organ said with no fault, and a thing that is loose but holds nobody up
-    for said in ("I ate liver and onions.", "Kidney beans in the chilli.", "A loose shirt."):
-        assert not SAFETY.search(said), said
+    _read_as_safety(
+        (
+            "Dad has a weak heart, so no saunas.",
+            "Her liver is failing.",
+            "Mind the loose tread on the back stairs.",
+            "The garage has exposed wires by the door.",
+            "The loft is lined with asbestos.",
+        ),
+        # an organ said with no fault, and a thing that is loose but holds nobody up
+        ("I ate liver and onions.", "Kidney beans in the chilli.", "A loose shirt."),
+    )

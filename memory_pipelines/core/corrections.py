@@ -34,7 +34,7 @@ _DAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
 
 
 _DAY_OF_MONTH = re.compile(r"\d{1,2}(?:st|nd|rd|th)", re.IGNORECASE)
-_SINCE = frozenset(["now", "instead"])
+_IN_ITS_PLACE = frozenset(["now", "instead"])  # "Nutmeg now, not Pepper"
 _CAPITALISED = re.compile(r"(?!I\b)[A-Z][\w'-]*")
 _ARTICLE_END = re.compile(r"(?:^|\s)(?:the|a|an)$", re.IGNORECASE)  # "I meant the" Bramwell ...
 
@@ -78,7 +78,7 @@ def correction(sentence: str) -> Correction | None:
                 continue
             # ... or before "now" or "instead": "she's Nutmeg now, not Pepper"
             aside = before[-skip - 1].endswith(",") or (
-                skip == 1 and before[-1].strip(",").lower() in _SINCE
+                skip == 1 and before[-1].strip(",").lower() in _IN_ITS_PLACE
             )
             if skip and not aside:
                 continue

@@ -299,6 +299,9 @@ _NEWS = _rx(
 # way of working; any other question asks, and states nothing.
 _TO_YOU = _rx(r"^\W*(?:(?:so|and|but|ok(?:ay)?|hmm+|wait|also|pls|please)\W+)*\w+(?:n't)? you\b")
 
+# The first clause of a sentence ends at a comma, a semicolon or a dash.
+_FIRST_CLAUSE = re.compile(r",\s|;\s|\s[-\u2013\u2014]\s")
+
 
 def _safety_said_outright(sent: str, role: str) -> bool:
     """Whether a health or safety fact is said in the sentence's first clause without a hedge:
@@ -309,9 +312,6 @@ def _safety_said_outright(sent: str, role: str) -> bool:
         return False  # the assistant's word on a medicine is advice, not the person's fact
     head = _FIRST_CLAUSE.split(sent, maxsplit=1)[0]
     return head != sent and bool(SAFETY.search(norm(head))) and not is_hedged(head, role)
-
-
-_FIRST_CLAUSE = re.compile(r",\s|;\s|\s[-\u2013\u2014]\s")
 
 
 def _kind(sent: str, role: str) -> str:
