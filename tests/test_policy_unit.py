@@ -374,3 +374,14 @@ def test_a_promise_in_return_for_an_ask_is_a_promise() -> None:
     assert kind(said, "assistant") == "commitment"
     # an ask with no promise after it stays a request
     assert kind("Tell me what's in each one and which ones get full sun.", "assistant") == "meta"
+
+
+def test_the_assistants_praise_alone_tells_nothing() -> None:
+    """ "Nice work sticking with it." (extraction_x) was kept as a decision ("sticking with");
+    said by the assistant, praise with nothing after it tells nothing."""
+    kind = sentence_kinds.sentence_kind
+    assert kind("Nice work sticking with it.", "assistant") == "ack"
+    assert kind("Well done!", "assistant") == "ack"
+    # praise with a fact after it keeps the fact
+    said = "Nice work on the migration script: it cut the run from 40 to 12 minutes."
+    assert kind(said, "assistant") != "ack"

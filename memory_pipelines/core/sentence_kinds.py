@@ -299,6 +299,11 @@ _NEWS = _rx(
 # way of working; any other question asks, and states nothing.
 _TO_YOU = _rx(r"^\W*(?:(?:so|and|but|ok(?:ay)?|hmm+|wait|also|pls|please)\W+)*\w+(?:n't)? you\b")
 
+# The listener praised for what they did, and nothing else said: "Nice work sticking with it!"
+_PRAISE = _rx(
+    r"^\W*(?:(?:nice|great|good|brilliant|amazing|awesome|excellent|fantastic) (?:work|job|going)"
+    r"|well done)\b[^,;:.!?]*[.!]*\W*$"
+)
 # The first clause of a sentence ends at a comma, a semicolon or a dash.
 _FIRST_CLAUSE = re.compile(r",\s|;\s|\s[-\u2013\u2014]\s")
 
@@ -316,6 +321,8 @@ def _safety_said_outright(sent: str, role: str) -> bool:
 
 def _kind(sent: str, role: str) -> str:
     low = norm(sent)
+    if role == "assistant" and _PRAISE.match(low):
+        return "ack"  # "Nice work sticking with it.": the listener praised, nothing told
     if META.search(low) and not _LASTING.search(low):
         then = _THEN_I_WILL.search(low)
         if then and _kind(low[then.end() :], role) == "commitment":
