@@ -102,3 +102,19 @@ def test_a_promised_it_is_left_as_said_when_it_is_not_clear(
 def test_an_idiom_of_it_is_no_thing(said: str) -> None:
     # "make it" is to succeed, "get it" to understand: no thing talked about before
     assert _promised(said, [("Lior", "You need my notes before the exam.")]) == said
+
+
+def test_money_promised_as_it_is_the_amount_just_said() -> None:
+    """ "58 but whatever" ... "58 then. I'll transfer it by the 25th" (extraction_x): the "it"
+    of paying is the amount the nearest sentence says; two amounts, or none, leave it as said."""
+    owed = [("Lior", "thanks for covering my ticket, that was 60 right?"), ("Noa", "58 tbh")]
+    assert _promised("I'll transfer it by the 25th.", owed) == "I'll transfer 58 by the 25th."
+    said = [("Lior", "Dinner was £42.50 in the end.")]
+    assert _promised("I'll pay it back Friday.", said) == "I'll pay £42.50 back Friday."
+    # two amounts, a time or a day is no amount to pay
+    for before in ("It was 40 or 45, not sure.", "See you at 6.", "It's due on the 25th."):
+        assert _promised("I'll pay it back Friday.", [("Lior", before)]) == (
+            "I'll pay it back Friday."
+        ), before
+    # an idiom of paying pays no money
+    assert _promised("I'll pay it a visit soon.", said) == "I'll pay it a visit soon."

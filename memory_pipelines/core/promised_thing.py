@@ -56,6 +56,16 @@ _HANDLING = frozenset(
     + wordlist("collect fix repair sign forward share print read check clean wash swap")
 )
 
+# Acts whose "it" is money: "I'll transfer it", "I'll pay it back".
+_PAYING = frozenset(wordlist("transfer pay repay wire venmo paypal"))
+_NO_MONEY = re.compile(r"\s+(?:a visit|forward|no mind|any mind|attention)\b", re.IGNORECASE)
+# An amount of money: with its currency, or a bare number that is no time, day or count of
+# things after it ("58 but whatever"; not "at 6", "the 25th", "3 kids").
+_AMOUNT = re.compile(
+    r"[£$€]\s?\d[\d,]*(?:\.\d+)?(?:k\b)?|\b\d[\d,]*(?:\.\d+)?\s?(?:quid|pounds|dollars|euros|bucks)\b"
+    r"|(?<![\w:.£$€])(?<!at )(?<!by )(?<!on )(?<!the )\d[\d,]*(?:\.\d+)?(?![\w:%]|\s+[a-z]+s\b)"
+)
+
 
 def the_thing_promised(
     sentence: str, before: Sequence[tuple[str, str]], promiser: str, listener: str
@@ -67,10 +77,18 @@ def the_thing_promised(
     is "your" ("I'll drop your drill off": a promise to the listener, promises.promise), by
     anyone else theirs ("Dmitri's drill"); "your" said to the promiser is their own."""
     act = future_act(sentence)
-    handled = act is not None and act.group("verb").lower() in _HANDLING
+    verb = act.group("verb").lower() if act is not None else ""
+    handled = verb in _HANDLING or verb in _PAYING
     it = _IT.match(sentence, act.end("verb")) if act and handled else None
     if it is None:
         return sentence
+    if verb in _PAYING:  # "58 then. I'll transfer it by the 25th": the amount just said
+        if _NO_MONEY.match(sentence, it.end()):
+            return sentence  # "I'll pay it a visit", "pay it forward"
+        amount = _amount_said(before)
+        if amount is None:
+            return sentence
+        return f"{sentence[: it.start('it')]}{amount}{sentence[it.end('it') :]}"
     for speaker, said in reversed(before):
         things = _things(said)
         if not things:
@@ -86,6 +104,16 @@ def the_thing_promised(
         owner = {"my": "my" if mine else theirs, "your": "your" if mine else "my"}.get(det, "the")
         return f"{sentence[: it.start('it')]}{owner} {thing}{sentence[it.end('it') :]}"
     return sentence
+
+
+def _amount_said(before: Sequence[tuple[str, str]]) -> str | None:
+    """The one amount the nearest sentence before that holds any says ("58 but whatever",
+    "that was £60 right?"); None when it holds two or more, or none is said."""
+    for _, said in reversed(before):
+        found = {m.group().strip() for m in _AMOUNT.finditer(said)}
+        if found:
+            return found.pop() if len(found) == 1 else None
+    return None
 
 
 def _things(sentence: str) -> list[tuple[str, str]]:
