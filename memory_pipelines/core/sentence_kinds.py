@@ -1,12 +1,12 @@
 """Sentence kinds and speech acts: what one sentence of a chat turn does.
 
-A turn is split into sentences and each sentence gets a kind: a save reason (a lesson, a
-commitment, a shipped outcome, a decision with its why, a stable preference, a durable fact) or
-hedge / meta / ack / greeting / fact (small talk with a concrete detail) / plain. Reported speech
-("The user asked me about the weather") is reduced to what was said, if anything
-(core/reported_speech.py); hedges are in core/hedges.py, talk about the conversation itself
-(greetings, thanks, requests, pauses) in core/speech_acts.py. The save decision built on these kinds
-is in core/policy.py. Pure Python, no model.
+A turn is split into sentences (core/sentence_split.py) and each sentence gets a kind: a save
+reason (a lesson, a commitment, a shipped outcome, a decision with its why, a stable preference,
+a durable fact) or hedge / meta / ack / greeting / fact (small talk with a concrete detail) /
+plain. Reported speech ("The user asked me about the weather") is reduced to what was said, if
+anything (core/reported_speech.py); hedges are in core/hedges.py, talk about the conversation
+itself (greetings, thanks, requests, pauses) in core/speech_acts.py. The save decision built on
+these kinds is in core/policy.py. Pure Python, no model.
 """
 
 from __future__ import annotations
@@ -33,6 +33,9 @@ from memory_pipelines.core.past_tense import PAST_VERB
 from memory_pipelines.core.patterns import rx as _rx
 from memory_pipelines.core.reactions import feeling_after_reaction, reaction_end
 from memory_pipelines.core.reported_speech import PROPOSED, REQUESTED, reported_content
+from memory_pipelines.core.sentence_split import content_words as content_words  # re-exported
+from memory_pipelines.core.sentence_split import sentence_spans as sentence_spans  # re-exported
+from memory_pipelines.core.sentence_split import sentences as sentences  # re-exported
 from memory_pipelines.core.speech_acts import (
     ACK,
     ANAPHORIC_REQUEST,
@@ -181,79 +184,11 @@ _LASTING = _rx(
 )
 ADDITIVE = _rx(r"\btoo\b|\balso\b|\bas well\b|\bplus\b|\banother\b|\bone more\b")
 
-_STOP_WORDS = (
-    "a an the and or but so to of in on at for with by from is are was were be been it its this "
-    "that these those i you we he she they me my our your his her their them us do does did not "
-    "no yes yeah ok just now then than as if up out about into over can will would have has had "
-    "what which who when where how all any some"
-)
-_STOP = frozenset(_STOP_WORDS.split())
-
 # A scope that makes an instruction standing ("... for all my emails", "... from now on").
 _SCOPE = _rx(
     r"\b(?:all|any|every|each)\w*|\b(?:always|never|whenever|from now on|going forward|in future)\b"
 )
 _REASON = _rx(r"\bbecause\b|\bsince\b|\bso (?:that|we|i)\b")
-
-
-# Words whose full stop ends no sentence: titles before a name ("Dr. Halvorsen", "Mrs. Patel"),
-# "e.g." and "i.e." before an example. (A lone capital may be an initial or a grade: "got an
-# A. Mum was thrilled" ends there.)
-_NO_END = re.compile(
-    r"(?:\b(?:Mr|Mrs|Ms|Mx|Dr|Prof|St|Sr|Jr|Rev|Fr|Capt|Lt|Sgt|Col|Gen|Hon|Mt)"
-    r"|\b(?:vs|e\.g|i\.e|E\.g|I\.e))\.$"
-)
-# An emoji ends a chat sentence as a full stop does ("too old for hugs now 😭 my husband ..."),
-# when a word follows it.
-_EMOJI = "\U0001f300-\U0001faff\u2600-\u27bf\ufe0f"
-_BREAK = re.compile(rf"(?<=[.!?])\s+|(?<=[{_EMOJI}])\s+(?=\w)|\n+")
-
-
-def sentences(text: str) -> list[str]:
-    """Split a turn into sentences (and lines), the unit that sentence_kind labels. A full stop
-    after a title or an initial ends no sentence ("The orthopedist, Dr. Halvorsen, ...")."""
-    return list(_sentences(text))  # a copy: the caller may change its list
-
-
-# Extraction splits a turn some fifteen times (the save policy, each rule, and again as context
-# of the next turns and window): 55k splits of 10k texts over LoCoMo.
-@lru_cache(maxsize=16384)
-def _sentences(text: str) -> tuple[str, ...]:
-    text = text.strip()
-    out, start = [], 0
-    for m in _BREAK.finditer(text):
-        if "\n" not in m.group() and _NO_END.search(text, 0, m.start()):
-            continue
-        out.append(text[start : m.start()])
-        start = m.end()
-    out.append(text[start:])
-    return tuple(p.strip() for p in out if p.strip())
-
-
-def sentence_spans(text: str) -> list[tuple[int, int]]:
-    """Where each of sentences(text) lies in text: (start, end) character offsets."""
-    spans, pos = [], 0
-    for sentence in sentences(text):
-        start = text.find(sentence, pos)
-        if start < 0:  # cannot happen: sentences are stripped pieces of text, in order
-            continue
-        pos = start + len(sentence)
-        spans.append((start, pos))
-    return spans
-
-
-def content_words(text: str) -> set[str]:
-    """The words of text that are not stop words."""
-    return set(_content_words(text))  # a copy: the caller may change its set
-
-
-_WORD = re.compile(r"[a-z0-9%£€$']+")
-
-
-# The save policy reads the words of each recent turn again for every turn after it.
-@lru_cache(maxsize=16384)
-def _content_words(text: str) -> frozenset[str]:
-    return frozenset(w for w in _WORD.findall(text.lower()) if w not in _STOP)
 
 
 # ... or whom it was done to: "We fired Mike", "I met Anna".
