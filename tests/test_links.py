@@ -331,3 +331,21 @@ def test_hourly_sensor_ships_running() -> None:
     assert linkgen_sensor.default_status == dg.DefaultSensorStatus.RUNNING
     assert linkgen_sensor.minimum_interval_seconds == 3600
     assert linkgen_sensor.job_name == "linkgen"
+
+
+def test_a_shared_item_said_in_a_private_chat_is_not_tied_to_that_chats_summary(
+    memory: Memory,
+) -> None:
+    """A shared record (for everyone) may be saved during Ana's private turn; the summary of
+    her chat is hers alone, so linkgen ties her own decision to it and never the shared one."""
+    memory.add_person("ana")
+    turns = memory.write_turns("ana-chat", [{"text": f"turn {i}"} for i in range(10)], person="ana")
+    chat = turns[0].chat_id
+    _chunk(memory, chat, 1, 10, CHUNK)
+    words = "Ana decided to use sqlite for the importer, ops are simpler"
+    hers = _item(memory, words, "decision", chat_id=chat, from_seq=1, person="ana")
+    shared = _item(memory, words + " on laptops", "decision", chat_id=chat, from_seq=1)
+    link_pending(memory.db, memory.store_id, Models(LocalBackend(memory.embedder)))
+    to_chunk = {(r["src_id"], r["link_type"]) for r in _links(memory) if r["dst_kind"] == "chunk"}
+    assert (hers, "decided_in") in to_chunk  # the chunk is offered to its owner's item
+    assert all(src != shared for src, _ in to_chunk), to_chunk

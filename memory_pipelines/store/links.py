@@ -14,6 +14,7 @@ from memory_pipelines.core.links import LinkNode, Ref
 from memory_pipelines.store import search
 from memory_pipelines.store.db import Conn
 from memory_pipelines.store.rows import one
+from memory_pipelines.store.visibility import visible
 
 
 def add_link(
@@ -155,6 +156,10 @@ def candidates(
         ):
             refs.append(("chunk", int(r["chunk_id"])))
     refs += [("item", i) for i in source.fed_by]
+    # A shared item said during a person's turn keeps that person's chat as provenance: its
+    # chunks (and any feeder) are offered only when whoever the item is for may read them.
+    readable = visible(conn, store_id, person, refs)
+    refs = [r for r in refs if r in readable]
     ranked: list[list[int]] = []
     for kind in ("item", "chunk"):
         if source.embedding is None:
