@@ -396,3 +396,29 @@ def test_refs_in_finds_ids_wherever_they_sit() -> None:
         ("turn", 7),
         ("item", 8),
     }
+
+
+def test_a_document_id_of_one_person_is_never_another_persons_to_replace(
+    memory: Memory,
+) -> None:
+    memory.add_person("ana")
+    memory.add_person("bob")
+    memory.add_document("notes", "Ana's passport number is kept in the blue folder.", person="ana")
+    for person in ("bob", None):  # Bob, or a shared document, may not take her id
+        with pytest.raises(ValidationError) as err:
+            memory.add_document("notes", "Bob's shopping list: eggs and milk.", person=person)
+        assert err.value.field == "external_id" and "'ana'" in str(err.value)
+    with memory.db.connection() as conn:
+        left = conn.execute(
+            "SELECT person_id, text FROM documents WHERE store_id = %s AND external_id = 'notes'",
+            (memory.store_id,),
+        ).fetchall()
+    assert [(r["person_id"], r["text"][:5]) for r in left] == [("ana", "Ana's")]
+    # her own document she replaces as before
+    memory.add_document("notes", "Ana's passport is now in the safe.", person="ana")
+    with memory.db.connection() as conn:
+        text = conn.execute(
+            "SELECT text FROM documents WHERE store_id = %s AND external_id = 'notes'",
+            (memory.store_id,),
+        ).fetchone()["text"]
+    assert "safe" in text

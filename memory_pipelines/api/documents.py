@@ -29,9 +29,10 @@ def add_document(
     created_at: datetime | str | None = None,
 ) -> AddedDocument:
     """Store a document (kind `basic`) or an email (kind `email`) for recall's scopes of the
-    same names, split into passages and embedded. Re-adding the same id replaces it. A text
-    past MAX_DOCUMENT_CHARS characters or MAX_PASSAGES passages (core/inputs.py) is refused
-    before any work."""
+    same names, split into passages and embedded. Re-adding the same id replaces it, for the
+    same person only: another person's id, or a shared one's, is refused. A text past
+    MAX_DOCUMENT_CHARS characters or MAX_PASSAGES passages (core/inputs.py) is refused before
+    any work."""
     doc = validate_document(
         external_id,
         text,

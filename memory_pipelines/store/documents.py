@@ -7,6 +7,7 @@ from datetime import datetime
 
 import numpy as np
 
+from memory_pipelines.errors import ValidationError
 from memory_pipelines.store.db import Conn
 
 
@@ -24,7 +25,23 @@ def replace_document(
     person_id: str | None = None,
     created_at: datetime | None = None,
 ) -> None:
-    """Write a document's passages, replacing an earlier version of the same document."""
+    """Write a document's passages, replacing an earlier version of the same document. A
+    document is one person's or shared, as a chat is: the same id for anybody else is refused,
+    never a replacement of theirs."""
+    held = conn.execute(
+        "SELECT DISTINCT person_id FROM documents WHERE store_id = %s AND kind = %s"
+        " AND external_id = %s",
+        (store_id, kind, external_id),
+    ).fetchall()
+    owners = {r["person_id"] for r in held}
+    if owners and owners != {person_id}:
+        owner = next(iter(owners))
+        was = "shared" if owner is None else f"for {owner!r}"
+        now = "a shared one" if person_id is None else f"one for {person_id!r}"
+        raise ValidationError(
+            "external_id",
+            f"{kind} {external_id!r} is {was}; {now} needs an id of its own",
+        )
     conn.execute(
         "DELETE FROM documents WHERE store_id = %s AND kind = %s AND external_id = %s",
         (store_id, kind, external_id),
