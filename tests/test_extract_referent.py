@@ -148,3 +148,27 @@ def test_returning_the_listeners_thing_is_a_promise_to_them_with_its_day() -> No
     assert "Ines's ladder" in promised["context"], promised["context"]
     assert promised["owed_to"] == "Ines"
     assert promised["due_at"].startswith("2023-07-08")
+
+
+def test_he_or_she_in_an_answer_is_the_one_person_the_question_asked_about() -> None:
+    """The answer's "and he's ..." names nobody by itself; the question before named Jarek, so
+    the diet said of him is kept as his, not dropped as a sentence about nobody."""
+    asked = [
+        ("Marit", "we're cooking saturday, anything I should know for Jarek?"),
+        ("Lotte", "get the big pan. and he's vegan these days"),
+    ]
+    got = [c["context"] for c in extract_window(_window(asked), pronoun_of=lambda _: "he")]
+    assert any("Jarek" in c and "vegan" in c for c in got), got
+    # two people asked about: who "he" is stays unsaid, and nothing is kept about nobody
+    two = [(asked[0][0], "anything I should know for Jarek and Piet?"), asked[1]]
+    got = [c["context"] for c in extract_window(_window(two), pronoun_of=lambda _: "he")]
+    assert not any("vegan" in c for c in got), got
+
+
+def test_a_named_persons_way_of_eating_is_a_lasting_preference_a_dishes_is_not() -> None:
+    from memory_pipelines.core.sentence_kinds import sentence_kind
+
+    for said in ("Jarek is vegan", "and she's strictly vegetarian now", "Tove's teetotal"):
+        assert sentence_kind(said, "user") == "stable_preference", said
+    for said in ("The curry is vegan", "It's vegetarian", "Is Jarek vegan?", "Everything's vegan"):
+        assert sentence_kind(said, "user") != "stable_preference", said

@@ -17,7 +17,7 @@ or guesses ("Good, thanks!", "Probably the sound").
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from memory_pipelines.core import policy, sentence_kinds
 from memory_pipelines.core.corrections import (
@@ -30,9 +30,10 @@ from memory_pipelines.core.corrections import (
     restated,
     without_cue,
 )
+from memory_pipelines.core.referents import who_was_asked_about
 from memory_pipelines.core.sentence_forms import with_subject
 from memory_pipelines.core.speech_acts import SHOWN
-from memory_pipelines.core.window_turn import WindowTurn
+from memory_pipelines.core.window_turn import PronounOf, WindowTurn
 
 MAX_WORDS = 8  # longer answers are sentences of their own, judged as such
 # Questions that are greetings or checks on the chat, not about anything to remember.
@@ -186,3 +187,17 @@ def is_stale(sentence: str, stale: set[str]) -> bool:
     sentence of its turn put right."""
     words = sentence_kinds.content_words(sentence)
     return any(words and words <= sentence_kinds.content_words(s) | {"i"} for s in stale)
+
+
+def asked_about(
+    window: Sequence[WindowTurn], i: int, pronoun_of: PronounOf | None
+) -> Callable[[str], str] | None:
+    """For a turn answering a question of another speaker's that names one person ("anything
+    for Oskar's visit?"), what puts that person for a sentence's opening "he" or "she" ("and
+    he's vegetarian now" -> "and Oskar's vegetarian now"); None when no question comes before."""
+    asked = question_before(window, i)
+    if asked is None:
+        return None
+    before, question = asked
+    speakers = (window[i].who, before.who)
+    return lambda sentence: who_was_asked_about(sentence, question, speakers, pronoun_of)

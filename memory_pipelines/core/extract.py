@@ -17,6 +17,7 @@ from typing import Any
 from memory_pipelines.core import policy, policy_model, sentence_kinds
 from memory_pipelines.core.across_turns import (
     answered,
+    asked_about,
     corrections_made,
     is_stale,
     question_before,
@@ -240,6 +241,7 @@ def extract_window(
                 listener,
                 to_person=_to_person(window, i),
                 is_promise=is_promise,
+                asked_about=asked_about(window, i, pronoun_of),
             )
             first = sentence_kinds.sentences(turn.text)[:1]
             if (

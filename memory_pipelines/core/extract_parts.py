@@ -136,6 +136,7 @@ def durable_parts(
     to_person: bool = False,
     is_promise: Callable[[str], bool] | None = None,
     plain: int = 2,
+    asked_about: Callable[[str], str] | None = None,
 ) -> list[tuple[str, str]]:
     """The sentences of a turn worth keeping, with their category: health and safety first,
     then explicit save reasons (lesson, commitment, decision, ...), then the `plain` most
@@ -143,7 +144,9 @@ def durable_parts(
     turns before, so an echo of them is not kept; `listener`: whom the turn speaks to, and
     `to_person` when that is a person, not the assistant (advice to a person is no
     preference); `is_promise`: whether a future is a promise to someone (a future that is
-    none is judged as a plain statement)."""
+    none is judged as a plain statement); `asked_about`: the sentence with an opening "he" or
+    "she" put as the one person the question before the turn asked about ("anything for Oskar's
+    visit?" / "and he's vegetarian now"): such a sentence is about somebody."""
     safety: list[tuple[str, str]] = []
     safety_at = -2  # the index of the last safety sentence
     strong: list[tuple[int, str, str]] = []
@@ -158,6 +161,9 @@ def durable_parts(
         sentence = without_mood_clause(without_ask_of_listener(sentence), about_somebody)
         sentence = with_subject(sentence)
         sentence = without_hedged_tail(without_telling(sentence, role), role)
+        # the person the question asked about is somebody (put in by the caller, who keeps
+        # the question as part of what the answer says)
+        resolved = asked_about is not None and asked_about(sentence) != sentence
         asked = _KEEP_THAT.match(sentence)  # "Remind me that my passport expires in May"
         # a statement with its subject follows, not a thing ("Remember that guy from the gym?")
         if asked and SUBJECT_FIRST.match(sentence, asked.end()):
@@ -226,7 +232,7 @@ def durable_parts(
         named = not to_person and name_then_verb(sentence)
         if not stands_alone(
             sentence,
-            strong_alone or fix or bool(asked) or update or named,
+            strong_alone or fix or bool(asked) or update or named or resolved,
             kind if strong_alone else "",
             listener,
             to_assistant=not to_person,

@@ -246,8 +246,11 @@ def _kind(text: str) -> str:
     return next((k for k, v in m.groupdict().items() if v), "") if m else ""
 
 
-# The subject pronoun opening an answer: "She's a border collie", "He loves it there".
-_SUBJECT_PRONOUN = re.compile(r"^(?P<lead>\W*)(?P<pronoun>she|he)(?=\s|['’]s\b)", re.IGNORECASE)
+# The subject pronoun opening an answer: "She's a border collie", "He loves it there",
+# ... or after a word that only joins it on ("and he's vegetarian now").
+_SUBJECT_PRONOUN = re.compile(
+    r"^(?P<lead>\W*(?:(?:and|but|so|also|oh)\s+)?)(?P<pronoun>she|he)(?=\s|['’]s\b)", re.IGNORECASE
+)
 
 
 def who_was_asked_about(

@@ -153,6 +153,16 @@ _PREFERENCE = _rx(
     # a liking that never was is one that lasts: "I never liked the open-plan office"
     r"\bnever (?:really )?(?:liked|loved|enjoyed|cared for)\b"
 )
+# Somebody else's way of eating or drinking, said of them by name or pronoun ("Oskar is
+# vegetarian", "and he's vegan now"): as lasting as the speaker's own ("I'm vegetarian"), and
+# not the dish's ("It's vegan", "The soup is vegetarian").
+_THEIR_DIET = re.compile(
+    r"(?:^\W*|[,;:]\s*|\b(?:and|but|so|also|oh|btw)\s+)"
+    r"(?:(?!(?:It|That|This|There|The|Everything|Everyone|Nothing|What|Which|Who)\b)"
+    r"(?-i:[A-Z][a-z]+)|[Hh]e|[Ss]he|[Tt]hey)"
+    r"(?:['’]s|['’]re| is| are)\s+(?:(?:now|strictly|fully|mostly|still|also)\s+)?"
+    r"(?:an?\s+)?(?:vegetarian|vegan|pescatarian|teetotal)\b"
+)
 # An instruction about how things should be done: a preference unless marked as a one-off ("Now
 # in Spanish, please", "skip the intro this time").
 _INSTRUCTION = _rx(
@@ -315,7 +325,7 @@ def _kind(sent: str, role: str) -> str:
     if request and not _SCOPE.search(low):
         # A one-off request about the last output, "please" or not.
         return _after_one_off(low, request.end(), role)
-    if _PREFERENCE.search(low):
+    if _PREFERENCE.search(low) or (_THEIR_DIET.search(sent) and not low.endswith("?")):
         return "stable_preference"
     if _INSTRUCTION.search(low):
         return "meta" if _ONE_OFF.search(low) else "stable_preference"  # "... this time": a request
