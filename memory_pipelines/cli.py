@@ -139,6 +139,12 @@ def ingest_docs(file: Path, store: str, kind: str) -> None:
     help="explicit is trusted; outside is not.",
 )
 @click.option("--by", "written_by", default="cli", show_default=True, help="Who writes it.")
+@click.option(
+    "--dedup/--no-dedup",
+    default=True,
+    show_default=True,
+    help="Recall the nearest items first and let the judge merge, supersede or create.",
+)
 def save(
     store: str,
     category: str,
@@ -148,8 +154,11 @@ def save(
     extra: str | None,
     origin: str,
     written_by: str,
+    dedup: bool,
 ) -> None:
-    """Save a memory item under the save policy; prints the result."""
+    """Save a memory item under the save policy, deduplicated against the person's items
+    unless --no-dedup; prints the result (`deduplicated` and `merged_into` when the fact was
+    already known)."""
     from memory_pipelines.api.memory import Memory
     from memory_pipelines.core.records import validate_item
     from memory_pipelines.errors import ValidationError
@@ -164,7 +173,9 @@ def save(
     if person:
         item["person"] = person
     validate_item(item)  # before Memory() creates the store: a bad item writes nothing
-    _print(Memory(store).save(item, origin=origin, written_by=written_by))
+    memory = Memory(store)
+    write = memory.save_with_dedup if dedup else memory.save
+    _print(write(item, origin=origin, written_by=written_by))
 
 
 @main.command()

@@ -150,3 +150,19 @@ def test_a_held_out_sets_failing_cases_are_not_named(tmp_path: Path, suffix: str
     assert report["accuracy"] == {f"policy{suffix}": 0.0, "policy_dev": 0.0}
     assert report["sets"][f"policy{suffix}"]["misses"] == 1 and "c1" not in out.stdout
     assert report["sets"]["policy_dev"]["misses"] == ["d1"]
+
+
+def test_a_fact_saved_twice_from_the_command_line_is_merged_unless_told_not_to(
+    pg_dsn: str,
+) -> None:
+    runner = CliRunner()
+    store = f"cli-{uuid.uuid4().hex[:8]}"
+    said = ["save", "-s", store, "--category", "preference", "--confidence", "8", "--context"]
+    first = runner.invoke(main, [*said, "Wants invoices as PDF, never as Word files"])
+    again = runner.invoke(main, [*said, "Wants invoices as PDF, never Word"])
+    assert first.exit_code == 0 and again.exit_code == 0, again.output
+    kept = json.loads(again.stdout)
+    assert kept["deduplicated"] is True and kept["mergedInto"] == json.loads(first.stdout)["id"]
+    forced = runner.invoke(main, [*said, "Wants invoices as PDF, never Word", "--no-dedup"])
+    assert json.loads(forced.stdout)["saved"] is True
+    assert "2 items" in runner.invoke(main, ["items", "-s", store]).output
