@@ -45,3 +45,17 @@ def test_the_code_auto_recall_injects_runs_against_the_store(
     exec("\n".join(setup), space)  # noqa: S102 - the fixed idiom of core/injection
     hits = eval(last, space)  # noqa: S307
     assert any("pinecone42" in h.text for h in hits)
+
+
+def test_the_start_of_a_turn_is_a_capability_bound_to_its_space(
+    memory: Memory, recall: Recall
+) -> None:
+    memory.add_person("ana")
+    memory.save({"category": "fact", "context": "Ana's locker code is 4417", "person": "ana"})
+    memory.write_turn("gym", "Hi", person="ana")
+    c = Context(db=memory.db, embedder=memory.embedder)
+    start = use("agent:autorecall@v1").autorecall(c, memory.store_id)
+    got = start("gym", "what's my locker code again?", person="ana", budget_tokens=400)
+    direct = autorecall(recall, "gym", "what's my locker code again?", person="ana")
+    assert got.records == direct.records != []
+    assert any("4417" in str(m.get("content", "")) for m in got.messages), got.messages
