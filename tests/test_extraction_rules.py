@@ -752,3 +752,24 @@ def test_a_lesson_is_one_learned_not_one_taken(sentence: str, lesson: bool) -> N
     from memory_pipelines.core.sentence_kinds import sentence_kind
 
     assert (sentence_kind(sentence, "user") == "hard_lesson") is lesson, sentence
+
+
+def test_first_person_rewritten_where_a_plain_swap_of_words_garbles_it() -> None:
+    """From a read of every item of three LoCoMo conversations: the rewrite of I, my and us
+    left "within her and others all", "After losing Gina's job, she", "colors-code" and "and
+    has her love" (an infinitive agreed as if it were the speaker's verb)."""
+    said = {
+        "After losing my job, I wanted my own studio.": (
+            "After losing her job, Gina wanted her own studio."
+        ),
+        "Within us all is the key to growing.": "Within everyone is the key to growing.",
+        "I color-code my notes.": "Gina color-codes her notes.",
+        "I want to be near my family and have a garden.": (
+            "Gina wants to be near her family and have a garden."
+        ),
+        # unchanged: an "I" inside a clause of its own, and a verb that is the speaker's
+        "For me, doing something I love matters.": "For Gina, doing something she loves matters.",
+        "I help them and learn a lot.": "Gina helps them and learns a lot.",
+    }
+    for text, want in said.items():
+        assert third_person(text, "Gina", "she", group=True) == want, text

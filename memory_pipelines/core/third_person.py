@@ -12,7 +12,24 @@ from __future__ import annotations
 import re
 
 from memory_pipelines.core.judge_lexicon import RELATIONS
-from memory_pipelines.core.past_tense import NOT_PAST, SIMPLE_PAST
+from memory_pipelines.core.past_tense import NOT_PAST
+from memory_pipelines.core.third_person_words import (
+    ADVERB_LY,
+    ADVERBS,
+    ASKING,
+    ASKING_AGREES,
+    CONTRACTED,
+    COORDINATED,
+    INFINITIVES,
+    MASS,
+    NEW_CLAUSE,
+    NO_VERBS,
+    PARTICIPLES,
+    PAST,
+    PLURAL,
+    PUBLIC,
+    third_singular,
+)
 
 PRONOUNS = {
     # subject, object, possessive, possessive pronoun, reflexive
@@ -21,69 +38,6 @@ PRONOUNS = {
     "they": ("they", "them", "their", "theirs", "themself"),
 }
 _TOKEN = re.compile(r"[A-Za-z]+(?:['’][A-Za-z]+)?|[^A-Za-z]+")
-# After a subject: words that do not change with it, so the verb after them agrees instead.
-# fmt: off
-_ADVERBS = frozenset([
-    "just", "also", "still", "always", "never", "often", "even", "only", "already", "sometimes",
-    "usually", "really", "actually", "totally", "truly", "finally", "recently", "definitely",
-    "certainly", "probably", "mostly", "generally", "now", "seldom", "ever", "once", "soon",
-    "no", "longer",  # "I no longer eat meat"
-])
-# fmt: on
-_ADVERB_LY = re.compile(r"[a-z]{3,}(?<!p)ly")  # slowly, finally; not apply, reply, rely
-_PLURAL = {"was": "were", "am": "are", "wasn't": "weren't"}  # "I was" -> "they were"
-# Words after a subject that never take -s ("Jon gotta", not "Jon gottas").
-# fmt: off
-_MODALS = frozenset([
-    "will", "would", "can", "could", "should", "might", "must", "may", "shall", "did", "was",
-    "gotta", "gonna", "wanna",
-])
-# fmt: on
-# Contractions and irregular present forms after I: (third person singular, plural "they").
-_AGREE = {
-    "am": ("is", "are"),
-    "have": ("has", "have"),
-    "do": ("does", "do"),
-    "don't": ("doesn't", "don't"),
-    "haven't": ("hasn't", "haven't"),
-    "go": ("goes", "go"),
-    "wanna": ("wants to", "want to"),  # "I wanna help" -> "Caroline wants to help"
-    "gotta": ("has to", "have to"),
-}
-_CONTRACTED = {  # I'm -> Melanie is / she's ...
-    "i'm": ("is", "are"),
-    "i've": ("has", "have"),
-    "i'll": ("will", "will"),
-    "i'd": ("would", "would"),
-}
-# Past forms that take no -s (a regular past ends in -ed and is left alone): the irregular
-# ones ("swore" had become "swores") and the pasts that are their base too ("put", "read").
-# fmt: off
-_PAST = SIMPLE_PAST | frozenset([
-    "put", "read", "let", "set", "cut", "quit", "hit", "hurt", "was", "were",
-])
-# fmt: on
-
-
-# A past with a prefix ("retook", "rebuilt"); "-ed" that is none is past_tense.NOT_PAST.
-_PREFIXES = ("re", "over", "under", "mis", "out", "fore", "with")
-
-
-def _third_singular(verb: str) -> str:
-    low = verb.lower()
-    if low in _AGREE:
-        return _AGREE[low][0]
-    # "retook", "misread", "overslept": a prefix before a past
-    past = low in _PAST or any(low.startswith(p) and low[len(p) :] in _PAST for p in _PREFIXES)
-    if past or low in _MODALS or (low.endswith("ed") and low not in NOT_PAST):
-        return verb
-    if low.endswith("s") or not low.isalpha():
-        return verb
-    if low.endswith(("sh", "ch", "x", "z", "o")):
-        return verb + "es"
-    if low.endswith("y") and len(low) > 1 and low[-2] not in "aeiou":
-        return verb[:-1] + "ies"
-    return verb + "s"
 
 
 # "we" and its forms: the speaker and the people they were with ("We made it to the top" ->
@@ -134,8 +88,10 @@ def third_person(text: str, speaker: str, pronoun: str = "they", group: bool = F
     infinitive = False  # "to" and a verb after it: a verb after "and" is one more infinitive
     drop_space = False  # the word before was left out ("our education" -> "education")
     tokens = _TOKEN.findall(text)
+    ahead = _before_the_speaker(tokens)
     quoted = False  # inside quotation marks: somebody's words as said, left as they are
     grouped = False  # "we" or "us" said in this sentence (as "she and others")
+    drop_all = False  # the "all" of "us all", said as "everyone"
     for k, tok in enumerate(tokens):
         low = tok.lower().replace("’", "'")
         if re.fullmatch(r"[^A-Za-z]+", tok):
@@ -150,34 +106,43 @@ def third_person(text: str, speaker: str, pronoun: str = "they", group: bool = F
         if quoted:
             out.append(tok)
             continue
+        if drop_all:  # said as "everyone" with the "us" before it
+            drop_all = False
+            if out and out[-1] == " ":
+                out.pop()
+            continue
         if agree_next:
-            if low in _ADVERBS or _ADVERB_LY.fullmatch(low):
+            if low in ADVERBS or ADVERB_LY.fullmatch(low):
                 out.append(tok)
                 continue
             agree_next = False
-            if tok[:1].islower() and low not in _NO_VERBS:
-                said = _PLURAL.get(low, tok) if plural else _third_singular(tok)
+            if tok[:1].islower() and low not in NO_VERBS:
+                if tokens[k + 1 : k + 2] == ["-"] and tokens[k + 2 : k + 3][:1] != [" "]:
+                    out.append(tok)  # "color-code": the compound agrees at its end
+                    agree_next = True
+                    continue
+                said = PLURAL.get(low, tok) if plural else third_singular(tok)
                 out.append(said)
                 agreed = said != tok  # not after a modal or a past: "can be ... and take"
                 continue
-        if low in _NEW_CLAUSE:
+        if low in NEW_CLAUSE:
             agreed = False  # "loves how they can fly and explore": their verbs, not the speaker's
-        if low == "to" and agreed and _next_word(tokens, k) in _COORDINATED:
+        if low == "to" and agreed and _next_word(tokens, k) in INFINITIVES:
             infinitive = True  # "wants to go and see it": the verb after "and" is "see" too
-        if low == "and" and agreed and not infinitive and _next_word(tokens, k) in _COORDINATED:
+        if low == "and" and agreed and not infinitive and _next_word(tokens, k) in COORDINATED:
             out.append(tok)  # "John stays positive and finds a way", not "and find"
             agree_next = True
             continue
-        if low == "i" or low in _CONTRACTED:
+        if low == "i" or low in CONTRACTED:
             who = subj if named else speaker
-            if low in _CONTRACTED:
-                one, many = _CONTRACTED[low]
+            if low in CONTRACTED:
+                one, many = CONTRACTED[low]
                 if low == "i'd" and _had(tokens[k + 1 :]):
                     one = many = "had"
                 out.append(f"{who} {many if who == 'they' else one}")
             elif _asking(tokens, k):
                 # "should I look" -> "should Saoirse look"; "do I need" -> "does she need"
-                if who != "they" and (helper := _ASKING_AGREES.get(out[-2].lower())):
+                if who != "they" and (helper := ASKING_AGREES.get(out[-2].lower())):
                     out[-2] = helper.capitalize() if out[-2][:1].isupper() else helper
                 out.append(who)
                 plural = who == "they"
@@ -198,6 +163,9 @@ def third_person(text: str, speaker: str, pronoun: str = "they", group: bool = F
             elif low == "me" and _previous_word(tokens, k) in ("be", "being"):
                 # "I can be me": the speaker's own self, as "be myself" (named first if not yet)
                 out.append(refl if named else speaker)
+            elif k in ahead:  # "After losing my job, I ...": "her job", named after it
+                out.append(obj if low == "me" else poss if low == "my" else poss_pron)
+                continue
             elif low == "me":
                 out.append(obj if named else speaker)
             elif low == "my":
@@ -206,9 +174,13 @@ def third_person(text: str, speaker: str, pronoun: str = "they", group: bool = F
                 out.append(poss_pron if named else f"{speaker}'s")
             named = True
         elif group and (low in _WE or low in _US) and tok != "US":
+            if low == "us" and tokens[k + 1 : k + 3] == [" ", "all"]:
+                out.append("everyone")  # "within us all": everybody's, not theirs
+                drop_all = True
+                continue
             had = low == "we'd" and _had(tokens[k + 1 :])
-            if low == "our" and (public := _next_word(tokens, k)) in _PUBLIC:  # everyone's
-                if public not in _MASS:
+            if low == "our" and (public := _next_word(tokens, k)) in PUBLIC:  # everyone's
+                if public not in MASS:
                     out.append("the" if tok.islower() else "The")
                 else:
                     drop_space = True  # "the state of education"
@@ -221,15 +193,6 @@ def third_person(text: str, speaker: str, pronoun: str = "they", group: bool = F
     return _capitalise_sentences("".join(out))
 
 
-# Words that open a clause of another subject: a verb after "and" there is not the speaker's.
-_NEW_CLAUSE = frozenset(["they", "he", "she", "we", "who", "which", "how", "what", "when", "where"])
-# Words after a subject that are never its verb ("I and my team won": no "ands").
-# fmt: off
-_NO_VERBS = frozenset([
-    "and", "or", "nor", "but", "so", "then", "too", "to", "of", "in", "on", "at", "with", "for",
-    "from", "by", "as", "if", "because", "when", "who", "that", "which", "the", "a", "an",
-])
-# fmt: on
 # "My sister and I": the speaker first, so the name opens the subject ("Lena and her sister",
 # not "Lena's sister and she"); the verb after the two stays plural.
 # Only a person or a pet of the speaker's makes a subject of two ("My knee hurts and I can't run"
@@ -255,56 +218,44 @@ def _me_first(m: re.Match[str]) -> str:
     return f"I and my {m.group('who')}"
 
 
-# Verbs said of the same subject after "and" ("I stay positive and find a way"): only these
-# are read as verbs there; "and happy", "and more" are not.
-# fmt: off
-_COORDINATED = frozenset([
-    "find", "remember", "make", "take", "keep", "try", "love", "feel", "get", "go", "know",
-    "think", "want", "need", "see", "look", "give", "help", "use", "work", "play", "stay",
-    "come", "say", "tell", "ask", "start", "learn", "enjoy", "spend", "hope", "plan", "bring",
-    "write", "run", "watch", "move", "live", "like", "believe", "remind", "appreciate",
-    "realize", "focus", "share", "buy", "cook", "paint", "teach", "call", "check", "visit",
-    "travel", "practice", "hike", "walk", "swim", "dance", "sing", "volunteer", "wish", "miss",
-    "have", "carry", "wear", "eat", "drink", "own", "sleep", "drive", "ride", "study", "speak",
-    "hate", "prefer", "avoid", "sell", "build", "fix", "grow", "raise", "coach", "manage",
-    "lead", "attend", "collect", "rent", "follow", "support", "train", "read", "do", "relax",
-    "rest", "explore", "improve", "finish", "save", "pay", "meet",
-])
-# fmt: on
-
-
-# What "our" shares with everybody, not with the speaker's own people: "our military", "the
-# state of our education" are the military and education, never "his military".
-# fmt: off
-_PUBLIC = frozenset([
-    "military", "country", "nation", "society", "world", "planet", "government", "education",
-    "democracy", "economy", "environment", "generation", "species", "culture", "veterans",
-])
-_MASS = frozenset(["education", "society", "democracy", "culture"])  # said with no article
-# fmt: on
-
-
-# Helping verbs a question puts before its subject ("should I", "do I"), and the form of each
-# that agrees with a third person (the others stay as said: "should she", "did she").
-# fmt: off
-_ASKING = frozenset([
-    "should", "shall", "can", "could", "would", "will", "might", "may", "must", "do", "did",
-    "am", "have", "had", "was", "don't", "didn't", "can't", "won't", "shouldn't", "wouldn't",
-    "couldn't", "haven't", "wasn't",
-])
-# fmt: on
-_ASKING_AGREES = {"do": "does", "am": "is", "have": "has", "don't": "doesn't", "haven't": "hasn't"}
-
-
 def _asking(tokens: list[str], k: int) -> bool:
     """Whether the "I" of tokens[k] comes right after a helping verb that asks ("should I
     look"): the verb after it stays bare."""
-    return k >= 2 and tokens[k - 1] == " " and tokens[k - 2].lower().replace("’", "'") in _ASKING
+    return k >= 2 and tokens[k - 1] == " " and tokens[k - 2].lower().replace("’", "'") in ASKING
 
 
 def _previous_word(tokens: list[str], k: int) -> str:
     """The word before tokens[k], lower-cased ("" when none)."""
     return next((t.lower() for t in reversed(tokens[:k]) if re.fullmatch(r"[A-Za-z']+", t)), "")
+
+
+def _before_the_speaker(tokens: list[str]) -> set[int]:
+    """The indexes of "my", "me" and "mine" in a phrase that opens a sentence and ends at the
+    comma its "I" comes right after ("After losing my job, I wanted ..."): said as "her", so
+    the name goes with the "I" ("After losing her job, Gina wanted"), not "After losing Gina's
+    job, she". An "I" further on is in a clause of its own ("For me, being my own boss and doing
+    something I love"), and the phrase keeps the name."""
+    out: set[int] = set()
+    mine: list[int] = []
+    comma = done = False
+    for k, tok in enumerate(tokens):
+        low = tok.lower().replace("’", "'")
+        if re.search(r"[.!?]", tok) and not re.search(r"[A-Za-z]", tok):
+            mine, comma, done = [], False, False  # a new sentence
+        elif done or not tok.strip():
+            continue
+        elif "," in tok and not re.search(r"[A-Za-z]", tok):
+            comma = True
+        elif low in ("my", "me", "mine"):
+            mine.append(k)
+            comma = False
+        elif low == "i" or low in CONTRACTED:
+            if comma:
+                out.update(mine)
+            done = True
+        else:
+            comma = False  # a word between the comma and the "I"
+    return out
 
 
 def _next_word(tokens: list[str], k: int) -> str:
@@ -330,16 +281,6 @@ def _with_another(before: list[str]) -> bool:
     return len(head) <= 3 and "i" not in head
 
 
-# Past participles that do not end in -ed: "I'd known", "I'd been".
-# fmt: off
-_PARTICIPLES = frozenset([
-    "been", "gone", "seen", "done", "known", "taken", "given", "eaten", "written", "begun",
-    "grown", "flown", "driven", "ridden", "broken", "chosen", "spoken", "woken", "thrown",
-    "drawn", "shown", "forgotten", "gotten", "fallen", "swum", "sung", "drunk", "better",
-])
-# fmt: on
-
-
 def _had(after: list[str]) -> bool:
     """Whether the "'d" before these tokens is "had": a past participle follows ("I'd started
     saving", "I'd never been"), perhaps after an adverb; else it is "would" ("I'd love to")."""
@@ -349,9 +290,9 @@ def _had(after: list[str]) -> bool:
             if tok.strip():
                 return False  # a comma or a full stop first: no verb of its own
             continue
-        if low in _ADVERBS or _ADVERB_LY.fullmatch(low) or low in ("never", "not", "just"):
+        if low in ADVERBS or ADVERB_LY.fullmatch(low) or low in ("never", "not", "just"):
             continue
-        past = low in _PAST or low in _PARTICIPLES
+        past = low in PAST or low in PARTICIPLES
         return past or (low.endswith("ed") and low not in NOT_PAST)
     return False
 
