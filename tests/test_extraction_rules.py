@@ -762,7 +762,8 @@ def test_first_person_rewritten_where_a_plain_swap_of_words_garbles_it() -> None
         "After losing my job, I wanted my own studio.": (
             "After losing her job, Gina wanted her own studio."
         ),
-        "Within us all is the key to growing.": "Within everyone is the key to growing.",
+        "Within us all is the key to our growth.": "Within everyone is the key to their growth.",
+        "As for me, I've been busy.": "As for Gina, she has been busy.",
         "I color-code my notes.": "Gina color-codes her notes.",
         "I want to be near my family and have a garden.": (
             "Gina wants to be near her family and have a garden."
@@ -773,3 +774,16 @@ def test_first_person_rewritten_where_a_plain_swap_of_words_garbles_it() -> None
     }
     for text, want in said.items():
         assert third_person(text, "Gina", "she", group=True) == want, text
+
+
+def test_a_left_out_subject_before_me_is_what_did_it_never_the_speaker() -> None:
+    """ "Really made me proud" had become "Caroline really made her proud", and "Been hectic
+    for me lately" "Jon has been hectic for him lately"."""
+    from memory_pipelines.core.sentence_forms import with_subject
+
+    assert with_subject("Really made me proud.") == "It really made me proud."
+    assert with_subject("Taught me patience, that trip.") == "It taught me patience, that trip."
+    assert with_subject("Been hectic for me lately.") == "It's been hectic for me lately."
+    assert with_subject("Told me he's moving.") == "Told me he's moving."  # somebody unsaid
+    assert with_subject("Took the kids to the zoo.") == "I took the kids to the zoo."
+    assert with_subject("Been busy with the studio.") == "I've been busy with the studio."

@@ -21,6 +21,7 @@ from memory_pipelines.core.called_off import calls_something_off
 from memory_pipelines.core.chat_asides import aside
 from memory_pipelines.core.health_safety import PROTECTIVE, SAFETY
 from memory_pipelines.core.hedges import without_hedged_tail
+from memory_pipelines.core.moods import is_mood
 from memory_pipelines.core.plain_words import with_apostrophes
 from memory_pipelines.core.promises import bookkeeping
 from memory_pipelines.core.sentence_clauses import (
@@ -30,7 +31,6 @@ from memory_pipelines.core.sentence_clauses import (
 )
 from memory_pipelines.core.sentence_forms import (
     SUBJECT_FIRST,
-    is_mood,
     with_subject,
     without_opener,
     without_picture_frame,

@@ -19,8 +19,8 @@ from memory_pipelines.core.episodes import is_episode
 from memory_pipelines.core.health_safety import SAFETY
 from memory_pipelines.core.hedges import is_belief_only
 from memory_pipelines.core.in_history import history_category, is_already_in_history
+from memory_pipelines.core.moods import is_mood
 from memory_pipelines.core.repeats import Similarity, is_restatement
-from memory_pipelines.core.sentence_forms import is_mood
 from memory_pipelines.core.sentence_kinds import plain_statement, sentence_kind, sentences
 from memory_pipelines.core.sentence_people import names_somebody
 from memory_pipelines.core.turn_reasons import request_details, turn_reason

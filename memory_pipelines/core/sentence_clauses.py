@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from memory_pipelines.core.sentence_forms import is_mood
+from memory_pipelines.core.moods import is_mood
 
 _TALKED = (  # the longer first: "since we chatted last" leaves no "last"
     r"(?:(?:talked|spoke|chatted) last(?: time)?|spoke|talked|chatted|caught up|saw each other)"

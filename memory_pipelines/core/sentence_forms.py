@@ -1,13 +1,13 @@
 """The form of a chat sentence, before it is judged: its opener taken off ("Yeah, I painted
 it" -> "I painted it"), its dropped subject put back ("Took a trip to Rome" -> "I took a trip to
-Rome"), and whether it only tells a mood ("It's tough but I'm determined"). Pure Python.
+Rome"), a gerund-led sentence said for the speaker. Whether it only tells a mood is
+core/moods.py. Pure Python.
 """
 
 from __future__ import annotations
 
 import re
 
-from memory_pipelines.core import sentence_kinds
 from memory_pipelines.core.judge_lexicon import wordlist
 from memory_pipelines.core.past_tense import IRREGULAR_PAST, NOT_PAST, PAST_VERB
 
@@ -290,6 +290,14 @@ _DROPPED_I = re.compile(
 _NOT_IT = frozenset(["is", "was", "has", "does", "sounds", "looks", "thanks", "seems", "guess"])
 
 
+_FOR_ME = re.compile(r"\bfor (?:me|us)\b", re.IGNORECASE)
+# Pasts whose left-out subject, before "me", is what the speaker just told ("Made me think",
+# "Taught me patience"); before any other past ("Told me he's moving") it is somebody unsaid.
+_DID_TO_ME = frozenset(
+    ["made", "got", "helped", "taught", "reminded", "inspired", "gave", "took", "kept", "left"]
+)
+
+
 def with_subject(sentence: str) -> str:
     """A sentence whose subject (I) was left out, with it put back: "Took a trip to Rome" ->
     "I took a trip to Rome", "Still working on the studio" -> "I'm still working on the
@@ -310,8 +318,8 @@ def with_subject(sentence: str) -> str:
     clause = re.split(r"[;:—–]| - ", rest, maxsplit=1)[0]
     said = f"{adv}{low}{rest}"
     if low == "been" and after:
-        if after[0].lower() in ("a", "an", "the", "so", "such"):
-            return f"It's {said}"  # "Been a long road, but ...": it has
+        if after[0].lower() in ("a", "an", "the", "so", "such") or _FOR_ME.search(clause):
+            return f"It's {said}"  # "Been a long road, but ...", "Been hectic for me": it has
         return f"I've {said}"  # "Been busy with the studio"
     if low.endswith("s") and after and after[0].lower() in ("me", "us") and low not in _NOT_IT:
         return f"It {said}"  # "Reminds me how much I love performing": it (the picture) does
@@ -326,6 +334,9 @@ def with_subject(sentence: str) -> str:
     past = low in IRREGULAR_PAST or (low.endswith("ed") and len(low) >= 5 and low not in NOT_PAST)
     # "Roasted chicken is my favourite": a participle before its noun, and "is" the verb
     adjective = re.match(r"\s+[a-z-]+\s+(?:is|are|was|were)\b", rest, re.IGNORECASE)
+    if past and after and after[0].lower() in ("me", "us"):
+        # "Really made me proud": what was told did it to the speaker, never the speaker
+        return f"It {said}" if low in _DID_TO_ME else sentence
     if past and not adjective:
         return f"I {said}"
     verb_ing = (
@@ -338,40 +349,6 @@ def with_subject(sentence: str) -> str:
     if verb_ing and after and after[0].lower() not in _NOT_OBJECT and not finite:
         return f"I'm {said}"
     return sentence
-
-
-# How a person feels or what they resolve, in words that name nothing: "It's tough but I'm
-# determined", "I won't quit on my dreams", "It's been a wild ride". A sentence with fewer than
-# two other content words is a mood, no fact (a sentiment lexicon, not a list of sentences).
-# fmt: off
-_MOOD = frozenset([
-    "good", "great", "awesome", "amazing", "cool", "nice", "fun", "tough", "hard", "easy",
-    "difficult", "wild", "crazy", "rough", "scary", "exciting", "excited", "happy", "sad", "glad",
-    "proud", "grateful", "thankful", "lucky", "blessed", "sure", "confident", "ready",
-    "determined", "positive", "hopeful", "motivated", "inspired", "inspiring", "pumped", "stoked",
-    "thrilled", "nervous", "scared", "worried", "stressed", "overwhelmed", "tired", "busy",
-    "special", "best", "better", "worse", "worth", "feel", "feeling", "felt", "feels", "love",
-    "loved", "loving", "hope", "hoping", "hoped", "give", "giving", "gave", "quit", "quitting",
-    "stop", "keep", "keeping", "going", "gonna", "gotta", "wanna", "make", "making", "happen",
-    "push", "pushing", "forward", "dream", "dreams", "goal", "goals", "passion", "journey",
-    "ride", "way", "thing", "things", "stuff", "lot", "life", "moment", "moments", "time",
-    "times", "really", "definitely", "totally", "super", "pretty", "kinda", "sorta", "truly",
-    "honestly", "frankly", "seriously", "literally", "basically", "genuinely", "lot", "much",
-    "still", "even", "always", "never", "anything", "everything", "something", "nothing", "can't",
-    "won't", "don't", "isn't", "it's", "that's", "i'm", "i've", "i'll", "i'd", "ain't", "bit",
-    "kind", "mix", "wait", "trying", "try", "tried", "stay", "staying", "work", "working", "today",
-    "tonight", "lol", "haha", "ugh", "omg",
-    "hardwork", "hardworking", "new", "more", "much", "though", "there", "each", "other",
-    "whatever", "come", "comes", "looking", "chapter", "process", "ton", "tons", "memories",
-    "memory", "vibes", "vibe", "upbeat", "hanging", "savor", "savour",
-])
-# fmt: on
-
-
-def is_mood(sentence: str) -> bool:
-    """Whether a sentence tells only how somebody feels or what they resolve."""
-    words = sentence_kinds.content_words(sentence) - _MOOD
-    return len(words) < 2 and not re.search(r"\d|\b[A-Z][a-z]+\b", sentence[1:])
 
 
 # Words in -ing that are nouns: no doing of anybody's.

@@ -64,8 +64,9 @@ def _group(
         who = ("they" if alone else f"{subj} and others") if named else f"{speaker} and others"
         return f"{who} {'had' if had else _WE[low]}".rstrip()
     if low in ("our", "ours"):
-        mine = (poss, poss_pron) if not said else ("their", "theirs")
-        return (mine[0] if low == "our" else mine[1]) if named else f"{speaker}'s"
+        if said:  # the group's, whether or not the speaker was named ("us all": everyone's)
+            return "their" if low == "our" else "theirs"
+        return (poss if low == "our" else poss_pron) if named else f"{speaker}'s"
     if low == "ourselves":
         return "themselves" if named else f"{speaker} and others"
     return ("them" if alone else f"{obj} and others") if named else f"{speaker} and others"
@@ -164,7 +165,7 @@ def third_person(text: str, speaker: str, pronoun: str = "they", group: bool = F
                 # "I can be me": the speaker's own self, as "be myself" (named first if not yet)
                 out.append(refl if named else speaker)
             elif k in ahead:  # "After losing my job, I ...": "her job", named after it
-                out.append(obj if low == "me" else poss if low == "my" else poss_pron)
+                out.append(poss if low == "my" else poss_pron)
                 continue
             elif low == "me":
                 out.append(obj if named else speaker)
@@ -176,7 +177,7 @@ def third_person(text: str, speaker: str, pronoun: str = "they", group: bool = F
         elif group and (low in _WE or low in _US) and tok != "US":
             if low == "us" and tokens[k + 1 : k + 3] == [" ", "all"]:
                 out.append("everyone")  # "within us all": everybody's, not theirs
-                drop_all = True
+                drop_all = grouped = True  # ... and "our potential" after it is theirs
                 continue
             had = low == "we'd" and _had(tokens[k + 1 :])
             if low == "our" and (public := _next_word(tokens, k)) in PUBLIC:  # everyone's
@@ -230,11 +231,12 @@ def _previous_word(tokens: list[str], k: int) -> str:
 
 
 def _before_the_speaker(tokens: list[str]) -> set[int]:
-    """The indexes of "my", "me" and "mine" in a phrase that opens a sentence and ends at the
-    comma its "I" comes right after ("After losing my job, I wanted ..."): said as "her", so
+    """The indexes of "my" and "mine" in a phrase that opens a sentence and ends at the comma
+    its "I" comes right after ("After losing my job, I wanted ..."): said as "her", so
     the name goes with the "I" ("After losing her job, Gina wanted"), not "After losing Gina's
     job, she". An "I" further on is in a clause of its own ("For me, being my own boss and doing
-    something I love"), and the phrase keeps the name."""
+    something I love"), and the phrase keeps the name; so does a "me" ("As for me, I've been
+    volunteering" -> "As for Maria, she has been ...")."""
     out: set[int] = set()
     mine: list[int] = []
     comma = done = False
@@ -246,7 +248,7 @@ def _before_the_speaker(tokens: list[str]) -> set[int]:
             continue
         elif "," in tok and not re.search(r"[A-Za-z]", tok):
             comma = True
-        elif low in ("my", "me", "mine"):
+        elif low in ("my", "mine"):
             mine.append(k)
             comma = False
         elif low == "i" or low in CONTRACTED:
