@@ -787,3 +787,16 @@ def test_a_left_out_subject_before_me_is_what_did_it_never_the_speaker() -> None
     assert with_subject("Told me he's moving.") == "Told me he's moving."  # somebody unsaid
     assert with_subject("Took the kids to the zoo.") == "I took the kids to the zoo."
     assert with_subject("Been busy with the studio.") == "I've been busy with the studio."
+
+
+def test_what_only_orders_the_telling_is_an_opener_and_a_caption_gives_no_reason() -> None:
+    from memory_pipelines.core.extract_parts import durable_parts
+    from memory_pipelines.core.sentence_forms import without_opener
+
+    assert without_opener("Best of all, my kids love it.") == "My kids love it."
+    assert without_opener("As for me, I've started pottery.") == "I've started pottery."
+    assert without_opener("Above all else matters.") == "Above all else matters."  # no comma
+    # a decision followed by a picture: the picture's caption is not the decision's why
+    said = "Feedback matters, so I'm gonna try it out! [image: a photo of a whiteboard]"
+    kept = durable_parts(said, "user", [], "Gina", to_person=True, is_promise=lambda s: False)
+    assert kept and all("[image:" not in text for text, _ in kept), kept

@@ -208,8 +208,10 @@ def durable_parts(
                 continue
         if kind in ("meta", "ack", "greeting", "hedge") or sentence.endswith("?"):
             continue
-        if kind in ("fact", "plain"):
-            statements[n] = sentence  # a reason a decision before it may give (_with_reasons)
+        if kind in ("fact", "plain") and not sentence.startswith("[image:"):
+            # a reason a decision before it may give (_with_reasons); a picture's caption is
+            # what the picture shows, no reason of the speaker's
+            statements[n] = sentence
         if is_echo(sentence, earlier) or (to_person and _IMPERATIVE.search(sentence)):
             continue
         if to_person and (SHOWN.search(sentence) or SHOWN.search(raw)):

@@ -22,6 +22,8 @@ _INTERJECTION = (
     r"for what it's worth|funnily enough|funny enough|in any case|on another note|"
     r"that being said|having said that|in the meantime|meanwhile|besides that|apart from that|"
     r"on a different note|speaking of which|anyways|o{3,}|"
+    # what only orders or turns the telling: "Best of all, my kids ...", "As for me, I've ..."
+    r"best of all|most of all|above all|first of all|first off|as for me|"
     # said to flag what follows as worth knowing: "Just so you know, I moved to Leeds" (its
     # "you" is no word to the listener)
     r"just so you know|for the record|for your information|"
