@@ -800,3 +800,10 @@ def test_what_only_orders_the_telling_is_an_opener_and_a_caption_gives_no_reason
     said = "Feedback matters, so I'm gonna try it out! [image: a photo of a whiteboard]"
     kept = durable_parts(said, "user", [], "Gina", to_person=True, is_promise=lambda s: False)
     assert kept and all("[image:" not in text for text, _ in kept), kept
+
+
+def test_somebody_and_i_both_is_a_subject_of_two_wherever_it_stands() -> None:
+    said = "I feel lucky Jon and I both love hiking."
+    assert third_person(said, "Maria", "she", group=True) == (
+        "Maria feels lucky Jon and she both love hiking."
+    )

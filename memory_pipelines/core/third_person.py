@@ -152,6 +152,10 @@ def third_person(text: str, speaker: str, pronoun: str = "they", group: bool = F
                 # "Caroline wishes", "they were"; not "Buddy and Andrew have": a subject of two,
                 # whose "our" is theirs ("Max and John had a blast on their camping trip")
                 two = _with_another(tokens[:k]) or _and_mine(tokens, k)
+                # "... Jon and I both have": two, whatever opens the clause
+                two = two or (
+                    _previous_word(tokens, k) == "and" and _next_word(tokens, k) == "both"
+                )
                 agree_next, grouped = not two, grouped or two
                 plural = who == "they"
             named = True
