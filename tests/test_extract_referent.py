@@ -172,3 +172,16 @@ def test_a_named_persons_way_of_eating_is_a_lasting_preference_a_dishes_is_not()
         assert sentence_kind(said, "user") == "stable_preference", said
     for said in ("The curry is vegan", "It's vegetarian", "Is Jarek vegan?", "Everything's vegan"):
         assert sentence_kind(said, "user") != "stable_preference", said
+
+
+def test_a_clause_of_time_alone_is_kept_with_the_question_it_answers() -> None:
+    asked = [
+        ("Ruth", "love the glaze! how long have you been doing pottery?"),
+        ("Ilse", "Since I retired in 2019. My studio is the old garage in Hove."),
+    ]
+    got = [c["context"] for c in extract_window(_window(asked), pronoun_of=lambda _: "she")]
+    assert any("doing pottery" in c and "2019" in c for c in got), got
+    # a clause with its main clause is a sentence of its own
+    whole = [asked[0], ("Ilse", "Since I retired in 2019, I've been doing pottery every day.")]
+    got = [c["context"] for c in extract_window(_window(whole), pronoun_of=lambda _: "she")]
+    assert not any(c.startswith("Asked") for c in got), got

@@ -128,13 +128,22 @@ _FRAGMENT = re.compile(
 )
 
 
+# A clause of time or reason with no main clause after it: what it answers is its main clause.
+_CLAUSE_ONLY = re.compile(
+    r"^\W*(?:since|until|till|after|before|when|because|'cause|ever since)\b[^,;:\u2013\u2014]*$",
+    re.IGNORECASE,
+)
+
+
 def _fragment(sentence: str, said: str) -> bool:
-    """Whether a kept sentence is only a time or a place, said in answer (short, no clause),
-    or a short note with no verb that is all its turn's first sentence (`said`) says ("My
+    """Whether a kept sentence is only a time or a place, said in answer (short, no clause), a
+    clause of time or reason alone ("Since I was 17 or so."), or a short note with no verb that is all its turn's first sentence (`said`) says ("My
     brother Idris, 07700 900412." answering "Do you want to leave an emergency contact on
     file?"; not with a note of the next sentence joined to it): either means what it answers."""
     if len(sentence.split()) <= 6 and _FRAGMENT.match(sentence):
         return True
+    if len(sentence.split()) <= 8 and _CLAUSE_ONLY.match(sentence):
+        return True  # "Since I was 17 or so." answering "How long have you been creating art?"
     words = sentence_kinds.content_words
     return elliptical(sentence) and words(sentence) <= words(said)
 
