@@ -137,9 +137,10 @@ _CLAUSE_ONLY = re.compile(
 
 def _fragment(sentence: str, said: str) -> bool:
     """Whether a kept sentence is only a time or a place, said in answer (short, no clause), a
-    clause of time or reason alone ("Since I was 17 or so."), or a short note with no verb that is all its turn's first sentence (`said`) says ("My
-    brother Idris, 07700 900412." answering "Do you want to leave an emergency contact on
-    file?"; not with a note of the next sentence joined to it): either means what it answers."""
+    clause of time or reason alone ("Since I was 17 or so."), or a short note with no verb
+    that is all its turn's first sentence (`said`) says ("My brother Idris, 07700 900412."
+    answering "Do you want to leave an emergency contact on file?"; not with a note of the
+    next sentence joined to it): each means what it answers."""
     if len(sentence.split()) <= 6 and _FRAGMENT.match(sentence):
         return True
     if len(sentence.split()) <= 8 and _CLAUSE_ONLY.match(sentence):
