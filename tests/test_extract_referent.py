@@ -159,6 +159,13 @@ def test_he_or_she_in_an_answer_is_the_one_person_the_question_asked_about() -> 
     ]
     got = [c["context"] for c in extract_window(_window(asked), pronoun_of=lambda _: "he")]
     assert any("Jarek" in c and "vegan" in c for c in got), got
+    # a place asked about is nobody "she" may be
+    place = [
+        ("Marit", "How was the trip to Lisbon?"),
+        ("Lotte", "Great. She loved the trams and the pastries."),
+    ]
+    got = [c["context"] for c in extract_window(_window(place), pronoun_of=lambda _: "they")]
+    assert not any("Lisbon loved" in c for c in got), got
     # two people asked about: who "he" is stays unsaid, and nothing is kept about nobody
     two = [(asked[0][0], "anything I should know for Jarek and Piet?"), asked[1]]
     got = [c["context"] for c in extract_window(_window(two), pronoun_of=lambda _: "he")]
@@ -168,10 +175,12 @@ def test_he_or_she_in_an_answer_is_the_one_person_the_question_asked_about() -> 
 def test_a_named_persons_way_of_eating_is_a_lasting_preference_a_dishes_is_not() -> None:
     from memory_pipelines.core.sentence_kinds import sentence_kind
 
-    for said in ("Jarek is vegan", "and she's strictly vegetarian now", "Tove's teetotal"):
+    for said in ("btw Jarek is vegan", "And she's strictly vegetarian now", "so Tove's teetotal"):
         assert sentence_kind(said, "user") == "stable_preference", said
-    for said in ("The curry is vegan", "It's vegetarian", "Is Jarek vegan?", "Everything's vegan"):
+    # a dish, or a word that opens the sentence and may be one
+    for said in ("The curry is vegan", "It's vegetarian", "Is Jarek vegan?", "Dinner's vegan"):
         assert sentence_kind(said, "user") != "stable_preference", said
+    assert sentence_kind("I baked cookies and they're vegan", "user") != "stable_preference"
 
 
 def test_a_clause_of_time_alone_is_kept_with_the_question_it_answers() -> None:
@@ -181,7 +190,11 @@ def test_a_clause_of_time_alone_is_kept_with_the_question_it_answers() -> None:
     ]
     got = [c["context"] for c in extract_window(_window(asked), pronoun_of=lambda _: "she")]
     assert any("doing pottery" in c and "2019" in c for c in got), got
-    # a clause with its main clause is a sentence of its own
-    whole = [asked[0], ("Ilse", "Since I retired in 2019, I've been doing pottery every day.")]
-    got = [c["context"] for c in extract_window(_window(whole), pronoun_of=lambda _: "she")]
-    assert not any(c.startswith("Asked") for c in got), got
+    # a clause with its main clause is a sentence of its own, comma or none
+    for whole in (
+        "Since I retired in 2019, I've been doing pottery every day.",
+        "Since March I've been doing pottery every day.",
+    ):
+        turns = [asked[0], ("Ilse", whole)]
+        got = [c["context"] for c in extract_window(_window(turns), pronoun_of=lambda _: "she")]
+        assert not any(c.startswith("Asked") for c in got), got

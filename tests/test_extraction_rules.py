@@ -771,6 +771,8 @@ def test_first_person_rewritten_where_a_plain_swap_of_words_garbles_it() -> None
         # unchanged: an "I" inside a clause of its own, and a verb that is the speaker's
         "For me, doing something I love matters.": "For Gina, doing something she loves matters.",
         "I help them and learn a lot.": "Gina helps them and learns a lot.",
+        "My sister got married, I was her maid.": "Gina's sister got married, she was her maid.",
+        "She invited us all.": "She invited Gina and others all.",  # not everyone: them
     }
     for text, want in said.items():
         assert third_person(text, "Gina", "she", group=True) == want, text
@@ -785,6 +787,9 @@ def test_a_left_out_subject_before_me_is_what_did_it_never_the_speaker() -> None
     assert with_subject("Taught me patience, that trip.") == "It taught me patience, that trip."
     assert with_subject("Been hectic for me lately.") == "It's been hectic for me lately."
     assert with_subject("Told me he's moving.") == "Told me he's moving."  # somebody unsaid
+    assert with_subject("Gave me a hug.") == "Gave me a hug."  # a thing given: whoever gave it
+    assert with_subject("Made us pancakes.") == "I made us pancakes."
+    assert with_subject("Been cooking for us all week.") == "I've been cooking for us all week."
     assert with_subject("Took the kids to the zoo.") == "I took the kids to the zoo."
     assert with_subject("Been busy with the studio.") == "I've been busy with the studio."
 
@@ -806,4 +811,9 @@ def test_somebody_and_i_both_is_a_subject_of_two_wherever_it_stands() -> None:
     said = "I feel lucky Jon and I both love hiking."
     assert third_person(said, "Maria", "she", group=True) == (
         "Maria feels lucky Jon and she both love hiking."
+    )
+    # "and" between two clauses: the second "I" is the speaker alone
+    said = "I work hard and I both love and hate it."
+    assert third_person(said, "Maria", "she", group=True) == (
+        "Maria works hard and she both loves and hates it."
     )

@@ -190,14 +190,15 @@ def is_stale(sentence: str, stale: set[str]) -> bool:
 
 
 def asked_about(
-    window: Sequence[WindowTurn], i: int, pronoun_of: PronounOf | None
+    window: Sequence[WindowTurn], i: int, pronoun_of: PronounOf | None, sure: bool = False
 ) -> Callable[[str], str] | None:
     """For a turn answering a question of another speaker's that names one person ("anything
     for Oskar's visit?"), what puts that person for a sentence's opening "he" or "she" ("and
-    he's vegetarian now" -> "and Oskar's vegetarian now"); None when no question comes before."""
+    he's vegetarian now" -> "and Oskar's vegetarian now"; `sure`: only a name known to be of
+    that gender, referents.who_was_asked_about); None when no question comes before."""
     asked = question_before(window, i)
     if asked is None:
         return None
     before, question = asked
     speakers = (window[i].who, before.who)
-    return lambda sentence: who_was_asked_about(sentence, question, speakers, pronoun_of)
+    return lambda sentence: who_was_asked_about(sentence, question, speakers, pronoun_of, sure)

@@ -32,7 +32,6 @@ from memory_pipelines.core.promises import promise
 from memory_pipelines.core.referents import (
     what_it_is,
     who_is_meant,
-    who_was_asked_about,
     whom_it_means,
 )
 from memory_pipelines.core.sentence_forms import (
@@ -129,8 +128,12 @@ _FRAGMENT = re.compile(
 
 
 # A clause of time or reason with no main clause after it: what it answers is its main clause.
+# Its own subject is the word after the opener; another subject later starts the main clause
+# ("Since March I've been vegetarian", "Before I started I was nervous").
 _CLAUSE_ONLY = re.compile(
-    r"^\W*(?:since|until|till|after|before|when|because|'cause|ever since)\b[^,;:\u2013\u2014]*$",
+    r"^\W*(?:ever since|since|until|till|after|before|when|because|'cause)\s+\S+"
+    r"(?![^,;:\u2013\u2014]*\b(?:i|i'm|i've|i'd|we|we're|we've|he|she|they|it|it's)\b)"
+    r"[^,;:\u2013\u2014]*$",
     re.IGNORECASE,
 )
 
@@ -251,7 +254,7 @@ def extract_window(
                 listener,
                 to_person=_to_person(window, i),
                 is_promise=is_promise,
-                asked_about=asked_about(window, i, pronoun_of),
+                asked_about=asked_about(window, i, pronoun_of, sure=True),
             )
             first = sentence_kinds.sentences(turn.text)[:1]
             if (
@@ -308,9 +311,9 @@ def extract_window(
             plain = who_is_meant(plain, _said_before(window, about, sentence), pronoun_of)
             question = question_before(window, i) if about is turn else None
             answer = what_it_is(plain, question[1]) if question else plain
-            if question and answer == plain:  # "How old is Pepper?" / "She's a border collie"
-                speakers = (about.who, question[0].who)
-                answer = who_was_asked_about(plain, question[1], speakers, pronoun_of)
+            # "How old is Pepper?" / "She's a border collie"
+            if question and answer == plain and (resolve := asked_about(window, i, pronoun_of)):
+                answer = resolve(plain)
             answers, plain = answer != plain, answer
             told = for_the_speaker(plain) if speaker else plain
             text = plain_words(third_person(told, speaker, pronoun, group))

@@ -258,11 +258,14 @@ def who_was_asked_about(
     question: str,
     speakers: Sequence[str],
     pronoun_of: Callable[[str], str] | None = None,
+    sure: bool = False,
 ) -> str:
     """The answer with its opening "she" or "he" put as the one name the question before it
     asked about ("How old is Pepper now?" -> "She's a border collie" -> "Pepper's a border
     collie"); unchanged when the question names no one but the speakers, or more than one, or
-    a name `pronoun_of` gives the other gender."""
+    a name `pronoun_of` gives the other gender. `sure`: only a name `pronoun_of` gives that
+    gender (a place or a brand is "they": "How was the trip to Lisbon?" / "She loved the
+    trams" is not Lisbon)."""
     m = _SUBJECT_PRONOUN.match(sentence)
     if m is None:
         return sentence
@@ -271,6 +274,7 @@ def who_was_asked_about(
         return sentence
     name = asked.pop()
     gender = m.group("pronoun").lower()
-    if pronoun_of is not None and pronoun_of(name) == _OTHER_GENDER[gender]:
+    said = pronoun_of(name) if pronoun_of is not None else "they"
+    if said == _OTHER_GENDER[gender] or (sure and said != gender):
         return sentence
     return f"{m.group('lead')}{name}{sentence[m.end() :]}"

@@ -292,11 +292,12 @@ _DROPPED_I = re.compile(
 _NOT_IT = frozenset(["is", "was", "has", "does", "sounds", "looks", "thanks", "seems", "guess"])
 
 
-_FOR_ME = re.compile(r"\bfor (?:me|us)\b", re.IGNORECASE)
+_FOR_ME = re.compile(r"\bfor me\b", re.IGNORECASE)
 # Pasts whose left-out subject, before "me", is what the speaker just told ("Made me think",
 # "Taught me patience"); before any other past ("Told me he's moving") it is somebody unsaid.
-_DID_TO_ME = frozenset(
-    ["made", "got", "helped", "taught", "reminded", "inspired", "gave", "took", "kept", "left"]
+_DID_TO_ME = frozenset(["made", "got", "helped", "taught", "reminded", "inspired", "kept"])
+_NOT_A_COMPLEMENT = frozenset(
+    ["a", "an", "the", "some", "my", "his", "her", "their", "our", "this", "that", "to", "home"]
 )
 
 
@@ -320,7 +321,8 @@ def with_subject(sentence: str) -> str:
     clause = re.split(r"[;:—–]| - ", rest, maxsplit=1)[0]
     said = f"{adv}{low}{rest}"
     if low == "been" and after:
-        if after[0].lower() in ("a", "an", "the", "so", "such") or _FOR_ME.search(clause):
+        for_me = _FOR_ME.search(clause) and not after[0].lower().endswith("ing")
+        if after[0].lower() in ("a", "an", "the", "so", "such") or for_me:
             return f"It's {said}"  # "Been a long road, but ...", "Been hectic for me": it has
         return f"I've {said}"  # "Been busy with the studio"
     if low.endswith("s") and after and after[0].lower() in ("me", "us") and low not in _NOT_IT:
@@ -336,9 +338,11 @@ def with_subject(sentence: str) -> str:
     past = low in IRREGULAR_PAST or (low.endswith("ed") and len(low) >= 5 and low not in NOT_PAST)
     # "Roasted chicken is my favourite": a participle before its noun, and "is" the verb
     adjective = re.match(r"\s+[a-z-]+\s+(?:is|are|was|were)\b", rest, re.IGNORECASE)
-    if past and after and after[0].lower() in ("me", "us"):
-        # "Really made me proud": what was told did it to the speaker, never the speaker
-        return f"It {said}" if low in _DID_TO_ME else sentence
+    if past and after and after[0].lower() == "me":
+        # "Really made me proud": what was told did it to the speaker, never the speaker; a
+        # thing given ("Gave me a hug") or a place ("Took me to dinner") says not what did it
+        object_next = rest.split()[1:2] and rest.split()[1].lower() in _NOT_A_COMPLEMENT
+        return f"It {said}" if low in _DID_TO_ME and not object_next else sentence
     if past and not adjective:
         return f"I {said}"
     verb_ing = (

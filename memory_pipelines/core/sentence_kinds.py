@@ -157,10 +157,12 @@ _PREFERENCE = _rx(
 # vegetarian", "and he's vegan now"): as lasting as the speaker's own ("I'm vegetarian"), and
 # not the dish's ("It's vegan", "The soup is vegetarian").
 _THEIR_DIET = re.compile(
-    r"(?:^\W*|[,;:]\s*|\b(?:and|but|so|also|oh|btw)\s+)"
+    # "he" or "she" opening the sentence, or a name after a joining word or a comma (a word
+    # opening the sentence may be the dish: "Dinner is vegetarian tonight")
+    r"(?:^\W*(?i:he|she)|(?:[,;:]\s*|\b(?i:and|but|so|also|oh|btw)\s+)"
     r"(?:(?!(?:It|That|This|There|The|Everything|Everyone|Nothing|What|Which|Who)\b)"
-    r"(?-i:[A-Z][a-z]+)|[Hh]e|[Ss]he|[Tt]hey)"
-    r"(?:['’]s|['’]re| is| are)\s+(?:(?:now|strictly|fully|mostly|still|also)\s+)?"
+    r"[A-Z][a-z]+|(?i:he|she)))"
+    r"(?:['\u2019]s| is| are)\s+(?:(?:now|strictly|fully|mostly|still|also)\s+)?"
     r"(?:an?\s+)?(?:vegetarian|vegan|pescatarian|teetotal)\b"
 )
 # An instruction about how things should be done: a preference unless marked as a one-off ("Now

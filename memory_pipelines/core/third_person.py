@@ -153,9 +153,7 @@ def third_person(text: str, speaker: str, pronoun: str = "they", group: bool = F
                 # whose "our" is theirs ("Max and John had a blast on their camping trip")
                 two = _with_another(tokens[:k]) or _and_mine(tokens, k)
                 # "... Jon and I both have": two, whatever opens the clause
-                two = two or (
-                    _previous_word(tokens, k) == "and" and _next_word(tokens, k) == "both"
-                )
+                two = two or (_named_and(tokens, k) and _next_word(tokens, k) == "both")
                 agree_next, grouped = not two, grouped or two
                 plural = who == "they"
             named = True
@@ -179,7 +177,8 @@ def third_person(text: str, speaker: str, pronoun: str = "they", group: bool = F
                 out.append(poss_pron if named else f"{speaker}'s")
             named = True
         elif group and (low in _WE or low in _US) and tok != "US":
-            if low == "us" and tokens[k + 1 : k + 3] == [" ", "all"]:
+            within = _previous_word(tokens, k) in ("within", "in", "among", "inside", "for")
+            if low == "us" and tokens[k + 1 : k + 3] == [" ", "all"] and within:
                 out.append("everyone")  # "within us all": everybody's, not theirs
                 drop_all = grouped = True  # ... and "our potential" after it is theirs
                 continue
@@ -234,6 +233,13 @@ def _previous_word(tokens: list[str], k: int) -> str:
     return next((t.lower() for t in reversed(tokens[:k]) if re.fullmatch(r"[A-Za-z']+", t)), "")
 
 
+_LEADS_IN = frozenset([
+    "after", "before", "when", "while", "since", "because", "although", "though", "if", "once",
+    "as", "with", "without", "despite", "for", "from", "during", "until", "unless", "even",
+    "thanks", "given", "like",
+])  # fmt: skip
+
+
 def _before_the_speaker(tokens: list[str]) -> set[int]:
     """The indexes of "my" and "mine" in a phrase that opens a sentence and ends at the comma
     its "I" comes right after ("After losing my job, I wanted ..."): said as "her", so
@@ -244,12 +250,18 @@ def _before_the_speaker(tokens: list[str]) -> set[int]:
     out: set[int] = set()
     mine: list[int] = []
     comma = done = False
+    first = True  # the next word opens a sentence
     for k, tok in enumerate(tokens):
         low = tok.lower().replace("’", "'")
         if re.search(r"[.!?]", tok) and not re.search(r"[A-Za-z]", tok):
-            mine, comma, done = [], False, False  # a new sentence
+            mine, comma, done, first = [], False, False, True  # a new sentence
         elif done or not tok.strip():
             continue
+        elif first and re.fullmatch(r"[A-Za-z']+", tok):
+            first = False
+            # the phrase opens with a preposition, a subordinator or a gerund ("After losing
+            # my job, I"), not with a clause of its own ("My sister got married, I was ...")
+            done = low not in _LEADS_IN and not low.endswith("ing")
         elif "," in tok and not re.search(r"[A-Za-z]", tok):
             comma = True
         elif low in ("my", "mine"):
@@ -262,6 +274,12 @@ def _before_the_speaker(tokens: list[str]) -> set[int]:
         else:
             comma = False  # a word between the comma and the "I"
     return out
+
+
+def _named_and(tokens: list[str], k: int) -> bool:
+    """Whether the "I" of tokens[k] comes after a name and "and" ("Jon and I")."""
+    words = [t for t in tokens[:k] if re.fullmatch(r"[A-Za-z']+", t)]
+    return len(words) >= 2 and words[-1].lower() == "and" and words[-2][:1].isupper()
 
 
 def _next_word(tokens: list[str], k: int) -> str:

@@ -15,6 +15,7 @@ ADVERBS = frozenset([
     "usually", "really", "actually", "totally", "truly", "finally", "recently", "definitely",
     "certainly", "probably", "mostly", "generally", "now", "seldom", "ever", "once", "soon",
     "no", "longer",  # "I no longer eat meat"
+    "both",  # "I both love and hate it"
 ])
 # fmt: on
 
