@@ -111,7 +111,8 @@ def ingest(file: Path, store: str, fmt: str) -> None:
 def ingest_docs(file: Path, store: str, kind: str) -> None:
     """Add documents or emails from JSON Lines, one per line: {"id", "text" (or "body"),
     "title" (or "subject"), "sender" (or "from"), "to": [...], "created_at" (or "sent_at"),
-    "person"}. Re-adding an id replaces it. All lines are added, or none."""
+    "person"}. Re-adding an id replaces it, for the same person only (another person's id
+    refuses the file). All lines are added, or none."""
     from memory_pipelines.api.ingest import ingest_documents, read_documents
     from memory_pipelines.api.memory import Memory
 
@@ -157,7 +158,7 @@ def save(
     dedup: bool,
 ) -> None:
     """Save a memory item under the save policy, deduplicated against the person's items
-    unless --no-dedup; prints the result (`deduplicated` and `merged_into` when the fact was
+    unless --no-dedup; prints the result (`deduplicated` and `mergedInto` when the fact was
     already known)."""
     from memory_pipelines.api.memory import Memory
     from memory_pipelines.core.records import validate_item

@@ -422,3 +422,44 @@ def test_a_document_id_of_one_person_is_never_another_persons_to_replace(
             (memory.store_id,),
         ).fetchone()["text"]
     assert "safe" in text
+
+
+def test_two_writers_of_one_new_document_id_for_two_persons_never_take_each_others(
+    memory: Memory,
+) -> None:
+    import threading
+
+    import numpy as np
+
+    from memory_pipelines.store.documents import replace_document
+
+    memory.add_person("ana")
+    memory.add_person("bob")
+    vec = np.asarray([memory.embedder.embed_one("a note")])
+    second: list[BaseException | None] = []
+
+    def bob_writes() -> None:
+        try:
+            with memory.db.transaction() as conn:
+                replace_document(
+                    conn, memory.store_id, "basic", "notes", "", ["bob's"], vec, person_id="bob"
+                )
+            second.append(None)
+        except BaseException as exc:  # noqa: BLE001 - the test reads what it was
+            second.append(exc)
+
+    with memory.db.transaction() as conn:  # Ana's write is under way when Bob's starts
+        replace_document(
+            conn, memory.store_id, "basic", "notes", "", ["ana's"], vec, person_id="ana"
+        )
+        bob = threading.Thread(target=bob_writes)
+        bob.start()
+        bob.join(timeout=1.0)
+        assert bob.is_alive()  # Bob waits for Ana's write to end
+    bob.join(timeout=30)
+    assert isinstance(second[0], ValidationError) and second[0].field == "external_id", second
+    with memory.db.connection() as conn:
+        rows = conn.execute(
+            "SELECT person_id, text FROM documents WHERE store_id = %s", (memory.store_id,)
+        ).fetchall()
+    assert [(r["person_id"], r["text"]) for r in rows] == [("ana", "ana's")]

@@ -58,7 +58,10 @@ def write_documents(
         raise ValidationError("person", f"{missing[0]!r} is not a person of this store")
     vecs = [embedder.embed([f"{d.title}. {p}" if d.title else p for p in d.passages]) for d in docs]
     with db.transaction() as conn:
-        for doc, doc_vecs in zip(docs, vecs, strict=True):
+        # in one order of ids, so two writers of the same documents never wait on each other
+        # in a circle (replace_document locks each id)
+        pairs = sorted(zip(docs, vecs, strict=True), key=lambda dv: (dv[0].kind, dv[0].external_id))
+        for doc, doc_vecs in pairs:
             documents_db.replace_document(
                 conn,
                 store_id,

@@ -122,7 +122,9 @@ def read_documents(path: Path, kind: str = "basic") -> list[DocumentInput]:
 
 def ingest_documents(memory: Memory, docs: list[DocumentInput]) -> int:
     """Add checked documents (read_documents) in one transaction: all of them, or none.
-    Re-adding an id replaces it. Returns the number of passages written."""
+    Re-adding an id replaces it, for the same person only (another person's or a shared
+    document's id is a ValidationError on `external_id`, and nothing is written). Returns the
+    number of passages written."""
     write_documents(memory.db, memory.embedder, memory.store_id, docs)
     with memory.db.connection() as conn:
         analyze_stale(conn, {"documents": sum(len(d.passages) for d in docs)})

@@ -28,6 +28,12 @@ def replace_document(
     """Write a document's passages, replacing an earlier version of the same document. A
     document is one person's or shared, as a chat is: the same id for anybody else is refused,
     never a replacement of theirs."""
+    # two writers of one new id, for different persons, wait for each other here: the second
+    # then sees whose it is (and never deletes the first's passages as its own old version)
+    conn.execute(
+        "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))",
+        (f"document:{store_id}:{kind}:{external_id}",),
+    )
     held = conn.execute(
         "SELECT DISTINCT person_id FROM documents WHERE store_id = %s AND kind = %s"
         " AND external_id = %s",
@@ -35,12 +41,12 @@ def replace_document(
     ).fetchall()
     owners = {r["person_id"] for r in held}
     if owners and owners != {person_id}:
-        owner = next(iter(owners))
-        was = "shared" if owner is None else f"for {owner!r}"
+        named = sorted("shared" if o is None else f"for {o!r}" for o in owners - {person_id})
         now = "a shared one" if person_id is None else f"one for {person_id!r}"
+        noun = "email" if kind == "email" else "document"
         raise ValidationError(
             "external_id",
-            f"{kind} {external_id!r} is {was}; {now} needs an id of its own",
+            f"{noun} {external_id!r} is {' and '.join(named)}; {now} needs an id of its own",
         )
     conn.execute(
         "DELETE FROM documents WHERE store_id = %s AND kind = %s AND external_id = %s",
