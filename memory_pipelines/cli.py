@@ -111,8 +111,8 @@ def ingest(file: Path, store: str, fmt: str) -> None:
 def ingest_docs(file: Path, store: str, kind: str) -> None:
     """Add documents or emails from JSON Lines, one per line: {"id", "text" (or "body"),
     "title" (or "subject"), "sender" (or "from"), "to": [...], "created_at" (or "sent_at"),
-    "person"}. Re-adding an id replaces it, for the same person only (another person's id
-    refuses the file). All lines are added, or none."""
+    "person"}. Re-adding an id replaces it, for the same person or a shared document's
+    (another person's id refuses the file). All lines are added, or none."""
     from memory_pipelines.api.ingest import ingest_documents, read_documents
     from memory_pipelines.api.memory import Memory
 

@@ -422,6 +422,11 @@ def test_a_document_id_of_one_person_is_never_another_persons_to_replace(
             (memory.store_id,),
         ).fetchone()["text"]
     assert "safe" in text
+    # a shared document may be taken back as one person's, never the other way
+    memory.add_document("menu", "Friday lunch is soup.")
+    memory.add_document("menu", "Bob's own menu plan.", person="bob")
+    with pytest.raises(ValidationError):
+        memory.add_document("menu", "Shared again.")
 
 
 def test_two_writers_of_one_new_document_id_for_two_persons_never_take_each_others(

@@ -30,7 +30,7 @@ def add_document(
 ) -> AddedDocument:
     """Store a document (kind `basic`) or an email (kind `email`) for recall's scopes of the
     same names, split into passages and embedded. Re-adding the same id replaces it, for the
-    same person only: another person's id, or a shared one's, is refused. A text past
+    same person (or to make a shared one a person's): another person's id is refused. A text past
     MAX_DOCUMENT_CHARS characters or MAX_PASSAGES passages (core/inputs.py) is refused before
     any work."""
     doc = validate_document(

@@ -122,8 +122,8 @@ def read_documents(path: Path, kind: str = "basic") -> list[DocumentInput]:
 
 def ingest_documents(memory: Memory, docs: list[DocumentInput]) -> int:
     """Add checked documents (read_documents) in one transaction: all of them, or none.
-    Re-adding an id replaces it, for the same person only (another person's or a shared
-    document's id is a ValidationError on `external_id`, and nothing is written). Returns the
+    Re-adding an id replaces it, for the same person or a shared document's (another person's
+    id is a ValidationError on `external_id`, and nothing is written). Returns the
     number of passages written."""
     write_documents(memory.db, memory.embedder, memory.store_id, docs)
     with memory.db.connection() as conn:

@@ -207,7 +207,7 @@ class Memory:
     ) -> AddedDocument:
         """Store a document (kind `basic`) or an email (kind `email`) for recall's scopes of the
         same names, split into passages and embedded. Re-adding the same id replaces it, for
-        the same person only (ValidationError on `external_id` otherwise)."""
+        the same person or a shared one's (ValidationError on `external_id` otherwise)."""
         return documents.add_document(
             self.db,
             self.embedder,

@@ -27,7 +27,7 @@ def replace_document(
 ) -> None:
     """Write a document's passages, replacing an earlier version of the same document. A
     document is one person's or shared, as a chat is: the same id for anybody else is refused,
-    never a replacement of theirs."""
+    never a replacement of theirs; a shared one may be made one person's."""
     # two writers of one new id, for different persons, wait for each other here: the second
     # then sees whose it is (and never deletes the first's passages as its own old version)
     conn.execute(
@@ -40,7 +40,10 @@ def replace_document(
         (store_id, kind, external_id),
     ).fetchall()
     owners = {r["person_id"] for r in held}
-    if owners and owners != {person_id}:
+    # a shared document may be made one person's (it narrows who reads it: the way to take
+    # back one shared by mistake); never another person's, nor a person's made shared
+    narrows = owners == {None} and person_id is not None
+    if owners and owners != {person_id} and not narrows:
         named = sorted("shared" if o is None else f"for {o!r}" for o in owners - {person_id})
         now = "a shared one" if person_id is None else f"one for {person_id!r}"
         noun = "email" if kind == "email" else "document"
