@@ -817,3 +817,11 @@ def test_somebody_and_i_both_is_a_subject_of_two_wherever_it_stands() -> None:
     assert third_person(said, "Maria", "she", group=True) == (
         "Maria works hard and she both loves and hates it."
     )
+
+
+def test_a_doing_taken_up_by_it_after_a_dash_is_the_subject_not_the_speaker() -> None:
+    from memory_pipelines.core.sentence_forms import with_subject
+
+    said = "Just seeing the sun dip below the horizon - it was amazing."
+    assert with_subject(said) == said  # not "I'm just seeing the sun dip ..."
+    assert with_subject("Still working on the studio.") == "I'm still working on the studio."

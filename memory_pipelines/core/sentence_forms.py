@@ -292,6 +292,7 @@ _DROPPED_I = re.compile(
 _NOT_IT = frozenset(["is", "was", "has", "does", "sounds", "looks", "thanks", "seems", "guess"])
 
 
+_RESUMED = re.compile(r"\s[-\u2013\u2014]+\s+(?:it|that)\s+was\b", re.I)
 _FOR_ME = re.compile(r"\bfor me\b", re.IGNORECASE)
 # Pasts whose left-out subject, before "me", is what the speaker just told ("Made me think",
 # "Taught me patience"); before any other past ("Told me he's moving") it is somebody unsaid.
@@ -352,7 +353,10 @@ def with_subject(sentence: str) -> str:
         and not low.endswith("thing")  # "Nothing beats a good meal": no gerund, its own subject
     )
     finite = _FINITE.search(clause) or IRREGULAR_PAST & set(clause.lower().split())
-    if verb_ing and after and after[0].lower() not in _NOT_OBJECT and not finite:
+    # "Just seeing the sun dip below the horizon - it was amazing": the doing is the subject,
+    # taken up again by "it" after the dash
+    resumed = _RESUMED.search(rest)
+    if verb_ing and after and after[0].lower() not in _NOT_OBJECT and not finite and not resumed:
         return f"I'm {said}"
     return sentence
 
