@@ -27,7 +27,7 @@ from memory_pipelines.core.corrections import correction, repair, without_old
 from memory_pipelines.core.dates import annotate
 from memory_pipelines.core.extract_parts import durable_parts, fixes_earlier
 from memory_pipelines.core.plain_words import plain_words
-from memory_pipelines.core.promised_thing import MAX_TURNS, the_thing_promised
+from memory_pipelines.core.promised_thing import the_thing_promised
 from memory_pipelines.core.promises import promise
 from memory_pipelines.core.referents import (
     what_it_is,
@@ -51,6 +51,13 @@ from memory_pipelines.core.sentence_people import (
     listener_named,
 )
 from memory_pipelines.core.third_person import third_person
+from memory_pipelines.core.window_talk import (
+    listener_of,
+    listeners,
+    said_before,
+    talk_before,
+    to_person,
+)
 from memory_pipelines.core.window_turn import PronounOf, WindowTurn
 
 MAX_CONFIDENCE = 6
@@ -72,37 +79,12 @@ def _clip(text: str) -> str:
     return text if len(text) <= MAX_CONTEXT else text[: MAX_CONTEXT - 1].rstrip() + "…"
 
 
-def _listener(window: Sequence[WindowTurn], i: int) -> str:
-    """Whom a turn speaks to: the nearest other speaker in the window."""
-    me = window[i].speaker or window[i].role
-    order = [*reversed(window[:i]), *window[i + 1 :]]
-    other = next((t for t in order if (t.speaker or t.role) != me), None)
-    if other is not None:
-        return other.who
-    return "Assistant" if window[i].role == "user" else "User"
-
-
-def _listeners(window: Sequence[WindowTurn], i: int) -> list[str]:
-    """Everyone else who speaks in the window, in order of first word: whom "you all" means."""
-    me = window[i].who
-    return list(dict.fromkeys(t.who for t in window if t.who != me and t.speaker))
-
-
-def _to_person(window: Sequence[WindowTurn], i: int) -> bool:
-    """Whether a turn is one person speaking to another (two people talking), not a person
-    speaking to the assistant or the assistant to them."""
-    me = window[i].speaker or window[i].role
-    others = [t for t in window if (t.speaker or t.role) != me]
-    people = window[i].role.lower() == "user" and all(t.role.lower() == "user" for t in others)
-    return bool(others) and people
-
-
 def _referent_turn(window: Sequence[WindowTurn], i: int, sentence: str) -> WindowTurn | None:
     """The speaker's own turn before this one, when the sentence opens the turn and points back
     to what they told there (the other person's reply between): the item is said across both,
     so its provenance starts there. A fix ("... fixes that") starts at the turn before, whose
     problem it fixes."""
-    if fixes_earlier(sentence) and i >= 1 and not _to_person(window, i):
+    if fixes_earlier(sentence) and i >= 1 and not to_person(window, i):
         # "Stripping the BOM before parsing fixes that": the problem it fixes was told in the
         # turn before, by the other side.
         before = window[i - 1]
@@ -164,34 +146,6 @@ def _how_it_went_wrong(sentence: str) -> bool:
     return len(words) <= 8 and not _OWN_VALUE.search(" ".join(words[1:]))
 
 
-def _said_before(window: Sequence[WindowTurn], turn: WindowTurn, sentence: str) -> list[str]:
-    """What the speaker of `turn` said before `sentence`, oldest first: their last two turns of
-    the window before it and the sentences of this turn before it (all of them, when it is not
-    found as said)."""
-    me = turn.speaker or turn.role
-    mine = [t.text for t in window if t.seq < turn.seq and (t.speaker or t.role) == me][-2:]
-    return mine + _before_in_turn(turn, sentence)
-
-
-def _before_in_turn(turn: WindowTurn, sentence: str) -> list[str]:
-    """The sentences of `turn` before `sentence` (all of them when it is not found as said)."""
-    said = sentence_kinds.sentences(turn.text)
-    tail = sentence.rstrip(".!?")[-20:]
-    at = next((k for k, s in enumerate(said) if tail and tail in s), len(said))
-    return said[:at]
-
-
-def _talk_before(window: Sequence[WindowTurn], i: int, sentence: str) -> list[tuple[str, str]]:
-    """(speaker, sentence) said before `sentence` of turn `i`, oldest first: every sentence of
-    the MAX_TURNS turns before it, whoever said them, and those of its own turn before it."""
-    out = [
-        (t.who, s)
-        for t in window[max(0, i - MAX_TURNS) : i]
-        for s in sentence_kinds.sentences(t.text)
-    ]
-    return out + [(window[i].who, s) for s in _before_in_turn(window[i], sentence)]
-
-
 def _said_anew(
     turn: WindowTurn,
     earlier: Sequence[WindowTurn],
@@ -236,15 +190,15 @@ def extract_window(
         parts: list[tuple[str, str, WindowTurn]] = list(corrections_made(window, i, stale))
         fixes = {sentence for sentence, _, _ in parts}
         earlier = window[max(0, i - 3) : i]
-        listener = _listener(window, i)
+        listener = listener_of(window, i)
         # The learned policy was fitted on chats with the assistant; between people (LoCoMo) it
         # skipped turns whose sentences held facts (coverage 0.6147 -> 0.6013), so there the
         # rules alone decide.
-        learned = None if _to_person(window, i) else embed
+        learned = None if to_person(window, i) else embed
         if _said_anew(turn, earlier, similarity, learned):
 
             def is_promise(s: str, who: str = listener, t: WindowTurn = turn, n: int = i) -> bool:
-                said = the_thing_promised(s, _talk_before(window, n, s), t.who, who)
+                said = the_thing_promised(s, talk_before(window, n, s), t.who, who)
                 return promise(said, t.speaker, who, t.created_at) is not None
 
             kept = durable_parts(
@@ -252,7 +206,7 @@ def extract_window(
                 turn.role,
                 [t.text for t in earlier],
                 listener,
-                to_person=_to_person(window, i),
+                to_person=to_person(window, i),
                 is_promise=is_promise,
                 asked_about=asked_about(window, i, pronoun_of, sure=True),
             )
@@ -290,7 +244,7 @@ def extract_window(
             if category == "commitment":
                 # "I'll drop it off Saturday": the thing just talked about ("my drill's still
                 # at ur place", the listener's: a promise to them)
-                talk = _talk_before(window, i, sentence)
+                talk = talk_before(window, i, sentence)
                 said = the_thing_promised(sentence, talk, speaker, listener)
                 promised = promise(said, speaker, listener, turn.created_at)
                 category = "commitment" if promised else "fact"
@@ -300,15 +254,15 @@ def extract_window(
             plain = without_vocative(without_label(without_opener(said)), listener)
             plain = without_own_name(plain, speaker)
             plain, confided = in_confidence(plain)
-            plain, everyone = all_of_you(plain, _listeners(window, i))
+            plain, everyone = all_of_you(plain, listeners(window, i))
             if promised is not None and everyone:  # "I'll remind you both": owed to both
                 promised = replace(promised, owed_to=everyone)
             if promised is not None and promised.owed_to.lower() in ("her", "him", "them"):
                 # "I promised her I'd ...": the one just named, or nobody known
-                before = _said_before(window, about, sentence)
+                before = said_before(window, about, sentence)
                 whom = whom_it_means(promised.owed_to, before, pronoun_of)
                 promised = replace(promised, owed_to=whom or "")
-            plain = who_is_meant(plain, _said_before(window, about, sentence), pronoun_of)
+            plain = who_is_meant(plain, said_before(window, about, sentence), pronoun_of)
             question = question_before(window, i) if about is turn else None
             answer = what_it_is(plain, question[1]) if question else plain
             # "How old is Pepper?" / "She's a border collie"

@@ -1,0 +1,64 @@
+"""Who speaks to whom in an extraction window, and what was said before a sentence: the
+listener of a turn, everyone else who speaks, whether two people talk (not a person and the
+assistant), and the sentences before one, the speaker's own or everybody's. Pure Python."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from memory_pipelines.core import sentence_kinds
+from memory_pipelines.core.promised_thing import MAX_TURNS
+from memory_pipelines.core.window_turn import WindowTurn
+
+
+def listener_of(window: Sequence[WindowTurn], i: int) -> str:
+    """Whom a turn speaks to: the nearest other speaker in the window."""
+    me = window[i].speaker or window[i].role
+    order = [*reversed(window[:i]), *window[i + 1 :]]
+    other = next((t for t in order if (t.speaker or t.role) != me), None)
+    if other is not None:
+        return other.who
+    return "Assistant" if window[i].role == "user" else "User"
+
+
+def listeners(window: Sequence[WindowTurn], i: int) -> list[str]:
+    """Everyone else who speaks in the window, in order of first word: whom "you all" means."""
+    me = window[i].who
+    return list(dict.fromkeys(t.who for t in window if t.who != me and t.speaker))
+
+
+def to_person(window: Sequence[WindowTurn], i: int) -> bool:
+    """Whether a turn is one person speaking to another (two people talking), not a person
+    speaking to the assistant or the assistant to them."""
+    me = window[i].speaker or window[i].role
+    others = [t for t in window if (t.speaker or t.role) != me]
+    people = window[i].role.lower() == "user" and all(t.role.lower() == "user" for t in others)
+    return bool(others) and people
+
+
+def said_before(window: Sequence[WindowTurn], turn: WindowTurn, sentence: str) -> list[str]:
+    """What the speaker of `turn` said before `sentence`, oldest first: their last two turns of
+    the window before it and the sentences of this turn before it (all of them, when it is not
+    found as said)."""
+    me = turn.speaker or turn.role
+    mine = [t.text for t in window if t.seq < turn.seq and (t.speaker or t.role) == me][-2:]
+    return mine + before_in_turn(turn, sentence)
+
+
+def before_in_turn(turn: WindowTurn, sentence: str) -> list[str]:
+    """The sentences of `turn` before `sentence` (all of them when it is not found as said)."""
+    said = sentence_kinds.sentences(turn.text)
+    tail = sentence.rstrip(".!?")[-20:]
+    at = next((k for k, s in enumerate(said) if tail and tail in s), len(said))
+    return said[:at]
+
+
+def talk_before(window: Sequence[WindowTurn], i: int, sentence: str) -> list[tuple[str, str]]:
+    """(speaker, sentence) said before `sentence` of turn `i`, oldest first: every sentence of
+    the MAX_TURNS turns before it, whoever said them, and those of its own turn before it."""
+    out = [
+        (t.who, s)
+        for t in window[max(0, i - MAX_TURNS) : i]
+        for s in sentence_kinds.sentences(t.text)
+    ]
+    return out + [(window[i].who, s) for s in before_in_turn(window[i], sentence)]
