@@ -260,6 +260,25 @@ class Isolation(RuleBasedStateMachine):
             sender="someone@example.com", person=person,
         )  # fmt: skip
 
+    @rule(person=WHO, i=st.integers(0, 20))
+    def add_document_under_a_taken_id(self, person: str | None, i: int) -> None:
+        # Another's id is never theirs to replace; a shared one may become a person's.
+        with self.db.connection() as conn:
+            taken = conn.execute(
+                "SELECT DISTINCT external_id, kind, person_id FROM documents WHERE store_id = %s"
+                " ORDER BY external_id LIMIT 1 OFFSET %s",
+                (self.store, i % 3),
+            ).fetchone()
+        if taken is None:
+            return
+        owner, add = taken["person_id"], self.memory.add_document
+        args = (taken["external_id"], self.text(person, i))
+        if owner == person or (owner is None and person is not None):
+            add(*args, kind=taken["kind"], person=person)
+        else:
+            with pytest.raises(ValidationError, match="external_id"):
+                add(*args, kind=taken["kind"], person=person)
+
     @rule()
     def extract(self) -> None:
         run_extraction(self.db, self.store, self.models, self.embedder, "iso")
@@ -345,10 +364,29 @@ class Isolation(RuleBasedStateMachine):
         out.append(list(self.memory.subscribe(0, reader=reader, idle_timeout=0.05)))
         return out
 
+    def links_across_persons(self) -> list[dict[str, Any]]:
+        """Stored links whose far end the near end's reader may not read (a shared item tied
+        to a chunk of Ana's chat, an item of Ana's to one of Bob's), read from the tables."""
+        with self.db.connection() as conn:
+            return conn.execute(
+                "WITH ends AS (SELECT 'item' AS kind, item_id AS id, person_id AS p"
+                "   FROM agent_memory_items WHERE store_id = %(s)s"
+                " UNION ALL SELECT 'chunk', k.chunk_id, c.person_id FROM chunks k"
+                "   JOIN chats c USING (chat_id) WHERE k.store_id = %(s)s"
+                " UNION ALL SELECT 'turn', t.turn_id, c.person_id FROM turns t"
+                "   JOIN chats c USING (chat_id) WHERE t.store_id = %(s)s)"
+                " SELECT l.src_kind, l.src_id, l.dst_kind, l.dst_id, a.p AS src_p, b.p AS dst_p"
+                " FROM links l JOIN ends a ON a.kind = l.src_kind AND a.id = l.src_id"
+                " JOIN ends b ON b.kind = l.dst_kind AND b.id = l.dst_id"
+                " WHERE l.store_id = %(s)s AND b.p IS NOT NULL AND b.p IS DISTINCT FROM a.p",
+                {"s": self.store},
+            ).fetchall()
+
     # Reading through everything costs seconds, so it is a step of its own (hypothesis places
     # it anywhere in a run) and it ends every run.
     @rule()
     def nothing_of_a_person_reaches_anybody_else(self) -> None:
+        assert not self.links_across_persons()
         owned = self.owned()
         for reader in (*PERSONS, None):
             seen = self.reads(reader)
