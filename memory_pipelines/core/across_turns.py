@@ -3,7 +3,8 @@ answer read with the question it answers. Pure Python.
 
 Corrections: "March 10, not March 3" or "50 mg, sorry, 100 mg" fixes its own sentence; a bare
 "May, not April" or "Actually no, 3.9" fixes the latest earlier sentence of the window holding
-the old value, whoever said it (core/corrections.py reads the values).
+the old value, the speaker's own first, then whoever said it (core/corrections.py reads the
+values).
 
 Answers: in a chat a fact is often said in two turns: "How long have you played piano?" "Since
 I was seven." The answer alone says nothing of piano, and the question alone says nothing at
@@ -18,13 +19,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence
+from functools import partial
 
 from memory_pipelines.core import policy, sentence_kinds
 from memory_pipelines.core.corrections import (
+    Correction,
     apply_to_earlier,
     corrected,
     correction,
     is_number,
+    named_values,
     repair,
     repair_earlier,
     restated,
@@ -35,6 +39,7 @@ from memory_pipelines.core.sentence_forms import with_subject
 from memory_pipelines.core.speech_acts import SHOWN
 from memory_pipelines.core.window_turn import PronounOf, WindowTurn
 
+_Found = tuple[int, str] | None
 MAX_WORDS = 8  # longer answers are sentences of their own, judged as such
 # Questions that are greetings or checks on the chat, not about anything to remember.
 _SMALL_TALK = re.compile(
@@ -63,7 +68,8 @@ def answer_asked(answer: str, question: str, role: str, names: Iterable[str] = (
 # Words that answer nothing on their own ("Yes, definitely!", "Not really").
 # fmt: off
 _BARE = frozenset([
-    "yes", "yeah", "yep", "no", "nope", "not", "really", "definitely", "absolutely", "sure",
+    "yes", "yeah", "yep", "yup", "yea", "ya", "no", "nope", "nah", "naw", "not", "really",
+    "definitely", "absolutely", "sure",
     "totally", "maybe", "probably", "thanks", "thank", "great", "good", "fine", "ok", "okay",
     "nice", "cool", "awesome", "lol", "haha", "both", "neither", "all", "none", "sometimes",
     "please", "course", "glad", "happy", "welcome",
@@ -97,9 +103,11 @@ def corrections_made(
         # a question states nothing to put right ("The 12th of May?" "No, June." made the fact
         # "The 12th of June, not May?")
         said = ["" if s.rstrip().endswith("?") else s for s, _ in earlier]
-        found = None
+        mine = [s if t.who == turn.who else "" for s, (_, t) in zip(said, earlier, strict=True)]
+
+        found: tuple[int, str] | None = None
         if again is not None:
-            found = _put_right(*again, said)
+            found = _own_first(partial(_put_right, *again), said, mine)
             if found is not None:
                 stale.add(sentence)  # its value went into the sentence it put right
         elif fix is not None:
@@ -110,13 +118,23 @@ def corrections_made(
             words = sentence_kinds.content_words
             about_it = words(without_cue(sentence)) - {fix.new.lower(), fix.old.lower()}
             told = [s if about_it & words(s) else "" for s in said]
-            found = apply_to_earlier(fix, said if fix.bare or not about_it else told)
+            texts = said if fix.bare or not about_it else told
+            found = _own_first(partial(apply_to_earlier, fix), texts, mine)
             if found is None and is_number(fix.old):
                 # a number is specific enough to find alone ("I misread the confirmation,
                 # it's 8:30, not 8" puts right "Booked dinner at Lupo for 8pm")
-                found = apply_to_earlier(fix, said)
+                found = _own_first(partial(apply_to_earlier, fix), said, mine)
         elif fixed is not None and fixed[1].bare:
-            found = repair_earlier(fixed[1].new, said)
+            new = fixed[1].new
+            # the turn may name the value it puts right ("Wait no, 41!! 14 was our old place")
+            for old in named_values(new, own[n + 1 :]):
+                put = partial(apply_to_earlier, Correction(new, old, True))
+                found = _own_first(put, said, mine)
+                if found is not None:
+                    stale.update(s for s in own[n + 1 :] if old in s)  # how the slip came about
+                    break
+            else:
+                found = _own_first(partial(repair_earlier, new), said, mine)
         if found is not None:
             idx, text = found
             text = with_subject(text)  # "Booked dinner for 8:30pm" as its turn read it: "I booked"
@@ -132,6 +150,14 @@ def corrections_made(
             # its question (answered)
             out.append((fixed[0], policy.category_for(fixed[0], turn.role), turn))
     return out
+
+
+def _own_first(find: Callable[[list[str]], _Found], said: list[str], mine: list[str]) -> _Found:
+    """What `find` finds among the speaker's own sentences (`mine`: the others blanked) first:
+    one who puts themselves right ("sorry, it's Gatwick not Heathrow") means what they said,
+    not the assistant's answer that repeated it; then among everyone's."""
+    own = [s if m else "" for s, m in zip(said, mine, strict=True)]
+    return (find(own) if any(own) else None) or find(said)
 
 
 # The words a correction points back with: no part of what it is about.

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from memory_pipelines.core.judge_lexicon import NUMBER_WORDS
 
-_WORDISH = r"[\w$£€][\w$£€:/'-]*(?:\.\d+)?"
+_WORDISH = r"[\w$£€][\w$£€:/'-]*(?:\.\d+[a-zA-Z]*)?"
 # ", not March 3", " not Monday", "; not April": the old value, up to 3 words, at a clause end.
 _NOT_OLD = re.compile(
     rf"\s*(?:,|;|-|–|—)?\s+(?:and\s+)?not\s+(?:on\s+|in\s+|at\s+|the\s+)?"
@@ -24,15 +24,19 @@ _NOT_OLD = re.compile(
     re.IGNORECASE,
 )
 _OPENER = re.compile(
-    r"^\W*(?:(?:sorry|oops|oh|ah|actually|correction|no|wait|my bad|i mean|i meant|it's|it is"
+    r"^\W*(?:(?:sorry|oops|whoops|ugh|argh|oh|ah|actually|correction|no|wait|my bad|i mean"
+    r"|i meant|it's|it is"
     r"|that's|that is|make (?:that|it))(?:\W+|$))*",
     re.IGNORECASE,
 )
-_APOLOGY = re.compile(r"^\W*(?:(?:sorry|oops|oh|ah|correction|my bad|wait|actually)\W+)+", re.I)
+_APOLOGY = re.compile(
+    r"^\W*(?:(?:sorry|oops|whoops|ugh|argh|oh|ah|correction|my bad|wait|actually)\W+)+", re.I
+)
 _MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
 _DAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
 
 
+_LAST_CLAUSE = re.compile(r"[,;:–—]\s+|\s+-\s+")
 _DAY_OF_MONTH = re.compile(r"\d{1,2}(?:st|nd|rd|th)", re.IGNORECASE)
 _IN_ITS_PLACE = frozenset(["now", "instead"])  # "Nutmeg now, not Pepper"
 _CAPITALISED = re.compile(r"(?!I\b)[A-Z][\w'-]*")
@@ -54,6 +58,13 @@ def _kind(value: str) -> str:
     if low[:3] in _MONTHS or low[:3] in _DAYS:
         return "date"
     return "name" if value[:1].isupper() else "word"
+
+
+def _form(value: str) -> str:
+    """A value's shape: its unit after the digits ("5ml", "7.5ml": "ml"), "" for bare digits,
+    "word" for a number word."""
+    m = re.fullmatch(r"[$£€]?\d[\d.,:/]*(?P<unit>[a-zA-Z%]*)", value)
+    return m.group("unit").lower() if m else "word"
 
 
 def is_number(value: str) -> bool:
@@ -99,6 +110,9 @@ def correction(sentence: str) -> Correction | None:
                     width += 1
                 new = " ".join(before[len(before) - width :]).strip(" ,;:-—–")
             rest = " ".join(before[: len(before) - skip - width])
+            # only the clause that gives the new value says what it is of: "scratch that, I
+            # misread his text, it's Friday not Wednesday" names nothing but its values
+            rest = _LAST_CLAUSE.split(rest)[-1]
             rest = _ARTICLE_END.sub("", _OPENER.sub("", rest)).strip(" ,;:-—–")
             return Correction(new=new, old=old, bare=not rest, span=(m.start(), m.end()))
     return None
@@ -145,7 +159,8 @@ def repair(sentence: str) -> tuple[str, Correction] | None:
 # a cue ("Sorry,", "No,", "Typo,", "I had it wrong") and a clause that points back ("it's June
 # 21", "it leaves at 7:40") or is the value ("three kids, I forgot the baby").
 _CUE = re.compile(
-    r"^\W*(?:(?:sorry|oops|no|nope|wait|hang on|hold on|hmm+|oh|ah|actually|typo|correction"
+    r"^\W*(?:(?:sorry|oops|whoops|ugh|argh|no|nope|wait|hang on|hold on|hmm+|oh|ah|actually|typo"
+    r"|correction"
     r"|my bad|my mistake|i mean|i meant|scratch that|make that)\b\W*)+",
     re.IGNORECASE,
 )
@@ -153,7 +168,9 @@ _CUE = re.compile(
 _CUE_AFTER = re.compile(r"[,;]?\s*\b(?:actually|sorry|my bad|my mistake|oops)\W*$", re.IGNORECASE)
 _SAID_WRONG = re.compile(
     r"^(?:i|we) (?:had|got) (?:it|that|this|them|those|the \w+) (?:all )?wrong$"
-    r"|^(?:i|we) (?:always |keep |must have )?mix(?:ed|ing)? (?:it|them|those|these|the two) up$",
+    r"|^(?:i|we) (?:always |keep |must have )?mix(?:ed|ing)? (?:it|them|those|these|the two) up$"
+    # the old value named as what was said: "earlier I said 50 - it's 100mg actually"
+    r"|^(?:and |but )?(?:earlier |before )?(?:i|we) (?:said|wrote|put|told you) \S+(?: \S+)?$",
     re.IGNORECASE,
 )
 _INSTEAD = re.compile(r"\s+instead$", re.IGNORECASE)
@@ -177,11 +194,15 @@ def restated(sentence: str, cue_after: bool = True) -> tuple[str, list[str]] | N
     body = body[: after.start()] if after else body
     cue = cue or after
     clauses = [c.strip(" .!") for c in _CLAUSE.split(body) if c.strip(" .!")]
-    if not cue and clauses and _INSTEAD.search(clauses[0]):
-        # the new value in place of the old: "sunday at 6 instead, same deal"
-        cue, clauses[0] = _INSTEAD.search(clauses[0]), _INSTEAD.sub("", clauses[0])
     said_wrong = [c for c in clauses if _SAID_WRONG.match(c)]
     rest = [c for c in clauses if c not in said_wrong]
+    late = _CUE_AFTER.search(rest[0], max(len(rest[0]) - 40, 0)) if rest and cue_after else None
+    if late:
+        # the cue ends the clause that gives the value: "it's on 15 actually, we upgraded it"
+        cue, rest[0] = cue or late, rest[0][: late.start()]
+    if not cue and rest and _INSTEAD.search(rest[0]):
+        # the new value in place of the old: "sunday at 6 instead, same deal"
+        cue, rest[0] = _INSTEAD.search(rest[0]), _INSTEAD.sub("", rest[0])
     if not rest or not (cue or said_wrong):
         return None
     head = rest[0]
@@ -203,10 +224,21 @@ def repair_earlier(new: str, earlier: Sequence[str]) -> tuple[int, str] | None:
         olds = [v for v in _values_of_kind(earlier[i], kind) if v.group() != new]
         if not olds:
             continue
+        # a value of its own form first: "7.5ml" puts right "5ml", not "twice" after it
+        olds = [v for v in olds if _form(v.group()) == _form(new)] or olds
         put_right = apply_to_earlier(Correction(new, olds[-1].group(), True), [earlier[i]])
         if put_right is not None:
             return i, put_right[1]
     return None
+
+
+def named_values(new: str, sentences: Sequence[str]) -> list[str]:
+    """The values of the kind of a bare repair's `new` that other sentences of its turn name,
+    last first: the turn may say which value was wrong ("Wait no, 41!! 14 was our old
+    place")."""
+    kind = _kind(new)
+    found = [v.group() for s in sentences for v in _values_of_kind(s, kind)]
+    return [v for v in reversed(found) if v != new]
 
 
 def corrected(sentence: str, fix: Correction) -> str:

@@ -1,0 +1,124 @@
+"""Corrections as people say them in chat (core/corrections.py, core/across_turns.py): the
+value put right sits in one clause of a longer sentence ("scratch that, I misread it, it's
+Saturday not Sunday"), the cue ends the clause ("it's on 22 actually, ..."), the old value is
+named as what was said ("earlier I said 5 - it's 7.5ml"), or named in the next sentence ("no
+wait, 19!! 9 was ..."); and one who puts themselves right means their own sentence, not the
+assistant's answer that repeated the value.
+
+Every case is written for this file (none is taken from a case set); the forms were found on
+chat sets written apart from the code (extraction_u, extraction_v), whose corrections were kept
+beside the old value instead of replacing it.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from memory_pipelines.api import Memory
+from memory_pipelines.api.extraction import run_extraction
+from memory_pipelines.core.corrections import correction, restated
+from memory_pipelines.core.extract import extract_window
+from memory_pipelines.core.window_turn import WindowTurn
+
+SAID = datetime(2026, 5, 4, 18, tzinfo=UTC)
+
+
+def _texts(*turns: tuple[str, str, str]) -> list[str]:
+    window = [WindowTurn(n, role, who, text, SAID) for n, (role, who, text) in enumerate(turns, 1)]
+    return [c["context"] for c in extract_window(window, pronoun_of=lambda name: "she")]
+
+
+def test_a_correction_in_the_last_clause_names_nothing_but_its_values() -> None:
+    fix = correction("ah sorry, I misremembered the invite, it's Saturday not Sunday")
+    assert fix is not None and (fix.new, fix.old, fix.bare) == ("Saturday", "Sunday", True)
+    # the clause that gives the value says what it is of: not bare
+    fix = correction("sorry, the drinks are on Saturday, not Sunday")
+    assert fix is not None and not fix.bare
+    texts = _texts(
+        ("user", "Leah", "My brother's birthday drinks are on Sunday at the Crown."),
+        ("assistant", "Agent", "Sounds fun."),
+        ("user", "Leah", "ah sorry, I misremembered the invite, it's Saturday not Sunday"),
+    )
+    fixed = [t for t in texts if "birthday drinks" in t and "Saturday" in t]
+    assert fixed, texts
+    assert not any("misremembered" in t for t in texts), texts
+
+
+def test_one_who_puts_themselves_right_means_their_own_sentence() -> None:
+    """The assistant repeated the value after the user said it: the user's correction puts
+    right the user's sentence, though the assistant's is the latest to hold it."""
+    texts = _texts(
+        ("user", "Leah", "My train gets into Leeds at 9:10 on Friday."),
+        ("assistant", "Agent", "From Leeds station at 9:10 the 9:25 bus is the quickest."),
+        ("user", "Leah", "oops, it's 9:40 not 9:10, I was looking at the weekday timetable"),
+    )
+    assert any("train" in t and "9:40" in t for t in texts), texts
+    assert not any("bus" in t and "9:40" in t for t in texts), texts
+
+
+def test_a_cue_may_end_the_clause_that_gives_the_value() -> None:
+    assert restated("it's on 22 actually, Rui upgraded it last month") == (
+        "it's on 22",
+        ["22"],
+    )
+    texts = _texts(
+        ("user", "Mo", "the staging box runs Ubuntu 20 so don't use the new apt syntax"),
+        ("user", "Ife", "it's on 22 actually, Rui upgraded it last month"),
+    )
+    assert any("Ubuntu 22" in t for t in texts), texts
+
+
+def test_the_old_value_named_as_what_was_said() -> None:
+    head = restated("and earlier I said 5 - it's 7.5ml actually, the vet changed it")
+    assert head is not None and head[0] == "it's 7.5ml", head
+    texts = _texts(
+        ("user", "Tova", "Noor gets 5ml of the antibiotic twice a day."),
+        ("assistant", "Agent", "Give it with food if her stomach is upset."),
+        ("user", "Tova", "oh and earlier I said 5 - it's 7.5ml actually, the vet changed it"),
+    )
+    assert any("7.5ml" in t and "antibiotic" in t for t in texts), texts
+
+
+def test_a_bare_repair_puts_right_the_value_its_turn_names() -> None:
+    """ "no wait, 19!! 9 was our old flat": of the address's two numbers, the next sentence
+    names the wrong one; that sentence only tells how the slip came about."""
+    texts = _texts(
+        ("user", "Ade", "what's your address? the courier needs it"),
+        ("user", "Bim", "9 Rowan Street, flat 3"),
+        ("user", "Bim", "no wait, 19!! 9 was our old flat, still not used to it"),
+    )
+    assert any("19" in t and "Rowan" in t and "flat 3" in t for t in texts), texts
+    assert not any("flat 19" in t for t in texts), texts
+    assert not any("old flat" in t for t in texts), texts
+
+
+def test_the_corrected_record_replaces_the_old_one(memory: Memory) -> None:
+    memory.write_turns(
+        "leah-dm",
+        [
+            {"speaker": "Leah", "text": "My train gets into Leeds at 9:10 on Friday."},
+            {
+                "role": "assistant",
+                "speaker": "assistant",
+                "text": "From Leeds station at 9:10 the 9:25 bus is the quickest.",
+            },
+            {
+                "speaker": "Leah",
+                "text": "oops, it's 9:40 not 9:10, I was looking at the weekday timetable",
+            },
+        ],
+    )
+    run_extraction(memory.db, memory.store_id, memory.models, memory.embedder, "t1")
+    trains = [i.context for i in memory.items() if "train" in i.context]
+    assert len(trains) == 1 and "9:40" in trains[0] and "9:10" not in trains[0], trains
+
+
+def test_a_bare_no_to_an_offer_is_no_answer() -> None:
+    """ "nah." says no more than "no.": an offer turned down is nothing to keep."""
+    texts = _texts(
+        ("user", "Leah", "The boiler service is booked for Tuesday morning."),
+        ("assistant", "Agent", "Want a reminder the night before?"),
+        ("user", "Leah", "nah."),
+    )
+    assert not any("reminder" in t for t in texts), texts
+    assert any("boiler" in t for t in texts), texts
