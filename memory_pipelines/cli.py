@@ -111,8 +111,9 @@ def ingest(file: Path, store: str, fmt: str) -> None:
 def ingest_docs(file: Path, store: str, kind: str) -> None:
     """Add documents or emails from JSON Lines, one per line: {"id", "text" (or "body"),
     "title" (or "subject"), "sender" (or "from"), "to": [...], "created_at" (or "sent_at"),
-    "person"}. Re-adding an id replaces it, for the same person or a shared document's
-    (another person's id refuses the file). All lines are added, or none."""
+    "person"}; "id" and "text" are required. Re-adding an id replaces it, for the same person
+    or a shared document's (another person's id refuses the file). All lines are added, or
+    none."""
     from memory_pipelines.api.ingest import ingest_documents, read_documents
     from memory_pipelines.api.memory import Memory
 
@@ -316,6 +317,25 @@ def calls(store: str | None, since: str | None, until: str | None) -> None:
     n = sum(r["calls"] for r in rows)
     tokens = sum(r["tokens_in"] + r["tokens_out"] for r in rows)
     click.echo(f"{n} model call{'' if n == 1 else 's'}, {tokens} tokens", err=True)
+
+
+@main.command("stop-db")
+def stop_db() -> None:
+    """Stop the embedded Postgres of MEMORY_HOME (it outlives every command, so the CLI, the
+    Dagster daemon and its UI share one). The next command starts it again."""
+    from memory_pipelines.core.home import memory_home
+    from memory_pipelines.store.server import stop_embedded
+
+    if os.environ.get("MEMORY_PG_DSN"):
+        raise click.ClickException(
+            "MEMORY_PG_DSN is set: that Postgres is yours to stop, not ours; unset it to stop "
+            "the embedded one"
+        )
+    data = memory_home() / "pg"
+    if stop_embedded():
+        click.echo(f"stopped the embedded Postgres at {data}")
+    else:
+        click.echo(f"no embedded Postgres is running at {data}")
 
 
 @main.command("delete-store")

@@ -129,3 +129,25 @@ def test_a_new_embedded_server_runs_with_them(tmp_path: Path) -> None:
         assert row is not None and row[0], "the server was not restarted with its settings"
     finally:
         _stop(tmp_path / "home" / "pg")
+
+
+def test_stop_db_stops_the_embedded_server_of_its_home(home: Path) -> None:
+    """`memory-pipelines stop-db` stops the server of MEMORY_HOME (as root pgserver runs it as
+    its own user: a plain `pg_ctl stop` fails there), says so when none runs, and refuses a
+    server given by MEMORY_PG_DSN."""
+    from click.testing import CliRunner
+
+    from memory_pipelines.cli import main
+
+    embedded_dsn(home)
+    pid = _postmaster(home / "pg")
+    runner = CliRunner()
+    env = {"MEMORY_HOME": str(home), "MEMORY_PG_DSN": None}
+    out = runner.invoke(main, ["stop-db"], env=env)
+    assert out.exit_code == 0 and "stopped the embedded Postgres" in out.output, out.output
+    # the postmaster was this process's child: stopped, it is at most a zombie here
+    assert not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
+    out = runner.invoke(main, ["stop-db"], env=env)
+    assert out.exit_code == 0 and "no embedded Postgres is running" in out.output, out.output
+    out = runner.invoke(main, ["stop-db"], env={**env, "MEMORY_PG_DSN": "postgresql://x/y"})
+    assert out.exit_code != 0 and "MEMORY_PG_DSN is set" in out.output, out.output

@@ -85,6 +85,20 @@ def embedded_dsn(home: Path | None = None) -> str:
     return dsn
 
 
+def stop_embedded(home: Path | None = None) -> bool:
+    """Stop the embedded Postgres of MEMORY_HOME (fast: open connections are cut, their
+    transactions rolled back); False when none is running there. As root it runs as the
+    system user `pgserver`, so pg_ctl is run as that user, as pgserver starts it."""
+    data = (home or memory_home()) / "pg"
+    if not _running(data):
+        return False
+    from pgserver._commands import pg_ctl  # type: ignore[attr-defined]
+
+    user = "pgserver" if os.geteuid() == 0 else None
+    pg_ctl(["-w", "-m", "fast", "stop"], pgdata=data, user=user)
+    return True
+
+
 def _running(data: Path) -> bool:
     """Whether the postmaster of a data folder's postmaster.pid is alive."""
     try:
