@@ -122,3 +122,44 @@ def test_a_bare_no_to_an_offer_is_no_answer() -> None:
     )
     assert not any("reminder" in t for t in texts), texts
     assert any("boiler" in t for t in texts), texts
+
+
+def test_the_old_value_said_first() -> None:
+    fix = correction("not Tuesday - Wednesday, sorry")
+    assert fix is not None and (fix.new, fix.old, fix.bare) == ("Wednesday", "Tuesday", True)
+    fix = correction("sorry I said Lisbon earlier but it's actually Porto")
+    assert fix is not None and (fix.new, fix.old) == ("Porto", "Lisbon")
+    # a preference is no correction: the two are no values of one kind
+    assert correction("not coffee - tea, please") is None
+    texts = _texts(
+        ("user", "Ana", "We're flying into Lisbon on the 3rd."),
+        ("assistant", "Agent", "Nice, enjoy the trip."),
+        ("user", "Ana", "sorry I said Lisbon earlier but it's actually Porto"),
+    )
+    assert any("flying into Porto" in t for t in texts), texts
+    texts = _texts(
+        ("user", "Ana", "My dentist appointment is on Tuesday at 4."),
+        ("assistant", "Agent", "Noted."),
+        ("user", "Ana", "not Tuesday - Wednesday, sorry"),
+    )
+    assert any("dentist" in t and "Wednesday" in t for t in texts), texts
+
+
+def test_a_value_said_to_have_moved_puts_right_its_sentence() -> None:
+    """ "it moved to 5:30" says nothing the sentence it puts right must say: "moved" names the
+    change, not what changed."""
+    texts = _texts(
+        ("user", "Ana", "The kids' swim lesson is at 5pm on Mondays."),
+        ("assistant", "Agent", "Noted."),
+        ("user", "Ana", "oh no wait, it moved to 5:30"),
+    )
+    assert any("swim lesson" in t and "5:30" in t for t in texts), texts
+
+
+def test_a_date_put_right_keeps_its_month_without_a_comma() -> None:
+    texts = _texts(
+        ("user", "Ana", "Tom's birthday is 12 May."),
+        ("assistant", "Agent", "Noted."),
+        ("user", "Ana", "hmm no, it's the 21st. always mix those up"),
+    )
+    assert any("birthday is 21st May" in t for t in texts), texts

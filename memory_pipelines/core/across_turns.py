@@ -162,6 +162,9 @@ def _own_first(find: Callable[[list[str]], _Found], said: list[str], mine: list[
 
 # The words a correction points back with: no part of what it is about.
 _POINTERS = frozenset(["it's", "that's", "they're", "he's", "she's"])
+# ... and the verbs that say the value changed, of whatever it is ("oh no wait, it moved to
+# 5:30"): the sentence put right need not say them.
+_CHANGED = frozenset(["moved", "changed", "pushed", "shifted", "bumped", "rescheduled"])
 
 
 def _put_right(clause: str, values: list[str], said: list[str]) -> tuple[int, str] | None:
@@ -171,7 +174,7 @@ def _put_right(clause: str, values: list[str], said: list[str]) -> tuple[int, st
     values must be said there too ("it leaves at": "leaves"), unless it says nothing else
     ("No, it's June 21"); its first value whose kind an earlier sentence holds another of."""
     words = sentence_kinds.content_words
-    about = words(clause) - words(" ".join(values)) - _POINTERS
+    about = words(clause) - words(" ".join(values)) - _POINTERS - _CHANGED
     told = [s if not about or about & words(s) else "" for s in said]
     for value in values:
         found = repair_earlier(value, told)

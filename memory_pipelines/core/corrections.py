@@ -115,6 +115,35 @@ def correction(sentence: str) -> Correction | None:
             rest = _LAST_CLAUSE.split(rest)[-1]
             rest = _ARTICLE_END.sub("", _OPENER.sub("", rest)).strip(" ,;:-—–")
             return Correction(new=new, old=old, bare=not rest, span=(m.start(), m.end()))
+    return _old_first(sentence)
+
+
+_VALUE = rf"{_WORDISH}(?: {_WORDISH}){{0,2}}?"
+_END = r"(?=\s*(?:[.,;!?)]|$))"
+# The old value before the new one: "not Tuesday - Wednesday", "I said Lisbon earlier but it's
+# actually Porto", said at the start of the sentence after its cue.
+_OLD_FIRST = (
+    re.compile(rf"^\W*(?:(?:sorry|oops|whoops|ugh|oh|ah|no|wait|my bad|typo|correction)\W+)*"
+               rf"not (?:on |in |at |the )?(?P<old>{_VALUE})\s*(?:[,;:–—-]|but)\s+"
+               rf"(?:it's |it is |rather |but )?(?:on |in |at |the )?(?P<new>{_VALUE}){_END}",
+               re.IGNORECASE),
+    re.compile(rf"\b(?:i|we) (?:said|wrote|put|told you) (?:on |in |at |the )?(?P<old>{_VALUE})"
+               rf"(?: earlier| before)?,? (?:but |and )?(?:it's|it is|i meant|we meant)"
+               rf" (?:actually |really )?(?:on |in |at |the )?(?P<new>{_VALUE}){_END}",
+               re.IGNORECASE),
+)  # fmt: skip
+
+
+def _old_first(sentence: str) -> Correction | None:
+    """A correction that names the old value first ("not Tuesday - Wednesday, sorry", "sorry
+    I said Lisbon earlier but it's actually Porto"): bare, both values of one kind."""
+    for rx in _OLD_FIRST:
+        m = rx.search(sentence)
+        if m is None:
+            continue
+        new, old = m.group("new"), m.group("old")
+        if _kind(new) == _kind(old) != "word" and new.lower() != old.lower():
+            return Correction(new=new, old=old, bare=True, span=m.span("old"))
     return None
 
 
@@ -291,7 +320,9 @@ def without_old(text: str) -> tuple[str, str] | None:
 
 
 _CLAUSE_START = re.compile(
-    r",\s*(?:[A-Z]|(?:i|we|you|he|she|they|it|so|and|but|which|who|because|since|as|though"
+    # a capital starts a clause, but a month or weekday goes on the date ("the 21st, May")
+    r",\s*(?:(?!(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec|Mon|Tue|Wed|Thu|Fri|Sat|Sun)"
+    r"[a-z]*\b)[A-Z]|(?:i|we|you|he|she|they|it|so|and|but|which|who|because|since|as|though"
     r"|although|that|this|there)\b)"
 )
 
