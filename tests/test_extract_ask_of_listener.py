@@ -26,3 +26,15 @@ def test_a_clause_that_asks_nothing_stays() -> None:
         "Come if you can.",  # nothing left to keep
     ):
         assert without_ask_of_listener(said) == said
+
+
+def test_an_ask_to_keep_what_was_said_keeps_it() -> None:
+    """ "my EpiPen expires in June, remind me?" ends as a question, yet asks the listener to keep
+    what comes before it: a health fact had been dropped with the question."""
+    said = "Gran's hearing aid batteries run out on the 20th, can you remind me?"
+    assert without_ask_of_listener(said) == "Gran's hearing aid batteries run out on the 20th."
+    kept = durable_parts("my EpiPen expires in the middle of June, remind me?", "user", [], "Agent")
+    assert [s for s, _ in kept] == ["My EpiPen expires in the middle of June."], kept
+    # a request of another kind stays a request
+    said = "I'm heading to the shops, remind me to buy milk?"
+    assert without_ask_of_listener(said) == said

@@ -73,11 +73,25 @@ def without_mood_clause(sentence: str, about: Callable[[str], bool]) -> str:
     return text[:1].upper() + text[1:] + end
 
 
+# A last clause that only asks the listener to keep what was said: "my EpiPen expires in June,
+# remind me?" says what to keep before it.
+_KEEP_IT = re.compile(
+    r"^(?:(?:can|could|would|will) you |pls |please )?(?:remind me|note (?:that|it|this)"
+    r"|make a note(?: of (?:that|it|this))?|remember (?:that|this|it)|keep (?:that|this|it) in"
+    r" mind|save (?:that|this|it)|write (?:that|this|it) down|don't let me forget)"
+    r"(?: (?:please|pls|thanks|ok|okay))?\W*$",
+    re.IGNORECASE,
+)
+
+
 def without_ask_of_listener(sentence: str) -> str:
     """The sentence without a last clause that asks or wishes something of the listener
     ("My first show opens on Friday, it'd mean a lot if you came" -> "My first show opens on
-    Friday."), when what is left is a statement of its own (four words or more)."""
+    Friday."; "My EpiPen expires in June, remind me?" -> "My EpiPen expires in June."), when
+    what is left is a statement of its own (four words or more)."""
     head, comma, tail = sentence.rpartition(", ")
-    if not comma or len(head.split()) < 4 or not _TO_LISTENER.search(tail):
+    if not comma or len(head.split()) < 4:
+        return sentence
+    if not (_TO_LISTENER.search(tail) or _KEEP_IT.match(tail)):
         return sentence
     return head.rstrip(" ,;") + "."
