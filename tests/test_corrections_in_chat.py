@@ -163,3 +163,15 @@ def test_a_date_put_right_keeps_its_month_without_a_comma() -> None:
         ("user", "Ana", "hmm no, it's the 21st. always mix those up"),
     )
     assert any("birthday is 21st May" in t for t in texts), texts
+
+
+def test_what_was_said_of_the_old_value_in_between_is_stale() -> None:
+    """The assistant's advice given for the value the user then put right ("From Leeds station
+    at 9:10 the 9:25 bus is the quickest") is kept no more than the value itself."""
+    texts = _texts(
+        ("user", "Leah", "My train gets into Leeds at 9:10 on Friday."),
+        ("assistant", "Agent", "From Leeds station at 9:10 the 9:25 bus is the quickest."),
+        ("user", "Leah", "oops, it's 9:40 not 9:10, I was looking at the weekday timetable"),
+    )
+    assert not any("bus" in t for t in texts), texts
+    assert any("train" in t and "9:40" in t for t in texts), texts

@@ -202,6 +202,27 @@ def test_another_persons_promise_is_theirs() -> None:
     assert (c["metadata"]["owner"], c["owed_to"]) == ("Jonas", "Lena")
 
 
+def test_another_persons_pledge_reported_with_said_is_theirs() -> None:
+    """ "Kofi said he'll send the contract over next week" is Kofi's promise to the speaker, a
+    thing given by a due time; "Tom said he'll quit his job next month" is news of Tom, no
+    promise to anyone, and a thing given with no time is no more than talk."""
+    cands = extract_window(
+        [WindowTurn(1, "user", "Lena", "Idris said he'll post the spare keys by Friday", SAID)],
+        pronoun_of=lambda _: "she",
+    )
+    [c] = [c for c in cands if c["category"] == "commitment"]
+    assert (c["metadata"]["owner"], c["owed_to"]) == ("Idris", "Lena")
+    assert c["due_at"] is not None
+    for news in (
+        "Idris said he'll move to Glasgow next month",
+        "Idris said he'll send the keys at some point",
+    ):
+        cands = extract_window(
+            [WindowTurn(1, "user", "Lena", news, SAID)], pronoun_of=lambda _: "he"
+        )
+        assert not any(c["category"] == "commitment" for c in cands), (news, cands)
+
+
 def test_a_speaker_introducing_themselves() -> None:
     """A second new-user probe's opening turn ("ok so I'm Nadia, freelance web dev based in
     Bristol") was dropped as an acknowledgement ("Ok so" read as "Ok") and written "Nadia is

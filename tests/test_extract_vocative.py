@@ -65,3 +65,25 @@ def test_you_said_to_several_names_them_all() -> None:
     # said to one person, "you" stays that person
     one = [turns[0], WindowTurn(2, "assistant", "", "I'll remind you next week.", SAID)]
     assert [c.get("owed_to") for c in extract_window(one)] == [None, "Maya"]
+
+
+def test_a_name_called_at_the_end_is_whom_the_promise_is_owed_to() -> None:
+    """ "I'll have the slides to you first thing tomorrow, Raj" in a chat with the assistant was
+    owed to the assistant and kept "to Assistant ..., Raj": the name called is the listener."""
+    turns = [WindowTurn(1, "user", "Lena", "I'll get the invoice to you by Friday, Omar.", SAID)]
+    [promise] = extract_window(turns, pronoun_of=lambda _: "she")
+    assert promise["category"] == "commitment" and promise["owed_to"] == "Omar", promise
+    assert promise["context"].startswith("Lena will get the invoice to Omar by Friday"), promise
+    assert "Assistant" not in promise["context"]
+    # a name of the window's speakers said short is that speaker; a word that names nobody
+    # ("thanks", "mate") calls nobody
+    turns = [
+        WindowTurn(1, "user", "Omari", "Can you send it over?", SAID),
+        WindowTurn(2, "user", "Lena", "I'll get the invoice to you by Friday, Om.", SAID),
+    ]
+    assert [c["owed_to"] for c in extract_window(turns, pronoun_of=lambda _: "she")] == ["Omari"]
+    turns = [
+        WindowTurn(1, "user", "Omari", "Can you send it over?", SAID),
+        WindowTurn(2, "user", "Lena", "I'll send you the invoice by Friday, Mate.", SAID),
+    ]
+    assert [c["owed_to"] for c in extract_window(turns, pronoun_of=lambda _: "she")] == ["Omari"]

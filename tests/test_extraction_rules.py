@@ -113,6 +113,9 @@ def test_third_person_without_garbling(
         ("I'll drop it off Saturday morning", "2024-05-04"),
         ("I'll ring you this Friday.", "2024-05-03"),
         ("I'll send you the Friday report.", None),  # a kind of report, no day
+        ("I can do it, I'll pop round thursday and saturday", "2024-05-02"),  # bare: the first
+        ("Friday's no good, I'll bring it saturday", "2024-05-04"),  # the subject is no due day
+        ("I'll bring it over, as I do every Sunday", None),  # a habit, no due day
         # a deadline ("by") before a time of doing
         ("I'll sign it tonight and get it to the school by Monday.", "2024-05-06"),
     ],

@@ -33,6 +33,7 @@ from memory_pipelines.core.corrections import (
     repair_earlier,
     restated,
     without_cue,
+    without_old,
 )
 from memory_pipelines.core.referents import who_was_asked_about
 from memory_pipelines.core.sentence_forms import with_subject
@@ -150,6 +151,30 @@ def corrections_made(
             # its question (answered)
             out.append((fixed[0], policy.category_for(fixed[0], turn.role), turn))
     return out
+
+
+def echoed_values(
+    window: Sequence[WindowTurn], made: Sequence[Sequence[tuple[str, str, WindowTurn]]]
+) -> dict[int, set[str]]:
+    """For each turn, the old values that a later turn of the window puts right in an earlier
+    turn's sentence (`made`: corrections_made of each turn): what the turns between said of the
+    value followed the slip ("I land at Heathrow" / the assistant's "From Heathrow the
+    Elizabeth line is easiest" / "sorry, it's Gatwick not Heathrow"), so it is stale too."""
+    seq = {id(t): n for n, t in enumerate(window)}
+    out: dict[int, set[str]] = {}
+    for j, fixes in enumerate(made):
+        for text, _, about in fixes:
+            put_right = without_old(text)
+            if put_right is None or about is window[j]:
+                continue
+            for i in range(seq[id(about)] + 1, j):
+                out.setdefault(i, set()).add(put_right[1])
+    return out
+
+
+def holds_any(sentence: str, values: Iterable[str]) -> bool:
+    """Whether a sentence names any of the values, as a whole word."""
+    return any(re.search(rf"(?<!\w){re.escape(v)}(?!\w)", sentence, re.I) for v in values)
 
 
 def _own_first(find: Callable[[list[str]], _Found], said: list[str], mine: list[str]) -> _Found:

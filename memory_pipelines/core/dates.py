@@ -195,6 +195,16 @@ _DUE = re.compile(
     rf"|\b(?P<part>{_DAY_WORDS})(?=\s+(?:morning|afternoon|evening|night|lunchtime)\b)",
     re.IGNORECASE,
 )
+# A weekday said bare, as chat says it ("I'll pop round tuesday"), when nothing else dates
+# the promise; not a weekday that is the subject ("Tuesday's busy", "Friday is out").
+_BARE_DAY = re.compile(
+    rf"\b(?P<day>{_DAY_WORDS})\b(?!'s\b|’s\b|\s+(?:is|was|are|were|works?|suits?)\b)",
+    re.IGNORECASE,
+)
+_DAY_OF_A_THING = re.compile(
+    r"\b(?:the|a|an|my|our|your|his|her|their|every|each|last|for|since|from|after)\s+$",
+    re.IGNORECASE,
+)
 MONTHS = [
     "january", "february", "march", "april", "may", "june", "july", "august", "september",
     "october", "november", "december",
@@ -310,18 +320,7 @@ def due_date(text: str, said_at: datetime) -> datetime | None:
     m = next((f for f in found if (f.group("prep") or "").lower() in ("by", "before")), None)
     m = m or (found[0] if found else None)
     if m:
-        word = next(w for w in m.group("day", "near", "named", "part") if w).lower()
-        if word == "tonight":
-            return _end_of_day(said_at)
-        if word == "tomorrow":
-            return _end_of_day(said_at + timedelta(days=1))
-        own = _OWN_DAY.match(text, m.end())  # "by Tuesday the 14th": the date said decides
-        if own:
-            return _day_of_month(int(own.group(1)), said_at)
-        ahead = (_WEEKDAYS.index(word) - said_at.weekday()) % 7 or 7
-        if re.match(r"\s+next week\b", text[m.end() :], re.IGNORECASE):  # "Friday next week"
-            ahead = 7 - said_at.weekday() + _WEEKDAYS.index(word)
-        return _end_of_day(said_at + timedelta(days=ahead))
+        return _day_due(m, text, said_at)
     m = _DUE_DAY.search(text)
     if m:
         return _day_of_month(int(m.group(1)), said_at)
@@ -351,4 +350,24 @@ def due_date(text: str, said_at: datetime) -> datetime | None:
         if m.group(2).lower() == "month":
             return _end_of_day(month_shift(said_at, 1 + ahead) - timedelta(days=1))
         return _end_of_day(said_at + timedelta(days=6 - said_at.weekday() + 7 * ahead))
+    for m in _BARE_DAY.finditer(text):
+        if not _DAY_OF_A_THING.search(text, 0, m.start()):  # not "the Friday report"
+            return _day_due(m, text, said_at)
     return None
+
+
+def _day_due(m: re.Match[str], text: str, said_at: datetime) -> datetime | None:
+    """The end of the day a match of _DUE or _BARE_DAY names: tonight, tomorrow, or the next
+    such weekday ("Friday next week" the one after)."""
+    word = next(w for k, w in m.groupdict().items() if k != "prep" and w).lower()
+    if word == "tonight":
+        return _end_of_day(said_at)
+    if word == "tomorrow":
+        return _end_of_day(said_at + timedelta(days=1))
+    own = _OWN_DAY.match(text, m.end())  # "by Tuesday the 14th": the date said decides
+    if own:
+        return _day_of_month(int(own.group(1)), said_at)
+    ahead = (_WEEKDAYS.index(word) - said_at.weekday()) % 7 or 7
+    if re.match(r"\s+next week\b", text[m.end() :], re.IGNORECASE):  # "Friday next week"
+        ahead = 7 - said_at.weekday() + _WEEKDAYS.index(word)
+    return _end_of_day(said_at + timedelta(days=ahead))

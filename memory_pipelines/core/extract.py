@@ -19,6 +19,8 @@ from memory_pipelines.core.across_turns import (
     answered,
     asked_about,
     corrections_made,
+    echoed_values,
+    holds_any,
     is_stale,
     question_before,
 )
@@ -183,11 +185,16 @@ def extract_window(
     the learned save policy has the last word on whether a turn says something anew."""
     allowed = set(types) if types else None
     out: list[dict[str, Any]] = []
+    stales: list[set[str]] = [set() for _ in window]
+    made = [
+        [] if t.context else corrections_made(window, j, stales[j]) for j, t in enumerate(window)
+    ]
+    echoes = echoed_values(window, made)
     for i, turn in enumerate(window):
         if turn.context:
             continue  # read by the turns after it, extracted by its own window
-        stale: set[str] = set()
-        parts: list[tuple[str, str, WindowTurn]] = list(corrections_made(window, i, stale))
+        stale = stales[i]
+        parts: list[tuple[str, str, WindowTurn]] = list(made[i])
         fixes = {sentence for sentence, _, _ in parts}
         earlier = window[max(0, i - 3) : i]
         listener = listener_of(window, i)
@@ -226,6 +233,7 @@ def extract_window(
                 if not correction(s)
                 and not repair(s)
                 and not is_stale(s, stale)
+                and not holds_any(s, echoes.get(i, ()))
                 and not (corrected_here and _how_it_went_wrong(s))
             ]
             # a short answer is kept with its question, beside a correction of the same turn

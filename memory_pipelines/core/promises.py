@@ -177,6 +177,11 @@ _PROMISED_ME = re.compile(
     r"(?:\s+(?:that\s+)?(?:she|he|they)(?:'d|'ll|’d|’ll| would| will))?\s+(?P<what>\S.*)",
     re.IGNORECASE,
 )
+_SAID_THEY_WILL = re.compile(
+    r"^\W*(?!(?:the|this|that|it|there|our|my|your|his|her|their|we|i|you)\b)"
+    r"(?P<owner>[A-Z][a-z]+(?: [A-Z][a-z]+)?) said (?:that )?(?:she|he|they)(?:'ll|’ll| will)"
+    r"\s+(?P<what>\S.*)"
+)
 # The listener's own thing acted on: "I'll add a copy to your order", "I'll fix your bike".
 # Not a step taken there and then in the chat ("I'll check your logs now"): that is no promise.
 _YOURS = re.compile(r"\byour\b", re.I)
@@ -300,8 +305,13 @@ def _pledged_act(rest: str) -> str:
 
 def _promised_me(sentence: str, speaker: str, said_at: datetime) -> Promise | None:
     """Another's promise to the speaker ("Marta promised me the taper plan by the end of
-    August"): theirs, owed to the speaker."""
+    August", "Kofi said he'll send the contract over next week": a thing given, by a due
+    time): theirs, owed to the speaker."""
     pm = None if _KEPT.search(sentence) else _PROMISED_ME.search(sentence)
+    if pm is None and (said := _SAID_THEY_WILL.search(sentence)) and speaker:
+        verb = said.group("what").split()[0].lower()
+        if verb in _GIVE_VERBS and due_date(sentence, said_at) is not None:
+            pm = said
     if pm is None or not speaker:
         return None
     owner = pm.group("owner")

@@ -235,6 +235,10 @@ def without_vocative(sentence: str, listener: str) -> str:
     kids on Friday"): the memory says whom it is owed to apart."""
     if not listener:
         return sentence
+    # ... or called at its end: "I'll have the slides to you tomorrow, Raj."
+    called = re.search(rf",\s*{re.escape(listener)}(?P<end>\s*[.!?]*)\s*$", sentence)
+    if called and len(sentence[: called.start()].split()) >= 3:
+        sentence = sentence[: called.start()] + called.group("end").strip()
     return _statement_after(sentence, re.match(rf"\W*{re.escape(listener)}\s*,\s*", sentence))
 
 

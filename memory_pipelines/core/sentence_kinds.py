@@ -102,7 +102,10 @@ _DELEGATED = re.compile(
     r"^\W*(?!(?:The|This|That|These|Those|It|There|Our|My|Your|His|Her|Their|We|I|You)\b)"
     r"(?:[A-Z][a-z]+|[Hh]e|[Ss]he|[Tt]hey)\s+(?:owns|is (?:handling|doing|on|in charge of|"
     r"responsible for)|will|'ll|is going to)\b|"
-    r"(?i:\btold\b.{0,40}\b(?:he|she|they|you)(?:'d| would)\b)"
+    r"(?i:\btold\b.{0,40}\b(?:he|she|they|you)(?:'d| would)\b)|"
+    # "Kofi said he'll send the contract over next week": another's pledge reported
+    r"^\W*(?!(?:The|This|That|These|Those|It|There|Our|My|Your|His|Her|Their|We|I|You)\b)"
+    r"[A-Z][a-z]+ said (?:that )?(?:he|she|they)(?:'ll|'d| will| would)\b"
 )
 _PROGRESSIVE = _rx(r"\b(?:i'm|i am|we're|we are) \w+ing\b")  # "I'm paying him back by June"
 _HABITUAL = _rx(r"\b(?:always|never|usually|whenever)\b")  # "what I'll always choose"

@@ -4,15 +4,45 @@ assistant), and the sentences before one, the speaker's own or everybody's. Pure
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from memory_pipelines.core import sentence_kinds
 from memory_pipelines.core.promised_thing import MAX_TURNS
 from memory_pipelines.core.window_turn import WindowTurn
 
+# A name said to at the end of a sentence to the listener: "I'll have the slides to you first
+# thing tomorrow, Raj". Words that address nobody by name are no name.
+_CALLED = re.compile(r"\byou(?:r)?\b[^.!?]*,\s+(?P<name>[A-Z][a-z]+)\s*[.!]*\s*$")
+_NO_NAME = frozenset(
+    ["Thanks", "Please", "Mate", "Guys", "Everyone", "Folks", "Babe", "Love", "Dear", "Sir",
+     "Man", "Dude", "Bro", "Team", "All", "Everybody", "Honey", "Hun", "Buddy", "Pal", "Too",
+     "Though", "Again", "Lol", "Haha", "Yet", "Anyway", "Okay", "Ok", "Then", "Now", "Today"]
+)  # fmt: skip
+
+
+def called_by_name(window: Sequence[WindowTurn], i: int) -> str:
+    """The one name a turn calls its listener by ("..., Raj"), as the window's speaker of that
+    name when one is ("Mel" for Melanie); "" when it calls nobody, or more than one."""
+    called = {
+        m.group("name")
+        for s in sentence_kinds.sentences(window[i].text)
+        if (m := _CALLED.search(s)) and m.group("name") not in _NO_NAME
+    }
+    if len(called) != 1:
+        return ""
+    (name,) = called
+    if name == window[i].who:
+        return ""
+    spoken = [t.who for t in window if t.speaker and t.who.startswith(name)]
+    return spoken[0] if spoken else name
+
 
 def listener_of(window: Sequence[WindowTurn], i: int) -> str:
-    """Whom a turn speaks to: the nearest other speaker in the window."""
+    """Whom a turn speaks to: the one it calls by name, or else the nearest other speaker in
+    the window."""
+    if called := called_by_name(window, i):
+        return called
     me = window[i].speaker or window[i].role
     order = [*reversed(window[:i]), *window[i + 1 :]]
     other = next((t for t in order if (t.speaker or t.role) != me), None)
