@@ -245,6 +245,19 @@ def test_what_a_report_says_decides() -> None:
     assert policy.skip_reason_for_item("Omar said yes.") is not None
 
 
+def test_what_someone_outside_the_chat_told_the_speaker_to_do_is_no_request_of_the_chat() -> None:
+    """ "The physio told me to ice it twice a day" is the physio's advice, a fact of the
+    speaker's; "The user asked me to redo the chart" is a task of the chat's, reported."""
+    for advice in (
+        "The physio told me to ice my knee twice a day.",
+        "The vet told us to keep him off stairs for a month.",
+    ):
+        assert sentence_kinds.sentence_kind(advice, "user") != "meta", advice
+        assert policy.skip_reason_for_item(advice) is None, advice
+    for task in ("The user asked me to redo the chart.", "Ana asked me to resend the invoice."):
+        assert sentence_kinds.sentence_kind(task, "assistant") == "meta", task
+
+
 @pytest.mark.parametrize(
     "category",
     ["episode", "episodic", "session_summary", "session", "conversation_recap", "Summary"],

@@ -33,8 +33,13 @@ PROPOSED = re.compile(
     re.IGNORECASE,
 )
 # Reports of a request to the other party: "The user asked me to redo the chart".
+# The parties are the chat's: "the doctor told me to cut back on salt" is the doctor's advice,
+# a fact of the speaker's health, not a task asked of the assistant.
+_CHAT_PARTY = (
+    r"(?:(?:the )?(?:user|assistant|agent|bot|customer)|i|we|you|they|he|she|(?-i:[A-Z][a-z]+))"
+)
 REQUESTED = re.compile(
-    rf"{_OPENER}{_PARTY}{_AUX}(?:asked|requested|wanted|told)\s+"
+    rf"{_OPENER}{_CHAT_PARTY}(?:\s+and\s+{_CHAT_PARTY})?{_AUX}(?:asked|requested|wanted|told)\s+"
     r"(?:me|us|you|the (?:assistant|agent|bot))\s+to\b",
     re.IGNORECASE,
 )
