@@ -569,3 +569,16 @@ def test_new_opening_an_item_says_which_thing_unless_it_gives_a_value(
     text: str, cued: bool
 ) -> None:
     assert ("new" in change_cues(text)) is cued
+
+
+def test_a_colour_is_a_value(embedder: Embedder) -> None:
+    """ "Bike is a green Brompton" beside "Rides a black Brompton" is no restatement: merged,
+    the new colour was lost."""
+    assert read_values("Bike is a green Brompton")[0]["colour"] == frozenset({"green"})
+    assert value_conflicts(
+        read_values("Bike is a green Brompton")[0], read_values("Rides a black Brompton")[0]
+    )
+    d = judge_with(embedder, "Bike is a green Brompton", ["Rides a black Brompton"])
+    assert d.action != "merge", d.reason
+    d = judge_with(embedder, "Rides a green Brompton", ["Bike is a green Brompton"])
+    assert d.action == "merge", d.reason

@@ -101,6 +101,14 @@ def typed_values(text: str, said_on: tuple[int, int] | None = None) -> Values:
     return read_values(text, said_on)[0]
 
 
+COLOURS = frozenset(
+    [
+        "red", "blue", "green", "yellow", "black", "white", "grey", "gray", "silver", "orange",
+        "purple", "pink", "brown", "navy", "beige", "maroon", "teal", "turquoise",
+    ]
+)  # fmt: skip
+
+
 def read_values(
     text: str, said_on: tuple[int, int] | None = None
 ) -> tuple[Values, frozenset[tuple[str, str, str]]]:
@@ -178,6 +186,8 @@ def read_values(
             vals.setdefault("weekday", set()).update(DAY_SETS[day])
         elif day in PARTS_OF_DAY:  # "morning meetings" / "afternoon meetings"
             vals.setdefault("day_part", set()).add(day)
+        elif tok in COLOURS:  # "a blue Golf" / "a red Golf"
+            vals.setdefault("colour", set()).add("grey" if tok == "gray" else tok)
     if days := weekday_range(text):  # "Monday to Friday", "Mon-Fri"
         vals.setdefault("weekday", set()).update(days)
     if re.search(r"\bmay\b(?=\s+(\d|(19|20)\d\d))|\bin may\b", low):
