@@ -27,6 +27,7 @@ from memory_pipelines.models.base import Models
 from memory_pipelines.models.local import LocalBackend
 from memory_pipelines.resources import EmbedderResource, ModelResource, StoreResource
 from memory_pipelines.store import items as items_db
+from memory_pipelines.store.links import candidates, load_nodes
 from tests.fake_openai import FakeOpenAI
 
 T0 = datetime(2024, 5, 6, 9, 0, tzinfo=UTC)
@@ -349,3 +350,28 @@ def test_a_shared_item_said_in_a_private_chat_is_not_tied_to_that_chats_summary(
     to_chunk = {(r["src_id"], r["link_type"]) for r in _links(memory) if r["dst_kind"] == "chunk"}
     assert (hers, "decided_in") in to_chunk  # the chunk is offered to its owner's item
     assert all(src != shared for src, _ in to_chunk), to_chunk
+
+
+def test_a_relation_between_shared_and_a_persons_item_is_made_from_the_persons_side(
+    memory: Memory,
+) -> None:
+    """relates_to is stored once per pair, the smaller id first, so its direction says nothing
+    of which end found the other. A shared item's candidates are shared items only, so a
+    relation between a shared item and Ana's was found from Ana's side, where both are hers to
+    read; Ana's and Bob's items are never related (the isolation property reads links so)."""
+    memory.add_person("ana")
+    memory.add_person("bob")
+    words = "The quarterly report goes to Rita by the fifth of each month"
+    shared = _item(memory, words)
+    anas = _item(memory, words + ", Ana checks it", person="ana")
+    bobs = _item(memory, words + ", Bob checks it", person="bob")
+    link_pending(memory.db, memory.store_id, Models(LocalBackend(memory.embedder)))
+    pairs = {
+        frozenset((r["src_id"], r["dst_id"])) for r in _links(memory) if r["dst_kind"] == "item"
+    }
+    assert frozenset((shared, anas)) in pairs and frozenset((shared, bobs)) in pairs, pairs
+    assert frozenset((anas, bobs)) not in pairs, pairs
+    with memory.db.connection() as conn:
+        [(node, _)] = load_nodes(conn, memory.store_id, "item", [shared])
+        found = candidates(conn, memory.store_id, node, None, 5)
+    assert {n.id for n in found if n.kind == "item"} <= {shared}, found
