@@ -223,6 +223,39 @@ def test_another_persons_pledge_reported_with_said_is_theirs() -> None:
         assert not any(c["category"] == "commitment" for c in cands), (news, cands)
 
 
+def test_a_step_taken_on_by_a_due_time_is_a_promise() -> None:
+    """ "Let me check with finance and get back to you by Thursday" was dropped as the chat's
+    next turn; with its due time it is the assistant's promise ("I'll get back to you" alone
+    stays none). "Don't worry," before it is no part of it."""
+    window = [
+        WindowTurn(1, "user", "Lena", "any news on the deposit?", SAID),
+        WindowTurn(
+            2, "assistant", "Agent", "Let me ask the landlord and get back to you by Friday.", SAID
+        ),
+    ]
+    [c] = [
+        c
+        for c in extract_window(window, pronoun_of=lambda _: "she")
+        if c["category"] == "commitment"
+    ]
+    assert c["owed_to"] == "Lena" and c["due_at"] is not None, c
+    assert c["context"].startswith("Agent will ask the landlord"), c
+    for step in (
+        "Let me check and get back to you.",
+        "Let me go through your numbers first, then I'll suggest a savings plan.",
+    ):
+        window[1] = WindowTurn(2, "assistant", "Agent", step, SAID)
+        assert not any(
+            c["category"] == "commitment"
+            for c in extract_window(window, pronoun_of=lambda _: "she")
+        ), step
+    window[1] = WindowTurn(
+        2, "assistant", "Agent", "Don't worry, I'll chase the deposit for you by Friday.", SAID
+    )
+    [c] = extract_window(window, pronoun_of=lambda _: "she")
+    assert c["context"].startswith("Agent will chase the deposit"), c
+
+
 def test_a_speaker_introducing_themselves() -> None:
     """A second new-user probe's opening turn ("ok so I'm Nadia, freelance web dev based in
     Bristol") was dropped as an acknowledgement ("Ok so" read as "Ok") and written "Nadia is

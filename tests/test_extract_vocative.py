@@ -87,3 +87,21 @@ def test_a_name_called_at_the_end_is_whom_the_promise_is_owed_to() -> None:
         WindowTurn(2, "user", "Lena", "I'll send you the invoice by Friday, Mate.", SAID),
     ]
     assert [c["owed_to"] for c in extract_window(turns, pronoun_of=lambda _: "she")] == ["Omari"]
+
+
+def test_a_name_called_first_is_whom_the_promise_is_owed_to() -> None:
+    turns = [
+        WindowTurn(
+            1, "user", "Lena", "Joss, I'll take your bins out on Tuesday while you're away.", SAID
+        )
+    ]
+    [promise] = extract_window(turns, pronoun_of=lambda _: "she")
+    assert promise["owed_to"] == "Joss", promise
+    assert "Joss's bins" in promise["context"] and "Assistant" not in promise["context"], promise
+    # a name said first of a thing, or a word that opens any sentence, calls nobody
+    for said in ("Biscuit, our beagle, loves you to bits.", "Honestly, I'll send you the map."):
+        turns = [WindowTurn(1, "user", "Lena", said, SAID)]
+        assert not any(
+            c.get("owed_to") == said.split(",")[0]
+            for c in extract_window(turns, pronoun_of=lambda _: "she")
+        ), said

@@ -30,7 +30,7 @@ from memory_pipelines.core.dates import annotate
 from memory_pipelines.core.extract_parts import durable_parts, fixes_earlier
 from memory_pipelines.core.plain_words import plain_words
 from memory_pipelines.core.promised_thing import the_thing_promised
-from memory_pipelines.core.promises import promise
+from memory_pipelines.core.promises import as_pledge, promise
 from memory_pipelines.core.referents import (
     what_it_is,
     who_is_meant,
@@ -205,7 +205,7 @@ def extract_window(
         if _said_anew(turn, earlier, similarity, learned):
 
             def is_promise(s: str, who: str = listener, t: WindowTurn = turn, n: int = i) -> bool:
-                said = the_thing_promised(s, talk_before(window, n, s), t.who, who)
+                said = the_thing_promised(as_pledge(s), talk_before(window, n, s), t.who, who)
                 return promise(said, t.speaker, who, t.created_at) is not None
 
             kept = durable_parts(
@@ -253,7 +253,7 @@ def extract_window(
                 # "I'll drop it off Saturday": the thing just talked about ("my drill's still
                 # at ur place", the listener's: a promise to them)
                 talk = talk_before(window, i, sentence)
-                said = the_thing_promised(sentence, talk, speaker, listener)
+                said = the_thing_promised(as_pledge(sentence), talk, speaker, listener)
                 promised = promise(said, speaker, listener, turn.created_at)
                 category = "commitment" if promised else "fact"
             if allowed is not None and category not in allowed:

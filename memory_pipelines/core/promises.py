@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from memory_pipelines.core.dates import due_date, in_time_only
-from memory_pipelines.core.sentence_kinds import ON_ME
+from memory_pipelines.core.sentence_kinds import DEADLINE, ON_ME
 
 _FUTURE = re.compile(
     r"\b(?:i|we)(?:'ll|’ll| will| shall|'m going to| am going to|'re going to| are going to"
@@ -24,6 +24,18 @@ _FUTURE = re.compile(
     r"|actually|really|totally|make sure to|try to|be sure to)\s+)*(?P<verb>[a-z]+)",
     re.IGNORECASE,
 )
+
+
+_LET_ME = re.compile(r"^(\W*(?:(?:ok(?:ay)?|right|sure)\W+)*)let me\b", re.IGNORECASE)
+
+
+def as_pledge(sentence: str) -> str:
+    """A step taken on by a due time said as the pledge it is: "Let me check with finance and
+    get back to you by Thursday" -> "I'll check with finance and get back to you by Thursday".
+    Without one it is the chat's next step ("Let me work through your hydration first")."""
+    if not DEADLINE.search(sentence.lower()):
+        return sentence
+    return _LET_ME.sub(lambda m: f"{m.group(1)}I'll", sentence, count=1)
 
 
 def future_act(sentence: str) -> re.Match[str] | None:

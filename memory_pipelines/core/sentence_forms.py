@@ -17,6 +17,8 @@ _INTERJECTION = (
     r"awesome|great|nice|indeed|exactly|of course|sorry|woah|whoa|yay|omg|i see|"
     # a request taken: "Got it, I'll book the table", "Noted, ...", "Will do, ..."
     r"got it|noted|will do|understood|gotcha|"
+    # reassurance before what will be done: "Don't worry, I'll sort out the refund"
+    r"don't worry|no worries|not to worry|"
     # how it is said: "To be frank, I never liked ...", "Seriously though, I'm moving ..."
     r"to be (?:frank|honest)|to tell (?:you )?the truth|seriously(?: though)?|honestly|frankly|"
     r"for what it's worth|funnily enough|funny enough|in any case|on another note|"
@@ -107,6 +109,12 @@ def without_own_name(sentence: str, speaker: str) -> str:
     return re.sub(
         rf"\b(I'm|I’m|I am)\s+{re.escape(speaker)}\s*,\s*(?=\w)", r"\1 ", sentence, count=1
     )
+
+
+def is_interjection(word: str) -> bool:
+    """Whether a word opens a sentence as an interjection ("Sure", "Honestly", "Noted"): no
+    name of anybody called."""
+    return bool(re.fullmatch(_INTERJECTION, word, re.IGNORECASE))
 
 
 def without_opener(sentence: str) -> str:

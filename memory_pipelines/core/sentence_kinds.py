@@ -273,7 +273,10 @@ def _kind(sent: str, role: str) -> str:
     low = norm(sent)
     if role == "assistant" and _PRAISE.match(low):
         return "ack"  # "Nice work sticking with it.": the listener praised, nothing told
-    if META.search(low) and not _LASTING.search(low):
+    # the chat's next turn ("I'll get back to you") is no pledge, unless by a due time ("Let me
+    # check with finance and get back to you by Thursday")
+    pledged = (HORTATIVE.match(low) or _COMMIT.search(low)) and DEADLINE.search(low)
+    if META.search(low) and not _LASTING.search(low) and not pledged:
         then = _THEN_I_WILL.search(low)
         if then and _kind(low[then.end() :], role) == "commitment":
             return "commitment"  # "Tell me what's in each one and I'll send you a schedule ..."
@@ -300,6 +303,8 @@ def _kind(sent: str, role: str) -> str:
         (_COMMIT.search(low) and not _HABITUAL.search(low))
         or (_PROGRESSIVE.search(low) and DEADLINE.search(low))
         or (_DELEGATED.search(sent) and DEADLINE.search(low))
+        # "Let me check with finance and get back to you by Thursday": a step with a due time
+        or (HORTATIVE.match(low) and DEADLINE.search(low))
     )
     # A fact whatever else the sentence does (see _is_restatement too), but a thing promised
     # to somebody by a due time ("I'll send her his asthma card by Wednesday") is a promise,

@@ -9,11 +9,18 @@ from collections.abc import Sequence
 
 from memory_pipelines.core import sentence_kinds
 from memory_pipelines.core.promised_thing import MAX_TURNS
+from memory_pipelines.core.sentence_forms import is_interjection
 from memory_pipelines.core.window_turn import WindowTurn
 
 # A name said to at the end of a sentence to the listener: "I'll have the slides to you first
 # thing tomorrow, Raj". Words that address nobody by name are no name.
 _CALLED = re.compile(r"\byou(?:r)?\b[^.!?]*,\s+(?P<name>[A-Z][a-z]+)\s*[.!]*\s*$")
+# ... or at the start of one, before what is said to them: "Priya, I'll cover your shift".
+_CALLED_FIRST = re.compile(
+    r"^\W*(?P<name>[A-Z][a-z]+),\s+(?=(?:i|i'll|i'm|i've|i'd|we|we'll|you|can you|could you"
+    r"|would you|will you|do you|did you|are you|have you|please|thanks)\b.*\byou(?:r)?\b)",
+    re.IGNORECASE,
+)
 _NO_NAME = frozenset(
     ["Thanks", "Please", "Mate", "Guys", "Everyone", "Folks", "Babe", "Love", "Dear", "Sir",
      "Man", "Dude", "Bro", "Team", "All", "Everybody", "Honey", "Hun", "Buddy", "Pal", "Too",
@@ -27,7 +34,8 @@ def called_by_name(window: Sequence[WindowTurn], i: int) -> str:
     called = {
         m.group("name")
         for s in sentence_kinds.sentences(window[i].text)
-        if (m := _CALLED.search(s)) and m.group("name") not in _NO_NAME
+        for m in (_CALLED.search(s), _CALLED_FIRST.match(s))
+        if m and m.group("name") not in _NO_NAME and not is_interjection(m.group("name"))
     }
     if len(called) != 1:
         return ""
