@@ -16,6 +16,7 @@ from memory_pipelines.cli_access import keys_group, orgs_group, serve
 from memory_pipelines.cli_admins import admins_group
 from memory_pipelines.cli_commitments import commitments_group
 from memory_pipelines.cli_console import console_screenshots
+from memory_pipelines.cli_dev import stop_db
 from memory_pipelines.cli_eval import eval_group
 from memory_pipelines.cli_jobs import feed, jobs_group
 from memory_pipelines.cli_persons import persons_group
@@ -319,25 +320,6 @@ def calls(store: str | None, since: str | None, until: str | None) -> None:
     click.echo(f"{n} model call{'' if n == 1 else 's'}, {tokens} tokens", err=True)
 
 
-@main.command("stop-db")
-def stop_db() -> None:
-    """Stop the embedded Postgres of MEMORY_HOME (it outlives every command, so the CLI, the
-    Dagster daemon and its UI share one). The next command starts it again."""
-    from memory_pipelines.core.home import memory_home
-    from memory_pipelines.store.server import stop_embedded
-
-    if os.environ.get("MEMORY_PG_DSN"):
-        raise click.ClickException(
-            "MEMORY_PG_DSN is set: that Postgres is yours to stop, not ours; unset it to stop "
-            "the embedded one"
-        )
-    data = memory_home() / "pg"
-    if stop_embedded():
-        click.echo(f"stopped the embedded Postgres at {data}")
-    else:
-        click.echo(f"no embedded Postgres is running at {data}")
-
-
 @main.command("delete-store")
 @store_option
 @click.option("--actor", required=True, help="Who deletes it (recorded).")
@@ -396,6 +378,7 @@ main.add_command(feed)
 main.add_command(orgs_group)
 main.add_command(keys_group)
 main.add_command(serve)
+main.add_command(stop_db)
 main.add_command(admins_group)
 main.add_command(console_screenshots)
 

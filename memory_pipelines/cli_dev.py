@@ -1,4 +1,5 @@
-"""`memory-pipelines dev`: the Dagster UI (webserver + daemon) on the embedded store."""
+"""`memory-pipelines dev`: the Dagster UI (webserver + daemon) on the embedded store; and
+`stop-db`, which stops the embedded Postgres they share."""
 
 from __future__ import annotations
 
@@ -9,9 +10,10 @@ import sys
 
 import click
 
+from memory_pipelines.core.home import memory_home
 from memory_pipelines.errors import StoreError
 from memory_pipelines.store.dagster_home import dagster_env
-from memory_pipelines.store.server import ensure_server, resolve_dsn
+from memory_pipelines.store.server import ensure_server, resolve_dsn, stop_embedded
 
 
 def _default_signals() -> None:
@@ -92,3 +94,19 @@ def run_dev(port: int, host: str) -> None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
     click.echo(f"Dagster stopped (exit {proc.returncode})")
+
+
+@click.command("stop-db")
+def stop_db() -> None:
+    """Stop the embedded Postgres of MEMORY_HOME (it outlives every command, so the CLI, the
+    Dagster daemon and its UI share one). The next command starts it again."""
+    if os.environ.get("MEMORY_PG_DSN"):
+        raise click.ClickException(
+            "MEMORY_PG_DSN is set: that Postgres is yours to stop, not ours; unset it to stop "
+            "the embedded one"
+        )
+    data = memory_home() / "pg"
+    if stop_embedded():
+        click.echo(f"stopped the embedded Postgres at {data}")
+    else:
+        click.echo(f"no embedded Postgres is running at {data}")

@@ -67,7 +67,8 @@ def _parts(text: str, role: str = "user", **kw: object) -> list[str]:
 
 
 def test_openers_go_and_a_dropped_subject_comes_back() -> None:
-    from memory_pipelines.core.sentence_forms import with_subject, without_opener
+    from memory_pipelines.core.sentence_forms import without_opener
+    from memory_pipelines.core.sentence_subject import with_subject
 
     assert (
         without_opener("Yeah, I painted that lake last year!") == "I painted that lake last year!"
@@ -179,7 +180,7 @@ def test_the_assistant_keeps_its_lessons_people_chatting_keep_no_advice() -> Non
 
 
 def test_a_word_in_thing_or_a_verb_after_an_adverb_keeps_its_subject() -> None:
-    from memory_pipelines.core.sentence_forms import with_subject
+    from memory_pipelines.core.sentence_subject import with_subject
 
     assert with_subject("Nothing beats a good meal with family!") == (
         "Nothing beats a good meal with family!"

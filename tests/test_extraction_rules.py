@@ -445,8 +445,9 @@ def test_a_short_answer_is_kept_with_the_question_it_answers() -> None:
 
 def test_what_a_sentence_is_once_its_manner_and_mentions_are_set_aside() -> None:
     from memory_pipelines.core.extract_parts import durable_parts
-    from memory_pipelines.core.sentence_forms import with_subject, without_opener
+    from memory_pipelines.core.sentence_forms import without_opener
     from memory_pipelines.core.sentence_people import addresses
+    from memory_pipelines.core.sentence_subject import with_subject
 
     assert without_opener("To be frank, I never liked it.") == "I never liked it."
     assert without_opener("Quick update: the GP switched me.") == "The GP switched me."
@@ -476,7 +477,7 @@ def test_what_a_sentence_is_once_its_manner_and_mentions_are_set_aside() -> None
 
 def test_a_date_put_after_a_whole_word_and_a_gerund_subject_kept() -> None:
     from memory_pipelines.core.dates import annotate
-    from memory_pipelines.core.sentence_forms import with_subject
+    from memory_pipelines.core.sentence_subject import with_subject
 
     assert annotate("Tomorrow's going to be a big night.", datetime(2023, 6, 19)) == (
         "Tomorrow's (20 June 2023) going to be a big night.",
@@ -508,8 +509,9 @@ def test_a_persons_we_once_named_is_them_and_others() -> None:
 
 def test_more_of_what_rewriting_must_not_garble() -> None:
     from memory_pipelines.core.dates import annotate
-    from memory_pipelines.core.sentence_forms import with_subject, without_opener
+    from memory_pipelines.core.sentence_forms import without_opener
     from memory_pipelines.core.sentence_people import listener_named
+    from memory_pipelines.core.sentence_subject import with_subject
 
     assert without_opener("On another note, I just adopted a pup.") == "I just adopted a pup."
     assert without_opener("That being said, I love it.") == "I love it."
@@ -543,8 +545,8 @@ def test_two_who_make_a_subject_keep_their_verb() -> None:
 
 
 def test_a_participle_before_its_noun_and_a_liking_that_never_was() -> None:
-    from memory_pipelines.core.sentence_forms import with_subject
     from memory_pipelines.core.sentence_kinds import sentence_kind
+    from memory_pipelines.core.sentence_subject import with_subject
 
     assert with_subject("Roasted chicken is my favourite.") == "Roasted chicken is my favourite."
     assert with_subject("Moved to Austin last year.") == "I moved to Austin last year."
@@ -694,7 +696,7 @@ def test_a_gerund_led_sentence_is_said_for_the_speaker() -> None:
     assert items(
         ("user", "Gina", "Being my own boss and doing something I love is awesome."), "she"
     ) == ["For Gina, being her own boss and doing something she loves is awesome."]
-    from memory_pipelines.core.sentence_forms import for_the_speaker
+    from memory_pipelines.core.sentence_subject import for_the_speaker
 
     assert for_the_speaker("Realizing I can be me was the best part.") == (
         "Realizing I can be me was the best part."
@@ -784,7 +786,7 @@ def test_first_person_rewritten_where_a_plain_swap_of_words_garbles_it() -> None
 def test_a_left_out_subject_before_me_is_what_did_it_never_the_speaker() -> None:
     """ "Really made me proud" had become "Caroline really made her proud", and "Been hectic
     for me lately" "Jon has been hectic for him lately"."""
-    from memory_pipelines.core.sentence_forms import with_subject
+    from memory_pipelines.core.sentence_subject import with_subject
 
     assert with_subject("Really made me proud.") == "It really made me proud."
     assert with_subject("Taught me patience, that trip.") == "It taught me patience, that trip."
@@ -823,7 +825,7 @@ def test_somebody_and_i_both_is_a_subject_of_two_wherever_it_stands() -> None:
 
 
 def test_a_doing_taken_up_by_it_after_a_dash_is_the_subject_not_the_speaker() -> None:
-    from memory_pipelines.core.sentence_forms import with_subject
+    from memory_pipelines.core.sentence_subject import with_subject
 
     said = "Just seeing the sun dip below the horizon - it was amazing."
     assert with_subject(said) == said  # not "I'm just seeing the sun dip ..."

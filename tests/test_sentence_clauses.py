@@ -7,9 +7,10 @@ import pytest
 
 from memory_pipelines.core.extract_parts import durable_parts
 from memory_pipelines.core.sentence_clauses import without_chat_time, without_mood_clause
-from memory_pipelines.core.sentence_forms import with_subject, without_picture_frame
+from memory_pipelines.core.sentence_forms import without_picture_frame
 from memory_pipelines.core.sentence_kinds import sentence_kind
 from memory_pipelines.core.sentence_people import names_somebody
+from memory_pipelines.core.sentence_subject import with_subject
 from memory_pipelines.core.third_person import third_person
 
 

@@ -36,7 +36,7 @@ from memory_pipelines.core.corrections import (
     without_old,
 )
 from memory_pipelines.core.referents import who_was_asked_about
-from memory_pipelines.core.sentence_forms import with_subject
+from memory_pipelines.core.sentence_subject import with_subject
 from memory_pipelines.core.speech_acts import SHOWN
 from memory_pipelines.core.window_turn import PronounOf, WindowTurn
 

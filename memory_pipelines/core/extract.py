@@ -37,7 +37,6 @@ from memory_pipelines.core.referents import (
     whom_it_means,
 )
 from memory_pipelines.core.sentence_forms import (
-    for_the_speaker,
     in_confidence,
     without_label,
     without_opener,
@@ -52,6 +51,7 @@ from memory_pipelines.core.sentence_people import (
     attributed,
     listener_named,
 )
+from memory_pipelines.core.sentence_subject import for_the_speaker
 from memory_pipelines.core.third_person import third_person
 from memory_pipelines.core.window_talk import (
     listener_of,

@@ -31,7 +31,6 @@ from memory_pipelines.core.sentence_clauses import (
 )
 from memory_pipelines.core.sentence_forms import (
     SUBJECT_FIRST,
-    with_subject,
     without_opener,
     without_picture_frame,
     without_telling,
@@ -44,6 +43,7 @@ from memory_pipelines.core.sentence_people import (
     name_then_verb,
     stands_alone,
 )
+from memory_pipelines.core.sentence_subject import with_subject
 from memory_pipelines.core.speech_acts import SHOWN
 
 

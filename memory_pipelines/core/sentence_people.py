@@ -13,7 +13,8 @@ from collections.abc import Sequence
 from memory_pipelines.core import sentence_kinds
 from memory_pipelines.core.judge_lexicon import IRREGULAR, SENTENCE_VERBS, wordlist
 from memory_pipelines.core.past_tense import PAST_VERB
-from memory_pipelines.core.sentence_forms import with_subject, without_opener
+from memory_pipelines.core.sentence_forms import without_opener
+from memory_pipelines.core.sentence_subject import with_subject
 
 CAPITALISED = re.compile(r"\b([A-Z][a-z]+(?:\s+[A-Z][a-z]+)*)\b")
 # fmt: off
