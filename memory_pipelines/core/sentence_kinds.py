@@ -275,8 +275,11 @@ def _kind(sent: str, role: str) -> str:
         return "ack"  # "Nice work sticking with it.": the listener praised, nothing told
     # the chat's next turn ("I'll get back to you") is no pledge, unless by a due time ("Let me
     # check with finance and get back to you by Thursday")
-    pledged = (HORTATIVE.match(low) or _COMMIT.search(low)) and DEADLINE.search(low)
-    if META.search(low) and not _LASTING.search(low) and not pledged:
+    if (
+        META.search(low)
+        and not _LASTING.search(low)
+        and not ((HORTATIVE.match(low) or _COMMIT.search(low)) and DEADLINE.search(low))
+    ):
         then = _THEN_I_WILL.search(low)
         if then and _kind(low[then.end() :], role) == "commitment":
             return "commitment"  # "Tell me what's in each one and I'll send you a schedule ..."
