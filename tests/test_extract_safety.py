@@ -73,3 +73,18 @@ def test_a_failing_organ_and_a_step_that_gives_way_are_safety() -> None:
         # an organ said with no fault, and a thing that is loose but holds nobody up
         ("I ate liver and onions.", "Kidney beans in the chilli.", "A loose shirt."),
     )
+
+
+def test_a_danger_said_as_a_bare_note_keeps_what_it_is_a_danger_of() -> None:
+    """ "shellfish. severe allergy." and "... that heater tripped the breaker. fire hazard":
+    kept alone, the note ("Severe allergy.", "Fire hazard") was the danger of nothing. Found
+    on extraction_u and _v; these are words of our own."""
+    kept = _kept("shellfish. severe allergy. otherwise anything")
+    assert kept == ["Shellfish; severe allergy."], kept
+    kept = _kept("We bought a gas heater for the shed. Carbon monoxide risk.")
+    assert len(kept) == 1 and "heater" in kept[0] and "monoxide" in kept[0], kept
+    # a note with a subject or verb of its own stays a sentence of its own
+    kept = _kept("We moved to the coast. It is a fire hazard in summer, the dry pines.")
+    assert not any("coast" in s and "fire" in s for s in kept), kept
+    # a question before the note is no danger it names
+    assert not any("?" in s for s in _kept("Is the ladder safe? serious hazard"))

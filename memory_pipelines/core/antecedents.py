@@ -16,7 +16,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 from memory_pipelines.core.corrections import correction
-from memory_pipelines.core.judge_lexicon import SENTENCE_VERBS, words
+from memory_pipelines.core.judge_lexicon import SENTENCE_VERBS, STOPWORDS, words
 
 # A sentence that opens with a pronoun or a demonstrative points back: "It reminds me why I love
 # being a mom". Not a dummy "it" ("It's great to ..."). core/extract.py reads it too: such a
@@ -92,6 +92,55 @@ def elliptical(sentence: str) -> bool:
         or t.endswith(("'s", "'m", "'re", "'ve", "'ll", "'d", "n't", "ed", "ing"))
         for t in toks
     )
+
+
+_SUBJECTS = frozenset(["i", "you", "he", "she", "we", "they", "it", "this", "that", "there"])
+_NOTE_MAX = 5
+
+
+def bare_note(sentence: str) -> bool:
+    """Whether a sentence is a short note with neither subject nor auxiliary ("fire hazard",
+    "like epipen-level allergy"), which says what the sentence before it is. Its words may be
+    forms of verbs too ("fire", "like"), so it is read by what it lacks, not by `elliptical`'s
+    verb list."""
+    toks = [t.lower().replace("’", "'") for t in words(sentence)]
+    return 0 < len(toks) <= _NOTE_MAX and not any(
+        t in _SUBJECTS or t in _AUXILIARIES or "'" in t for t in toks
+    )
+
+
+# "them" ending a clause ("I can't stand them, the texture is just wrong"): its object
+_THEM = re.compile(r"\bthem\b(?=\s*(?:[,.;:!?]|$))", re.IGNORECASE)
+# A plural said of things in general: the whole of a short answer ("mushrooms.", "raw
+# onions") or after a preposition ("stuff with mushrooms"); not one's own things ("I bought new
+# running shoes. Love them": not every shoe), which "them" would make a taste for all of them.
+_PLURAL = re.compile(
+    r"(?:^\W*(?P<whole>(?:[a-z-]+\s+)?[a-z-]{2,}s)|\b(?:with|of|about|like|without|any|no|and|or)"
+    r"\s+(?P<after>[a-z-]{2,}s))(?:\W+(?:please|pls|plz))?\W*$",
+    re.IGNORECASE,
+)
+_LIKED = re.compile(r"^(?:love|hate|adore|loathe|detest)\b", re.IGNORECASE)
+
+
+def them_named(sentence: str, before: str) -> str:
+    """The sentence with a "them" that ends its clause put as the things in general its turn's
+    sentence just before ends on (`_PLURAL`): "mushrooms. can't stand them" -> "can't stand
+    mushrooms" ("pls stop suggesting stuff with mushrooms 🤢 I can't stand them"). Kept alone,
+    the dislike was of nothing. Unchanged when "them" is said twice or the sentence before
+    ends on no such plural (a verb, "this", one's own things)."""
+    found = list(_THEM.finditer(sentence))
+    plural = _PLURAL.search(before)
+    if len(found) != 1 or len(re.findall(r"\bthem\b", sentence, re.I)) != 1 or plural is None:
+        return sentence
+    noun = plural.group("whole") or plural.group("after")
+    low = noun.lower().split()[-1]
+    if low in STOPWORDS or low in SENTENCE_VERBS or low.endswith(("ss", "us", "is")):
+        return sentence
+    at = found[0]
+    said = sentence[: at.start()] + noun.lower() + sentence[at.end() :]
+    if _LIKED.match(said):  # "hate them": the speaker's, said without "I"
+        return f"I {said[:1].lower()}{said[1:]}"
+    return said
 
 
 def points_back(sentence: str) -> bool:

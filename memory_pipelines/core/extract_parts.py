@@ -16,7 +16,13 @@ import re
 from collections.abc import Callable, Sequence
 
 from memory_pipelines.core import policy, sentence_kinds
-from memory_pipelines.core.antecedents import elliptical, joined, with_antecedents
+from memory_pipelines.core.antecedents import (
+    bare_note,
+    elliptical,
+    joined,
+    them_named,
+    with_antecedents,
+)
 from memory_pipelines.core.called_off import calls_something_off
 from memory_pipelines.core.chat_asides import aside
 from memory_pipelines.core.health_safety import PROTECTIVE, SAFETY
@@ -153,6 +159,8 @@ def durable_parts(
     facts: list[tuple[float, int, str]] = []
     told: dict[int, str] = {}  # the turn's statements, which a sentence after may point to
     statements: dict[int, str] = {}
+    said: dict[int, str] = {}  # each sentence as read, a safety note's lead (below)
+    noted: set[int] = set()  # sentences a safety note was joined to, kept in it
     role = role.lower()
     text = with_apostrophes(text)  # "ill send u the slides" is read as "I'll send you ..."
     for n, raw in enumerate(sentence_kinds.sentences(text)):
@@ -161,6 +169,8 @@ def durable_parts(
         sentence = without_mood_clause(without_ask_of_listener(sentence), about_somebody)
         sentence = with_subject(sentence)
         sentence = without_hedged_tail(without_telling(sentence, role), role)
+        if n - 1 in said:  # "mushrooms. can't stand them": what "them" is
+            sentence = them_named(sentence, said[n - 1])
         # the person the question asked about is somebody (put in by the caller, who keeps
         # the question as part of what the answer says)
         resolved = asked_about is not None and asked_about(sentence) != sentence
@@ -174,6 +184,7 @@ def durable_parts(
             asked = None
         if not sentence:
             continue
+        said[n] = sentence
         kind = sentence_kinds.sentence_kind(sentence, role)
         # A person's health and safety, told however it is told ("They asked about allergies -
         # penicillin, and he reacts to plasters too"; "I think he's allergic to latex"): never
@@ -188,6 +199,12 @@ def durable_parts(
             if safety and safety_at == n - 1 and elliptical(sentence):
                 # "Don't give Dad ibuprofen, he's on warfarin. Paracetamol only." is one rule
                 safety[-1] = (joined(safety[-1][0], sentence), "fact")
+            elif bare_note(sentence) and n - 1 in said and not said[n - 1].endswith("?"):
+                # a note with no verb says what the sentence before it is ("peanuts. like
+                # epipen-level allergy", "that heater tripped the breaker twice. fire
+                # hazard"): kept alone it is a danger of nothing
+                safety.append((joined(said[n - 1], sentence), "fact"))
+                noted.add(n - 1)
             else:
                 safety.append((sentence, "fact"))
             safety_at = n
@@ -249,7 +266,8 @@ def durable_parts(
         elif kind == "fact" or (kind == "plain" and sentence_kinds.plain_statement(sentence)):
             facts.append((_informative(sentence, kind), n, sentence))
     strong, used = _with_reasons(strong, statements)
-    facts = [f for f in facts if f[1] not in used]
+    strong = [k for k in strong if k[0] not in noted]
+    facts = [f for f in facts if f[1] not in used | noted]
     best = sorted(sorted(facts, key=lambda f: -f[0])[:plain], key=lambda f: f[1])
     kept = strong + [(n, s, "fact") for _, n, s in best]
     # "It made me feel connected" kept with what "it" is
