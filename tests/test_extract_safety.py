@@ -6,7 +6,7 @@ where "he's on warfarin now" and "nobody goes into the kiln room without a respi
 item."""
 
 from memory_pipelines.core.extract_parts import durable_parts
-from memory_pipelines.core.health_safety import SAFETY
+from memory_pipelines.core.health_safety import PROTECTIVE, SAFETY
 
 
 def _kept(text: str, to_person: bool = True) -> list[str]:
@@ -88,3 +88,17 @@ def test_a_danger_said_as_a_bare_note_keeps_what_it_is_a_danger_of() -> None:
     assert not any("coast" in s and "fire" in s for s in kept), kept
     # a question before the note is no danger it names
     assert not any("?" in s for s in _kept("Is the ladder safe? serious hazard"))
+
+
+def test_a_guard_rule_and_where_the_gas_shuts_off_are_kept() -> None:
+    """Found on extraction_u: "nobody uses the table saw without the blade guard on" and "the
+    main gas shutoff in our house is behind the washing machine" gave no item."""
+    kept = _kept("new rule: nobody touches the chainsaw without the chain guard and gloves.")
+    assert len(kept) == 1 and "guard" in kept[0], kept
+    assert PROTECTIVE.search("Never run the saw without the blade guard.")
+    assert not PROTECTIVE.search("The guard dog barks at night.")
+    # a thing in the speaker's home is theirs: about somebody, so kept when told
+    kept = _kept("The stopcock in our flat is under the kitchen sink.", to_person=False)
+    assert kept == ["The stopcock in our flat is under the kitchen sink."], kept
+    # the thing as it is, in no place of theirs, is about nobody
+    assert _kept("The stopcock is usually under the kitchen sink.", to_person=False) == []

@@ -24,13 +24,14 @@ from memory_pipelines.core.across_turns import (
     is_stale,
     question_before,
 )
-from memory_pipelines.core.antecedents import POINTS_BACK, elliptical
+from memory_pipelines.core.antecedents import POINTS_BACK, elliptical, joined
 from memory_pipelines.core.corrections import correction, repair, without_old
 from memory_pipelines.core.dates import annotate
 from memory_pipelines.core.extract_parts import durable_parts, fixes_earlier
 from memory_pipelines.core.plain_words import plain_words
 from memory_pipelines.core.promised_thing import the_thing_promised
 from memory_pipelines.core.promises import as_pledge, promise
+from memory_pipelines.core.reasons_asked import decision_asked_why, the_reason
 from memory_pipelines.core.referents import (
     what_it_is,
     who_is_meant,
@@ -245,6 +246,13 @@ def extract_window(
             if not own and answer_alone and (asked := answered(window, i)):
                 own.append((asked, "fact", turn))
             parts += own
+        decided = decision_asked_why(window, i, out)
+        if decided is not None and (reason := the_reason(turn)):
+            # "What tipped it?" / "bundle size mostly, ...": the decision's why, joined to it
+            why = sentence_kinds.content_words(reason)
+            parts = [(reason, "reason", turn)] + [
+                p for p in parts if not sentence_kinds.content_words(p[0]) <= why
+            ]
         for sentence, category, about in parts[:MAX_PER_TURN]:
             speaker = about.who
             pronoun = pronoun_of(speaker) if pronoun_of else "they"
@@ -256,7 +264,7 @@ def extract_window(
                 said = the_thing_promised(as_pledge(sentence), talk, speaker, listener)
                 promised = promise(said, speaker, listener, turn.created_at)
                 category = "commitment" if promised else "fact"
-            if allowed is not None and category not in allowed:
+            if allowed is not None and category not in allowed and category != "reason":
                 continue
             group = about.role.lower() == "user" and bool(about.speaker)  # a named person's "we"
             plain = without_vocative(without_label(without_opener(said)), listener)
@@ -285,7 +293,7 @@ def extract_window(
                 text = re.sub(r"\byour\b", f"{listener}'s", re.sub(r"\byou\b", listener, text))
             else:
                 text = listener_named(text, listener)
-                if group:  # a named person's: their name in it ("Zainab: The tool rejects ...")
+                if group and category != "reason":  # a named person's: their name in it
                     text = attributed(text, about.speaker)
             # A correction is kept as what is true now ("... in May, not April, ..." -> "... in
             # May, ..."); the dedup judge reads it as said, the old value named, to find the
@@ -295,6 +303,13 @@ def extract_window(
             if put_right is not None:
                 judged_as, (text, old) = text, put_right
             dated, dates = annotate(text[:1].upper() + text[1:], about.created_at)
+            if category == "reason" and decided is not None:
+                joined_to = out[decided]
+                joined_to["context"] = _clip(joined(joined_to["context"], dated))
+                joined_to["to_seq"] = turn.seq
+                joined_to["keywords"] = [*joined_to["keywords"], *dates]
+                joined_to.pop("embedding", None)  # its text changed: embedded anew
+                continue
             cand: dict[str, Any] = {
                 "category": category,
                 "context": _clip(dated),

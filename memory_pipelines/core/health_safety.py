@@ -45,5 +45,6 @@ SAFETY = _rx(
 PROTECTIVE = _rx(
     r"\b(?:without|wear|wears|wearing|put on)\s+(?:(?:a|an|the|their|his|her|your|my)\s+)?"
     r"(?:respirator|face ?mask|helmet|hard hat|goggles|safety glasses|harness|life ?jacket"
-    r"|seat ?belt|ear (?:defenders|protection)|hi-?vis)\b"
+    r"|seat ?belt|ear (?:defenders|protection)|hi-?vis|(?:blade |saw |chain )?guard|gloves"
+    r"|safety (?:catch|cap|rail|line|gate))\b"
 )

@@ -122,7 +122,12 @@ _CONCRETE = re.compile(r"\d|\b[A-Z][A-Za-z]+\b")
 # "Our import fails on ...", "Our landlord is ...": the speaker's own thing as the subject. Not
 # "reaching our goals keeps us going" (no subject of theirs) or "our time together" (the two
 # talking, a mood).
-_OURS = re.compile(r"^\W*our\s+(?!own\b|time\b|talks?\b|chats?\b|friendship\b)\w+", re.I)
+# ... or a thing in their place ("The main gas shutoff in our house is behind the washer").
+_OURS = re.compile(
+    r"^\W*(?:the\s+(?:[\w-]+\s+){1,4}(?:in|at|of|on)\s+)?"
+    r"our\s+(?!own\b|time\b|talks?\b|chats?\b|friendship\b)\w+",
+    re.I,
+)
 
 
 # A fix for what the turn before told: "Stripping the BOM before parsing fixes that", "Pinning
