@@ -134,6 +134,10 @@ def _without_tag(sentence: str) -> str:
     return m.group("head").rstrip(" ,;") + "." if m else sentence
 
 
+_ASSISTANT_KEEPS = ("commitment", "hard_lesson", "shipped_outcome")
+_QUOTED = re.compile(r'"[^"]{3,}"|“[^”]{3,}”')
+
+
 def durable_parts(
     text: str,
     role: str,
@@ -186,6 +190,10 @@ def durable_parts(
             continue
         said[n] = sentence
         kind = sentence_kinds.sentence_kind(sentence, role)
+        if kind == "commitment" and _QUOTED.search(sentence):
+            # "I'll be there by seven" inside quotes is words to send or somebody's said
+            # (a draft: 'Here is a draft: "Thanks, I'll be there by seven."'), no promise
+            kind = sentence_kinds.sentence_kind(_QUOTED.sub("it", sentence), role)
         # A person's health and safety, told however it is told ("They asked about allergies -
         # penicillin, and he reacts to plasters too"; "I think he's allergic to latex"): never
         # crowded out, however short or said again.
@@ -243,6 +251,12 @@ def durable_parts(
         # "that fixed it" is small talk more often than not).
         fix = bool(earlier) and not to_person and kind in ("plain", "fact")
         fix = fix and fixes_earlier(sentence)
+        # The assistant's own words are its advice, suggestions, drafts and asides ("Twelve is
+        # a lot of bed, nice.", "Diggers it is: a ride-on digger ...", "Here's a short one:
+        # ..."): kept in history, no memory of anyone's. What it promises, the lesson or
+        # outcome it reports and the fix for what was just told are kept (safety above).
+        if role == "assistant" and not (fix or kind in _ASSISTANT_KEEPS):
+            continue
         strong_alone = kind in policy.SAVE_REASONS and not (to_person and kind != "commitment")
         # The assistant's "always" or "never" of nobody ("It's never too late; small amounts
         # add up") is advice, no one's preference: it must name somebody like any statement.
