@@ -18,6 +18,7 @@ from memory_pipelines.api import Memory
 from memory_pipelines.api.extraction import run_extraction
 from memory_pipelines.core.corrections import correction, restated
 from memory_pipelines.core.extract import extract_window
+from memory_pipelines.core.sentence_forms import without_tag_question
 from memory_pipelines.core.window_turn import WindowTurn
 
 SAID = datetime(2026, 5, 4, 18, tzinfo=UTC)
@@ -175,3 +176,32 @@ def test_what_was_said_of_the_old_value_in_between_is_stale() -> None:
     )
     assert not any("bus" in t for t in texts), texts
     assert any("train" in t and "9:40" in t for t in texts), texts
+
+
+def test_a_fact_told_to_ask_about_it_is_kept_and_put_right() -> None:
+    """ "plumber quoted 640 to fix the boiler, does that sound ok?" asked about a fact it told:
+    the fact was lost with the question, and "sorry 460, not 640" had nothing to put right
+    (found on extraction_v; these are our own words)."""
+    texts = _texts(
+        ("user", "Tova", "the garage quoted 380 for new brake pads, is that normal?"),
+        ("assistant", "Agent", "That's within the usual range for pads fitted."),
+        ("user", "Tova", "sorry, 830 not 380. typo"),
+    )
+    assert any("830 for new brake pads" in t for t in texts), texts
+    texts = _texts(
+        ("user", "Tova", "my cousin's wedding is in Porto on 9 May, any tips for the area?"),
+    )
+    assert texts == ["Tova's cousin's wedding is in Porto on 9 May."], texts
+
+
+def test_a_question_of_its_own_after_a_comma_stays_a_question() -> None:
+    """A request or a question about something else is no tag of the statement before it."""
+    for text in (
+        "For the offsite we need 14 laptops, can you ask IT?",
+        "Before we book the venue, are any of you vegetarian?",
+        "renewing my passport, what does 'countersignatory' mean?",
+    ):
+        assert without_tag_question(text) == text
+    assert without_tag_question("My rent went up to 1400, is that normal?") == (
+        "My rent went up to 1400."
+    )

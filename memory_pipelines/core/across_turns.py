@@ -36,6 +36,7 @@ from memory_pipelines.core.corrections import (
     without_old,
 )
 from memory_pipelines.core.referents import who_was_asked_about
+from memory_pipelines.core.sentence_forms import without_tag_question
 from memory_pipelines.core.sentence_subject import with_subject
 from memory_pipelines.core.speech_acts import SHOWN
 from memory_pipelines.core.window_turn import PronounOf, WindowTurn
@@ -102,8 +103,10 @@ def corrections_made(
         earlier = [(s, t) for t in window[:i] for s in sentence_kinds.sentences(t.text)]
         earlier += [(s, turn) for s in own[:n]]
         # a question states nothing to put right ("The 12th of May?" "No, June." made the fact
-        # "The 12th of June, not May?")
-        said = ["" if s.rstrip().endswith("?") else s for s, _ in earlier]
+        # "The 12th of June, not May?"); a statement with a question tagged on does ("plumber
+        # quoted 640 to fix the boiler, does that sound ok?")
+        told = [without_tag_question(s) for s, _ in earlier]
+        said = ["" if s.rstrip().endswith("?") else s for s in told]
         mine = [s if t.who == turn.who else "" for s, (_, t) in zip(said, earlier, strict=True)]
 
         found: tuple[int, str] | None = None

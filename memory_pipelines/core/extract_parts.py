@@ -39,6 +39,7 @@ from memory_pipelines.core.sentence_forms import (
     SUBJECT_FIRST,
     without_opener,
     without_picture_frame,
+    without_tag_question,
     without_telling,
 )
 from memory_pipelines.core.sentence_people import (
@@ -127,13 +128,6 @@ def _informative(sentence: str, kind: str) -> float:
     return float(score)
 
 
-def _without_tag(sentence: str) -> str:
-    """A statement with a question tagged on, without it: "I finished another pottery project -
-    want to see a pic?" -> "I finished another pottery project."."""
-    m = re.match(r"^(?P<head>.+?)\s+[-–—]\s+[^-–—]*\?$", sentence)
-    return m.group("head").rstrip(" ,;") + "." if m else sentence
-
-
 _ASSISTANT_KEEPS = ("commitment", "hard_lesson", "shipped_outcome")
 _QUOTED = re.compile(r'"[^"]{3,}"|“[^”]{3,}”')
 
@@ -168,7 +162,7 @@ def durable_parts(
     role = role.lower()
     text = with_apostrophes(text)  # "ill send u the slides" is read as "I'll send you ..."
     for n, raw in enumerate(sentence_kinds.sentences(text)):
-        sentence = without_chat_time(without_bookkeeping(_without_tag(raw)))
+        sentence = without_chat_time(without_bookkeeping(without_tag_question(raw)))
         sentence = without_picture_frame(without_opener(sentence))
         sentence = without_mood_clause(without_ask_of_listener(sentence), about_somebody)
         sentence = with_subject(sentence)

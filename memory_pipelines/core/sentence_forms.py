@@ -243,3 +243,44 @@ def without_picture_frame(sentence: str) -> str:
         said = f"{done.group('subj')} {done.group('verb')}{prep} {done.group('np')}"
         said += done.group("tail")
     return said[:1].upper() + said[1:]
+
+
+# A question tagged on after a comma, about what the head just said: it points back to it
+# ("..., does that sound ok?", "..., is it worth it?") or asks for a view or advice on it
+# ("..., any tips?", "..., thoughts?", "..., what should I bring?"). Not a request ("..., can
+# you ask facilities?") nor a question of its own ("..., what do they mean by 'current
+# medications'?"): those leave the sentence a question.
+_COMMA_TAG = re.compile(
+    r"^(?P<head>.+?),\s+(?P<tag>(?:(?:does|do|did|is|was|would|will|could|can|should)\s+"
+    r"(?:that|it|this|these|those)\b|any\s+(?:tips|ideas|thoughts|advice|suggestions|"
+    r"recommendations|pointers)\b|(?:thoughts|ideas|advice|right|ok|okay|yeah|no)\W*$|"
+    r"what\s+(?:should|do|can)\s+(?:i|we)\s+\w+|how\s+(?:does|do|would)\s+(?:that|it|this)\b|"
+    r"what\s+do\s+you\s+(?:think|reckon)\b)[^,]*)\?+\W*$",
+    re.IGNORECASE,
+)
+# A head that asks itself ("Can you check, is it safe?") or is only a clause of time,
+# condition or reason ("Before we go through your options, are you allergic to ...?") is no
+# statement.
+_ASKS = re.compile(
+    r"^\W*(?:do|does|did|is|are|was|were|can|could|should|would|will|shall|may|might|what|how|"
+    r"why|when|where|who|which|any|before|after|if|once|while|since|because|until|unless|as)\b",
+    re.IGNORECASE,
+)
+_TAG_WORDS = 7
+_HEAD_WORDS = 4
+
+
+def without_tag_question(sentence: str) -> str:
+    """A statement with a question tagged on, without it: "I finished another pottery project -
+    want to see a pic?" -> "I finished another pottery project."; "plumber quoted 640 to fix the
+    boiler, does that sound ok?" -> "plumber quoted 640 to fix the boiler." (the fact told to
+    ask about it was lost with the question)."""
+    m = re.match(r"^(?P<head>.+?)\s+[-–—]\s+[^-–—]*\?$", sentence)
+    if m is None:
+        m = _COMMA_TAG.match(sentence)
+        if m is None or len(m.group("tag").split()) > _TAG_WORDS:
+            return sentence
+        head = m.group("head")
+        if len(head.split()) < _HEAD_WORDS or _ASKS.match(head):
+            return sentence
+    return m.group("head").rstrip(" ,;") + "."
