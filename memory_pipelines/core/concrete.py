@@ -40,6 +40,15 @@ WHEN = _rx(
 )
 
 
+# The thing an event of the speaker's got, lost or changed, named by a noun after "a", "an",
+# "my" or "our" that ends the sentence ("adopted a dog", "sold my car"); not a pronoun ("did
+# it") nor a time of theirs ("lost my morning").
+_THING_GOT = _rx(
+    r"\b(?:a|an|my|our)\s+(?!(?:morning|afternoon|evening|night|day|week|weekend|time|mind|"
+    r"bit|lot|go|chance|moment|break|look|minute|while|nap|blast|ball)\b)[a-z-]{3,}\W*$"
+)
+
+
 def norm(text: str) -> str:
     """Lower case, straight apostrophes, single spaces."""
     return " ".join(text.lower().replace("\u2019", "'").split())
@@ -52,6 +61,8 @@ def plain_statement(sent: str) -> bool:
     more that is not so dated keeps it ("The tracker's cheaper today but I can't cope with the
     payment jumping around")."""
     low = norm(sent)
+    if len(low.split()) == 4 and EVENT.search(low) and _THING_GOT.search(low):
+        return True  # "We adopted a dog!", "I sold my car": an event of four words
     if len(low.split()) < 5 or not TRANSIENT.search(low):
         return len(low.split()) >= 5
     clauses = re.split(r"[,;:]\s+|\s+[-–—]\s+|\s+(?:but|because|though|although)\s+", low)

@@ -264,6 +264,10 @@ def durable_parts(
             listener,
             to_assistant=not to_person,
         ):
+            if elliptical(sentence) and n - 1 in told and _DETAIL.search(sentence, 1):
+                # "we adopted a dog! Biscuit, 4 years old, beagle mix": a note of details on
+                # the statement before it, about nobody alone, kept joined to it
+                facts.append((_informative(sentence, kind), n, sentence))
             continue
         if kind in policy.SAVE_REASONS:
             strong.append((n, sentence, policy.SAVE_REASONS[kind]))
