@@ -205,3 +205,16 @@ def test_a_question_of_its_own_after_a_comma_stays_a_question() -> None:
     assert without_tag_question("My rent went up to 1400, is that normal?") == (
         "My rent went up to 1400."
     )
+
+
+def test_did_you_know_frames_what_it_tells() -> None:
+    """ "did you know she flew cargo planes for 30 years??" tells that she did; a question of
+    where or what is still asked."""
+    assert without_tag_question("Did you know that Omar is allergic to sesame?") == (
+        "Omar is allergic to sesame."
+    )
+    assert without_tag_question(
+        "saw your cousin Ines at the market, did you know she runs a bakery now??"
+    ) == ("Saw your cousin Ines at the market; she runs a bakery now.")
+    for asked in ("do you know where the spare keys are?", "did you know?"):
+        assert without_tag_question(asked) == asked

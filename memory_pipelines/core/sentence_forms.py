@@ -266,6 +266,13 @@ _ASKS = re.compile(
     r"why|when|where|who|which|any|before|after|if|once|while|since|because|until|unless|as)\b",
     re.IGNORECASE,
 )
+# A question that only frames what it tells: "did you know she flew cargo planes for 30
+# years??" tells that she did.
+_DID_YOU_KNOW = re.compile(
+    r"(?:^\W*|,\s*)(?:(?:and|oh|btw)\W+)?(?:did|do)\s+(?:you|u|ya)\s+know\s+(?:that\s+)?"
+    r"(?!(?:where|what|who|whom|whose|how|when|why|which|if|whether)\b)(?=.*\?\W*$)",
+    re.IGNORECASE,
+)
 _TAG_WORDS = 7
 _HEAD_WORDS = 4
 
@@ -274,7 +281,15 @@ def without_tag_question(sentence: str) -> str:
     """A statement with a question tagged on, without it: "I finished another pottery project -
     want to see a pic?" -> "I finished another pottery project."; "plumber quoted 640 to fix the
     boiler, does that sound ok?" -> "plumber quoted 640 to fix the boiler." (the fact told to
-    ask about it was lost with the question)."""
+    ask about it was lost with the question); "did you know she flew cargo planes?" -> "She
+    flew cargo planes."."""
+    if known := _DID_YOU_KNOW.search(sentence):  # "did you know she flew cargo planes?"
+        told = sentence[known.end() :].rstrip(" ?!")
+        if len(told.split()) < 3:
+            return sentence
+        head = sentence[: known.start()].rstrip(" ,")
+        said = f"{head}; {told}" if head else told
+        return said[:1].upper() + said[1:] + "."
     m = re.match(r"^(?P<head>.+?)\s+[-–—]\s+[^-–—]*\?$", sentence)
     if m is None:
         m = _COMMA_TAG.match(sentence)

@@ -94,10 +94,24 @@ def attributed(text: str, speaker: str) -> str:
     return f"{speaker.strip()}: {text[:1].upper()}{text[1:]}"
 
 
+# "you" in a clause of condition or time ("if you drop one", "whenever you call her") is anyone;
+# not with the speaker in it ("if you need me": the listener)
+_ANYONE = re.compile(
+    r"\b(?:if|when|whenever|unless|once|until|before)\s+you\b[^,.;!?]*", re.IGNORECASE
+)
+# somebody of the speaker's, or by name: "my landlord", "our neighbour", "Mr. Okonjo"
+_THEIRS = re.compile(r"\b(?:my|our)\s+[a-z]+|(?<!^)\b(?:Mr|Mrs|Ms|Dr)\b\.?\s+[A-Z]")
+
+
 def addresses(sentence: str, listener: str) -> bool:
     """Whether a sentence speaks to the listener: "you", or their name set off by a comma
     ("Glad I could help, Jon!", "Mel, that's great"; not "We moved to Austin, Texas")."""
-    if _LISTENER.search(_YOU_MENTIONED.sub(" ", sentence)):
+    said = _YOU_MENTIONED.sub(" ", sentence)
+    if _THEIRS.search(said):
+        # "my landlord is Mr. Okonjo-Baptiste, he gets touchy if you drop one": about
+        # somebody of theirs, with a "you" that is anyone who might
+        said = _ANYONE.sub(lambda m: m.group(0) if _ME.search(m.group(0)) else " ", said)
+    if _LISTENER.search(said):
         return True
     # the listener's name, or a short form of it ("Mel" for Melanie), set off by a comma
     called = re.search(r",\s*([A-Z][a-z]{2,})\W*$", sentence) or re.match(
@@ -170,7 +184,7 @@ _NAME_FIRST = re.compile(
 _NAME_THEN_VERB = re.compile(
     r"^\W*(?P<name>[A-Z][a-z]+)(?:['’]s\s+[a-z]+)?\s+"
     r"(?:(?:also|still|now|just|only|always|never|usually|often|finally|recently)\s+)?"
-    r"(?P<verb>[a-z]+(?:n't)?)\b"
+    r"(?P<verb>[a-z]+?n't|[a-z]+)\b"  # "doesn't" whole, not "doesn"
 )
 _FINITE = frozenset(
     wordlist("is was has had does did can will won't doesn't isn't wasn't hasn't can't didn't")
