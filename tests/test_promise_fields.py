@@ -79,3 +79,30 @@ def test_a_thing_put_where_the_listener_will_find_it_is_owed_to_them() -> None:
     assert made.due_at is not None and made.due_at.day == 5
     # having something somewhere of one's own is no promise
     assert promise("I'll have lunch in town on Thursday", "Ola", "Tom", SAID) is None
+
+
+def test_a_promise_to_do_something_for_somebody_is_owed_to_them() -> None:
+    """ "Mum's knee surgery is on the 14th, I promised I'd drive her" was owed to the friend
+    it was told to. Our own words."""
+    from memory_pipelines.core.extract import extract_window
+    from memory_pipelines.core.window_turn import WindowTurn
+
+    made = promise("I promised I'd pick up Nina from school.", "Ola", "Tom", SAID)
+    assert made is not None and made.owed_to == "Nina"
+    made = promise("I promised to help Jo paint the shed on Saturday.", "Ola", "Tom", SAID)
+    assert made is not None and made.owed_to == "Jo"
+    # an act done for nobody named stays owed to whom it was told
+    made = promise("I promised I'd fix the fence by Friday.", "Ola", "Tom", SAID)
+    assert made is not None and made.owed_to == "Tom"
+
+    def owed(text: str) -> list[str | None]:
+        window = [
+            WindowTurn(1, "user", "Kai", text, SAID),
+            WindowTurn(2, "user", "Lu", "aw hope it goes well", SAID),
+        ]
+        made = extract_window(window, pronoun_of=lambda name: "they")
+        return [c.get("owed_to") for c in made if c["category"] == "commitment"]
+
+    # "her" is the one the sentence named before the pledge, or the one relative
+    assert owed("Gran's hip operation is on the 9th, I promised I'd drive her") == ["Gran"]
+    assert owed("my sister lands at 7 tonight, I promised I'd collect her") == ["sister"]

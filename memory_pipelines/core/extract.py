@@ -63,6 +63,7 @@ from memory_pipelines.core.window_talk import (
 )
 from memory_pipelines.core.window_turn import PronounOf, WindowTurn
 
+_PLEDGE = re.compile(r"\b(?:i|we)\s+(?:promise|promised|swear|swore)\b", re.IGNORECASE)
 MAX_CONFIDENCE = 6
 MAX_PER_TURN = 2  # the spec's budget of saves per turn
 MAX_CONTEXT = 300
@@ -275,7 +276,10 @@ def extract_window(
                 promised = replace(promised, owed_to=everyone)
             if promised is not None and promised.owed_to.lower() in ("her", "him", "them"):
                 # "I promised her I'd ...": the one just named, or nobody known
-                before = said_before(window, about, sentence)
+                # ... or named in the sentence itself ("Mum's surgery is on the 14th, I
+                # promised I'd drive her")
+                head = _PLEDGE.split(sentence, maxsplit=1)[0]
+                before = [*said_before(window, about, sentence), head]
                 whom = whom_it_means(promised.owed_to, before, pronoun_of)
                 promised = replace(promised, owed_to=whom or "")
             plain = who_is_meant(plain, said_before(window, about, sentence), pronoun_of)

@@ -126,6 +126,11 @@ _PROMISED = re.compile(
     rf"|(?:the|my|our|his|her|their)(?: [a-z]+){{1,2}},?\s+(?P<kin>{_NAME}){_APPOSED_END}"
     rf"|{_NAME}|(?P<self>(?i:myself|ourselves))\b))?"
 )
+# "I promised I'd drive her", "I promised to help Jo move": owed to whom the act is done for.
+_PROMISED_FOR = re.compile(
+    r"\s+(?:that\s+)?(?:(?i:i|we)(?:'d|’d|'ll|’ll| would| will)|(?i:to))\s+"
+    rf"(?:[a-z]+\s+){{1,2}}?(?P<whom>(?i:her|him)|{_NAME})\b"
+)
 # "committed to sending my landlord the form": the recipient of the act the pledge names.
 _PLEDGED_ACT = re.compile(r"\s+(?P<verb>[a-z]+?)(?:ing)?\b")
 _APPOSED = re.compile(rf",\s*({_NAME})\s*(?=[,.;!]|$)")
@@ -269,6 +274,8 @@ def promise(sentence: str, speaker: str, listener: str, said_at: datetime) -> Pr
         whom = pm.group("whom")
     elif pm and (act := _pledged_act(sentence[pm.end() :])):
         whom = act
+    elif pm and (done_to := _PROMISED_FOR.match(sentence, pm.end())):
+        whom = done_to.group("whom")  # "I promised I'd drive her": hers, not the listener's
     elif m:
         verb = m.group("verb").lower()
         rest = sentence[m.end() :]

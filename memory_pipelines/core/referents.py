@@ -186,7 +186,8 @@ def whom_it_means(
     """The one person "her" or "him" stands for ("I promised her I'd have cover sorted", just
     after "Priyanka told me she's pregnant"): in the nearest of the speaker's sentences
     `before` (oldest first) that names anybody, the one name not of the other gender (by its
-    title, else `pronoun_of`, which may not know: "they"); None when none or several, or for
+    title, else `pronoun_of`, which may not know: "they"), or the one relative of the
+    pronoun's gender when it names nobody ("my brother"); None when none or several, or for
     "them"."""
     gender = _OBJECT_GENDER.get(pronoun.lower())
     if gender is None:
@@ -194,6 +195,10 @@ def whom_it_means(
     for text in reversed(before):
         found = list(_PERSON.finditer(text))
         if not found:
+            # "my brother's flight lands at 6, I promised I'd pick him up": the one relative
+            kin = {r.group("phrase") for r in _RELATIVE.finditer(text) if r.group(gender)}
+            if len(kin) == 1:
+                return kin.pop()
             continue
         fits = set()
         for m in found:
