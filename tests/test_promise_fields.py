@@ -106,3 +106,33 @@ def test_a_promise_to_do_something_for_somebody_is_owed_to_them() -> None:
     # "her" is the one the sentence named before the pledge, or the one relative
     assert owed("Gran's hip operation is on the 9th, I promised I'd drive her") == ["Gran"]
     assert owed("my sister lands at 7 tonight, I promised I'd collect her") == ["sister"]
+
+
+def test_a_pledge_answering_a_request_is_owed_to_whom_asked() -> None:
+    """ "could u send me the photos from saturday" / "yep I'll send them tonight" and "pls
+    bring the charger" / "ok I'll bring it" are promises to the one who asked; "I'll bring it"
+    had been too short to keep. Our own words."""
+    from memory_pipelines.core.extract import extract_window
+    from memory_pipelines.core.window_turn import WindowTurn
+
+    def promised(asked: str, said: str) -> list[tuple[str, str | None]]:
+        window = [
+            WindowTurn(1, "user", "Maya", asked, SAID),
+            WindowTurn(2, "user", "Tom", said, SAID),
+        ]
+        made = extract_window(window, pronoun_of=lambda name: "he")
+        return [(c["context"], c.get("owed_to")) for c in made if c["category"] == "commitment"]
+
+    assert promised("pls bring the drill tomorrow", "ok I'll bring it") == [
+        ("Tom will bring the drill", "Maya")
+    ]
+    ((text, owed),) = promised("can you water my plants this week?", "sure, I'll do it daily")
+    assert owed == "Maya", text
+    # a question that only asks to know is no request: a plan of one's own stays a fact
+    assert promised("can you believe the rent went up again", "ugh I'll have to move") == []
+    # a pledge made by the assistant in the chat is its next step, owed to no one
+    window = [
+        WindowTurn(1, "user", "Maya", "can you draft a note to my landlord?", SAID),
+        WindowTurn(2, "assistant", "Agent", "Sure, I'll draft it now.", SAID),
+    ]
+    assert not [c for c in extract_window(window) if c["category"] == "commitment"]

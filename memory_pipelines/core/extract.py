@@ -55,6 +55,7 @@ from memory_pipelines.core.sentence_people import (
 from memory_pipelines.core.sentence_subject import for_the_speaker
 from memory_pipelines.core.third_person import third_person
 from memory_pipelines.core.window_talk import (
+    asked_to_do,
     listener_of,
     listeners,
     said_before,
@@ -208,7 +209,8 @@ def extract_window(
 
             def is_promise(s: str, who: str = listener, t: WindowTurn = turn, n: int = i) -> bool:
                 said = the_thing_promised(as_pledge(s), talk_before(window, n, s), t.who, who)
-                return promise(said, t.speaker, who, t.created_at) is not None
+                requested = asked_to_do(window, n)
+                return promise(said, t.speaker, who, t.created_at, requested) is not None
 
             kept = durable_parts(
                 turn.text,
@@ -263,7 +265,8 @@ def extract_window(
                 # at ur place", the listener's: a promise to them)
                 talk = talk_before(window, i, sentence)
                 said = the_thing_promised(as_pledge(sentence), talk, speaker, listener)
-                promised = promise(said, speaker, listener, turn.created_at)
+                requested = about is turn and asked_to_do(window, i)
+                promised = promise(said, speaker, listener, turn.created_at, requested)
                 category = "commitment" if promised else "fact"
             if allowed is not None and category not in allowed and category != "reason":
                 continue
@@ -278,8 +281,9 @@ def extract_window(
                 # "I promised her I'd ...": the one just named, or nobody known
                 # ... or named in the sentence itself ("Mum's surgery is on the 14th, I
                 # promised I'd drive her")
-                head = _PLEDGE.split(sentence, maxsplit=1)[0]
-                before = [*said_before(window, about, sentence), head]
+                pledge = _PLEDGE.search(sentence)
+                head = [sentence[: pledge.start()]] if pledge else []
+                before = [*said_before(window, about, sentence), *head]
                 whom = whom_it_means(promised.owed_to, before, pronoun_of)
                 promised = replace(promised, owed_to=whom or "")
             plain = who_is_meant(plain, said_before(window, about, sentence), pronoun_of)

@@ -246,8 +246,12 @@ class Promise:
     due_at: datetime | None
 
 
-def promise(sentence: str, speaker: str, listener: str, said_at: datetime) -> Promise | None:
-    """The promise a sentence makes, or None when it makes none."""
+def promise(
+    sentence: str, speaker: str, listener: str, said_at: datetime, asked: bool = False
+) -> Promise | None:
+    """The promise a sentence makes, or None when it makes none. `asked`: the listener just
+    asked the speaker to do something, so an act pledged for nobody else is theirs ("can you
+    grab milk on the way home?" / "sure, I'll pick some up after work")."""
     m = _FUTURE.search(sentence)
     pm = None if _KEPT.search(sentence) else _PROMISED.search(sentence)
     if pm and pm.group("self"):
@@ -295,6 +299,8 @@ def promise(sentence: str, speaker: str, listener: str, said_at: datetime) -> Pr
     start = m.start() if m else pm.start() if pm else 0
     due = due_date(sentence[start:], said_at) or due_date(sentence, said_at)
     deadline = due is not None and not in_time_only(sentence)  # not "moving in two weeks"
+    if not whom and asked and m:
+        whom = listener
     if not whom and not pm and not deadline and not _OWNS.search(sentence):
         return None  # a plan of one's own ("I'm going to paint"), owed to nobody
     if whom.lower() in ("", "you"):

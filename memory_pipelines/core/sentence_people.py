@@ -253,6 +253,7 @@ def stands_alone(
         WHAT_I_AM.match(sentence)
         or (strong and (_I_AM.match(sentence) or _I_DO.match(sentence)))
         or _DID_TO_SOMEBODY.match(sentence)
+        or (strong and kind == "commitment")  # "I'll bring it": a pledge, however short
     )
     if len(words) < 4 and not short_ok:
         # short, unless what the speaker is or a save reason said whole ("I'm vegetarian",

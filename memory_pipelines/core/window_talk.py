@@ -74,6 +74,27 @@ def to_person(window: Sequence[WindowTurn], i: int) -> bool:
     return bool(others) and people
 
 
+# A request of the listener to do something: "can you grab milk on the way home?", "could u
+# send me the link", "pls bring the charger". Not a question that only asks to know ("can you
+# believe it", "could you tell if it was him").
+_ASKED_TO = re.compile(
+    r"^\W*(?:(?:hey|hi|ok|okay|so|and|oh|also|btw|hmm)\W+)*(?:[A-Z][a-z]+,?\s+)?"
+    r"(?:(?:can|could|would|will)\s+(?:you|u|ya)\s+(?:please\s+|pls\s+|maybe\s+)?"
+    r"(?!(?:believe|imagine|tell|see|hear|guess|remember|be)\b)[a-z]+|(?:please|pls|plz)\s+"
+    r"(?!(?:don't|dont|no)\b)[a-z]+)",
+    re.IGNORECASE,
+)
+
+
+def asked_to_do(window: Sequence[WindowTurn], i: int) -> bool:
+    """Whether the turn just before `i` is another person's request that turn `i`'s speaker do
+    something ("can you grab milk on the way home?"): a pledge answering it is owed to them
+    ("sure, I'll pick some up after work")."""
+    if i == 0 or not to_person(window, i) or window[i - 1].who == window[i].who:
+        return False
+    return any(_ASKED_TO.match(s) for s in sentence_kinds.sentences(window[i - 1].text))
+
+
 def said_before(window: Sequence[WindowTurn], turn: WindowTurn, sentence: str) -> list[str]:
     """What the speaker of `turn` said before `sentence`, oldest first: their last two turns of
     the window before it and the sentences of this turn before it (all of them, when it is not
