@@ -217,7 +217,7 @@ def test_the_save_policy_holds_for_any_extractor() -> None:
     """What a language model proposes passes the save policy too: no greeting, no talk about
     the chat, no speculation; a fact copied from the window is kept (it is in the history by
     definition)."""
-    from memory_pipelines.core.extract import check_candidate
+    from memory_pipelines.core.candidates import check_candidate
 
     def cand(context: str, confidence: int = 5, category: str = "fact") -> dict:
         return {"category": category, "context": context, "confidence": confidence,

@@ -17,8 +17,8 @@ import numpy as np
 
 from memory_pipelines.api.dedup import save_deduplicated
 from memory_pipelines.api.dedup_near import DedupPool, Provenance
+from memory_pipelines.core.candidates import POLICY_DROP, PROVENANCE_KEYS, check_candidate
 from memory_pipelines.core.due import Owed
-from memory_pipelines.core.extract import POLICY_DROP, PROVENANCE_KEYS, check_candidate
 from memory_pipelines.core.records import ItemInput, validate_item
 from memory_pipelines.core.settings import Extraction
 from memory_pipelines.core.windows import windows_for
