@@ -102,3 +102,33 @@ def test_a_guard_rule_and_where_the_gas_shuts_off_are_kept() -> None:
     assert kept == ["The stopcock in our flat is under the kitchen sink."], kept
     # the thing as it is, in no place of theirs, is about nobody
     assert _kept("The stopcock is usually under the kitchen sink.", to_person=False) == []
+
+
+def test_an_injury_and_a_walking_aid_are_health_facts() -> None:
+    """Probes in our own words: "Jonas hurt himself skiing, he broke his wrist" and "grandpa
+    fell again yesterday, he uses a walker now" gave no item between two friends."""
+    _read_as_safety(
+        (
+            "Jonas broke his wrist skiing.",
+            "She tore her ACL at football.",
+            "Dad has a fractured hip.",
+            "Grandpa uses a walker now.",
+            "He had a concussion last spring.",
+        ),
+        ("We broke the news to Dad.", "The dog walker comes at noon.", "I broke a glass."),
+    )
+    kept = _kept("grandpa fell again yesterday, he uses a walker now")
+    assert len(kept) == 1 and "walker" in kept[0], kept
+
+
+def test_he_answering_how_your_dad_is_is_the_answerers_dad() -> None:
+    """ "how's your dad doing?" / "better, he's on blood thinners now": "he" was nobody."""
+    from memory_pipelines.core.referents import who_was_asked_about
+
+    said = who_was_asked_about(
+        "better, he's on blood thinners now", "how's your dad doing?", ("Bo", "Ana")
+    )
+    assert said == "better, my dad's on blood thinners now"
+    # the other gender's relative, or two of them, leave it as said
+    for question in ("how's your mum doing?", "how are your dad and your brother?"):
+        assert who_was_asked_about("he's fine", question, ("Bo", "Ana")) == "he's fine"

@@ -26,6 +26,13 @@ SAFETY = _rx(
     r"\b(?:loose|broken|rotten|rotting|wobbly|collapsed)\s+(?:\w+\s+)?(?:treads?|steps?|stairs?"
     r"|railings?|banisters?|handrails?|floorboards?|ladder)\b|\b(?:live|exposed|bare)\s+wires?\b|"
     r"\basbestos\b|"
+    # an injury, and the aid a person now walks with: "he broke his wrist", "a torn ACL",
+    # "he uses a walker now"
+    r"\b(?:broke|broken|fractured?|sprained?|torn|tore|dislocated?)\s+(?:(?:his|her|their|my|"
+    r"your|a|an|the)\s+)?(?:\w+\s+)?(?:arm|wrist|leg|ankle|hip|collarbone|ribs?|foot|hand|"
+    r"fingers?|toes?|nose|elbow|knee|shoulder|ligament|acl|meniscus|achilles|pelvis|jaw)\b|"
+    r"\bconcussion\b|\b(?:uses|needs|on|with)\s+(?:a\s+)?(?:walker|zimmer frame|walking "
+    r"stick|crutches|cane|mobility scooter)\b|"
     # an organ that is failing or weak: "the vet said his kidneys are already weak"
     r"\b(?:kidneys?|liver|heart|lungs?|thyroid|pancreas|bladder)\b[^.;,]{0,20}\b(?:weak|failing"
     r"|failure|disease|damaged?|murmur)\b|\b(?:weak|failing|damaged)\s+(?:kidneys?|liver|heart"

@@ -254,7 +254,14 @@ def _kind(text: str) -> str:
 # The subject pronoun opening an answer: "She's a border collie", "He loves it there",
 # ... or after a word that only joins it on ("and he's vegetarian now").
 _SUBJECT_PRONOUN = re.compile(
-    r"^(?P<lead>\W*(?:(?:and|but|so|also|oh)\s+)?)(?P<pronoun>she|he)(?=\s|['’]s\b)", re.IGNORECASE
+    r"^(?P<lead>\W*(?:(?:and|but|so|also|oh)\s+|[a-z]+,\s+)?)(?P<pronoun>she|he)(?=\s|['’]s\b)",
+    re.IGNORECASE,
+)
+# The listener's relative a question asks about: "how's your dad doing?"
+_YOUR_KIN = re.compile(
+    r"\byour\s+(?P<phrase>(?:(?:little|big|older|younger|baby|eldest|youngest)\s+)?"
+    rf"(?:(?P<she>{_SHE})|(?P<he>{_HE})))\b",
+    re.IGNORECASE,
 )
 
 
@@ -267,7 +274,9 @@ def who_was_asked_about(
 ) -> str:
     """The answer with its opening "she" or "he" put as the one name the question before it
     asked about ("How old is Pepper now?" -> "She's a border collie" -> "Pepper's a border
-    collie"); unchanged when the question names no one but the speakers, or more than one, or
+    collie"), or as the answerer's relative it asked about ("how's your dad doing?" ->
+    "better, he's on blood thinners now" -> "better, my dad's on ..."); unchanged when the
+    question names no one but the speakers, or more than one, or
     a name `pronoun_of` gives the other gender. `sure`: only a name `pronoun_of` gives that
     gender (a place or a brand is "they": "How was the trip to Lisbon?" / "She loved the
     trams" is not Lisbon)."""
@@ -275,10 +284,14 @@ def who_was_asked_about(
     if m is None:
         return sentence
     asked = {n for n in _NAME.findall(question) if n not in speakers}
+    gender = m.group("pronoun").lower()
+    kin = {k.group("phrase").lower() for k in _YOUR_KIN.finditer(question) if k.group(gender)}
+    if not asked and len(kin) == 1:
+        # "how's your dad doing?" / "better, he's on blood thinners now": the answerer's dad
+        return f"{m.group('lead')}my {kin.pop()}{sentence[m.end() :]}"
     if len(asked) != 1:
         return sentence
     name = asked.pop()
-    gender = m.group("pronoun").lower()
     said = pronoun_of(name) if pronoun_of is not None else "they"
     if said == _OTHER_GENDER[gender] or (sure and said != gender):
         return sentence
