@@ -291,6 +291,12 @@ def test_asked_to_remember_a_fact_keeps_the_fact() -> None:
     assert _items("Please note that I'm vegetarian.") == [("preference", "Lena is vegetarian.")]
     assert _items("Remind me to call my mum on Sunday.") == []  # a request, no fact told
     assert _items("Remember that guy from the gym?") == []  # a thing, no statement
+    # a statement of one's own right after "remember", with no "that" (a probe in our words:
+    # "Please remember user's wife's name is Ingrid" had been kept as a preference)
+    assert _items("Please remember my husband's name is Tariq.") == [
+        ("fact", "Lena's husband's name is Tariq.")
+    ]
+    assert _items("remember our first holiday in Crete?") == []  # reminiscing, no fact told
 
 
 def test_a_dog_named_max_is_no_cap() -> None:

@@ -94,7 +94,9 @@ def fixes_earlier(sentence: str) -> bool:
 _KEEP_THAT = re.compile(
     r"^\W*(?:please\s+)?(?:(?:can|could|would|will) you\s+)?(?:please\s+)?"
     r"(?:remember|remind me|don't forget|do not forget|keep in mind|bear in mind|note|"
-    r"make a note|take note)\s*(?:that\b|:)\s*",
+    # "that" or a colon, or a statement of the speaker's own right after it ("Please remember
+    # my wife's name is Ingrid"; not "remember our first holiday in Crete?", which reminisces)
+    r"make a note|take note)\s*(?:that\b|:|(?=(?:my|our)\s[^?]*$))\s*",
     re.IGNORECASE,
 )
 
