@@ -106,6 +106,11 @@ def test_names_opening_a_sentence_and_short_deeds() -> None:
     assert stands_alone("I met Anna.", strong=False)
     for short in ("We fired it.", "We loved it.", "Thanks, Mike."):
         assert not stands_alone(short, strong=False), short
+    # a change of theirs under way is theirs, not people in general (a probe in our words:
+    # "we're switching the wedding venue to the barn" gave no item)
+    assert names_somebody("we're switching the party venue to the boathouse")
+    assert names_somebody("We're selling the caravan this spring.")
+    assert not names_somebody("we're having so much fun")
 
 
 def test_small_talk_and_questions_stay_out() -> None:

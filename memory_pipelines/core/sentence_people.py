@@ -127,7 +127,11 @@ _ME = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|my|me|mine|myself)\b", re.IGNORECASE
 _HAPPENED = re.compile(
     r"\bwe(?:'ve| have| had)?\s+(?:(?:all|just|even|finally|both|also|recently|already|"
     r"then|actually|really)\s+)?(?:was|were|had|did|went|got|made|took|saw|met|\w+ed)\b"
-    r"(?<!\bneed)",
+    r"(?<!\bneed)|"
+    # ... or a change of theirs under way: "we're switching the venue to the barn"
+    r"\bwe(?:'re|’re| are)\s+(?:(?:finally|now|also|actually)\s+)?(?:switching|moving|changing|"
+    r"selling|buying|renovating|adopting|relocating|downsizing|cancelling|canceling|postponing|"
+    r"replacing|converting|expecting|separating|divorcing|emigrating)\b",
     re.IGNORECASE,
 )
 
