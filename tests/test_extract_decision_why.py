@@ -50,19 +50,23 @@ def _window(*turns: tuple[str, str]) -> list[WindowTurn]:
     return out
 
 
+def _decided(*turns: tuple[str, str]) -> tuple[dict, list[dict]]:
+    """The one decision extracted from the turns, and every candidate."""
+    made = extract_window(_window(*turns), pronoun_of=lambda _: "she")
+    (decision,) = [c for c in made if c["category"] == "decision"]
+    return decision, made
+
+
+CHOSE = ("Ana", "we chose Postgres over Mongo for the billing service")
+
+
 def test_the_reason_given_when_asked_why_is_kept_with_the_decision() -> None:
     """ "club decided to move all training to the indoor hall" / "why, the pitch again?" /
     "yeah it floods ...": the reason was lost or a memory of its own (found on extraction_u;
     the chats here are our own words)."""
-    made = extract_window(
-        _window(
-            ("Ana", "we chose Postgres over Mongo for the billing service"),
-            ("Bo", "how come?"),
-            ("Ana", "yeah the reports need joins everywhere. and the team knows it"),
-        ),
-        pronoun_of=lambda _: "she",
+    decision, made = _decided(
+        CHOSE, ("Bo", "how come?"), ("Ana", "yeah the reports need joins everywhere. and more")
     )
-    (decision,) = [c for c in made if c["category"] == "decision"]
     assert decision["context"].startswith(
         "Ana and others chose Postgres over Mongo for the billing service; the reports need joins"
     ), decision["context"]
@@ -73,25 +77,11 @@ def test_the_reason_given_when_asked_why_is_kept_with_the_decision() -> None:
 
 
 def test_an_answer_to_another_question_is_no_reason() -> None:
-    made = extract_window(
-        _window(
-            ("Ana", "we chose Postgres over Mongo for the billing service"),
-            ("Bo", "nice, is it hosted?"),
-            ("Ana", "yes, on the managed plan from Aiven"),
-        ),
-        pronoun_of=lambda _: "she",
+    decision, _ = _decided(
+        CHOSE, ("Bo", "nice, is it hosted?"), ("Ana", "yes, on the managed plan from Aiven")
     )
-    (decision,) = [c for c in made if c["category"] == "decision"]
     assert "Aiven" not in decision["context"] and decision["to_seq"] == 1
     assert "embedding" in decision  # the stored vector of its sentence, as said
     # nor is the reason someone else gives
-    made = extract_window(
-        _window(
-            ("Ana", "we chose Postgres over Mongo for the billing service"),
-            ("Bo", "why?"),
-            ("Cy", "the reports need joins everywhere"),
-        ),
-        pronoun_of=lambda _: "she",
-    )
-    (decision,) = [c for c in made if c["category"] == "decision"]
+    decision, _ = _decided(CHOSE, ("Bo", "why?"), ("Cy", "the reports need joins everywhere"))
     assert "joins" not in decision["context"]
