@@ -130,3 +130,16 @@ def test_a_name_before_a_negated_verb_opens_a_fact_of_theirs() -> None:
     assert name_then_verb("Leo doesn't eat nuts")
     assert name_then_verb("Priya can't have dairy")
     assert not name_then_verb("Everything isn't lost")
+
+
+def test_a_name_called_first_without_a_comma_is_taken_off() -> None:
+    """ "Lu I promise I'll call you tomorrow" was kept "Lu Kai promises ..." (a probe in our
+    own words): chat often leaves out the comma after the name called."""
+    from memory_pipelines.core.sentence_forms import without_vocative
+
+    assert without_vocative("Sam I'll drop the keys round later", "Sam") == (
+        "I'll drop the keys round later"
+    )
+    # a name that is the sentence's subject, or another's name, stays
+    assert without_vocative("Sam is my cousin", "Sam") == "Sam is my cousin"
+    assert without_vocative("Samira I met at uni", "Sam") == "Samira I met at uni"

@@ -203,7 +203,11 @@ def without_vocative(sentence: str, listener: str) -> str:
     called = re.search(rf",\s*{re.escape(listener)}(?P<end>\s*[.!?]*)\s*$", sentence)
     if called and len(sentence[: called.start()].split()) >= 3:
         sentence = sentence[: called.start()] + called.group("end").strip()
-    return _statement_after(sentence, re.match(rf"\W*{re.escape(listener)}\s*,\s*", sentence))
+    # ... set off by a comma, or said straight before "I" in a chat ("Lu I promise I'll call")
+    called_first = re.match(
+        rf"\W*{re.escape(listener)}(?:\s*,\s*|\s+(?=(?i:i|i'll|i'm|i've|i'd|we|we'll)\b))", sentence
+    )
+    return _statement_after(sentence, called_first)
 
 
 # A picture in the chat said to come from something the speaker did: "That pic's from when my crew
