@@ -128,15 +128,14 @@ def them_named(sentence: str, before: str) -> str:
     mushrooms" ("pls stop suggesting stuff with mushrooms 🤢 I can't stand them"). Kept alone,
     the dislike was of nothing. Unchanged when "them" is said twice or the sentence before
     ends on no such plural (a verb, "this", one's own things)."""
-    found = list(_THEM.finditer(sentence))
+    at = _THEM.search(sentence)
     plural = _PLURAL.search(before)
-    if len(found) != 1 or len(re.findall(r"\bthem\b", sentence, re.I)) != 1 or plural is None:
+    if at is None or len(re.findall(r"\bthem\b", sentence, re.I)) != 1 or plural is None:
         return sentence
     noun = plural.group("whole") or plural.group("after")
     low = noun.lower().split()[-1]
     if low in STOPWORDS or low in SENTENCE_VERBS or low.endswith(("ss", "us", "is")):
         return sentence
-    at = found[0]
     said = sentence[: at.start()] + noun.lower() + sentence[at.end() :]
     if _LIKED.match(said):  # "hate them": the speaker's, said without "I"
         return f"I {said[:1].lower()}{said[1:]}"

@@ -31,7 +31,7 @@ from memory_pipelines.core.dates import annotate
 from memory_pipelines.core.extract_parts import durable_parts, fixes_earlier
 from memory_pipelines.core.plain_words import plain_words
 from memory_pipelines.core.promised_thing import the_thing_promised
-from memory_pipelines.core.promises import as_pledge, promise
+from memory_pipelines.core.promises import as_pledge, pledged_at, promise
 from memory_pipelines.core.reasons_asked import decision_asked_why, the_reason
 from memory_pipelines.core.referents import (
     what_it_is,
@@ -65,7 +65,6 @@ from memory_pipelines.core.window_talk import (
 )
 from memory_pipelines.core.window_turn import PronounOf, WindowTurn
 
-_PLEDGE = re.compile(r"\b(?:i|we)\s+(?:promise|promised|swear|swore)\b", re.IGNORECASE)
 MAX_PER_TURN = 2  # the spec's budget of saves per turn
 MAX_CONTEXT = 300
 
@@ -201,16 +200,22 @@ def extract_window(
         fixes = {sentence for sentence, _, _ in parts}
         earlier = window[max(0, i - 3) : i]
         listener = listener_of(window, i)
+        requested = asked_to_do(window, i)  # the turn answers a request of the speaker's
         # The learned policy was fitted on chats with the assistant; between people (LoCoMo) it
         # skipped turns whose sentences held facts (coverage 0.6147 -> 0.6013), so there the
         # rules alone decide.
         learned = None if to_person(window, i) else embed
         if _said_anew(turn, earlier, similarity, learned):
 
-            def is_promise(s: str, who: str = listener, t: WindowTurn = turn, n: int = i) -> bool:
+            def is_promise(
+                s: str,
+                who: str = listener,
+                t: WindowTurn = turn,
+                n: int = i,
+                asked: bool = requested,
+            ) -> bool:
                 said = the_thing_promised(as_pledge(s), talk_before(window, n, s), t.who, who)
-                requested = asked_to_do(window, n)
-                return promise(said, t.speaker, who, t.created_at, requested) is not None
+                return promise(said, t.speaker, who, t.created_at, asked) is not None
 
             kept = durable_parts(
                 turn.text,
@@ -265,8 +270,9 @@ def extract_window(
                 # at ur place", the listener's: a promise to them)
                 talk = talk_before(window, i, sentence)
                 said = the_thing_promised(as_pledge(sentence), talk, speaker, listener)
-                requested = about is turn and asked_to_do(window, i)
-                promised = promise(said, speaker, listener, turn.created_at, requested)
+                promised = promise(
+                    said, speaker, listener, turn.created_at, requested and about is turn
+                )
                 category = "commitment" if promised else "fact"
             if allowed is not None and category not in allowed and category != "reason":
                 continue
@@ -281,8 +287,8 @@ def extract_window(
                 # "I promised her I'd ...": the one just named, or nobody known
                 # ... or named in the sentence itself ("Mum's surgery is on the 14th, I
                 # promised I'd drive her")
-                pledge = _PLEDGE.search(sentence)
-                head = [sentence[: pledge.start()]] if pledge else []
+                at = pledged_at(sentence)
+                head = [sentence[:at]] if at is not None else []
                 before = [*said_before(window, about, sentence), *head]
                 whom = whom_it_means(promised.owed_to, before, pronoun_of)
                 promised = replace(promised, owed_to=whom or "")

@@ -314,6 +314,13 @@ def promise(
     )
 
 
+def pledged_at(sentence: str) -> int | None:
+    """Where a sentence's pledge begins ("Mum's surgery is on the 14th, I promised I'd drive
+    her": at "I promised"), or None when it makes none by a verb of pledging."""
+    pm = _PROMISED.search(sentence)
+    return pm.start() if pm else None
+
+
 def _pledged_act(rest: str) -> str:
     """Whom the act after a pledge is for ("committed to sending my landlord the form": the
     landlord), when it is a giving verb; "" otherwise."""
