@@ -15,7 +15,7 @@ from memory_pipelines.core.corrections import (
     repair_earlier,
     restated,
 )
-from memory_pipelines.core.dates import due_date
+from memory_pipelines.core.due_dates import due_date
 from memory_pipelines.core.extract import WindowTurn, extract_window
 from memory_pipelines.core.promises import promise
 from memory_pipelines.core.third_person import third_person

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 
-from memory_pipelines.core.dates import date_named
+from memory_pipelines.core.due_dates import date_named
 from memory_pipelines.core.judge_lexicon import STOPWORDS, wordlist
 from memory_pipelines.core.judge_types import JudgeDecision, JudgeItem
 from memory_pipelines.core.past_tense import past_forms

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 
-from memory_pipelines.core.dates import due_date, in_time_only
+from memory_pipelines.core.due_dates import due_date, in_time_only
 from memory_pipelines.core.sentence_kinds import DEADLINE, ON_ME
 
 _FUTURE = re.compile(

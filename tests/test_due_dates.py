@@ -1,0 +1,111 @@
+"""When a promise is due, in the forms people write it (core/due_dates.py): a year beside the
+date, a month alone, a time of day, feast days, ordinal words and spans counted in hours or
+fortnights; and which of them only say when something happens. Written by hand from ordinary
+phrasing, not from any evaluation case."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from memory_pipelines.core.due_dates import due_date, in_time_only
+from memory_pipelines.core.promises import promise
+
+SAID = datetime(2026, 3, 11, 10, 0, tzinfo=UTC)  # a Wednesday, mid-morning
+
+
+def _due(text: str) -> str | None:
+    when = due_date(text, SAID)
+    return None if when is None else when.strftime("%Y-%m-%d %H:%M")
+
+
+@pytest.mark.parametrize(
+    ("text", "due"),
+    [
+        # the year said with the date is that year's, not the next such day's
+        ("I'll send the deposit by March 20, 2027", "2027-03-20 23:59"),
+        ("I'll send the deposit by 20 March 2027.", "2027-03-20 23:59"),
+        ("I'll file it by 2026-04-02", "2026-04-02 23:59"),
+        # ordinal words of a day
+        ("I'll pay you back by the first of April", "2026-04-01 23:59"),
+        ("I'll pay you back by April the third", "2026-04-03 23:59"),
+        ("I'll have it done by the twenty-first", "2026-03-21 23:59"),
+        # a month alone: "by" before it begins, "in" by its end, parts of it
+        ("I'll send you the draft by May", "2026-04-30 23:59"),
+        ("I'll send you the draft before June", "2026-05-31 23:59"),
+        ("I'll send you the photos in May", "2026-05-31 23:59"),
+        ("I'll get you the figures by mid-April", "2026-04-15 23:59"),
+        ("I'll visit you in late June 2027", "2027-06-30 23:59"),
+        ("I'll repay the loan by January", "2026-12-31 23:59"),  # January is next year's
+        # a time of day, alone or on its day
+        ("I'll send you the link by 5pm", "2026-03-11 17:00"),
+        ("I'll send you the link by 9am", "2026-03-12 09:00"),  # 9am has passed today
+        ("I'll ring you back by noon", "2026-03-11 12:00"),
+        ("I'll have the keys to you tomorrow by noon", "2026-03-12 12:00"),
+        ("I'll drop the forms to Dana by Friday at 5:30pm", "2026-03-13 17:30"),
+        ("I'll send the invoice to Lee before 17:00 on Monday", "2026-03-16 17:00"),
+        # spans from when it was said
+        ("I'll get back to you within the hour", "2026-03-11 11:00"),
+        ("I'll send it to you in 2 hours", "2026-03-11 12:00"),
+        ("I'll return your drill in a fortnight", "2026-03-25 23:59"),
+        ("I'll send you the recipe in a couple of days", "2026-03-13 23:59"),
+        ("I'll send you the recipe in a few days", "2026-03-14 23:59"),
+        ("I'll call you later today", "2026-03-11 23:59"),
+        ("I'll bring your book back Friday week", "2026-03-20 23:59"),
+        # the end of a year or a quarter
+        ("I'll pay you back by the end of the year", "2026-12-31 23:59"),
+        ("I'll send the report by the end of the quarter", "2026-03-31 23:59"),
+        # feast days: "before" one is the day before it
+        ("I'll post your present before Christmas", "2026-12-24 23:59"),
+        ("I'll finish the quilt for you by Christmas", "2026-12-25 23:59"),
+        ("I'll have the shed painted for you by Easter", "2026-04-05 23:59"),  # Easter 2026
+        ("I'll pay the rest by New Year", "2027-01-01 23:59"),
+        ("I'll bring the pie over for Thanksgiving", "2026-11-26 23:59"),
+    ],
+)
+def test_the_due_time_is_read_from_the_words(text: str, due: str) -> None:
+    assert _due(text) == due
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I may be late, sorry",  # "may" the verb
+        "Things in may be different",
+        "We're away until May",  # how long, not when
+        "I'll book it by 25:00",  # no time of day
+        "The first of many",
+    ],
+)
+def test_no_due_time_where_none_is_said(text: str) -> None:
+    assert _due(text) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "when_only"),
+    [
+        ("I'm moving in May", True),
+        ("I'll call you at 3pm", True),
+        ("We're away over Christmas", True),
+        ("I'm going for a run this afternoon", True),
+        ("I'll send you the draft by May", False),
+        ("I'll send you the link by 5pm", False),
+        ("I'll post it before Christmas", False),
+        ("I'll pay you back by the end of the year", False),
+    ],
+)
+def test_when_a_thing_happens_is_no_deadline(text: str, when_only: bool) -> None:
+    assert in_time_only(text) is when_only
+
+
+def test_a_plan_at_a_time_of_its_own_is_no_promise() -> None:
+    # a time the speaker does something at binds nobody; the same time said to someone
+    # ("I'll call you") is when the promise is due
+    assert promise("I'm going to repaint the shed in May.", "Ola", "Tom", SAID) is None
+    made = promise("I'll call you at 3pm.", "Ola", "Tom", SAID)
+    assert made is not None and made.owed_to == "Tom"
+    assert made.due_at == datetime(2026, 3, 11, 15, 0, tzinfo=UTC)
+    made = promise("I'll send Priya the contract by May.", "Ola", "Tom", SAID)
+    assert made is not None and made.owed_to == "Priya"
+    assert made.due_at == datetime(2026, 4, 30, 23, 59, tzinfo=UTC)
