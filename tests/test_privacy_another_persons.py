@@ -1,4 +1,4 @@
-"""An independent privacy audit (s58), through the HTTP API with a key limited to one person.
+"""Through the HTTP API with a key limited to one person (an independent audit, December 2026).
 
 Each test names a way person ben's key could see, infer or change something of ana's: an error
 that differs for "exists but hidden" and "does not exist", a dedup that merges into her record,
@@ -65,6 +65,7 @@ def world(db: Database, embedder: Embedder) -> dict[str, Any]:
 def _same(a: httpx.Response, b: httpx.Response, hidden: str, missing: str) -> None:
     """The two answers are one answer but for the id the caller sent."""
     assert a.status_code == b.status_code, (a.text, b.text)
+
     def norm(text: str, sent: str) -> str:
         return re.sub(rf"(?<![\w-]){re.escape(sent)}(?!\w)", "<id>", text)
 
@@ -110,8 +111,14 @@ def test_hidden_chat_answers_as_a_missing_one(client: httpx.Client, world: dict[
             client.get(f"/v1/stores/{s}/chats/{chat}/boot", headers=h),
             client.post(
                 f"/v1/stores/{s}/records",
-                json={"category": "fact", "context": "Ferns like shade.", "confidence": 8,
-                      "chat": chat, "turn_seq": 1, "person": "ben"},
+                json={
+                    "category": "fact",
+                    "context": "Ferns like shade.",
+                    "confidence": 8,
+                    "chat": chat,
+                    "turn_seq": 1,
+                    "person": "ben",
+                },
                 headers=h,
             ),  # fmt: skip
         ]

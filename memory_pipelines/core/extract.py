@@ -24,10 +24,12 @@ from memory_pipelines.core.across_turns import (
     is_stale,
     question_before,
 )
+from memory_pipelines.core.agreed import agreed_pledge
 from memory_pipelines.core.antecedents import POINTS_BACK, elliptical, joined
 from memory_pipelines.core.candidates import MAX_CONFIDENCE
 from memory_pipelines.core.corrections import correction, repair, without_old
 from memory_pipelines.core.dates import annotate
+from memory_pipelines.core.due_dates import due_date
 from memory_pipelines.core.extract_parts import durable_parts, fixes_earlier
 from memory_pipelines.core.plain_words import plain_words
 from memory_pipelines.core.promised_thing import the_thing_promised
@@ -56,9 +58,9 @@ from memory_pipelines.core.sentence_people import (
 from memory_pipelines.core.sentence_subject import for_the_speaker
 from memory_pipelines.core.third_person import third_person
 from memory_pipelines.core.window_talk import (
-    asked_to_do,
     listener_of,
     listeners,
+    requests_before,
     said_before,
     talk_before,
     to_person,
@@ -200,7 +202,8 @@ def extract_window(
         fixes = {sentence for sentence, _, _ in parts}
         earlier = window[max(0, i - 3) : i]
         listener = listener_of(window, i)
-        requested = asked_to_do(window, i)  # the turn answers a request of the speaker's
+        requests = requests_before(window, i)  # the turn answers a request of the speaker's
+        requested = bool(requests)
         # The learned policy was fitted on chats with the assistant; between people (LoCoMo) it
         # skipped turns whose sentences held facts (coverage 0.6147 -> 0.6013), so there the
         # rules alone decide.
@@ -254,6 +257,9 @@ def extract_window(
             if not own and answer_alone and (asked := answered(window, i)):
                 own.append((asked, "fact", turn))
             parts += own
+        pledge = agreed_pledge(turn.text, requests)  # "can you ...?" / "sure, will do"
+        if pledge and not any(category == "commitment" for _, category, _ in parts):
+            parts.append((pledge, "commitment", turn))
         decided = decision_asked_why(window, i, out)
         if decided is not None and (reason := the_reason(turn)):
             # "What tipped it?" / "bundle size mostly, ...": the decision's why, joined to it
@@ -270,9 +276,13 @@ def extract_window(
                 # at ur place", the listener's: a promise to them)
                 talk = talk_before(window, i, sentence)
                 said = the_thing_promised(as_pledge(sentence), talk, speaker, listener)
-                promised = promise(
-                    said, speaker, listener, turn.created_at, requested and about is turn
-                )
+                answers = requested and about is turn
+                promised = promise(said, speaker, listener, turn.created_at, answers)
+                if promised is not None and promised.due_at is None and answers:
+                    # "can you send me the slides by Thursday?" / "sure, will do": by Thursday
+                    asked = " ".join(requests)
+                    due = due_date(asked, window[i - 1].created_at)
+                    promised = replace(promised, due_at=due)
                 category = "commitment" if promised else "fact"
             if allowed is not None and category not in allowed and category != "reason":
                 continue

@@ -77,7 +77,7 @@ def to_person(window: Sequence[WindowTurn], i: int) -> bool:
 # A request of the listener to do something: "can you grab milk on the way home?", "could u
 # send me the link", "pls bring the charger". Not a question that only asks to know ("can you
 # believe it", "could you tell if it was him").
-_ASKED_TO = re.compile(
+ASKED_TO = re.compile(
     r"^\W*(?:(?:hey|hi|ok|okay|so|and|oh|also|btw|hmm)\W+)*(?:[A-Z][a-z]+,?\s+)?"
     r"(?:(?:can|could|would|will)\s+(?:you|u|ya)\s+(?:please\s+|pls\s+|maybe\s+)?"
     r"(?!(?:believe|imagine|tell|see|hear|guess|remember|be)\b)[a-z]+|(?:please|pls|plz)\s+"
@@ -90,9 +90,15 @@ def asked_to_do(window: Sequence[WindowTurn], i: int) -> bool:
     """Whether the turn just before `i` is another person's request that turn `i`'s speaker do
     something ("can you grab milk on the way home?"): a pledge answering it is owed to them
     ("sure, I'll pick some up after work")."""
+    return bool(requests_before(window, i))
+
+
+def requests_before(window: Sequence[WindowTurn], i: int) -> list[str]:
+    """The sentences of the turn just before `i` that ask turn `i`'s speaker to do something,
+    when another person said them (see asked_to_do)."""
     if i == 0 or not to_person(window, i) or window[i - 1].who == window[i].who:
-        return False
-    return any(_ASKED_TO.match(s) for s in sentence_kinds.sentences(window[i - 1].text))
+        return []
+    return [s for s in sentence_kinds.sentences(window[i - 1].text) if ASKED_TO.match(s)]
 
 
 def said_before(window: Sequence[WindowTurn], turn: WindowTurn, sentence: str) -> list[str]:

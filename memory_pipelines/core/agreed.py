@@ -1,0 +1,49 @@
+"""A request agreed to in a word: "can you send me the slides by Thursday?" / "sure, will do" is
+a promise of the one who agreed, of what was asked, owed to the one who asked and due when the
+request said. The agreement names nothing of the act, so the request is said again as the
+pledge it became ("I'll send you the slides by Thursday"), and read as any pledge is."""
+
+from __future__ import annotations
+
+import re
+
+from memory_pipelines.core.window_talk import ASKED_TO
+
+# A turn that only agrees: "sure", "will do!", "ok, on it", "yes of course", "no problem",
+# "consider it done", "you got it", "happy to", "I can do that".
+_AGREES = re.compile(
+    r"^\W*(?:(?:sure(?: thing)?|ok(?:ay)?|k|yes|yeah|yep|yup|of course|absolutely|definitely"
+    r"|no problem|no prob|np|no worries|will do|can do|on it|i'?m on it|got it|you got it"
+    r"|consider it done|happy to|glad to|i will|i can do that|i'?ll do that|i'?ll do it"
+    r"|done|deal|for sure|sounds good)\b[\s,.!]*)+"
+    r"(?:\W*(?:[a-z]+\W*)?)$",  # a name or an emoji after it: "will do, Maya!"
+    re.IGNORECASE,
+)
+# The act asked for, after "can you", "could you please", "please", in a request as
+# window_talk.ASKED_TO reads one.
+_ASKED_ACT = re.compile(
+    r"^\W*(?:(?:hey|hi|ok|okay|so|and|oh|also|btw|hmm)\W+)*(?:[A-Z][a-z]+,?\s+)?"
+    r"(?:(?:can|could|would|will)\s+(?:you|u|ya)\s+(?:please\s+|pls\s+|maybe\s+)?|(?:please|pls|plz)\s+)"
+    r"(?P<act>[a-z].*?)[\s,]*(?:please|pls|plz)?[\s?!.]*$",
+    re.IGNORECASE,
+)
+# The asker's own words, turned to the one who agreed ("send me" -> "send you").
+_TURNED = {"me": "you", "my": "your", "mine": "yours", "us": "you", "our": "your"}
+_TURN = re.compile(r"\b(?:me|my|mine|us|our)\b", re.IGNORECASE)
+# An act the asker does themself ("can you tell mum I'll be late") cannot be turned round
+# word for word.
+_ASKER_ACTS = re.compile(r"\b(?:i|i'm|i'll|i've|i'd|we|we're|we'll)\b", re.IGNORECASE)
+
+
+def agreed_pledge(reply: str, requests: list[str]) -> str | None:
+    """The pledge a reply makes by agreeing to the request before it ("I'll send you the
+    slides by thursday."), or None when the reply says more than yes, or the request asks no
+    act that can be said back."""
+    if not requests or not _AGREES.match(reply.strip()):
+        return None
+    request = requests[-1].strip()
+    m = _ASKED_ACT.match(request) if ASKED_TO.match(request) else None
+    if m is None or _ASKER_ACTS.search(m.group("act")):
+        return None
+    act = _TURN.sub(lambda w: _TURNED[w.group(0).lower()], m.group("act"))
+    return f"I'll {act}"

@@ -1,0 +1,74 @@
+"""A request answered by another person: the pledge that answers it is due when the request
+said, and a request agreed to in a word ("sure, will do") is a promise of what was asked
+(core/agreed.py, core/extract.py). Written by hand from ordinary chat, not from any
+evaluation case."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from memory_pipelines.core.agreed import agreed_pledge
+from memory_pipelines.core.extract import WindowTurn, extract_window
+
+SAID = datetime(2026, 3, 11, 10, 0, tzinfo=UTC)  # a Wednesday
+
+
+def _commitments(*said: tuple[str, str]) -> list[tuple[str, str | None, str | None]]:
+    turns = [
+        WindowTurn(n, "assistant" if who == "Assistant" else "user", who, text, SAID)
+        for n, (who, text) in enumerate(said, start=1)
+    ]
+    return [
+        (c["context"], c.get("owed_to"), c["due_at"][:16] if c.get("due_at") else None)
+        for c in extract_window(turns)
+        if c["category"] == "commitment"
+    ]
+
+
+def test_a_request_agreed_to_in_a_word_is_a_promise_of_what_was_asked() -> None:
+    [(what, whom, due)] = _commitments(
+        ("Maya", "can you send me the slides by thursday?"), ("Tom", "sure, will do")
+    )
+    assert "Tom" in what and "slides" in what and "Maya" in what
+    assert (whom, due) == ("Maya", "2026-03-12T23:59")
+    [(what, whom, _)] = _commitments(
+        ("Maya", "Tom, could you please book our table for Saturday?"), ("Tom", "on it!")
+    )
+    assert "table" in what and whom == "Maya"
+
+
+def test_a_pledge_answering_a_request_is_due_when_the_request_said() -> None:
+    [(_, whom, due)] = _commitments(
+        ("Maya", "could you pick up the cake before 5pm tomorrow?"),
+        ("Tom", "yep I'll grab it on my way"),
+    )
+    assert (whom, due) == ("Maya", "2026-03-12T17:00")
+    # the pledge's own time stands
+    [(_, _, due)] = _commitments(
+        ("Maya", "can you send me the slides by thursday?"), ("Tom", "sure, I'll send them monday")
+    )
+    assert due == "2026-03-16T23:59"
+
+
+@pytest.mark.parametrize(
+    ("reply", "asked_for"),
+    [
+        ("yes", "can you believe it rained again?"),  # no act asked
+        ("sure", "can you tell mum I'll be late?"),  # the asker's own act: not said back
+        ("sure, but I need the budget from you first", "can you send me the slides?"),
+        ("sorry, can't this week", "can you send me the slides?"),
+        ("will do", "The slides are due thursday."),  # nothing asked
+    ],
+)
+def test_no_pledge_where_no_act_was_agreed_to(reply: str, asked_for: str) -> None:
+    asked = [asked_for] if "?" in asked_for else []
+    assert agreed_pledge(reply, asked) is None
+
+
+def test_the_askers_words_are_turned_to_the_one_who_agreed() -> None:
+    assert agreed_pledge("ok!", ["please return my drill by the weekend"]) == (
+        "I'll return your drill by the weekend"
+    )
+    assert agreed_pledge("you got it", ["Could you pick us up at 6?"]) == "I'll pick you up at 6"
