@@ -136,3 +136,15 @@ def test_a_pledge_answering_a_request_is_owed_to_whom_asked() -> None:
         WindowTurn(2, "assistant", "Agent", "Sure, I'll draft it now.", SAID),
     ]
     assert not [c for c in extract_window(window) if c["category"] == "commitment"]
+
+
+def test_a_thing_had_done_for_someone_is_promised_to_them() -> None:
+    """"I'll have the shed painted for you by Friday" gave no item: only "ready", "done" and a
+    few more were read as a thing readied for someone; any past participle is."""
+    made = promise("I'll have the shed painted for you by Friday", "Ola", "Tom", SAID)
+    assert made is not None and made.owed_to == "Tom" and made.due_at is not None
+    assert made.due_at.day == 6
+    made = promise("I'll get the car cleaned for Dad before Sunday", "Ola", "Tom", SAID)
+    assert made is not None and made.owed_to == "Dad"
+    # a wish for someone else's act is no thing readied for them
+    assert promise("I'd have loved for you to come", "Ola", "Tom", SAID) is None

@@ -177,8 +177,9 @@ _GIVE_VERBS = frozenset(
 # "I'll have the summary to you by Friday", "I'll get it back to Ana", "I'll have the prints
 # ready for you": a delivery, whatever the verb ("have" alone is no act).
 _DELIVERS = re.compile(
-    rf"\b(?:have|get)\b.{{1,60}}?\b(?:back to|to|(?:ready|done|finished|sorted|fixed) for) "
-    rf"(?:you|{_NAME}|{_ROLE})\b"
+    rf"\b(?:have|get)\b.{{1,60}}?\b(?:back to|to|(?:ready|done|finished|sorted|fixed|written|built"
+    rf"|made|sent|\w{{3,}}ed) for) (?:you|{_NAME}|{_ROLE})\b(?!\s+to\b)"  # "painted for you",
+    # not "I'd have loved for you to come"
     # ... or put where they will find it: "on your desk", "in your inbox", "in Joan's hands"
     rf"|\b(?:have|get)\b.{{1,60}}?\b(?:on|in|into) (?:your|{_NAME}'s) \w+"
 )
