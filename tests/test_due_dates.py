@@ -5,10 +5,12 @@ phrasing, not from any evaluation case."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from memory_pipelines.api.extraction import run_extraction
+from memory_pipelines.api.memory import Memory
 from memory_pipelines.core.due_dates import due_date, in_time_only
 from memory_pipelines.core.promises import promise
 
@@ -109,3 +111,36 @@ def test_a_plan_at_a_time_of_its_own_is_no_promise() -> None:
     made = promise("I'll send Priya the contract by May.", "Ola", "Tom", SAID)
     assert made is not None and made.owed_to == "Priya"
     assert made.due_at == datetime(2026, 4, 30, 23, 59, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    ("zone", "due"),
+    [
+        # 16:00 in New York: 5pm is today's, 21:00 UTC
+        ("America/New_York", datetime(2026, 3, 11, 21, 0, tzinfo=UTC)),
+        # 20:00 in UTC: 5pm has passed, so it is tomorrow's
+        ("UTC", datetime(2026, 3, 12, 17, 0, tzinfo=UTC)),
+    ],
+)
+def test_a_time_of_day_is_the_stores_own(memory: Memory, zone: str, due: datetime) -> None:
+    """ "by 5pm" is read in the store's Extraction time zone (UTC unless set)."""
+    memory.configure(extraction={"timezone": zone, "quiet_minutes": 0})
+    said = datetime(2026, 3, 11, 20, 0, tzinfo=UTC)
+    memory.write_turns(
+        "errand",
+        [
+            {"role": "user", "speaker": "Ola", "text": "I'll send you the invoice by 5pm",
+             "created_at": said},
+            {"role": "user", "speaker": "Tom", "text": "great, thanks",
+             "created_at": said + timedelta(minutes=1)},
+        ],
+    )  # fmt: skip
+    run_extraction(memory.db, memory.store_id, memory.models, memory.embedder, "t")
+    with memory.db.connection() as conn:
+        row = conn.execute(
+            "SELECT due_at, owed_to FROM agent_memory_items"
+            " WHERE store_id = %s AND category = 'commitment'",
+            (memory.store_id,),
+        ).fetchone()
+    assert row is not None and row["owed_to"] == "Tom"
+    assert row["due_at"] == due

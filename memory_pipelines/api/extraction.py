@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import numpy as np
 
@@ -96,9 +97,15 @@ def extract_pending(
     counts = dict.fromkeys(
         ("windows_read", "candidates", "dropped_invalid", "dropped_by_policy", "model_calls"), 0
     )
+    # Turns are read in the store's own time zone (its Extraction card's): "by 5pm", "tomorrow"
+    # and "yesterday (7 May)" mean the day and hour of the people talking, not UTC's.
+    zone = ZoneInfo(settings.timezone)
     for w in windows:
         with db.connection() as conn:
-            turns = ex_db.window_turns(conn, w["chat_id"], w["from_seq"], w["to_seq"])
+            turns = [
+                replace(t, created_at=t.created_at.astimezone(zone))
+                for t in ex_db.window_turns(conn, w["chat_id"], w["from_seq"], w["to_seq"])
+            ]
         seen = dict.fromkeys(("candidates", "dropped_invalid", "dropped_by_policy"), 0)
         try:
             raw = models.extract(turns, settings.instructions, settings.types)
