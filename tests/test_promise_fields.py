@@ -139,8 +139,8 @@ def test_a_pledge_answering_a_request_is_owed_to_whom_asked() -> None:
 
 
 def test_a_thing_had_done_for_someone_is_promised_to_them() -> None:
-    """"I'll have the shed painted for you by Friday" gave no item: only "ready", "done" and a
-    few more were read as a thing readied for someone; any past participle is."""
+    """It gave no item ("I'll have the shed painted for you by Friday"): only "ready", "done"
+    and a few more were read as a thing readied for someone; any past participle is."""
     made = promise("I'll have the shed painted for you by Friday", "Ola", "Tom", SAID)
     assert made is not None and made.owed_to == "Tom" and made.due_at is not None
     assert made.due_at.day == 6
