@@ -47,6 +47,15 @@ def _due(text: str) -> str | None:
         ("I'll have the keys to you tomorrow by noon", "2026-03-12 12:00"),
         ("I'll drop the forms to Dana by Friday at 5:30pm", "2026-03-13 17:30"),
         ("I'll send the invoice to Lee before 17:00 on Monday", "2026-03-16 17:00"),
+        # an hour said bare, its part of the day telling which
+        ("I'll drop the keys round at 7 tonight", "2026-03-11 19:00"),
+        ("I'll be there at 7:30 this evening", "2026-03-11 19:30"),
+        ("I'll call you at 8 tomorrow morning", "2026-03-12 08:00"),
+        # a part of the day, by its end; "first thing" by nine
+        ("I'll ring you first thing tomorrow", "2026-03-12 09:00"),
+        ("I'll drop the keys round tomorrow morning", "2026-03-12 12:00"),
+        ("I'll send you the photos Friday afternoon", "2026-03-13 17:00"),
+        ("I'll send you the photos by Friday morning at 10am", "2026-03-13 10:00"),
         # spans from when it was said
         ("I'll get back to you within the hour", "2026-03-11 11:00"),
         ("I'll send it to you in 2 hours", "2026-03-11 12:00"),
@@ -144,3 +153,17 @@ def test_a_time_of_day_is_the_stores_own(memory: Memory, zone: str, due: datetim
         ).fetchone()
     assert row is not None and row["owed_to"] == "Tom"
     assert row["due_at"] == due
+
+
+def test_a_date_with_its_year_ends_in_the_time_zone_it_was_said_in() -> None:
+    """A date with a year ("by 2027-03-20", "by 20 March 2027") ended at 23:59 UTC whatever the
+    zone it was said in, when every other day ended at 23:59 of that zone."""
+    from zoneinfo import ZoneInfo
+
+    york = ZoneInfo("America/New_York")
+    said = SAID.astimezone(york)
+    for text in ("I'll file it by 2027-03-20", "I'll file it by 20 March 2027", "by mid-April"):
+        due = due_date(text, said)
+        assert due is not None and due.tzinfo == york and (due.hour, due.minute) == (23, 59)
+    naive = due_date("I'll file it by 20 March 2027", SAID.replace(tzinfo=None))
+    assert naive is not None and naive.tzinfo is None

@@ -3,7 +3,7 @@ corrections and health facts (pure functions, no database)."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 
 import pytest
 
@@ -830,3 +830,13 @@ def test_a_doing_taken_up_by_it_after_a_dash_is_the_subject_not_the_speaker() ->
     said = "Just seeing the sun dip below the horizon - it was amazing."
     assert with_subject(said) == said  # not "I'm just seeing the sun dip ..."
     assert with_subject("Still working on the studio.") == "I'm still working on the studio."
+
+
+def test_a_thing_described_by_a_participle_does_not_turn_a_promise_to_the_past() -> None:
+    """A promise was dated the Thursday gone ("Rosa will send the signed NDA to Paul on Thursday", a
+    new user's probe): "signed" after "the" describes the NDA; it is no verb of the past."""
+    from memory_pipelines.core.dates import annotate
+
+    said = datetime(2025, 6, 2, 10, tzinfo=UTC)  # a Monday
+    assert annotate("Rosa will send the signed NDA to Paul on Thursday", said)[1] == ["5 June 2025"]
+    assert annotate("Rosa signed the NDA on Thursday", said)[1] == ["29 May 2025"]

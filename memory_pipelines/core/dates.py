@@ -126,6 +126,9 @@ _ORDERS = frozenset(
 )  # fmt: skip
 
 
+_DETERMINERS = frozenset(["the", "a", "an", "my", "your", "his", "her", "our", "their", "this"])
+
+
 def _ahead(before: str) -> bool:
     """Whether the words before a weekday ("... is at Lumo on") speak of what is to come."""
     clause = before.lower().replace("’", "'").split(".")[-1]
@@ -140,7 +143,9 @@ def _ahead(before: str) -> bool:
             return True  # "I've got an interview on Thursday": what one has, to come
         if word == "to" and k and words[k - 1] in _INTENT:
             return True  # "has to call the plumber on Sunday", "remind me to call her"
-        if word in _GONE or (word.endswith("ed") and len(word) > 4):
+        # "-ed" after a determiner describes a thing ("send the signed NDA to Paul on Thursday")
+        described = k > 0 and words[k - 1] in _DETERMINERS
+        if word in _GONE or (word.endswith("ed") and len(word) > 4 and not described):
             return False
     # An instruction ("Call her on Sunday", "Tom, call mum on Sunday") is for a day to come.
     opening = re.findall(r"[a-z']+", clause.split(",")[-1] if "," in clause else clause)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import calendar
 import re
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
 from dateutil.easter import easter
 
@@ -88,6 +88,16 @@ _CLOCK = re.compile(
     r"|(?P<h24>\d{1,2}):(?P<m24>\d{2})\b|(?P<word>noon|midday|midnight)\b)",
     re.IGNORECASE,
 )
+# An hour said bare with the part of the day that tells which: "at 7 tonight", "by 8 in the
+# morning".
+_BARE_HOUR = re.compile(
+    # (the old hour a correction still names may stand between: "at 8, not 7, tonight")
+    r"\b(?P<prep>by|before|until|at)\s+(?P<h>\d{1,2})(?::(?P<m>\d{2}))?"
+    r"(?:,\s+not\s+\d{1,2}(?::\d{2})?,)?\s+(?:(?P<pm>tonight"
+    r"|this evening|in the evening|tomorrow (?:night|evening))|(?P<am>in the morning"
+    r"|(?:this|tomorrow) morning))\b",
+    re.IGNORECASE,
+)
 # A feast day: "by Christmas", "before Easter" (the day before), "over New Year" (when).
 _FEAST = re.compile(
     r"\b(?P<prep>by|before|for|until|over|at|on)\s+(?P<feast>christmas\s+eve|christmas|xmas"
@@ -96,6 +106,14 @@ _FEAST = re.compile(
     re.IGNORECASE,
 )
 _DEADLINE_PREPS = ("by", "before")
+# A part of a day said with its day ("tomorrow morning", "Friday afternoon") or "first thing":
+# due by its end, as "tonight" is due by the day's.
+_PART_OF_DAY = re.compile(
+    rf"\bfirst thing\b|\b(?:today|tomorrow|this|{_DAY_WORDS})\s+(?P<part>morning|lunchtime"
+    r"|afternoon)\b",
+    re.IGNORECASE,
+)
+_PART_HOURS = {"first thing": 9, "morning": 12, "lunchtime": 13, "afternoon": 17}
 # The ordinal words of a day ("the first of April", "April the third"), read as numbers.
 _ORDINAL_WORDS = [
     "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth",
@@ -205,7 +223,19 @@ def due_date(text: str, said_at: datetime) -> datetime | None:
     and a time of day on that day or alone ("by Friday at 5pm", "by noon")."""
     text = _numbered(text)
     day, exact = _due_day(text, said_at)
-    clock = None if exact else _CLOCK.search(text)
+    bare = None if exact else _BARE_HOUR.search(text)  # "at 7:30 this evening" is pm
+    clock = None if exact or bare else _CLOCK.search(text)
+    if bare is not None:
+        hour, minute = int(bare.group("h")), int(bare.group("m") or 0)
+        if 1 <= hour <= 12 and minute <= 59:
+            hour = hour % 12 + (12 if bare.group("pm") else 0)
+            when = (day or said_at).replace(hour=hour, minute=minute, second=0, microsecond=0)
+            return when if day is not None or when > said_at else when + timedelta(days=1)
+    if clock is None and not exact and (part := _PART_OF_DAY.search(text)):
+        # "first thing tomorrow", "Friday morning": by that hour of the day
+        hour = _PART_HOURS[(part.group("part") or "first thing").lower()]
+        when = (day or said_at).replace(hour=hour, minute=0, second=0, microsecond=0)
+        return when if day is not None or when > said_at else when + timedelta(days=1)
     if clock is None or (clock.group("word") or "").lower() == "midnight":
         return day
     hour = int(clock.group("h") or clock.group("h24") or 12)
@@ -225,12 +255,12 @@ def _due_day(text: str, said_at: datetime) -> tuple[datetime | None, bool]:
     number of hours from when it was said)."""
     m = _DUE_ISO.search(text)
     if m:
-        return _date(int(m.group(1)), int(m.group(2)), int(m.group(3))), False
+        return _date(int(m.group(1)), int(m.group(2)), int(m.group(3)), said_at), False
     m = _DUE_DATE.search(text)
     if m:
         month, day_of_month = month_number(m.group(1) or m.group(4)), int(m.group(2) or m.group(3))
         if m.group(5):
-            return _date(int(m.group(5)), month, day_of_month), False
+            return _date(int(m.group(5)), month, day_of_month, said_at), False
         return _next_date(month, day_of_month, said_at), False
     # a deadline ("by Monday") before a time of doing ("sign it tonight and get it back to the
     # teacher by Monday" is due on Monday)
@@ -268,9 +298,10 @@ def _due_day(text: str, said_at: datetime) -> tuple[datetime | None, bool]:
     return None, False
 
 
-def _date(year: int, month: int, day_of_month: int) -> datetime | None:
+def _date(year: int, month: int, day_of_month: int, said_at: datetime) -> datetime | None:
+    """The end of that day in the time zone it was said in."""
     try:
-        return datetime(year, month, day_of_month, 23, 59, tzinfo=UTC)
+        return datetime(year, month, day_of_month, 23, 59, tzinfo=said_at.tzinfo)
     except ValueError:
         return None  # "2027-02-30"
 
@@ -341,13 +372,13 @@ def _month_due(m: re.Match[str], said_at: datetime) -> datetime | None:
     last = calendar.monthrange(year, month)[1]
     part = (m.group("part") or "").lower()
     if part:
-        return _date(year, month, {"early": 10, "mid": 15, "late": last}[part])
+        return _date(year, month, {"early": 10, "mid": 15, "late": last}[part], said_at)
     if m.group("prep").lower() in _DEADLINE_PREPS and (year, month) != (
         said_at.year,
         said_at.month,
     ):
         return _end_of_day(datetime(year, month, 1, tzinfo=said_at.tzinfo) - timedelta(days=1))
-    return _date(year, month, last)
+    return _date(year, month, last, said_at)
 
 
 def _day_due(m: re.Match[str], text: str, said_at: datetime) -> datetime | None:
