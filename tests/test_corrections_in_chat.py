@@ -218,3 +218,56 @@ def test_did_you_know_frames_what_it_tells() -> None:
     ) == ("Saw your cousin Ines at the market; she runs a bakery now.")
     for asked in ("do you know where the spare keys are?", "did you know?"):
         assert without_tag_question(asked) == asked
+
+
+def test_a_sum_with_its_thousands_is_put_right_whole() -> None:
+    """A new user's probe: a deposit of "£2,300" put right by "it was £3,200" became "£2,£3
+    deposit": the comma of the thousands split the value, and a currency
+    sign had no word boundary before it."""
+    texts = _texts(
+        ("user", "Ines", "I paid the builder a £2,300 deposit yesterday."),
+        ("assistant", "Agent", "Okay, noted the £2,300 deposit."),
+        ("user", "Ines", "correction, it was £3,200, I swapped the digits"),
+    )
+    assert any("£3,200 deposit" in t for t in texts), texts
+    assert not any("£2,£" in t for t in texts), texts
+    texts = _texts(
+        ("user", "Ines", "My deposit was 2,300 pounds."),
+        ("user", "Ines", "sorry, 3,200"),
+    )
+    assert any("3,200 pounds" in t for t in texts) and not any("3 pounds" in t for t in texts)
+
+
+def test_a_name_spelled_anew_replaces_the_record_of_the_old_spelling(memory: Memory) -> None:
+    """A new user's probe: "The client's name is Jon Smyth" then "oops it's John Smith actually"
+    kept only the old spelling. A name is no value of a kind to find by; the one spelled most
+    like it, or the only one said, is the one put right."""
+    memory.write_turns(
+        "ines-dm",
+        [
+            {"speaker": "Ines", "text": "My client's name is Jon Smyth."},
+            {"role": "assistant", "speaker": "assistant", "text": "Got it, Jon Smyth."},
+            {"speaker": "Ines", "text": "oops it's John Smith actually, I misspelled both"},
+        ],
+    )
+    run_extraction(memory.db, memory.store_id, memory.models, memory.embedder, "t1")
+    names = [i.context for i in memory.items() if "client" in i.context]
+    assert len(names) == 1 and "John Smith" in names[0] and "Smyth" not in names[0], names
+    # several names, none spelled like it: nothing is put right
+    texts = _texts(
+        ("user", "Ines", "I had lunch with Marta and then met Oskar."),
+        ("user", "Ines", "sorry, it's Siobhan"),
+    )
+    assert not any("Siobhan" in t for t in texts), texts
+
+
+def test_make_it_puts_right_the_number_said_before() -> None:
+    """A new user's probe: "Fran I'll drop the keys round to you at 7 tonight" then "make it 8,
+    bus is late" kept the 7."""
+    texts = _texts(
+        ("user", "Ian", "Fran I'll drop the keys round to you at 7 tonight"),
+        ("user", "Fran", "amazing, I'll be in"),
+        ("user", "Ian", "make it 8, bus is late"),
+    )
+    assert any("at 8 tonight" in t for t in texts), texts
+    assert _texts(("user", "Ian", "Can you make it shorter?")) == []

@@ -297,6 +297,12 @@ def test_asked_to_remember_a_fact_keeps_the_fact() -> None:
         ("fact", "Lena's husband's name is Tariq.")
     ]
     assert _items("remember our first holiday in Crete?") == []  # reminiscing, no fact told
+    # ... or after a comma (a new user's probe: "remind me, I have to submit my tax return by
+    # 31 January 2026" gave no item)
+    assert _items("remind me, I have to renew my passport by 31 January 2026") == [
+        ("fact", "Lena has to renew her passport by 31 January 2026")
+    ]
+    assert _items("remind me, what was that bakery called?") == []
 
 
 def test_a_dog_named_max_is_no_cap() -> None:
@@ -392,3 +398,24 @@ def test_an_answer_ending_with_an_apology_is_no_correction() -> None:
     texts = _said(said, "she")
     assert "Lena has 7, not 2, kids." not in texts, texts
     assert 'Asked "How old?", Lena said: "They\'re 7 and 9, sorry."' in texts
+
+
+def test_an_answer_to_an_offer_is_no_fact() -> None:
+    """An answer to an offer ("Want me to lay it out?" / "nah not yet") was kept as what Dagny
+    said: it says what to do now, nothing that lasts. An answer to a question stays."""
+    offered = [
+        ("user", "Dagny", "The new job pays more but it's nights."),
+        ("assistant", "Assistant", "Want me to lay out what that comes to per month?"),
+        ("user", "Dagny", "nah not yet."),
+    ]
+    assert not any(t.startswith("Asked") for t in _said(offered, "she"))
+    asked = [("user", "Tom", "how old is your dog?"), ("user", "Mia", "7 in march")]
+    assert _said(asked, "she") == ['Asked "how old is your dog?", Mia said: "7 in march"']
+
+
+def test_yes_please_before_a_fact_is_no_part_of_it() -> None:
+    said = [
+        ("user", "Tom", "shall I bring the salad on saturday?"),
+        ("user", "Mia", "yes please, my sister is vegan"),
+    ]
+    assert _said(said, "she") == ["Mia's sister is vegan"]

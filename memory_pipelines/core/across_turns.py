@@ -36,6 +36,7 @@ from memory_pipelines.core.corrections import (
     without_old,
 )
 from memory_pipelines.core.referents import who_was_asked_about
+from memory_pipelines.core.respelled import misspelled_in, respelled
 from memory_pipelines.core.sentence_forms import without_tag_question
 from memory_pipelines.core.sentence_subject import with_subject
 from memory_pipelines.core.speech_acts import SHOWN
@@ -47,7 +48,11 @@ MAX_WORDS = 8  # longer answers are sentences of their own, judged as such
 _SMALL_TALK = re.compile(
     r"^\W*(?:how (?:are|r) (?:you|u)|how(?:'s| is| has) (?:it going|your day|life|everything|"
     r"things)|how have you been|what's up|wh?at'?s new|you ok(?:ay)?|are you (?:ok(?:ay)?|there|"
-    r"sure)|does that (?:help|make sense|work)|any(?:thing)? (?:questions|else)|ready)\b",
+    r"sure)|does that (?:help|make sense|work)|any(?:thing)? (?:questions|else)|ready"
+    # an offer: its answer says what to do now, nothing that lasts ("Want me to lay it out?" /
+    # "nah not yet")
+    r"|(?:(?:so|ok(?:ay)?|and)\W+)?(?:do you |would you |d'you )?(?:want|like|need) me to"
+    r"|(?:shall|should) i\b(?! (?:be|have)\b)|would you like me to)\b",
     re.IGNORECASE,
 )
 _ONLY_AN_ANSWER = frozenset(["ack", "greeting", "meta", "hedge"])
@@ -98,7 +103,8 @@ def corrections_made(
         # apology it ends with ("How old?" "They're 7 and 9, sorry.")
         answering = n == 0 and question_before(window, i) is not None
         again = restated(sentence, not answering) if fix is None and fixed is None else None
-        if fix is None and fixed is None and again is None:
+        name = respelled(sentence) if fix is None and fixed is None and again is None else None
+        if fix is None and fixed is None and again is None and name is None:
             continue
         earlier = [(s, t) for t in window[:i] for s in sentence_kinds.sentences(t.text)]
         earlier += [(s, turn) for s in own[:n]]
@@ -110,7 +116,11 @@ def corrections_made(
         mine = [s if t.who == turn.who else "" for s, (_, t) in zip(said, earlier, strict=True)]
 
         found: tuple[int, str] | None = None
-        if again is not None:
+        if name is not None:  # "oops it's John Smith actually": the name spelled like it
+            found = _own_first(partial(misspelled_in, name), said, mine)
+            if found is not None:
+                stale.add(sentence)
+        elif again is not None:
             found = _own_first(partial(_put_right, *again), said, mine)
             if found is not None:
                 stale.add(sentence)  # its value went into the sentence it put right

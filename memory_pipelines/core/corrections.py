@@ -16,7 +16,8 @@ from dataclasses import dataclass
 
 from memory_pipelines.core.judge_lexicon import NUMBER_WORDS
 
-_WORDISH = r"[\w$£€][\w$£€:/'-]*(?:\.\d+[a-zA-Z]*)?"
+# a word or a value, a number with its thousands ("£2,300", "1,250.50") whole
+_WORDISH = r"[\w$£€][\w$£€:/'-]*(?:(?<=\d),\d{3}(?!\d))*(?:\.\d+[a-zA-Z]*)?"
 # ", not March 3", " not Monday", "; not April": the old value, up to 3 words, at a clause end.
 _NOT_OLD = re.compile(
     rf"\s*(?:,|;|-|–|—)?\s+(?:and\s+)?not\s+(?:on\s+|in\s+|at\s+|the\s+)?"
@@ -151,8 +152,9 @@ def _old_first(sentence: str) -> Correction | None:
 # 50 milligrams of sertraline, sorry, 100", "Our rate is 4.2 percent. Actually no, 3.9". The
 # new value is a number or a date word; the old one is the last value of its kind before it.
 _REPAIR = re.compile(
-    r"(?:^|[,;—–-]|\.)\s*(?:(?:sorry|no|actually|wait|i mean|i meant|or rather|make that|"
-    r"correction)(?:,|\s)\s*)+(?P<new>[$£€]?\w+(?:[.:/]\w+)*)\s*(?=[,;!?)]|\.(?:\s|$)|$)",
+    r"(?:^|[,;—–-]|\.)\s*(?:(?:sorry|no|actually|wait|i mean|i meant|or rather|make that|make it|"
+    r"correction)(?:,|\s)\s*)+(?P<new>[$£€]?\w+(?:(?<=\d),\d{3}(?!\d))*(?:[.:/]\w+)*)\s*"
+    r"(?=[,;!?)]|\.(?:\s|$)|$)",
     re.IGNORECASE,
 )
 
@@ -289,7 +291,9 @@ def apply_to_earlier(fix: Correction, earlier: Sequence[str]) -> tuple[int, str]
     if len(fix.new.split()) > len(fix.old.split()):
         own = "|".join(re.escape(w) for w in fix.new.split())
         head, tail = rf"(?-i:(?:(?:{own})\s+)*)", r"(?-i:(?:\s+[A-Z][a-z]+)*)"
-    rx = re.compile(rf"{head}\b{re.escape(fix.old)}(?P<half>am|pm)?\b{tail}", re.IGNORECASE)
+    # the old value whole, a currency sign before it too ("£2,300": no word boundary before £)
+    start = r"(?<![\w$£€])"
+    rx = re.compile(rf"{head}{start}{re.escape(fix.old)}(?P<half>am|pm)?\b{tail}", re.IGNORECASE)
     for i in range(len(earlier) - 1, -1, -1):
         if rx.search(earlier[i]):
 

@@ -96,7 +96,9 @@ _KEEP_THAT = re.compile(
     r"(?:remember|remind me|don't forget|do not forget|keep in mind|bear in mind|note|"
     # "that" or a colon, or a statement of the speaker's own right after it ("Please remember
     # my wife's name is Ingrid"; not "remember our first holiday in Crete?", which reminisces)
-    r"make a note|take note)\s*(?:that\b|:|(?=(?:my|our)\s[^?]*$))\s*",
+    # ... or a comma before one ("remind me, I have to file my tax return by 31 January")
+    r"make a note|take note)\s*(?:that\b|:|,?\s*(?=(?:my|our)\s[^?]*$)"
+    r"|,\s*(?=(?:i|i'm|i've|i have|we|we're|we've)\s[^?]*$))\s*",
     re.IGNORECASE,
 )
 

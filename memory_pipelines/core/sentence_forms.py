@@ -12,6 +12,8 @@ from memory_pipelines.core.judge_lexicon import wordlist
 from memory_pipelines.core.past_tense import PAST_VERB
 
 _INTERJECTION = (
+    # "yes please, ..." answering an offer
+    r"(?:yes|yeah|yep|sure|ok(?:ay)?) please|no,? thanks|no,? thank you|"
     r"yes|yeah|yep|yup|no|nope|oh|ooh|ah|aw+|well|sure|ok(?:ay)?|right|hmm+|um+|actually|wow|"
     r"hey|hi|hello|thanks|thank you|totally|definitely|absolutely|agreed|true|haha|lol|cool|"
     r"awesome|great|nice|indeed|exactly|of course|sorry|woah|whoa|yay|omg|i see|"
@@ -45,9 +47,12 @@ _OPENER = re.compile(
     # "ok so I'm Nadia": a word of assent run into "so", without a comma
     r"|(?:ok(?:ay)?|right|well|alright|yeah)\s+(?=so\b(?!\s+(?:far|much|many|long|few|little)\b))"
     r"|plus\b|btw\b,?|by the way\b,?|anyway\b,?|oh\b"
-    # typed without a comma before a first person: "ok ok I'll send it", "ugh I promised"
+    # typed without a comma before a first person: "ok ok I'll send it", "ugh I promised", or
+    # a run of them with one: "haha yes yes, I'll upload them tonight"
     r"|(?:(?:ok(?:ay)?|yes|yeah|yep|yup|no|nope|sure|oh|ah|hmm+|um+|lol|haha|omg|wow|ugh"
-    r"|argh|meh)\s+)+(?=(?-i:I|I'\w+|We|we)\b)"
+    r"|argh|meh)(?:\s+|\s*,\s*(?=(?-i:I|I'\w+|We|we)\b)))+(?=(?-i:I|I'\w+|We|we)\b)"
+    # a heading typed without its colon: "heads up the gas smell came back"
+    r"|(?:heads[- ]up|fyi)\s+(?=(?:the|my|our|his|her|their|i|we)\b)"
     # news announced to the listener, perhaps by name: "Gina, you won't believe it - I got ..."
     r"|(?:(?-i:[A-Z][a-z]+),\s*)?(?:guess what|you won't believe (?:it|this)|you know what|"
     r"you'll never guess)\s*[,!.;:–—-]+)\s*)+",
