@@ -72,3 +72,14 @@ def test_the_askers_words_are_turned_to_the_one_who_agreed() -> None:
         "I'll return your drill by the weekend"
     )
     assert agreed_pledge("you got it", ["Could you pick us up at 6?"]) == "I'll pick you up at 6"
+
+
+def test_a_request_inside_a_sentence_and_messages_after_it_still_ask() -> None:
+    """A pledge answering "..., could you look after Pixel that weekend?", with another message
+    of the asker's between ("sure, I'll take Pixel that weekend"), was a plan of his own."""
+    [(what, whom, _)] = _commitments(
+        ("Zoe", "my sister's wedding is in July, could you look after Pixel that weekend?"),
+        ("Zoe", "she's fine alone for a day but not three"),
+        ("Ben", "haha sure, I'll take Pixel that weekend"),
+    )
+    assert "Pixel" in what and whom == "Zoe"

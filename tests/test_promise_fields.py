@@ -148,3 +148,12 @@ def test_a_thing_had_done_for_someone_is_promised_to_them() -> None:
     assert made is not None and made.owed_to == "Dad"
     # a wish for someone else's act is no thing readied for them
     assert promise("I'd have loved for you to come", "Ola", "Tom", SAID) is None
+
+
+def test_an_act_for_the_two_of_them_is_owed_to_the_listener() -> None:
+    """It was a plan of her own ("ok I'll drive us back from the concert", a new user's probe)."""
+    made = promise("ok I'll drive us back from the concert", "Lisa", "Omar", SAID)
+    assert made is not None and made.owed_to == "Omar"
+    made = promise("I'll book us a table for Friday", "Lisa", "Omar", SAID)
+    assert made is not None and made.owed_to == "Omar"
+    assert promise("I'm going to paint the fence", "Lisa", "Omar", SAID) is None

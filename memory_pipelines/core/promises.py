@@ -102,7 +102,12 @@ _ROLE = (
     r"|customer|team|advisor|adviser|supervisor|mentor|editor|therapist|trainer"
     r"|teacher|doctor|dentist|neighbou?r|accountant|lawyer|school|bank|council|vet|mum|mom|dad"
     r"|mother|father|sister|brother|partner|wife|husband|friend|kids|son|daughter|family"
-    r"|colleague|coach|tutor|agent|supplier|vendor|contractor|builder|plumber|insurer)"
+    r"|colleague|coach|tutor|agent|supplier|vendor|contractor|builder|plumber|insurer"
+    r"|recruiter|interviewer|receptionist|nurse|pharmacist|physio|electrician|mechanic|cleaner"
+    r"|nanny|babysitter|childminder|grandma|grandpa|gran|granny|grandad|granddad|grandmother"
+    r"|grandfather|aunt|auntie|uncle|cousin|niece|nephew|flatmate|roommate|housemate|classmate"
+    r"|teammate|professor|lecturer|principal|headteacher|solicitor|surveyor|optician|midwife"
+    r"|gp|counsel+or|carer|caregiver|tenant|buyer|seller|host|hairdresser|barber|sponsor)"
 )
 # "send you", "send Mr Patel", "to the landlord", "for Ana", "with you" after the verb.
 _RECIPIENT = re.compile(
@@ -202,7 +207,8 @@ _SAID_THEY_WILL = re.compile(
 )
 # The listener's own thing acted on: "I'll add a copy to your order", "I'll fix your bike".
 # Not a step taken there and then in the chat ("I'll check your logs now"): that is no promise.
-_YOURS = re.compile(r"\byour\b", re.I)
+# The listener's, or the two of them ("I'll drive us back", "I'll book us a table", "our tickets")
+_YOURS = re.compile(r"\b(?:your|us|our)\b", re.I)
 _NOW = re.compile(r"\b(?:now|right away|straight away|in a (?:moment|minute|sec(?:ond)?))\b", re.I)
 
 

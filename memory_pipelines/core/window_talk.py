@@ -94,11 +94,31 @@ def asked_to_do(window: Sequence[WindowTurn], i: int) -> bool:
 
 
 def requests_before(window: Sequence[WindowTurn], i: int) -> list[str]:
-    """The sentences of the turn just before `i` that ask turn `i`'s speaker to do something,
-    when another person said them (see asked_to_do)."""
+    """The sentences that ask turn `i`'s speaker to do something, of the turns another person
+    sent just before it, one after another ("could you look after Pixel that weekend?" /
+    "sorry, it's the 12th not the 11th" / "sure, I'll take her"), oldest first (see
+    asked_to_do)."""
     if i == 0 or not to_person(window, i) or window[i - 1].who == window[i].who:
         return []
-    return [s for s in sentence_kinds.sentences(window[i - 1].text) if ASKED_TO.match(s)]
+    asker, first = window[i - 1].who, i - 1
+    while first > 0 and window[first - 1].who == asker and i - first < MAX_TURNS:
+        first -= 1
+    return [r for t in window[first:i] for s in sentence_kinds.sentences(t.text) if (r := _ask(s))]
+
+
+# Where a request may begin inside a sentence: "my sister's wedding is on the 11th, could you
+# look after Pixel that weekend?"
+_CLAUSE_ASK = re.compile(r"[,;:]\s+|\s[-–—]\s+")
+
+
+def _ask(sentence: str) -> str:
+    """The request a sentence makes, from where it begins; "" when it makes none."""
+    if ASKED_TO.match(sentence):
+        return sentence
+    for m in _CLAUSE_ASK.finditer(sentence):
+        if ASKED_TO.match(sentence[m.end() :]):
+            return sentence[m.end() :]
+    return ""
 
 
 def said_before(window: Sequence[WindowTurn], turn: WindowTurn, sentence: str) -> list[str]:
