@@ -132,3 +132,26 @@ def test_he_answering_how_your_dad_is_is_the_answerers_dad() -> None:
     # the other gender's relative, or two of them, leave it as said
     for question in ("how's your mum doing?", "how are your dad and your brother?"):
         assert who_was_asked_about("he's fine", question, ("Bo", "Ana")) == "he's fine"
+
+
+def test_failing_eyes_an_operation_a_gas_smell_and_a_hypo_are_safety() -> None:
+    """A new user's chats (written apart from the code) lost "don't let me drive after 8pm, my
+    night vision is terrible since the eye surgery", "heads up the gas smell came back in the
+    basement" and how a friend's hypo is treated."""
+    _read_as_safety(
+        (
+            "my night vision is terrible since the eye surgery",
+            "Dad's eyesight is failing",
+            "she's recovering from her knee operation",
+            "the gas smell came back in the basement",
+            "it smells of gas in the kitchen",
+            "if I go quiet it's probably a hypo",
+            "the glucose tabs are in my left pocket",
+        ),
+        # a vision that is no eyesight, an operation that is no surgery
+        ("my vision for the company is bold", "the operation of the new line", "gassy dog"),
+    )
+    assert _kept("don't let me drive after 8pm, my night vision is terrible since the eye surgery")
+    assert _kept("heads up the gas smell came back in the basement") == [
+        "The gas smell came back in the basement"
+    ]

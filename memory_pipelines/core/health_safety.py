@@ -21,7 +21,13 @@ SAFETY = _rx(
     r"\b\d+(?:\.\d+)?\s?(?:mg|milligrams?|mcg|micrograms?|ml|millilitres?|milliliters?)\b|"
     # hazards of a home or a place: gas leaking, carbon monoxide, a fire risk
     r"\bgas\b[^.;]{0,40}\bleak\w*|\bleak\w*[^.;]{0,20}\bgas\b|\bcarbon monoxide\b|"
-    r"\bsmoke alarm\b|\bfire hazard\b|"
+    r"\bsmoke alarm\b|\bfire hazard\b|\bsmell(?:s|ed|ing)?\s+(?:of\s+)?gas\b|\bgas\s+smell\b|"
+    # eyes that fail a person ("my night vision is terrible since the eye surgery"), an
+    # operation had, a low blood sugar and what treats it ("the glucose tabs in my pocket")
+    r"\b(?:night vision|eyesight|vision)\b[^.;,]{0,25}\b(?:terrible|bad|poor|failing|going"
+    r"|blurr\w*|worse)\b|\b(?:poor|failing|blurr\w*)\s+(?:vision|eyesight)\b|\bsurgery\b|"
+    r"\b(?:had|having|after|since|recovering from|before)\s+(?:an?|the|his|her|my|their)\s+"
+    r"(?:\w+\s+)?operation\b|\bhypos?\b|\bhypoglyc\w*|\bglucose\b|"
     # ... a part of a building or a thing to stand on that gives way, wiring left live
     r"\b(?:loose|broken|rotten|rotting|wobbly|collapsed)\s+(?:\w+\s+)?(?:treads?|steps?|stairs?"
     r"|railings?|banisters?|handrails?|floorboards?|ladder)\b|\b(?:live|exposed|bare)\s+wires?\b|"
