@@ -69,3 +69,15 @@ def test_the_local_extractor_writes_the_pronoun_of_the_speakers_name(
     texts = [c["context"] for c in backend.extract([turn], "", ("fact",), call)]
     assert any("Niamh taught herself the fiddle" in t for t in texts), texts
     assert not any("themself" in t or "myself" in t for t in texts), texts
+
+
+def test_a_speaker_named_by_a_role_is_they(embedder: Embedder) -> None:
+    """The speaker "User" was read by its embedding as "he", so every user of a chat with the
+    assistant was written "he" ("User said he was allergic ...")."""
+    backend = LocalBackend(embedder)
+    assert [backend.pronoun_of(n) for n in ("User", "Assistant", "customer")] == ["they"] * 3
+    said = "I promised my landlord I'd post the lease back by the 1st"
+    turn = WindowTurn(1, "user", "User", said, datetime(2024, 3, 1, 9, tzinfo=UTC))
+    call = ModelCall("generate", "extract", "local", LocalBackend.model)
+    texts = [c["context"] for c in backend.extract([turn], "", (), call)]
+    assert texts == ["User promised their landlord they would post the lease back by the 1st"]

@@ -24,6 +24,14 @@ PRONOUN_PROTOTYPES = ("she is a woman", "he is a man")
 PRONOUN_MARGIN = 0.06  # cosine margin; "Alex" sits inside it
 
 
+# A speaker named by a role, not a name ("User", "Assistant", "Customer"): nobody's sex is known,
+# and the embedding of "User" against the prototypes had made every user "he".
+ROLE_NAMES = frozenset(
+    ["", "user", "assistant", "human", "ai", "bot", "customer", "client", "agent", "system",
+     "me", "caller", "patient", "guest", "visitor", "member", "speaker", "person"]
+)  # fmt: skip
+
+
 class LocalBackend:
     name = "local"
     model = "local-rules-v1"
@@ -34,11 +42,12 @@ class LocalBackend:
 
     def pronoun_of(self, name: str) -> str:
         """she, he or they for a speaker's name: from counts of the people who bear it
-        (models/name_pronouns.py: "they" for a name borne by men and women alike); for a name
+        (models/name_pronouns.py: "they" for a name borne by men and women alike, and for a role
+        such as "User"); for a name
         the data does not hold, the name's embedding against two prototypes, 'they' unless one
         is clearly nearer (a name the model cannot place stays neutral)."""
         if name not in self._pronouns:
-            known = pronoun_for(name)
+            known = "they" if name.strip().lower() in ROLE_NAMES else pronoun_for(name)
             if known is None:
                 name_vec, she, he = self.embedder.embed([name, *PRONOUN_PROTOTYPES])
                 margin = float(name_vec @ she - name_vec @ he)
