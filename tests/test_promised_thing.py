@@ -118,3 +118,14 @@ def test_money_promised_as_it_is_the_amount_just_said() -> None:
         ), before
     # an idiom of paying pays no money
     assert _promised("I'll pay it a visit soon.", said) == "I'll pay it a visit soon."
+
+
+def test_a_person_is_no_thing_handled() -> None:
+    """A new user's probe: "My landlord asked me for the signed lease renewal. I promised him
+    I'd post it back" was written "post their landlord back"."""
+    said = "I'll post it back by the 1st."
+    before = [("Noa", "My landlord asked me for the signed lease renewal.")]
+    assert "landlord" not in _promised(said, before)
+    assert _promised(said, [("Noa", "My lease renewal came today.")]) == (
+        "I'll post my lease renewal back by the 1st."
+    )

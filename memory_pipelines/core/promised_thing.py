@@ -23,7 +23,7 @@ from collections.abc import Sequence
 
 from memory_pipelines.core.judge_lexicon import PREPOSITIONS, STOPWORDS, wordlist
 from memory_pipelines.core.past_tense import SIMPLE_PAST
-from memory_pipelines.core.promises import future_act
+from memory_pipelines.core.promises import ROLE_WORDS, future_act
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*|[^\sA-Za-z]+")
 _DETERMINERS = frozenset(wordlist("my your our the his her their"))
@@ -137,6 +137,8 @@ def _things(sentence: str) -> list[tuple[str, str]]:
                 break
         if not thing or any(w.lower() in _TIME for w in thing):
             continue
+        if thing[-1].lower() in ROLE_WORDS:
+            continue  # "My landlord asked me for the lease": a person, no thing to post back
         lead = words[n - 1].lower() if n else ""
         if lead in _PREPOSITION:
             placed.append((word.lower(), " ".join(thing)))

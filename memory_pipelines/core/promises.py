@@ -97,17 +97,25 @@ _NAME = (
     r"|April|May|June|July|August|September|October|November|December|Christmas|Easter)\b)"
     rf"(?:{_TITLE}|[A-Z][a-z]+(?: [A-Z][a-z]+)?)"
 )
+# Whom a promise may be owed to by role ("my landlord", "the recruiter"): no thing handled.
+ROLE_WORDS = frozenset([
+    "landlord", "landlady", "boss", "manager", "client", "customer", "team", "advisor", "adviser",
+    "supervisor", "mentor", "editor", "therapist", "trainer", "teacher", "doctor", "dentist",
+    "neighbour", "neighbor", "accountant", "lawyer", "school", "bank", "council", "vet", "mum",
+    "mom", "dad", "mother", "father", "sister", "brother", "partner", "wife", "husband", "friend",
+    "kids", "son", "daughter", "family", "colleague", "coach", "tutor", "agent", "supplier",
+    "vendor", "contractor", "builder", "plumber", "insurer", "recruiter", "interviewer",
+    "receptionist", "nurse", "pharmacist", "physio", "electrician", "mechanic", "cleaner",
+    "nanny", "babysitter", "childminder", "grandma", "grandpa", "gran", "granny", "grandad",
+    "granddad", "grandmother", "grandfather", "aunt", "auntie", "uncle", "cousin", "niece",
+    "nephew", "flatmate", "roommate", "housemate", "classmate", "teammate", "professor",
+    "lecturer", "principal", "headteacher", "solicitor", "surveyor", "optician", "midwife", "gp",
+    "counsellor", "counselor", "carer", "caregiver", "tenant", "buyer", "seller", "host",
+    "hairdresser", "barber", "sponsor"
+])  # fmt: skip
 _ROLE = (
-    r"(?:the |my |our |his |her |their )(?:[a-z]+ )?(?:landlord|landlady|boss|manager|client"
-    r"|customer|team|advisor|adviser|supervisor|mentor|editor|therapist|trainer"
-    r"|teacher|doctor|dentist|neighbou?r|accountant|lawyer|school|bank|council|vet|mum|mom|dad"
-    r"|mother|father|sister|brother|partner|wife|husband|friend|kids|son|daughter|family"
-    r"|colleague|coach|tutor|agent|supplier|vendor|contractor|builder|plumber|insurer"
-    r"|recruiter|interviewer|receptionist|nurse|pharmacist|physio|electrician|mechanic|cleaner"
-    r"|nanny|babysitter|childminder|grandma|grandpa|gran|granny|grandad|granddad|grandmother"
-    r"|grandfather|aunt|auntie|uncle|cousin|niece|nephew|flatmate|roommate|housemate|classmate"
-    r"|teammate|professor|lecturer|principal|headteacher|solicitor|surveyor|optician|midwife"
-    r"|gp|counsel+or|carer|caregiver|tenant|buyer|seller|host|hairdresser|barber|sponsor)"
+    r"(?:the |my |our |his |her |their )(?:[a-z]+ )?"
+    rf"(?:{'|'.join(sorted(ROLE_WORDS, key=len, reverse=True))})"
 )
 # "send you", "send Mr Patel", "to the landlord", "for Ana", "with you" after the verb.
 _RECIPIENT = re.compile(
