@@ -155,3 +155,11 @@ def test_failing_eyes_an_operation_a_gas_smell_and_a_hypo_are_safety() -> None:
     assert _kept("heads up the gas smell came back in the basement") == [
         "The gas smell came back in the basement"
     ]
+
+
+def test_a_greeting_typed_without_a_comma_is_no_part_of_the_fact() -> None:
+    """It was kept as "Hey User is epileptic ..." ("hey i'm epileptic so ...", a probe)."""
+    kept = _kept("hey i'm epileptic so no flashing gifs in the slides please")
+    assert len(kept) == 1 and kept[0].startswith("I'm epileptic"), kept
+    kept = _kept("just so you know I'm allergic to penicillin")
+    assert kept == ["I'm allergic to penicillin"], kept
