@@ -271,3 +271,15 @@ def test_make_it_puts_right_the_number_said_before() -> None:
     )
     assert any("at 8 tonight" in t for t in texts), texts
     assert _texts(("user", "Ian", "Can you make it shorter?")) == []
+
+
+def test_what_the_turn_says_after_of_the_old_value_goes_with_it() -> None:
+    """A new user's probe: "wait no, the 23rd. the 21st was the option we didn't book" kept
+    "The 21st was the option ..." as a fact of its own beside the corrected flight."""
+    texts = _texts(
+        ("user", "Ines", "our flight to Athens is on 21 August"),
+        ("assistant", "Agent", "Exciting! Anything you need help planning?"),
+        ("user", "Ines", "wait no, the 23rd. the 21st was the option we didn't book"),
+    )
+    assert any("23rd August" in t for t in texts), texts
+    assert not any("option" in t or t.startswith("Asked") for t in texts), texts

@@ -124,6 +124,10 @@ def corrections_made(
             found = _own_first(partial(_put_right, *again), said, mine)
             if found is not None:
                 stale.add(sentence)  # its value went into the sentence it put right
+                # ... and what the turn says after it of the old value tells how the slip came
+                # about ("wait no, the 23rd. the 21st was the option we didn't book")
+                if named := without_old(found[1]):
+                    stale.update(s for s in own[n + 1 :] if named[1] in s)
         elif fix is not None:
             # "Oh wait, the wedding is on June 21, not June 14" puts right the sentence that
             # told it ("My sister's wedding is in Utrecht on June 14"), which says whose.

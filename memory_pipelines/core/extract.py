@@ -251,7 +251,9 @@ def extract_window(
             # a short answer is kept with its question, beside a correction of the same turn
             # too ("Boosters in September. Oh, and it's Dr. Mbatha, not Mbeki")
             if fixes:  # the answer comes first, the correction after it
-                answer_alone = bool(first) and not (correction(first[0]) or repair(first[0]))
+                answer_alone = bool(first) and not (
+                    correction(first[0]) or repair(first[0]) or first[0] in stale
+                )
             else:
                 answer_alone = not kept
             if not own and answer_alone and (asked := answered(window, i)):
