@@ -83,3 +83,15 @@ def test_a_request_inside_a_sentence_and_messages_after_it_still_ask() -> None:
         ("Ben", "haha sure, I'll take Pixel that weekend"),
     )
     assert "Pixel" in what and whom == "Zoe"
+
+
+def test_a_reminder_the_assistant_agrees_to_is_its_promise() -> None:
+    """Asked of the assistant, a reminder is an act it does later; anything else it agrees to
+    ("can you make it shorter?" / "Sure!") it does in the chat itself: no promise."""
+    [(what, whom, due)] = _commitments(
+        ("User", "can you remind me to call the vet tomorrow at 9am?"),
+        ("Assistant", "Sure, will do!"),
+    )
+    assert what.startswith("Assistant will remind User to call the vet") and whom == "User"
+    assert due == "2026-03-12T09:00"
+    assert _commitments(("User", "can you make it shorter?"), ("Assistant", "Sure!")) == []

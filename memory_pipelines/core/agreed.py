@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from memory_pipelines.core.window_talk import ASKED_TO
+from memory_pipelines.core.window_talk import ASKED_TO, REMIND_ME
 
 # A turn that only agrees: "sure", "will do!", "ok, on it", "yes of course", "no problem",
 # "consider it done", "you got it", "happy to", "I can do that".
@@ -23,7 +23,8 @@ _AGREES = re.compile(
 # window_talk.ASKED_TO reads one.
 _ASKED_ACT = re.compile(
     r"^\W*(?:(?:hey|hi|ok|okay|so|and|oh|also|btw|hmm)\W+)*(?:[A-Z][a-z]+,?\s+)?"
-    r"(?:(?:can|could|would|will)\s+(?:you|u|ya)\s+(?:please\s+|pls\s+|maybe\s+)?|(?:please|pls|plz)\s+)"
+    r"(?:(?:can|could|would|will)\s+(?:you|u|ya)\s+(?:please\s+|pls\s+|maybe\s+)?|(?:please|pls|plz)\s+"
+    r"|(?=remind me\b))"
     r"(?P<act>[a-z].*?)[\s,]*(?:please|pls|plz)?[\s?!.]*$",
     re.IGNORECASE,
 )
@@ -42,7 +43,8 @@ def agreed_pledge(reply: str, requests: list[str]) -> str | None:
     if not requests or not _AGREES.match(reply.strip()):
         return None
     request = requests[-1].strip()
-    m = _ASKED_ACT.match(request) if ASKED_TO.match(request) else None
+    asked = ASKED_TO.match(request) or REMIND_ME.match(request)
+    m = _ASKED_ACT.match(request) if asked else None
     if m is None or _ASKER_ACTS.search(m.group("act")):
         return None
     act = _TURN.sub(lambda w: _TURNED[w.group(0).lower()], m.group("act"))

@@ -98,12 +98,27 @@ def requests_before(window: Sequence[WindowTurn], i: int) -> list[str]:
     sent just before it, one after another ("could you look after Pixel that weekend?" /
     "sorry, it's the 12th not the 11th" / "sure, I'll take her"), oldest first (see
     asked_to_do)."""
-    if i == 0 or not to_person(window, i) or window[i - 1].who == window[i].who:
+    if i == 0 or window[i - 1].who == window[i].who:
         return []
     asker, first = window[i - 1].who, i - 1
     while first > 0 and window[first - 1].who == asker and i - first < MAX_TURNS:
         first -= 1
-    return [r for t in window[first:i] for s in sentence_kinds.sentences(t.text) if (r := _ask(s))]
+    said = [s for t in window[first:i] for s in sentence_kinds.sentences(t.text)]
+    if to_person(window, i):
+        return [r for s in said if (r := _ask(s))]
+    if window[i].role != "assistant":
+        return []
+    # Asked of the assistant, only a reminder is an act it does later ("remind me to call the
+    # vet tomorrow" / "Sure, will do!"): what it does in the chat itself is its next step.
+    return [s for s in said if REMIND_ME.match(s)]
+
+
+# A reminder asked for: "remind me to call the vet tomorrow", "can you remind me about ...".
+REMIND_ME = re.compile(
+    r"^\W*(?:(?:hey|hi|ok|okay|so|and|oh|also|btw)\W+)*(?:(?:can|could|would|will)\s+(?:you|u)"
+    r"\s+|please\s+|pls\s+)?(?:please\s+)?remind me\s+(?:to|about)\b",
+    re.IGNORECASE,
+)
 
 
 # Where a request may begin inside a sentence: "my sister's wedding is on the 11th, could you
