@@ -95,3 +95,15 @@ def test_a_reminder_the_assistant_agrees_to_is_its_promise() -> None:
     assert what.startswith("Assistant will remind User to call the vet") and whom == "User"
     assert due == "2026-03-12T09:00"
     assert _commitments(("User", "can you make it shorter?"), ("Assistant", "Sure!")) == []
+
+
+def test_agreeing_and_saying_when_is_the_promise_by_then() -> None:
+    """A new user's probe: "Raj could you email the supplier?" / "will do, first thing
+    tomorrow" was kept as Raj's answer, a fact; it is his promise to Sue, not to the supplier."""
+    [(what, whom, due)] = _commitments(
+        ("Sue", "Raj could you email the supplier?"),
+        ("Raj", "will do, first thing tomorrow"),
+        ("Sue", "ta"),
+    )
+    assert "email the supplier" in what and (whom, due) == ("Sue", "2026-03-12T09:00")
+    assert agreed_pledge("sure, the weather is nice today", ["can you send me the report?"]) is None

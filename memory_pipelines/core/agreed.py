@@ -19,6 +19,16 @@ _AGREES = re.compile(
     r"(?:\W*(?:[a-z]+\W*)?)$",  # a name or an emoji after it: "will do, Maya!"
     re.IGNORECASE,
 )
+# ... or agrees and says when, nothing else: "will do, first thing tomorrow", "sure, by friday".
+_AGREES_BY = re.compile(
+    r"^\W*(?:sure(?: thing)?|ok(?:ay)?|yes|yeah|yep|of course|no problem|will do|can do|on it)"
+    r"[\s,.!-]+(?P<when>(?:by |before |on |at |first thing |later )?(?:today|tonight|tomorrow"
+    r"(?: morning| afternoon| evening)?|this (?:morning|afternoon|evening|week|weekend)"
+    r"|(?:this |next )?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+    r"|next week|the weekend|end of (?:the )?(?:day|week|month)|\d{1,2}(?::\d{2})?\s*[ap]m"
+    r"|noon|first thing(?: tomorrow)?))[\s.!]*$",
+    re.IGNORECASE,
+)
 # The act asked for, after "can you", "could you please", "please", in a request as
 # window_talk.ASKED_TO reads one.
 _ASKED_ACT = re.compile(
@@ -40,7 +50,8 @@ def agreed_pledge(reply: str, requests: list[str]) -> str | None:
     """The pledge a reply makes by agreeing to the request before it ("I'll send you the
     slides by thursday."), or None when the reply says more than yes, or the request asks no
     act that can be said back."""
-    if not requests or not _AGREES.match(reply.strip()):
+    agreed = _AGREES.match(reply.strip()) or _AGREES_BY.match(reply.strip())
+    if not requests or not agreed:
         return None
     request = requests[-1].strip()
     asked = ASKED_TO.match(request) or REMIND_ME.match(request)
@@ -48,4 +59,5 @@ def agreed_pledge(reply: str, requests: list[str]) -> str | None:
     if m is None or _ASKER_ACTS.search(m.group("act")):
         return None
     act = _TURN.sub(lambda w: _TURNED[w.group(0).lower()], m.group("act"))
-    return f"I'll {act}"
+    when = agreed.groupdict().get("when")
+    return f"I'll {act} {when}" if when else f"I'll {act}"

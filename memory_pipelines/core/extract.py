@@ -208,6 +208,7 @@ def extract_window(
         # skipped turns whose sentences held facts (coverage 0.6147 -> 0.6013), so there the
         # rules alone decide.
         learned = None if to_person(window, i) else embed
+        pledge = agreed_pledge(turn.text, requests)  # "can you ...?" / "sure, will do"
         if _said_anew(turn, earlier, similarity, learned):
 
             def is_promise(
@@ -256,10 +257,10 @@ def extract_window(
                 )
             else:
                 answer_alone = not kept
-            if not own and answer_alone and (asked := answered(window, i)):
+            # (a request agreed to is the promise below, no answer)
+            if not own and answer_alone and not pledge and (asked := answered(window, i)):
                 own.append((asked, "fact", turn))
             parts += own
-        pledge = agreed_pledge(turn.text, requests)  # "can you ...?" / "sure, will do"
         if pledge and not any(category == "commitment" for _, category, _ in parts):
             parts.append((pledge, "commitment", turn))
         decided = decision_asked_why(window, i, out)
@@ -280,6 +281,8 @@ def extract_window(
                 said = the_thing_promised(as_pledge(sentence), talk, speaker, listener)
                 answers = requested and about is turn
                 promised = promise(said, speaker, listener, turn.created_at, answers)
+                if promised is not None and sentence == pledge:  # owed to whoever asked
+                    promised = replace(promised, owed_to=listener)
                 if promised is not None and promised.due_at is None and answers:
                     # "can you send me the slides by Thursday?" / "sure, will do": by Thursday
                     asked = " ".join(requests)

@@ -50,7 +50,7 @@ _OPENER = re.compile(
     # typed without a comma before a first person: "ok ok I'll send it", "ugh I promised", or
     # a run of them with one: "haha yes yes, I'll upload them tonight"
     r"|(?:(?:ok(?:ay)?|yes|yeah|yep|yup|no|nope|sure|oh|ah|hmm+|um+|lol|haha|omg|wow|ugh|hey|hi"
-    r"|just so you know|fyi|btw"
+    r"|just so you know|fyi|btw|no worries|no problem"
     r"|argh|meh)(?:\s+|\s*,\s*(?=(?-i:I|I'\w+|We|we)\b)))+(?=(?-i:I|I'\w+|We|we)\b"
     r"|i'(?:m|ve|ll|d)\b)"  # "hey i'm epileptic", typed lower case
     # a heading typed without its colon: "heads up the gas smell came back"
