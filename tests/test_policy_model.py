@@ -127,3 +127,15 @@ def test_the_learned_model_never_skips_a_health_fact_the_rules_read_as_said() ->
     # a hedged fact of health stays a guess, and the assistant's word on a medicine is advice
     assert sentence_kind("I might be allergic to nuts, not sure", "user") == "hedge"
     assert sentence_kind("Paracetamol is safer, but maybe ask your GP.", "assistant") != "fact"
+
+
+def test_the_weights_never_skip_a_promise_by_a_time() -> None:
+    """The assistant's "Sure, I'll remind you tomorrow morning." answering "remind me to call
+    the vet tomorrow" was skipped by the weights as chatter, and the reminder was lost. A way of
+    working agreed to ("Of course, I'll use your name") is no promise by a time: theirs to
+    weigh."""
+    embedder = _embedder()
+    recent = ["user: remind me to call the vet tomorrow"]
+    said = "Sure, I'll remind you tomorrow morning."
+    verdict = policy.judge_turn(said, "assistant", recent, embed=embedder.embed)
+    assert verdict.save and verdict.category == "commitment", verdict

@@ -20,7 +20,7 @@ from memory_pipelines.core.health_safety import SAFETY
 from memory_pipelines.core.hedges import is_belief_only
 from memory_pipelines.core.in_history import history_category, is_already_in_history
 from memory_pipelines.core.moods import is_mood
-from memory_pipelines.core.repeats import Similarity, is_restatement
+from memory_pipelines.core.repeats import Similarity, is_restatement, makes_promise
 from memory_pipelines.core.sentence_kinds import plain_statement, sentence_kind, sentences
 from memory_pipelines.core.sentence_people import names_somebody
 from memory_pipelines.core.turn_reasons import request_details, turn_reason
@@ -105,8 +105,15 @@ def judge_turn(
         verdict.save, verdict.reason, kinds, text, role, recent, embed([text])[0], model.prototypes
     )
     save, why = model.decide(row)
-    if save == verdict.save or (verdict.save and _health_told(text, role, kinds)):
-        return verdict  # weights never skip a health or safety fact the rules read as said
+    kept = verdict.save and (
+        _health_told(text, role, kinds)
+        or (verdict.category == "commitment" and makes_promise(text, role, timed=True))
+    )
+    if save == verdict.save or kept:
+        # weights never skip a health or safety fact the rules read as said, nor a promise to
+        # somebody by a time ("Sure, I'll remind you tomorrow morning." had been skipped as
+        # chatter; "Of course, I'll use your name" is a way of working, which they may)
+        return verdict
     said = f"learned: {'save' if save else 'skip'} ({', '.join(why)}; rules: {verdict.reason})"
     return PolicyVerdict(save, category_for(text, role) if save else None, said)
 

@@ -68,6 +68,15 @@ _ASSISTANT_ACK = _rx(
 )
 # The assistant congratulating the user on news just told: the outcome is theirs, said again.
 _SOME_DAY = datetime(2000, 1, 3, tzinfo=UTC)  # whether a promise is made, not when it is due
+
+
+def makes_promise(text: str, speaker: str, timed: bool = False) -> bool:
+    """Whether a sentence of the text promises something to somebody (core/promises.py);
+    `timed`: by a time it says ("I'll remind you tomorrow morning", not "I'll use your name")."""
+    made = (promise(s, speaker, "you", _SOME_DAY) for s in sentences(text))
+    return any(p is not None and (p.due_at is not None or not timed) for p in made)
+
+
 _CONGRATS = _rx(r"^\W*(?:congrat\w*|well done|great news|what a (?:result|win|relief))\b")
 
 
@@ -183,8 +192,8 @@ def is_restatement(
         # "Noted: no chicken bones for Luna." The assistant only confirms what it was told.
         # ... but a promise to somebody made in the reply ("Sure, I'll send you my notes by
         # Tuesday") is new; "Sure, I'll do that" owes nobody anything said.
-        return not any(k in ("hard_lesson", "shipped_outcome") for k in kinds) and not any(
-            promise(s, "assistant", "you", _SOME_DAY) for s in sentences(text)
+        return not any(k in ("hard_lesson", "shipped_outcome") for k in kinds) and not (
+            makes_promise(text, "assistant")
         )
     fresh = not (new_numbers or new_deadline)
     if fresh and not item and _restates_durable(text, kinds, recent, similarity):
