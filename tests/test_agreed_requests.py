@@ -107,3 +107,21 @@ def test_agreeing_and_saying_when_is_the_promise_by_then() -> None:
     )
     assert "email the supplier" in what and (whom, due) == ("Sue", "2026-03-12T09:00")
     assert agreed_pledge("sure, the weather is nice today", ["can you send me the report?"]) is None
+
+
+def test_the_askers_next_message_may_say_when() -> None:
+    """A new user's probe: "Tom can you sort out the venue deposit?" / "sure, will do" / "it
+    needs to be paid by Friday week" had no due time. A date of something else said next (a
+    flight) is none."""
+    [(_, whom, due)] = _commitments(
+        ("Priya", "Tom can you sort out the venue deposit for the offsite?"),
+        ("Tom", "sure, will do"),
+        ("Priya", "it needs to be paid by Friday week, they were strict about that"),
+    )
+    assert (whom, due) == ("Priya", "2026-03-20T23:59")
+    [(_, _, due)] = _commitments(
+        ("Priya", "can you send me the report?"),
+        ("Tom", "sure, will do"),
+        ("Priya", "thanks! my flight is on Friday btw"),
+    )
+    assert due is None

@@ -58,6 +58,7 @@ from memory_pipelines.core.sentence_people import (
 from memory_pipelines.core.sentence_subject import for_the_speaker
 from memory_pipelines.core.third_person import third_person
 from memory_pipelines.core.window_talk import (
+    deadline_after,
     listener_of,
     listeners,
     requests_before,
@@ -286,7 +287,7 @@ def extract_window(
                 if promised is not None and promised.due_at is None and answers:
                     # "can you send me the slides by Thursday?" / "sure, will do": by Thursday
                     asked = " ".join(requests)
-                    due = due_date(asked, window[i - 1].created_at)
+                    due = due_date(asked, window[i - 1].created_at) or deadline_after(window, i)
                     promised = replace(promised, due_at=due)
                 category = "commitment" if promised else "fact"
             if allowed is not None and category not in allowed and category != "reason":

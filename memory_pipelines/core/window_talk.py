@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from datetime import datetime
 
 from memory_pipelines.core import sentence_kinds
+from memory_pipelines.core.due_dates import due_date
 from memory_pipelines.core.promised_thing import MAX_TURNS
 from memory_pipelines.core.sentence_forms import is_interjection
 from memory_pipelines.core.window_turn import WindowTurn
@@ -111,6 +113,28 @@ def requests_before(window: Sequence[WindowTurn], i: int) -> list[str]:
     # Asked of the assistant, only a reminder is an act it does later ("remind me to call the
     # vet tomorrow" / "Sure, will do!"): what it does in the chat itself is its next step.
     return [s for s in said if REMIND_ME.match(s)]
+
+
+# The asker's next message giving the time a request is for: "it needs to be paid by Friday
+# week", "by 5 please", "needs doing before the 3rd".
+_DEADLINE_GIVEN = re.compile(
+    r"^\W*(?:(?:oh|and|also|ok(?:ay)?|great|thanks|ta|cheers|perfect)\W+)*(?:it|that|they|this"
+    r"|by|before|needs?|should|must|has to|have to|ideally|asap)\b",
+    re.IGNORECASE,
+)
+
+
+def deadline_after(window: Sequence[WindowTurn], i: int) -> datetime | None:
+    """When the request turn `i` agreed to is for, when the asker says it in the next message
+    ("Tom can you sort out the venue deposit?" / "sure, will do" / "it needs to be paid by
+    Friday week"); None when the next message says no such time."""
+    if i == 0 or i + 1 >= len(window) or window[i + 1].who != window[i - 1].who:
+        return None
+    after = window[i + 1]
+    for s in sentence_kinds.sentences(after.text):
+        if _DEADLINE_GIVEN.match(s) and (due := due_date(s, after.created_at)) is not None:
+            return due
+    return None
 
 
 # A reminder asked for: "remind me to call the vet tomorrow", "can you remind me about ...".
