@@ -29,15 +29,8 @@ _AGREES_BY = re.compile(
     r"|noon|first thing(?: tomorrow)?))[\s.!]*$",
     re.IGNORECASE,
 )
-# The act asked for, after "can you", "could you please", "please", in a request as
-# window_talk.ASKED_TO reads one.
-_ASKED_ACT = re.compile(
-    r"^\W*(?:(?:hey|hi|ok|okay|so|and|oh|also|btw|hmm)\W+)*(?:[A-Z][a-z]+,?\s+)?"
-    r"(?:(?:can|could|would|will)\s+(?:you|u|ya)\s+(?:please\s+|pls\s+|maybe\s+)?|(?:please|pls|plz)\s+"
-    r"|(?=remind me\b))"
-    r"(?P<act>[a-z].*?)[\s,]*(?:please|pls|plz)?[\s?!.]*$",
-    re.IGNORECASE,
-)
+# What may end the act asked for: "please", the question mark.
+_ASK_END = re.compile(r"[\s,]*(?:please|pls|plz)?[\s?!.]*$", re.IGNORECASE)
 # The asker's own words, turned to the one who agreed ("send me" -> "send you").
 _TURNED = {"me": "you", "my": "your", "mine": "yours", "us": "you", "our": "your"}
 _TURN = re.compile(r"\b(?:me|my|mine|us|our)\b", re.IGNORECASE)
@@ -55,9 +48,9 @@ def agreed_pledge(reply: str, requests: list[str]) -> str | None:
         return None
     request = requests[-1].strip()
     asked = ASKED_TO.match(request) or REMIND_ME.match(request)
-    m = _ASKED_ACT.match(request) if asked else None
-    if m is None or _ASKER_ACTS.search(m.group("act")):
+    act = _ASK_END.sub("", request[asked.start("act") :], count=1) if asked else ""
+    if not act or _ASKER_ACTS.search(act):
         return None
-    act = _TURN.sub(lambda w: _TURNED[w.group(0).lower()], m.group("act"))
+    act = _TURN.sub(lambda w: _TURNED[w.group(0).lower()], act)
     when = agreed.groupdict().get("when")
     return f"I'll {act} {when}" if when else f"I'll {act}"

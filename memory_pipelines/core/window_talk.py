@@ -82,24 +82,18 @@ def to_person(window: Sequence[WindowTurn], i: int) -> bool:
 ASKED_TO = re.compile(
     r"^\W*(?:(?:hey|hi|ok|okay|so|and|oh|also|btw|hmm)\W+)*(?:[A-Z][a-z]+,?\s+)?"
     r"(?:(?:can|could|would|will)\s+(?:you|u|ya)\s+(?:please\s+|pls\s+|maybe\s+)?"
-    r"(?!(?:believe|imagine|tell|see|hear|guess|remember|be)\b)[a-z]+|(?:please|pls|plz)\s+"
-    r"(?!(?:don't|dont|no)\b)[a-z]+)",
+    r"(?!(?:believe|imagine|tell|see|hear|guess|remember|be)\b)|(?:please|pls|plz)\s+"
+    r"(?!(?:don't|dont|no)\b))(?P<act>[a-z]+)",  # the act asked for begins at "act"
     re.IGNORECASE,
 )
 
 
-def asked_to_do(window: Sequence[WindowTurn], i: int) -> bool:
-    """Whether the turn just before `i` is another person's request that turn `i`'s speaker do
-    something ("can you grab milk on the way home?"): a pledge answering it is owed to them
-    ("sure, I'll pick some up after work")."""
-    return bool(requests_before(window, i))
-
-
 def requests_before(window: Sequence[WindowTurn], i: int) -> list[str]:
-    """The sentences that ask turn `i`'s speaker to do something, of the turns another person
-    sent just before it, one after another ("could you look after Pixel that weekend?" /
-    "sorry, it's the 12th not the 11th" / "sure, I'll take her"), oldest first (see
-    asked_to_do)."""
+    """The sentences that ask turn `i`'s speaker to do something ("can you grab milk on the
+    way home?"), of the turns another person sent just before it, one after another ("could
+    you look after Pixel that weekend?" / "sorry, it's the 12th not the 11th" / "sure, I'll take
+    her"), oldest first: a pledge answering them is owed to that person ("sure, I'll pick some
+    up after work")."""
     if i == 0 or window[i - 1].who == window[i].who:
         return []
     asker, first = window[i - 1].who, i - 1
@@ -140,7 +134,7 @@ def deadline_after(window: Sequence[WindowTurn], i: int) -> datetime | None:
 # A reminder asked for: "remind me to call the vet tomorrow", "can you remind me about ...".
 REMIND_ME = re.compile(
     r"^\W*(?:(?:hey|hi|ok|okay|so|and|oh|also|btw)\W+)*(?:(?:can|could|would|will)\s+(?:you|u)"
-    r"\s+|please\s+|pls\s+)?(?:please\s+)?remind me\s+(?:to|about)\b",
+    r"\s+|please\s+|pls\s+)?(?:please\s+)?(?P<act>remind) me\s+(?:to|about)\b",
     re.IGNORECASE,
 )
 
