@@ -142,17 +142,59 @@ def them_named(sentence: str, before: str) -> str:
     return said
 
 
+# "Playing it helps me get my emotions out", "I also use it to speak up", "I haven't tried them
+# yet": the thing is named only before the sentence. An "it" or "them" in the sentence's first
+# clause with no noun phrase before it there (no determiner, no name: "I bought a guitar and
+# love it" names its own) points back as a bare subject does. Not the "it" of a clause or an
+# idiom: "find it hard to", "love it when", "made it to the final", "we'll make it", "get it";
+# nor the subject of a clause joined on ("I'm passionate about dancing and it brings me joy").
+_OBJECT_BACK = re.compile(
+    r"(?:(?:my|our)\s+[a-z]+\s+)?"  # the speaker's own one does it ("my doc wants to up it")
+    r"(?:(?!(?:a|an|the|this|that|these|those|my|our|his|her|their|your|its|some|every|each|"
+    r"one|what|which|who|if|when|because|there|it|them|they)\b)[a-z][a-z']*\s+){1,7}"
+    r"(?<!\band )(?<!\bbut )(?<!\bso )(?<!\bor )(?<!\bas )(?:it|them)\b"
+    r"(?!\s+(?:\w+\s+)?(?:that|how|when|if|seeing|being|having)\b|\s+\w+\s+to\b)"
+    r"(?!'s|'ll|\s+(?:is|was|all)\b)",
+)
+_OPENER = re.compile(r"^\W*(?:(?:yeah|yes|yep|oh|and|so|but|well|honestly|actually|also)\W+)*")
+_IDIOM = re.compile(
+    r"\b(?:mak(?:e|es|ing)|made)\s+it(?:\s+(?:to|through|back|home|work|happen)\b|\W*$)"
+    r"|\b(?:get|got)\s+it\W*$|\b(?:on|at)\s+it\W*$|\bthat'?s\s+it\b",
+    re.IGNORECASE,
+)
+
+
+# ... and after a preposition whatever comes before: "I never leave the house without it"
+_AFTER_PREPOSITION = re.compile(
+    r"^(?:i|we)\b(?:(?!\band\b)[^,;])*?\b(?:without|with|about|of|for|from|into|on|in|at)\s+"
+    r"(?:it|them)\b(?!'s|\s+(?:is|was)\b)"
+)
+
+
+def object_points_back(sentence: str) -> bool:
+    """Whether the first clause's object is a bare "it" or "them" standing for what was said
+    before the sentence (`_OBJECT_BACK`, `_AFTER_PREPOSITION`)."""
+    said = sentence[_OPENER.match(sentence.lower()).end() :]  # type: ignore[union-attr]
+    first = re.split(r"[,;:\u2013\u2014]|\s-\s", said, maxsplit=1)[0].lower()
+    at = _OBJECT_BACK.match(first) or _AFTER_PREPOSITION.match(first)
+    return at is not None and not _IDIOM.search(first[: at.end() + 12])
+
+
 def points_back(sentence: str) -> bool:
     """Whether the sentence's subject is a bare pronoun or demonstrative standing for what was
-    said before it."""
-    if not POINTS_BACK.match(sentence) or _PERSON.match(sentence):
+    said before it, or its first clause's object is a bare "it" or "them" (`_OBJECT_BACK`)."""
+    if _PERSON.match(sentence):
         return False
+    if not POINTS_BACK.match(sentence):
+        return object_points_back(sentence)
     return not _DEMONSTRATIVE.match(sentence) or bool(_BARE.match(sentence))
 
 
 def joined(first: str, then: str) -> str:
     """Two sentences as one item ("A. B." -> "A; b.")."""
     head = first.rstrip().rstrip(".!")
+    if re.match(r"I\b(?!')|I'(?:m|ve|ll|d)\b", then):  # "I" keeps its capital
+        return f"{head}; {then}"
     return f"{head}; {then[:1].lower() + then[1:]}"
 
 

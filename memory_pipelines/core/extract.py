@@ -52,6 +52,7 @@ from memory_pipelines.core.sentence_people import (
     CAPITALISED,
     NOT_ENTITIES,
     all_of_you,
+    answer_fragment,
     attributed,
     listener_named,
 )
@@ -108,34 +109,13 @@ def _referent_turn(window: Sequence[WindowTurn], i: int, sentence: str) -> Windo
     return mine if same and other else None
 
 
-# A time or a place alone, no clause of its own: "On the 3rd of April.", "In Lisbon, near work."
-_FRAGMENT = re.compile(
-    r"^\W*(?:on|in|at|by|from|since|until|till|around|after|before|next|last|every)\b"
-    r"(?![^.!?]*\b(?:i|i'm|i've|we|we're|he|she|they|you|it's|is|was|are|were|will)\b)",
-    re.IGNORECASE,
-)
-
-
-# A clause of time or reason with no main clause after it: what it answers is its main clause.
-# Its own subject is the word after the opener; another subject later starts the main clause
-# ("Since March I've been vegetarian", "Before I started I was nervous").
-_CLAUSE_ONLY = re.compile(
-    r"^\W*(?:ever since|since|until|till|after|before|when|because|'cause)\s+\S+"
-    r"(?![^,;:\u2013\u2014]*\b(?:i|i'm|i've|i'd|we|we're|we've|he|she|they|it|it's)\b)"
-    r"[^,;:\u2013\u2014]*$",
-    re.IGNORECASE,
-)
-
-
 def _fragment(sentence: str, said: str) -> bool:
     """Whether a kept sentence is only a time or a place, said in answer (short, no clause), a
     clause of time or reason alone ("Since I was 17 or so."), or a short note with no verb
     that is all its turn's first sentence (`said`) says ("My brother Idris, 07700 900412."
     answering "Do you want to leave an emergency contact on file?"; not with a note of the
     next sentence joined to it): each means what it answers."""
-    if len(sentence.split()) <= 6 and _FRAGMENT.match(sentence):
-        return True
-    if len(sentence.split()) <= 8 and _CLAUSE_ONLY.match(sentence):
+    if answer_fragment(sentence):
         return True  # "Since I was 17 or so." answering "How long have you been creating art?"
     words = sentence_kinds.content_words
     return elliptical(sentence) and words(sentence) <= words(said)
@@ -230,6 +210,7 @@ def extract_window(
                 to_person=to_person(window, i),
                 is_promise=is_promise,
                 asked_about=asked_about(window, i, pronoun_of, sure=True),
+                pronoun_of=pronoun_of,
             )
             first = sentence_kinds.sentences(turn.text)[:1]
             if (

@@ -20,6 +20,7 @@ from memory_pipelines.core.antecedents import (
     bare_note,
     elliptical,
     joined,
+    points_back,
     them_named,
     with_antecedents,
 )
@@ -30,6 +31,7 @@ from memory_pipelines.core.hedges import without_hedged_tail
 from memory_pipelines.core.moods import is_mood
 from memory_pipelines.core.plain_words import with_apostrophes
 from memory_pipelines.core.promises import bookkeeping
+from memory_pipelines.core.referents import who_is_meant
 from memory_pipelines.core.sentence_clauses import (
     without_ask_of_listener,
     without_chat_time,
@@ -145,6 +147,7 @@ def durable_parts(
     is_promise: Callable[[str], bool] | None = None,
     plain: int = 2,
     asked_about: Callable[[str], str] | None = None,
+    pronoun_of: Callable[[str], str] | None = None,
 ) -> list[tuple[str, str]]:
     """The sentences of a turn worth keeping, with their category: health and safety first,
     then explicit save reasons (lesson, commitment, decision, ...), then the `plain` most
@@ -176,6 +179,12 @@ def durable_parts(
         # the person the question asked about is somebody (put in by the caller, who keeps
         # the question as part of what the answer says)
         resolved = asked_about is not None and asked_about(sentence) != sentence
+        # ... and so is the one relative or person the turn just named ("my sister Claire just
+        # moved to Lisbon. she's working for a startup there")
+        told_before = list(said.values())
+        resolved = resolved or (
+            bool(said) and who_is_meant(sentence, told_before, pronoun_of) != sentence
+        )
         asked = _KEEP_THAT.match(sentence)  # "Remind me that my passport expires in May"
         # a statement with its subject follows, not a thing ("Remember that guy from the gym?")
         if asked and SUBJECT_FIRST.match(sentence, asked.end()):
@@ -202,8 +211,9 @@ def durable_parts(
         )
         safe = SAFETY.search(sentence) or (role != "assistant" and PROTECTIVE.search(sentence))
         if stated and safe and not sentence.endswith("?"):
-            if safety and safety_at == n - 1 and elliptical(sentence):
-                # "Don't give Dad ibuprofen, he's on warfarin. Paracetamol only." is one rule
+            if safety and safety_at == n - 1 and (elliptical(sentence) or points_back(sentence)):
+                # "Don't give Dad ibuprofen, he's on warfarin. Paracetamol only." is one rule,
+                # and "I'm on sertraline 50mg. my doc wants to up it to 100mg" one fact
                 safety[-1] = (joined(safety[-1][0], sentence), "fact")
             elif bare_note(sentence) and n - 1 in said and not said[n - 1].endswith("?"):
                 # a note with no verb says what the sentence before it is ("peanuts. like
@@ -213,6 +223,12 @@ def durable_parts(
                 noted.add(n - 1)
             else:
                 safety.append((sentence, "fact"))
+            safety_at = n
+            continue
+        if stated and safety and safety_at == n - 1 and points_back(sentence):
+            # "I carry an EpiPen. I never leave the house without it": the health fact just
+            # said is what "it" is
+            safety[-1] = (joined(safety[-1][0], sentence), "fact")
             safety_at = n
             continue
         # "Party update: it's now Saturday 21 November": news of something the speaker

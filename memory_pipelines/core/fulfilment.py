@@ -149,6 +149,26 @@ def _owed_elsewhere(promise: JudgeItem, candidate: JudgeItem) -> bool:
     return promise.owed_to.strip().lower() != candidate.owed_to.strip().lower()
 
 
+def _promise_of_another(
+    decision: JudgeDecision, candidate: JudgeItem, target: JudgeItem
+) -> JudgeDecision:
+    """A new promise merged into, or replacing, a statement that does not name its owner
+    ("Agent will remind Halvard tomorrow at 9 to call about the windshield claim" into "The
+    insurer still hasn't processed the windshield claim; Halvard needs to ring them") would
+    lose whom it is owed to and when it is due, or the statement: both stay."""
+    promised = (
+        PROMISE.match(candidate.context.strip()) if candidate.category == "commitment" else None
+    )
+    if promised is None:
+        return decision
+    owner = promised.group("owner")
+    if re.search(rf"\b{re.escape(owner)}\b", target.context):
+        return decision  # "Samir will help Karim move" / "Samir agreed to help Karim move"
+    return JudgeDecision(
+        "create", None, f"a promise of {owner}'s, not in the item ({decision.reason})"
+    )
+
+
 def promise_kept_whole(
     decision: JudgeDecision, candidate: JudgeItem, existing: Sequence[JudgeItem]
 ) -> JudgeDecision:
@@ -167,7 +187,7 @@ def promise_kept_whole(
         return decision
     target = existing[decision.target]
     if target.category != "commitment":
-        return decision
+        return _promise_of_another(decision, candidate, target)
     if _owed_elsewhere(target, candidate):
         return JudgeDecision("create", None, f"a promise to another ({decision.reason})")
     promised = PROMISE.match(target.context.strip())

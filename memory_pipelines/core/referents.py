@@ -20,8 +20,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
+from memory_pipelines.core.dates import MONTHS, WEEKDAYS
 from memory_pipelines.core.judge_lexicon import BREEDS, PETS
 from memory_pipelines.core.past_tense import PAST_VERB
+from memory_pipelines.core.promises import ROLE_WORDS
 
 # Family words whose gender is in the word (a closed class): "cousin" or "partner" tell none.
 _SHE = (
@@ -68,6 +70,11 @@ def who_is_meant(
         relatives = list(_RELATIVE.finditer(text))
         if not relatives:
             named = _one_named(text, gender, pronoun_of) or _one_person(text, gender, pronoun_of)
+            if named is None and (role := _one_role(text)):
+                # "My landlord asked me for the lease." ... "his name's Mr Okafor"
+                whose = "'s" if pronoun in ("his", "her") else ""
+                my = "my" if re.search(r"\w", m.group("lead")) else "My"
+                return f"{m.group('lead')}{my} {role}{whose}{_unclipped(sentence[m.end() :])}"
             if named is None:
                 continue
             whose = "'s" if pronoun in ("his", "her") else ""
@@ -100,6 +107,40 @@ def who_is_meant(
 _MY_NAMED = re.compile(
     r"\b(?i:my)\s+(?P<role>(?:[a-z-]+\s+){1,3}?)(?P<name>(?-i:[A-Z][a-z]{2,}))\b"
 )
+
+
+# Somebody the speaker knows by their role alone ("my landlord", "my new boss"): a person,
+# whatever the gender, so "he" or "she" said next may be them. Not a place or a body ("my
+# bank", "my team"), nor a relative (`_RELATIVE` reads those with their gender).
+_PEOPLE_ROLES = sorted(
+    ROLE_WORDS - {"school", "bank", "council", "team", "family", "kids", "insurer", "supplier",
+                  "vendor", "agent", "host"},
+    key=len, reverse=True,
+)  # fmt: skip
+_MY_ROLE = re.compile(
+    rf"\b(?i:my)\s+(?:(?:new|old|former|current)\s+)?(?P<role>(?i:{'|'.join(_PEOPLE_ROLES)}))\b"
+    r"(?!['’]s)"
+)
+
+
+_CALENDAR = frozenset(WEEKDAYS + MONTHS)
+_NAMED_TIMES = frozenset(w.capitalize() for w in _CALENDAR)  # "in August" names nobody
+_ANYONE = re.compile(
+    rf"\b(?:{_SHE}|{_HE}|{'|'.join(_PEOPLE_ROLES)}|guy|man|woman|girl|boy|lady|person|someone|"
+    r"somebody)s?\b",
+    re.IGNORECASE,
+)
+
+
+def _one_role(text: str) -> str | None:
+    """The one role of somebody the speaker's `text` names ("my landlord"), when it names
+    nobody else: no name, no other person however said ("my landlord has a daughter")."""
+    roles = [m.group("role").lower() for m in _MY_ROLE.finditer(text)]
+    names = {m.group("name") or m.group("first") for m in _PERSON.finditer(text)}
+    names = {n for n in names if n.lower() not in _CALENDAR}  # "by Friday" names nobody
+    if len(roles) != 1 or names or len(_ANYONE.findall(text)) != 1:
+        return None
+    return roles[0]
 
 
 def _unclipped(rest: str) -> str:
@@ -160,7 +201,7 @@ def _one_person(text: str, gender: str, pronoun_of: Callable[[str], str] | None)
     the other gender ("Miso's been at the bowl all day" ... "she's on amlodipine")."""
     if pronoun_of is None:
         return None
-    found = {m.group("name") or m.group("first") for m in _PERSON.finditer(text)}
+    found = {m.group("name") or m.group("first") for m in _PERSON.finditer(text)} - _NAMED_TIMES
     if len(found) != 1:
         return None
     name = found.pop()
@@ -187,18 +228,25 @@ def whom_it_means(
     after "Priyanka told me she's pregnant"): in the nearest of the speaker's sentences
     `before` (oldest first) that names anybody, the one name not of the other gender (by its
     title, else `pronoun_of`, which may not know: "they"), or the one relative of the
-    pronoun's gender when it names nobody ("my brother"); None when none or several, or for
-    "them"."""
+    pronoun's gender when it names nobody ("my brother"), or the one somebody known by their
+    role ("my landlord"); None when none or several, or for "them"."""
     gender = _OBJECT_GENDER.get(pronoun.lower())
     if gender is None:
         return None
     for text in reversed(before):
-        found = list(_PERSON.finditer(text))
+        found = [
+            m
+            for m in _PERSON.finditer(text)
+            if (m.group("name") or m.group("first")).lower() not in _CALENDAR
+        ]
         if not found:
             # "my brother's flight lands at 6, I promised I'd pick him up": the one relative
             kin = {r.group("phrase") for r in _RELATIVE.finditer(text) if r.group(gender)}
             if len(kin) == 1:
                 return kin.pop()
+            # "My landlord asked me for the signed renewal. I promised him ...": the one role
+            if not kin and (role := _one_role(text)):
+                return role
             continue
         fits = set()
         for m in found:

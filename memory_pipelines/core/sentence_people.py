@@ -282,12 +282,41 @@ def stands_alone(
     return strong or names_somebody(sentence)
 
 
+# A time or a place alone, no clause of its own: "On the 3rd of April.", "In Lisbon, near work."
+_FRAGMENT = re.compile(
+    r"^\W*(?:on|in|at|by|from|since|until|till|around|after|before|next|last|every)\b"
+    r"(?![^.!?]*\b(?:i|i'm|i've|we|we're|he|she|they|you|it's|is|was|are|were|will)\b)",
+    re.IGNORECASE,
+)
+
+
+# A clause of time or reason with no main clause after it: what it answers is its main clause.
+# Its own subject is the word after the opener; another subject later starts the main clause
+# ("Since March I've been vegetarian", "Before I started I was nervous").
+_CLAUSE_ONLY = re.compile(
+    r"^\W*(?:ever since|since|until|till|after|before|when|because|'cause)\s+\S+"
+    r"(?![^,;:\u2013\u2014]*\b(?:i|i'm|i've|i'd|we|we're|we've|he|she|they|it|it's)\b)"
+    r"[^,;:\u2013\u2014]*$",
+    re.IGNORECASE,
+)
+
+
+def answer_fragment(sentence: str) -> bool:
+    """Whether a sentence is only a time or a place (short, no clause of its own) or a clause of
+    time or reason alone ("Since I was 17 or so."): what it means is the question it answers."""
+    if len(sentence.split()) <= 6 and _FRAGMENT.match(sentence):
+        return True
+    return len(sentence.split()) <= 8 and bool(_CLAUSE_ONLY.match(sentence))
+
+
 def may_be_pointed_to(raw: str, sentence: str, role: str, listener: str) -> bool:
     """Whether a statement of the turn may be what a sentence after it points back to: not
     thanks or agreement ("Thanks, Caroline!" would leave "Caroline; it was Matt"), not a
-    reaction, cheer or word to the listener ("You should try it" is no thing "it" stands for)."""
+    reaction, cheer or word to the listener ("You should try it" is no thing "it" stands for),
+    not an answer's bare time ("Since I was 17 or so.")."""
     return (
         len(sentence.split()) >= 3
+        and not answer_fragment(sentence)  # its own "it" is in the question it answers
         and sentence_kinds.sentence_kind(raw, role) not in ("ack", "greeting", "meta")
         and not _REACTION.search(sentence)
         and not _CHEER.search(sentence)
