@@ -283,3 +283,33 @@ def test_what_the_turn_says_after_of_the_old_value_goes_with_it() -> None:
     )
     assert any("23rd August" in t for t in texts), texts
     assert not any("option" in t or t.startswith("Asked") for t in texts), texts
+
+
+def test_a_promise_put_off_by_make_that_and_a_day_is_due_then(memory: Memory) -> None:
+    """A new user's probe: "yep, I'll do it by end of day tomorrow" then "actually make that
+    Wednesday morning, tomorrow's packed" left the promise due tomorrow, and the day it moved
+    to was kept as a note of its own. A day said by its distance from today ("tomorrow") is a
+    date like a weekday, and the day put right may carry its part of the day."""
+    memory.write_turns(
+        "omar-dm",
+        [
+            {
+                "speaker": "Omar",
+                "text": "Lena, could you check the seating plan for the gala?",
+                "created_at": SAID,
+            },
+            {"speaker": "Lena", "text": "sure, I'll go through it by tonight", "created_at": SAID},
+            {"speaker": "Omar", "text": "thanks!", "created_at": SAID},
+            {
+                "speaker": "Lena",
+                "text": "actually make that Thursday afternoon, tonight is full",
+                "created_at": SAID,
+            },
+        ],
+    )
+    run_extraction(memory.db, memory.store_id, memory.models, memory.embedder, "t1")
+    open_ = [c for c in memory.commitments(status="open") if "go through" in c.context]
+    assert len(open_) == 1, [c.context for c in open_]
+    due = open_[0].due_at
+    assert due is not None and (due.weekday(), due.date() > SAID.date()) == (3, True), due
+    assert not any("make that" in i.context.lower() for i in memory.items())

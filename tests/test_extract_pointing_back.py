@@ -143,3 +143,21 @@ def test_he_or_she_of_the_one_the_turn_just_named_is_about_somebody() -> None:
     assert any("run the lab" in s for s in tomasz), tomasz
     # nobody known to be meant: left out as before
     assert kept("The play was long. She was brilliant in the second act though.") == []
+
+
+def test_a_dose_changed_names_the_medicine_said_before() -> None:
+    """A new user's probe: "I've been on sertraline 50mg for about a year now" / (assistant) /
+    "my doc wants to up it to 100mg from next month" kept the change as "... wants to up it to
+    100mg": of nothing."""
+    from memory_pipelines.core.antecedents import medicine_named
+
+    before = ["I've been taking lisinopril 10mg since the spring", "ok"]
+    assert medicine_named("my GP wants to double it from Monday", before) == (
+        "my GP wants to double lisinopril from Monday"
+    )
+    # two medicines named, or none: not clear which
+    two = ["I take metformin and atorvastatin every morning"]
+    assert medicine_named("my GP says to pause it before the scan", two) == (
+        "my GP says to pause it before the scan"
+    )
+    assert medicine_named("I love it", ["We got a new sofa"]) == "I love it"

@@ -37,3 +37,43 @@ def test_condolences_and_thanks_are_no_memory() -> None:
     assert _kept("I'm sorry about Max. Some friends from church and I went camping.") == [
         "Some friends from church and I went camping."
     ]
+
+
+def test_a_hello_told_as_what_the_message_is_for_is_no_memory() -> None:
+    """A new user's probe: "just saying hi lol" after "How can I help?" was kept as "User is
+    just saying hi lol"."""
+    said_to_assistant = durable_parts("just dropping by to say hello haha", "user", [], "Agent")
+    assert said_to_assistant == []
+    assert durable_parts("I'm just checking in, nothing urgent!", "user", [], "Agent") == []
+    # what somebody said to someone else is told, not a hello of this chat
+    told = durable_parts("I was saying hello to my new neighbour Bea at the bus stop", "user")
+    assert told != []
+
+
+def test_a_cheer_at_what_was_asked_about_is_no_answer_to_keep() -> None:
+    """A new user's probe: "did you see the match last night??" / "mate what a goal in the
+    89th" was kept with its question as what Jake said."""
+    from memory_pipelines.core.across_turns import answer_asked
+
+    assert not answer_asked("omg what an ending to that series", "Did you finish it?", "user")
+    assert not answer_asked("honestly what a night", "How was the wedding?", "user")
+    # a question of "what a ..." form, or an answer that names its thing, is no cheer
+    assert answer_asked("a 1960s Bush radio with a dead valve", "What's on the bench?", "user")
+
+
+def test_a_task_for_a_named_stretch_of_time_is_no_hedge() -> None:
+    """A new user's probe: "I need to renew my passport at some point this summer" was read as
+    a hedge and dropped; "at some point" alone leaves the time open, "at some point this
+    summer" names it."""
+    from memory_pipelines.core import sentence_kinds
+
+    assert (
+        sentence_kinds.sentence_kind(
+            "I must get the boiler serviced at some point next month", "user"
+        )
+        != "hedge"
+    )
+    assert durable_parts("I have to book the MOT at some point before March", "user") != []
+    assert (
+        sentence_kinds.sentence_kind("I'd like to learn the cello at some point", "user") == "hedge"
+    )

@@ -56,6 +56,13 @@ _SMALL_TALK = re.compile(
     re.IGNORECASE,
 )
 _ONLY_AN_ANSWER = frozenset(["ack", "greeting", "meta", "hedge"])
+# An exclamation, after a word or two of address or interjection: "what a goal!", "mate what a
+# night", "omg what an ending".
+_EXCLAIMS = re.compile(
+    r"^\W*(?:(?:mate|man|dude|bro|omg|oh|ah|yeah|yes|yep|lol|haha|wow|god|honestly)\W+)*"
+    r"what an?\b(?!\s+(?:\w+\s+)?(?:do|did|does|is|was|are|were|would|will|should|can)\b)",
+    re.IGNORECASE,
+)
 
 
 def answer_asked(answer: str, question: str, role: str, names: Iterable[str] = ()) -> bool:
@@ -68,6 +75,8 @@ def answer_asked(answer: str, question: str, role: str, names: Iterable[str] = (
         return False
     if sentence_kinds.sentence_kind(answer, role) in _ONLY_AN_ANSWER or SHOWN.search(answer):
         return False  # nor "Here's a picture from the event!": the memory has no picture
+    if _EXCLAIMS.match(answer):
+        return False  # "mate what a goal in the 89th": a cheer at what was asked about
     told = sentence_kinds.content_words(answer) | set(re.findall(r"\d+", answer))
     return bool(told - _BARE - {n.lower() for n in names})
 

@@ -16,6 +16,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 from memory_pipelines.core.corrections import correction
+from memory_pipelines.core.health_safety import MEDICINE
 from memory_pipelines.core.judge_lexicon import SENTENCE_VERBS, STOPWORDS, words
 
 # A sentence that opens with a pronoun or a demonstrative points back: "It reminds me why I love
@@ -178,6 +179,28 @@ def object_points_back(sentence: str) -> bool:
     first = re.split(r"[,;:\u2013\u2014]|\s-\s", said, maxsplit=1)[0].lower()
     at = _OBJECT_BACK.match(first) or _AFTER_PREPOSITION.match(first)
     return at is not None and not _IDIOM.search(first[: at.end() + 12])
+
+
+def medicine_named(sentence: str, before: Sequence[str]) -> str:
+    """The sentence with the bare "it" its first clause takes as object put as the one medicine
+    the speaker named just before (`before`, oldest first): "I've been on sertraline 50mg for a
+    year" ... "my doc wants to up it to 100mg" -> "my doc wants to up sertraline to 100mg". A
+    change of a dose kept as "wants to up it" says of nothing what changed. Unchanged when the
+    nearest of `before` that names a medicine names two, or none does."""
+    if not object_points_back(sentence):
+        return sentence
+    clause = re.split(r"[,;:\u2013\u2014]|\s-\s", sentence, maxsplit=1)[0]
+    it = re.search(r"\bit\b", clause, re.IGNORECASE)
+    if it is None:
+        return sentence
+    for text in reversed(before):
+        named = [m.group() for m in MEDICINE.finditer(text)]
+        if not named:
+            continue
+        if len({n.lower() for n in named}) != 1:
+            return sentence
+        return sentence[: it.start()] + named[0] + sentence[it.end() :]
+    return sentence
 
 
 def points_back(sentence: str) -> bool:

@@ -52,11 +52,15 @@ class Correction:
     span: tuple[int, int] = (0, 0)  # where "not <old>" lies in the sentence
 
 
+# "tomorrow, sorry, Friday": a day said by its distance from today is a date like a weekday
+_RELATIVE_DAYS = frozenset(["today", "tonight", "tomorrow", "yesterday"])
+
+
 def _kind(value: str) -> str:
     low = value.lower()
     if any(ch.isdigit() for ch in low) or low in NUMBER_WORDS:
         return "number"
-    if low[:3] in _MONTHS or low[:3] in _DAYS:
+    if low[:3] in _MONTHS or low[:3] in _DAYS or low in _RELATIVE_DAYS:
         return "date"
     return "name" if value[:1].isupper() else "word"
 
@@ -153,7 +157,8 @@ def _old_first(sentence: str) -> Correction | None:
 # new value is a number or a date word; the old one is the last value of its kind before it.
 _REPAIR = re.compile(
     r"(?:^|[,;—–-]|\.)\s*(?:(?:sorry|no|actually|wait|i mean|i meant|or rather|make that|make it|"
-    r"correction)(?:,|\s)\s*)+(?P<new>[$£€]?\w+(?:(?<=\d),\d{3}(?!\d))*(?:[.:/]\w+)*)\s*"
+    r"correction)(?:,|\s)\s*)+(?P<new>[$£€]?\w+(?:(?<=\d),\d{3}(?!\d))*(?:[.:/]\w+)*"
+    r"(?:\s+(?:morning|afternoon|evening|night))?)\s*"
     r"(?=[,;!?)]|\.(?:\s|$)|$)",
     re.IGNORECASE,
 )

@@ -7,6 +7,17 @@ from __future__ import annotations
 
 from memory_pipelines.core.patterns import rx as _rx
 
+# A medicine by the stem of its international name (the WHO's INN stems: "warfarin",
+# "amoxicillin", "lisinopril", "sertraline"), or by a name everyone uses for it
+_MEDICINE = (
+    r"\b[a-z]{3,}(?:cillin|mycin|cycline|floxacin|azole|tidine|pril|sartan|olol|dipine|statin"
+    r"|formin|gliptin|glutide|gliflozin|parin|farin|xaban|gatran|profen|proxen|fenac|coxib"
+    r"|oxetine|traline|triptyline|ipramine|talopram|azepam|zolam|triptan|setron|thyroxine"
+    r"|lukast|azepine|azapine|trigine"
+    r"|peridone|apine|isone|olone|tropium)\b|"
+    r"\b(?:paracetamol|acetaminophen|aspirin|codeine|morphine|tramadol|antibiotics?"
+    r"|antidepressants?|steroids?|chemo\w*|radiotherapy|dialysis)\b"
+)
 SAFETY = _rx(
     r"\ballerg\w*|\banaphyla\w*|\bepi-?pen\b|\bintoleran\w*|\bcoeliac\b|\bceliac\b|"
     r"\bdiabet\w*|\basthma\w*|\binhaler\b|\binsulin\b|\bepilep\w*|\bseizures?\b|"
@@ -42,16 +53,7 @@ SAFETY = _rx(
     # an organ that is failing or weak: "the vet said his kidneys are already weak"
     r"\b(?:kidneys?|liver|heart|lungs?|thyroid|pancreas|bladder)\b[^.;,]{0,20}\b(?:weak|failing"
     r"|failure|disease|damaged?|murmur)\b|\b(?:weak|failing|damaged)\s+(?:kidneys?|liver|heart"
-    r"|lungs?)\b|"
-    # a medicine by the stem of its international name (the WHO's INN stems: "warfarin",
-    # "amoxicillin", "lisinopril", "sertraline"), or by a name everyone uses for it
-    r"\b[a-z]{3,}(?:cillin|mycin|cycline|floxacin|azole|tidine|pril|sartan|olol|dipine|statin"
-    r"|formin|gliptin|glutide|gliflozin|parin|farin|xaban|gatran|profen|proxen|fenac|coxib"
-    r"|oxetine|traline|triptyline|ipramine|talopram|azepam|zolam|triptan|setron|thyroxine"
-    r"|lukast|azepine|azapine|trigine"
-    r"|peridone|apine|isone|olone|tropium)\b|"
-    r"\b(?:paracetamol|acetaminophen|aspirin|codeine|morphine|tramadol|antibiotics?"
-    r"|antidepressants?|steroids?|chemo\w*|radiotherapy|dialysis)\b"
+    r"|lungs?)\b|" + _MEDICINE
 )
 # Protective equipment a place or a task requires ("nobody goes in without a respirator"): a
 # person's rule is a safety fact; the assistant's is advice (core/extract_parts).
@@ -61,3 +63,4 @@ PROTECTIVE = _rx(
     r"|seat ?belt|ear (?:defenders|protection)|hi-?vis|(?:blade |saw |chain )?guard|gloves"
     r"|safety (?:catch|cap|rail|line|gate))\b"
 )
+MEDICINE = _rx(_MEDICINE)

@@ -40,7 +40,9 @@ _HEDGE = _rx(
     # be past ability ("she could read at four")
     r"\b(?:the|this|that|these|those|there|which) (?:[a-z-]+ ){0,2}?could "
     r"(?!not\b|n't|only\b|finally\b|already\b)[a-z]+|"  # not a limit: "could only give me the 9th"
-    r"\b(?:you|it|that|this|we) could\b|\bsome ?day\b|\bone day\b|\bat some point\b|"
+    r"\b(?:you|it|that|this|we) could\b|\bsome ?day\b|\bone day\b|"
+    # "at some point" leaves the time open; "at some point this summer" names it
+    r"\bat some point\b(?! (?:this|next|in|before|during|over|by)\b)|"
     r"\bthinking (?:about|of)\b|\bconsidering\b|\btoying with\b|\bwonder|\btempted\b|"
     r"\bdepend(?:s|ing) on\b|\btbd\b|\bundecided\b|\bhaven't decided\b|\bnot (?:yet )?confirmed\b|"
     # an outcome open "either way" ("could go either way"); not the adverb "either way"

@@ -151,6 +151,9 @@ GREETING = _rx(
     r"keyboard|pc|phone|chat)|"
     r"hi|hello|hey+|welcome(?: back)?|hiya|heya|howdy|yo|morning|evening|afternoon|greetings|"
     r"good (?:morning|afternoon|evening|day)|i'm back|back now|"
+    # the hello told as what the message is for: "just saying hi lol", "just checking in"
+    r"(?:i'm |i was |i )?just (?:saying|wanted to say|popping in to say|dropping by to say) "
+    r"(?:hi|hello|hey)|(?:i'm |i was )?just checking in|"
     # "Back, sorry!", "Back again": the speaker's return to the chat, said bare
     r"back(?: again)?(?=\W*$|\s*[,!.;:-]))\b"
 )
