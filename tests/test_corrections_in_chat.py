@@ -313,3 +313,24 @@ def test_a_promise_put_off_by_make_that_and_a_day_is_due_then(memory: Memory) ->
     due = open_[0].due_at
     assert due is not None and (due.weekday(), due.date() > SAID.date()) == (3, True), due
     assert not any("make that" in i.context.lower() for i in memory.items())
+
+
+def test_put_right_by_the_other_you_are_right_and_the_value() -> None:
+    """A new user's probe: "team standup moves to 9:30" / "9:30 or 9:15? the email said 9:15" /
+    "oh ur right 9:15, my bad" kept "Ur right 9:15, Mia's bad" and the old time."""
+    texts = _texts(
+        ("user", "Mia", "the book club moves to 7:30 from next month"),
+        ("user", "Alex", "7:30 or 7:45? the newsletter said 7:45"),
+        ("user", "Mia", "oh you're right 7:45, my bad"),
+    )
+    assert any("7:45" in t and "book club" in t.lower() for t in texts), texts
+    assert not any("7:30" in t or "bad" in t for t in texts), texts
+    days = _texts(
+        ("user", "Ines", "the bin collection is on mondays now"),
+        ("user", "Tom", "are you sure? the council letter said wednesdays"),
+        ("user", "Ines", "oh you're right, wednesdays not mondays"),
+    )
+    assert any("wednesdays" in t.lower() and "bin" in t.lower() for t in days), days
+    assert not any("mondays" in t.lower() and "not mondays" not in t.lower() for t in days), days
+    # agreement followed by no value puts nothing right
+    assert correction("You're right, it's been three years since we moved") is None

@@ -167,3 +167,37 @@ def test_a_date_with_its_year_ends_in_the_time_zone_it_was_said_in() -> None:
         assert due is not None and due.tzinfo == york and (due.hour, due.minute) == (23, 59)
     naive = due_date("I'll file it by 20 March 2027", SAID.replace(tzinfo=None))
     assert naive is not None and naive.tzinfo is None
+
+
+@pytest.mark.parametrize(
+    ("text", "due"),
+    [
+        # a new user's probe: chat's short weekdays and "eod" ("by wed eod" had no due time)
+        ("ill have the budget draft to u by thurs eod", "2026-03-12 23:59"),
+        ("I'll drop the keys round fri morning", "2026-03-13 12:00"),
+        ("I'll return the van by mon", "2026-03-16 23:59"),
+        ("I'll send it over by cob", "2026-03-11 23:59"),
+        # the day's own name before its date: "on payday, the 15th"
+        ("I'll pay you back on payday, the 25th", "2026-03-25 23:59"),
+    ],
+)
+def test_a_day_as_chat_shortens_it(text: str, due: str) -> None:
+    assert _due(text) == due
+
+
+@pytest.mark.parametrize(
+    "text", ["I sat on the train all day", "the sun was out", "they wed at sunset"]
+)
+def test_a_short_day_word_that_is_a_word_dates_nothing(text: str) -> None:
+    assert _due(text) is None
+
+
+def test_money_sent_by_an_app_is_a_promise_to_whom_it_goes() -> None:
+    from memory_pipelines.core.plain_words import with_apostrophes
+
+    said = with_apostrophes("ill venmo u on payday, the 25th")
+    assert said == "I'll venmo you on payday, the 25th"
+    owed = promise(said, "Hannah", "Raj", SAID)
+    assert owed is not None and owed.owed_to == "Raj"
+    assert owed.due_at is not None and owed.due_at.day == 25
+    assert with_apostrophes("I felt ill all week") == "I felt ill all week"

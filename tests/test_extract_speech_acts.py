@@ -77,3 +77,24 @@ def test_a_task_for_a_named_stretch_of_time_is_no_hedge() -> None:
     assert (
         sentence_kinds.sentence_kind("I'd like to learn the cello at some point", "user") == "hedge"
     )
+
+
+def test_laughter_and_emoji_closing_a_message_are_not_kept_in_its_memory() -> None:
+    """A new user's probe: "User hates cilantro it tastes like soap haha", "... all over the desk
+    🙃": how it was said stayed in what is remembered."""
+    from datetime import UTC, datetime
+
+    from memory_pipelines.core.extract import WindowTurn, extract_window
+
+    said = datetime(2025, 3, 3, 9, tzinfo=UTC)
+    window = [WindowTurn(1, "user", "Noor", "I'm allergic to kiwi, found out the hard way lol 😅",
+                         said)]  # fmt: skip
+    (item,) = extract_window(window, pronoun_of=lambda _: "she")
+    assert item["context"] == "Noor is allergic to kiwi, found out the hard way", item
+    # laughter inside the sentence, or a name that starts like it, stays
+    from memory_pipelines.core.plain_words import without_laughter
+
+    assert without_laughter("The haha moment of the night was Tom's speech") == (
+        "The haha moment of the night was Tom's speech"
+    )
+    assert without_laughter("Noor named the puppy Lolo") == "Noor named the puppy Lolo"

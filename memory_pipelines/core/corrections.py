@@ -197,7 +197,12 @@ def repair(sentence: str) -> tuple[str, Correction] | None:
 _CUE = re.compile(
     r"^\W*(?:(?:sorry|oops|whoops|ugh|argh|no|nope|wait|hang on|hold on|hmm+|oh|ah|actually|typo"
     r"|correction"
-    r"|my bad|my mistake|i mean|i meant|scratch that|make that)\b\W*)+",
+    r"|my bad|my mistake|i mean|i meant|scratch that|make that"
+    # put right by the other, the right value next: "oh ur right 9:15, my bad" (not "You're
+    # right, it's been three years": agreement)
+    r"|(?:you'?re|ur|you are) (?:right|correct)(?=\W+(?:\d|(?:(?:mon|tues|wednes|thurs|fri|satur"
+    r"|sun)days?|january|february|march|april|june|july|august|september|october|november"
+    r"|december)\b)))\b\W*)+",
     re.IGNORECASE,
 )
 # The cue said after the value: "He's five actually", "It's 7:40, sorry".

@@ -62,7 +62,11 @@ _DUE_END = re.compile(
 
 # "by the 15th" (a day of this month, or of the next once it has passed); "in two weeks",
 # "within 3 days" (counted from the day it was said).
-_DUE_DAY = re.compile(r"\b(?:by|before|on|until|due)\s+the\s+(\d{1,2})(?:st|nd|rd|th)\b", re.I)
+_DUE_DAY = re.compile(
+    # ... after the day's name for it: "on payday, the 15th"
+    r"\b(?:by|before|on|until|due)\s+(?:[a-z]+,?\s+)?the\s+(\d{1,2})(?:st|nd|rd|th)\b",
+    re.I,
+)
 _DUE_IN = re.compile(
     r"\b(?:in|within)\s+(?:a\s+(?=couple|few))?"
     rf"(\d{{1,2}}|{'|'.join(NUMBER_WORDS)})\s+(hour|day|week|fortnight|month)s?\b"
@@ -130,6 +134,28 @@ _ORDINAL_DAY = re.compile(
     rf"|(?P<due>\b(?:by|before|on|until|due)\s+the\s+)(?P<o3>{_ORDINAL_RX})\b",
     re.IGNORECASE,
 )
+
+
+# A weekday as chat shortens it ("by wed eod", "fri morning", "sat 7pm"), where it can only be
+# a day: after a word that dates or before a time of that day ("sat" and "sun" alone are words).
+_SHORT_DAYS = {"mon": 0, "tue": 1, "tues": 1, "wed": 2, "weds": 2, "thu": 3, "thur": 3,
+               "thurs": 3, "fri": 4, "sat": 5, "sun": 6}  # fmt: skip
+_SHORT_DAY = re.compile(
+    rf"(?:(?<=\bby )|(?<=\bon )|(?<=\bbefore )|(?<=\buntil )|(?<=\btill )|(?<=\bthis )"
+    rf"|(?<=\bnext ))(?P<a>{'|'.join(_SHORT_DAYS)})\.?\b"
+    rf"|\b(?P<b>{'|'.join(_SHORT_DAYS)})\.?(?=\s+(?:eod|cob|morning|afternoon|evening|night|at\s+\d"
+    r"|\d{1,2}(?::\d\d)?\s*(?:am|pm)\b))",
+    re.IGNORECASE,
+)
+_EOD = re.compile(r"\b(?:eod|cob)\b", re.IGNORECASE)  # end of day, close of business
+
+
+def _days_spelled(text: str) -> str:
+    """Chat's short weekdays and "eod" written out: "by wed eod" -> "by wednesday end of day"."""
+    text = _SHORT_DAY.sub(
+        lambda m: WEEKDAYS[_SHORT_DAYS[(m.group("a") or m.group("b")).lower()]], text
+    )
+    return _EOD.sub("end of day", text)
 
 
 def _numbered(text: str) -> str:
@@ -221,7 +247,7 @@ def due_date(text: str, said_at: datetime) -> datetime | None:
     of the day, week, month, quarter or year, a month ("by May": before it begins; "in May":
     by its end), a feast day, a span from when it was said ("within 3 days", "in two hours"),
     and a time of day on that day or alone ("by Friday at 5pm", "by noon")."""
-    text = _numbered(text)
+    text = _numbered(_days_spelled(text))
     day, exact = _due_day(text, said_at)
     bare = None if exact else _BARE_HOUR.search(text)  # "at 7:30 this evening" is pm
     clock = None if exact or bare else _CLOCK.search(text)

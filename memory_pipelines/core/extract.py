@@ -31,7 +31,7 @@ from memory_pipelines.core.corrections import correction, repair, without_old
 from memory_pipelines.core.dates import annotate
 from memory_pipelines.core.due_dates import due_date
 from memory_pipelines.core.extract_parts import durable_parts, fixes_earlier
-from memory_pipelines.core.plain_words import plain_words
+from memory_pipelines.core.plain_words import plain_words, without_laughter
 from memory_pipelines.core.promised_thing import the_thing_promised
 from memory_pipelines.core.promises import as_pledge, pledged_at, promise
 from memory_pipelines.core.reasons_asked import decision_asked_why, the_reason
@@ -298,7 +298,7 @@ def extract_window(
                 answer = resolve(plain)
             answers, plain = answer != plain, answer
             told = for_the_speaker(plain) if speaker else plain
-            text = plain_words(third_person(told, speaker, pronoun, group))
+            text = without_laughter(plain_words(third_person(told, speaker, pronoun, group)))
             if confided:  # the memory keeps that it was told in confidence
                 text = f"{text.rstrip(' .!')} (told in confidence)."
             if promised is not None:  # "send you the report": you are the one it is owed to

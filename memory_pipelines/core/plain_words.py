@@ -54,7 +54,8 @@ _ILL_VERBS = (
 )
 # fmt: on
 _LOOSE = re.compile(r"(?<![\w'’-])(" + "|".join(_CONTRACTED) + r")(?![\w'’-])")
-_ILL = re.compile(rf"(?<![\w'’-])ill(?= (?:{_ILL_VERBS})\b)")
+# ... or before any verb taking a person or a thing next: "ill venmo u", "ill toss it"
+_ILL = re.compile(rf"(?<![\w'’-])ill(?= (?:{_ILL_VERBS})\b| [a-z]+ (?:u|you|him|her|them|it)\b)")
 
 
 def with_apostrophes(text: str) -> str:
@@ -62,3 +63,20 @@ def with_apostrophes(text: str) -> str:
     you"); lower-case only, whole words only, so "IM", "Dont" as a name and "ill" as an
     adjective stay as they are."""
     return _LOOSE.sub(lambda m: _CONTRACTED[m.group(1)], _ILL.sub("I'll", text))
+
+
+# Laughter and emoji closing a message ("... so keep that in mind lol", "... all over the desk
+# 🙃"): how it was said, nothing a memory keeps.
+_LAUGH_TAIL = re.compile(
+    r"(?:[\s,;:.!-]*(?:\b(?:lol|lmao|lmfao|rofl|ha(?:ha)+|he(?:he)+|xd)\b"
+    r"|[\U0001F300-\U0001FAFF\u2600-\u27BF\uFE0F\u200D]+))+[\s.!]*$",
+    re.IGNORECASE,
+)
+
+
+def without_laughter(text: str) -> str:
+    """The text without the laughter and emoji it ends on; the text itself when that is all."""
+    m = _LAUGH_TAIL.search(text)
+    if m is None or not text[: m.start()].strip(" ,;:-"):
+        return text
+    return text[: m.start()].rstrip(" ,;:-")

@@ -183,6 +183,15 @@ _GIVE_VERBS = frozenset(
         "meet",
         "visit",
         "join",
+        # money sent by an app or a bank, as people say it: "I'll venmo you on payday"
+        "venmo",
+        "paypal",
+        "zelle",
+        "transfer",
+        "wire",
+        "repay",
+        "reimburse",
+        "refund",
     ]
 )
 
