@@ -201,3 +201,11 @@ def test_money_sent_by_an_app_is_a_promise_to_whom_it_goes() -> None:
     assert owed is not None and owed.owed_to == "Raj"
     assert owed.due_at is not None and owed.due_at.day == 25
     assert with_apostrophes("I felt ill all week") == "I felt ill all week"
+
+
+def test_a_time_right_after_its_day_is_that_time_of_it() -> None:
+    """A new user's probe: "dinner at luigi's sat 7pm" was due at the day's end."""
+    assert _due("I'll book the table on saturday 7pm") == "2026-03-14 19:00"
+    assert _due("I'll book the table for saturday 7pm") is None  # a thing's day, as before
+    assert _due("I'll ring you fri 6:30pm") == "2026-03-13 18:30"
+    assert in_time_only("we're going to the cinema sat 7pm")  # when it happens, no deadline

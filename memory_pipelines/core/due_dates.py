@@ -88,7 +88,9 @@ _MONTH_DUE = re.compile(
 )
 # A time of day: "by 5pm", "before 9:30 a.m.", "by 17:00", "by noon"; "at 3pm" is when.
 _CLOCK = re.compile(
-    r"\b(?P<prep>by|before|until|at)\s+(?:(?P<h>\d{1,2})(?::(?P<m>\d{2}))?\s*(?P<ap>[ap])\.?m\b\.?"
+    # ... or right after its day, as chat says it: "saturday 7pm" (read as "at")
+    r"(?:\b(?P<prep>by|before|until|at)|(?<=day))\s+"
+    r"(?:(?P<h>\d{1,2})(?::(?P<m>\d{2}))?\s*(?P<ap>[ap])\.?m\b\.?"
     r"|(?P<h24>\d{1,2}):(?P<m24>\d{2})\b|(?P<word>noon|midday|midnight)\b)",
     re.IGNORECASE,
 )
@@ -177,13 +179,14 @@ def in_time_only(text: str) -> bool:
     "next week", "today", "in May", "at 3pm", "over Christmas" ("I'm moving in two weeks" or
     "next month" is a plan; "within a week", "by the 15th", "by May" or "by 5pm" binds). A
     promise made to someone is due then all the same."""
+    text = _days_spelled(text)
     m = _DUE_IN.search(text)
     when = (
         (m is not None and m.group(0).lower().startswith("in "))
         or _DUE_SPAN.search(text)
         or _TODAY.search(text)
         or any(x.group("prep").lower() not in _DEADLINE_PREPS for x in _MONTH_DUE.finditer(text))
-        or any(x.group("prep").lower() == "at" for x in _CLOCK.finditer(text))
+        or any((x.group("prep") or "at").lower() == "at" for x in _CLOCK.finditer(text))
         or any(x.group("prep").lower() in ("over", "at", "for") for x in _FEAST.finditer(text))
     )
     if not when:
@@ -192,7 +195,9 @@ def in_time_only(text: str) -> bool:
     return not any(
         rx.search(text) for rx in (_DUE_DATE, _DUE_ISO, _DUE, _DUE_DAY, _DUE_END)
     ) and not any(
-        x.group("prep").lower() in _DEADLINE_PREPS for rx in binding for x in rx.finditer(text)
+        (x.group("prep") or "at").lower() in _DEADLINE_PREPS
+        for rx in binding
+        for x in rx.finditer(text)
     )
 
 
@@ -251,6 +256,8 @@ def due_date(text: str, said_at: datetime) -> datetime | None:
     day, exact = _due_day(text, said_at)
     bare = None if exact else _BARE_HOUR.search(text)  # "at 7:30 this evening" is pm
     clock = None if exact or bare else _CLOCK.search(text)
+    if clock is not None and clock.group("prep") is None and day is None:
+        clock = None  # "for saturday 7pm": the day read as a thing's, so its time is too
     if bare is not None:
         hour, minute = int(bare.group("h")), int(bare.group("m") or 0)
         if 1 <= hour <= 12 and minute <= 59:
