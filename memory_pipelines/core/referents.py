@@ -124,7 +124,15 @@ _MY_ROLE = re.compile(
 
 
 _CALENDAR = frozenset(WEEKDAYS + MONTHS)
-_NAMED_TIMES = frozenset(w.capitalize() for w in _CALENDAR)  # "in August" names nobody
+
+
+def _names(text: str) -> set[str]:
+    """The names `_PERSON` finds in `text`, a weekday or month aside ("by Friday", "in August"
+    name nobody)."""
+    found = {m.group("name") or m.group("first") for m in _PERSON.finditer(text)}
+    return {n for n in found if n.lower() not in _CALENDAR}
+
+
 _ANYONE = re.compile(
     rf"\b(?:{_SHE}|{_HE}|{'|'.join(_PEOPLE_ROLES)}|guy|man|woman|girl|boy|lady|person|someone|"
     r"somebody)s?\b",
@@ -136,9 +144,7 @@ def _one_role(text: str) -> str | None:
     """The one role of somebody the speaker's `text` names ("my landlord"), when it names
     nobody else: no name, no other person however said ("my landlord has a daughter")."""
     roles = [m.group("role").lower() for m in _MY_ROLE.finditer(text)]
-    names = {m.group("name") or m.group("first") for m in _PERSON.finditer(text)}
-    names = {n for n in names if n.lower() not in _CALENDAR}  # "by Friday" names nobody
-    if len(roles) != 1 or names or len(_ANYONE.findall(text)) != 1:
+    if len(roles) != 1 or _names(text) or len(_ANYONE.findall(text)) != 1:
         return None
     return roles[0]
 
@@ -201,7 +207,7 @@ def _one_person(text: str, gender: str, pronoun_of: Callable[[str], str] | None)
     the other gender ("Miso's been at the bowl all day" ... "she's on amlodipine")."""
     if pronoun_of is None:
         return None
-    found = {m.group("name") or m.group("first") for m in _PERSON.finditer(text)} - _NAMED_TIMES
+    found = _names(text)
     if len(found) != 1:
         return None
     name = found.pop()
