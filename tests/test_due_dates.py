@@ -209,3 +209,11 @@ def test_a_time_right_after_its_day_is_that_time_of_it() -> None:
     assert _due("I'll book the table for saturday 7pm") is None  # a thing's day, as before
     assert _due("I'll ring you fri 6:30pm") == "2026-03-13 18:30"
     assert in_time_only("we're going to the cinema sat 7pm")  # when it happens, no deadline
+
+
+def test_a_day_after_her_as_whom_is_when() -> None:
+    """A new user's probe: "i promised my mom id call her sunday" had no due day: "her" read as
+    whose Sunday it was."""
+    assert _due("I'll ring her sunday, it's her birthday") == "2026-03-15 23:59"
+    assert _due("I'll see her friday morning") == "2026-03-13 12:00"
+    assert _due("I'll cover her Sunday class") is None  # her day, of a thing

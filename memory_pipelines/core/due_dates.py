@@ -33,6 +33,11 @@ _DAY_OF_A_THING = re.compile(
     r"\b(?:the|a|an|my|our|your|his|her|their|every|each|last|for|since|from|after)\s+$",
     re.IGNORECASE,
 )
+# A weekday with no noun of its own after it: the end of a clause, or a time of that day.
+_DAY_ALONE = re.compile(
+    r"\s*(?:[,.;:!?)]|$|(?:morning|afternoon|evening|night|at|before|after|then|too)\b)",
+    re.IGNORECASE,
+)
 _MONTH_RX = r"(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 # "by Friday, June 10", "by Friday the 14th": the date said beside its weekday decides.
 _A_WEEKDAY = rf"(?:(?:{'|'.join(WEEKDAYS)}),?\s+)?"
@@ -326,7 +331,10 @@ def _due_day(text: str, said_at: datetime) -> tuple[datetime | None, bool]:
             return _end_of_day(month_shift(said_at, 1 + ahead) - timedelta(days=1)), False
         return _end_of_day(said_at + timedelta(days=6 - said_at.weekday() + 7 * ahead)), False
     for m in _BARE_DAY.finditer(text):
-        if not _DAY_OF_A_THING.search(text, 0, m.start()):  # not "the Friday report"
+        thing = _DAY_OF_A_THING.search(text, 0, m.start())  # not "the Friday report"
+        if thing and thing.group().strip().lower() == "her" and _DAY_ALONE.match(text, m.end()):
+            thing = None  # "call her sunday": whom, then when (not "her Sunday class")
+        if not thing:
             return _day_due(m, text, said_at), False
     return None, False
 
