@@ -13,6 +13,7 @@ from datetime import datetime, timedelta
 from dateutil.easter import easter
 
 from memory_pipelines.core.dates import NUMBER_WORDS, WEEKDAYS, month_number, month_shift
+from memory_pipelines.core.due_spelling import MONTH_RX, days_spelled, spelled_out
 
 _DAY_WORDS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
 _DUE = re.compile(
@@ -38,7 +39,6 @@ _DAY_ALONE = re.compile(
     r"\s*(?:[,.;:!?)]|$|(?:morning|afternoon|evening|night|at|before|after|then|too)\b)",
     re.IGNORECASE,
 )
-_MONTH_RX = r"(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 # "by Friday, June 10", "by Friday the 14th": the date said beside its weekday decides.
 _A_WEEKDAY = rf"(?:(?:{'|'.join(WEEKDAYS)}),?\s+)?"
 # "by June 10", "by 10 June", "before the 3rd of March", "due March 10th"; "may" only after
@@ -46,8 +46,8 @@ _A_WEEKDAY = rf"(?:(?:{'|'.join(WEEKDAYS)}),?\s+)?"
 # A day and its month, either way round: "June 10", "10th of June" (groups: month, day, day,
 # month).
 _DAY_MONTH = (
-    rf"(?:{_MONTH_RX}\s+(\d{{1,2}})(?:st|nd|rd|th)?\b"
-    rf"|(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH_RX}(?![a-z]))"
+    rf"(?:{MONTH_RX}\s+(\d{{1,2}})(?:st|nd|rd|th)?\b"
+    rf"|(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{MONTH_RX}(?![a-z]))"
 )
 _DUE_DATE = re.compile(
     rf"\b(?:by|before|on|until|due|for)\s+{_A_WEEKDAY}(?:the\s+)?{_DAY_MONTH}"
@@ -60,7 +60,7 @@ _DUE_END = re.compile(
     r"\b(?:by|before)\s+(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?(week|month|day|quarter|year)\b"
     r"|\bby\s+(?:the\s+)?(weekend|eod|end of day|year[\s-]end|end of year)\b"
     # "by the end of August": that month's last day
-    rf"|\b(?:by|before)\s+(?:the\s+)?end\s+of\s+{_MONTH_RX}(?![a-z])",
+    rf"|\b(?:by|before)\s+(?:the\s+)?end\s+of\s+{MONTH_RX}(?![a-z])",
     re.IGNORECASE,
 )
 
@@ -88,7 +88,7 @@ _TODAY = re.compile(r"\b(?:(?:later\s+)?today|this\s+(?:morning|afternoon|evenin
 # June 2027"; "until" is how long, never when ("away until May").
 _MONTH_DUE = re.compile(
     r"\b(?P<prep>by|before|in|during)\s+(?:the\s+)?(?:(?P<part>early|mid|late)[\s-]*)?"
-    rf"(?P<month>{_MONTH_RX})(?![a-z])(?!\s+(?:be|have|not|also|well|never|just|still)\b)(?:\s+(?P<year>\d{{4}})\b)?(?![\s,]*\d)",
+    rf"(?P<month>{MONTH_RX})(?![a-z])(?!\s+(?:be|have|not|also|well|never|just|still)\b)(?:\s+(?P<year>\d{{4}})\b)?(?![\s,]*\d)",
     re.IGNORECASE,
 )
 # A time of day: "by 5pm", "before 9:30 a.m.", "by 17:00", "by noon"; "at 3pm" is when.
@@ -125,58 +125,6 @@ _PART_OF_DAY = re.compile(
     re.IGNORECASE,
 )
 _PART_HOURS = {"first thing": 9, "morning": 12, "lunchtime": 13, "afternoon": 17}
-# The ordinal words of a day ("the first of April", "April the third"), read as numbers.
-_ORDINAL_WORDS = [
-    "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth",
-    "tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth",
-    "seventeenth", "eighteenth", "nineteenth", "twentieth",
-]  # fmt: skip
-_ORDINALS = {w: n for n, w in enumerate(_ORDINAL_WORDS, 1)}
-_ORDINALS |= {f"twenty-{w}": 20 + n for n, w in enumerate(_ORDINAL_WORDS[:9], 1)}
-_ORDINALS |= {"thirtieth": 30, "thirty-first": 31}
-_ORDINAL_RX = "|".join(w.replace("-", "[- ]?") for w in sorted(_ORDINALS, key=len, reverse=True))
-_ORDINAL_DAY = re.compile(
-    rf"\b(?:the\s+)?(?P<o1>{_ORDINAL_RX})\s+of\s+(?={_MONTH_RX}(?![a-z]))"
-    rf"|(?P<month>\b{_MONTH_RX}\s+)(?:the\s+)?(?P<o2>{_ORDINAL_RX})\b"
-    rf"|(?P<due>\b(?:by|before|on|until|due)\s+the\s+)(?P<o3>{_ORDINAL_RX})\b",
-    re.IGNORECASE,
-)
-
-
-# A weekday as chat shortens it ("by wed eod", "fri morning", "sat 7pm"), where it can only be
-# a day: after a word that dates or before a time of that day ("sat" and "sun" alone are words).
-_SHORT_DAYS = {"mon": 0, "tue": 1, "tues": 1, "wed": 2, "weds": 2, "thu": 3, "thur": 3,
-               "thurs": 3, "fri": 4, "sat": 5, "sun": 6}  # fmt: skip
-_SHORT_DAY = re.compile(
-    rf"(?:(?<=\bby )|(?<=\bon )|(?<=\bbefore )|(?<=\buntil )|(?<=\btill )|(?<=\bthis )"
-    rf"|(?<=\bnext ))(?P<a>{'|'.join(_SHORT_DAYS)})\.?\b"
-    rf"|\b(?P<b>{'|'.join(_SHORT_DAYS)})\.?(?=\s+(?:eod|cob|morning|afternoon|evening|night|at\s+\d"
-    r"|\d{1,2}(?::\d\d)?\s*(?:am|pm)\b))",
-    re.IGNORECASE,
-)
-_EOD = re.compile(r"\b(?:eod|cob)\b", re.IGNORECASE)  # end of day, close of business
-
-
-def _days_spelled(text: str) -> str:
-    """Chat's short weekdays and "eod" written out: "by wed eod" -> "by wednesday end of day"."""
-    text = _SHORT_DAY.sub(
-        lambda m: WEEKDAYS[_SHORT_DAYS[(m.group("a") or m.group("b")).lower()]], text
-    )
-    return _EOD.sub("end of day", text)
-
-
-def _numbered(text: str) -> str:
-    """Ordinal words of a day written as numbers: "the first of April" -> "1th of April"
-    (the suffix is read, never shown), "April the third" -> "April 3th"."""
-
-    def number(m: re.Match[str]) -> str:
-        word = re.sub(r"[- ]+", "-", (m.group("o1") or m.group("o2") or m.group("o3")).lower())
-        n = _ORDINALS[word]
-        if m.group("o1"):
-            return f"{n}th of "
-        return f"{m.group('month') or m.group('due')}{n}th"
-
-    return _ORDINAL_DAY.sub(number, text)
 
 
 def in_time_only(text: str) -> bool:
@@ -184,7 +132,7 @@ def in_time_only(text: str) -> bool:
     "next week", "today", "in May", "at 3pm", "over Christmas" ("I'm moving in two weeks" or
     "next month" is a plan; "within a week", "by the 15th", "by May" or "by 5pm" binds). A
     promise made to someone is due then all the same."""
-    text = _days_spelled(text)
+    text = days_spelled(text)
     m = _DUE_IN.search(text)
     when = (
         (m is not None and m.group(0).lower().startswith("in "))
@@ -257,7 +205,7 @@ def due_date(text: str, said_at: datetime) -> datetime | None:
     of the day, week, month, quarter or year, a month ("by May": before it begins; "in May":
     by its end), a feast day, a span from when it was said ("within 3 days", "in two hours"),
     and a time of day on that day or alone ("by Friday at 5pm", "by noon")."""
-    text = _numbered(_days_spelled(text))
+    text = spelled_out(text)
     day, exact = _due_day(text, said_at)
     bare = None if exact else _BARE_HOUR.search(text)  # "at 7:30 this evening" is pm
     clock = None if exact or bare else _CLOCK.search(text)
