@@ -73,6 +73,12 @@ def _due(text: str) -> str | None:
         ("I'll have the shed painted for you by Easter", "2026-04-05 23:59"),  # Easter 2026
         ("I'll pay the rest by New Year", "2027-01-01 23:59"),
         ("I'll bring the pie over for Thanksgiving", "2026-11-26 23:59"),
+        # a time told by what the day holds: after lunch by the afternoon's end, after work
+        # by the day's, before work the next morning once today's has gone
+        ("I'll paste you the full log after lunch", "2026-03-11 17:00"),
+        ("I'll have the figures to you before lunch", "2026-03-11 12:00"),
+        ("I'll ring you tomorrow after work", "2026-03-12 23:59"),
+        ("I'll drop the forms round before work", "2026-03-12 09:00"),
     ],
 )
 def test_the_due_time_is_read_from_the_words(text: str, due: str) -> None:
@@ -100,6 +106,8 @@ def test_no_due_time_where_none_is_said(text: str) -> None:
         ("I'll call you at 3pm", True),
         ("We're away over Christmas", True),
         ("I'm going for a run this afternoon", True),
+        ("I'll go to the gym after work", True),
+        ("I'll send you the draft before lunch", False),
         ("I'll send you the draft by May", False),
         ("I'll send you the link by 5pm", False),
         ("I'll post it before Christmas", False),

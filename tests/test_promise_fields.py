@@ -157,3 +157,20 @@ def test_an_act_for_the_two_of_them_is_owed_to_the_listener() -> None:
     made = promise("I'll book us a table for Friday", "Lisa", "Omar", SAID)
     assert made is not None and made.owed_to == "Omar"
     assert promise("I'm going to paint the fence", "Lisa", "Omar", SAID) is None
+
+
+def test_a_thing_handed_to_somebody_is_promised_to_them_whatever_the_verb() -> None:
+    """English gives by the double-object form ("paste you the log", "bake Ana a cake"),
+    whether or not the verb is one of giving; a time after the person ("see you this
+    weekend") or a verb that asks of them ("ask you a favour") gives nothing."""
+    pasted = promise("I'll paste you the full log after lunch.", "Ola", "Assistant", SAID)
+    assert pasted is not None and pasted.owed_to == "Assistant"
+    assert pasted.due_at == datetime(2026, 3, 2, 17, 0, tzinfo=UTC)
+    baked = promise("I'll bake Ana a cake.", "Ola", "Assistant", SAID)
+    assert baked is not None and baked.owed_to == "Ana"
+    for said in (
+        "I'll see you this weekend.",
+        "I'll ask you a favour later.",
+        "I'll walk you the rest of the way.",
+    ):
+        assert promise(said, "Ola", "Tom", SAID) is None, said

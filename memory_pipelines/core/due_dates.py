@@ -125,6 +125,22 @@ _PART_OF_DAY = re.compile(
     re.IGNORECASE,
 )
 _PART_HOURS = {"first thing": 9, "morning": 12, "lunchtime": 13, "afternoon": 17}
+# A time of the day told by what the day holds: "after lunch" (by the afternoon's end), "before
+# work", "after dinner" (by the day's end); "before" and "by" bind, "after" is when it is done.
+_MEALTIME = re.compile(
+    r"\b(?P<rel>before|by|after)\s+(?P<what>lunch(?:time)?|dinner|work|school|class)\b", re.I
+)
+_MEAL_HOURS = {
+    ("before", "lunch"): (12, 0), ("after", "lunch"): (17, 0), ("before", "dinner"): (18, 0),
+    ("after", "dinner"): (23, 59), ("before", "work"): (9, 0), ("after", "work"): (23, 59),
+    ("before", "school"): (8, 0), ("after", "school"): (23, 59), ("before", "class"): (9, 0),
+    ("after", "class"): (23, 59),
+}  # fmt: skip
+
+
+def _mealtime(m: re.Match[str]) -> tuple[int, int]:
+    rel = "after" if m.group("rel").lower() == "after" else "before"
+    return _MEAL_HOURS[rel, m.group("what").lower().removesuffix("time")]
 
 
 def in_time_only(text: str) -> bool:
@@ -138,6 +154,7 @@ def in_time_only(text: str) -> bool:
         (m is not None and m.group(0).lower().startswith("in "))
         or _DUE_SPAN.search(text)
         or _TODAY.search(text)
+        or any(x.group("rel").lower() == "after" for x in _MEALTIME.finditer(text))
         or any(x.group("prep").lower() not in _DEADLINE_PREPS for x in _MONTH_DUE.finditer(text))
         or any((x.group("prep") or "at").lower() == "at" for x in _CLOCK.finditer(text))
         or any(x.group("prep").lower() in ("over", "at", "for") for x in _FEAST.finditer(text))
@@ -145,12 +162,14 @@ def in_time_only(text: str) -> bool:
     if not when:
         return False
     binding = (_MONTH_DUE, _CLOCK, _FEAST)
-    return not any(
-        rx.search(text) for rx in (_DUE_DATE, _DUE_ISO, _DUE, _DUE_DAY, _DUE_END)
-    ) and not any(
-        (x.group("prep") or "at").lower() in _DEADLINE_PREPS
-        for rx in binding
-        for x in rx.finditer(text)
+    return (
+        not any(rx.search(text) for rx in (_DUE_DATE, _DUE_ISO, _DUE, _DUE_DAY, _DUE_END))
+        and not any(x.group("rel").lower() != "after" for x in _MEALTIME.finditer(text))
+        and not any(
+            (x.group("prep") or "at").lower() in _DEADLINE_PREPS
+            for rx in binding
+            for x in rx.finditer(text)
+        )
     )
 
 
@@ -221,6 +240,11 @@ def due_date(text: str, said_at: datetime) -> datetime | None:
         # "first thing tomorrow", "Friday morning": by that hour of the day
         hour = _PART_HOURS[(part.group("part") or "first thing").lower()]
         when = (day or said_at).replace(hour=hour, minute=0, second=0, microsecond=0)
+        return when if day is not None or when > said_at else when + timedelta(days=1)
+    if clock is None and not exact and (meal := _MEALTIME.search(text)):
+        # "after lunch", "tomorrow before work"
+        hour, minute = _mealtime(meal)
+        when = (day or said_at).replace(hour=hour, minute=minute, second=0, microsecond=0)
         return when if day is not None or when > said_at else when + timedelta(days=1)
     if clock is None or (clock.group("word") or "").lower() == "midnight":
         return day

@@ -222,6 +222,24 @@ _SAID_THEY_WILL = re.compile(
     r"(?P<owner>[A-Z][a-z]+(?: [A-Z][a-z]+)?) said (?:that )?(?:she|he|they)(?:'ll|’ll| will)"
     r"\s+(?P<what>\S.*)"
 )
+# The double-object form gives, whatever the verb: "I'll paste you the full log", "I'll
+# bake Ana a cake" (somebody, then a thing); not a time ("I'll see you this weekend", "beat
+# you the next time") nor a verb that asks of them ("I'll ask you a favour").
+_THING_GIVEN = re.compile(
+    r"\s+(?i:a|an|the|my|our|his|her|their|this|that|these|those|some)\s+"
+    r"(?!(?i:next|last|whole|same|other|rest|first|minute|moment|second)\b)"
+    r"(?!(?:\w+\s+)?(?i:time|day|week|weekend|month|year|morning|afternoon|evening|night|hour"
+    r"|while)s?\b)[a-z]"
+)
+_ASKING = frozenset(["ask", "cost", "charge", "bet", "wish", "envy", "forgive", "spare"])
+
+
+def _given_to(verb: str, rest: str, r: re.Match[str]) -> bool:
+    return (
+        bool(r.group("direct")) and verb not in _ASKING and bool(_THING_GIVEN.match(rest, r.end()))
+    )
+
+
 # The listener's own thing acted on: "I'll add a copy to your order", "I'll fix your bike".
 # Not a step taken there and then in the chat ("I'll check your logs now"): that is no promise.
 # The listener's, or the two of them ("I'll drive us back", "I'll book us a table", "our tickets")
@@ -310,7 +328,7 @@ def promise(
         r = _RECIPIENT.search(rest)
         if r and _attributive(rest, r):
             r = None  # "check the list for Harvard style": a kind of thing, nobody it is for
-        if r and (r.group("indirect") or verb in _GIVE_VERBS):
+        if r and (r.group("indirect") or verb in _GIVE_VERBS or _given_to(verb, rest, r)):
             whom = r.group("direct") or r.group("indirect")
             # "to my accountant, Mr. Thornton,": the role's name, said beside it
             named = _APPOSED.match(rest, r.end())
