@@ -22,11 +22,17 @@ CALLED_OFF = [
         "The hotel shortlist: don't bother, Ravi booked one himself.",
     ),
     ("Kit will pay the plumber 80 pounds", "No need to pay the plumber after all, it was free."),
+    # the act itself taken back, on a day of May ("May" the month, no maybe)
+    (
+        "Ada will host the book club at her flat on Saturday (9 May 2026)",
+        "Ada won't host the book club at her flat on Saturday (9 May 2026) after all.",
+    ),
 ]
 NOT_CALLED_OFF = [
     # asked, only possible
     ("Lars will bring the projector to the workshop", "Should we cancel the workshop?"),
     ("Lars will bring the projector to the workshop", "The workshop might be cancelled."),
+    ("Ada will host the book club", "Ada may not host the book club after all."),
     # another thing called off, in its own clause
     ("Lars will bring the projector to the workshop", "Forget the cake, the workshop is on."),
     ("Pia will order the flowers for the wedding", "The rehearsal dinner is called off."),

@@ -191,8 +191,12 @@ def _apply(
         )  # fmt: skip
         chosen = None
     actor = prov.written_by or prov.model or ""
-    if decision.action == "supersede" and chosen is not None:
-        item = promise_moved(item, chosen)  # a promise put off is still owed
+    if (
+        decision.action == "supersede"
+        and chosen is not None
+        and not calls_off(chosen.context, item.context)
+    ):
+        item = promise_moved(item, chosen)  # a promise put off is still owed (not called off)
     if decision.action == "merge" and chosen is not None:
         written_in = _chat_person(conn, store_id, prov.chat_id, chosen)
         reason = decision.reason

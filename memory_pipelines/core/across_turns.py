@@ -35,8 +35,10 @@ from memory_pipelines.core.corrections import (
     without_cue,
     without_old,
 )
+from memory_pipelines.core.plain_words import with_apostrophes
 from memory_pipelines.core.referents import who_was_asked_about
 from memory_pipelines.core.respelled import misspelled_in, respelled
+from memory_pipelines.core.retractions import taken_back
 from memory_pipelines.core.sentence_forms import without_tag_question
 from memory_pipelines.core.sentence_subject import with_subject
 from memory_pipelines.core.speech_acts import SHOWN
@@ -114,6 +116,14 @@ def corrections_made(
         again = restated(sentence, not answering) if fix is None and fixed is None else None
         name = respelled(sentence) if fix is None and fixed is None and again is None else None
         if fix is None and fixed is None and again is None and name is None:
+            # "sorry cant do it after all": the speaker's own offer before it, taken back
+            mine_before = [
+                s for t in window[:i] if t.who == turn.who for s in sentence_kinds.sentences(t.text)
+            ]
+            back = taken_back(sentence, mine_before + own[:n])
+            if back is not None:  # what holds now, no promise: a fact
+                stale.update((sentence, with_apostrophes(sentence)))
+                out.append((back, "fact", turn))
             continue
         earlier = [(s, t) for t in window[:i] for s in sentence_kinds.sentences(t.text)]
         earlier += [(s, turn) for s in own[:n]]

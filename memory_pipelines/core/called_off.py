@@ -27,12 +27,15 @@ _CALLING_OFF = re.compile(
     r"|skip|drop|call off)\b(?P<after>[^.;!?,]*)"
     r"|(?P<before>[^.;!?,]*?)\b(?:(?:is|was|got|has been|have been|were|are|'s) )?"
     r"(?:cancell?ed|called off|scrapped|off the table)\b"
-    r"|(?P<first>[^.;!?,]*?)[:,]\s*(?:don't bother|never mind|forget it|no need)\b",
+    r"|(?P<first>[^.;!?,]*?)[:,]\s*(?:don't bother|never mind|forget it|no need)\b"
+    # the act taken back by its own words: "I won't host the book club on Saturday after all"
+    r"|\b(?:won't|can't|cannot|will not|not going to)\s+(?P<act>[^.;!?,]*?)\s+after all\b",
     re.IGNORECASE,
 )
 # Asked, only possible or planned: nothing is called off yet.
 _NOT_YET = re.compile(
-    r"\?|\b(?:might|may|could|should we|shall we|if|whether|thinking of|maybe|perhaps)\b",
+    # ("may" the verb, not the month a date names: "on Saturday (9 May 2026)")
+    r"\?|\b(?:might|(?-i:may)|could|should we|shall we|if|whether|thinking of|maybe|perhaps)\b",
     re.IGNORECASE,
 )
 
@@ -62,7 +65,8 @@ def calls_off(commitment: str, statement: str) -> bool:
     owners = {w.lower() for w in m.group("owner").split()}
     names -= owners
     for call in _CALLING_OFF.finditer(statement):
-        named = call.group("after") or call.group("before") or call.group("first") or ""
+        named = call.group("after") or call.group("before") or call.group("first")
+        named = named or call.group("act") or ""
         said, said_names = thing_words(named)
         if things & said or (names & said_names and not things):
             return True

@@ -108,7 +108,7 @@ _RX_S = re.compile(rf"(?:{RELATIVE_RX.pattern})(?P<s>['’]s\b)?", RELATIVE_RX.f
 # The verb before "on Friday" says which Friday: one to come ("is", "will", "are going") or
 # one gone ("was", "went", "finished"); with neither, the one gone, as before.
 _COMING = frozenset(
-    ["is", "are", "am", "will", "going", "gonna", "be", "shall", "plan", "planning"]
+    ["is", "are", "am", "will", "won't", "going", "gonna", "be", "shall", "plan", "planning"]
 )
 _HAVE = frozenset(["have", "has", "he's", "she's", "it's"])
 _GONE = frozenset(["was", "were", "did", "went", "had", "got", "saw", "met", "came", "made"])
