@@ -28,6 +28,18 @@ def test_contractions_without_apostrophes_are_written_out() -> None:
         assert with_apostrophes(said) == said
 
 
+def test_ill_before_a_verb_and_its_thing_is_i_will() -> None:
+    # a verb of any kind with its thing after it ("toss the advil"), not the adjective before
+    # a preposition, a quantity or a noun it describes
+    assert (
+        with_apostrophes("ok got it, ill toss the old advil")
+        == "ok got it, I'll toss the old advil"
+    )
+    assert with_apostrophes("ill water your plants sat") == "I'll water your plants sat"
+    for said in ("she was ill with the flu", "ill most of the week", "ill health the whole year"):
+        assert with_apostrophes(said) == said
+
+
 def test_a_promise_typed_casually_is_a_promise() -> None:
     kept = durable_parts("yep ill post u the contract by friday", "user", [], "Mina", True)
     assert [c for _, c in kept] == ["commitment"], kept

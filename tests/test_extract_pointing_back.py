@@ -161,3 +161,20 @@ def test_a_dose_changed_names_the_medicine_said_before() -> None:
         "my GP says to pause it before the scan"
     )
     assert medicine_named("I love it", ["We got a new sofa"]) == "I love it"
+
+
+def test_a_question_asked_of_it_names_the_medicine_just_named() -> None:
+    """A new user's probe: "doc bumped my sertraline from 50 to 100mg" / "... Did they say
+    when to take it?" / "mornings w food" kept the answer with a question of nothing."""
+    from memory_pipelines.core.antecedents import medicine_asked_of
+
+    before = ["my cardiologist started me on bisoprolol last week"]
+    assert medicine_asked_of("Should you take it at night?", before) == (
+        "Should you take bisoprolol at night?"
+    )
+    # two medicines, two "it"s, or no medicine: left as asked
+    assert medicine_asked_of("Is it working?", ["I take metformin and atorvastatin"]) == (
+        "Is it working?"
+    )
+    assert medicine_asked_of("Is it worth it?", before) == "Is it worth it?"
+    assert medicine_asked_of("Did you like it?", ["We saw a film"]) == "Did you like it?"

@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable, Sequence
 from functools import partial
 
 from memory_pipelines.core import policy, sentence_kinds
+from memory_pipelines.core.antecedents import medicine_asked_of
 from memory_pipelines.core.corrections import (
     Correction,
     apply_to_earlier,
@@ -36,6 +37,7 @@ from memory_pipelines.core.corrections import (
     without_old,
 )
 from memory_pipelines.core.plain_words import with_apostrophes
+from memory_pipelines.core.proposed_times import agreed_time
 from memory_pipelines.core.referents import who_was_asked_about
 from memory_pipelines.core.respelled import misspelled_in, respelled
 from memory_pipelines.core.retractions import taken_back
@@ -108,6 +110,23 @@ def corrections_made(
     out = []
     turn = window[i]
     own = sentence_kinds.sentences(turn.text)
+    if i + 1 < len(window) and (new := agreed_time(window, i + 1)) is not None:
+        # "can we say fri morning?" / "fine, fri morning works": the asker's own time put right
+        theirs = [
+            (s, t)
+            for t in window[:i]
+            if t.who == turn.who
+            for s in sentence_kinds.sentences(t.text)
+            if not s.rstrip().endswith("?")
+        ]
+        theirs += [(s, turn) for s in own if not s.rstrip().endswith("?")]
+        moved = repair_earlier(new, [s for s, _ in theirs])
+        if moved is not None:
+            text, about = with_subject(with_apostrophes(moved[1])), theirs[moved[0]][1]
+            if about is turn:
+                stale.add(theirs[moved[0]][0])
+            stale.add(own[-1])  # the asking, which the agreement after it answers
+            out.append((text, policy.category_for(text, about.role), about))
     for n, sentence in enumerate(own):
         fix, fixed = correction(sentence), repair(sentence)
         # the first sentence answering another speaker's question is an answer, whatever
@@ -264,6 +283,8 @@ def answered(window: Sequence[WindowTurn], i: int) -> str:
     if asked is None or not said:
         return ""
     before, question = asked
+    at = next(k for k, t in enumerate(window) if t is before)
+    question = medicine_asked_of(question, [t.text for t in window[max(0, at - 2) : at]])
     answer = repair(said[0])
     reply = answer[0] if answer and not answer[1].bare else said[0]
     if not answer_asked(reply, question, turn.role, (before.who, turn.who)):

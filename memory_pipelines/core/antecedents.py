@@ -203,6 +203,25 @@ def medicine_named(sentence: str, before: Sequence[str]) -> str:
     return sentence
 
 
+def medicine_asked_of(question: str, before: Sequence[str]) -> str:
+    """A question's one "it" put as the one medicine the turn before it named: "doc bumped my
+    sertraline to 100mg" / "Did they say when to take it?" is asked of sertraline, and the
+    answer kept with it ("mornings w food") is then a fact of the drug. Unchanged when the
+    question holds no "it" or more than one, or the nearest of `before` (oldest first) that
+    names a medicine names two."""
+    its = list(re.finditer(r"\bit\b(?!['’])", question, re.IGNORECASE))
+    if len(its) != 1:
+        return question
+    for text in reversed(before):
+        named = {m.group().lower(): m.group() for m in MEDICINE.finditer(text)}
+        if named:
+            if len(named) != 1:
+                return question
+            it = its[0]
+            return question[: it.start()] + next(iter(named.values())) + question[it.end() :]
+    return question
+
+
 def points_back(sentence: str) -> bool:
     """Whether the sentence's subject is a bare pronoun or demonstrative standing for what was
     said before it, or its first clause's object is a bare "it" or "them" (`_OBJECT_BACK`)."""

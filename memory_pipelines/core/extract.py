@@ -34,6 +34,7 @@ from memory_pipelines.core.extract_parts import durable_parts, fixes_earlier
 from memory_pipelines.core.plain_words import plain_words, without_laughter
 from memory_pipelines.core.promised_thing import the_thing_promised
 from memory_pipelines.core.promises import as_pledge, pledged_at, promise
+from memory_pipelines.core.proposed_times import agreed_time
 from memory_pipelines.core.reasons_asked import decision_asked_why, the_reason
 from memory_pipelines.core.referents import (
     what_it_is,
@@ -175,6 +176,11 @@ def extract_window(
         [] if t.context else corrections_made(window, j, stales[j]) for j, t in enumerate(window)
     ]
     echoes = echoed_values(window, made)
+    for j in range(1, len(window)):
+        last = sentence_kinds.sentences(window[j - 1].text)[-1:]
+        if last and last[0] in stales[j - 1] and agreed_time(window, j) is not None:
+            # "fine, fri morning works": the time it agrees to went into the asker's sentence
+            stales[j].update(sentence_kinds.sentences(window[j].text))
     for i, turn in enumerate(window):
         if turn.context:
             continue  # read by the turns after it, extracted by its own window
@@ -240,6 +246,7 @@ def extract_window(
             else:
                 answer_alone = not kept
             # (a request agreed to is the promise below, no answer)
+            answer_alone = answer_alone and not (first and is_stale(first[0], stale))
             if not own and answer_alone and not pledge and (asked := answered(window, i)):
                 own.append((asked, "fact", turn))
             parts += own

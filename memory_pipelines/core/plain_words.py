@@ -54,8 +54,17 @@ _ILL_VERBS = (
 )
 # fmt: on
 _LOOSE = re.compile(r"(?<![\w'’-])(" + "|".join(_CONTRACTED) + r")(?![\w'’-])")
-# ... or before any verb taking a person or a thing next: "ill venmo u", "ill toss it"
-_ILL = re.compile(rf"(?<![\w'’-])ill(?= (?:{_ILL_VERBS})\b| [a-z]+ (?:u|you|him|her|them|it)\b)")
+# ... or before any verb taking a person or a thing next: "ill venmo u", "ill toss it", "ill
+# toss the advil" (not a preposition or a quantity: "ill with the flu", "ill most of the time")
+_NOT_VERB = (
+    "with|in|at|for|all|most|of|from|during|since|after|before|over|again|about|because|on|so"
+    "|and|or|but|like|as|to|by|until|till|this|that|last|every|much|half|health|effects|will"
+    "|feeling|feelings|treatment|advised|repute|temper|fortune|luck|intent"
+)
+_ILL = re.compile(
+    rf"(?<![\w'’-])ill(?= (?:{_ILL_VERBS})\b| [a-z]+ (?:u|you|him|her|them|it)\b"
+    rf"| (?!(?:{_NOT_VERB})\b)[a-z]+ (?:the|a|an|my|your|his|her|our|their|some)\b)"
+)
 
 
 def with_apostrophes(text: str) -> str:
