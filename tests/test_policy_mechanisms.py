@@ -120,6 +120,12 @@ def test_a_plain_sentence_that_only_tells_a_mood_is_no_fact() -> None:
     assert not judge_turn("Honestly it's been a wild ride, really.").save
     assert judge_turn("The landlord has changed, it's Ashgrove Lettings now.").save
     assert judge_turn("Keep the meal plans vegetarian, we don't cook meat at home.").save
+    # how the body feels this moment is a mood too ("so hot, I'm melting"), not how it is
+    from memory_pipelines.core.moods import is_mood
+
+    assert is_mood("ugh it's so hot today, I'm melting")
+    assert is_mood("lol we're doomed")
+    assert not is_mood("I'm allergic to cats")
 
 
 def test_a_request_about_a_placed_part_of_the_last_output_is_meta() -> None:

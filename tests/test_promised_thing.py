@@ -120,6 +120,25 @@ def test_money_promised_as_it_is_the_amount_just_said() -> None:
     assert _promised("I'll pay it a visit soon.", said) == "I'll pay it a visit soon."
 
 
+def test_paying_somebody_back_pays_the_debt_just_named() -> None:
+    """Two chat sets written apart from the code ended a debt talked about ("I still owe u
+    the 200 for the tickets") with "I'll pay you back by July 1st": a promise of no sum. What
+    is paid back is the debt the nearest sentence with a sum names, with what it was for."""
+    owed = [("Lior", "I haven't forgotten the 80 for the concert, honest"), ("Noa", "no rush")]
+    assert _promised("I'll pay you back on Friday.", owed) == (
+        "I'll pay you back the 80 for the concert on Friday."
+    )
+    bare = [("Noa", "the cab was 35 in the end")]
+    assert _promised("I'll pay you back tomorrow.", bare) == "I'll pay you back 35 tomorrow."
+    # no sum said, or the sum said with the promise: left as said
+    assert _promised("I'll pay you back tomorrow.", [("Noa", "thanks for lunch!")]) == (
+        "I'll pay you back tomorrow."
+    )
+    assert _promised("I'll pay you back the 35 tomorrow.", bare) == (
+        "I'll pay you back the 35 tomorrow."
+    )
+
+
 def test_a_person_is_no_thing_handled() -> None:
     """A new user's probe: "My landlord asked me for the signed lease renewal. I promised him
     I'd post it back" was written "post their landlord back"."""

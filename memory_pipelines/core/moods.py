@@ -32,6 +32,10 @@ MOOD_WORDS = frozenset([
     "hardwork", "hardworking", "new", "more", "much", "though", "there", "each", "other",
     "whatever", "come", "comes", "looking", "chapter", "process", "ton", "tons", "memories",
     "memory", "vibes", "vibe", "upbeat", "hanging", "savor", "savour",
+    # how the body feels this moment: "I'm still full", "it's so hot, I'm melting"
+    "full", "stuffed", "starving", "hungry", "thirsty", "melting", "freezing", "boiling", "hot",
+    "exhausted", "knackered", "wrecked", "shattered", "drained", "sleepy", "hungover", "doomed",
+    "bored", "wiped", "destroyed", "same",
 ])
 # fmt: on
 

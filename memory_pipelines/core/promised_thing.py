@@ -80,6 +80,10 @@ def the_thing_promised(
     verb = act.group("verb").lower() if act is not None else ""
     handled = verb in _HANDLING or verb in _PAYING
     it = _IT.match(sentence, act.end("verb")) if act and handled else None
+    back = _PAID_BACK.match(sentence, act.end("verb")) if act and verb in _PAYING else None
+    if back is not None and (owed := _debt_said(before)):
+        # "the 200 for the Burna Boy tickets" ... "I'll pay you back by July 1st"
+        return f"{sentence[: back.end()]} {owed}{sentence[back.end() :]}"
     if it is None:
         return sentence
     if verb in _PAYING:  # "58 then. I'll transfer it by the 25th": the amount just said
@@ -104,6 +108,33 @@ def the_thing_promised(
         owner = {"my": "my" if mine else theirs, "your": "your" if mine else "my"}.get(det, "the")
         return f"{sentence[: it.start('it')]}{owner} {thing}{sentence[it.end('it') :]}"
     return sentence
+
+
+# Whom money is paid back to, and nothing after it that is paid: "pay you back by the 1st",
+# "pay Lena back" (not "pay you back the 200", "pay it back").
+_PAID_BACK = re.compile(
+    r"\s+(?:you|u|him|her|them|(?-i:[A-Z][a-z]+))\s+back\b(?!\s+(?:the|my|your|all|every|[£$€\d]))",
+    re.IGNORECASE,
+)
+# A debt named by what it was for: "the 200 for the Burna Boy tickets", "£45 from the gig".
+_DEBT = re.compile(
+    r"(?:\bthe\s+)?(?:[£$€]\s?)?\b\d[\d,]*(?:\.\d+)?(?:\s?(?:quid|pounds|dollars|euros|bucks))?"
+    r"\s+(?:for|from)\s+(?:the\s+|my\s+|your\s+|our\s+|that\s+)?[a-z0-9][\w'’ -]{0,40}?"
+    r"(?=\s*(?:[,.;!?]|$)|\s+(?:right|yet|still|too|lol|though|tho|and|but)\b)",
+    re.IGNORECASE,
+)
+
+
+def _debt_said(before: Sequence[tuple[str, str]]) -> str | None:
+    """What is owed, as the nearest sentence before that names a sum says it: the sum with
+    what it was for ("the 150 from the ski trip"), or the one amount it says."""
+    for _, said in reversed(before):
+        debts = {m.group().strip() for m in _DEBT.finditer(said)}
+        if len(debts) == 1:
+            return debts.pop()
+        if debts or _AMOUNT.search(said):
+            return _amount_said([("", said)])
+    return None
 
 
 def _amount_said(before: Sequence[tuple[str, str]]) -> str | None:
