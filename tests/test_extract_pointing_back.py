@@ -178,3 +178,18 @@ def test_a_question_asked_of_it_names_the_medicine_just_named() -> None:
     )
     assert medicine_asked_of("Is it worth it?", before) == "Is it worth it?"
     assert medicine_asked_of("Did you like it?", ["We saw a film"]) == "Did you like it?"
+
+
+def test_a_pets_name_beside_its_kind_is_who_she_is() -> None:
+    """A pet's name is in no table of people's names, and its guessed pronoun may be the other
+    one: "Miso" was "he", so "she's on amlodipine" stayed a memory of nobody."""
+    from memory_pipelines.core.referents import who_is_meant
+
+    guessed = {"Tofu": "he"}.get
+    before = ["is it normal for a rabbit to sleep this much? Tofu's been in his hutch all day"]
+    assert who_is_meant("she's on metacam twice a day", before, guessed) == (
+        "Tofu is on metacam twice a day"
+    )
+    # no animal said beside the name: the other gender is somebody else
+    people = ["Tofu's been at the office all day"]
+    assert who_is_meant("she's on metacam", people, guessed) == "she's on metacam"

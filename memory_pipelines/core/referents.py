@@ -211,7 +211,10 @@ def _one_person(text: str, gender: str, pronoun_of: Callable[[str], str] | None)
     if len(found) != 1:
         return None
     name = found.pop()
-    return name if pronoun_of(name) in (gender, "they") else None
+    # a pet's name is in no table of people's names: beside an animal's kind ("is it normal
+    # for a cat to drink loads of water? Miso's been at the bowl all day") its guessed pronoun
+    # says nothing
+    return name if pronoun_of(name) in (gender, "they") or _ANIMAL.search(text) else None
 
 
 _OBJECT_GENDER = {"her": "she", "him": "he"}
