@@ -334,3 +334,15 @@ def test_put_right_by_the_other_you_are_right_and_the_value() -> None:
     assert not any("mondays" in t.lower() and "not mondays" not in t.lower() for t in days), days
     # agreement followed by no value puts nothing right
     assert correction("You're right, it's been three years since we moved") is None
+
+
+def test_scratch_that_on_a_thing_puts_right_the_sentence_of_that_thing() -> None:
+    """ "six tables. wait scratch that on the chairs, 18" puts right the chairs said before,
+    not the tables said just before it."""
+    texts = _texts(
+        ("user", "Hana", "For the open day we need 20 chairs, can you ask the caretaker?"),
+        ("user", "Diego", "sure, and how many tables?"),
+        ("user", "Hana", "four tables. wait scratch that on the chairs, 30, the parents come too"),
+    )
+    assert any("30" in t and "chairs" in t for t in texts), texts
+    assert not any("30" in t and "tables" in t for t in texts), texts

@@ -43,3 +43,23 @@ def test_an_emoji_before_a_word_ends_a_chat_sentence() -> None:
     # an emoji at the end, or before another emoji, splits nothing
     assert sentences("so proud of her 🥹🎉") == ["so proud of her 🥹🎉"]
     assert sentences("facepalm 🤦‍♀️ anyway") == ["facepalm 🤦‍♀️", "anyway"]
+
+
+def test_a_question_after_a_statements_comma_is_a_sentence_of_its_own() -> None:
+    """ "my sister's wedding is on the 11th of July, could you look after Pixel that weekend?"
+    was read as one question, so the wedding date was never kept, nor put right by "sorry,
+    it's the 12th not the 11th" (a chat set written apart from the code)."""
+    text = "our lease ends on the 30th of June, can you help me find a van? thanks"
+    assert sentences(text) == [
+        "our lease ends on the 30th of June",
+        "can you help me find a van?",
+        "thanks",
+    ]
+    assert [text[a:b] for a, b in sentence_spans(text)] == sentences(text)
+    # a condition, a time or a greeting before the question is part of what is asked
+    for asked in (
+        "if it rains on Sunday, could you bring the chairs in?",
+        "when you get back from Leeds, can you call me?",
+        "hey there, could you check the rota?",
+    ):
+        assert sentences(asked) == [asked]

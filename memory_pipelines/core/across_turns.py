@@ -190,7 +190,10 @@ def corrections_made(
                     stale.update(s for s in own[n + 1 :] if old in s)  # how the slip came about
                     break
             else:
-                found = _own_first(partial(repair_earlier, new), said, mine)
+                # "scratch that on the chairs, 18": a sentence of the chairs
+                stem = re.escape(fixed[1].about.lower().rstrip("s"))
+                of = [s if re.search(rf"\b{stem}", s, re.I) else "" for s in said]
+                found = _own_first(partial(repair_earlier, new), of if stem else said, mine)
         if found is not None:
             idx, text = found
             text = with_subject(text)  # "Booked dinner for 8:30pm" as its turn read it: "I booked"

@@ -50,6 +50,7 @@ class Correction:
     old: str
     bare: bool  # the sentence says nothing but the two values
     span: tuple[int, int] = (0, 0)  # where "not <old>" lies in the sentence
+    about: str = ""  # what a bare repair says it is of: "scratch that on the chairs, 18"
 
 
 # "tomorrow, sorry, Friday": a day said by its distance from today is a date like a weekday
@@ -157,11 +158,15 @@ def _old_first(sentence: str) -> Correction | None:
 # new value is a number or a date word; the old one is the last value of its kind before it.
 _REPAIR = re.compile(
     r"(?:^|[,;—–-]|\.)\s*(?:(?:sorry|no|actually|wait|i mean|i meant|or rather|make that|make it|"
-    r"correction)(?:,|\s)\s*)+(?P<new>[$£€]?\w+(?:(?<=\d),\d{3}(?!\d))*(?:[.:/]\w+)*"
+    r"correction|scratch that(?:\s+(?:on|about|for)\s+(?:the\s+)?[a-z]+)?)(?:,|\s)\s*)+"
+    r"(?P<new>[$£€]?\w+(?:(?<=\d),\d{3}(?!\d))*(?:[.:/]\w+)*"
     r"(?:\s+(?:morning|afternoon|evening|night))?)\s*"
     r"(?=[,;!?)]|\.(?:\s|$)|$)",
     re.IGNORECASE,
 )
+
+
+_SCRATCHED = re.compile(r"scratch that\s+(?:on|about|for)\s+(?:the\s+)?(?P<about>[a-z]+)", re.I)
 
 
 def _values_of_kind(text: str, kind: str) -> list[re.Match[str]]:
@@ -182,7 +187,9 @@ def repair(sentence: str) -> tuple[str, Correction] | None:
         if not olds:
             if _OPENER.sub("", sentence[: m.start()]).strip(" ,;:-—–"):
                 continue  # said after words that hold no value of its kind: no repair
-            return sentence, Correction(new=new, old="", bare=True)
+            said_of = _SCRATCHED.search(sentence, 0, m.end())
+            about = said_of.group("about") if said_of else ""
+            return sentence, Correction(new=new, old="", bare=True, about=about)
         old = olds[-1]
         tail = sentence[m.end() :].lstrip()
         tail = re.sub(r"^(?:,\s*(?:sorry|my bad|oops)\b)?", "", tail, flags=re.I)

@@ -47,7 +47,24 @@ def _sentences(text: str) -> tuple[str, ...]:
         out.append(text[start : m.start()])
         start = m.end()
     out.append(text[start:])
-    return tuple(p.strip() for p in out if p.strip())
+    return tuple(q for p in out if p.strip() for q in _asked_after(p.strip()))
+
+
+# A statement with a question to the listener after its comma is two sentences: "my sister's
+# wedding is on the 11th of July, could you look after Pixel that weekend?" tells the date
+# whatever is asked. Not a condition or a time before the question ("if it rains, could you
+# ...?", "when you're back, can you ...?"): that is part of what is asked.
+_ASKED_AFTER = re.compile(
+    r"^(?P<told>(?!(?:if|when|while|before|after|since|because|once|as|whenever|unless|until|"
+    r"and|but|so|or|also|oh|ok|okay|hey|hi|hmm|sorry|please|pls)\b)[^,?]+?(?:\s+\S+){3,}),\s+"
+    r"(?P<asked>(?:could|can|would|will|do|did)\s+(?:you|u)\b[^?]*\?)$",
+    re.IGNORECASE,
+)
+
+
+def _asked_after(sentence: str) -> tuple[str, ...]:
+    m = _ASKED_AFTER.match(sentence)
+    return (m.group("told"), m.group("asked")) if m else (sentence,)
 
 
 def sentence_spans(text: str) -> list[tuple[int, int]]:
