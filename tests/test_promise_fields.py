@@ -174,3 +174,19 @@ def test_a_thing_handed_to_somebody_is_promised_to_them_whatever_the_verb() -> N
         "I'll walk you the rest of the way.",
     ):
         assert promise(said, "Ola", "Tom", SAID) is None, said
+
+
+def test_a_role_owed_is_named_by_its_own_word() -> None:
+    """ "my thesis advisor", "our new landlord": the commitments list names the role, so a
+    filter by whom it is owed to finds it ("advisor", "landlord"); a name stays as said."""
+    made = promise(
+        "I committed to handing my thesis advisor the full draft by 18 October.",
+        "Ola",
+        "Agent",
+        SAID,
+    )
+    assert made is not None and made.owed_to == "advisor"
+    made = promise("I'll send our new landlord the deposit by Friday.", "Ola", "Agent", SAID)
+    assert made is not None and made.owed_to == "landlord"
+    made = promise("I'll send Ana Costa the deposit by Friday.", "Ola", "Agent", SAID)
+    assert made is not None and made.owed_to == "Ana Costa"

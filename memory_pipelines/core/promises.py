@@ -117,6 +117,10 @@ _ROLE = (
     r"(?:the |my |our |his |her |their )(?:[a-z]+ )?"
     rf"(?:{'|'.join(sorted(ROLE_WORDS, key=len, reverse=True))})"
 )
+_ROLE_HEAD = re.compile(
+    r"(?:(?:the|my|our|his|her|their) )?(?:[a-z]+ )?"
+    rf"(?P<role>{'|'.join(sorted(ROLE_WORDS, key=len, reverse=True))})"
+)
 # "send you", "send Mr Patel", "to the landlord", "for Ana", "with you" after the verb.
 _RECIPIENT = re.compile(
     # "send them the new agreement", "send him Leo's form": the ones just named (core/referents
@@ -351,9 +355,17 @@ def promise(
     return Promise(
         owner=speaker,
         what=what.strip(" .!"),
-        owed_to=re.sub(r"^(?:the|my|our|his|her|their) ", "", whom),
+        owed_to=owed_by_role(whom),
         due_at=due,
     )
+
+
+def owed_by_role(whom: str) -> str:
+    """Whom a promise is owed to, as the commitments list names them: a role by its own word
+    ("my thesis advisor", "the new landlord" -> "advisor", "landlord"), anyone else as said
+    without a leading determiner."""
+    m = _ROLE_HEAD.fullmatch(whom)
+    return m.group("role") if m else re.sub(r"^(?:the|my|our|his|her|their) ", "", whom)
 
 
 def pledged_at(sentence: str) -> int | None:
