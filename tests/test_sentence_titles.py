@@ -61,5 +61,6 @@ def test_a_question_after_a_statements_comma_is_a_sentence_of_its_own() -> None:
         "if it rains on Sunday, could you bring the chairs in?",
         "when you get back from Leeds, can you call me?",
         "hey there, could you check the rota?",
+        "is he allergic to penicillin, do you know?",  # a question itself
     ):
         assert sentences(asked) == [asked]

@@ -56,7 +56,9 @@ def _sentences(text: str) -> tuple[str, ...]:
 # ...?", "when you're back, can you ...?"): that is part of what is asked.
 _ASKED_AFTER = re.compile(
     r"^(?P<told>(?!(?:if|when|while|before|after|since|because|once|as|whenever|unless|until|"
-    r"and|but|so|or|also|oh|ok|okay|hey|hi|hmm|sorry|please|pls)\b)[^,?]+?(?:\s+\S+){3,}),\s+"
+    r"and|but|so|or|also|oh|ok|okay|hey|hi|hmm|sorry|please|pls|is|are|am|was|were|do|does|did|"
+    r"can|could|would|will|should|shall|have|has|had|what|where|why|who|how|which)\b)"
+    r"[^,?]+?(?:\s+\S+){3,}),\s+"
     r"(?P<asked>(?:could|can|would|will|do|did)\s+(?:you|u)\b[^?]*\?)$",
     re.IGNORECASE,
 )
