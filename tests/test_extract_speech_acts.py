@@ -98,3 +98,21 @@ def test_laughter_and_emoji_closing_a_message_are_not_kept_in_its_memory() -> No
         "The haha moment of the night was Tom's speech"
     )
     assert without_laughter("Noor named the puppy Lolo") == "Noor named the puppy Lolo"
+
+
+def test_the_message_itself_and_asking_after_a_thing_are_no_memory() -> None:
+    """ "Keziah's CV's pasted below" tells of the message, whose content is elsewhere; "just
+    checking on the lease addendum" asks after a thing said before (a chat set written apart
+    from the code kept both)."""
+    assert _kept("My cover letter's pasted below, sorry it's long.") == []
+    assert _kept("Attached is the quote from the roofer.") == []
+    assert (
+        _kept("Hi Ola, just checking on the deposit for the van, the hire firm keeps ringing me")
+        == []
+    )
+    assert _kept("Just following up on my email about the refund.") == []
+    # where a thing lies, or a person checked on, is told
+    from memory_pipelines.core.sentence_kinds import sentence_kind
+
+    assert sentence_kind("The spare keys are above the fridge now.", "user") != "meta"
+    assert _kept("I'm checking on my mum every day since her fall.") != []
