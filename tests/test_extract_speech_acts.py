@@ -59,6 +59,11 @@ def test_a_cheer_at_what_was_asked_about_is_no_answer_to_keep() -> None:
     assert not answer_asked("honestly what a night", "How was the wedding?", "user")
     # a question of "what a ..." form, or an answer that names its thing, is no cheer
     assert answer_asked("a 1960s Bush radio with a dead valve", "What's on the bench?", "user")
+    # how a night out ended is small talk: "did you get home ok after the gig?"
+    said = "barely, the night bus was rammed"
+    assert not answer_asked(said, "did u get home ok after the match?", "user")
+    assert not answer_asked("yes, the band was unreal", "Did you have fun at the gig?", "user")
+    assert answer_asked("not yet, just the savings", "Did you move your current account?", "user")
 
 
 def test_a_task_for_a_named_stretch_of_time_is_no_hedge() -> None:
@@ -116,3 +121,12 @@ def test_the_message_itself_and_asking_after_a_thing_are_no_memory() -> None:
 
     assert sentence_kind("The spare keys are above the fridge now.", "user") != "meta"
     assert _kept("I'm checking on my mum every day since her fall.") != []
+
+
+def test_a_question_by_its_word_order_after_the_listeners_name_is_no_memory() -> None:
+    """ "maria are the wedding pics ever gonna see daylight" (the name first, no question mark)
+    had been kept as a promise."""
+    assert _kept("maria are the photos from the wedding ever gonna see daylight lol") == []
+    assert _kept("maria can we go back to the budget") == []
+    # a statement after the name is kept as before
+    assert _kept("maria I'm moving to Leeds in May") != []

@@ -53,6 +53,9 @@ _SMALL_TALK = re.compile(
     r"^\W*(?:how (?:are|r) (?:you|u)|how(?:'s| is| has) (?:it going|your day|life|everything|"
     r"things)|how have you been|what's up|wh?at'?s new|you ok(?:ay)?|are you (?:ok(?:ay)?|there|"
     r"sure)|does that (?:help|make sense|work)|any(?:thing)? (?:questions|else)|ready"
+    # how a night out ended for the listener: "did you get home ok after the gig?"
+    r"|did (?:you|u) (?:get|make it) (?:home|back)\b|did (?:you|u) have (?:a )?(?:good|nice|"
+    r"great|fun)\b"
     # an offer: its answer says what to do now, nothing that lasts ("Want me to lay it out?" /
     # "nah not yet")
     r"|(?:(?:so|ok(?:ay)?|and)\W+)?(?:do you |would you |d'you )?(?:want|like|need) me to"

@@ -197,6 +197,9 @@ def durable_parts(
             continue
         said[n] = sentence
         kind = sentence_kinds.sentence_kind(sentence, role)
+        called = re.match(rf"\W*{re.escape(listener)}\b,?\s+", sentence, re.I) if listener else None
+        if called and sentence_kinds.sentence_kind(sentence[called.end() :], role) == "meta":
+            continue  # "mirela are the wedding pics ever gonna see daylight": asked of her
         if kind == "commitment" and _QUOTED.search(sentence):
             # "I'll be there by seven" inside quotes is words to send or somebody's said
             # (a draft: 'Here is a draft: "Thanks, I'll be there by seven."'), no promise
