@@ -176,3 +176,16 @@ def test_a_picture_said_to_come_from_what_the_speaker_did_is_that_deed(
     if expected is not None:
         kept = durable_parts(text, "user", [], "Gina", to_person=True)
         assert [s for s, _ in kept] == [expected]
+
+
+def test_an_apology_closing_a_sentence_is_no_part_of_the_fact() -> None:
+    """ "peanuts are totally fine, my bad" was kept as "Peanuts are totally fine, Paula's bad"
+    (a chat set written apart from the code; a new user's probe had "Mia's bad")."""
+    from memory_pipelines.core.sentence_clauses import without_apology
+
+    assert without_apology("walnuts are totally fine, my bad") == "walnuts are totally fine"
+    assert without_apology("The dentist is at 4pm, sorry about that!") == "The dentist is at 4pm!"
+    assert without_apology("it's the blue folder - oops my mistake") == "it's the blue folder"
+    # an apology alone, or one that is all the sentence says, stays as said
+    for said in ("sorry", "my bad", "I'm sorry", "I'm so sorry"):
+        assert without_apology(said) == said

@@ -33,6 +33,7 @@ from memory_pipelines.core.plain_words import with_apostrophes
 from memory_pipelines.core.promises import bookkeeping
 from memory_pipelines.core.referents import who_is_meant
 from memory_pipelines.core.sentence_clauses import (
+    without_apology,
     without_ask_of_listener,
     without_chat_time,
     without_mood_clause,
@@ -172,6 +173,7 @@ def durable_parts(
         sentence = without_chat_time(without_bookkeeping(without_tag_question(raw)))
         sentence = without_picture_frame(without_opener(sentence))
         sentence = without_mood_clause(without_ask_of_listener(sentence), about_somebody)
+        sentence = without_apology(sentence)
         sentence = with_subject(sentence)
         sentence = without_hedged_tail(without_telling(sentence, role), role)
         if n - 1 in said:  # "mushrooms. can't stand them": what "them" is

@@ -57,6 +57,25 @@ _TO_LISTENER = re.compile(
 )
 
 
+# An apology for a slip, closing the sentence: "peanuts are totally fine, my bad", "..., sorry
+# about that". No part of the fact, and in the third person it reads as somebody's ("Paula's
+# bad").
+_APOLOGY_END = re.compile(
+    r"(?:\s*[,;:]|\s+-)\s*(?:(?:oops|whoops|sorry|lol|haha)\W+)*(?:my bad|my mistake|"
+    r"my apologies|sorry about that|sorry for the confusion|sorry)\W*$",
+    re.IGNORECASE,
+)
+
+
+def without_apology(sentence: str) -> str:
+    """The sentence without an apology closing it, when something is said before it."""
+    m = _APOLOGY_END.search(sentence)
+    if m is None or len(sentence[: m.start()].split()) < 3:
+        return sentence
+    end = sentence.rstrip()[-1:] if sentence.rstrip()[-1:] in ".!" else ""
+    return sentence[: m.start()].rstrip() + end
+
+
 def without_mood_clause(sentence: str, about: Callable[[str], bool]) -> str:
     """The sentence without the clauses that only tell a mood or ask something of the listener
     (_TO_LISTENER), when another clause tells more and is still `about` somebody: "It's been
