@@ -116,6 +116,9 @@ def test_the_message_itself_and_asking_after_a_thing_are_no_memory() -> None:
         == []
     )
     assert _kept("Just following up on my email about the refund.") == []
+    # late for this chat or meeting, and why, is the moment's
+    assert _kept("morning Ana, sorry I'm late, the bus sat at the lights for ages") == []
+    assert _kept("I'm late on my rent again this month.") != []
     # where a thing lies, or a person checked on, is told
     from memory_pipelines.core.sentence_kinds import sentence_kind
 
