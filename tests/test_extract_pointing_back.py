@@ -193,3 +193,22 @@ def test_a_pets_name_beside_its_kind_is_who_she_is() -> None:
     # no animal said beside the name: the other gender is somebody else
     people = ["Tofu's been at the office all day"]
     assert who_is_meant("she's on metacam", people, guessed) == "she's on metacam"
+
+
+def test_a_dose_said_alone_names_the_medicine_just_named() -> None:
+    """ "could sertraline mess with sleep? I take 50mg every morning" kept the dose as
+    "takes 50mg every morning", of no drug, and so did its correction to 100mg (a chat set
+    written apart from the code)."""
+    from memory_pipelines.core.antecedents import dose_of
+
+    before = ["does amlodipine make your ankles swell?"]
+    assert dose_of("I'm on 5mg at night", before) == "I'm on 5mg of amlodipine at night"
+    # the new dose of a correction, not the old one it names
+    assert dose_of("I take 10mg, not 5mg, at night", before) == (
+        "I take 10mg of amlodipine, not 5mg, at night"
+    )
+    # its medicine said with it, two said before, or none: left as said
+    assert dose_of("I take 5mg of amlodipine", before) == "I take 5mg of amlodipine"
+    two = ["I take metformin and atorvastatin"]
+    assert dose_of("the dose is 500mg", two) == "the dose is 500mg"
+    assert dose_of("the bag weighs 500g", ["we went shopping"]) == "the bag weighs 500g"

@@ -203,6 +203,29 @@ def medicine_named(sentence: str, before: Sequence[str]) -> str:
     return sentence
 
 
+# A dose: "50mg", "0.625 mg", "2 ml", "100 mcg" (not the old one a correction names: "100mg,
+# not 50mg")
+_DOSE = re.compile(r"(?<!not )\b\d+(?:\.\d+)?\s?(?:mg|mcg|µg|ml|g|iu|units?)\b", re.I)
+
+
+def dose_of(sentence: str, before: Sequence[str]) -> str:
+    """A dose said without its medicine, with the one medicine the speaker named just before:
+    "could sertraline mess with sleep?" / "I take 50mg every morning" -> "I take 50mg of
+    sertraline every morning". Unchanged when the sentence names a medicine itself, or the
+    nearest of `before` (oldest first) that names one names two."""
+    dose = _DOSE.search(sentence)
+    if dose is None or MEDICINE.search(sentence) or re.match(r"\s+of\b", sentence[dose.end() :]):
+        return sentence
+    for text in reversed(before):
+        named = {m.group().lower(): m.group() for m in MEDICINE.finditer(text)}
+        if named:
+            if len(named) != 1:
+                return sentence
+            medicine = next(iter(named.values()))
+            return f"{sentence[: dose.end()]} of {medicine}{sentence[dose.end() :]}"
+    return sentence
+
+
 def medicine_asked_of(question: str, before: Sequence[str]) -> str:
     """A question's one "it" put as the one medicine the turn before it named: "doc bumped my
     sertraline to 100mg" / "Did they say when to take it?" is asked of sertraline, and the

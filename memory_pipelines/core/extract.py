@@ -25,7 +25,13 @@ from memory_pipelines.core.across_turns import (
     question_before,
 )
 from memory_pipelines.core.agreed import agreed_pledge
-from memory_pipelines.core.antecedents import POINTS_BACK, elliptical, joined, medicine_named
+from memory_pipelines.core.antecedents import (
+    POINTS_BACK,
+    dose_of,
+    elliptical,
+    joined,
+    medicine_named,
+)
 from memory_pipelines.core.candidates import MAX_CONFIDENCE
 from memory_pipelines.core.corrections import correction, repair, without_old
 from memory_pipelines.core.dates import annotate
@@ -298,6 +304,7 @@ def extract_window(
                 promised = replace(promised, owed_to=whom or "")
             plain = who_is_meant(plain, said_before(window, about, sentence), pronoun_of)
             plain = medicine_named(plain, said_before(window, about, sentence))
+            plain = dose_of(plain, said_before(window, about, sentence))
             question = question_before(window, i) if about is turn else None
             answer = what_it_is(plain, question[1]) if question else plain
             # "How old is Pepper?" / "She's a border collie"
