@@ -119,6 +119,10 @@ def test_the_message_itself_and_asking_after_a_thing_are_no_memory() -> None:
     # late for this chat or meeting, and why, is the moment's
     assert _kept("morning Ana, sorry I'm late, the bus sat at the lights for ages") == []
     assert _kept("I'm late on my rent again this month.") != []
+    # thanks said as a debt owes nothing; a sum owed is owed
+    assert _kept("AMIR. I owe you forever") == []
+    assert _kept("owe u one!") == []
+    assert _kept("I owe you 40 quid for the tickets") != []
     # where a thing lies, or a person checked on, is told
     from memory_pipelines.core.sentence_kinds import sentence_kind
 
