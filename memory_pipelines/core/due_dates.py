@@ -13,7 +13,13 @@ from datetime import datetime, timedelta
 from dateutil.easter import easter
 
 from memory_pipelines.core.dates import NUMBER_WORDS, WEEKDAYS, month_number, month_shift
-from memory_pipelines.core.due_spelling import MONTH_RX, days_spelled, spelled_out
+from memory_pipelines.core.due_spelling import (
+    MEALTIME,
+    MONTH_RX,
+    days_spelled,
+    mealtime,
+    spelled_out,
+)
 
 _DAY_WORDS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
 _DUE = re.compile(
@@ -125,22 +131,6 @@ _PART_OF_DAY = re.compile(
     re.IGNORECASE,
 )
 _PART_HOURS = {"first thing": 9, "morning": 12, "lunchtime": 13, "afternoon": 17}
-# A time of the day told by what the day holds: "after lunch" (by the afternoon's end), "before
-# work", "after dinner" (by the day's end); "before" and "by" bind, "after" is when it is done.
-_MEALTIME = re.compile(
-    r"\b(?P<rel>before|by|after)\s+(?P<what>lunch(?:time)?|dinner|work|school|class)\b", re.I
-)
-_MEAL_HOURS = {
-    ("before", "lunch"): (12, 0), ("after", "lunch"): (17, 0), ("before", "dinner"): (18, 0),
-    ("after", "dinner"): (23, 59), ("before", "work"): (9, 0), ("after", "work"): (23, 59),
-    ("before", "school"): (8, 0), ("after", "school"): (23, 59), ("before", "class"): (9, 0),
-    ("after", "class"): (23, 59),
-}  # fmt: skip
-
-
-def _mealtime(m: re.Match[str]) -> tuple[int, int]:
-    rel = "after" if m.group("rel").lower() == "after" else "before"
-    return _MEAL_HOURS[rel, m.group("what").lower().removesuffix("time")]
 
 
 def in_time_only(text: str) -> bool:
@@ -154,7 +144,7 @@ def in_time_only(text: str) -> bool:
         (m is not None and m.group(0).lower().startswith("in "))
         or _DUE_SPAN.search(text)
         or _TODAY.search(text)
-        or any(x.group("rel").lower() == "after" for x in _MEALTIME.finditer(text))
+        or any(x.group("rel").lower() == "after" for x in MEALTIME.finditer(text))
         or any(x.group("prep").lower() not in _DEADLINE_PREPS for x in _MONTH_DUE.finditer(text))
         or any((x.group("prep") or "at").lower() == "at" for x in _CLOCK.finditer(text))
         or any(x.group("prep").lower() in ("over", "at", "for") for x in _FEAST.finditer(text))
@@ -164,7 +154,7 @@ def in_time_only(text: str) -> bool:
     binding = (_MONTH_DUE, _CLOCK, _FEAST)
     return (
         not any(rx.search(text) for rx in (_DUE_DATE, _DUE_ISO, _DUE, _DUE_DAY, _DUE_END))
-        and not any(x.group("rel").lower() != "after" for x in _MEALTIME.finditer(text))
+        and not any(x.group("rel").lower() != "after" for x in MEALTIME.finditer(text))
         and not any(
             (x.group("prep") or "at").lower() in _DEADLINE_PREPS
             for rx in binding
@@ -241,9 +231,9 @@ def due_date(text: str, said_at: datetime) -> datetime | None:
         hour = _PART_HOURS[(part.group("part") or "first thing").lower()]
         when = (day or said_at).replace(hour=hour, minute=0, second=0, microsecond=0)
         return when if day is not None or when > said_at else when + timedelta(days=1)
-    if clock is None and not exact and (meal := _MEALTIME.search(text)):
+    if clock is None and not exact and (meal := MEALTIME.search(text)):
         # "after lunch", "tomorrow before work"
-        hour, minute = _mealtime(meal)
+        hour, minute = mealtime(meal)
         when = (day or said_at).replace(hour=hour, minute=minute, second=0, microsecond=0)
         return when if day is not None or when > said_at else when + timedelta(days=1)
     if clock is None or (clock.group("word") or "").lower() == "midnight":

@@ -1,6 +1,7 @@
 """A time as due_dates reads it, written out from the forms people type: chat's short weekdays
-and "eod" ("by wed eod" -> "by wednesday end of day"), and a day's ordinal word as a number
-("the first of April" -> "1th of April"). Pure Python."""
+and "eod" ("by wed eod" -> "by wednesday end of day"), a day's ordinal word as a number
+("the first of April" -> "1th of April"), and a time told by what the day holds ("after
+lunch"). Pure Python."""
 
 from __future__ import annotations
 
@@ -67,3 +68,21 @@ def _numbered(text: str) -> str:
 def spelled_out(text: str) -> str:
     """The text with short weekdays, "eod" and ordinal days written out (both above)."""
     return _numbered(days_spelled(text))
+
+
+# A time of the day told by what the day holds: "after lunch" (by the afternoon's end), "before
+# work", "after dinner" (by the day's end); "before" and "by" bind, "after" is when it is done.
+MEALTIME = re.compile(
+    r"\b(?P<rel>before|by|after)\s+(?P<what>lunch(?:time)?|dinner|work|school|class)\b", re.I
+)
+_MEAL_HOURS = {
+    ("before", "lunch"): (12, 0), ("after", "lunch"): (17, 0), ("before", "dinner"): (18, 0),
+    ("after", "dinner"): (23, 59), ("before", "work"): (9, 0), ("after", "work"): (23, 59),
+    ("before", "school"): (8, 0), ("after", "school"): (23, 59), ("before", "class"): (9, 0),
+    ("after", "class"): (23, 59),
+}  # fmt: skip
+
+
+def mealtime(m: re.Match[str]) -> tuple[int, int]:
+    rel = "after" if m.group("rel").lower() == "after" else "before"
+    return _MEAL_HOURS[rel, m.group("what").lower().removesuffix("time")]

@@ -23,7 +23,8 @@ from collections.abc import Sequence
 
 from memory_pipelines.core.judge_lexicon import PREPOSITIONS, STOPWORDS, wordlist
 from memory_pipelines.core.past_tense import SIMPLE_PAST
-from memory_pipelines.core.promises import ROLE_WORDS, future_act
+from memory_pipelines.core.promise_whom import ROLE_WORDS
+from memory_pipelines.core.promises import future_act
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*|[^\sA-Za-z]+")
 _DETERMINERS = frozenset(wordlist("my your our the his her their"))

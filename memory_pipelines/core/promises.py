@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from memory_pipelines.core.due_dates import due_date, in_time_only
+from memory_pipelines.core.promise_whom import NAME, ROLE, owed_by_role
 from memory_pipelines.core.sentence_kinds import DEADLINE, ON_ME
 
 _FUTURE = re.compile(
@@ -90,45 +91,14 @@ _NO_ACTION = frozenset(
         "look",
     ]
 )
-_TITLE = r"(?:Mr|Mrs|Ms|Miss|Dr|Prof)\.?\s+[A-Z][a-z]+"
-# A name, never a day or a month ("book the table for Friday" is owed to nobody named Friday).
-_NAME = (
-    r"(?!(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|March"
-    r"|April|May|June|July|August|September|October|November|December|Christmas|Easter)\b)"
-    rf"(?:{_TITLE}|[A-Z][a-z]+(?: [A-Z][a-z]+)?)"
-)
-# Whom a promise may be owed to by role ("my landlord", "the recruiter"): no thing handled.
-ROLE_WORDS = frozenset([
-    "landlord", "landlady", "boss", "manager", "client", "customer", "team", "advisor", "adviser",
-    "supervisor", "mentor", "editor", "therapist", "trainer", "teacher", "doctor", "dentist",
-    "neighbour", "neighbor", "accountant", "lawyer", "school", "bank", "council", "vet", "mum",
-    "mom", "dad", "mother", "father", "sister", "brother", "partner", "wife", "husband", "friend",
-    "kids", "son", "daughter", "family", "colleague", "coach", "tutor", "agent", "supplier",
-    "vendor", "contractor", "builder", "plumber", "insurer", "recruiter", "interviewer",
-    "receptionist", "nurse", "pharmacist", "physio", "electrician", "mechanic", "cleaner",
-    "nanny", "babysitter", "childminder", "grandma", "grandpa", "gran", "granny", "grandad",
-    "granddad", "grandmother", "grandfather", "aunt", "auntie", "uncle", "cousin", "niece",
-    "nephew", "flatmate", "roommate", "housemate", "classmate", "teammate", "professor",
-    "lecturer", "principal", "headteacher", "solicitor", "surveyor", "optician", "midwife", "gp",
-    "counsellor", "counselor", "carer", "caregiver", "tenant", "buyer", "seller", "host",
-    "hairdresser", "barber", "sponsor"
-])  # fmt: skip
-_ROLE = (
-    r"(?:the |my |our |his |her |their )(?:[a-z]+ )?"
-    rf"(?:{'|'.join(sorted(ROLE_WORDS, key=len, reverse=True))})"
-)
-_ROLE_HEAD = re.compile(
-    r"(?:(?:the|my|our|his|her|their) )?(?:[a-z]+ )?"
-    rf"(?P<role>{'|'.join(sorted(ROLE_WORDS, key=len, reverse=True))})"
-)
 # "send you", "send Mr Patel", "to the landlord", "for Ana", "with you" after the verb.
 _RECIPIENT = re.compile(
     # "send them the new agreement", "send him Leo's form": the ones just named (core/referents
     # resolves them); not "send them tomorrow" (the letters): a determined object must follow
-    rf"^\s*(?P<direct>you|{_NAME}|{_ROLE}|(?i:him|her|them)"
+    rf"^\s*(?P<direct>you|{NAME}|{ROLE}|(?i:him|her|them)"
     r"(?=\s+(?:(?i:a|an|the|my|our|his|her|their|this|that|some)|[A-Z][\w-]*['’]s)\s))"
     rf"\b(?!\s*(?:'s|’s))"
-    rf"|\b(?:to|for|with|back to)\s+(?P<indirect>you|{_NAME}|{_ROLE})\b",
+    rf"|\b(?:to|for|with|back to)\s+(?P<indirect>you|{NAME}|{ROLE})\b",
 )
 # A name beside a role is its name when the pledge goes on after it ("my brother Tomasz I'd",
 # "my mum, Ines, that"), not a thing promised ("the kids Lego").
@@ -139,18 +109,18 @@ _APPOSED_END = r"(?=,|\s+(?:(?i:i|we)\b|that\b|to\b)|\s*[.;!]|\s*$)"
 _PROMISED = re.compile(
     r"\b(?i:i|we) (?i:promise|promised|swear|swore|vowed|pledged|owe|committed to|agreed to"
     r"|signed up to)\b"
-    rf"(?:\s+(?:(?i:to)\s+)?(?P<whom>(?i:you)|(?P<role>{_ROLE})(?:,?\s+(?P<named>{_NAME}){_APPOSED_END})?"
-    rf"|(?:the|my|our|his|her|their)(?: [a-z]+){{1,2}},?\s+(?P<kin>{_NAME}){_APPOSED_END}"
-    rf"|{_NAME}|(?P<self>(?i:myself|ourselves))\b))?"
+    rf"(?:\s+(?:(?i:to)\s+)?(?P<whom>(?i:you)|(?P<role>{ROLE})(?:,?\s+(?P<named>{NAME}){_APPOSED_END})?"
+    rf"|(?:the|my|our|his|her|their)(?: [a-z]+){{1,2}},?\s+(?P<kin>{NAME}){_APPOSED_END}"
+    rf"|{NAME}|(?P<self>(?i:myself|ourselves))\b))?"
 )
 # "I promised I'd drive her", "I promised to help Jo move": owed to whom the act is done for.
 _PROMISED_FOR = re.compile(
     r"\s+(?:that\s+)?(?:(?i:i|we)(?:'d|’d|'ll|’ll| would| will)|(?i:to))\s+"
-    rf"(?:[a-z]+\s+){{1,2}}?(?P<whom>(?i:her|him)|{_NAME})\b"
+    rf"(?:[a-z]+\s+){{1,2}}?(?P<whom>(?i:her|him)|{NAME})\b"
 )
 # "committed to sending my landlord the form": the recipient of the act the pledge names.
 _PLEDGED_ACT = re.compile(r"\s+(?P<verb>[a-z]+?)(?:ing)?\b")
-_APPOSED = re.compile(rf",\s*({_NAME})\s*(?=[,.;!]|$)")
+_APPOSED = re.compile(rf",\s*({NAME})\s*(?=[,.;!]|$)")
 _GIVE_VERBS = frozenset(
     [
         "send",
@@ -204,10 +174,10 @@ _GIVE_VERBS = frozenset(
 # ready for you": a delivery, whatever the verb ("have" alone is no act).
 _DELIVERS = re.compile(
     rf"\b(?:have|get)\b.{{1,60}}?\b(?:back to|to|(?:ready|done|finished|sorted|fixed|written|built"
-    rf"|made|sent|\w{{3,}}ed) for) (?:you|{_NAME}|{_ROLE})\b(?!\s+to\b)"  # "painted for you",
+    rf"|made|sent|\w{{3,}}ed) for) (?:you|{NAME}|{ROLE})\b(?!\s+to\b)"  # "painted for you",
     # not "I'd have loved for you to come"
     # ... or put where they will find it: "on your desk", "in your inbox", "in Joan's hands"
-    rf"|\b(?:have|get)\b.{{1,60}}?\b(?:on|in|into) (?:your|{_NAME}'s) \w+"
+    rf"|\b(?:have|get)\b.{{1,60}}?\b(?:on|in|into) (?:your|{NAME}'s) \w+"
 )
 # "I told Hannah I'd have a first draft ready by 18 May": a thing readied for the one told.
 _READY = re.compile(
@@ -254,8 +224,8 @@ _NOW = re.compile(r"\b(?:now|right away|straight away|in a (?:moment|minute|sec(
 # A promise reported: "I told my neighbour Dolores I'd return her pressure washer", "we
 # assured the landlord that we'll fix it": owed to the one told (by name when given).
 _TOLD = re.compile(
-    rf"\b(?i:i|we) (?:told|promised|assured|tell|assure) (?:(?P<role>{_ROLE})\s+)?"
-    rf"(?P<name>{_NAME}|(?i:him|her|them))?\s*(?:that\s+)?(?i:i|we)(?:'d|'ll|’d|’ll| would| will)\b"
+    rf"\b(?i:i|we) (?:told|promised|assured|tell|assure) (?:(?P<role>{ROLE})\s+)?"
+    rf"(?P<name>{NAME}|(?i:him|her|them))?\s*(?:that\s+)?(?i:i|we)(?:'d|'ll|’d|’ll| would| will)\b"
 )
 
 
@@ -263,7 +233,7 @@ _TOLD = re.compile(
 # I promised:": the promised thing comes before "I promised" and nothing is owed after it.
 _KEPT = re.compile(
     r"\b(?:the|those|these|that|this)\s+(?:[\w'’-]+\s+){0,5}(?:that\s+)?(?:i|we) promised\b"
-    rf"(?:\s+(?:you|{_NAME}|{_ROLE}))?\s*(?:[:;,.!]|$)",
+    rf"(?:\s+(?:you|{NAME}|{ROLE}))?\s*(?:[:;,.!]|$)",
     re.IGNORECASE,
 )
 
@@ -336,7 +306,7 @@ def promise(
             whom = r.group("direct") or r.group("indirect")
             # "to my accountant, Mr. Thornton,": the role's name, said beside it
             named = _APPOSED.match(rest, r.end())
-            if named and re.fullmatch(_ROLE, whom):
+            if named and re.fullmatch(ROLE, whom):
                 whom = named.group(1)
         elif _YOURS.search(rest) and verb not in _NO_ACTION and not _NOW.search(rest):
             whom = "you"
@@ -358,14 +328,6 @@ def promise(
         owed_to=owed_by_role(whom),
         due_at=due,
     )
-
-
-def owed_by_role(whom: str) -> str:
-    """Whom a promise is owed to, as the commitments list names them: a role by its own word
-    ("my thesis advisor", "the new landlord" -> "advisor", "landlord"), anyone else as said
-    without a leading determiner."""
-    m = _ROLE_HEAD.fullmatch(whom)
-    return m.group("role") if m else re.sub(r"^(?:the|my|our|his|her|their) ", "", whom)
 
 
 def pledged_at(sentence: str) -> int | None:

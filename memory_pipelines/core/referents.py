@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from memory_pipelines.core.dates import MONTHS, WEEKDAYS
 from memory_pipelines.core.judge_lexicon import BREEDS, PETS
 from memory_pipelines.core.past_tense import PAST_VERB
-from memory_pipelines.core.promises import ROLE_WORDS
+from memory_pipelines.core.promise_whom import ROLE_WORDS
 
 # Family words whose gender is in the word (a closed class): "cousin" or "partner" tell none.
 _SHE = (
