@@ -193,14 +193,20 @@ def medicine_named(sentence: str, before: Sequence[str]) -> str:
     it = re.search(r"\bit\b", clause, re.IGNORECASE)
     if it is None:
         return sentence
+    medicine = _medicine_before(before)
+    return (
+        sentence if medicine is None else sentence[: it.start()] + medicine + sentence[it.end() :]
+    )
+
+
+def _medicine_before(before: Sequence[str]) -> str | None:
+    """The one medicine the nearest of `before` (oldest first) that names any names, as first
+    said there; None when it names two, or none does."""
     for text in reversed(before):
         named = [m.group() for m in MEDICINE.finditer(text)]
-        if not named:
-            continue
-        if len({n.lower() for n in named}) != 1:
-            return sentence
-        return sentence[: it.start()] + named[0] + sentence[it.end() :]
-    return sentence
+        if named:
+            return named[0] if len({n.lower() for n in named}) == 1 else None
+    return None
 
 
 # A dose: "50mg", "0.625 mg", "2 ml", "100 mcg" (not the old one a correction names: "100mg,
@@ -216,14 +222,12 @@ def dose_of(sentence: str, before: Sequence[str]) -> str:
     dose = _DOSE.search(sentence)
     if dose is None or MEDICINE.search(sentence) or re.match(r"\s+of\b", sentence[dose.end() :]):
         return sentence
-    for text in reversed(before):
-        named = {m.group().lower(): m.group() for m in MEDICINE.finditer(text)}
-        if named:
-            if len(named) != 1:
-                return sentence
-            medicine = next(iter(named.values()))
-            return f"{sentence[: dose.end()]} of {medicine}{sentence[dose.end() :]}"
-    return sentence
+    medicine = _medicine_before(before)
+    return (
+        sentence
+        if medicine is None
+        else f"{sentence[: dose.end()]} of {medicine}{sentence[dose.end() :]}"
+    )
 
 
 def medicine_asked_of(question: str, before: Sequence[str]) -> str:
@@ -235,14 +239,10 @@ def medicine_asked_of(question: str, before: Sequence[str]) -> str:
     its = list(re.finditer(r"\bit\b(?!['’])", question, re.IGNORECASE))
     if len(its) != 1:
         return question
-    for text in reversed(before):
-        named = {m.group().lower(): m.group() for m in MEDICINE.finditer(text)}
-        if named:
-            if len(named) != 1:
-                return question
-            it = its[0]
-            return question[: it.start()] + next(iter(named.values())) + question[it.end() :]
-    return question
+    medicine, it = _medicine_before(before), its[0]
+    return (
+        question if medicine is None else question[: it.start()] + medicine + question[it.end() :]
+    )
 
 
 def points_back(sentence: str) -> bool:
