@@ -40,7 +40,7 @@ from memory_pipelines.core.plain_words import with_apostrophes
 from memory_pipelines.core.proposed_times import agreed_time
 from memory_pipelines.core.referents import who_was_asked_about
 from memory_pipelines.core.respelled import misspelled_in, respelled
-from memory_pipelines.core.retractions import taken_back
+from memory_pipelines.core.retractions import taken_back, takes_back
 from memory_pipelines.core.sentence_forms import without_tag_question
 from memory_pipelines.core.sentence_subject import with_subject
 from memory_pipelines.core.speech_acts import SHOWN
@@ -139,10 +139,12 @@ def corrections_made(
         name = respelled(sentence) if fix is None and fixed is None and again is None else None
         if fix is None and fixed is None and again is None and name is None:
             # "sorry cant do it after all": the speaker's own offer before it, taken back
-            mine_before = [
+            if not takes_back(sentence):
+                continue
+            mine = [
                 s for t in window[:i] if t.who == turn.who for s in sentence_kinds.sentences(t.text)
             ]
-            back = taken_back(sentence, mine_before + own[:n])
+            back = taken_back(sentence, mine + own[:n])
             if back is not None:  # what holds now, no promise: a fact
                 stale.update((sentence, with_apostrophes(sentence)))
                 out.append((back, "fact", turn))

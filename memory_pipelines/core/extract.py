@@ -302,9 +302,8 @@ def extract_window(
                 before = [*said_before(window, about, sentence), *head]
                 whom = whom_it_means(promised.owed_to, before, pronoun_of)
                 promised = replace(promised, owed_to=whom or "")
-            plain = who_is_meant(plain, said_before(window, about, sentence), pronoun_of)
-            plain = medicine_named(plain, said_before(window, about, sentence))
-            plain = dose_of(plain, said_before(window, about, sentence))
+            theirs = said_before(window, about, sentence)
+            plain = dose_of(medicine_named(who_is_meant(plain, theirs, pronoun_of), theirs), theirs)
             question = question_before(window, i) if about is turn else None
             answer = what_it_is(plain, question[1]) if question else plain
             # "How old is Pepper?" / "She's a border collie"

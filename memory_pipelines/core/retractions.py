@@ -35,6 +35,11 @@ _OFFER = re.compile(
 _SUBJECT_BEFORE = re.compile(r"\b(?:i|we)\s*$", re.IGNORECASE)
 
 
+def takes_back(sentence: str) -> bool:
+    """Whether the sentence takes something back by a pro-form ("cant do it after all")."""
+    return _TAKEN_BACK.search(sentence) is not None
+
+
 def taken_back(sentence: str, before: Sequence[str]) -> str | None:
     """`sentence` with the act it takes back put in place of its "do it", when it takes back
     an offer or plan; `before`: the speaker's own sentences before it, oldest first. None when
