@@ -410,7 +410,7 @@ def latency(recall: Any, embedder: Any, questions: list[str], warm: list[str]) -
     total, embed = [], []
     for q in questions:
         t0 = time.perf_counter()
-        embedder.embed_one(q)
+        embedder.embed_query(q)
         embed.append((time.perf_counter() - t0) * 1000)
         t0 = time.perf_counter()
         recall.search(q, ALL_SCOPES, k=K)

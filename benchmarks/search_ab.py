@@ -178,7 +178,7 @@ STEPS = (
     ("store.entities", "speakers_among", "speakers among"),
     ("store.entities", "entity_names", "entity names"),
     ("store.search", "words", "counts and BM25 index"),
-    ("models.embedder", "Embedder.embed_one", "query embedding"),
+    ("models.embedder", "Embedder.embed_query", "query embedding"),
     ("api.recall", "rank_candidates", "candidates and ranking"),
     ("store.search", "candidates", "  candidates (all kinds)"),
     ("store.search", "_statements", "  candidates' statements"),

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from memory_pipelines.api import Memory, Recall
-from memory_pipelines.models.embedder import Embedder, get_embedder
+from memory_pipelines.models.embedder import FAST_AFTER, Embedder, get_embedder
 from memory_pipelines.store.db import Database, get_database
 
 # The HTTP API tests' server and client fixtures (a real uvicorn on loopback).
@@ -48,7 +48,14 @@ def db(pg_dsn: str) -> Database:
 
 @pytest.fixture(scope="session")
 def embedder() -> Embedder:
-    return get_embedder()
+    """The process's embedder as a server has it after its first few searches and writes:
+    questions on the int8 pass, a few texts on ONNX Runtime. So every test sees the same
+    vectors whatever ran before it."""
+    embedder = get_embedder()
+    for _ in range(FAST_AFTER + 1):
+        embedder.embed_query("warm up")
+        embedder.embed_one("warm up")
+    return embedder
 
 
 @pytest.fixture

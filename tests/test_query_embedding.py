@@ -126,3 +126,56 @@ def test_a_few_texts_run_on_one_thread_and_a_batch_on_torchs_default() -> None:
     assert torch.get_num_threads() == before  # given back
     with embedder_mod._threads_for(embedder_mod.SMALL_BATCH + 1):
         assert torch.get_num_threads() == before
+
+
+def test_a_question_is_embedded_on_int8_weights(embedder: Embedder) -> None:
+    """A search's question goes through the int8 pass: near the float vector, not equal to it,
+    and the float pass still gives every vector that is stored."""
+    for _ in range(embedder_mod.FAST_AFTER + 1):
+        embedder.embed_query("warm up")
+    exact = _on_torch(embedder, TEXTS)
+    near = [float(np.dot(embedder.embed_query(t), e)) for t, e in zip(TEXTS, exact, strict=True)]
+    assert min(near) >= embedder_mod.QUERY_LEAST_COS, near
+    assert min(near) < 0.9999, "int8 weights move a vector a little: this is the float pass"
+    for text, expected in zip(TEXTS, exact, strict=True):
+        assert float(np.dot(embedder.embed_one(text), expected)) > 0.9999
+
+
+def test_the_int8_copy_is_made_from_the_export_and_kept(embedder: Embedder, tmp_path) -> None:
+    transformer = embedder._model[0].auto_model
+    plain = onnx_single.load(transformer, cache=tmp_path)
+    small = onnx_single.load(transformer, cache=tmp_path, int8=True)
+    (float_file,) = [p for p in tmp_path.glob("*.onnx") if "-int8-" not in p.name]
+    (int8_file,) = tmp_path.glob("*-int8-*.onnx")
+    assert int8_file.stat().st_size < float_file.stat().st_size / 3  # a byte a weight, not four
+    inode = int8_file.stat().st_ino
+    again = onnx_single.load(transformer, cache=tmp_path, int8=True)  # read, not made again
+    assert int8_file.stat().st_ino == inode
+    enc = embedder._model.tokenizer("a question about the garden", return_tensors="np")
+    assert np.allclose(small(enc), again(enc), atol=1e-6)
+    assert not np.allclose(small(enc), plain(enc), atol=1e-4)
+
+
+def test_a_search_embeds_its_question_on_the_int8_pass(recall, memory, embedder) -> None:
+    """Recall.search asks for a question's vector (embed_query), not a stored one's."""
+    memory.write_turns(
+        "c1",
+        [
+            {"speaker": "Ana", "text": "I adopted a greyhound called Pepper last spring."},
+            {"speaker": "Ben", "text": "My sister moved to Lisbon for work."},
+        ],
+    )
+    asked: list[str] = []
+    real = embedder.embed_query
+
+    def spy(text: str) -> np.ndarray:
+        asked.append(text)
+        return real(text)
+
+    embedder.embed_query = spy
+    try:
+        hits = recall.search("Which dog did Ana adopt?", ["history"], k=3)
+    finally:
+        del embedder.embed_query
+    assert asked == ["Which dog did adopt?"]  # the speakers' names are left out
+    assert hits and "Pepper" in hits[0].text

@@ -75,8 +75,8 @@ def test_the_question_is_embedded_without_its_speakers_unless_the_graph_is_off(
         ]
         return float(hit.extra["cos"])
 
-    stripped = float(np.dot(embedder.embed_one("What does paint?"), turn))
-    whole = float(np.dot(embedder.embed_one("What does Melanie paint?"), turn))
+    stripped = float(np.dot(embedder.embed_query("What does paint?"), turn))
+    whole = float(np.dot(embedder.embed_query("What does Melanie paint?"), turn))
     assert abs(stripped - whole) > 0.01
     assert abs(cos_of_hit() - stripped) < 1e-4
     memory.configure(search={"knowledge_graph": False})  # no speaker bonus: the name stays

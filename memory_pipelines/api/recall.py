@@ -137,7 +137,7 @@ class Recall:
         # indexes) is read on a spare connection while the query is embedded (None: no
         # connection was free, and the candidates' connection reads it after).
         side = search_db.beside(self.db.spare, before_vector)
-        qvec = self.embedder.embed_one(ranking.without_names(query, spoken))
+        qvec = self.embedder.embed_query(ranking.without_names(query, spoken))
         found = side.result()
         with self.db.connection() as conn, conn.transaction() if on_read else nullcontext():
             ranked = rank_candidates(
