@@ -125,3 +125,53 @@ def test_the_askers_next_message_may_say_when() -> None:
         ("Priya", "thanks! my flight is on Friday btw"),
     )
     assert due is None
+
+
+def test_an_act_offered_for_a_need_and_thanked_for_is_owed_to_the_thanker() -> None:
+    """No request, but the other person's need told, the offer, and their thanks for it: the
+    act is theirs, due when the offer says."""
+    [(what, whom, due)] = _commitments(
+        (
+            "Greta",
+            "garage just called, clutch is done but i'm stuck at work til 7 and they close at 6",
+        ),
+        ("Amadou", "i'll pick the car up tmrw after 5 then, i finish early on tuesdays"),
+        ("Greta", "u r a star. already paid them over the phone btw"),
+    )
+    assert "car" in what and (whom, due) == ("Greta", "2026-03-12T23:59")
+    taken_up = _commitments(
+        ("Wren", "my basil died again, no idea why"),
+        ("Tobias", "i'll bring u a pot of mine when i come round saturday"),
+        ("Wren", "omg yes please"),
+    )
+    assert [w for _, w, _ in taken_up] == ["Wren"]
+
+
+@pytest.mark.parametrize(
+    "answer",
+    ["go you!! couch to 5k is great", "haha good luck with that", "nice, which park?"],
+)
+def test_a_plan_of_ones_own_praised_or_asked_about_stays_owed_to_nobody(answer: str) -> None:
+    assert (
+        _commitments(
+            ("Fritjof", "new year new me lol"),
+            ("Fritjof", "i'll start running again after work, couch to 5k"),
+            ("Noor", answer),
+        )
+        == []
+    )
+
+
+@pytest.mark.parametrize(
+    ("said", "thanks"),
+    [
+        # thanks for the kind words, not for a plan said beside them
+        ("it's been tough but i'm gonna make it happen. you're great with the shop btw", "thanks!"),
+        # the thanks may answer the question asked beside the offer
+        ("hang in there! i'll keep at my novel too. how's the new oven?", "thanks! it's a dream"),
+    ],
+)
+def test_thanks_for_something_else_makes_no_promise(said: str, thanks: str) -> None:
+    assert (
+        _commitments(("Ines", "rough month at the bakery"), ("Ola", said), ("Ines", thanks)) == []
+    )

@@ -81,3 +81,14 @@ def test_a_heading_that_flags_what_follows_is_an_opener() -> None:
     assert (
         without_opener("Important meetings go on Mondays.") == "Important meetings go on Mondays."
     )
+
+
+def test_days_spelled_short_are_written_out() -> None:
+    said = "ill pick the car up tmrw after 5, or 2moro morning, see u 2nite"
+    assert with_apostrophes(said) == (
+        "I'll pick the car up tomorrow after 5, or tomorrow morning, see you tonight"
+    )
+    made = promise(
+        with_apostrophes("ill post u the forms tmrw"), "Ola", "Mina", datetime(2026, 3, 2, 9)
+    )
+    assert made is not None and made.due_at is not None and made.due_at.day == 3

@@ -66,6 +66,27 @@ def test_a_cheer_at_what_was_asked_about_is_no_answer_to_keep() -> None:
     assert answer_asked("not yet, just the savings", "Did you move your current account?", "user")
 
 
+def test_an_answer_to_a_question_naming_nothing_is_not_kept_with_it() -> None:
+    """ "u?" and "and you?" ask back what was asked before, "u in?" only whether: the answer
+    said to them ("same, way too much telly") names nothing the question gives it."""
+    from memory_pipelines.core.across_turns import answer_asked
+
+    for question in ("u?", "and you?", "wbu?", "u in?", "what about u?"):
+        assert not answer_asked("same lol, way too much telly", question, "user"), question
+    assert not answer_asked("Tomasz: tempting", "Tomasz, u in?", "user", ("Tomasz", "Ana"))
+    assert answer_asked("10 min drive", "is it close to u?", "user")
+    assert answer_asked("oat milk", "anything for Oskar's visit?", "user")
+
+
+def test_quick_one_before_a_dash_is_a_heading_and_alone_a_question_to_come() -> None:
+    from memory_pipelines.core.sentence_kinds import sentence_kind
+
+    assert sentence_kind("quick one - my landlord doubled the deposit", "user") != "meta"
+    assert sentence_kind("Quick question: my landlord doubled the deposit", "user") != "meta"
+    assert sentence_kind("quick one for you", "user") == "meta"
+    assert sentence_kind("hey, a quick one if you have a sec", "user") == "meta"
+
+
 def test_a_task_for_a_named_stretch_of_time_is_no_hedge() -> None:
     """A new user's probe: "I need to renew my passport at some point this summer" was read as
     a hedge and dropped; "at some point" alone leaves the time open, "at some point this

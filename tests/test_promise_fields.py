@@ -190,3 +190,50 @@ def test_a_role_owed_is_named_by_its_own_word() -> None:
     assert made is not None and made.owed_to == "landlord"
     made = promise("I'll send Ana Costa the deposit by Friday.", "Ola", "Agent", SAID)
     assert made is not None and made.owed_to == "Ana Costa"
+
+
+def test_a_time_said_for_what_the_promise_is_for_is_not_its_due() -> None:
+    made = promise(
+        "I'll send the gluten-free versions to you tonight, so you can shop before Sunday.",
+        "Assistant",
+        "Priyanka",
+        SAID,
+    )
+    assert made is not None and made.due_at is not None and made.due_at.day == 2
+    # with no time of its own, the one it is for is all there is
+    only = promise("I'll send the slides so you have them before Friday.", "Ola", "Tom", SAID)
+    assert only is not None and only.due_at is not None and only.due_at.day == 6
+
+
+def test_a_thing_made_for_one_and_handed_to_the_listener_is_owed_to_the_listener() -> None:
+    made = promise(
+        "I'll draft a revision plan for Isla, built around 45-minute sessions, and have it"
+        " ready for you by Wednesday.",
+        "Assistant",
+        "Fenella",
+        SAID,
+    )
+    assert made is not None and made.owed_to == "Fenella"
+    kept = promise("I'll draft a revision plan for Isla by Wednesday.", "Ola", "Fenella", SAID)
+    assert kept is not None and kept.owed_to == "Isla"
+
+
+def test_a_promise_told_to_one_named_before_it_is_owed_to_them() -> None:
+    """ "quick one - my landlord Mr Okafor emailed ... and i told him i'd send it back signed by
+    the 20th": a heading, then a promise reported to the one the sentence named."""
+    from memory_pipelines.core.extract import WindowTurn, extract_window
+
+    turns = [
+        WindowTurn(
+            1,
+            "user",
+            "Ines",
+            "quick one - my landlord Mr Okafor emailed over the lease renewal and i told him"
+            " i'd send it back signed by the 20th. does it need a witness or just me?",
+            SAID,
+        ),
+        WindowTurn(2, "assistant", "Assistant", "Usually just you and the landlord.", SAID),
+    ]
+    [made] = [c for c in extract_window(turns) if c["category"] == "commitment"]
+    assert "lease" in made["context"] and made["owed_to"] == "Mr Okafor"
+    assert made["due_at"][:10] == "2026-03-20"

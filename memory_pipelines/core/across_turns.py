@@ -78,6 +78,11 @@ def answer_asked(answer: str, question: str, role: str, names: Iterable[str] = (
     speakers', which tell nothing in an answer ("Definitely, Maria!")."""
     if not question.rstrip().endswith("?") or _SMALL_TALK.match(question):
         return False
+    # a question naming nothing ("u?", "and you?", "u in?", "wbu?") asks again what was asked
+    # before, or only whether: its answer ("same lol, watched way too much telly") is chatter
+    asks = sentence_kinds.content_words(with_apostrophes(question)) - _ASKS_NOTHING
+    if not asks - {n.lower() for n in names}:
+        return False
     if answer.rstrip().endswith("?") or len(answer.split()) > MAX_WORDS:
         return False
     if sentence_kinds.sentence_kind(answer, role) in _ONLY_AN_ANSWER or SHOWN.search(answer):
@@ -88,6 +93,8 @@ def answer_asked(answer: str, question: str, role: str, names: Iterable[str] = (
     return bool(told - _BARE - {n.lower() for n in names})
 
 
+# Chat's ways of asking the other's side back: "wbu?", "hbu?"
+_ASKS_NOTHING = frozenset(["wbu", "hbu", "wby", "hby", "u", "you"])
 # Words that answer nothing on their own ("Yes, definitely!", "Not really").
 # fmt: off
 _BARE = frozenset([

@@ -72,6 +72,7 @@ from memory_pipelines.core.window_talk import (
     requests_before,
     said_before,
     talk_before,
+    thanked_after,
     to_person,
 )
 from memory_pipelines.core.window_turn import PronounOf, WindowTurn
@@ -196,7 +197,7 @@ def extract_window(
         earlier = window[max(0, i - 3) : i]
         listener = listener_of(window, i)
         requests = requests_before(window, i)  # the turn answers a request of the speaker's
-        requested = bool(requests)
+        requested = bool(requests) or thanked_after(window, i)  # ... or is thanked for a favour
         # The learned policy was fitted on chats with the assistant; between people (LoCoMo) it
         # skipped turns whose sentences held facts (coverage 0.6147 -> 0.6013), so there the
         # rules alone decide.

@@ -45,6 +45,10 @@ _CONTRACTED = {
     "werent": "weren't", "couldnt": "couldn't", "shouldnt": "shouldn't", "wouldnt": "wouldn't",
     "havent": "haven't", "hasnt": "hasn't", "hadnt": "hadn't", "youre": "you're",
     "theyre": "they're", "thats": "that's", "whats": "what's", "u": "you", "i": "I",
+    # the days of chat, spelled short: "i'll pick the car up tmrw after 5" is due tomorrow
+    "tmrw": "tomorrow", "tmr": "tomorrow", "tmrow": "tomorrow", "2moro": "tomorrow",
+    "2morrow": "tomorrow", "tomoz": "tomorrow", "tonite": "tonight", "2nite": "tonight",
+    "2night": "tonight",
 }
 # "ill" is "I'll" before a verb ("ill send"), else the word ("I'm ill", "ill health")
 _ILL_VERBS = (

@@ -221,6 +221,23 @@ _YOURS = re.compile(r"\b(?:your|us|our)\b", re.I)
 _NOW = re.compile(r"\b(?:now|right away|straight away|in a (?:moment|minute|sec(?:ond)?))\b", re.I)
 
 
+# The promised thing handed to the listener after another it is for: "I'll draft a plan for
+# Isla ... and have it ready for you by Wednesday", "... and get it back to you".
+_HANDED_YOU = re.compile(
+    r"\b(?:ready|done|finished|sorted|back|over|across|round|sent|through)\s+(?:to|for)\s+"
+    r"(?:you|u)\b(?!\s+to\b)|\b(?:send|give|hand|email|text|bring|pass|show)\s+(?:it|them)\s+"
+    r"(?:to\s+)?(?:you|u)\b",
+    re.IGNORECASE,
+)
+# What a promise is for, after it: "..., so you can shop before Sunday", "so that Ana has it
+# before her flight", "so he's ready by Monday".
+_PURPOSE = re.compile(
+    r",?\s+so(?:\s+that)?\s+(?:you|u|i|we|he|she|they|it|[A-Z][a-z]+)(?:'ll|'s|'re|’ll|’s|’re)?"
+    r"\s+(?:can|could|will|would|has|have|had|get|gets|know|knows|is|are|be|won't|don't"
+    r"|doesn't|ready)?\b"
+)
+
+
 # A promise reported: "I told my neighbour Dolores I'd return her pressure washer", "we
 # assured the landlord that we'll fix it": owed to the one told (by name when given).
 _TOLD = re.compile(
@@ -308,12 +325,19 @@ def promise(
             named = _APPOSED.match(rest, r.end())
             if named and re.fullmatch(ROLE, whom):
                 whom = named.group(1)
+            if whom.lower() != "you" and _HANDED_YOU.search(rest, r.end()):
+                whom = "you"  # "a plan for Isla, ... ready for you by Wednesday": yours
         elif _YOURS.search(rest) and verb not in _NO_ACTION and not _NOW.search(rest):
             whom = "you"
     # The promise's own day first: "Our VAT return is due on 7 November; I'll get the
     # receipts to Mr. Thornton by 31 October" is due on 31 October.
+    # ... and the promise's, not what it is for: "I'll send them to you tonight, so you can
+    # shop before Sunday" is due tonight.
     start = m.start() if m else pm.start() if pm else 0
-    due = due_date(sentence[start:], said_at) or due_date(sentence, said_at)
+    own = _PURPOSE.split(sentence[start:], maxsplit=1)[0]
+    due = (
+        due_date(own, said_at) or due_date(sentence[start:], said_at) or due_date(sentence, said_at)
+    )
     deadline = due is not None and not in_time_only(sentence)  # not "moving in two weeks"
     if not whom and asked and m:
         whom = listener
@@ -332,8 +356,9 @@ def promise(
 
 def pledged_at(sentence: str) -> int | None:
     """Where a sentence's pledge begins ("Mum's surgery is on the 14th, I promised I'd drive
-    her": at "I promised"), or None when it makes none by a verb of pledging."""
-    pm = _PROMISED.search(sentence)
+    her": at "I promised"; "my landlord Mr Okafor emailed ... and I told him I'd send it back":
+    at "I told"), or None when it makes none by a verb of pledging."""
+    pm = _PROMISED.search(sentence) or _TOLD.search(sentence)
     return pm.start() if pm else None
 
 

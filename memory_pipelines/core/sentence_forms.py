@@ -35,7 +35,9 @@ _INTERJECTION = (
     r"(?:(?:quick|small|big|little|short|brief|good|bad) )?(?:update|news|heads[- ]up|fyi)|"
     # "One important thing: she's allergic to bee stings", "Oh and one more thing: ..."
     r"(?:(?:one|another|the)(?: (?:more|last|other|important|quick|small|big|key))* thing|"
-    r"(?:(?:quick|small|important|side) )?note|important)(?= *[:–—-])"
+    r"(?:(?:quick|small|important|side) )?note|important"
+    # "quick one - my landlord emailed ...": a heading before what is told
+    r"|(?:a )?quick (?:one|q|question))(?= *[:–—-])"
 )
 # An opener: interjections, perhaps with the listener's name ("Yeah, Gina!", "Hey Jon,"), news
 # announced ("Guess what, ..."), and linking words ("Oh, and BTW, ..."). An interjection needs

@@ -88,7 +88,7 @@ STEERING = _rx(
     # how much the answer says: "too much Kubernetes detail", "I just need the gist"
     r"\btoo (?:much|many) (?:\w+ )?(?:detail|details|jargon|words|text|info|information)\b|"
     r"\b(?:just|only) (?:need|want) the (?:gist|short version|headlines?|highlights|basics)\b|"
-    r"^\W*(?:(?:hi|hey+|morning|ok(?:ay)?|so)\W+)*(?:a )?quick one\b[^,;:]*|"
+    r"^\W*(?:(?:hi|hey+|morning|ok(?:ay)?|so)\W+)*(?:a )?quick one\b(?!\s*[:\u2013\u2014-])[^,;:]*|"
     # the speaker's own words in this chat: "I explained that badly", "I phrased it wrong"
     r"^\W*i (?:\w+ly )?(?:explained|phrased|worded|put|asked|typed) (?:that|it|this)\b"
     r"(?! (?:to|for)\b)|"

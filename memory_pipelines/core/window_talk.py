@@ -10,6 +10,7 @@ from datetime import datetime
 
 from memory_pipelines.core import sentence_kinds
 from memory_pipelines.core.due_dates import due_date
+from memory_pipelines.core.plain_words import with_apostrophes
 from memory_pipelines.core.promised_thing import MAX_TURNS
 from memory_pipelines.core.sentence_forms import is_interjection
 from memory_pipelines.core.window_turn import WindowTurn
@@ -107,6 +108,45 @@ def requests_before(window: Sequence[WindowTurn], i: int) -> list[str]:
     # Asked of the assistant, only a reminder is an act it does later ("remind me to call the
     # vet tomorrow" / "Sure, will do!"): what it does in the chat itself is its next step.
     return [s for s in said if REMIND_ME.match(s)]
+
+
+# The listener's next message thanking the speaker, or taking up what was offered: "thank u
+# 🙏 u r the best", "u r a star", "ur a legend", "you're a lifesaver", "omg yes please",
+# "that would be amazing". Praise of a plan of the speaker's own is none ("go you!", "love
+# that", "good luck").
+_THANKED = re.compile(
+    r"^\W*(?:(?:omg|oh|aw+|ah+|ok(?:ay)?|wow|honestly)\W+)*(?:thank(?:s|\s*(?:you|u|ya))|thx"
+    r"|ty\b|cheers\b|ta\b|lifesaver|yes please|"
+    r"(?:(?:you|u)(?:'re|’re| are| r)|ur|you're)\s+(?:a |an |the |my )?(?:real |total |absolute )?"
+    r"(?:star|legend|lifesaver|life saver|angel|hero|gem|saint|best)\b|"
+    r"(?:that|it)(?:'d|’d| would) be (?:amazing|great|brilliant|perfect|lovely|ideal|a huge help"
+    r"|so helpful)\b)",
+    re.IGNORECASE,
+)
+
+
+_OFFERED = re.compile(r"\b(?:I'll|I will|I can)\s+(?!(?:be|have)\b)[a-z]+", re.IGNORECASE)
+
+
+def thanked_after(window: Sequence[WindowTurn], i: int) -> bool:
+    """Whether the person turn `i` speaks to answers it next with thanks, or takes up what it
+    offers ("garage just called, ... stuck at work til 7" / "i'll pick the car up tmrw after 5
+    then" / "u r a star"): an act it pledges for nobody named is theirs, as when they asked
+    for it. Between people only: the assistant's promises name the user already."""
+    if i + 1 >= len(window) or not to_person(window, i):
+        return False
+    # An offer, and nothing asked beside it that the thanks may answer instead: "Thanks!
+    # Appreciate your kind words." thanks "you're awesome with your store. How's it going?",
+    # not the "I'm gonna make it happen" said before it.
+    said = window[i].text
+    if "?" in said or not _OFFERED.search(with_apostrophes(said)):
+        return False
+    nxt = window[i + 1]
+    return (
+        nxt.who != window[i].who
+        and nxt.who == listener_of(window, i)
+        and bool(_THANKED.match(nxt.text))
+    )
 
 
 # The asker's next message giving the time a request is for: "it needs to be paid by Friday
