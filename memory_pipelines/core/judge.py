@@ -76,7 +76,7 @@ from memory_pipelines.core.judge_merge import (
 )
 from memory_pipelines.core.judge_modality import goal_reached, hedged_restatement, plan_settled
 from memory_pipelines.core.judge_model import Option, choose, option_rows
-from memory_pipelines.core.judge_names import kept_apart
+from memory_pipelines.core.judge_names import kept_apart, said_otherwise
 from memory_pipelines.core.judge_pairs import Pair, compare
 from memory_pipelines.core.judge_pending import pending_change
 from memory_pipelines.core.judge_rates import rate_restated
@@ -303,6 +303,10 @@ def rules_decide(
     if changed:
         return changed
     blocker = merge_blocker(best, c, es[best.index]) or attribute_held_elsewhere(c, es, pairs, best)
+    if blocker == "same subject, different attribute" and said_otherwise(
+        candidate.context, existing[best.index].context, c, es[best.index], embed
+    ):
+        blocker = None
     # "Now takes oat milk in coffee" beside "Takes coffee with semi-skimmed milk": the nearest
     # item says the same of the same subject with another value, and the candidate says
     # something changed. The cue alone tied it to no item (step 3 wants the old value or the

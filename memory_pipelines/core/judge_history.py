@@ -42,6 +42,25 @@ def past_happening(text: str) -> bool:
     return bool(_WHEN_PAST.search(low) and _PAST.search(low) and not LASTING_CHANGE.search(low))
 
 
+# The first clause of an item, and what tells it is said of now.
+_FIRST_CLAUSE = rx(r"^[^,;:]*?(?=,|;|:| - | because | since | when | after | and | but |$)")
+_NOW_SAID = rx(
+    r"\b(?:is|are|am|has|have|does|do|don't|doesn't|can|can't|will|won't|would|(?:it|he|she|that|there)'s|seems?|looks?"
+    r"|feels?|gets?|keeps?|says?|thinks?|knows?|wants?|needs?|likes?|loves?|hates?|prefers?"
+    r"|enjoys?|suspects?|believes?|finds?)\b"
+)
+
+
+def told_as_past(text: str) -> bool:
+    """Whether an item's first clause tells something that happened ("Clara taught her cousins
+    to kayak", "The trademark was registered in 2023"), not a state or habit of now ("Hana
+    always runs at dawn", "Yasmin is scared of flying")."""
+    low = norm(text)
+    m = _FIRST_CLAUSE.match(low)
+    head = m.group(0) if m else low
+    return bool(_PAST.search(head)) and not _NOW_SAID.search(head)
+
+
 def corrects(text: str) -> bool:
     """Whether a candidate puts a stored value right ("It's 41, not 14", "Correction: ..."),
     or says its date moved ("The half marathon was pushed to 14 May"): then it had not

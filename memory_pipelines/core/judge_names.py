@@ -16,6 +16,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from memory_pipelines.core.judge_history import told_as_past
 from memory_pipelines.core.judge_lexicon import stem
 from memory_pipelines.core.judge_merge import merge_score, merge_threshold
 from memory_pipelines.core.judge_pairs import Pair, overlap
@@ -70,6 +71,25 @@ def _vectors(embed: Embed, texts: list[str]) -> list[np.ndarray]:
         while len(_SEEN) > _SEEN_MAX:
             _SEEN.popitem(last=False)
     return [known[t] for t in texts]
+
+
+# Two sentences of one subject this near with the subject set aside say the same of it.
+SAID_OTHERWISE = 0.65
+
+
+def said_otherwise(c_text: str, e_text: str, c: Analysis, e: Analysis, embed: Embed | None) -> bool:
+    """Whether two items of one subject that share few words say the same state or liking of
+    it in other words ("Hana always runs at dawn because it's too hot later in the day" /
+    "Hana prefers early morning runs to avoid the afternoon heat"): their cosine with the
+    subject masked in both. Not two happenings on one topic, told in the past ("Clara taught
+    her cousins to kayak" / "Clara learned to kayak at camp"). On the tuning sets, of the
+    pairs kept apart as "same subject, different attribute", the masked cosine's median was
+    0.57 for restatements and 0.26 for new facts."""
+    if embed is None or told_as_past(c_text) or told_as_past(e_text):
+        return False
+    names = frozenset(w.lower() for w in c.subject | e.subject)
+    cos = cos_without(c_text, e_text, names, embed)
+    return cos is not None and cos >= SAID_OTHERWISE
 
 
 def near_for_the_name(
