@@ -158,3 +158,16 @@ def test_a_question_by_its_word_order_after_the_listeners_name_is_no_memory() ->
     assert _kept("maria can we go back to the budget") == []
     # a statement after the name is kept as before
     assert _kept("maria I'm moving to Leeds in May") != []
+
+
+def test_a_way_of_working_asked_of_the_assistant_for_good_is_a_preference() -> None:
+    """ "can u keep answers short from now on?" asks for good, not for this answer: the
+    person's preference, kept as theirs. A request for this answer alone stays none."""
+    kept = durable_parts("can u keep answers short from now on? i read on my phone", "user", [])
+    assert ("I'd like the assistant to keep answers short from now on.", "preference") in kept
+    assert durable_parts("can you always use metric?", "user", []) == [
+        ("I'd like the assistant to always use metric.", "preference")
+    ]
+    assert durable_parts("can you make it shorter?", "user", []) == []
+    # between people it is asked of the other, no preference of the asker's
+    assert durable_parts("can u always text before calling?", "user", [], "Mo", True) == []

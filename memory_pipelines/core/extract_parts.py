@@ -55,6 +55,7 @@ from memory_pipelines.core.sentence_people import (
 )
 from memory_pipelines.core.sentence_subject import with_subject
 from memory_pipelines.core.speech_acts import SHOWN
+from memory_pipelines.core.window_talk import ASKED_TO
 
 
 def without_bookkeeping(sentence: str) -> str:
@@ -250,6 +251,14 @@ def durable_parts(
             if SAFETY.search(sentence):  # "... his new inhaler by Friday"
                 safety.append((sentence, "fact"))
                 continue
+        if kind == "stable_preference" and role == "user" and not to_person:
+            # "can u keep answers short from now on?", "can you always use metric?": a way of
+            # working asked of the assistant for good is the person's preference
+            wanted = ASKED_TO.match(sentence)
+            if wanted and sentence.endswith("?"):
+                sentence = (
+                    f"I'd like the assistant to {sentence[wanted.start('act') :].rstrip(' ?')}."
+                )
         if kind in ("meta", "ack", "greeting", "hedge") or sentence.endswith("?"):
             continue
         if kind in ("fact", "plain") and not sentence.startswith("[image:"):
