@@ -125,6 +125,8 @@ _THANKED = re.compile(
 )
 
 
+# An act offered: "i'll pick the car up", "I can bring a tray round" (not "I'll be", "I'll
+# have": a state, no act done for anyone).
 _OFFERED = re.compile(r"\b(?:I'll|I will|I can)\s+(?!(?:be|have)\b)[a-z]+", re.IGNORECASE)
 
 
