@@ -1,6 +1,7 @@
 """Whom a promise may be owed to: a person's name (never a day or a month) or a role ("my
 landlord", "the recruiter"), and the role named by its own word in the commitments list ("my
-thesis advisor" -> "advisor"). Pure Python."""
+thesis advisor" -> "advisor"), a name that only qualifies a thing ("for Harvard style"), and
+the listener handed what was made for another. Pure Python."""
 
 from __future__ import annotations
 
@@ -45,3 +46,29 @@ def owed_by_role(whom: str) -> str:
     without a leading determiner."""
     m = _ROLE_HEAD.fullmatch(whom)
     return m.group("role") if m else re.sub(r"^(?:the|my|our|his|her|their) ", "", whom)
+
+
+# What may follow a recipient's name: "to Ana by Friday", "for Tom and Jo", "for Ana tomorrow".
+_AFTER_NAME = re.compile(
+    r"\s*(?:$|[^\w\s]|(?:by|before|on|at|in|and|or|tomorrow|tonight|today|next|this|later|soon"
+    r"|asap|first|too|as|so|when|if|after|about|with|for|to|the|a|an)\b|[A-Z])"
+)
+
+
+def attributive(rest: str, r: re.Match[str]) -> bool:
+    """The name found as a recipient qualifies the noun after it ("for Harvard style"): a
+    lowercase word follows it that no recipient's name is followed by."""
+    name = r.group("indirect")
+    if not name or name == "you" or name[:1].islower():
+        return False
+    return _AFTER_NAME.match(rest, r.end("indirect")) is None
+
+
+# The promised thing handed to the listener after another it is for: "I'll draft a plan for
+# Isla ... and have it ready for you by Wednesday", "... and get it back to you".
+HANDED_YOU = re.compile(
+    r"\b(?:ready|done|finished|sorted|back|over|across|round|sent|through)\s+(?:to|for)\s+"
+    r"(?:you|u)\b(?!\s+to\b)|\b(?:send|give|hand|email|text|bring|pass|show)\s+(?:it|them)\s+"
+    r"(?:to\s+)?(?:you|u)\b",
+    re.IGNORECASE,
+)

@@ -16,7 +16,13 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from memory_pipelines.core.due_dates import due_date, in_time_only
-from memory_pipelines.core.promise_whom import NAME, ROLE, owed_by_role
+from memory_pipelines.core.promise_whom import (
+    HANDED_YOU,
+    NAME,
+    ROLE,
+    attributive,
+    owed_by_role,
+)
 from memory_pipelines.core.sentence_kinds import DEADLINE, ON_ME
 
 _FUTURE = re.compile(
@@ -221,14 +227,6 @@ _YOURS = re.compile(r"\b(?:your|us|our)\b", re.I)
 _NOW = re.compile(r"\b(?:now|right away|straight away|in a (?:moment|minute|sec(?:ond)?))\b", re.I)
 
 
-# The promised thing handed to the listener after another it is for: "I'll draft a plan for
-# Isla ... and have it ready for you by Wednesday", "... and get it back to you".
-_HANDED_YOU = re.compile(
-    r"\b(?:ready|done|finished|sorted|back|over|across|round|sent|through)\s+(?:to|for)\s+"
-    r"(?:you|u)\b(?!\s+to\b)|\b(?:send|give|hand|email|text|bring|pass|show)\s+(?:it|them)\s+"
-    r"(?:to\s+)?(?:you|u)\b",
-    re.IGNORECASE,
-)
 # What a promise is for, after it: "..., so you can shop before Sunday", "so that Ana has it
 # before her flight", "so he's ready by Monday".
 _PURPOSE = re.compile(
@@ -253,22 +251,6 @@ _KEPT = re.compile(
     rf"(?:\s+(?:you|{NAME}|{ROLE}))?\s*(?:[:;,.!]|$)",
     re.IGNORECASE,
 )
-
-
-# What may follow a recipient's name: "to Ana by Friday", "for Tom and Jo", "for Ana tomorrow".
-_AFTER_NAME = re.compile(
-    r"\s*(?:$|[^\w\s]|(?:by|before|on|at|in|and|or|tomorrow|tonight|today|next|this|later|soon"
-    r"|asap|first|too|as|so|when|if|after|about|with|for|to|the|a|an)\b|[A-Z])"
-)
-
-
-def _attributive(rest: str, r: re.Match[str]) -> bool:
-    """The name found as a recipient qualifies the noun after it ("for Harvard style"): a
-    lowercase word follows it that no recipient's name is followed by."""
-    name = r.group("indirect")
-    if not name or name == "you" or name[:1].islower():
-        return False
-    return _AFTER_NAME.match(rest, r.end("indirect")) is None
 
 
 @dataclass(frozen=True)
@@ -317,7 +299,7 @@ def promise(
         verb = m.group("verb").lower()
         rest = sentence[m.end() :]
         r = _RECIPIENT.search(rest)
-        if r and _attributive(rest, r):
+        if r and attributive(rest, r):
             r = None  # "check the list for Harvard style": a kind of thing, nobody it is for
         if r and (r.group("indirect") or verb in _GIVE_VERBS or _given_to(verb, rest, r)):
             whom = r.group("direct") or r.group("indirect")
@@ -325,7 +307,7 @@ def promise(
             named = _APPOSED.match(rest, r.end())
             if named and re.fullmatch(ROLE, whom):
                 whom = named.group(1)
-            if whom.lower() != "you" and _HANDED_YOU.search(rest, r.end()):
+            if whom.lower() != "you" and HANDED_YOU.search(rest, r.end()):
                 whom = "you"  # "a plan for Isla, ... ready for you by Wednesday": yours
         elif _YOURS.search(rest) and verb not in _NO_ACTION and not _NOW.search(rest):
             whom = "you"
