@@ -55,6 +55,7 @@ The flow of `decide()`, first answer wins; every answer carries its reason:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 
 import numpy as np
 
@@ -303,10 +304,17 @@ def rules_decide(
     if changed:
         return changed
     blocker = merge_blocker(best, c, es[best.index]) or attribute_held_elsewhere(c, es, pairs, best)
-    if blocker == "same subject, different attribute" and said_otherwise(
-        candidate.context, existing[best.index].context, c, es[best.index], embed
-    ):
-        blocker = None
+    merges = merge_score(best) >= merge_threshold(c, es[best.index]) or best.contain_existing == 1.0
+
+    @cache
+    def restated_otherwise() -> bool:
+        """The blocker lifted: the two say one thing in other words. Asked only where it
+        changes the action, as it embeds both sentences again (it had been a sixth of the
+        LoCoMo extraction pass, asked of every pair so blocked)."""
+        return blocker == "same subject, different attribute" and said_otherwise(
+            candidate.context, existing[best.index].context, c, es[best.index], embed
+        )
+
     # "Now takes oat milk in coffee" beside "Takes coffee with semi-skimmed milk": the nearest
     # item says the same of the same subject with another value, and the candidate says
     # something changed. The cue alone tied it to no item (step 3 wants the old value or the
@@ -319,13 +327,17 @@ def rules_decide(
     if blocker and other_value and own_slot and best.cos >= SUPERSEDE_FLOOR:
         # A birth ("was born in Dublin") fixes a value once: another place or date beside it
         # is another slot (where they live), not the old value of the birth.
-        if c.cues - {"born"}:
-            return JudgeDecision("supersede", best.index, f"value changed ({blocker}, cued)")
         preferences = candidate.category == existing[best.index].category == "preference"
-        if preferences and chooses(candidate.context):
-            return JudgeDecision("supersede", best.index, f"another choice ({blocker})")
-    if blocker:
+        if c.cues - {"born"}:
+            supersede = JudgeDecision("supersede", best.index, f"value changed ({blocker}, cued)")
+        elif preferences and chooses(candidate.context):
+            supersede = JudgeDecision("supersede", best.index, f"another choice ({blocker})")
+        else:
+            supersede = None
+        if supersede and not restated_otherwise():
+            return supersede
+    if blocker and not (merges and restated_otherwise()):
         return JudgeDecision("create", None, f"nearest is a near miss: {blocker}")
-    if merge_score(best) >= merge_threshold(c, es[best.index]) or best.contain_existing == 1.0:
+    if merges:
         return JudgeDecision("merge", best.index, f"same fact (cos {best.cos:.2f})")
     return JudgeDecision("create", None, f"no stored item states this (cos {best.cos:.2f})")
