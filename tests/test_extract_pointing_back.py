@@ -212,3 +212,32 @@ def test_a_dose_said_alone_names_the_medicine_just_named() -> None:
     two = ["I take metformin and atorvastatin"]
     assert dose_of("the dose is 500mg", two) == "the dose is 500mg"
     assert dose_of("the bag weighs 500g", ["we went shopping"]) == "the bag weighs 500g"
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    ["been there since march", "We lived there until 2019.", "Yeah, I worked there for years."],
+)
+def test_a_bare_there_after_a_verb_is_a_place_said_before(sentence: str) -> None:
+    assert points_back(sentence)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "There's a farmers market on Saturdays.",  # the "there" of being
+        "theres four new ones",
+        "Hi there, quick question about my order.",
+        "Best hummus out there.",
+        "We moved to Leeds in May and love it there.",  # the clause names its place
+    ],
+)
+def test_a_there_of_being_or_with_its_place_points_nowhere(sentence: str) -> None:
+    assert not points_back(sentence)
+
+
+def test_a_place_said_as_there_is_kept_with_the_place() -> None:
+    kept = _kept("I volunteer at the Larchfield food bank on Fridays. Been going there since 2021.")
+    assert kept == [
+        "I volunteer at the Larchfield food bank on Fridays; I've been going there since 2021."
+    ]

@@ -245,13 +245,38 @@ def medicine_asked_of(question: str, before: Sequence[str]) -> str:
     )
 
 
+# "been there since march", "we lived there till 2019": a "there" after a verb is a place said
+# before the sentence. Not the "there" of being ("there's four", "is there"), nor of a greeting
+# or an idiom ("hi there", "out there", "here and there"), nor one whose place the clause names
+# before it ("moved to Leeds and love it there").
+_THERE = re.compile(
+    r"^(?P<before>[^,;:]*?[a-z']\s+)there\b"
+    r"(?!['’]s|\s+(?:is|are|was|were|will|would|has|have|had|must|might|may|seems?|used)\b)",
+    re.IGNORECASE,
+)
+_NO_PLACE = re.compile(
+    r"\b(?:out|hi|hey|hello|so|and|here|is|are|was|were|isn't|aren't)\s+$", re.IGNORECASE
+)
+_PLACE_NAMED = re.compile(r"\b(?:to|in|at|from|near|into|on)\s+(?:the\s+)?[A-Z]")
+
+
+def place_points_back(sentence: str) -> bool:
+    """Whether the sentence's first clause says "there" of a place it does not name (`_THERE`)."""
+    said = sentence[_OPENER.match(sentence.lower()).end() :]  # type: ignore[union-attr]
+    at = _THERE.match(said)
+    return at is not None and not (
+        _NO_PLACE.search(at["before"]) or _PLACE_NAMED.search(at["before"])
+    )
+
+
 def points_back(sentence: str) -> bool:
     """Whether the sentence's subject is a bare pronoun or demonstrative standing for what was
-    said before it, or its first clause's object is a bare "it" or "them" (`_OBJECT_BACK`)."""
+    said before it, its first clause's object is a bare "it" or "them" (`_OBJECT_BACK`), or
+    its place a bare "there" (`place_points_back`)."""
     if _PERSON.match(sentence):
         return False
     if not POINTS_BACK.match(sentence):
-        return object_points_back(sentence)
+        return object_points_back(sentence) or place_points_back(sentence)
     return not _DEMONSTRATIVE.match(sentence) or bool(_BARE.match(sentence))
 
 
