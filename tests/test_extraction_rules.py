@@ -751,6 +751,11 @@ def test_a_promise_opening_with_an_acknowledgement_is_kept() -> None:
         ("The lesson here is to ring the landlord before paying anything.", True),
         ("Big lesson from the move: book the van a month ahead.", True),
         ("Lesson from the boiler fiasco: service it before winter, not during.", True),
+        # what was at last obtained is no lesson, what was at last understood is
+        ("we finally got a place at the care home near us", False),
+        ("We finally got the allotment keys from the council.", False),
+        ("I finally get why my sourdough was flat: the starter was too young", True),
+        ("Finally figured out the dishwasher only drains with the filter clean.", True),
     ],
 )
 def test_a_lesson_is_one_learned_not_one_taken(sentence: str, lesson: bool) -> None:

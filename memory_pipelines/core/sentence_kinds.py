@@ -75,7 +75,10 @@ _LESSON = _rx(
     # a note for one's future self, a vow not to repeat something
     r"\b(?:note|reminder|tip|memo) (?:to|for) (?:self|myself|future)|\bfuture (?:me|self)\b|"
     r"\b(?:won't|will not)\b.{0,60}\bagain\b|"
-    r"\bnext time\b|\bfinally (?:get|got|understand|understood|figured)\b|\bfigured out\b"
+    # ... and what was at last understood ("finally got why the build failed"), not what was at
+    # last obtained ("we finally got a place", "finally got the keys")
+    r"\bnext time\b|\bfinally (?:understand|understood|figured)\b|\bfigured out\b|"
+    r"\bfinally (?:get|got) (?:it|why|how|what|that)\b(?!['’]s|\s+(?:is|was)\b)"
 )
 # A task taken on ("the booking's on me", "Action on me"), not "go easy on me" or "count on me".
 ON_ME = r"(?:'s|\bis|\bare|'re|\bwas|\bactions?) on me\b"
