@@ -88,11 +88,19 @@ def elliptical(sentence: str) -> bool:
     if not toks or len(toks) > _NOTE_WORDS:
         return False
     return not any(
-        t in SENTENCE_VERBS
-        or t in _AUXILIARIES
-        or t.endswith(("'s", "'m", "'re", "'ve", "'ll", "'d", "n't", "ed", "ing"))
-        for t in toks
+        (t in SENTENCE_VERBS or t in _AUXILIARIES or t.endswith(_VERB_ENDS))
+        and not _NAMING.match(" ".join(toks[i - 1 : i + 1]))
+        for i, t in enumerate(toks)
     )
+
+
+_VERB_ENDS = ("'s", "'m", "'re", "'ve", "'ll", "'d", "n't", "ed", "ing")
+# "a cocker spaniel called Fig": a name given after a noun, no verb of the note's own (not "she
+# called", "was named")
+_NAMING = re.compile(
+    r"^(?!(?:i|we|you|he|she|they|it|who|was|were|is|are|be|been|being|got|get)\s)"
+    r"\w+\s(?:called|named)$"
+)
 
 
 _SUBJECTS = frozenset(["i", "you", "he", "she", "we", "they", "it", "this", "that", "there"])

@@ -171,6 +171,17 @@ _THEIR_DIET = re.compile(
     r"(?:['\u2019]s| is| are)\s+(?:(?:now|strictly|fully|mostly|still|also)\s+)?"
     r"(?:an?\s+)?(?:vegetarian|vegan|pescatarian|teetotal)\b"
 )
+# ... and what somebody else likes or cannot bear, said of them by name or pronoun ("she hates
+# mushrooms", "oh and Ruth loves anything with lemon"): as lasting as the speaker's own liking
+# ("I hate mushrooms"); not what everybody or a thing does ("Everyone loves a long weekend").
+_THEIR_LIKING = re.compile(
+    r"^\W*(?:(?i:oh|and|but|so|also|btw|plus)\W+)*"
+    r"(?:(?i:he|she)|(?!(?:It|That|This|There|The|Everyone|Everybody|Nobody|Noone|No|Nothing|"
+    r"Anyone|Anybody|Someone|Somebody|Who|What|Which|Everything|Mine|Yours)\b)[A-Z][a-z]+)"
+    r"\s+(?:(?i:really|absolutely|just|totally|still|also|always)\s+)?"
+    r"(?i:loves|hates|adores|loathes|likes|dislikes|detests|can['\u2019]t stand|cannot stand|"
+    r"won['\u2019]t eat|doesn['\u2019]t eat|doesn['\u2019]t drink|never eats|never drinks)\b"
+)
 # An instruction about how things should be done: a preference unless marked as a one-off ("Now
 # in Spanish, please", "skip the intro this time").
 _INSTRUCTION = _rx(
@@ -341,7 +352,8 @@ def _kind(sent: str, role: str) -> str:
     if request and not _SCOPE.search(low):
         # A one-off request about the last output, "please" or not.
         return _after_one_off(low, request.end(), role)
-    if _PREFERENCE.search(low) or (_THEIR_DIET.search(sent) and not low.endswith("?")):
+    theirs = _THEIR_DIET.search(sent) or _THEIR_LIKING.match(sent)
+    if _PREFERENCE.search(low) or (theirs and not low.endswith("?")):
         return "stable_preference"
     if _INSTRUCTION.search(low):
         return "meta" if _ONE_OFF.search(low) else "stable_preference"  # "... this time": a request

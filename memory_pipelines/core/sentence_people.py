@@ -227,9 +227,10 @@ WHAT_I_AM = re.compile(
 
 
 _I_AM = re.compile(r"^\W*(?:i'm|i am)\s", re.IGNORECASE)
-# "I hate cilantro", "We love sushi": the speaker, a verb and a thing named (not "I love it").
+# "I hate cilantro", "We love sushi": the speaker, a verb and a thing named (not "I love it");
+# or another by name or pronoun ("she hates mushrooms", "Ruth adores figs").
 _I_DO = re.compile(
-    r"^\W*(?:i|we)\s+[a-z]+\s+(?!(?:it|that|this|them|those|these|you|him|her|one|so|too|"
+    r"^\W*(?:i|we|he|she|(?-i:[A-Z][a-z]+))\s+[a-z]+\s+(?!(?:it|that|this|them|those|these|you|him|her|one|so|too|"
     r"much|more|lots|everything|everyone|all)\b)[a-z][\w-]*\W*$",
     re.IGNORECASE,
 )
