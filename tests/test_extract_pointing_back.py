@@ -241,3 +241,30 @@ def test_a_place_said_as_there_is_kept_with_the_place() -> None:
     assert kept == [
         "I volunteer at the Larchfield food bank on Fridays; I've been going there since 2021."
     ]
+
+
+def test_a_dose_changed_in_a_later_turn_is_kept_as_a_health_fact() -> None:
+    """A new user's probe: "I'm on metformin for type 2, 500mg twice a day" / (assistant) /
+    "doc just doubled it actually": the change named no medicine when the turn's sentences were
+    chosen, so it was dropped as about nobody. The speaker's own earlier turns name it; another
+    speaker's medicine is not theirs."""
+    from datetime import UTC, datetime
+
+    from memory_pipelines.core.extract import WindowTurn, extract_window
+
+    def kept(*turns: tuple[str, str, str]) -> list[str]:
+        said = datetime(2025, 6, 2, tzinfo=UTC)
+        window = [WindowTurn(n, r, w, t, said) for n, (w, r, t) in enumerate(turns, 1)]
+        return [c["context"] for c in extract_window(window, pronoun_of=lambda n: "he")]
+
+    raj = kept(
+        ("Raj", "user", "I'm on metformin for type 2, 500mg twice a day"),
+        ("Assistant", "assistant", "Thanks for telling me."),
+        ("Raj", "user", "doc just doubled it actually"),
+    )
+    assert any("doubled metformin" in s for s in raj), raj
+    others = kept(
+        ("Ana", "user", "my dad's on warfarin since the op"),
+        ("Ben", "user", "my GP doubled it last week"),
+    )
+    assert not any("doubled warfarin" in s for s in others), others

@@ -20,6 +20,7 @@ from memory_pipelines.core.antecedents import (
     bare_note,
     elliptical,
     joined,
+    medicine_named,
     points_back,
     them_named,
     with_antecedents,
@@ -150,6 +151,7 @@ def durable_parts(
     plain: int = 2,
     asked_about: Callable[[str], str] | None = None,
     pronoun_of: Callable[[str], str] | None = None,
+    own_earlier: Sequence[str] = (),
 ) -> list[tuple[str, str]]:
     """The sentences of a turn worth keeping, with their category: health and safety first,
     then explicit save reasons (lesson, commitment, decision, ...), then the `plain` most
@@ -159,7 +161,10 @@ def durable_parts(
     preference); `is_promise`: whether a future is a promise to someone (a future that is
     none is judged as a plain statement); `asked_about`: the sentence with an opening "he" or
     "she" put as the one person the question before the turn asked about ("anything for Oskar's
-    visit?" / "and he's vegetarian now"): such a sentence is about somebody."""
+    visit?" / "and he's vegetarian now"): such a sentence is about somebody; `own_earlier`: the
+    speaker's own turns before, oldest first, whose one medicine a bare "it" stands for ("I'm
+    on metformin, 500mg twice a day" ... "doc just doubled it": a change of a dose, kept as the
+    health fact it is)."""
     safety: list[tuple[str, str]] = []
     safety_at = -2  # the index of the last safety sentence
     strong: list[tuple[int, str, str]] = []
@@ -179,6 +184,7 @@ def durable_parts(
         sentence = without_hedged_tail(without_telling(sentence, role), role)
         if n - 1 in said:  # "mushrooms. can't stand them": what "them" is
             sentence = them_named(sentence, said[n - 1])
+        sentence = medicine_named(sentence, [*own_earlier, *said.values()])
         # the person the question asked about is somebody (put in by the caller, who keeps
         # the question as part of what the answer says)
         resolved = asked_about is not None and asked_about(sentence) != sentence
