@@ -10,6 +10,7 @@ keeps an uncued value change to one attribute.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from memory_pipelines.core.judge_forms import number
@@ -48,6 +49,11 @@ def merge_blocker(p: Pair, c: Analysis, e: Analysis) -> str | None:
         return "same frame, different object"
     if p.frame_mismatch:
         return "different slot"
+    # "Doc just doubled my metformin" beside "On metformin, 500mg twice a day": an amount said
+    # to have moved, without its new value, is news of the stored one, never the same fact.
+    moved = "number moved" in c.cues or _TIMES.search(c.text)
+    if moved and not c.values and "number moved" not in e.cues and _amount(e):
+        return "an amount said to move"
     if (
         p.shared_subject
         and not p.negation_agrees  # "never by phone" / "no phone calls": one claim
@@ -72,6 +78,17 @@ def merge_blocker(p: Pair, c: Analysis, e: Analysis) -> str | None:
     if not p.same_category and not p.negation_agrees and p.cos < 0.65:
         return "different category"
     return None
+
+
+# A number moved by a factor ("doubled", "halved"): no change cue of the rules' (it tells a
+# story as often as a new value: "the spoken price for the fence doubled").
+_TIMES = re.compile(r"\b(?:doubled|halved|tripled)\b", re.IGNORECASE)
+
+
+def _amount(a: Analysis) -> bool:
+    """Whether the item states an amount: money, or a number with its unit ("500mg"), not a
+    bare count ("a written one")."""
+    return any(kind == "money" or (kind.startswith("n:") and kind != "n:") for kind in a.values)
 
 
 def attribute_held_elsewhere(
