@@ -346,3 +346,29 @@ def test_scratch_that_on_a_thing_puts_right_the_sentence_of_that_thing() -> None
     )
     assert any("30" in t and "chairs" in t for t in texts), texts
     assert not any("30" in t and "tables" in t for t in texts), texts
+
+
+def test_a_value_said_to_have_moved_puts_right_what_was_told_before() -> None:
+    """A new user's probe: "my son Erik has his driving test on 4 March" / (assistant) /
+    "thanks, it got moved to 11 March actually, examiner was sick" superseded the test with
+    "It got moved to 11 March actually": a date of nothing. A move said of "it" or "they"
+    needs no apology to put the told value right."""
+    from memory_pipelines.core.corrections import restated
+
+    assert restated("thanks, it got moved to 11 March actually, examiner was sick") == (
+        "it got moved to 11 March",
+        ["11", "March"],
+    )
+    assert restated("we moved to Leeds in May") is None  # a move of the speaker's own
+    texts = _texts(
+        ("user", "Nils", "my son Erik has his driving test on 4 March"),
+        ("assistant", "Agent", "Good luck to him!"),
+        ("user", "Nils", "thanks, it got moved to 11 March actually, examiner was sick"),
+    )
+    assert any("driving test on 11 March" in t for t in texts), texts
+    texts = _texts(
+        ("user", "Kemi", "my gym is PureFit, I pay 35 a month"),
+        ("assistant", "Agent", "Noted."),
+        ("user", "Kemi", "right, they put it up to 39 from March actually"),
+    )
+    assert any("PureFit" in t and "39 a month" in t for t in texts), texts

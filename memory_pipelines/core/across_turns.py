@@ -259,7 +259,12 @@ def _own_first(find: Callable[[list[str]], _Found], said: list[str], mine: list[
 _POINTERS = frozenset(["it's", "that's", "they're", "he's", "she's"])
 # ... and the verbs that say the value changed, of whatever it is ("oh no wait, it moved to
 # 5:30"): the sentence put right need not say them.
-_CHANGED = frozenset(["moved", "changed", "pushed", "shifted", "bumped", "rescheduled"])
+# ... and the words of a move said without a cue ("thanks, it got moved to 11 March", "they put
+# it up to 39": corrections._MOVED)
+_CHANGED = frozenset(
+    ["moved", "changed", "pushed", "shifted", "bumped", "rescheduled", "postponed", "got", "put"]
+    + ["brought", "forward", "back", "gone", "went", "goes", "up", "down", "been", "actually"]
+)
 
 
 def _put_right(clause: str, values: list[str], said: list[str]) -> tuple[int, str] | None:

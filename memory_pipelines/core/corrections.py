@@ -222,6 +222,17 @@ _SAID_WRONG = re.compile(
     re.IGNORECASE,
 )
 _INSTEAD = re.compile(r"\s+instead$", re.IGNORECASE)
+# A value said to have moved, of what was told before ("thanks, it got moved to 11 March
+# actually", "they put it up to 39 from March"): no cue is needed, the clause says the old
+# value no longer holds.
+_MOVED = re.compile(
+    r"^(?:it|that|they)\b(?:['’](?:s|ve|re)|\s+(?:has|have|got|was|were|is|are))?"
+    r"(?:\s+(?:been|now|just|all|finally|since))*\s+"
+    r"(?:moved|pushed(?: back)?|put back|brought forward|rescheduled|postponed|changed|bumped"
+    r"(?: up)?|put (?:it |them )?(?:up|down)|gone (?:up|down)|went (?:up|down)|goes (?:up|down))"
+    r"\s+(?:to|till|until)\b",
+    re.IGNORECASE,
+)
 _POINTS_BACK = re.compile(
     r"^(?:it|it's|it is|that's|that is|they|they're|they are|he's|she's)\b", re.IGNORECASE
 )
@@ -244,6 +255,10 @@ def restated(sentence: str, cue_after: bool = True) -> tuple[str, list[str]] | N
     clauses = [c.strip(" .!") for c in _CLAUSE.split(body) if c.strip(" .!")]
     said_wrong = [c for c in clauses if _SAID_WRONG.match(c)]
     rest = [c for c in clauses if c not in said_wrong]
+    moved = next((c for c in rest if _MOVED.match(c)), None)
+    if moved is not None and not (cue and _values_in(rest[0])):
+        # "thanks, it got moved to 11 March": what the clause is of was told before
+        cue, rest = cue or _MOVED.match(moved), [moved]
     late = _CUE_AFTER.search(rest[0], max(len(rest[0]) - 40, 0)) if rest and cue_after else None
     if late:
         # the cue ends the clause that gives the value: "it's on 15 actually, we upgraded it"
@@ -254,13 +269,18 @@ def restated(sentence: str, cue_after: bool = True) -> tuple[str, list[str]] | N
     if not rest or not (cue or said_wrong):
         return None
     head = rest[0]
-    values = [m.group() for m in re.finditer(_WORDISH, head)]
-    values = [v for v in values if _kind(v) in ("number", "date")]
+    values = _values_in(head)
     # the value first, perhaps after "the" or "on" ("Hang on, no, the 16th")
     first = re.sub(r"^(?:on |in |at )?(?:the )?", "", head, flags=re.IGNORECASE).split()
     if not values or not (_POINTS_BACK.match(head) or (first and first[0] == values[0])):
         return None
     return head, values
+
+
+def _values_in(clause: str) -> list[str]:
+    """The numbers and dates of a clause, the kinds a value said wrong is of."""
+    values = [m.group() for m in re.finditer(_WORDISH, clause)]
+    return [v for v in values if _kind(v) in ("number", "date")]
 
 
 def repair_earlier(new: str, earlier: Sequence[str]) -> tuple[int, str] | None:
