@@ -92,3 +92,17 @@ def test_days_spelled_short_are_written_out() -> None:
         with_apostrophes("ill post u the forms tmrw"), "Ola", "Mina", datetime(2026, 3, 2, 9)
     )
     assert made is not None and made.due_at is not None and made.due_at.day == 3
+
+
+def test_a_names_s_before_an_age_is_is() -> None:
+    """A new user's probe: "we've got two cats, Miso and Udon" / ... / "and Miso's 14 now,
+    getting a bit creaky" was dropped: "Miso's" read as whose, the sentence named nobody."""
+    assert with_apostrophes("and Miso's 14 now, getting a bit creaky") == (
+        "and Miso is 14 now, getting a bit creaky"
+    )
+    assert with_apostrophes("Gran's 90 next week") == "Gran is 90 next week"
+    # whose it is, or no name: as said
+    for said in ("Tom's 2 cats are fine", "Tom's 40 quid", "It's 5 now", "What's 5 times 3?"):
+        assert with_apostrophes(said) == said
+    kept = durable_parts("we got two cats. Miso's 14 now, getting a bit creaky", "user", [], "Ai")
+    assert any("Miso is 14" in s for s, _ in kept), kept

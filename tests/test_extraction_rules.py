@@ -750,6 +750,10 @@ def test_a_promise_opening_with_an_acknowledgement_is_kept() -> None:
         ("Lesson learned: label the freezer bags before they go in.", True),
         ("The lesson here is to ring the landlord before paying anything.", True),
         ("Big lesson from the move: book the van a month ahead.", True),
+        # lessons taken, told first ("Does she ride?" / "yes, lessons every Saturday ...")
+        ("yes, lessons every Saturday at Oakfield stables", False),
+        ("Lessons are on Tuesdays now.", False),
+        ("Lessons learned: book the venue before the band.", True),
         ("Lesson from the boiler fiasco: service it before winter, not during.", True),
         # what was at last obtained is no lesson, what was at last understood is
         ("we finally got a place at the care home near us", False),

@@ -71,10 +71,20 @@ _ILL = re.compile(
 )
 
 
+# A name's "'s" before an age is "is" ("and Miso's 14 now", "Gran's 90 next week"), not whose:
+# the number ends the clause or a word of time follows it ("Tom's 2 cats" stays).
+_AGED = re.compile(
+    r"(?<![\w'’])(?!(?:It|That|This|There|Here|What|Where|Who|He|She|Let)\b)([A-Z][a-z]+)['’]s"
+    r"(?= \d{1,3}(?:\s*(?:$|[,.;:!?)]|(?:now|years?|yrs?|months?|weeks?|today|tomorrow|next"
+    r"|this|in|on|and|but|so|already|soon|at)\b)))"
+)
+
+
 def with_apostrophes(text: str) -> str:
     """Casual chat's contractions written out ("im" -> "I'm", "ill send u" -> "I'll send
     you"); lower-case only, whole words only, so "IM", "Dont" as a name and "ill" as an
-    adjective stay as they are."""
+    adjective stay as they are. A name's "'s" before an age is "is" ("Miso's 14 now")."""
+    text = _AGED.sub(r"\1 is", text)
     return _LOOSE.sub(lambda m: _CONTRACTED[m.group(1)], _ILL.sub("I'll", text))
 
 

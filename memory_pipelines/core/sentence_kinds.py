@@ -67,7 +67,8 @@ DEADLINE = _rx(
 _LESSON = _rx(
     # a lesson learned ("Lesson from the roof leak: ...", "the lesson here"), not lessons taken
     # ("Leo has piano lessons on Tuesdays")
-    r"^\W*lessons?\b|\blessons? learn(?:ed|t)\b|"
+    r"^\W*lessons?\b(?!\s+(?:on|at|with|in|every|each|for|this|next|are|start)\b)|"
+    r"\blessons? learn(?:ed|t)\b|"
     r"\b(?:the|a|one|big|real|main|key|hard|valuable|important) lesson\b"
     r"(?! (?:on|at|with|in|every|each|for|this|next)\b)|\blesson:|"
     r"\blearn(?:ed|t)\b|\bthe hard way\b|\bnever\b.{0,60}\bagain\b|\btakeaway|"
