@@ -127,3 +127,32 @@ def test_a_shared_promise_is_called_off_by_no_persons_statement(memory: Memory) 
         }
     )
     assert anas.cancelled is None and memory.get(shared).status == "open"
+
+
+def test_the_one_owed_needing_it_no_longer_calls_the_promise_off() -> None:
+    """A new user's probe: "I told Priya I'd cover her shift on Sunday" / ... / "actually she
+    doesn't need it anymore, her sister's covering" left the promise open: the thing is only
+    "it", so the promise is known by whom it is owed to."""
+    promised = "Joe will cover Priya's shift on Sunday"
+    said = "Actually Priya doesn't need it anymore, her sister's covering"
+    assert calls_off(promised, said, owed_to="Priya")
+    assert not calls_off(promised, said, owed_to="Sam")  # owed to another
+    assert not calls_off(promised, said)  # nobody known it is owed to
+    assert not calls_off(promised, "Priya might not need it anymore", owed_to="Priya")
+    assert durable_parts("so she doesn't need it anymore, all sorted", "user", [], "Ai") != []
+
+
+def test_dedup_cancels_the_promise_its_owed_one_no_longer_needs(memory: Memory) -> None:
+    res = memory.save(
+        {
+            "category": "commitment",
+            "context": "Joe will cover Priya's shift on Sunday",
+            "confidence": 8,
+            "owed_to": "Priya",
+        }
+    )
+    assert res.id is not None
+    news = "Actually Priya doesn't need it anymore, her sister's covering"
+    saved = memory.save_with_dedup({"category": "fact", "confidence": 7, "context": news})
+    assert saved.cancelled == res.id
+    assert memory.get(res.id).status == "cancelled"

@@ -159,7 +159,7 @@ def _closed_by(
             continue
         if reports_done(other.context, item.context):
             status = "fulfilled"
-        elif calls_off(other.context, item.context):
+        elif calls_off(other.context, item.context, other.owed_to):
             status = "cancelled"
         else:
             continue

@@ -40,6 +40,16 @@ _NOT_YET = re.compile(
 )
 
 
+# The one a promise is owed to no longer needing it, said of them by name or pronoun ("actually
+# she doesn't need it anymore, her sister's covering", "Priya no longer needs them"): the thing
+# is a pro-form, so the promise is known by whom it is owed to (calls_off's `owed_to`).
+_RELEASED = re.compile(
+    r"(?:^|\b(?:actually|and|but|so|oh|now)\s+|[,;:]\s*)"
+    r"(?P<who>(?-i:[A-Z][a-z]+)|she|he|they)\s+"
+    r"(?:(?:doesn['’]t|don['’]t|does not|do not|didn['’]t|won['’]t) need|no longer needs?)"
+    r"\s+(?:it|them|that|me to|my help)\b",
+    re.IGNORECASE,
+)
 # News of a thing called off, whatever it names: only the words that say nothing else
 # ("skip", "drop" and "forget" are as often other acts: "drop by", "skip the queue").
 _NEWS = re.compile(
@@ -52,15 +62,20 @@ _NEWS = re.compile(
 def calls_something_off(statement: str) -> bool:
     """Whether a statement calls something off, said firmly ("the trip got cancelled", "no
     need to pay the 45 pounds after all"): news of a plan or promise, whoever it names."""
-    return bool(_NEWS.search(statement)) and not _NOT_YET.search(statement)
+    news = _NEWS.search(statement) or _RELEASED.search(statement)
+    return bool(news) and not _NOT_YET.search(statement)
 
 
-def calls_off(commitment: str, statement: str) -> bool:
+def calls_off(commitment: str, statement: str, owed_to: str | None = None) -> bool:
     """Whether `statement` calls off what `commitment` promises: a calling off, in one clause
-    with a thing the promise acts on (or, when it acts on no thing, a name it holds)."""
+    with a thing the promise acts on (or, when it acts on no thing, a name it holds); or the
+    one it is `owed_to`, by name, said to need it no longer (`_RELEASED`)."""
     m = PROMISE.match(commitment.strip())
     if m is None or _NOT_YET.search(statement):
         return False
+    released = _RELEASED.search(statement)
+    if released and owed_to and released["who"].lower() in owed_to.lower().split():
+        return True
     things, names = acted_on(m.group("what"))
     owners = {w.lower() for w in m.group("owner").split()}
     names -= owners
