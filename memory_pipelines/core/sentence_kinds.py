@@ -46,6 +46,7 @@ from memory_pipelines.core.speech_acts import (
     REQUEST,
     STEERING,
 )
+from memory_pipelines.core.their_likings import their_preference
 
 # The kinds that are save reasons (core/policy.py maps each to a category and a priority).
 SAVE_KINDS = frozenset(
@@ -159,29 +160,6 @@ _PREFERENCE = _rx(
     r"\bi'd (?:rather|pick|choose|go for)\b|\bfavou?rite\b|\bi'm (?:vegetarian|vegan|teetotal)\b|"
     # a liking that never was is one that lasts: "I never liked the open-plan office"
     r"\bnever (?:really )?(?:liked|loved|enjoyed|cared for)\b"
-)
-# Somebody else's way of eating or drinking, said of them by name or pronoun ("Oskar is
-# vegetarian", "and he's vegan now"): as lasting as the speaker's own ("I'm vegetarian"), and
-# not the dish's ("It's vegan", "The soup is vegetarian").
-_THEIR_DIET = re.compile(
-    # "he" or "she" opening the sentence, or a name after a joining word or a comma (a word
-    # opening the sentence may be the dish: "Dinner is vegetarian tonight")
-    r"(?:^\W*(?i:he|she)|(?:[,;:]\s*|\b(?i:and|but|so|also|oh|btw)\s+)"
-    r"(?:(?!(?:It|That|This|There|The|Everything|Everyone|Nothing|What|Which|Who)\b)"
-    r"[A-Z][a-z]+|(?i:he|she)))"
-    r"(?:['\u2019]s| is| are)\s+(?:(?:now|strictly|fully|mostly|still|also)\s+)?"
-    r"(?:an?\s+)?(?:vegetarian|vegan|pescatarian|teetotal)\b"
-)
-# ... and what somebody else likes or cannot bear, said of them by name or pronoun ("she hates
-# mushrooms", "oh and Ruth loves anything with lemon"): as lasting as the speaker's own liking
-# ("I hate mushrooms"); not what everybody or a thing does ("Everyone loves a long weekend").
-_THEIR_LIKING = re.compile(
-    r"^\W*(?:(?i:oh|and|but|so|also|btw|plus)\W+)*"
-    r"(?:(?i:he|she)|(?!(?:It|That|This|There|The|Everyone|Everybody|Nobody|Noone|No|Nothing|"
-    r"Anyone|Anybody|Someone|Somebody|Who|What|Which|Everything|Mine|Yours)\b)[A-Z][a-z]+)"
-    r"\s+(?:(?i:really|absolutely|just|totally|still|also|always)\s+)?"
-    r"(?i:loves|hates|adores|loathes|likes|dislikes|detests|can['\u2019]t stand|cannot stand|"
-    r"won['\u2019]t eat|doesn['\u2019]t eat|doesn['\u2019]t drink|never eats|never drinks)\b"
 )
 # An instruction about how things should be done: a preference unless marked as a one-off ("Now
 # in Spanish, please", "skip the intro this time").
@@ -353,8 +331,7 @@ def _kind(sent: str, role: str) -> str:
     if request and not _SCOPE.search(low):
         # A one-off request about the last output, "please" or not.
         return _after_one_off(low, request.end(), role)
-    theirs = _THEIR_DIET.search(sent) or _THEIR_LIKING.match(sent)
-    if _PREFERENCE.search(low) or (theirs and not low.endswith("?")):
+    if _PREFERENCE.search(low) or (their_preference(sent) and not low.endswith("?")):
         return "stable_preference"
     if _INSTRUCTION.search(low):
         return "meta" if _ONE_OFF.search(low) else "stable_preference"  # "... this time": a request
