@@ -248,14 +248,10 @@ def test_a_dose_changed_in_a_later_turn_is_kept_as_a_health_fact() -> None:
     "doc just doubled it actually": the change named no medicine when the turn's sentences were
     chosen, so it was dropped as about nobody. The speaker's own earlier turns name it; another
     speaker's medicine is not theirs."""
-    from datetime import UTC, datetime
-
-    from memory_pipelines.core.extract import WindowTurn, extract_window
+    from tests.extract_helpers import window_items
 
     def kept(*turns: tuple[str, str, str]) -> list[str]:
-        said = datetime(2025, 6, 2, tzinfo=UTC)
-        window = [WindowTurn(n, r, w, t, said) for n, (w, r, t) in enumerate(turns, 1)]
-        return [c["context"] for c in extract_window(window, pronoun_of=lambda n: "he")]
+        return [text for _, text in window_items(*turns)]
 
     raj = kept(
         ("Raj", "user", "I'm on metformin for type 2, 500mg twice a day"),

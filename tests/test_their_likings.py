@@ -6,24 +6,10 @@ with the statement it details. The chats here are our own words."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 import pytest
 
-from memory_pipelines.core.extract import WindowTurn, extract_window
 from memory_pipelines.core.sentence_kinds import sentence_kind
-
-
-def _items(*turns: tuple[str, str, str]) -> list[tuple[str, str]]:
-    window = [
-        WindowTurn(
-            seq=n, role=role, speaker=who, text=text, created_at=datetime(2025, 6, 2, tzinfo=UTC)
-        )
-        for n, (who, role, text) in enumerate(turns, 1)
-    ]
-    return [
-        (c["category"], c["context"]) for c in extract_window(window, pronoun_of=lambda n: "he")
-    ]
+from tests.extract_helpers import window_items
 
 
 @pytest.mark.parametrize(
@@ -43,7 +29,7 @@ def test_what_everybody_or_a_thing_likes_is_no_ones_preference(sentence: str) ->
 
 
 def test_a_liking_told_after_the_person_is_kept_as_theirs() -> None:
-    kept = _items(
+    kept = window_items(
         ("Tom", "user", "my sister Ruth is coming over on the 12th"),
         ("Assistant", "assistant", "Noted. Want some dinner ideas?"),
         ("Tom", "user", "sure. oh and she hates mushrooms"),
@@ -52,5 +38,7 @@ def test_a_liking_told_after_the_person_is_kept_as_theirs() -> None:
 
 
 def test_a_pets_details_with_its_name_stay_with_the_news() -> None:
-    kept = _items(("Ari", "user", "we've got a new puppy. cocker spaniel called Fig, 10 weeks old"))
+    kept = window_items(
+        ("Ari", "user", "we've got a new puppy. cocker spaniel called Fig, 10 weeks old")
+    )
     assert len(kept) == 1 and "Fig" in kept[0][1] and "puppy" in kept[0][1], kept
