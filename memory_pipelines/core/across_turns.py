@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Sequence
 from functools import partial
 
 from memory_pipelines.core import policy, sentence_kinds
-from memory_pipelines.core.antecedents import medicine_asked_of
+from memory_pipelines.core.antecedents import elliptical, medicine_asked_of
 from memory_pipelines.core.corrections import (
     Correction,
     apply_to_earlier,
@@ -53,6 +53,8 @@ _SMALL_TALK = re.compile(
     r"^\W*(?:how (?:are|r) (?:you|u)|how(?:'s| is| has) (?:it going|your day|life|everything|"
     r"things)|how have you been|what's up|wh?at'?s new|you ok(?:ay)?|are you (?:ok(?:ay)?|there|"
     r"sure)|does that (?:help|make sense|work)|any(?:thing)? (?:questions|else)|ready"
+    # how something is going for the listener: "How's the first week going?"
+    r"|how(?:'s| is| are) (?:\w+ ){1,3}going\b"
     # how a night out ended for the listener: "did you get home ok after the gig?"
     r"|did (?:you|u) (?:get|make it) (?:home|back)\b|did (?:you|u) have (?:a )?(?:good|nice|"
     r"great|fun)\b"
@@ -63,6 +65,40 @@ _SMALL_TALK = re.compile(
     re.IGNORECASE,
 )
 _ONLY_AN_ANSWER = frozenset(["ack", "greeting", "meta", "hedge"])
+# "yeah peanuts, pretty bad one" answering "Does she have any allergies?": a yes, and what it
+# is, with no verb (not "yeah it was so much fun", which only agrees)
+_YES = re.compile(r"^\W*(?:yes|yeah|yep|yup|yea|ya)\b\W*", re.IGNORECASE)
+
+
+# A question that asks for a value: what, which, when, where, who, how old, how many ... (not
+# "how was it?", whose answer is an opinion) or whether there is any.
+_ASKS_VALUE = re.compile(
+    r"^\W*(?:(?:so|and|ok(?:ay)?)\W+)?(?:(?:what|which|when|where|who|whose)\b"
+    r"(?!\s+(?:do you do|are we|about)\b)|how (?:old|many|much|long|often|far|soon)\b"
+    r"|(?:do|does|did|have|has|is|are) \w+ (?:\w+ )?any\b|any\b)",
+    re.IGNORECASE,
+)
+
+
+def gives_value(question: str, answer: str) -> bool:
+    """Whether `answer` gives the value `question` asks for: a note with no verb ("12.", "1st
+    march.", "spicy stuff, thai, korean.", "yeah peanuts, pretty bad one"), not a sentence
+    that goes on about something ("almost there, the numbers came in late")."""
+    if not _ASKS_VALUE.match(question):
+        return False
+    yes = _YES.match(answer)
+    rest = answer[yes.end() :] if yes else answer
+    first = rest.split(",")[0]  # "maths mostly, science is fine"
+    return bool(sentence_kinds.content_words(first) - _BARE) and elliptical(first)
+
+
+def _yes_and_what(answer: str) -> bool:
+    yes = _YES.match(answer)
+    rest = answer[yes.end() :] if yes else ""
+    told = sentence_kinds.content_words(rest) - _BARE
+    return bool(told) and elliptical(rest)
+
+
 # An exclamation, after a word or two of address or interjection: "what a goal!", "mate what a
 # night", "omg what an ending".
 _EXCLAIMS = re.compile(
@@ -85,7 +121,8 @@ def answer_asked(answer: str, question: str, role: str, names: Iterable[str] = (
         return False
     if answer.rstrip().endswith("?") or len(answer.split()) > MAX_WORDS:
         return False
-    if sentence_kinds.sentence_kind(answer, role) in _ONLY_AN_ANSWER or SHOWN.search(answer):
+    kind = sentence_kinds.sentence_kind(answer, role)
+    if (kind in _ONLY_AN_ANSWER and not _yes_and_what(answer)) or SHOWN.search(answer):
         return False  # nor "Here's a picture from the event!": the memory has no picture
     if _EXCLAIMS.match(answer):
         return False  # "mate what a goal in the 89th": a cheer at what was asked about
@@ -102,7 +139,7 @@ _BARE = frozenset([
     "definitely", "absolutely", "sure",
     "totally", "maybe", "probably", "thanks", "thank", "great", "good", "fine", "ok", "okay",
     "nice", "cool", "awesome", "lol", "haha", "both", "neither", "all", "none", "sometimes",
-    "please", "course", "glad", "happy", "welcome",
+    "please", "pls", "plz", "course", "glad", "happy", "welcome",
 ])
 # fmt: on
 
@@ -295,9 +332,10 @@ def question_before(window: Sequence[WindowTurn], i: int) -> tuple[WindowTurn, s
     return before, asked[-1]
 
 
-def answered(window: Sequence[WindowTurn], i: int) -> str:
+def answered(window: Sequence[WindowTurn], i: int, value_only: bool = False) -> str:
     """A short answer with the question of the turn before, another speaker's, both quoted
-    as said; "" when the turn is no such answer."""
+    as said; "" when the turn is no such answer. `value_only`: only a value asked for and
+    given (`gives_value`)."""
     turn, asked = window[i], question_before(window, i)
     said = sentence_kinds.sentences(turn.text)
     if asked is None or not said:
@@ -308,6 +346,8 @@ def answered(window: Sequence[WindowTurn], i: int) -> str:
     answer = repair(said[0])
     reply = answer[0] if answer and not answer[1].bare else said[0]
     if not answer_asked(reply, question, turn.role, (before.who, turn.who)):
+        return ""
+    if value_only and not gives_value(question, reply):
         return ""
     # both as said, in quotes: the question's "you" is the one answering, its "I" the asker
     return f'Asked "{question}", {turn.who} said: "{reply}"'

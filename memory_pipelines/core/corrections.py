@@ -25,8 +25,8 @@ _NOT_OLD = re.compile(
     re.IGNORECASE,
 )
 _OPENER = re.compile(
-    r"^\W*(?:(?:sorry|oops|whoops|ugh|argh|oh|ah|actually|correction|no|wait|my bad|i mean"
-    r"|i meant|it's|it is"
+    r"^\W*(?:(?:and|but|sorry|oops|whoops|ugh|argh|oh|ah|actually|correction|no|wait|my bad"
+    r"|i mean|i meant|it's|its|it is"
     r"|that's|that is|make (?:that|it))(?:\W+|$))*",
     re.IGNORECASE,
 )

@@ -117,6 +117,14 @@ def _referent_turn(window: Sequence[WindowTurn], i: int, sentence: str) -> Windo
     return mine if same and other else None
 
 
+def _kept_in(sentence: str, kept: Sequence[tuple[str, str]]) -> bool:
+    """Whether a sentence of the turn went into one of its kept parts: half its words or more
+    are there (a kept part is reworded: "cant do cream, im lactose intolerant" is kept as
+    "can't do cream, I'm lactose intolerant")."""
+    said = sentence_kinds.content_words(sentence) - {"i"}
+    return any(2 * len(said & sentence_kinds.content_words(text)) >= len(said) for text, _ in kept)
+
+
 def _fragment(sentence: str, said: str) -> bool:
     """Whether a kept sentence is only a time or a place, said in answer (short, no clause), a
     clause of time or reason alone ("Since I was 17 or so."), or a short note with no verb
@@ -256,6 +264,17 @@ def extract_window(
             # (a request agreed to is the promise below, no answer)
             answer_alone = answer_alone and not (first and is_stale(first[0], stale))
             if not own and answer_alone and not pledge and (asked := answered(window, i)):
+                own.append((asked, "fact", turn))
+            elif (
+                own
+                and first
+                and not (fixes or stale or pledge)
+                and not _kept_in(first[0], kept)
+                and (asked := answered(window, i, value_only=True))
+            ):
+                # the turn goes on after a value its rules left out ("12. the vet put her on a
+                # renal diet" answering "How old is Pickle?"): the answer too, after what the
+                # turn's rules chose (MAX_PER_TURN may leave it out)
                 own.append((asked, "fact", turn))
             parts += own
         if pledge and not any(category == "commitment" for _, category, _ in parts):

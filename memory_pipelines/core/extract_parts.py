@@ -52,6 +52,7 @@ from memory_pipelines.core.sentence_people import (
     about_somebody,
     may_be_pointed_to,
     name_then_verb,
+    own_thing,
     stands_alone,
 )
 from memory_pipelines.core.sentence_subject import with_subject
@@ -164,7 +165,7 @@ def durable_parts(
     visit?" / "and he's vegetarian now"): such a sentence is about somebody; `own_earlier`: the
     speaker's own turns before, oldest first, whose one medicine a bare "it" stands for ("I'm
     on metformin, 500mg twice a day" ... "doc just doubled it": a change of a dose, kept as the
-    health fact it is)."""
+    health fact it is), and whose one relative an opening "he" or "she" may be."""
     safety: list[tuple[str, str]] = []
     safety_at = -2  # the index of the last safety sentence
     strong: list[tuple[int, str, str]] = []
@@ -190,9 +191,11 @@ def durable_parts(
         resolved = asked_about is not None and asked_about(sentence) != sentence
         # ... and so is the one relative or person the turn just named ("my sister Claire just
         # moved to Lisbon. she's working for a startup there")
-        told_before = list(said.values())
+        # ... or in the speaker's own turns just before ("my brother luca flies in friday" ...
+        # "he's a chef")
+        told_before = [*own_earlier, *said.values()]
         resolved = resolved or (
-            bool(said) and who_is_meant(sentence, told_before, pronoun_of) != sentence
+            bool(told_before) and who_is_meant(sentence, told_before, pronoun_of) != sentence
         )
         asked = _KEEP_THAT.match(sentence)  # "Remind me that my passport expires in May"
         # a statement with its subject follows, not a thing ("Remember that guy from the gym?")
@@ -297,9 +300,13 @@ def durable_parts(
         strong_alone = strong_alone and not (role == "assistant" and kind == "stable_preference")
         # told to the assistant about someone by name ("Leo takes 5ml of cetirizine")
         named = not to_person and name_then_verb(sentence)
+        # ... or a thing of the speaker's own with its value, told to the assistant with the
+        # owner left out, as chat is typed ("car insurance renews 12th of next month, £640")
+        own_matter = not to_person and role == "user" and kind == "fact" and own_thing(sentence)
+        own_matter = own_matter and not elliptical(sentence)  # "Mochi, 10 weeks old, tabby"
         if not stands_alone(
             sentence,
-            strong_alone or fix or bool(asked) or update or named or resolved,
+            strong_alone or fix or bool(asked) or update or named or resolved or own_matter,
             kind if strong_alone else "",
             listener,
             to_assistant=not to_person,

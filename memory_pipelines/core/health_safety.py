@@ -53,7 +53,13 @@ SAFETY = _rx(
     # an organ that is failing or weak: "the vet said his kidneys are already weak"
     r"\b(?:kidneys?|liver|heart|lungs?|thyroid|pancreas|bladder)\b[^.;,]{0,20}\b(?:weak|failing"
     r"|failure|disease|damaged?|murmur)\b|\b(?:weak|failing|damaged)\s+(?:kidneys?|liver|heart"
-    r"|lungs?)\b|" + _MEDICINE
+    r"|lungs?)\b|"
+    # a long-term condition, by its common name: "hay fever's awful", "he has ADHD", "2 yrs
+    # sober now"
+    r"\bhay ?fever\b|\bmigraines?\b|\badhd\b|\bautis(?:m|tic)\b|\barthritis\b|\beczema\b|"
+    r"\bpsoriasis\b|\bcrohn'?s\b|\bcolitis\b|\bibs\b|\bdementia\b|\balzheimer'?s\b|"
+    r"\bparkinson'?s\b|\bcopd\b|\bchemo(?:therapy)?\b|\bdialysis\b|\bhigh bp\b|\bsober\b|"
+    r"\bblood pressure\b|\bheart attack\b|\bstroke\b(?! of)|" + _MEDICINE
 )
 # Protective equipment a place or a task requires ("nobody goes in without a respirator"): a
 # person's rule is a safety fact; the assistant's is advice (core/extract_parts).

@@ -97,8 +97,14 @@ _LAUGH_TAIL = re.compile(
 )
 
 
+# ... or closing a clause: "finally started the new job lol, data analyst at Kestrel"
+_LAUGH_CLAUSE = re.compile(r"\s+(?:lol|lmao|ha(?:ha)+)(?=\s*[,;])", re.IGNORECASE)
+
+
 def without_laughter(text: str) -> str:
-    """The text without the laughter and emoji it ends on; the text itself when that is all."""
+    """The text without the laughter and emoji it ends on, or a clause of it ends on; the text
+    itself when that is all."""
+    text = _LAUGH_CLAUSE.sub("", text)
     m = _LAUGH_TAIL.search(text)
     if m is None or not text[: m.start()].strip(" ,;:-"):
         return text

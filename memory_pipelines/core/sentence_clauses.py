@@ -103,14 +103,23 @@ _KEEP_IT = re.compile(
 )
 
 
+# ... or asks the listener's help with it: "my daughter starts school on sept 4th, can you help
+# me make a checklist"
+_HELP_ME = re.compile(
+    r"^(?:so |and )?(?:(?:can|could|would|will) you (?:please |pls )?|pls |please )?help me\b",
+    re.IGNORECASE,
+)
+
+
 def without_ask_of_listener(sentence: str) -> str:
     """The sentence without a last clause that asks or wishes something of the listener
     ("My first show opens on Friday, it'd mean a lot if you came" -> "My first show opens on
-    Friday."; "My EpiPen expires in June, remind me?" -> "My EpiPen expires in June."), when
+    Friday."; "My EpiPen expires in June, remind me?" -> "My EpiPen expires in June."; "...,
+    can you help me make a checklist"), when
     what is left is a statement of its own (four words or more)."""
     head, comma, tail = sentence.rpartition(", ")
     if not comma or len(head.split()) < 4:
         return sentence
-    if not (_TO_LISTENER.search(tail) or _KEEP_IT.match(tail)):
+    if not (_TO_LISTENER.search(tail) or _KEEP_IT.match(tail) or _HELP_ME.match(tail)):
         return sentence
     return head.rstrip(" ,;") + "."

@@ -47,7 +47,8 @@ _OPENER = re.compile(
     # "So I went home", not "So far ..." or "So much has happened"
     r"|so\b(?!\s+(?:far|much|many|long|few|little)\b)"
     # "ok so I'm Nadia": a word of assent run into "so", without a comma
-    r"|(?:ok(?:ay)?|right|well|alright|yeah)\s+(?=so\b(?!\s+(?:far|much|many|long|few|little)\b))"
+    r"|(?:ok(?:ay)?|right|well|alright|yeah|hey|hi|hiya)\s+"
+    r"(?=so\b(?!\s+(?:far|much|many|long|few|little)\b))"
     r"|plus\b|btw\b,?|by the way\b,?|anyway\b,?|oh\b"
     # typed without a comma before a first person: "ok ok I'll send it", "ugh I promised", or
     # a run of them with one: "haha yes yes, I'll upload them tonight"

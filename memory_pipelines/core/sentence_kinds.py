@@ -235,6 +235,9 @@ def _after_one_off(low: str, end: int, role: str) -> str:
 _THEN_I_WILL = _rx(r",? and (?=(?:i'll|i will|we'll|we will)\b)")
 # News announced as such after a word of assent or a greeting ("ok update, ...", "Hiya! Quick
 # update: ..."): what follows decides.
+# What a hello goes on to say, told by the one who says it: "so i finally started ...", "we
+# got the house!" (not "how are you", nor "just checking in")
+_SAYS = _rx(r"^\W*(?:so\W+|guess what\W+|omg\W+)?(?:i|i'm|i've|we|we're|we've|my|our)\b")
 _NEWS = _rx(
     r"^\W*(?:(?:quick|small|big|little|good|bad) )?(?:update|news)\s*[,!.;:\u2013\u2014-]+\s*"
 )
@@ -347,8 +350,11 @@ def _kind(sent: str, role: str) -> str:
         rest = low[lead.end() :] if lead else ""
         if FACT_SIGNAL.search(rest) or (ADDITIVE.search(rest) and len(content_words(rest)) >= 3):
             return "fact"  # "Morning! Before I forget: our office moved", "Yes, and X too"
-        if news := _NEWS.match(rest):  # "ok update, the kids overruled me, she's Nutmeg now"
-            body = rest[news.end() :]
+        news = _NEWS.match(rest)  # "ok update, the kids overruled me, she's Nutmeg now"
+        # ... or after a hello, the news it opens with ("hey so i finally started the new job")
+        hello = news is None and GREETING.match(low) and _SAYS.match(rest)
+        if news or hello:
+            body = rest[news.end() :] if news else rest
             kind = _kind(body, role) if body else "plain"
             if kind in SAVE_KINDS or kind == "fact" or plain_statement(body):
                 return kind if kind != "plain" else "fact"

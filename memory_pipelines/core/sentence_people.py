@@ -323,3 +323,31 @@ def may_be_pointed_to(raw: str, sentence: str, role: str, listener: str) -> bool
         and not _CHEER.search(sentence)
         and not addresses(sentence, listener)
     )
+
+
+# A statement, not a question typed without its mark or a mood let out: no question word,
+# "any", negation, interjection or pronoun first ("any ideas for rainy days with two kids", "ugh this
+# traffic is unreal", "not just wikipedia rabbit holes at 2am")
+_ASKS_OR_VENTS = re.compile(
+    r"^\W*(?:any|anyone|anybody|anything|what|how|when|where|why|which|who|whose|should|shall"
+    r"|not|no|just|ugh|argh|ok|okay|lol|haha|omg|wow|hmm+|meh|so|well|also|and|but|or|if|maybe"
+    # ... nor a pronoun, which stands for what was said before: "They're 7 and 9" is an answer
+    r"|he|she|they|it|this|that|these|those|he's|she's|they're|it's|that's|its)\b",
+    re.IGNORECASE,
+)
+
+
+def own_thing(sentence: str) -> bool:
+    """Whether a sentence told to the assistant with no owner is a statement of the speaker's
+    own things: not a question (with or without its mark) nor a mood let out ("car insurance
+    renews 12th of next month w admiral, £640")."""
+    said = sentence.rstrip()
+    return not (said.endswith("?") or _ASKS_OR_VENTS.match(said) or _ASKS_AFTER.search(said))
+
+
+# ... nor a question after a statement ("his knee is killing him though, what can he take")
+_ASKS_AFTER = re.compile(
+    r"[,;:]\s*(?:so\s+)?(?:what|how|where|when|why|which|who)\s+(?:can|could|do|does|did|should"
+    r"|would|is|are|will)\b",
+    re.IGNORECASE,
+)

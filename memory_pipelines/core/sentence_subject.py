@@ -95,8 +95,10 @@ def with_subject(sentence: str) -> str:
     adv, word, rest = m.group("adv").lower(), m.group("word"), m.group("rest")
     low = word.lower()
     after = rest.split()[:1]
-    if after and re.fullmatch(r"and|is|was|has|had|will|would|said|says|\w+ed", after[0].lower()):
-        return sentence  # "Jared went", "Fred and I": the first word is the subject
+    # "Jared went", "Fred and I": the first word is the subject (not "Got promoted")
+    subject_first = r"and|is|was|has|had|will|would|said|says" + ("" if low == "got" else r"|\w+ed")
+    if after and re.fullmatch(subject_first, after[0].lower()):
+        return sentence
     if after and after[0].lower() in IRREGULAR_PAST:
         return sentence
     clause = re.split(r"[;:—–]| - ", rest, maxsplit=1)[0]

@@ -1,0 +1,153 @@
+"""How a chat turn opens, as people type them: a value given first and the turn going on, a
+"yeah" with the thing asked for, a hello run into the news, a request tacked on to a fact."""
+
+from __future__ import annotations
+
+import pytest
+
+from memory_pipelines.core.across_turns import answer_asked, gives_value
+from memory_pipelines.core.sentence_clauses import without_ask_of_listener
+from memory_pipelines.core.sentence_kinds import sentence_kind
+from tests.extract_helpers import window_items
+
+
+def test_a_value_answered_first_is_kept_when_the_turn_goes_on() -> None:
+    items = window_items(
+        ("Callum", "user", "my cat pickle got diagnosed w kidney disease today :("),
+        ("Assistant", "assistant", "I'm so sorry. How old is Pickle?"),
+        ("Callum", "user", "12. the vet put her on a renal diet, and benazepril 2.5mg once a day"),
+    )
+    texts = [text for _, text in items]
+    assert 'Asked "How old is Pickle?", Callum said: "12."' in texts
+    assert any("renal diet" in text for text in texts)
+
+
+def test_an_opinion_answered_first_is_not_kept_beside_what_follows() -> None:
+    items = window_items(
+        ("Dana", "user", "we did the team photos at the harbour on Friday"),
+        ("Assistant", "assistant", "How did the team photos turn out?"),
+        ("Dana", "user", "Really well. Ines is framing the best one for reception"),
+    )
+    assert not any(text.startswith("Asked") for _, text in items)
+    assert any("framing" in text for _, text in items)
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "gives"),
+    [
+        ("When do you move?", "1st march.", True),
+        ("What do you usually enjoy?", "spicy stuff, thai, korean.", True),
+        ("Does she have any allergies the school should know about?", "yeah peanuts.", True),
+        ("how was the concert??", "unreal, they played the whole second album.", False),
+        ("where are we on the vendor report?", "almost there, the numbers came in late.", False),
+        ("What's your target?", "we reckon we can hit it by spring", False),
+    ],
+)
+def test_a_value_is_a_note_answering_what_was_asked(
+    question: str, answer: str, gives: bool
+) -> None:
+    assert gives_value(question, answer) is gives
+
+
+def test_a_yes_with_the_thing_asked_for_is_an_answer_and_a_bare_yes_is_not() -> None:
+    asked = "Does she have any allergies or needs the school should know about?"
+    assert answer_asked("yeah peanuts, pretty bad one.", asked, "user", ("Omar", "Agent"))
+    assert not answer_asked("yeah it was so much fun!", asked, "user", ("Omar", "Agent"))
+    assert not answer_asked("yes pls", "Want the steps?", "user", ("Omar", "Agent"))
+
+
+def test_a_hello_run_into_news_is_the_news() -> None:
+    assert sentence_kind(
+        "hey so i finally started the new job lol, data analyst at kestrel", "user"
+    )
+    assert sentence_kind("hey so i finally started the new job at kestrel", "user") == "fact"
+    assert sentence_kind("hey, how are you?", "user") == "greeting"
+    items = window_items(
+        ("Nadia", "user", "hey so i finally started the new job lol, data analyst at kestrel"),
+        ("Assistant", "assistant", "Congrats! How's the first week going?"),
+        ("Nadia", "user", "tiring but good"),
+    )
+    # (and "how's the first week going?" asks after the listener: "tiring but good" is chatter)
+    assert [text for _, text in items] == [
+        "Nadia finally started the new job, data analyst at kestrel"
+    ]
+
+
+def test_a_request_for_help_tacked_on_leaves_the_fact() -> None:
+    said = "my daughter leila starts reception at hillcrest on sept 4th, can u help me make a list"
+    assert (
+        without_ask_of_listener(said.replace(" u ", " you "))  # read so: plain_words
+        == "my daughter leila starts reception at hillcrest on sept 4th."
+    )
+    items = window_items(
+        ("Omar", "user", said),
+        ("Assistant", "assistant", "Of course! Does she have any allergies?"),
+        ("Omar", "user", "yeah peanuts, pretty bad one. she carries an epipen"),
+    )
+    texts = [text for _, text in items]
+    assert any("starts reception at hillcrest on sept 4th" in text for text in texts)
+    assert any("peanuts" in text for text in texts)
+
+
+def test_a_thing_of_ones_own_told_without_its_owner_is_kept() -> None:
+    items = window_items(
+        ("Sophie", "user", "me and my husband rhys agreed a £400/month grocery budget"),
+        ("Assistant", "assistant", "Sounds sensible. Anything else to track?"),
+        ("Sophie", "user", "car insurance renews 12th of next month w admiral, £640"),
+    )
+    assert any("Car insurance renews 12th of next month" in text for _, text in items)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "any rainy day ideas for two kids under 6",
+        "ugh this traffic is unreal, been stuck on the ring road 40 min",
+        "his knee is killing him though, what can he actually take",
+    ],
+)
+def test_a_question_or_a_mood_told_without_an_owner_is_not_kept(said: str) -> None:
+    items = window_items(("Saskia", "user", said))
+    assert items == []
+
+
+def test_a_subject_left_out_before_got_and_a_participle_is_the_speaker() -> None:
+    items = window_items(
+        ("Olga", "user", "got promoted to tech lead today!!!"),
+        ("Assistant", "assistant", "Congratulations! What changes?"),
+        ("Olga", "user", "i'll be leading the payments team, 5 engineers"),
+    )
+    assert any(text.startswith("Olga got promoted to tech lead") for _, text in items)
+
+
+def test_he_is_the_relative_the_speakers_last_turns_named() -> None:
+    items = window_items(
+        ("Anna", "user", "my brother luca flies in from toronto friday!"),
+        ("Assistant", "assistant", "Exciting! How long is he staying?"),
+        ("Anna", "user", "2 weeks, with me. he's a chef so he's cooking for us every night"),
+    )
+    assert any("Anna's brother's a chef" in text for _, text in items)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "ugh feeling rubbish today, hay fever's awful",
+        "he has adhd so long homework sessions are hard for him",
+        "ah i dont drink, 2 yrs sober now",
+    ],
+)
+def test_a_long_term_condition_is_a_health_fact(said: str) -> None:
+    from memory_pipelines.core.health_safety import SAFETY
+
+    assert SAFETY.search(said)
+    assert not SAFETY.search("what a stroke of luck that was")
+
+
+def test_a_repair_after_and_puts_right_the_earlier_amount() -> None:
+    items = window_items(
+        ("Eilidh", "user", "Kitchen reno budget is 25k all in."),
+        ("Agent", "assistant", "That's workable. Are you keeping the existing layout?"),
+        ("Eilidh", "user", "Same layout, yeah. And no, sorry, 28k, I forgot the appliances."),
+    )
+    assert any("budget is 28k" in text for _, text in items)
