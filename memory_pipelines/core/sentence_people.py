@@ -326,8 +326,8 @@ def may_be_pointed_to(raw: str, sentence: str, role: str, listener: str) -> bool
 
 
 # A statement, not a question typed without its mark or a mood let out: no question word,
-# "any", negation, interjection or pronoun first ("any ideas for rainy days with two kids", "ugh this
-# traffic is unreal", "not just wikipedia rabbit holes at 2am")
+# "any", negation, interjection or pronoun first ("any ideas for rainy days with two kids",
+# "ugh this traffic is unreal", "not just wikipedia rabbit holes at 2am")
 _ASKS_OR_VENTS = re.compile(
     r"^\W*(?:any|anyone|anybody|anything|what|how|when|where|why|which|who|whose|should|shall"
     r"|not|no|just|ugh|argh|ok|okay|lol|haha|omg|wow|hmm+|meh|so|well|also|and|but|or|if|maybe"
