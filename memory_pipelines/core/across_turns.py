@@ -41,6 +41,7 @@ from memory_pipelines.core.proposed_times import agreed_time
 from memory_pipelines.core.referents import who_was_asked_about
 from memory_pipelines.core.respelled import misspelled_in, respelled
 from memory_pipelines.core.retractions import taken_back, takes_back
+from memory_pipelines.core.sentence_clauses import without_ask_of_listener
 from memory_pipelines.core.sentence_forms import without_tag_question
 from memory_pipelines.core.sentence_subject import with_subject
 from memory_pipelines.core.speech_acts import SHOWN
@@ -245,7 +246,9 @@ def corrections_made(
                 found = _own_first(partial(repair_earlier, new), of if stem else said, mine)
         if found is not None:
             idx, text = found
-            text = with_subject(text)  # "Booked dinner for 8:30pm" as its turn read it: "I booked"
+            # "Booked dinner for 8:30pm" as its turn read it: "I booked"; and without the
+            # help asked for after it ("exam on 25 nov, help me make a practice plan")
+            text = with_subject(without_ask_of_listener(with_apostrophes(text)))
             about = earlier[idx][1]
             if about is turn:
                 stale.add(earlier[idx][0])
@@ -312,6 +315,7 @@ def _put_right(clause: str, values: list[str], said: list[str]) -> tuple[int, st
     ("No, it's June 21"); its first value whose kind an earlier sentence holds another of."""
     words = sentence_kinds.content_words
     about = words(clause) - words(" ".join(values)) - _POINTERS - _CHANGED
+    about = {re.sub(r"['’]s$", "", w) for w in about}  # "the rent's 975": the rent
     told = [s if not about or about & words(s) else "" for s in said]
     for value in values:
         found = repair_earlier(value, told)

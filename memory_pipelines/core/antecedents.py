@@ -288,6 +288,15 @@ def points_back(sentence: str) -> bool:
     return not _DEMONSTRATIVE.match(sentence) or bool(_BARE.match(sentence))
 
 
+def _speaker_clause(sentence: str) -> bool:
+    """Whether "I" or "we" and a word after it say something of the speaker, whatever the verb
+    ("btw i wfh mondays and fridays"): no note on the sentence before it."""
+    toks = [t.lower() for t in words(sentence)]
+    return any(
+        t in ("i", "we") and n not in ("and", "or") for t, n in zip(toks, toks[1:], strict=False)
+    )
+
+
 def joined(first: str, then: str) -> str:
     """Two sentences as one item ("A. B." -> "A; b.")."""
     head = first.rstrip().rstrip(".!")
@@ -312,7 +321,7 @@ def with_antecedents(
         # "it's Dr. Mbatha, not Mbeki" puts a value right (core/corrections): it points back
         # to the sentence that said the old one, which is no antecedent to join it to
         loose = loose and correction(sentence) is None
-        loose = loose or elliptical(sentence)
+        loose = loose or (elliptical(sentence) and not _speaker_clause(sentence))
         if category == "commitment" or not loose or n - 1 not in told:
             texts[n] = sentence
             holder[n] = n

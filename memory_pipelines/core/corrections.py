@@ -93,9 +93,12 @@ def correction(sentence: str) -> Correction | None:
         for skip in (0, 1, 2):
             if len(before) < n + skip:
                 continue
-            # ... or before "now" or "instead": "she's Nutmeg now, not Pepper"
-            aside = before[-skip - 1].endswith(",") or (
-                skip == 1 and before[-1].strip(",").lower() in _IN_ITS_PLACE
+            # ... or before "now" or "instead": "she's Nutmeg now, not Pepper"; or before what
+            # it is for: "it's 25mg to start not 50", "8kg to go not 10"
+            aside = (
+                before[-skip - 1].endswith(",")
+                or (skip == 1 and before[-1].strip(",").lower() in _IN_ITS_PLACE)
+                or (skip == 2 and before[-2].lower() == "to")
             )
             if skip and not aside:
                 continue
@@ -115,6 +118,9 @@ def correction(sentence: str) -> Correction | None:
                 while len(before) > width + 1 and _CAPITALISED.fullmatch(before[-width - 1]):
                     width += 1
                 new = " ".join(before[len(before) - width :]).strip(" ,;:-—–")
+            width = _listed(before, len(before) - skip, width, old)
+            new = " ".join(before[len(before) - skip - width : len(before) - skip])
+            new = new.strip(" ,;:-—–")
             rest = " ".join(before[: len(before) - skip - width])
             # only the clause that gives the new value says what it is of: "scratch that, I
             # misread his text, it's Friday not Wednesday" names nothing but its values
@@ -122,6 +128,21 @@ def correction(sentence: str) -> Correction | None:
             rest = _ARTICLE_END.sub("", _OPENER.sub("", rest)).strip(" ,;:-—–")
             return Correction(new=new, old=old, bare=not rest, span=(m.start(), m.end()))
     return _old_first(sentence)
+
+
+def _listed(before: list[str], end: int, width: int, old: str) -> int:
+    """The width of the new value with the values listed before it ("tuesdays and fridays, not
+    mondays": the days the week now has), when the old one is a single day or number."""
+    start = end - width
+    kind = _kind(old)
+    if width != 1 or kind not in ("date", "number") or start < 2:
+        return width
+    if before[start - 1].lower() not in ("and", "&") or _kind(before[start - 2]) != kind:
+        return width
+    start -= 2
+    while start >= 1 and before[start - 1].endswith(",") and _kind(before[start - 1][:-1]) == kind:
+        start -= 1
+    return end - start
 
 
 _VALUE = rf"{_WORDISH}(?: {_WORDISH}){{0,2}}?"
@@ -209,7 +230,9 @@ _CUE = re.compile(
     # right, it's been three years": agreement)
     r"|(?:you'?re|ur|you are) (?:right|correct)(?=\W+(?:\d|(?:(?:mon|tues|wednes|thurs|fri|satur"
     r"|sun)days?|january|february|march|april|june|july|august|september|october|november"
-    r"|december)\b)))\b\W*)+",
+    r"|december)\b)))\b\W*"
+    # ... with "and" between two of them: "oh and correction, ..."
+    r"(?:and\W+(?=(?:sorry|oops|no|wait|actually|correction|typo|my bad|my mistake)\b))?)+",
     re.IGNORECASE,
 )
 # The cue said after the value: "He's five actually", "It's 7:40, sorry".
@@ -226,11 +249,20 @@ _INSTEAD = re.compile(r"\s+instead$", re.IGNORECASE)
 # actually", "they put it up to 39 from March"): no cue is needed, the clause says the old
 # value no longer holds.
 _MOVED = re.compile(
-    r"^(?:it|that|they)\b(?:['’](?:s|ve|re)|\s+(?:has|have|got|was|were|is|are))?"
+    # ... or of a thing named ("exam got moved to 25 nov"), which the sentence put right names
+    r"^(?:(?:it|that|they)\b(?:['’](?:s|ve|re)|\s+(?:has|have|got|was|were|is|are))?"
+    r"|(?:the |my |our |his |her |their )?(?!(?:i|we|you|he|she|they|it|that|this)\b)"
+    r"(?P<thing>[a-z][\w-]+)(?:['’]s|\s+(?:has|got|was|is))\b)"
     r"(?:\s+(?:been|now|just|all|finally|since))*\s+"
     r"(?:moved|pushed(?: back)?|put back|brought forward|rescheduled|postponed|changed|bumped"
     r"(?: up)?|put (?:it |them )?(?:up|down)|gone (?:up|down)|went (?:up|down)|goes (?:up|down))"
     r"\s+(?:to|till|until)\b",
+    re.IGNORECASE,
+)
+# A thing named with its value: "the rent's 975", "my flight is 7:40"
+_THING_IS = re.compile(
+    r"^(?:the |my |our |his |her |their )?(?!(?:i|we|you|he|she|they|it|that|this)\b)"
+    r"[a-z][\w-]*(?:['’]s|\s+(?:is|are|was))\s+(?:now\s+|actually\s+)?[$£€]?\d",
     re.IGNORECASE,
 )
 _POINTS_BACK = re.compile(
@@ -272,7 +304,10 @@ def restated(sentence: str, cue_after: bool = True) -> tuple[str, list[str]] | N
     values = _values_in(head)
     # the value first, perhaps after "the" or "on" ("Hang on, no, the 16th")
     first = re.sub(r"^(?:on |in |at )?(?:the )?", "", head, flags=re.IGNORECASE).split()
-    if not values or not (_POINTS_BACK.match(head) or (first and first[0] == values[0])):
+    moved_thing = _MOVED.match(head)
+    named = moved_thing is not None and moved_thing["thing"] is not None
+    named = named or bool(_THING_IS.match(head))  # "oh and correction the rent's 975"
+    if not values or not (_POINTS_BACK.match(head) or named or (first and first[0] == values[0])):
         return None
     return head, values
 
@@ -325,17 +360,32 @@ def apply_to_earlier(fix: Correction, earlier: Sequence[str]) -> tuple[int, str]
     # Lindqvist Hall"), and words of the new name said before the old stay said once ("Tomasz
     # Wrobel, not Wrona" of "Tomasz Wrona").
     head = tail = ""
-    if len(fix.new.split()) > len(fix.old.split()):
+    members = [w.strip(",") for w in fix.new.split() if w.lower() not in ("and", "&")]
+    listed = len(members) > 1 and re.search(r"\s(?:and|&)\s", fix.new) is not None
+    if listed:
+        # a list put right whole: "tuesdays and fridays, not mondays" of "i wfh mondays and
+        # fridays" names the old list, not its one day
+        own = "|".join(re.escape(w) for w in members)
+        joint = r"(?:\s*,\s*|\s+and\s+|\s*&\s*)"
+        head, tail = rf"(?:(?:{own}){joint})*", rf"(?:{joint}(?:{own}))*"
+    elif len(fix.new.split()) > len(fix.old.split()):
         own = "|".join(re.escape(w) for w in fix.new.split())
         head, tail = rf"(?-i:(?:(?:{own})\s+)*)", r"(?-i:(?:\s+[A-Z][a-z]+)*)"
     # the old value whole, a currency sign before it too ("£2,300": no word boundary before £)
     start = r"(?<![\w$£€])"
-    rx = re.compile(rf"{head}{start}{re.escape(fix.old)}(?P<half>am|pm)?\b{tail}", re.IGNORECASE)
+    # a bare number put right by one with its unit: "25mg to start, not 50" of "50mg once a day"
+    unit = _form(fix.new) if _form(fix.old) == "" and _form(fix.new) not in ("", "word") else ""
+    half = rf"(?P<half>am|pm{'|' + re.escape(unit) if unit else ''})?"
+    rx = re.compile(rf"{head}{start}{re.escape(fix.old)}{half}\b{tail}", re.IGNORECASE)
     for i in range(len(earlier) - 1, -1, -1):
         if rx.search(earlier[i]):
 
             def put(m: re.Match[str]) -> str:
                 half = m.group("half") or ""
+                if listed:
+                    return f"{fix.new}, not {m.group()},"
+                if unit and half.lower() == unit.lower():
+                    return f"{fix.new}, not {fix.old}{half},"
                 return f"{fix.new}{half}, not {fix.old}{half},"
 
             fixed = rx.sub(put, earlier[i], count=1)

@@ -38,6 +38,7 @@ from memory_pipelines.core.sentence_clauses import (
     without_ask_of_listener,
     without_chat_time,
     without_mood_clause,
+    without_request_first,
 )
 from memory_pipelines.core.sentence_forms import (
     SUBJECT_FIRST,
@@ -179,7 +180,8 @@ def durable_parts(
     for n, raw in enumerate(sentence_kinds.sentences(text)):
         sentence = without_chat_time(without_bookkeeping(without_tag_question(raw)))
         sentence = without_picture_frame(without_opener(sentence))
-        sentence = without_mood_clause(without_ask_of_listener(sentence), about_somebody)
+        sentence = without_ask_of_listener(without_request_first(sentence))
+        sentence = without_mood_clause(sentence, about_somebody)
         sentence = without_apology(sentence)
         sentence = with_subject(sentence)
         sentence = without_hedged_tail(without_telling(sentence, role), role)

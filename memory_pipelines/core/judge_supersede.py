@@ -194,6 +194,9 @@ def slot_given_away(
     )
 
 
+_ONLY_IF = re.compile(r"\b(?:if|unless|provided|as long as)\b", re.IGNORECASE)
+
+
 def cued_change(
     c: Analysis, es: Sequence[Analysis], pairs: Sequence[Pair], embed: Embed | None = None
 ) -> JudgeDecision | None:
@@ -213,6 +216,9 @@ def cued_change(
         # them", whatever else near it does).
         eligible = [p for p in eligible if p.polarity_flip and p.cos >= SUPERSEDE_FLOOR]
     if c.cues & VALUE_MOVE_CUES and not c.cues - WEAK_CUES - VALUE_MOVE_CUES:
+        if _ONLY_IF.search(c.text):
+            # "goes up to 50 after 2 weeks if she's ok on it": a move that may come, none made
+            return None
         eligible = [p for p in eligible if not _moved_elsewhere(c, es[p.index])]
     eligible = _own_slot(c, es, eligible)
     if not eligible:

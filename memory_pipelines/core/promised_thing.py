@@ -64,7 +64,9 @@ _NO_MONEY = re.compile(r"\s+(?:a visit|forward|no mind|any mind|attention)\b", r
 # things after it ("58 but whatever"; not "at 6", "the 25th", "3 kids").
 _AMOUNT = re.compile(
     r"[£$€]\s?\d[\d,]*(?:\.\d+)?(?:k\b)?|\b\d[\d,]*(?:\.\d+)?\s?(?:quid|pounds|dollars|euros|bucks)\b"
-    r"|(?<![\w:.£$€])(?<!at )(?<!by )(?<!on )(?<!the )\d[\d,]*(?:\.\d+)?(?![\w:%]|\s+[a-z]+s\b)"
+    # (a bare number, not a year: "20k by end of 2026")
+    r"|(?<![\w:.£$€])(?<!at )(?<!by )(?<!on )(?<!the )(?<!of )(?!(?:19|20)\d\d\b)\d[\d,]*"
+    r"(?:\.\d+)?(?![\w:%]|\s+[a-z]+s\b)"
 )
 
 
@@ -82,7 +84,10 @@ def the_thing_promised(
     handled = verb in _HANDLING or verb in _PAYING
     it = _IT.match(sentence, act.end("verb")) if act and handled else None
     back = _PAID_BACK.match(sentence, act.end("verb")) if act and verb in _PAYING else None
-    if back is not None and (owed := _debt_said(before)):
+    # ... unless the sentence says the sum itself ("I owe Kenji £150 from the concert, told him
+    # I'd pay him back by friday")
+    said_here = act is not None and _AMOUNT.search(sentence, 0, act.start())
+    if back is not None and not said_here and (owed := _debt_said(before)):
         # "the 200 for the Burna Boy tickets" ... "I'll pay you back by July 1st"
         return f"{sentence[: back.end()]} {owed}{sentence[back.end() :]}"
     if it is None:

@@ -180,7 +180,8 @@ _GIVE_VERBS = frozenset(
 # ready for you": a delivery, whatever the verb ("have" alone is no act).
 _DELIVERS = re.compile(
     rf"\b(?:have|get)\b.{{1,60}}?\b(?:back to|to|(?:ready|done|finished|sorted|fixed|written|built"
-    rf"|made|sent|\w{{3,}}ed) for) (?:you|{NAME}|{ROLE})\b(?!\s+to\b)"  # "painted for you",
+    # "painted for you"
+    rf"|made|sent|\w{{3,}}ed) for) (?:you|him|her|them|{NAME}|{ROLE})\b(?!\s+to\b)"
     # not "I'd have loved for you to come"
     # ... or put where they will find it: "on your desk", "in your inbox", "in Joan's hands"
     rf"|\b(?:have|get)\b.{{1,60}}?\b(?:on|in|into) (?:your|{NAME}'s) \w+"
@@ -301,7 +302,12 @@ def promise(
         r = _RECIPIENT.search(rest)
         if r and attributive(rest, r):
             r = None  # "check the list for Harvard style": a kind of thing, nobody it is for
-        if r and (r.group("indirect") or verb in _GIVE_VERBS or _given_to(verb, rest, r)):
+        delivered = verb in ("have", "get") and _DELIVERS.search(sentence)  # "have it to her"
+        if r is None and delivered:
+            r = re.search(r"\b(?:to|back to)\s+(?P<direct>)(?P<indirect>him|her|them)\b", rest)
+        if r and (
+            r.group("indirect") or verb in _GIVE_VERBS or delivered or _given_to(verb, rest, r)
+        ):
             whom = r.group("direct") or r.group("indirect")
             # "to my accountant, Mr. Thornton,": the role's name, said beside it
             named = _APPOSED.match(rest, r.end())

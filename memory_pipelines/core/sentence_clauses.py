@@ -123,3 +123,29 @@ def without_ask_of_listener(sentence: str) -> str:
     if not (_TO_LISTENER.search(tail) or _KEEP_IT.match(tail) or _HELP_ME.match(tail)):
         return sentence
     return head.rstrip(" ,;") + "."
+
+
+# A request first and the speaker's own statement after it: "can you help me outline the q3
+# report, I told Ingrid I'd have it to her by Thursday"
+_REQUEST_FIRST = re.compile(
+    r"^\W*(?:(?:so|ok|okay|hey|hi)\W+)?(?:(?:can|could|would|will) you |pls |please )"
+    r"(?:please |pls )?(?:help me )?(?P<act>[^,;?]+?)\s*[,;]\s+"
+    r"(?P<rest>(?:i|i'm|i've|i'd|we|we're|we've|my|our)\b.+)$",
+    re.IGNORECASE,
+)
+_ITS_OBJECT = re.compile(r"\b(?:the|my|our|this|that)\s+[\w' -]+$", re.IGNORECASE)
+
+
+def without_request_first(sentence: str) -> str:
+    """The speaker's statement after a request that opens the sentence, its "it" put as what the
+    request named ("can you help me outline the q3 report, I told Ingrid I'd have it to her by
+    Thursday" -> "I told Ingrid I'd have the q3 report to her by Thursday"); the sentence itself
+    when it opens with no request, or no statement of four words or more follows it."""
+    m = _REQUEST_FIRST.match(sentence)
+    if m is None or len(m["rest"].split()) < 4:
+        return sentence
+    rest = m["rest"]
+    thing = _ITS_OBJECT.search(m["act"])
+    if thing is not None:
+        rest = re.sub(r"\b(?:it|them)\b", thing.group(), rest, count=1)
+    return rest[:1].upper() + rest[1:]
