@@ -117,3 +117,16 @@ def test_a_thing_named_with_its_new_value_after_a_cue_puts_right_what_told_it() 
     )
     texts = [text for _, text in items]
     assert "Mei: Rent is 975 a month, landlord is mr patel" in texts
+
+
+def test_she_is_the_nana_the_speaker_named() -> None:
+    items = window_items(
+        ("Aisha", "user", "my nana joyce turns 90 on may 3rd!!"),
+        ("Assistant", "assistant", "How lovely! Are you helping with anything?"),
+        (
+            "Aisha",
+            "user",
+            "i said i'd bake the cake lol. but she's diabetic so it has to be low sugar",
+        ),
+    )
+    assert any(text.startswith("Aisha's nana's diabetic") for _, text in items)

@@ -28,11 +28,13 @@ from memory_pipelines.core.promise_whom import ROLE_WORDS
 # Family words whose gender is in the word (a closed class): "cousin" or "partner" tell none.
 _SHE = (
     "sister|mother|mom|mum|mommy|wife|daughter|aunt|niece|girlfriend|grandma|grandmother|"
-    "granny|nan|stepmom|stepmother|stepsister|fiancee|fiancée|granddaughter|stepdaughter"
+    "granny|nan|nana|nanna|gran|auntie|aunty|stepmom|stepmother|stepsister|fiancee|fiancée|"
+    "granddaughter|stepdaughter"
 )
 _HE = (
     "brother|father|dad|daddy|husband|son|uncle|nephew|boyfriend|grandpa|grandfather|"
-    "grandad|granddad|stepdad|stepfather|stepbrother|fiance|fiancé|grandson|stepson"
+    "grandad|granddad|grampa|grandpop|stepdad|stepfather|stepbrother|fiance|fiancé|grandson|"
+    "stepson"
 )
 _RELATIVE = re.compile(
     # "my sister", or a parent called by the word as a name ("Dad told me he's retiring")
