@@ -16,8 +16,9 @@ from datetime import UTC, datetime
 
 from memory_pipelines.api import Memory
 from memory_pipelines.api.extraction import run_extraction
-from memory_pipelines.core.corrections import correction, restated
+from memory_pipelines.core.corrections import correction
 from memory_pipelines.core.extract import extract_window
+from memory_pipelines.core.restated import restated
 from memory_pipelines.core.sentence_forms import without_tag_question
 from memory_pipelines.core.window_turn import WindowTurn
 
@@ -353,7 +354,6 @@ def test_a_value_said_to_have_moved_puts_right_what_was_told_before() -> None:
     "thanks, it got moved to 11 March actually, examiner was sick" superseded the test with
     "It got moved to 11 March actually": a date of nothing. A move said of "it" or "they"
     needs no apology to put the told value right."""
-    from memory_pipelines.core.corrections import restated
 
     assert restated("thanks, it got moved to 11 March actually, examiner was sick") == (
         "it got moved to 11 March",

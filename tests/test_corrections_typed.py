@@ -7,11 +7,12 @@ from __future__ import annotations
 from datetime import datetime
 
 from memory_pipelines.core.antecedents import with_antecedents
-from memory_pipelines.core.corrections import apply_to_earlier, correction, restated, without_old
+from memory_pipelines.core.corrections import apply_to_earlier, correction, without_old
 from memory_pipelines.core.judge import decide
 from memory_pipelines.core.judge_types import JudgeItem
 from memory_pipelines.core.promised_thing import the_thing_promised
 from memory_pipelines.core.promises import as_pledge, promise
+from memory_pipelines.core.restated import restated
 from memory_pipelines.core.sentence_clauses import without_request_first
 from memory_pipelines.models.embedder import Embedder
 from tests.extract_helpers import window_items

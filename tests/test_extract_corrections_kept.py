@@ -192,7 +192,7 @@ def test_a_value_said_instead_puts_right_the_one_said_before() -> None:
     """ "scratch that, ... sunday at 6 instead, same deal" (extraction_x): a value said with
     "instead" is the new one, and it puts right the sentence that said another of its kind;
     "instead" beside no number or date ("We went to Rome instead") corrects nothing."""
-    from memory_pipelines.core.corrections import restated
+    from memory_pipelines.core.restated import restated
 
     assert restated("sunday at 6 instead, same deal") == ("sunday at 6", ["sunday", "6"])
     assert restated("It starts at 7 instead") == ("It starts at 7", ["7"])

@@ -13,11 +13,11 @@ from memory_pipelines.core.corrections import (
     correction,
     repair,
     repair_earlier,
-    restated,
 )
 from memory_pipelines.core.due_dates import due_date
 from memory_pipelines.core.extract import WindowTurn, extract_window
 from memory_pipelines.core.promises import promise
+from memory_pipelines.core.restated import restated
 from memory_pipelines.core.third_person import third_person
 
 SAID = datetime(2024, 5, 1, 10)  # a Wednesday

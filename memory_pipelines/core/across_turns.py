@@ -32,14 +32,13 @@ from memory_pipelines.core.corrections import (
     named_values,
     repair,
     repair_earlier,
-    restated,
-    without_cue,
     without_old,
 )
 from memory_pipelines.core.plain_words import with_apostrophes
 from memory_pipelines.core.proposed_times import agreed_time
 from memory_pipelines.core.referents import who_was_asked_about
 from memory_pipelines.core.respelled import misspelled_in, respelled
+from memory_pipelines.core.restated import restated, without_cue
 from memory_pipelines.core.retractions import taken_back, takes_back
 from memory_pipelines.core.sentence_clauses import without_ask_of_listener
 from memory_pipelines.core.sentence_forms import without_tag_question
@@ -152,7 +151,7 @@ def corrections_made(
     correction the turn makes: "March 10, not March 3" or "50 mg, sorry, 100 mg" fixes its own
     sentence; a bare "May, not April" or "Actually no, 3.9" fixes the latest earlier sentence of
     the window holding the old value (or a value of the new one's kind), and so does one that
-    gives its new value only ("Sorry, I had it wrong, it leaves at 7:40": corrections.restated).
+    gives its new value only ("Sorry, I had it wrong, it leaves at 7:40": restated.restated).
     A sentence of this turn fixed so goes into `stale`: it is not saved as it was said; so does
     a correction whose value went into an earlier sentence."""
     out = []
@@ -300,7 +299,7 @@ _POINTERS = frozenset(["it's", "that's", "they're", "he's", "she's"])
 # ... and the verbs that say the value changed, of whatever it is ("oh no wait, it moved to
 # 5:30"): the sentence put right need not say them.
 # ... and the words of a move said without a cue ("thanks, it got moved to 11 March", "they put
-# it up to 39": corrections._MOVED)
+# it up to 39": restated._MOVED)
 _CHANGED = frozenset(
     ["moved", "changed", "pushed", "shifted", "bumped", "rescheduled", "postponed", "got", "put"]
     + ["brought", "forward", "back", "gone", "went", "goes", "up", "down", "been", "actually"]

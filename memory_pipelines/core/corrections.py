@@ -5,7 +5,8 @@ value is of ("The appointment is March 10, not March 3"), it is the corrected fa
 "not ..." part is taken out. A bare correction ("May, not April") fixes an earlier sentence of
 the conversation that holds the old value: that sentence with the new value in its place is
 the corrected fact. Either way the dedup judge then supersedes the record that held the old
-value (the same slot, another value).
+value (the same slot, another value). A correction that gives its new value only ("Sorry, it
+leaves at 7:40") is read by core/restated.py.
 """
 
 from __future__ import annotations
@@ -17,14 +18,14 @@ from dataclasses import dataclass
 from memory_pipelines.core.judge_lexicon import NUMBER_WORDS
 
 # a word or a value, a number with its thousands ("£2,300", "1,250.50") whole
-_WORDISH = r"[\w$£€][\w$£€:/'-]*(?:(?<=\d),\d{3}(?!\d))*(?:\.\d+[a-zA-Z]*)?"
+WORDISH = r"[\w$£€][\w$£€:/'-]*(?:(?<=\d),\d{3}(?!\d))*(?:\.\d+[a-zA-Z]*)?"
 # ", not March 3", " not Monday", "; not April": the old value, up to 3 words, at a clause end.
 _NOT_OLD = re.compile(
     rf"\s*(?:,|;|-|–|—)?\s+(?:and\s+)?not\s+(?:on\s+|in\s+|at\s+|the\s+)?"
-    rf"(?P<old>{_WORDISH}(?: {_WORDISH}){{0,2}}?)(?=\s*(?:[.,;!?)]|$))",
+    rf"(?P<old>{WORDISH}(?: {WORDISH}){{0,2}}?)(?=\s*(?:[.,;!?)]|$))",
     re.IGNORECASE,
 )
-_OPENER = re.compile(
+OPENER = re.compile(
     r"^\W*(?:(?:and|but|sorry|oops|whoops|ugh|argh|oh|ah|actually|correction|no|wait|my bad"
     r"|i mean|i meant|it's|its|it is"
     r"|that's|that is|make (?:that|it))(?:\W+|$))*",
@@ -57,7 +58,7 @@ class Correction:
 _RELATIVE_DAYS = frozenset(["today", "tonight", "tomorrow", "yesterday"])
 
 
-def _kind(value: str) -> str:
+def value_kind(value: str) -> str:
     low = value.lower()
     if any(ch.isdigit() for ch in low) or low in NUMBER_WORDS:
         return "number"
@@ -76,7 +77,7 @@ def _form(value: str) -> str:
 def is_number(value: str) -> bool:
     """Whether a value is a number (digits or a number word): specific enough that a
     correction of it finds the sentence that said it by the value alone."""
-    return _kind(value) == "number"
+    return value_kind(value) == "number"
 
 
 def correction(sentence: str) -> Correction | None:
@@ -110,9 +111,9 @@ def correction(sentence: str) -> Correction | None:
             if width > n and not any(w.lower()[:3] in _MONTHS for w in new.split()):
                 width, new = n, " ".join(before[len(before) - skip - n : len(before) - skip])
                 new = new.strip(" ,;:-—–")
-            if not new or _kind(new) != _kind(old) or _kind(new) == "word":
+            if not new or value_kind(new) != value_kind(old) or value_kind(new) == "word":
                 continue
-            if _kind(new) == "name" and not skip:
+            if value_kind(new) == "name" and not skip:
                 # a name of more words than the old one said short: "I meant the Bramwell
                 # Theatre, not Lindqvist" (of "the Lindqvist Hall")
                 while len(before) > width + 1 and _CAPITALISED.fullmatch(before[-width - 1]):
@@ -125,7 +126,7 @@ def correction(sentence: str) -> Correction | None:
             # only the clause that gives the new value says what it is of: "scratch that, I
             # misread his text, it's Friday not Wednesday" names nothing but its values
             rest = _LAST_CLAUSE.split(rest)[-1]
-            rest = _ARTICLE_END.sub("", _OPENER.sub("", rest)).strip(" ,;:-—–")
+            rest = _ARTICLE_END.sub("", OPENER.sub("", rest)).strip(" ,;:-—–")
             return Correction(new=new, old=old, bare=not rest, span=(m.start(), m.end()))
     return _old_first(sentence)
 
@@ -134,18 +135,22 @@ def _listed(before: list[str], end: int, width: int, old: str) -> int:
     """The width of the new value with the values listed before it ("tuesdays and fridays, not
     mondays": the days the week now has), when the old one is a single day or number."""
     start = end - width
-    kind = _kind(old)
+    kind = value_kind(old)
     if width != 1 or kind not in ("date", "number") or start < 2:
         return width
-    if before[start - 1].lower() not in ("and", "&") or _kind(before[start - 2]) != kind:
+    if before[start - 1].lower() not in ("and", "&") or value_kind(before[start - 2]) != kind:
         return width
     start -= 2
-    while start >= 1 and before[start - 1].endswith(",") and _kind(before[start - 1][:-1]) == kind:
+    while (
+        start >= 1
+        and before[start - 1].endswith(",")
+        and value_kind(before[start - 1][:-1]) == kind
+    ):
         start -= 1
     return end - start
 
 
-_VALUE = rf"{_WORDISH}(?: {_WORDISH}){{0,2}}?"
+_VALUE = rf"{WORDISH}(?: {WORDISH}){{0,2}}?"
 _END = r"(?=\s*(?:[.,;!?)]|$))"
 # The old value before the new one: "not Tuesday - Wednesday", "I said Lisbon earlier but it's
 # actually Porto", said at the start of the sentence after its cue.
@@ -169,7 +174,7 @@ def _old_first(sentence: str) -> Correction | None:
         if m is None:
             continue
         new, old = m.group("new"), m.group("old")
-        if _kind(new) == _kind(old) != "word" and new.lower() != old.lower():
+        if value_kind(new) == value_kind(old) != "word" and new.lower() != old.lower():
             return Correction(new=new, old=old, bare=True, span=m.span("old"))
     return None
 
@@ -191,7 +196,9 @@ _SCRATCHED = re.compile(r"scratch that\s+(?:on|about|for)\s+(?:the\s+)?(?P<about
 
 
 def _values_of_kind(text: str, kind: str) -> list[re.Match[str]]:
-    return [m for m in re.finditer(_WORDISH, text) if kind != "word" and _kind(m.group()) == kind]
+    return [
+        m for m in re.finditer(WORDISH, text) if kind != "word" and value_kind(m.group()) == kind
+    ]
 
 
 def repair(sentence: str) -> tuple[str, Correction] | None:
@@ -201,12 +208,12 @@ def repair(sentence: str) -> tuple[str, Correction] | None:
     sorry") comes back with its old value empty, for an earlier sentence (repair_earlier)."""
     for m in _REPAIR.finditer(sentence):
         new = m.group("new").rstrip(".")
-        kind = _kind(new)
+        kind = value_kind(new)
         if kind in ("word", "name"):
             continue
         olds = [v for v in _values_of_kind(sentence[: m.start()], kind) if v.group() != new]
         if not olds:
-            if _OPENER.sub("", sentence[: m.start()]).strip(" ,;:-—–"):
+            if OPENER.sub("", sentence[: m.start()]).strip(" ,;:-—–"):
                 continue  # said after words that hold no value of its kind: no repair
             said_of = _SCRATCHED.search(sentence, 0, m.end())
             about = said_of.group("about") if said_of else ""
@@ -219,110 +226,11 @@ def repair(sentence: str) -> tuple[str, Correction] | None:
     return None
 
 
-# A correction said with its new value only, what it is of left to the sentence it puts right:
-# a cue ("Sorry,", "No,", "Typo,", "I had it wrong") and a clause that points back ("it's June
-# 21", "it leaves at 7:40") or is the value ("three kids, I forgot the baby").
-_CUE = re.compile(
-    r"^\W*(?:(?:sorry|oops|whoops|ugh|argh|no|nope|wait|hang on|hold on|hmm+|oh|ah|actually|typo"
-    r"|correction"
-    r"|my bad|my mistake|i mean|i meant|scratch that|make that"
-    # put right by the other, the right value next: "oh ur right 9:15, my bad" (not "You're
-    # right, it's been three years": agreement)
-    r"|(?:you'?re|ur|you are) (?:right|correct)(?=\W+(?:\d|(?:(?:mon|tues|wednes|thurs|fri|satur"
-    r"|sun)days?|january|february|march|april|june|july|august|september|october|november"
-    r"|december)\b)))\b\W*"
-    # ... with "and" between two of them: "oh and correction, ..."
-    r"(?:and\W+(?=(?:sorry|oops|no|wait|actually|correction|typo|my bad|my mistake)\b))?)+",
-    re.IGNORECASE,
-)
-# The cue said after the value: "He's five actually", "It's 7:40, sorry".
-_CUE_AFTER = re.compile(r"[,;]?\s*\b(?:actually|sorry|my bad|my mistake|oops)\W*$", re.IGNORECASE)
-_SAID_WRONG = re.compile(
-    r"^(?:i|we) (?:had|got) (?:it|that|this|them|those|the \w+) (?:all )?wrong$"
-    r"|^(?:i|we) (?:always |keep |must have )?mix(?:ed|ing)? (?:it|them|those|these|the two) up$"
-    # the old value named as what was said: "earlier I said 50 - it's 100mg actually"
-    r"|^(?:and |but )?(?:earlier |before )?(?:i|we) (?:said|wrote|put|told you) \S+(?: \S+)?$",
-    re.IGNORECASE,
-)
-_INSTEAD = re.compile(r"\s+instead$", re.IGNORECASE)
-# A value said to have moved, of what was told before ("thanks, it got moved to 11 March
-# actually", "they put it up to 39 from March"): no cue is needed, the clause says the old
-# value no longer holds.
-_MOVED = re.compile(
-    # ... or of a thing named ("exam got moved to 25 nov"), which the sentence put right names
-    r"^(?:(?:it|that|they)\b(?:['’](?:s|ve|re)|\s+(?:has|have|got|was|were|is|are))?"
-    r"|(?:the |my |our |his |her |their )?(?!(?:i|we|you|he|she|they|it|that|this)\b)"
-    r"(?P<thing>[a-z][\w-]+)(?:['’]s|\s+(?:has|got|was|is))\b)"
-    r"(?:\s+(?:been|now|just|all|finally|since))*\s+"
-    r"(?:moved|pushed(?: back)?|put back|brought forward|rescheduled|postponed|changed|bumped"
-    r"(?: up)?|put (?:it |them )?(?:up|down)|gone (?:up|down)|went (?:up|down)|goes (?:up|down))"
-    r"\s+(?:to|till|until)\b",
-    re.IGNORECASE,
-)
-# A thing named with its value: "the rent's 975", "my flight is 7:40"
-_THING_IS = re.compile(
-    r"^(?:the |my |our |his |her |their )?(?!(?:i|we|you|he|she|they|it|that|this)\b)"
-    r"[a-z][\w-]*(?:['’]s|\s+(?:is|are|was))\s+(?:now\s+|actually\s+)?[$£€]?\d",
-    re.IGNORECASE,
-)
-_POINTS_BACK = re.compile(
-    r"^(?:it|it's|it is|that's|that is|they|they're|they are|he's|she's)\b", re.IGNORECASE
-)
-_CLAUSE = re.compile(r"\s*[,;:–—]\s+|\s+-\s+")
-
-
-def restated(sentence: str, cue_after: bool = True) -> tuple[str, list[str]] | None:
-    """(the clause that gives it, the values in it) of a correction that says its new value
-    only: "Sorry, I had it wrong, it leaves at 7:40" -> ("it leaves at 7:40", ["7:40"]); the
-    values are numbers and dates, the kinds a value said wrong is of. None for any other
-    sentence; the sentence it puts right is for the caller to find (repair_earlier)."""
-    cue = _CUE.match(sentence)
-    body = sentence[cue.end() :] if cue else sentence
-    # only the sentence's end is read: a search of the whole from every comma or space of a
-    # long run was quadratic (100k characters: 300 s)
-    tail = max(len(body) - 40, 0)
-    after = _CUE_AFTER.search(body, tail) if cue_after else None
-    body = body[: after.start()] if after else body
-    cue = cue or after
-    clauses = [c.strip(" .!") for c in _CLAUSE.split(body) if c.strip(" .!")]
-    said_wrong = [c for c in clauses if _SAID_WRONG.match(c)]
-    rest = [c for c in clauses if c not in said_wrong]
-    moved = next((c for c in rest if _MOVED.match(c)), None)
-    if moved is not None and not (cue and _values_in(rest[0])):
-        # "thanks, it got moved to 11 March": what the clause is of was told before
-        cue, rest = cue or _MOVED.match(moved), [moved]
-    late = _CUE_AFTER.search(rest[0], max(len(rest[0]) - 40, 0)) if rest and cue_after else None
-    if late:
-        # the cue ends the clause that gives the value: "it's on 15 actually, we upgraded it"
-        cue, rest[0] = cue or late, rest[0][: late.start()]
-    if not cue and rest and _INSTEAD.search(rest[0]):
-        # the new value in place of the old: "sunday at 6 instead, same deal"
-        cue, rest[0] = _INSTEAD.search(rest[0]), _INSTEAD.sub("", rest[0])
-    if not rest or not (cue or said_wrong):
-        return None
-    head = rest[0]
-    values = _values_in(head)
-    # the value first, perhaps after "the" or "on" ("Hang on, no, the 16th")
-    first = re.sub(r"^(?:on |in |at )?(?:the )?", "", head, flags=re.IGNORECASE).split()
-    moved_thing = _MOVED.match(head)
-    named = moved_thing is not None and moved_thing["thing"] is not None
-    named = named or bool(_THING_IS.match(head))  # "oh and correction the rent's 975"
-    if not values or not (_POINTS_BACK.match(head) or named or (first and first[0] == values[0])):
-        return None
-    return head, values
-
-
-def _values_in(clause: str) -> list[str]:
-    """The numbers and dates of a clause, the kinds a value said wrong is of."""
-    values = [m.group() for m in re.finditer(_WORDISH, clause)]
-    return [v for v in values if _kind(v) in ("number", "date")]
-
-
 def repair_earlier(new: str, earlier: Sequence[str]) -> tuple[int, str] | None:
     """(index, rewritten sentence) of the latest earlier sentence holding a value of the kind
     of a bare repair, its last such value put right and still named ("Our rate is 4.2
     percent" + "Actually no, 3.9" -> "Our rate is 3.9, not 4.2, percent")."""
-    kind = _kind(new)
+    kind = value_kind(new)
     for i in range(len(earlier) - 1, -1, -1):
         olds = [v for v in _values_of_kind(earlier[i], kind) if v.group() != new]
         if not olds:
@@ -339,7 +247,7 @@ def named_values(new: str, sentences: Sequence[str]) -> list[str]:
     """The values of the kind of a bare repair's `new` that other sentences of its turn name,
     last first: the turn may say which value was wrong ("Wait no, 41!! 14 was our old
     place")."""
-    kind = _kind(new)
+    kind = value_kind(new)
     found = [v.group() for s in sentences for v in _values_of_kind(s, kind)]
     return [v for v in reversed(found) if v != new]
 
@@ -416,10 +324,3 @@ _CLAUSE_START = re.compile(
     r"[a-z]*\b)[A-Z]|(?:i|we|you|he|she|they|it|so|and|but|which|who|because|since|as|though"
     r"|although|that|this|there)\b)"
 )
-
-
-def without_cue(sentence: str) -> str:
-    """The correction without its cue and the words that point back ("Hmm, actually it's
-    Bruges, not Ghent" -> "Bruges, not Ghent"): what is left says what it is about, if
-    anything."""
-    return _OPENER.sub("", _CUE.sub("", sentence))

@@ -1,6 +1,6 @@
 """A name put right by its spelling: "The client's name is Jon Smyth" ... "oops it's John Smith
 actually" names no old value, and a name is no number or date a bare correction could find by
-its kind (core/corrections.restated). The earlier name it puts right is the one spelled most
+its kind (core/restated.restated). The earlier name it puts right is the one spelled most
 like it, of as many words, so the new spelling goes into that sentence. Pure Python."""
 
 from __future__ import annotations
