@@ -127,6 +127,15 @@ def test_he_is_the_relative_the_speakers_last_turns_named() -> None:
         ("Anna", "user", "2 weeks, with me. he's a chef so he's cooking for us every night"),
     )
     assert any("Anna's brother's a chef" in text for _, text in items)
+    # ... however many turns of others came between
+    items = window_items(
+        ("Anna", "user", "my brother luca flies in from toronto friday!"),
+        ("Assistant", "assistant", "Exciting! Are you picking him up?"),
+        ("Anna", "user", "yep heathrow T2, he lands 6:45am so early start lol"),
+        ("Assistant", "assistant", "How long is he staying?"),
+        ("Anna", "user", "2 weeks, with me. he's a chef so he's cooking for us every night"),
+    )
+    assert any("Anna's brother's a chef" in text for _, text in items)
 
 
 @pytest.mark.parametrize(

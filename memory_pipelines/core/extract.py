@@ -232,7 +232,7 @@ def extract_window(
                 is_promise=is_promise,
                 asked_about=asked_about(window, i, pronoun_of, sure=True),
                 pronoun_of=pronoun_of,
-                own_earlier=[t.text for t in earlier if t.who == turn.who][-2:],
+                own_earlier=[t.text for t in window[:i] if t.who == turn.who][-2:],
             )
             first = sentence_kinds.sentences(turn.text)[:1]
             if (
