@@ -60,8 +60,7 @@ def test_whom_a_pledge_is_owed_to_is_read_as_said() -> None:
 def test_a_note_kept_on_a_board_or_calendar_is_bookkeeping() -> None:
     """ "I'll write it on the fridge whiteboard so nobody forgets" keeps a note, as "I'll note
     it" does: no promise, and no part of the fact beside it (extraction_t)."""
-    from memory_pipelines.core.extract_parts import without_bookkeeping
-    from memory_pipelines.core.promises import bookkeeping
+    from memory_pipelines.core.note_keeping import bookkeeping, without_bookkeeping
 
     assert bookkeeping("I'll stick it on the kitchen board so we all see it")
     assert bookkeeping("we'll put that in the shared calendar")

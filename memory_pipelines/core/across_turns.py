@@ -88,15 +88,17 @@ def gives_value(question: str, answer: str) -> bool:
         return False
     yes = _YES.match(answer)
     rest = answer[yes.end() :] if yes else answer
-    first = rest.split(",")[0]  # "maths mostly, science is fine"
-    return bool(sentence_kinds.content_words(first) - _BARE) and elliptical(first)
+    return _a_value(rest.split(",")[0])  # "maths mostly, science is fine"
 
 
 def _yes_and_what(answer: str) -> bool:
     yes = _YES.match(answer)
-    rest = answer[yes.end() :] if yes else ""
-    told = sentence_kinds.content_words(rest) - _BARE
-    return bool(told) and elliptical(rest)
+    return yes is not None and _a_value(answer[yes.end() :])
+
+
+def _a_value(note: str) -> bool:
+    """A note of words that tell something, with no verb."""
+    return bool(sentence_kinds.content_words(note) - _BARE) and elliptical(note)
 
 
 # An exclamation, after a word or two of address or interjection: "what a goal!", "mate what a

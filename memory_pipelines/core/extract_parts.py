@@ -30,8 +30,8 @@ from memory_pipelines.core.chat_asides import aside
 from memory_pipelines.core.health_safety import PROTECTIVE, SAFETY
 from memory_pipelines.core.hedges import without_hedged_tail
 from memory_pipelines.core.moods import is_mood
+from memory_pipelines.core.note_keeping import without_bookkeeping
 from memory_pipelines.core.plain_words import with_apostrophes
-from memory_pipelines.core.promises import bookkeeping
 from memory_pipelines.core.referents import who_is_meant
 from memory_pipelines.core.sentence_clauses import (
     without_apology,
@@ -59,16 +59,6 @@ from memory_pipelines.core.sentence_people import (
 from memory_pipelines.core.sentence_subject import with_subject
 from memory_pipelines.core.speech_acts import SHOWN
 from memory_pipelines.core.window_talk import ASKED_TO
-
-
-def without_bookkeeping(sentence: str) -> str:
-    """The sentence without clauses that only keep a note ("...; I'll note it")."""
-    clauses = re.split(r"(?<=[;,:])\s+|\s+(?=(?:and|so) (?:i|we)\b)", sentence)
-    kept = [c for c in clauses if not bookkeeping(c)]
-    if len(kept) == len(clauses):
-        return sentence
-    return " ".join(kept).strip(" ;,:") + ("." if kept else "")
-
 
 # Advice or cheer to a person: "Don't give up!", "Keep going!", "Believe in yourself". Said to
 # the assistant an instruction is a preference about the service ("Always use metric"); said to

@@ -382,24 +382,3 @@ def _promised_me(sentence: str, speaker: str, said_at: datetime) -> Promise | No
         owed_to=speaker,
         due_at=due_date(sentence, said_at),
     )
-
-
-# "I'll write it on the fridge whiteboard", "I'll put that in the calendar": a note kept.
-_NOTED = re.compile(
-    r"^(?:write|put|add|pop|stick|save|pin)\s+(?:it|that|this|them)\s+(?:down\b|(?:on|in|to|into)"
-    r"\s+(?:the|my|our)\s+(?:[\w-]+\s+){0,2}(?:calendar|diary|notes?|whiteboard|board|list"
-    r"|planner|phone|app|reminders?)\b)",
-    re.IGNORECASE,
-)
-
-
-def bookkeeping(clause: str) -> bool:
-    """'I'll note it', 'we will keep that in mind', 'I'll write it on the whiteboard': a future
-    that only keeps a note."""
-    m = _FUTURE.search(clause)
-    if m is None:
-        return False
-    verb = m.group("verb").lower()
-    return verb in ("note", "remember", "keep", "bear", "jot") or bool(
-        _NOTED.match(clause[m.start("verb") :])
-    )
