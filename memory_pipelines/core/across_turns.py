@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable, Sequence
 from functools import partial
 
 from memory_pipelines.core import policy, sentence_kinds
+from memory_pipelines.core.answer_kept import answer_kept
 from memory_pipelines.core.antecedents import elliptical, medicine_asked_of
 from memory_pipelines.core.corrections import (
     Correction,
@@ -355,7 +356,7 @@ def answered(window: Sequence[WindowTurn], i: int, value_only: bool = False) -> 
     if value_only and not gives_value(question, reply):
         return ""
     # both as said, in quotes: the question's "you" is the one answering, its "I" the asker
-    return f'Asked "{question}", {turn.who} said: "{reply}"'
+    return answer_kept(question, turn.who, reply)
 
 
 def is_stale(sentence: str, stale: set[str]) -> bool:

@@ -156,7 +156,7 @@ _CHANGE_CUES: tuple[tuple[str, str], ...] = (
     ),
     # "Back in Leeds", "back to running"; not a thing handed back ("send the form back to him"),
     # nor a trip back to a named place ("going back to Enugu for Christmas": a visit, and the
-    # place is still where it was; "moved back to Valencia" is a move)
+    # place is still where it was; "moved back to Valencia" is a move), nor a result
     (
         "back",
         r"^(?!.*\b(send|sent|give|gave|pay|paid|bring|brought|hand|handed|get|got|call|called"
@@ -164,6 +164,8 @@ _CHANGE_CUES: tuple[tuple[str, str], ...] = (
         r"(\s+[\w'’-]+){0,5}\s+back\b)"
         r"(?!.*\b(go|goes|going|gone|went|fly|flies|flying|flew|head|heads|heading|headed"
         r"|travel\w*|visit\w*)\s+back\s+(to|in)\s+(?-i:[A-Z]))"
+        # ... nor a result come back ("the HbA1c came back at 48", "came back as benign")
+        r"(?!.*\b(come|comes|came|coming)\s+back\s+(at|as|on)\b)"
         # ... nor the past said as "back in 2019", "back in the day", "back then"
         r".*?\bback (in|to|at|on)\b(?! (?:(?:19|20)\d\d|the day|the \d+s|the (?:19|20)\d0s)\b)",
     ),

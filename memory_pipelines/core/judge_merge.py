@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from memory_pipelines.core.answer_kept import question_and_answer
 from memory_pipelines.core.judge_forms import number
 from memory_pipelines.core.judge_history import past_happening
 from memory_pipelines.core.judge_lexicon import MONTHS
@@ -34,11 +35,25 @@ def merge_threshold(c: Analysis, e: Analysis) -> float:
     return min(LONG_CAP, MERGE_THRESHOLD + long_allowance(c, e))
 
 
+def _other_question(c_text: str, e_text: str) -> bool:
+    """Whether both are answers kept with their questions (core/answer_kept.py), to two
+    questions, and say different things: "down to about 15k" answering "What's left?" is no
+    restatement of "around 5.5%" answering "What's the rate?", however alike the two
+    sentences' frames make them."""
+    c, e = question_and_answer(c_text), question_and_answer(e_text)
+    if not c or not e:
+        return False
+    plain = [re.sub(r"\W+", " ", said).strip().lower() for said in (*c, *e)]
+    return plain[0] != plain[2] and plain[1] != plain[3]
+
+
 def merge_blocker(p: Pair, c: Analysis, e: Analysis) -> str | None:
     """Why the nearest item is a near miss rather than the same fact (None if it is not)."""
     whole = p.contain_existing >= 0.99  # the candidate restates all of it (and maybe more)
     if p.subject_conflict:
         return "different subject"
+    if _other_question(c.text, e.text):
+        return "an answer to another question"
     if p.contrast:
         return "same attribute, other subject"
     if p.value_conflicts:

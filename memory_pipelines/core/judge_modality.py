@@ -29,6 +29,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
+from memory_pipelines.core.answer_kept import question_and_answer
 from memory_pipelines.core.judge_claims import STANCE_WORDS
 from memory_pipelines.core.judge_lexicon import (
     DETERMINERS,
@@ -216,6 +217,8 @@ _NOT_PAST = frozenset({"need", "bed", "red", "shed", "seed", "feed", "speed"})
 def _choice_made(c: Analysis) -> bool:
     """A firm statement that opens with a verb in the past: "Bought ...", "Booked ...",
     "Decided to keep ..."."""
+    if question_and_answer(c.text):
+        return False  # 'Asked "...", Mateo said: "..."': an answer, its "Asked" the question's
     first = c.tokens[0] if c.tokens else ""
     past = (first.endswith("ed") and first not in _NOT_PAST) or first in IRREGULAR
     return "user" in c.subject and past and not c.ongoing

@@ -147,7 +147,9 @@ HORTATIVE = _rx(
     r"let me \w+[^,;:]*"
 )
 ACK = _rx(
-    r"^\W*(?:thanks|thank you|thx|cheers|ta|perfect|great|awesome|cool|nice|lovely|brilliant|"
+    # perhaps after surprise: "no way congrats auntie Malin!!!", "omg thank you"
+    r"^\W*(?:(?:no way|omg|oh my (?:god|gosh)|yay|woo+|aw+|ooh)\W+)*"
+    r"(?:thanks|thank you|thx|cheers|ta|perfect|great|awesome|cool|nice|lovely|brilliant|"
     r"excellent|amazing|ok(?:ay)?|sure|alright|sounds good|fair enough|lol|haha|hmm+|oh wow|"
     r"interesting|good to know|true|fair|no worries|no rush|all good|"
     r"wow|got it|gotcha|makes sense|noted|understood|will do|of course|no problem|right|yes|"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -13,12 +14,14 @@ from memory_pipelines.core.contradiction import judge as judge_contradiction
 from memory_pipelines.core.extract import extract_window
 from memory_pipelines.core.judge import JudgeDecision, JudgeItem
 from memory_pipelines.core.links import LinkNode, LinkProposal, cause_clause, propose_local
+from memory_pipelines.core.name_case import as_written_carefully
 from memory_pipelines.core.rerank import order_by_best_sentence
 from memory_pipelines.core.sentence_kinds import sentences as sentences_of
 from memory_pipelines.core.summarise import summarise as summarise_extractive
 from memory_pipelines.models.base import ModelCall, WindowTurn
 from memory_pipelines.models.embedder import Embedder
 from memory_pipelines.models.name_pronouns import pronoun_for
+from memory_pipelines.models.person_names import is_english_word, is_first_name
 
 PRONOUN_PROTOTYPES = ("she is a woman", "he is a man")
 PRONOUN_MARGIN = 0.06  # cosine margin; "Alex" sits inside it
@@ -30,6 +33,20 @@ ROLE_NAMES = frozenset(
     ["", "user", "assistant", "human", "ai", "bot", "customer", "client", "agent", "system",
      "me", "caller", "patient", "guest", "visitor", "member", "speaker", "person"]
 )  # fmt: skip
+
+
+def _written_carefully(turn: WindowTurn) -> WindowTurn:
+    """The turn with first names typed in lower case capitalised and words shouted in capitals
+    lowered (core/name_case.py), its sentences' vectors kept (the model reads no case: the
+    same vectors)."""
+
+    def careful(text: str) -> str:
+        return as_written_carefully(text, is_first_name, is_english_word)
+
+    text = careful(turn.text)
+    if text == turn.text:
+        return turn
+    return replace(turn, text=text, sentences={careful(s): v for s, v in turn.sentences.items()})
 
 
 class LocalBackend:
@@ -77,6 +94,7 @@ class LocalBackend:
     ) -> list[dict[str, Any]]:
         # `instructions` are for a language model; the rules follow the spec's save policy.
         call.tokens_in = self._tokens(*(t.text for t in window))
+        window = [_written_carefully(t) for t in window]
         known = {t.text.strip(): t.embedding for t in window if t.embedding is not None}
         # The save policy compares each turn with the sentences of the turns before it: their
         # vectors are those ingest stored (late chunking, turn_sentences), and any missing are

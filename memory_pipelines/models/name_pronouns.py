@@ -21,8 +21,10 @@ import json
 import os
 import threading
 import unicodedata
+from collections.abc import Callable
 from importlib import metadata, resources
 from pathlib import Path
+from typing import Any
 
 from memory_pipelines.core.home import memory_home
 
@@ -60,26 +62,39 @@ def _table(folder: Path) -> dict[str, str]:
 def _load(folder: Path) -> dict[str, str]:
     version = metadata.version("nomquamgender")
     path = folder / f"name-pronouns-{version}-{SURE}-{MIN_PEOPLE}.tsv"
+    lines = cached_lines(path, lambda: [f"{n}\t{m}" for n, m in sorted(_from_package().items())])
+    return dict(line.split("\t") for line in lines)
+
+
+def cached_lines(path: Path, build: Callable[[], list[str]]) -> list[str]:
+    """The lines of a table kept under MEMORY_HOME/models: read from `path` when written
+    before, else built now and written there whole or not at all (a temporary file renamed).
+    An unwritable cache costs only the file: the lines are used from memory."""
     if path.exists():
-        return dict(line.split("\t") for line in path.read_text("utf-8").splitlines())
-    table = _from_package()
+        return path.read_text("utf-8").splitlines()
+    lines = build()
     try:
-        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        tmp.write_text("".join(f"{n}\t{m}\n" for n, m in sorted(table.items())), "utf-8")
+        tmp.write_text("".join(f"{line}\n" for line in lines), "utf-8")
         os.replace(tmp, path)
     except OSError:
-        pass  # an unwritable cache costs only the file: the table is used from memory
-    return table
+        pass
+    return lines
+
+
+def package_data() -> dict[str, list[Any]]:
+    """nomquamgender's table: name -> [sources, people, share of women, ...]."""
+    with resources.files("nomquamgender").joinpath("name_data.json").open(encoding="utf-8") as f:
+        data: dict[str, list[Any]] = json.load(f)
+    return data
 
 
 def _from_package() -> dict[str, str]:
     """name -> f, m or - (neither SURE) for every plain name borne by MIN_PEOPLE or more. Each
     entry of the package's table is [sources, people, share of women, ...]."""
-    with resources.files("nomquamgender").joinpath("name_data.json").open(encoding="utf-8") as f:
-        data = json.load(f)
     table = {}
-    for name, (_, people, women, *_) in data.items():
+    for name, (_, people, women, *_) in package_data().items():
         if people < MIN_PEOPLE or not name.isalpha():
             continue
         table[name] = "f" if women >= SURE else "m" if women <= 1 - SURE else "-"

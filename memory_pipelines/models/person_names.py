@@ -1,0 +1,88 @@
+"""Whether a word typed in lower case is a person's first name ("my new manager is priya"),
+and whether a word shouted in capitals is an English word ("got PROMOTED").
+
+Chat is often typed in lower case, and the local extractor's rules and the judge know a name by
+its capital: "ugh felix left, my new manager is priya" read no name at all, so the judge merged
+it into "Nadia's manager is called Felix" instead of replacing it. A word is a name here when
+- at least MIN_PEOPLE people bear it, in at least MIN_SOURCES of the 36 sources of
+  nomquamgender's data (the data of models/name_pronouns.py): a name in wide use, not a rare one
+  that is also a chat word ("kinda": 468 people in 13 sources; "priya": 11,188 in 23);
+- it is no English word written in lower case in Webster's Second or in GCIDE (the
+  english-words package), nor a plural, past, -ing form or British spelling of one ("miles",
+  "banks", "favour"): "grace", "mark", "will", "rose" and "hope" stay words;
+- and it is no month's name ("april", "june": a date, not a person; the dictionaries write
+  them with a capital) nor one of the few WORDS_TOO those dictionaries lack ("max" as in
+  "max 3 days").
+That leaves 3,656 names. The list is made once per machine from the two packages' data
+(about 4 s) into a small file under MEMORY_HOME/models, and read from it afterwards."""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import threading
+from importlib import metadata
+from pathlib import Path
+
+from memory_pipelines.core.home import memory_home
+from memory_pipelines.models.name_pronouns import cached_lines, package_data
+
+MIN_PEOPLE = 2000
+MIN_SOURCES = 20
+# English words the dictionaries (1913-1934) lack that are first names too.
+WORDS_TOO = frozenset({"max", "teddy", "hunter"})
+_MONTHS = frozenset({"january", "february", "march", "april", "may", "june", "july", "august",
+                     "september", "october", "november", "december"})  # fmt: skip
+# Endings of a word's other forms, and what its dictionary form ends with instead.
+_FORMS = (("s", ""), ("es", ""), ("ies", "y"), ("ed", ""), ("ed", "e"), ("ing", ""),
+          ("ing", "e"), ("our", "or"))  # fmt: skip
+
+_lock = threading.Lock()
+_lists: dict[Path, frozenset[str]] = {}
+
+
+def is_first_name(word: str, cache: Path | None = None) -> bool:
+    """Whether `word` (lower case) is a first name in wide use that is no English word."""
+    folder = cache or memory_home() / "models"
+    with _lock:
+        if folder not in _lists:
+            _lists[folder] = _load(folder)
+        names = _lists[folder]
+    return word in names
+
+
+def _load(folder: Path) -> frozenset[str]:
+    # named by what the list depends on: a change of the data or of these rules makes a new one
+    rules = repr((MIN_SOURCES, MIN_PEOPLE, sorted(WORDS_TOO | _MONTHS), _FORMS)).encode()
+    versions = f"{metadata.version('nomquamgender')}-{metadata.version('english-words')}"
+    path = folder / f"first-names-{versions}-{hashlib.sha256(rules).hexdigest()[:12]}.txt"
+    return frozenset(cached_lines(path, _from_packages))
+
+
+def is_english_word(word: str) -> bool:
+    """Whether `word` (lower case) is an English word written in lower case in the
+    dictionaries, or a plural, past, -ing form or British spelling of one."""
+    words = _english_words()
+    return word in words or any(
+        word.endswith(end) and word[: -len(end)] + base in words for end, base in _FORMS
+    )
+
+
+@functools.cache
+def _english_words() -> frozenset[str]:
+    """Webster's Second and GCIDE's words in lower case (about 216k; 0.2 s to read)."""
+    from english_words import get_english_words_set
+
+    return frozenset(w for w in get_english_words_set(["web2", "gcide"], alpha=True) if w.islower())
+
+
+def _from_packages() -> list[str]:
+    def a_word(name: str) -> bool:
+        return name in WORDS_TOO or name in _MONTHS or is_english_word(name)
+
+    return sorted(
+        name
+        for name, (sources, people, *_) in package_data().items()
+        if len(name) >= 3 and name.isascii() and name.isalpha()
+        and sources >= MIN_SOURCES and people >= MIN_PEOPLE and not a_word(name)
+    )  # fmt: skip

@@ -1,0 +1,59 @@
+"""The judge on items extraction writes from chat (issue 16, a new user's cross-session probes):
+an answer kept with its question ('Asked "What's the rate?", Marcus said: "around 5.5%."'), and
+a result "come back". Sentences of our own, shaped like what the probes showed: each replaced
+or swallowed a true item."""
+
+from __future__ import annotations
+
+from memory_pipelines.core.answer_kept import answer_kept, question_and_answer
+from memory_pipelines.models.embedder import Embedder
+from tests.judge_helpers import judge
+
+
+def test_an_answer_kept_with_its_question_reads_back() -> None:
+    kept = answer_kept("How old is Pickle?", "Callum", "12.")
+    assert kept == 'Asked "How old is Pickle?", Callum said: "12."'
+    assert question_and_answer(kept) == ("How old is Pickle?", "12.")
+    assert question_and_answer("Asked her sister to feed the cat") is None
+
+
+def test_answers_to_two_questions_are_two_facts(embedder: Embedder) -> None:
+    """ "down to about 15k" answering "What's left?" was merged into the rate's answer, and the
+    rate was lost."""
+    d = judge(
+        embedder,
+        answer_kept("What's left on the loan?", "Marcus", "down to about 15k"),
+        [answer_kept("What's the interest rate?", "Marcus", "around 5.5%.")],
+    )
+    assert d.action == "create", d
+    # the same question answered again is not kept apart by it
+    d = judge(
+        embedder,
+        answer_kept("What's the interest rate?", "Marcus", "about 5.5%"),
+        [answer_kept("What's the interest rate?", "Marcus", "around 5.5%.")],
+    )
+    assert d.action != "create", d
+
+
+def test_an_answer_is_no_choice_made(embedder: Embedder) -> None:
+    """'Asked "Any interests?", Mateo said: "..."' opens with a verb in the past, and read as a
+    choice made it settled the one plan stored beside it."""
+    d = judge(
+        embedder,
+        answer_kept("Anything you two love doing?", "Mateo", "we like tapas and galleries"),
+        ["Mateo is planning a weekend in Seville with Carla, budget around 700 euros"],
+    )
+    assert d.action == "create", d
+
+
+def test_a_result_come_back_is_no_return(embedder: Embedder) -> None:
+    """ "Her HbA1c came back at 48" read "back at" as a return, and replaced the diagnosis."""
+    d = judge(
+        embedder,
+        "Priyanka's HbA1c has come back at 48, down from 58 when she was diagnosed.",
+        ["Priyanka was diagnosed with type 2 diabetes last month and is still taking it in."],
+    )
+    assert d.action == "create", d
+    # ... while somebody back in a place they had left is
+    d = judge(embedder, "Oskar is back in Leeds now", ["Oskar lives in Glasgow"])
+    assert d.action == "supersede", d

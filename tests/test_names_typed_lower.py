@@ -1,0 +1,134 @@
+"""First names typed in lower case, as chat is ("ugh felix left, my new manager is priya"):
+the local extractor gives them back their capital (core/name_case.py, models/person_names.py)
+so that the rules and the judge, which know a name by it, read them. Every case is written for
+this file; the forms come from probes a new user wrote apart from the code."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from memory_pipelines.api import Memory
+from memory_pipelines.api.extraction import run_extraction
+from memory_pipelines.core.calls import ModelCall
+from memory_pipelines.core.name_case import as_written_carefully
+from memory_pipelines.core.sentence_forms import without_opener
+from memory_pipelines.core.window_turn import WindowTurn
+from memory_pipelines.models import person_names
+from memory_pipelines.models.embedder import Embedder
+from memory_pipelines.models.local import LocalBackend
+
+
+def test_a_first_name_is_one_in_wide_use_that_is_no_english_word(tmp_path: Path) -> None:
+    for name in ("felix", "priya", "ingrid", "samira", "luca", "nina"):
+        assert person_names.is_first_name(name, cache=tmp_path), name
+    # words first, whatever people are called: common words, other forms of one ("miles",
+    # "banks"), a British spelling ("favour"), months, a chat word borne by a few ("kinda")
+    for word in ("grace", "mark", "will", "hope", "rose", "miles", "banks", "favour", "april",
+                 "june", "kinda", "max", "the", "zzyzx"):  # fmt: skip
+        assert not person_names.is_first_name(word, cache=tmp_path), word
+
+
+def test_the_list_is_read_from_its_cache_file_once_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert person_names.is_first_name("priya", cache=tmp_path)
+    [written] = tmp_path.glob("first-names-*.txt")
+    assert "priya\n" in written.read_text("utf-8") and "grace\n" not in written.read_text("utf-8")
+    assert not list(tmp_path.glob(".*.tmp"))  # written whole, then renamed
+    monkeypatch.setattr(person_names, "_lists", {})
+
+    def unread() -> list[str]:
+        raise AssertionError("the packages' data was read again")
+
+    monkeypatch.setattr(person_names, "_from_packages", unread)
+    assert person_names.is_first_name("felix", cache=tmp_path)
+
+
+def test_only_words_standing_alone_are_capitalised() -> None:
+    names = {"felix", "priya", "nina", "aren"}.__contains__
+    words = {"promoted", "still"}.__contains__
+    assert (
+        as_written_carefully("ugh felix left, my new manager is priya", names, words)
+        == "ugh Felix left, my new manager is Priya"
+    )
+    assert as_written_carefully("felix's desk", names, words) == "Felix's desk"
+    # an address, a handle, a path, a hyphenated word and a contraction stay as typed
+    for typed in ("mail nina.k@mail.com", "ping @nina", "see /home/felix/notes",
+                  "the felix-2 build", "they aren't here"):  # fmt: skip
+        assert as_written_carefully(typed, names, words) == typed
+
+
+def test_a_word_shouted_in_capitals_is_lowered_and_an_acronym_is_not() -> None:
+    careful = as_written_carefully(
+        "got PROMOTED and the insurer STILL hasn't paid, FELIX says ask EMAS",
+        person_names.is_first_name,
+        person_names.is_english_word,
+    )
+    assert careful == "got promoted and the insurer still hasn't paid, FELIX says ask EMAS"
+    assert person_names.is_english_word("promoted") and person_names.is_english_word("cantering")
+    assert not person_names.is_english_word("emas")
+
+
+def test_a_sigh_run_into_somebody_named_opens_the_news() -> None:
+    assert without_opener("ugh Felix left, my new manager is Priya") == (
+        "Felix left, my new manager is Priya"
+    )
+    assert without_opener("hey Felix left the door open") == "Hey Felix left the door open"
+
+
+def _extract(backend: LocalBackend, *turns: tuple[str, str, str]) -> list[dict[str, object]]:
+    said = datetime(2025, 6, 2, 10, tzinfo=UTC)  # a Monday
+    window = [WindowTurn(n, role, who, text, said) for n, (who, role, text) in enumerate(turns, 1)]
+    return backend.extract(window, "", (), ModelCall("generate", "extract", "local", "rules"))
+
+
+def test_a_promise_to_somebody_named_in_lower_case_is_owed_to_them(embedder: Embedder) -> None:
+    items = _extract(
+        LocalBackend(embedder),
+        ("Henrik", "user", "can u help me outline the q3 report, i told ingrid i'd have it to "
+         "her by thursday"),
+    )  # fmt: skip
+    [promise] = [c for c in items if c["category"] == "commitment"]
+    assert promise["owed_to"] == "Ingrid", promise
+    assert "Ingrid" in str(promise["context"]), promise
+
+
+def test_a_surprised_congratulation_is_nothing_to_keep(embedder: Embedder) -> None:
+    items = _extract(
+        LocalBackend(embedder),
+        ("Malin", "user", "big news, my brother moved to Aldenport"),
+        ("Idris", "user", "no way congrats auntie malin!!!"),
+    )
+    assert not any("congrats" in str(c["context"]).lower() for c in items), items
+
+
+def test_a_new_manager_typed_in_lower_case_replaces_the_old_one(memory: Memory) -> None:
+    """ "ugh felix left, my new manager is priya" read no name: the judge merged it into
+    "Nadia's manager is called Felix", so the record's history said the manager had been
+    restated, not changed."""
+    memory.write_turns(
+        "nadia-1",
+        [
+            {"speaker": "Nadia", "text": "started the new job, data analyst at kestrel"},
+            {"role": "assistant", "speaker": "assistant", "text": "Congrats! How is it going?"},
+            {"speaker": "Nadia", "text": "good! my manager is called felix"},
+        ],
+    )
+    run_extraction(memory.db, memory.store_id, memory.models, memory.embedder, "t1")
+    memory.write_turns(
+        "nadia-2",
+        [
+            {"speaker": "Nadia", "text": "ugh felix left, my new manager is priya"},
+            {"role": "assistant", "speaker": "assistant", "text": "Oh, how is she?"},
+            {"speaker": "Nadia", "text": "seems nice so far"},
+        ],
+    )
+    run_extraction(memory.db, memory.store_id, memory.models, memory.embedder, "t2")
+    current = [i.context for i in memory.items() if "manager" in i.context]
+    assert len(current) == 1 and "Priya" in current[0], current
+    assert not current[0].lower().startswith("ugh"), current
+    old = [i for i in memory.items(state="superseded") if "manager" in i.context]
+    assert [i.context for i in old] == ["Nadia's manager is called Felix"], old
