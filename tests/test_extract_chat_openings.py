@@ -3,11 +3,17 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
 
 from memory_pipelines.core.across_turns import answer_asked, gives_value
+from memory_pipelines.core.calls import ModelCall
 from memory_pipelines.core.sentence_clauses import without_ask_of_listener
 from memory_pipelines.core.sentence_kinds import sentence_kind
+from memory_pipelines.core.window_turn import WindowTurn
+from memory_pipelines.models.embedder import Embedder
+from memory_pipelines.models.local import LocalBackend
 from tests.extract_helpers import window_items
 
 
@@ -160,3 +166,51 @@ def test_a_repair_after_and_puts_right_the_earlier_amount() -> None:
         ("Eilidh", "user", "Same layout, yeah. And no, sorry, 28k, I forgot the appliances."),
     )
     assert any("budget is 28k" in text for _, text in items)
+
+
+def test_a_turn_that_tells_then_asks_keeps_what_it_tells(embedder: Embedder) -> None:
+    """The learned save policy read "My dad has type 1 diabetes ... what should I keep in the
+    house?" whole and took it for the task it asks: the health fact was lost. A person's
+    turn is read without its requests when it tells something besides; the assistant's
+    explanation before its question is still no memory."""
+    backend = LocalBackend(embedder)
+    said = datetime(2025, 6, 2, 10, tzinfo=UTC)
+    call = ModelCall("generate", "extract", "local", "rules")
+
+    def texts(*turns: tuple[str, str, str]) -> list[str]:
+        window = [WindowTurn(n, r, w, t, said) for n, (w, r, t) in enumerate(turns, 1)]
+        return [str(c["context"]) for c in backend.extract(window, "", (), call)]
+
+    kept = texts(("Aoife", "user", "My dad has had type 1 diabetes since he was a boy. He's "
+                  "staying with us over Christmas; what should I keep in the house?"))  # fmt: skip
+    assert any("type 1 diabetes" in t for t in kept), kept
+    kept = texts(("Zara", "user", "Bo has left the company and we've hired Elif to replace "
+                  "him. Can you draft an onboarding plan?"))  # fmt: skip
+    assert any("Elif" in t for t in kept), kept
+    assert texts(("Zara", "user", "Can you draft an onboarding plan for a new hire?")) == []
+    kept = texts(
+        ("Sione", "user", "what does the GP form mean by 'current medications'?"),
+        ("Agent", "assistant", "Anything you take regularly, with the dose. Are you on "
+         "anything at the moment?"),
+    )  # fmt: skip
+    assert not any("regularly" in t for t in kept), kept
+
+
+def test_the_assistants_health_advice_answering_a_question_is_no_health_fact() -> None:
+    """ "what should I keep in the house?" answered "Some fast-acting glucose like juice ..."
+    was kept as a health fact, the assistant's advice stored as if it were somebody's."""
+    items = window_items(
+        ("Aoife", "user", "My dad has type 1 diabetes. He's staying over Christmas, what "
+         "should I keep in the house?"),
+        ("Assistant", "assistant", "Some fast-acting glucose like juice or jelly babies, and "
+         "check what he likes for low-carb snacks."),
+    )  # fmt: skip
+    texts = [text for _, text in items]
+    assert any("type 1 diabetes" in t for t in texts), texts
+    assert not any("glucose" in t for t in texts), texts
+    # told without being asked, the assistant's note of a health fact is still kept
+    items = window_items(
+        ("Aoife", "user", "Dad's coming for Christmas."),
+        ("Assistant", "assistant", "Your dad is allergic to penicillin, keep that in mind."),
+    )
+    assert any("penicillin" in text for _, text in items), items

@@ -57,3 +57,15 @@ def test_a_result_come_back_is_no_return(embedder: Embedder) -> None:
     # ... while somebody back in a place they had left is
     d = judge(embedder, "Oskar is back in Leeds now", ["Oskar lives in Glasgow"])
     assert d.action == "supersede", d
+
+
+def test_the_talk_come_back_to_its_topic_is_no_return(embedder: Embedder) -> None:
+    """ "Back to the allotment questions: it's plot 14 ..." replaced "Has got an allotment"."""
+    d = judge(
+        embedder,
+        "Back to the allotment questions: it's plot 9 at Elm Road, heavy clay soil.",
+        ["Has got an allotment."],
+    )
+    assert d.action != "supersede", d
+    d = judge(embedder, "Back to running three times a week", ["Runs twice a week"])
+    assert d.action == "supersede", d

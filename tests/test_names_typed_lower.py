@@ -13,6 +13,7 @@ import pytest
 from memory_pipelines.api import Memory
 from memory_pipelines.api.extraction import run_extraction
 from memory_pipelines.core.calls import ModelCall
+from memory_pipelines.core.extract import extract_window
 from memory_pipelines.core.name_case import as_written_carefully
 from memory_pipelines.core.sentence_forms import without_opener
 from memory_pipelines.core.window_turn import WindowTurn
@@ -132,3 +133,36 @@ def test_a_new_manager_typed_in_lower_case_replaces_the_old_one(memory: Memory) 
     assert not current[0].lower().startswith("ugh"), current
     old = [i for i in memory.items(state="superseded") if "manager" in i.context]
     assert [i.context for i in old] == ["Nadia's manager is called Felix"], old
+
+
+def test_a_name_put_right_with_the_old_one_named_is_no_respelling(embedder: Embedder) -> None:
+    """ "oh its aviva not admiral" (the insurer): "Aviva", capitalised, was read as a name
+    spelled anew, and the only earlier name, the husband's, was "put right" to it."""
+    items = _extract(
+        LocalBackend(embedder),
+        ("Sophie", "user", "me and my husband rhys agreed a £400/month grocery budget"),
+        ("Assistant", "assistant", "Sounds sensible. Anything else to track?"),
+        ("Sophie", "user", "car insurance renews on the 12th w admiral, £640"),
+        ("Sophie", "user", "oh its aviva not admiral, admiral was the old one"),
+    )
+    texts = [str(c["context"]) for c in items]
+    assert any("husband Rhys" in t for t in texts), texts
+    assert not any("husband Aviva" in t for t in texts), texts
+
+
+_women = {"Joyce": "she", "Farida": "she", "Aisha": "she"}
+
+
+def test_a_home_named_by_whose_it_is_is_no_one_else_she_could_be() -> None:
+    """ "my nana Joyce turns 90!! we're doing a party at auntie Farida's" ... "she's diabetic":
+    Farida, named once her name had its capital, made "she" unclear; her house is a place."""
+    said = datetime(2025, 6, 2, 10, tzinfo=UTC)
+    turns = [
+        ("my nana Joyce turns 90 on May 3rd!! we're doing a party at auntie Farida's"),
+        ("i'm baking the cake. she's diabetic so it has to be low sugar"),
+    ]
+    window = [WindowTurn(n, "user", "Aisha", t, said) for n, t in enumerate(turns, 1)]
+    texts = [
+        c["context"] for c in extract_window(window, pronoun_of=lambda n: _women.get(n, "they"))
+    ]
+    assert any("nana Joyce's diabetic" in text for text in texts), texts

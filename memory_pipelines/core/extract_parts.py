@@ -166,6 +166,7 @@ def durable_parts(
     said: dict[int, str] = {}  # each sentence as read, a safety note's lead (below)
     noted: set[int] = set()  # sentences a safety note was joined to, kept in it
     role = role.lower()
+    answering = role == "assistant" and bool(earlier) and "?" in earlier[-1]
     text = with_apostrophes(text)  # "ill send u the slides" is read as "I'll send you ..."
     for n, raw in enumerate(sentence_kinds.sentences(text)):
         sentence = without_chat_time(without_bookkeeping(without_tag_question(raw)))
@@ -216,7 +217,11 @@ def durable_parts(
         stated = kind in ("fact", "durable_fact") or (
             role != "assistant" and kind in ("meta", "hedge", "plain", "stable_preference")
         )
-        safe = SAFETY.search(sentence) or (role != "assistant" and PROTECTIVE.search(sentence))
+        # ... but the assistant answering what was just asked gives advice, of nobody's health
+        # ("what should I keep in the house?" / "Some fast-acting glucose like juice ...")
+        safe = (SAFETY.search(sentence) and not answering) or (
+            role != "assistant" and PROTECTIVE.search(sentence)
+        )
         if stated and safe and not sentence.endswith("?"):
             if safety and safety_at == n - 1 and (elliptical(sentence) or points_back(sentence)):
                 # "Don't give Dad ibuprofen, he's on warfarin. Paracetamol only." is one rule,

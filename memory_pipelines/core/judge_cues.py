@@ -164,8 +164,11 @@ _CHANGE_CUES: tuple[tuple[str, str], ...] = (
         r"(\s+[\w'’-]+){0,5}\s+back\b)"
         r"(?!.*\b(go|goes|going|gone|went|fly|flies|flying|flew|head|heads|heading|headed"
         r"|travel\w*|visit\w*)\s+back\s+(to|in)\s+(?-i:[A-Z]))"
-        # ... nor a result come back ("the HbA1c came back at 48", "came back as benign")
+        # ... nor a result come back ("the HbA1c came back at 48", "came back as benign"), nor
+        # the talk come back to its topic ("Back to the allotment questions: it's plot 14")
         r"(?!.*\b(come|comes|came|coming)\s+back\s+(at|as|on)\b)"
+        r"(?!.*\bback to (the|my|our|your|this|that) ([\w-]+ )?(questions?|topic|subject|point"
+        r"|matter|issue|chat|conversation)\b)"
         # ... nor the past said as "back in 2019", "back in the day", "back then"
         r".*?\bback (in|to|at|on)\b(?! (?:(?:19|20)\d\d|the day|the \d+s|the (?:19|20)\d0s)\b)",
     ),

@@ -53,6 +53,12 @@ _GENDER = {"she": "she", "her": "she", "he": "he", "his": "he"}
 # A name said beside the relative (not the relative's own, not a sentence's first word) could be
 # whom the pronoun means.
 _NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]{2,}\b")
+# A home named by whose it is ("a party at auntie Farida's", "staying at Tom's"): a place there,
+# not one more person the "she" or "he" after it could be.
+_HOME_OF = re.compile(
+    r"\b(?:at|to|from|round|near|over at)\s+(?:[a-z]+\s+)?(?P<name>[A-Z][a-z]{2,})['’]s\b"
+    r"(?!\s+[a-z])"
+)
 
 
 def who_is_meant(
@@ -85,10 +91,11 @@ def who_is_meant(
             return sentence  # "My daughter's teacher called": she may be the teacher
         same = {r.group("phrase") for r in relatives if r.group(gender)}
         own = {r.group("name") for r in relatives if r.group("name")}
+        homes = {h.group("name") for h in _HOME_OF.finditer(text)}
         others = {
             n
             for n in _NAME.findall(text)
-            if n not in own | same and (pronoun_of is None or pronoun_of(n) == gender)
+            if n not in own | same | homes and (pronoun_of is None or pronoun_of(n) == gender)
         }
         if len(same) != 1 or others:
             return sentence

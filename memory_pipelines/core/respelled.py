@@ -15,7 +15,9 @@ from memory_pipelines.core.corrections import Correction, apply_to_earlier
 _RESPELT = re.compile(
     r"^\W*(?:(?:sorry|oops|whoops|no|wait|actually|typo|correction|my bad|ugh|ah|oh)\b\W*)+"
     r"(?:it'?s|it is|that'?s|that is|the name'?s|the name is|(?:it'?s )?spelt|(?:it'?s )?spelled)"
-    r"\s+(?P<name>(?-i:[A-Z][\w'’-]+)(?:\s+(?-i:[A-Z][\w'’-]+)){0,2})(?=[\s,.!;]|$)",
+    r"\s+(?P<name>(?-i:[A-Z][\w'’-]+)(?:\s+(?-i:[A-Z][\w'’-]+)){0,2})(?=[\s,.!;]|$)"
+    # ... naming no old value: "oh its Aviva not admiral" puts right what it names, or nothing
+    r"(?![\s,]*(?:not|instead of|rather than)\b)",
     re.IGNORECASE,
 )
 _NAME_WORD = r"(?-i:[A-Z][\w'’-]+)"
