@@ -208,6 +208,15 @@ def test_the_assistants_health_advice_answering_a_question_is_no_health_fact() -
     texts = [text for _, text in items]
     assert any("type 1 diabetes" in t for t in texts), texts
     assert not any("glucose" in t for t in texts), texts
+    # ... nor is its suggestion, asked or not
+    items = window_items(
+        ("Priyanka", "user", "My GP has started me on metformin, 500mg twice a day."),
+        ("Assistant", "assistant", "Metformin is a common first treatment. How is it going?"),
+        ("Priyanka", "user", "Some stomach upset, but manageable."),
+        ("Assistant", "assistant", "Taking it with food usually helps the side-effects. Happy "
+         "to help with meal ideas whenever you like."),
+    )  # fmt: skip
+    assert not any("usually helps" in text for _, text in items), items
     # told without being asked, the assistant's note of a health fact is still kept
     items = window_items(
         ("Aoife", "user", "Dad's coming for Christmas."),

@@ -28,7 +28,7 @@ from memory_pipelines.core.antecedents import (
 from memory_pipelines.core.called_off import calls_something_off
 from memory_pipelines.core.chat_asides import aside
 from memory_pipelines.core.health_safety import PROTECTIVE, SAFETY
-from memory_pipelines.core.hedges import without_hedged_tail
+from memory_pipelines.core.hedges import is_hedged, without_hedged_tail
 from memory_pipelines.core.moods import is_mood
 from memory_pipelines.core.note_keeping import without_bookkeeping
 from memory_pipelines.core.plain_words import with_apostrophes
@@ -218,8 +218,10 @@ def durable_parts(
             role != "assistant" and kind in ("meta", "hedge", "plain", "stable_preference")
         )
         # ... but the assistant answering what was just asked gives advice, of nobody's health
-        # ("what should I keep in the house?" / "Some fast-acting glucose like juice ...")
-        safe = (SAFETY.search(sentence) and not answering) or (
+        # ("what should I keep in the house?" / "Some fast-acting glucose like juice ..."), and
+        # so does its suggestion ("Taking it with food usually helps the side-effects")
+        advice = answering or (role == "assistant" and is_hedged(sentence, role))
+        safe = (SAFETY.search(sentence) and not advice) or (
             role != "assistant" and PROTECTIVE.search(sentence)
         )
         if stated and safe and not sentence.endswith("?"):

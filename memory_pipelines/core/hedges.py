@@ -109,7 +109,8 @@ _SUGGESTION = _rx(
 # help, what others find, an offer on the listener's terms, and advice in the imperative ("Take
 # it one step at a time", "Try to rest this weekend").
 _ADVICE = _rx(
-    r"\b(?:can|could|may|tends? to|often|usually) (?:really |also |often )?help\b(?! (?:you|with))|"
+    r"\b(?:can|could|may|tends? to|often|usually) (?:really |also |often )?helps?\b"
+    r"(?! (?:you|with))|"
     r"\bmake (?:a|all the) (?:\w+ )?difference\b|"
     r"\bit (?:really |often |usually |always )?helps (?:to|if)\b|"
     r"\b(?:some|many|most|a lot of|plenty of) (?:\w+ ){0,2}?(?:people|folks|find|swear by)\b|"
