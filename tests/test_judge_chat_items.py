@@ -69,3 +69,16 @@ def test_the_talk_come_back_to_its_topic_is_no_return(embedder: Embedder) -> Non
     assert d.action != "supersede", d
     d = judge(embedder, "Back to running three times a week", ["Runs twice a week"])
     assert d.action == "supersede", d
+
+
+def test_a_child_called_rose_moves_no_number(embedder: Embedder) -> None:
+    """ "their two kids, alfie (5) and rose (2)" read "rose" as the verb, a number moved, and
+    replaced "Hugo's sister Clara lives in Leeds"."""
+    d = judge(
+        embedder,
+        "She lives near Roundhay Park with her husband Sam and their kids, alfie (5) and rose (2)",
+        ["Hugo's sister Clara lives in Leeds"],
+    )
+    assert d.action != "supersede", d
+    d = judge(embedder, "The rent rose to £1,500 in May", ["The rent is £1,300 a month"])
+    assert d.action == "supersede", d

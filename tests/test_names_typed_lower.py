@@ -14,7 +14,7 @@ from memory_pipelines.api import Memory
 from memory_pipelines.api.extraction import run_extraction
 from memory_pipelines.core.calls import ModelCall
 from memory_pipelines.core.extract import extract_window
-from memory_pipelines.core.name_case import as_written_carefully
+from memory_pipelines.core.name_case import as_written_carefully, names_given
 from memory_pipelines.core.sentence_forms import without_opener
 from memory_pipelines.core.window_turn import WindowTurn
 from memory_pipelines.models import person_names
@@ -36,8 +36,9 @@ def test_the_list_is_read_from_its_cache_file_once_written(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     assert person_names.is_first_name("priya", cache=tmp_path)
-    [written] = tmp_path.glob("first-names-*.txt")
-    assert "priya\n" in written.read_text("utf-8") and "grace\n" not in written.read_text("utf-8")
+    [written] = tmp_path.glob("first-names-*.tsv")
+    table = written.read_text("utf-8")
+    assert "priya\t\n" in table and "grace\tword\n" in table and "kinda" not in table
     assert not list(tmp_path.glob(".*.tmp"))  # written whole, then renamed
     monkeypatch.setattr(person_names, "_lists", {})
 
@@ -166,3 +167,19 @@ def test_a_home_named_by_whose_it_is_is_no_one_else_she_could_be() -> None:
         c["context"] for c in extract_window(window, pronoun_of=lambda n: _women.get(n, "they"))
     ]
     assert any("nana Joyce's diabetic" in text for text in texts), texts
+
+
+def test_a_name_that_is_a_word_too_is_a_name_where_a_name_is_given() -> None:
+    given = person_names.is_name_or_word
+    said = "my sister grace is visiting, grace loves tea. my son will be 5, my dad bill said so"
+    assert names_given(said, given) == {"grace", "bill"}
+    assert names_given("the new kitten is called rose", given) == {"rose"}
+    # "will" after "my son" is the verb; a word that is no name is no name given
+    assert names_given("my son will be 5 and my friend really helped", given) == set()
+    careful = as_written_carefully(
+        "grace is coming and bringing hope", person_names.is_first_name,
+        person_names.is_english_word, {"grace"},
+    )  # fmt: skip
+    assert careful == "Grace is coming and bringing hope"
+    # a name is no plural because the dictionary holds a word inside it ("james": jam + es)
+    assert person_names.is_first_name("james") and person_names.is_english_word("dishes")

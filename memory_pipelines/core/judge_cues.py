@@ -126,9 +126,12 @@ _CHANGE_CUES: tuple[tuple[str, str], ...] = (
     ("born", r"\b(?:was|were) born\b"),
     (
         "number moved",
-        r"\b(grew|grown|rose|risen|raised|lowered|increased|decreased|reduced|dropped|fell|fallen|cut"
+        r"\b(grew|grown|risen|raised|lowered|increased|decreased|reduced|dropped|fell|fallen|cut"
         r"|go up|went up|goes up|going up|gone up|go down|went down|goes down|going down"
         r"|gone down|bumped)\b"
+        # "the rent rose to £1,500", not a Rose ("their kids, alfie (5) and rose (2)")
+        r"|\b(?-i:rose)(?=\s+(?:to|by|from|again|sharply|steadily|slightly|a little|a bit)\b"
+        r"|\s+[£$€\d])"
         # "Rent is up to £1,500", "Down to six hens": a level reached ("matches up to 6%" is a
         # cap, no change).
         r"|\b(is|are|was|now|been|be) (up|down) to\b|^(up|down) to\b"

@@ -36,6 +36,7 @@ _HE = (
     "grandad|granddad|grampa|grandpop|stepdad|stepfather|stepbrother|fiance|fiancé|grandson|"
     "stepson"
 )
+RELATIVE_WORDS = f"{_SHE}|{_HE}"  # the words for a relative, as one alternation
 _RELATIVE = re.compile(
     # "my sister", or a parent called by the word as a name ("Dad told me he's retiring")
     r"\b(?:my\s+|(?=(?-i:Mum|Mom|Dad|Grandma|Grandpa|Granny|Nan)\b))"

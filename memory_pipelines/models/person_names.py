@@ -13,8 +13,10 @@ it into "Nadia's manager is called Felix" instead of replacing it. A word is a n
 - and it is no month's name ("april", "june": a date, not a person; the dictionaries write
   them with a capital) nor one of the few WORDS_TOO those dictionaries lack ("max" as in
   "max 3 days").
-That leaves 3,656 names. The list is made once per machine from the two packages' data
-(about 4 s) into a small file under MEMORY_HOME/models, and read from it afterwards."""
+That leaves 3,661 names of the 4,338 in wide use; the others, English words too ("grace",
+"tom"), are names only where a name is given ("my sister grace": core/name_case.py,
+`is_name_or_word`). The table is made once per machine from the two packages' data (about 4 s)
+into a small file under MEMORY_HOME/models, and read from it afterwards."""
 
 from __future__ import annotations
 
@@ -38,33 +40,47 @@ _FORMS = (("s", ""), ("es", ""), ("ies", "y"), ("ed", ""), ("ed", "e"), ("ing", 
           ("ing", "e"), ("our", "or"))  # fmt: skip
 
 _lock = threading.Lock()
-_lists: dict[Path, frozenset[str]] = {}
+_lists: dict[Path, dict[str, str]] = {}
 
 
 def is_first_name(word: str, cache: Path | None = None) -> bool:
     """Whether `word` (lower case) is a first name in wide use that is no English word."""
+    return _table(cache).get(word) == ""
+
+
+def is_name_or_word(word: str, cache: Path | None = None) -> bool:
+    """Whether `word` (lower case) is a first name in wide use, an English word too or not
+    ("grace", "rose", "mark"): a name where a name is expected ("my sister grace")."""
+    return word in _table(cache)
+
+
+def _table(cache: Path | None) -> dict[str, str]:
+    """Every first name in wide use -> "word" when it is an English word too, else ""."""
     folder = cache or memory_home() / "models"
     with _lock:
         if folder not in _lists:
             _lists[folder] = _load(folder)
-        names = _lists[folder]
-    return word in names
+        return _lists[folder]
 
 
-def _load(folder: Path) -> frozenset[str]:
+def _load(folder: Path) -> dict[str, str]:
     # named by what the list depends on: a change of the data or of these rules makes a new one
-    rules = repr((MIN_SOURCES, MIN_PEOPLE, sorted(WORDS_TOO | _MONTHS), _FORMS)).encode()
+    rules = repr((MIN_SOURCES, MIN_PEOPLE, sorted(WORDS_TOO | _MONTHS), _FORMS, "es-hiss")).encode()
     versions = f"{metadata.version('nomquamgender')}-{metadata.version('english-words')}"
-    path = folder / f"first-names-{versions}-{hashlib.sha256(rules).hexdigest()[:12]}.txt"
-    return frozenset(cached_lines(path, _from_packages))
+    path = folder / f"first-names-{versions}-{hashlib.sha256(rules).hexdigest()[:12]}.tsv"
+    return dict(line.partition("\t")[::2] for line in cached_lines(path, _from_packages))
 
 
 def is_english_word(word: str) -> bool:
     """Whether `word` (lower case) is an English word written in lower case in the
-    dictionaries, or a plural, past, -ing form or British spelling of one."""
+    dictionaries, or a plural, past, -ing form or British spelling of one ("-es" only after
+    a hiss: "james" is no plural of "jam")."""
     words = _english_words()
     return word in words or any(
-        word.endswith(end) and word[: -len(end)] + base in words for end, base in _FORMS
+        word.endswith(end)
+        and word[: -len(end)] + base in words
+        and (end != "es" or word[:-2].endswith(("s", "x", "z", "ch", "sh")))
+        for end, base in _FORMS
     )
 
 
@@ -81,8 +97,8 @@ def _from_packages() -> list[str]:
         return name in WORDS_TOO or name in _MONTHS or is_english_word(name)
 
     return sorted(
-        name
+        f"{name}\t{'word' if a_word(name) else ''}"
         for name, (sources, people, *_) in package_data().items()
         if len(name) >= 3 and name.isascii() and name.isalpha()
-        and sources >= MIN_SOURCES and people >= MIN_PEOPLE and not a_word(name)
+        and sources >= MIN_SOURCES and people >= MIN_PEOPLE
     )  # fmt: skip
