@@ -164,15 +164,21 @@ def _said_anew(
     # told you"): the learned model took the turn for talk about the chat
     said = sentence_kinds.sentences(turn.text)
     told = [without_telling(s, turn.role) for s in said]
-    # ... and a person's turn without its requests and questions to the listener when it
-    # tells something besides ("My dad has type 1 diabetes. ... what should I keep in the
-    # house?"): the model took the whole turn for the task it asks. (The assistant's
-    # explanation before its question is no memory: "Anything you take regularly, with the
-    # dose. Are you on anything?")
-    if turn.role.lower() != "assistant":
-        told = [s for s in told if sentence_kinds.sentence_kind(s, turn.role) != "meta"] or told
     text = " ".join(told) if told != said else turn.text
     verdict = policy.judge_turn(text, turn.role, recent, similarity=similarity, embed=embed)
+    # A person's turn the model skips is read again without its requests and questions to the
+    # listener when it tells something besides ("My dad has type 1 diabetes. ... what should I
+    # keep in the house?"): the model took the whole turn for the task it asks. Only then, as
+    # the text read is no longer the turn's, whose stored vector the model had. (The
+    # assistant's explanation before its question is no memory: "Anything you take
+    # regularly, with the dose. Are you on anything?")
+    person = turn.role.lower() != "assistant"
+    if person and not verdict.save and verdict.reason.startswith("learned: "):
+        stated = [s for s in told if sentence_kinds.sentence_kind(s, turn.role) != "meta"]
+        if stated and stated != told:
+            verdict = policy.judge_turn(
+                " ".join(stated), turn.role, recent, similarity=similarity, embed=embed
+            )
     if verdict.reason.startswith("learned: "):
         return verdict.save
     if verdict.reason == "already_in_history":

@@ -22,6 +22,7 @@ _EDGE = r"(?<![\w'’@#/.\-])"
 _END = r"(?![\w@/\-]|\.\w|['’]t\b)"
 _LOWER_WORD = re.compile(rf"{_EDGE}([a-z]{{3,}}){_END}")
 _SHOUTED = re.compile(rf"{_EDGE}([A-Z]{{4,}}){_END}")
+_ANY_LOWER = re.compile(r"\b[a-z]{3,}\b")
 
 _ROLES = (
     rf"{RELATIVE_WORDS}|partner|friend|mate|boss|manager|colleague|coworker|co-worker|flatmate|"
@@ -60,12 +61,13 @@ def as_written_carefully(
     in capitals that `is_word` knows (in lower case) and `is_name` does not put in lower
     case."""
     named = set(given)
-    text = _LOWER_WORD.sub(
-        lambda m: m[1].capitalize() if m[1] in named or is_name(m[1]) else m[1], text
-    )
+    # most turns hold no such word: they are read once, not rewritten word by word
+    names = {w for w in set(_ANY_LOWER.findall(text)) if w in named or is_name(w)}
+    if names:
+        text = _LOWER_WORD.sub(lambda m: m[1].capitalize() if m[1] in names else m[1], text)
 
     def lowered(m: re.Match[str]) -> str:
         word = m[1].lower()
         return word if is_word(word) and not is_name(word) else m[1]
 
-    return _SHOUTED.sub(lowered, text)
+    return _SHOUTED.sub(lowered, text) if _SHOUTED.search(text) else text

@@ -45,17 +45,18 @@ _lists: dict[Path, dict[str, str]] = {}
 
 def is_first_name(word: str, cache: Path | None = None) -> bool:
     """Whether `word` (lower case) is a first name in wide use that is no English word."""
-    return _table(cache).get(word) == ""
+    return first_names(cache).get(word) == ""
 
 
 def is_name_or_word(word: str, cache: Path | None = None) -> bool:
     """Whether `word` (lower case) is a first name in wide use, an English word too or not
     ("grace", "rose", "mark"): a name where a name is expected ("my sister grace")."""
-    return word in _table(cache)
+    return word in first_names(cache)
 
 
-def _table(cache: Path | None) -> dict[str, str]:
-    """Every first name in wide use -> "word" when it is an English word too, else ""."""
+def first_names(cache: Path | None = None) -> dict[str, str]:
+    """Every first name in wide use -> "word" when it is an English word too, else "" (a
+    caller looking up many words takes the table once)."""
     folder = cache or memory_home() / "models"
     with _lock:
         if folder not in _lists:
