@@ -170,7 +170,7 @@ def test_a_home_named_by_whose_it_is_is_no_one_else_she_could_be() -> None:
 
 
 def test_a_name_that_is_a_word_too_is_a_name_where_a_name_is_given() -> None:
-    given = person_names.is_name_or_word
+    given = person_names.name_lookups()[1]
     said = "my sister grace is visiting, grace loves tea. my son will be 5, my dad bill said so"
     assert names_given(said, given) == {"grace", "bill"}
     assert names_given("the new kitten is called rose", given) == {"rose"}

@@ -47,12 +47,12 @@ from memory_pipelines.core.referents import (
     who_is_meant,
     whom_it_means,
 )
+from memory_pipelines.core.said_anew import said_anew
 from memory_pipelines.core.sentence_forms import (
     in_confidence,
     without_label,
     without_opener,
     without_own_name,
-    without_telling,
     without_vocative,
 )
 from memory_pipelines.core.sentence_people import (
@@ -149,43 +149,6 @@ def _how_it_went_wrong(sentence: str) -> bool:
     return len(words) <= 8 and not _OWN_VALUE.search(" ".join(words[1:]))
 
 
-def _said_anew(
-    turn: WindowTurn,
-    earlier: Sequence[WindowTurn],
-    similarity: policy.Similarity | None,
-    embed: policy_model.Embed | None = None,
-) -> bool:
-    """Whether a turn says something of its own, before its sentences are judged one by one:
-    not a recap or re-paste of the history, (said by the assistant) not an acknowledgement of
-    what it was just told ("Noted: no chicken bones for Luna"), and (with embed) not a turn the
-    learned model (core/policy_model.py) skips where the rules saved it."""
-    recent = [f"{t.role}: {t.text}" for t in earlier]
-    # read without a clause about the telling ("Maya's teacher is Mr. Osei, I don't think I
-    # told you"): the learned model took the turn for talk about the chat
-    said = sentence_kinds.sentences(turn.text)
-    told = [without_telling(s, turn.role) for s in said]
-    text = " ".join(told) if told != said else turn.text
-    verdict = policy.judge_turn(text, turn.role, recent, similarity=similarity, embed=embed)
-    # A person's turn the model skips is read again without its requests and questions to the
-    # listener when it tells something besides ("My dad has type 1 diabetes. ... what should I
-    # keep in the house?"): the model took the whole turn for the task it asks. Only then, as
-    # the text read is no longer the turn's, whose stored vector the model had. (The
-    # assistant's explanation before its question is no memory: "Anything you take
-    # regularly, with the dose. Are you on anything?")
-    person = turn.role.lower() != "assistant"
-    if person and not verdict.save and verdict.reason.startswith("learned: "):
-        stated = [s for s in told if sentence_kinds.sentence_kind(s, turn.role) != "meta"]
-        if stated and stated != told:
-            verdict = policy.judge_turn(
-                " ".join(stated), turn.role, recent, similarity=similarity, embed=embed
-            )
-    if verdict.reason.startswith("learned: "):
-        return verdict.save
-    if verdict.reason == "already_in_history":
-        return False
-    return not (verdict.reason == "restatement" and turn.role.lower() == "assistant")
-
-
 def extract_window(
     window: Sequence[WindowTurn],
     types: Sequence[str] = (),
@@ -224,7 +187,7 @@ def extract_window(
         # rules alone decide.
         learned = None if to_person(window, i) else embed
         pledge = agreed_pledge(turn.text, requests)  # "can you ...?" / "sure, will do"
-        if _said_anew(turn, earlier, similarity, learned):
+        if said_anew(turn, earlier, similarity, learned):
 
             def is_promise(
                 s: str,

@@ -19,7 +19,7 @@ changed facts). Leave-one-set-out on the as-of readings (benchmarks/policy_loso.
 saves).
 
 The model needs the turn's embedding; without one (no embedder) the rules decide alone. The
-product passes it (models/local.py -> core/extract._said_anew), and `memory-pipelines eval
+product passes it (models/local.py -> core/said_anew.said_anew), and `memory-pipelines eval
 policy` scores with it (--rules-only for the rules alone).
 Refit with `memory-pipelines eval policy --fit` (never on a held-out set).
 """

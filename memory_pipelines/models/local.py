@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -21,7 +21,7 @@ from memory_pipelines.core.summarise import summarise as summarise_extractive
 from memory_pipelines.models.base import ModelCall, WindowTurn
 from memory_pipelines.models.embedder import Embedder
 from memory_pipelines.models.name_pronouns import pronoun_for
-from memory_pipelines.models.person_names import first_names, is_english_word
+from memory_pipelines.models.person_names import Lookup, is_english_word, name_lookups
 
 PRONOUN_PROTOTYPES = ("she is a woman", "he is a man")
 PRONOUN_MARGIN = 0.06  # cosine margin; "Alex" sits inside it
@@ -35,14 +35,14 @@ ROLE_NAMES = frozenset(
 )  # fmt: skip
 
 
-def _written_carefully(turn: WindowTurn, given: set[str], names: Mapping[str, str]) -> WindowTurn:
-    """The turn with first names typed in lower case capitalised (those of `names` that are
-    no words, and the names `given` in its window) and words shouted in capitals lowered
+def _written_carefully(turn: WindowTurn, given: set[str], is_name: Lookup) -> WindowTurn:
+    """The turn with first names typed in lower case capitalised (those `is_name` knows, and
+    the names `given` in its window) and words shouted in capitals lowered
     (core/name_case.py), its sentences' vectors kept (the model reads no case: the same
     vectors)."""
 
     def careful(text: str) -> str:
-        return as_written_carefully(text, lambda w: names.get(w) == "", is_english_word, given)
+        return as_written_carefully(text, is_name, is_english_word, given)
 
     text = careful(turn.text)
     if text == turn.text:
@@ -95,9 +95,9 @@ class LocalBackend:
     ) -> list[dict[str, Any]]:
         # `instructions` are for a language model; the rules follow the spec's save policy.
         call.tokens_in = self._tokens(*(t.text for t in window))
-        names = first_names()
-        given = {name for t in window for name in names_given(t.text, names.__contains__)}
-        window = [_written_carefully(t, given, names) for t in window]
+        is_name, is_name_or_word = name_lookups()
+        given = {name for t in window for name in names_given(t.text, is_name_or_word)}
+        window = [_written_carefully(t, given, is_name) for t in window]
         known = {t.text.strip(): t.embedding for t in window if t.embedding is not None}
         # The save policy compares each turn with the sentences of the turns before it: their
         # vectors are those ingest stored (late chunking, turn_sentences), and any missing are

@@ -15,7 +15,7 @@ it into "Nadia's manager is called Felix" instead of replacing it. A word is a n
   "max 3 days").
 That leaves 3,661 names of the 4,338 in wide use; the others, English words too ("grace",
 "tom"), are names only where a name is given ("my sister grace": core/name_case.py,
-`is_name_or_word`). The table is made once per machine from the two packages' data (about 4 s)
+`name_lookups`). The table is made once per machine from the two packages' data (about 4 s)
 into a small file under MEMORY_HOME/models, and read from it afterwards."""
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import threading
+from collections.abc import Callable
 from importlib import metadata
 from pathlib import Path
 
@@ -39,29 +40,27 @@ _MONTHS = frozenset({"january", "february", "march", "april", "may", "june", "ju
 _FORMS = (("s", ""), ("es", ""), ("ies", "y"), ("ed", ""), ("ed", "e"), ("ing", ""),
           ("ing", "e"), ("our", "or"))  # fmt: skip
 
+Lookup = Callable[[str], bool]
+
 _lock = threading.Lock()
 _lists: dict[Path, dict[str, str]] = {}
 
 
 def is_first_name(word: str, cache: Path | None = None) -> bool:
     """Whether `word` (lower case) is a first name in wide use that is no English word."""
-    return first_names(cache).get(word) == ""
+    return name_lookups(cache)[0](word)
 
 
-def is_name_or_word(word: str, cache: Path | None = None) -> bool:
-    """Whether `word` (lower case) is a first name in wide use, an English word too or not
-    ("grace", "rose", "mark"): a name where a name is expected ("my sister grace")."""
-    return word in first_names(cache)
-
-
-def first_names(cache: Path | None = None) -> dict[str, str]:
-    """Every first name in wide use -> "word" when it is an English word too, else "" (a
-    caller looking up many words takes the table once)."""
+def name_lookups(cache: Path | None = None) -> tuple[Lookup, Lookup]:
+    """(whether a lower-case word is a first name in wide use that is no English word, whether
+    it is a first name in wide use at all, a word too or not: "grace", "rose"), both bound to
+    the table once, for a caller looking up many words."""
     folder = cache or memory_home() / "models"
     with _lock:
         if folder not in _lists:
             _lists[folder] = _load(folder)
-        return _lists[folder]
+        table = _lists[folder]
+    return (lambda word: table.get(word) == ""), table.__contains__
 
 
 def _load(folder: Path) -> dict[str, str]:
