@@ -49,6 +49,41 @@ _THING_GOT = _rx(
 )
 
 
+# A change in who a person is to others, news however short: a job got or lost, a union begun
+# or ended, a birth, a death, a move of home ("I got fired", "we got engaged!!", "Rita fired
+# me", "mum passed away", "moved out last week"). Not the same words of a mood or a thing
+# ("I'm fired up", "engaged in the talk", "let go of it"):
+# a word of such a change ending its clause or followed by what may follow its verb, not
+# by a noun it qualifies ("a retired pilot", "married life")
+_CHANGED = (
+    r"(?:engaged(?! (?:in|with|by)\b)|married|divorced|separated|pregnant|fired(?! up\b)|sacked"
+    r"|hired|promoted|retired|graduated|redundant|dumped|widowed|laid off|let go(?! of\b)|born"
+    r"|quit)"
+    rf"(?=\s*(?:$|[^\w\s']|\d|{DAY}|(?:me|us|him|her|them|you|from|in|on|at|last|this|next|"
+    r"yesterday|today|tonight|recently|and|but|to|with|after|since|so|lol|haha|omg|again|now|"
+    r"early|finally|a|an|"
+    r"the|my|his|her|our|their|for|over|because|just|too|btw|tbh|yet|already|ago|when|while)\b))"
+)
+_LIFE_EVENT = _rx(
+    rf"\b(?:{_CHANGED}|(?:broke|broken|split|splitting|breaking) up|passed away"
+    r"|moved (?:out|in|house|away|back|abroad|home)|proposed to (?:me|us|him|her|them)"
+    r"|(?:quit|resigned from|left) (?:my|his|her|their|our) (?:job|work|post|role|position)"
+    r"|(?:had|having|expecting) (?:a|our|her|their|my) (?:baby|first|second|third))\b"
+)
+
+
+def life_event(sent: str) -> bool:
+    """Whether a sentence tells a change in somebody's life that is news however briefly told
+    (`_LIFE_EVENT`): a job got or lost, an engagement, a marriage or its end, a birth, a
+    death, a move of home."""
+    low = norm(sent)
+    # of a person, not a thing's ("The married couple next door are loud")
+    return bool(_LIFE_EVENT.search(low)) and not _THING_FIRST.match(low)
+
+
+_THING_FIRST = _rx(r"^\W*(?:the|a|an|this|that|these|those|some|any|every)\b")
+
+
 def norm(text: str) -> str:
     """Lower case, straight apostrophes, single spaces."""
     return " ".join(text.lower().replace("\u2019", "'").split())
@@ -61,6 +96,8 @@ def plain_statement(sent: str) -> bool:
     more that is not so dated keeps it ("The tracker's cheaper today but I can't cope with the
     payment jumping around")."""
     low = norm(sent)
+    if life_event(low):
+        return True  # "I got fired today": news of a life, however short and however recent
     if len(low.split()) == 4 and EVENT.search(low) and _THING_GOT.search(low):
         return True  # "We adopted a dog!", "I sold my car": an event of four words
     if len(low.split()) < 5 or not TRANSIENT.search(low):

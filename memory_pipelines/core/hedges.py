@@ -22,10 +22,15 @@ _HEDGE = _rx(
     # not "whenever possible", "if possible"
     r"(?<!whenever )(?<!where )(?<!when )(?<!if )(?<!as soon as )\bpossibl[ey]\b|"
     # hearsay and leanings: "apparently the bridge closes", "leaning towards", "who knows"
+    # disbelief, not a claim: "yeah right I'm totally gonna run a marathon lol" (not "yeah,
+    # right, see you at 7")
+    r"^\W*(?:yeah|yea|ya|yh) right \w|"
     r"\bapparently\b|\bsupposedly\b|\ballegedly\b|\bleaning (?:towards?|to)\b|"
     r"\bwho knows\b(?! (?:why|how|what|where|when)\b)|"
-    # a wish under a condition: "if the bonus comes through I'd love to go" (not "if you ...")
-    r"^\W*if (?!you\b).*\b(?:i'd|we'd|i would|we would)\b|"
+    # a wish under a condition: "if the bonus comes through I'd love to go" (not "if you ..."),
+    # after an opener too ("honestly if I won the lottery I'd move to Lisbon")
+    r"^\W*(?:(?:honestly|tbh|ngl|lol|haha|but|and|so|ok|okay|well|man|mate|like)\W+)*"
+    r"if (?!you\b).*\b(?:i'd|we'd|i would|we would)\b|"
     r"\b(?:i'd|we'd|i would|we would) (?:love|like) to\b.*\bif (?!you\b)|"
     rf"\bunsure\b|(?:\bnot|n't) (?:\w+ )?(?:sure|certain|convinced)\b{_RELEVANCE}|\buncertain\b|"
     r"\bno (?:idea|clue)\b|"

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from memory_pipelines.core import sentence_kinds
+from memory_pipelines.core.concrete import life_event
 
 # How a person feels or what they resolve, in words that name nothing: "It's tough but I'm
 # determined", "I won't quit on my dreams", "It's been a wild ride". A sentence with fewer than
@@ -43,4 +44,18 @@ MOOD_WORDS = frozenset([
 def is_mood(sentence: str) -> bool:
     """Whether a sentence tells only how somebody feels or what they resolve."""
     words = sentence_kinds.content_words(sentence) - MOOD_WORDS
-    return len(words) < 2 and not re.search(r"\d|\b[A-Z][a-z]+\b", sentence[1:])
+    if len(words) >= 2 or re.search(r"\d|\b[A-Z][a-z]+\b", sentence[1:]):
+        return False
+    # "I got engaged": a life changed, no feeling; "I'm working at the library now": a place
+    places = (m["thing"].lower() for m in _PLACE.finditer(sentence))
+    return not (life_event(sentence) or any(p not in MOOD_WORDS for p in places))
+
+
+# A place somebody is at or in, named: "at the library", "in a bakery"; not a time ("at the
+# moment", "in the end", "in a bit") nor a word of mood ("at work", "in life").
+_PLACE = re.compile(
+    r"\b(?:at|in|from) (?:the|a|an) (?!(?:moment|end|morning|afternoon|evening|night|day|week|"
+    r"weekend|minute|second|bit|while|mo|meantime|mood|zone|way|past|future|long run|time)\b)"
+    r"(?P<thing>[a-z][a-z-]{2,})\b",
+    re.IGNORECASE,
+)

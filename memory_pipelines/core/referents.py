@@ -27,23 +27,42 @@ from memory_pipelines.core.promise_whom import ROLE_WORDS
 
 # Family words whose gender is in the word (a closed class): "cousin" or "partner" tell none.
 _SHE = (
-    "sister|mother|mom|mum|mommy|wife|daughter|aunt|niece|girlfriend|grandma|grandmother|"
+    "sister|mother|mom|mum|mommy|mam|mama|wife|daughter|aunt|niece|girlfriend|grandma|grandmother|"
     "granny|nan|nana|nanna|gran|auntie|aunty|stepmom|stepmother|stepsister|fiancee|fiancée|"
     "granddaughter|stepdaughter"
 )
 _HE = (
-    "brother|father|dad|daddy|husband|son|uncle|nephew|boyfriend|grandpa|grandfather|"
+    "brother|father|dad|daddy|papa|husband|son|uncle|nephew|boyfriend|grandpa|grandfather|"
     "grandad|granddad|grampa|grandpop|stepdad|stepfather|stepbrother|fiance|fiancé|grandson|"
     "stepson"
 )
 RELATIVE_WORDS = f"{_SHE}|{_HE}"  # the words for a relative, as one alternation
+_KIN = re.compile(f"(?:{RELATIVE_WORDS}|friend|friends|kids|children|partner|cousin)s?", re.I)
 _RELATIVE = re.compile(
     # "my sister", or a parent called by the word as a name ("Dad told me he's retiring")
-    r"\b(?:my\s+|(?=(?-i:Mum|Mom|Dad|Grandma|Grandpa|Granny|Nan)\b))"
+    # ... typed in lower case too, but not another's ("did mum tell u about the doctors?", not
+    # "ur mum")
+    r"\b(?:my\s+|(?=(?-i:Mum|Mom|Dad|Grandma|Grandpa|Granny|Nan)\b)|(?<!your )(?<!ur )(?<!his )"
+    r"(?<!her )(?<!their )(?<!the )(?<!a )(?<!'s )(?=(?:mum|mom|mam|mama|dad|papa|grandma|grandpa|"
+    r"granny|nan|nana)\b))"
     r"(?P<phrase>(?:(?:little|big|older|younger|baby|eldest|youngest|twin|late|ex-)\s*)?"
     rf"(?:(?P<she>{_SHE})|(?P<he>{_HE}))(?:\s+(?P<name>(?-i:[A-Z][a-z]+)))?)\b",
     re.IGNORECASE,
 )
+# A relative's person ("my daughter's teacher", "mum's friend Jan"), who may be the one meant;
+# not a relative's thing ("papa's knee replacement is on the 14th, he has to be there at 7").
+_THEIRS = re.compile(r"['’]s\s+(?:(?:new|old|best|little|big|\w+-\w+)\s+)?(?P<word>[A-Za-z]+)")
+
+
+def _their_person(text: str, at: int) -> bool:
+    """Whether a relative named ending at `at` is followed by a person of theirs."""
+    m = _THEIRS.match(text, at)
+    if m is None:
+        return False
+    word = m.group("word")
+    return word[:1].isupper() or word.lower() in ROLE_WORDS or bool(_KIN.fullmatch(word))
+
+
 # ... after a word or two that only open the sentence ("no wait, she's allergic to cashews")
 _OPENS = re.compile(
     r"^(?P<lead>\W*(?:(?:no|oh|ah|wait|sorry|actually|and|but|so|well|yeah|yes|ok|okay)\W+)*)"
@@ -88,7 +107,7 @@ def who_is_meant(
                 continue
             whose = "'s" if pronoun in ("his", "her") else ""
             return f"{m.group('lead')}{named}{whose}{_unclipped(sentence[m.end() :])}"
-        if any(text[r.end() : r.end() + 2] in ("'s", "’s") for r in relatives):
+        if any(_their_person(text, r.end()) for r in relatives):
             return sentence  # "My daughter's teacher called": she may be the teacher
         same = {r.group("phrase") for r in relatives if r.group(gender)}
         own = {r.group("name") for r in relatives if r.group("name")}

@@ -289,6 +289,12 @@ _DID_YOU_KNOW = re.compile(
     r"(?!(?:where|what|who|whom|whose|how|when|why|which|if|whether)\b)(?=.*\?\W*$)",
     re.IGNORECASE,
 )
+# An exclamation tagged on, asked or not: "married with two kids now, can you believe it"
+_EXCLAIMED_TAG = re.compile(
+    r"^(?P<head>.+?),\s+(?:(?:can|could|would) you (?:believe|imagine) (?:it|that|this)|"
+    r"you know|i know|go figure|who knew|imagine that|crazy right)\W*$",
+    re.IGNORECASE,
+)
 _TAG_WORDS = 7
 _HEAD_WORDS = 4
 
@@ -307,6 +313,10 @@ def without_tag_question(sentence: str) -> str:
         said = f"{head}; {told}" if head else told
         return said[:1].upper() + said[1:] + "."
     m = re.match(r"^(?P<head>.+?)\s+[-–—]\s+[^-–—]*\?$", sentence)
+    if m is None:
+        m = _EXCLAIMED_TAG.match(sentence)
+        if m is not None and len(m.group("head").split()) < _HEAD_WORDS:
+            return sentence
     if m is None:
         m = _COMMA_TAG.match(sentence)
         if m is None or len(m.group("tag").split()) > _TAG_WORDS:

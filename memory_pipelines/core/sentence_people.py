@@ -11,6 +11,7 @@ import re
 from collections.abc import Sequence
 
 from memory_pipelines.core import sentence_kinds
+from memory_pipelines.core.concrete import life_event
 from memory_pipelines.core.judge_lexicon import IRREGULAR, SENTENCE_VERBS, wordlist
 from memory_pipelines.core.past_tense import PAST_VERB
 from memory_pipelines.core.sentence_forms import without_opener
@@ -141,6 +142,13 @@ _CONCRETE = re.compile(r"\d|\b[A-Z][A-Za-z]+\b")
 # "reaching our goals keeps us going" (no subject of theirs) or "our time together" (the two
 # talking, a mood).
 # ... or a thing in their place ("The main gas shutoff in our house is behind the washer").
+# A parent called by the word as a name, opening the sentence ("papa's knee op is on the 14th",
+# "Mum's started walking every morning"): the speaker's
+_PARENT_FIRST = re.compile(
+    r"^\W*(?:mum|mom|mam|mama|dad|papa|nan|nana|gran|granny|grandma|grandpa|grandad)"
+    r"(?:['’]s|\s+(?:is|was|has|had|says|said|got|went|started|just))\b",
+    re.I,
+)
 _OURS = re.compile(
     r"^\W*(?:the\s+(?:[\w-]+\s+){1,4}(?:in|at|of|on)\s+)?"
     r"our\s+(?!own\b|time\b|talks?\b|chats?\b|friendship\b)\w+",
@@ -154,7 +162,7 @@ def names_somebody(sentence: str) -> bool:
     "we" alone is people in general or the two talking ("We make a great team", "It helps us
     grow") unless it tells what happened ("We went to the beach") or names something ("We
     meet at Dino's on Fridays")."""
-    if _ME.search(sentence) or _OURS.match(sentence):
+    if _ME.search(sentence) or _OURS.match(sentence) or _PARENT_FIRST.match(sentence):
         return True
     if SPEAKER.search(sentence) and (
         _HAPPENED.search(sentence) or _CONCRETE.search(sentence, len(sentence.split()[0]))
@@ -258,6 +266,7 @@ def stands_alone(
         WHAT_I_AM.match(sentence)
         or (strong and (_I_AM.match(sentence) or _I_DO.match(sentence)))
         or _DID_TO_SOMEBODY.match(sentence)
+        or life_event(sentence)  # "I got fired", "Rita fired me", "Mum passed away"
         or (strong and kind == "commitment")  # "I'll bring it": a pledge, however short
     )
     if len(words) < 4 and not short_ok:
@@ -280,7 +289,8 @@ def stands_alone(
         return False
     if _CHEER.search(sentence):
         return False
-    return strong or names_somebody(sentence)
+    # a life changed is somebody's ("Mum passed away", "We broke up": the speaker and theirs)
+    return strong or names_somebody(sentence) or life_event(sentence)
 
 
 # A time or a place alone, no clause of its own: "On the 3rd of April.", "In Lisbon, near work."

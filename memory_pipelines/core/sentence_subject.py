@@ -77,6 +77,22 @@ _FOR_ME = re.compile(r"\bfor me\b", re.IGNORECASE)
 # Pasts whose left-out subject, before "me", is what the speaker just told ("Made me think",
 # "Taught me patience"); before any other past ("Told me he's moving") it is somebody unsaid.
 _DID_TO_ME = frozenset(["made", "got", "helped", "taught", "reminded", "inspired", "kept"])
+# What a person is, for good or for now, said without "I'm" ("Allergic to penicillin btw",
+# "Diabetic, type 1", "Single again lol"), when what follows is no noun it qualifies ("Vegan
+# food is great").
+# fmt: off
+_CONDITION = frozenset([
+    "allergic", "intolerant", "diabetic", "asthmatic", "epileptic", "coeliac", "celiac", "vegan",
+    "vegetarian", "pescatarian", "pregnant", "married", "engaged", "divorced", "separated",
+    "single", "widowed", "retired", "sober", "teetotal", "deaf", "blind", "colourblind",
+    "colorblind", "afraid", "terrified", "unemployed", "self-employed", "redundant",
+])
+# fmt: on
+_AFTER_CONDITION = re.compile(
+    r"\s*(?:$|[,.!;:\u2013\u2014-]|(?:to|of|with|since|for|from|again|now|btw|too|as|and|but|lol|"
+    r"tbh|haha|though|these|at|in|already|yet|still|like)\b)",
+    re.IGNORECASE,
+)
 _NOT_A_COMPLEMENT = frozenset(
     ["a", "an", "the", "some", "my", "his", "her", "their", "our", "this", "that", "to", "home"]
 )
@@ -114,7 +130,7 @@ def with_subject(sentence: str) -> str:
         return sentence  # "Parenting's such a big responsibility": the word is the subject
     if low == "gonna" and re.match(r"\s+be (?:a|an|the|so|such|\w+er)\b", rest, re.I):
         return f"It's {said}"  # "Gonna be a big change": what is coming, not the speaker
-    if low in _AFFECT or low == "gonna":
+    if low in _AFFECT or low == "gonna" or (low in _CONDITION and _AFTER_CONDITION.match(rest)):
         return f"I'm {said}"  # "Excited for the trip", "Gonna volunteer next month"
     if low in ("gotta", "wanna"):
         return f"I {said}"

@@ -1,0 +1,120 @@
+"""News between friends as it is typed: a life changed in three words ("rita fired me"), a
+condition without its "I'm" ("allergic to penicillin btw"), a place of work that is no mood, a
+wish under a lottery win or a "yeah right" that is no fact, and a "he" or "she" for the relative
+just named, lower case and all. Every case is written for this file; the forms come from probes of
+two people chatting that a helper wrote apart from the code."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from memory_pipelines.api import Memory
+from memory_pipelines.api.extraction import run_extraction
+from memory_pipelines.core.calls import ModelCall
+from memory_pipelines.core.concrete import life_event
+from memory_pipelines.core.window_turn import WindowTurn
+from memory_pipelines.models.embedder import Embedder
+from memory_pipelines.models.local import LocalBackend
+
+
+def _said(embedder: Embedder, *turns: tuple[str, str]) -> list[str]:
+    """What the local extractor keeps of a chat between two people (speaker, text)."""
+    at = datetime(2026, 3, 2, 10, tzinfo=UTC)  # a Monday
+    window = [WindowTurn(n, "user", who, text, at) for n, (who, text) in enumerate(turns, 1)]
+    call = ModelCall("generate", "extract", "local", "rules")
+    return [str(c["context"]) for c in LocalBackend(embedder).extract(window, "", (), call)]
+
+
+@pytest.mark.parametrize(
+    ("news", "kept"),
+    [
+        ("rita fired me", "Rita fired Noor"),
+        ("i got fired", "Noor got fired"),
+        ("just got engaged!!", "Noor just got engaged"),
+        ("we broke up", "broke up"),
+        ("mum passed away last week", "Mum passed away"),
+        ("he's here!! Kian, born saturday 4:12am, 3.4kg", "Kian, born saturday"),
+        ("working at the library now", "Noor is working at the library"),
+    ],
+)
+def test_a_life_changed_is_kept_however_briefly_told(
+    embedder: Embedder, news: str, kept: str
+) -> None:
+    items = _said(embedder, ("Noor", news), ("Bea", "oh wow"))
+    assert any(kept in item for item in items), (news, items)
+
+
+def test_words_of_such_a_change_that_tell_none_are_not_one() -> None:
+    assert life_event("I retired last year") and life_event("she got married to Tom")
+    for said in ("retired pilot!", "I'm so fired up for this", "my phone died",
+                 "The married couple next door are loud", "married life is great"):  # fmt: skip
+        assert not life_event(said), said
+
+
+def test_a_condition_said_without_i_am_is_the_speakers(embedder: Embedder) -> None:
+    assert _said(embedder, ("Noor", "allergic to penicillin btw"), ("Bea", "noted")) == [
+        "Noor is allergic to penicillin btw"
+    ]
+    items = _said(embedder, ("Noor", "married with two kids now, can you believe it"),
+                  ("Bea", "wow"))  # fmt: skip
+    assert items == ["Noor is married with two kids now."], items
+    # the word before a noun it qualifies: nothing of the speaker's
+    assert _said(embedder, ("Noor", "Vegan food is great"), ("Bea", "true")) == []
+
+
+def test_a_wish_under_a_win_and_a_yeah_right_are_no_facts(embedder: Embedder) -> None:
+    items = _said(
+        embedder,
+        ("Kofi", "honestly if I won the euromillions tonight I'd move to lisbon for good"),
+        ("Jay", "yeah right I'm totally gonna run a marathon next year lol"),
+    )
+    assert items == [], items
+
+
+def test_he_and_she_are_the_ones_just_named_in_lower_case(embedder: Embedder) -> None:
+    # a relative's thing before a "he" is no person of theirs whom "he" may mean
+    papa = _said(
+        embedder,
+        ("Vik", "op's confirmed. papa's knee op is wed 14th oct. he has to be there for 7am"),
+        ("Raj", "ok"),
+    )
+    assert any("Vik's papa has to be there for 7am" in item for item in papa), papa
+    mum = _said(
+        embedder,
+        ("Hana", "did mum tell u about the doctors?"),
+        ("Olu", "no?? what happened"),
+        ("Hana", "she's got type 2 diabetes. they're starting her on metformin"),
+    )
+    assert any(item.startswith("Hana's mum's got type 2 diabetes") for item in mum), mum
+    # ... but not another's mother ("ur mum")
+    yours = _said(
+        embedder,
+        ("Olu", "how is ur mum?"),
+        ("Hana", "she's got type 2 diabetes. they're starting her on metformin"),
+    )
+    assert not any("Hana's mum" in item or "Olu's mum" in item for item in yours), yours
+
+
+def test_a_job_lost_in_three_words_replaces_the_job(memory: Memory) -> None:
+    """ "rita fired me. working at the library now" kept nothing: the bakery stayed Ana's job."""
+    memory.write_turns(
+        "ana-1",
+        [
+            {"speaker": "Ana", "text": "hey! I just started at the bakery on Elm st"},
+            {"speaker": "Ben", "text": "nice!! im still at the garage"},
+        ],
+    )
+    run_extraction(memory.db, memory.store_id, memory.models, memory.embedder, "t1")
+    memory.write_turns(
+        "ana-2",
+        [
+            {"speaker": "Ana", "text": "rita fired me lol. working at the library now"},
+            {"speaker": "Ben", "text": "oof"},
+        ],
+    )
+    run_extraction(memory.db, memory.store_id, memory.models, memory.embedder, "t2")
+    said = [i.context for i in memory.items()]
+    assert any("Rita fired Ana" in s for s in said), said
+    assert any("Ana is working at the library" in s for s in said), said
