@@ -118,3 +118,28 @@ def test_a_job_lost_in_three_words_replaces_the_job(memory: Memory) -> None:
     said = [i.context for i in memory.items()]
     assert any("Rita fired Ana" in s for s in said), said
     assert any("Ana is working at the library" in s for s in said), said
+
+
+def test_a_sentence_going_on_from_he_or_she_is_theirs(embedder: Embedder) -> None:
+    """ "he's moved to bristol! got a flat in bedminster with his gf" had been read as the
+    speaker's flat: Jen's, with "his gf"."""
+    tom = _said(
+        embedder,
+        ("Maria", "haha its fine. how's Tom getting on?"),
+        ("Jen", "he's moved to bristol! got a flat in bedminster with his gf. mum's gutted"),
+    )
+    assert any(item.endswith("Tom got a flat in bedminster with his gf.") for item in tom), tom
+    assert not any("Jen got" in item for item in tom), tom
+    sister = _said(
+        embedder,
+        ("Maria", "how's your sister?"),
+        ("Jen", "she's in leeds now. got a job at the uni with her old boss"),
+    )
+    assert sister == ["Jen's sister got a job at the uni with her old boss"], sister
+    # ... but the speaker's own doing after it stays theirs
+    told = _said(
+        embedder,
+        ("Maria", "how's your sister?"),
+        ("Jen", "she called me yesterday. told her I'm busy this week"),
+    )
+    assert told and all(item.startswith("Jen told her") for item in told), told

@@ -56,7 +56,7 @@ from memory_pipelines.core.sentence_people import (
     own_thing,
     stands_alone,
 )
-from memory_pipelines.core.sentence_subject import with_subject
+from memory_pipelines.core.sentence_subject import with_subject_after
 from memory_pipelines.core.speech_acts import SHOWN
 from memory_pipelines.core.window_talk import ASKED_TO
 
@@ -174,7 +174,7 @@ def durable_parts(
         sentence = without_ask_of_listener(without_request_first(sentence))
         sentence = without_mood_clause(sentence, about_somebody)
         sentence = without_apology(sentence)
-        sentence = with_subject(sentence)
+        sentence = with_subject_after(sentence, said.get(n - 1))
         sentence = without_hedged_tail(without_telling(sentence, role), role)
         if n - 1 in said:  # "mushrooms. can't stand them": what "them" is
             sentence = them_named(sentence, said[n - 1])

@@ -159,6 +159,31 @@ def with_subject(sentence: str) -> str:
     return sentence
 
 
+_THIRD_OPENS = re.compile(r"^\W*(?P<pronoun>he|she)(?:['’]s\b|\s)", re.IGNORECASE)
+_MINE = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself)\b", re.IGNORECASE)
+# The one a "he" or "she" is, as the owner of something in the sentence: "his gf"; "with her
+# old boss" (not "told her", where she is the one told)
+_OWNER = {
+    "he": re.compile(r"\bhis\b", re.IGNORECASE),
+    "she": re.compile(r"\b(?:with|to|for|in|at|of|on|from|and|by)\s+her\s+\w", re.IGNORECASE),
+}
+
+
+def with_subject_after(sentence: str, before: str | None) -> str:
+    """`with_subject`, but a sentence that goes on from the "he" or "she" opening the sentence
+    `before` it, and owns a thing as that one ("he's moved to bristol! got a flat with his gf":
+    whose gf, were it the speaker's?), has that one for its subject, not the speaker; one that
+    says the speaker ("told her I'm busy") keeps the speaker's."""
+    given = with_subject(sentence)
+    if before is None or not given.startswith("I ") or sentence.lower().startswith("i "):
+        return given
+    opens = _THIRD_OPENS.match(before)
+    if opens is None or _MINE.search(sentence):
+        return given
+    pronoun = opens["pronoun"].lower()
+    return pronoun.capitalize() + given[1:] if _OWNER[pronoun].search(sentence) else given
+
+
 # Words in -ing that are nouns: no doing of anybody's.
 _NOUN_ING = frozenset([
     "morning", "evening", "spring", "king", "ring", "wedding", "building", "ceiling", "clothing",
