@@ -143,3 +143,35 @@ def test_a_sentence_going_on_from_he_or_she_is_theirs(embedder: Embedder) -> Non
         ("Jen", "she called me yesterday. told her I'm busy this week"),
     )
     assert told and all(item.startswith("Jen told her") for item in told), told
+
+
+def test_he_or_she_is_the_one_a_question_typed_without_its_mark_asked_about(
+    embedder: Embedder,
+) -> None:
+    mum = _said(
+        embedder,
+        ("Olu", "how's mum doing on the tablets"),
+        ("Hana", "she says they make her a bit sick but her sugar's down"),
+    )
+    assert mum == ["Hana's mum says they make her a bit sick but her sugar's down"], mum
+    papa = _said(
+        embedder,
+        ("Raj", "how's papa holding up"),
+        ("Vik", "grumpy. he's started the exercises the physio gave him"),
+    )
+    assert any(item.startswith("Vik's papa's started the exercises") for item in papa), papa
+
+
+def test_a_name_beside_the_speaker_is_a_name_and_he_has_done_what_he_did(
+    embedder: Embedder,
+) -> None:
+    """ "me and dan broke up" gave "dan" no capital (a name that is a word too), and "he's taken
+    a job" came out "... is taken a job"."""
+    items = _said(
+        embedder,
+        ("Zoe", "me and dan broke up"),
+        ("Emma", "oh zo. what happened"),
+        ("Zoe", "he's taken a job in glasgow and didn't even ask me"),
+    )
+    assert "Zoe and Dan broke up" in items, items
+    assert any(item.startswith("Dan has taken a job in glasgow") for item in items), items

@@ -326,16 +326,22 @@ def _put_right(clause: str, values: list[str], said: list[str]) -> tuple[int, st
     return None
 
 
-def question_before(window: Sequence[WindowTurn], i: int) -> tuple[WindowTurn, str] | None:
+def question_before(
+    window: Sequence[WindowTurn], i: int, unmarked: bool = False
+) -> tuple[WindowTurn, str] | None:
     """The turn just before this one, when another speaker's, and the question it ends with;
-    None when there is no such question."""
+    None when there is no such question. `unmarked`: a question typed without its mark counts
+    too ("how's mum doing on the tablets")."""
     turn, before = window[i], window[i - 1] if i else None
     if before is None or (before.speaker or before.role) == (turn.speaker or turn.role):
         return None
     asked = sentence_kinds.sentences(before.text)
-    if not asked or not asked[-1].rstrip().endswith("?"):
+    if not asked:
         return None
-    return before, asked[-1]
+    last = asked[-1].rstrip()
+    low = sentence_kinds.norm(last)
+    typed = unmarked and bool(sentence_kinds.QUESTION_ORDER.match(low)) and low[-1:].isalnum()
+    return (before, asked[-1]) if last.endswith("?") or typed else None
 
 
 def answered(window: Sequence[WindowTurn], i: int, value_only: bool = False) -> str:
@@ -373,7 +379,7 @@ def asked_about(
     for Oskar's visit?"), what puts that person for a sentence's opening "he" or "she" ("and
     he's vegetarian now" -> "and Oskar's vegetarian now"; `sure`: only a name known to be of
     that gender, referents.who_was_asked_about); None when no question comes before."""
-    asked = question_before(window, i)
+    asked = question_before(window, i, unmarked=True)
     if asked is None:
         return None
     before, question = asked

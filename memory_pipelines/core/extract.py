@@ -303,8 +303,10 @@ def extract_window(
             plain = dose_of(medicine_named(who_is_meant(plain, theirs, pronoun_of), theirs), theirs)
             question = question_before(window, i) if about is turn else None
             answer = what_it_is(plain, question[1]) if question else plain
-            # "How old is Pepper?" / "She's a border collie"
-            if question and answer == plain and (resolve := asked_about(window, i, pronoun_of)):
+            # "How old is Pepper?" / "She's a border collie"; asked without its mark too ("how's
+            # mum doing on the tablets" / "she says they make her a bit sick")
+            resolve = asked_about(window, i, pronoun_of) if about is turn else None
+            if answer == plain and resolve is not None:
                 answer = resolve(plain)
             answers, plain = answer != plain, answer
             told = for_the_speaker(plain) if speaker else plain

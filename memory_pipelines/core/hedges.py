@@ -21,10 +21,10 @@ _HEDGE = _rx(
     r"^\W*could (?:i|we|it|this|that|he|she|they) (?:be|have)\b|\b(?:it|this|that) could be\b|"
     # not "whenever possible", "if possible"
     r"(?<!whenever )(?<!where )(?<!when )(?<!if )(?<!as soon as )\bpossibl[ey]\b|"
-    # hearsay and leanings: "apparently the bridge closes", "leaning towards", "who knows"
     # disbelief, not a claim: "yeah right I'm totally gonna run a marathon lol" (not "yeah,
     # right, see you at 7")
     r"^\W*(?:yeah|yea|ya|yh) right \w|"
+    # hearsay and leanings: "apparently the bridge closes", "leaning towards", "who knows"
     r"\bapparently\b|\bsupposedly\b|\ballegedly\b|\bleaning (?:towards?|to)\b|"
     r"\bwho knows\b(?! (?:why|how|what|where|when)\b)|"
     # a wish under a condition: "if the bonus comes through I'd love to go" (not "if you ..."),

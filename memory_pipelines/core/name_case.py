@@ -8,8 +8,9 @@ shouted word for a name (the judge read "Callum got PROMOTED" as naming another 
 ("nina.k@...", "@nina", "aren't") is left as it is, and so is an acronym ("EMAS", "NHS").
 
 A name that is an English word too ("grace", "rose", "tom") is a name where a name is said:
-after a relative or a role of somebody's ("my sister grace", "my new manager tom") or after
-"called" or "named" (`names_given`); the caller capitalises it throughout the window."""
+after a relative or a role of somebody's ("my sister grace", "my new manager tom"), after
+"called" or "named", or beside the speaker ("me and dan broke up") (`names_given`); the
+caller capitalises it throughout the window."""
 
 from __future__ import annotations
 
@@ -40,17 +41,20 @@ _NOT_GIVEN = frozenset(
      "job", "tea", "pal", "nil", "han", "min", "max", "ace", "son", "nan", "nana"}
 )  # fmt: skip
 
+# ... or beside the speaker, a person like them: "me and dan broke up", "dan and I"
+_WITH_ME = re.compile(
+    rf"\b(?:me|i) and (?P<after>[a-z]{{3,}}){_END}|\b(?P<before>[a-z]{{3,}}) and (?:i|me)\b"
+)
+
 Lexicon = Callable[[str], bool]
 
 
 def names_given(text: str, is_name_or_word: Lexicon) -> set[str]:
     """The lower-case words `text` gives as somebody's name ("my sister grace" -> {"grace"})
     that `is_name_or_word` knows as first names."""
-    return {
-        m["word"]
-        for m in _NAME_GIVEN.finditer(text)
-        if m["word"] not in _NOT_GIVEN and is_name_or_word(m["word"])
-    }
+    given = [m["word"] for m in _NAME_GIVEN.finditer(text)]
+    given += [m["after"] or m["before"] for m in _WITH_ME.finditer(text)]
+    return {word for word in given if word not in _NOT_GIVEN and is_name_or_word(word)}
 
 
 def as_written_carefully(

@@ -49,20 +49,6 @@ _RELATIVE = re.compile(
     rf"(?:(?P<she>{_SHE})|(?P<he>{_HE}))(?:\s+(?P<name>(?-i:[A-Z][a-z]+)))?)\b",
     re.IGNORECASE,
 )
-# A relative's person ("my daughter's teacher", "mum's friend Jan"), who may be the one meant;
-# not a relative's thing ("papa's knee replacement is on the 14th, he has to be there at 7").
-_THEIRS = re.compile(r"['’]s\s+(?:(?:new|old|best|little|big|\w+-\w+)\s+)?(?P<word>[A-Za-z]+)")
-
-
-def _their_person(text: str, at: int) -> bool:
-    """Whether a relative named ending at `at` is followed by a person of theirs."""
-    m = _THEIRS.match(text, at)
-    if m is None:
-        return False
-    word = m.group("word")
-    return word[:1].isupper() or word.lower() in ROLE_WORDS or bool(_KIN.fullmatch(word))
-
-
 # ... after a word or two that only open the sentence ("no wait, she's allergic to cashews")
 _OPENS = re.compile(
     r"^(?P<lead>\W*(?:(?:no|oh|ah|wait|sorry|actually|and|but|so|well|yeah|yes|ok|okay)\W+)*)"
@@ -79,6 +65,20 @@ _HOME_OF = re.compile(
     r"\b(?:at|to|from|round|near|over at)\s+(?:[a-z]+\s+)?(?P<name>[A-Z][a-z]{2,})['’]s\b"
     r"(?!\s+[a-z])"
 )
+
+
+# A relative's person ("my daughter's teacher", "mum's friend Jan"), who may be the one meant;
+# not a relative's thing ("papa's knee replacement is on the 14th, he has to be there at 7").
+_THEIRS = re.compile(r"['’]s\s+(?:(?:new|old|best|little|big|\w+-\w+)\s+)?(?P<word>[A-Za-z]+)")
+
+
+def _their_person(text: str, at: int) -> bool:
+    """Whether a relative named ending at `at` is followed by a person of theirs."""
+    m = _THEIRS.match(text, at)
+    if m is None:
+        return False
+    word = m.group("word")
+    return word[:1].isupper() or word.lower() in ROLE_WORDS or bool(_KIN.fullmatch(word))
 
 
 def who_is_meant(
@@ -178,9 +178,18 @@ def _one_role(text: str) -> str | None:
     return roles[0]
 
 
+# Participles after "'s" that say "has", not "is": no adjective's ("she's married", "tired")
+_HAS_DONE = (
+    "been|got|gone|taken|done|had|made|left|seen|given|begun|become|come|eaten|grown|known|"
+    "started|moved|decided|booked|signed|joined|bought|sold|passed|failed|changed|stopped|"
+    "finished|found|quit|upped|dropped|put|told|asked|said|sent|won"
+)
+
+
 def _unclipped(rest: str) -> str:
-    """ "'s a vet" after a name put for "she": "is a vet" ("has been", "has got")."""
-    m = re.match(r"['’]s\s+(?=(?P<has>been|got)\b)?", rest)
+    """ "'s a vet" after a name put for "she": "is a vet" ("has been", "has got", "has taken a
+    job", "has started the exercises")."""
+    m = re.match(rf"['’]s\s+(?=(?P<has>{_HAS_DONE})\b)?", rest)
     if m is None:
         return rest
     return (" has " if m.group("has") else " is ") + rest[m.end() :]
@@ -343,9 +352,12 @@ _SUBJECT_PRONOUN = re.compile(
     r"^(?P<lead>\W*(?:(?:and|but|so|also|oh)\s+|[a-z]+,\s+)?)(?P<pronoun>she|he)(?=\s|['’]s\b)",
     re.IGNORECASE,
 )
-# The listener's relative a question asks about: "how's your dad doing?"
+# The listener's relative a question asks about: "how's your dad doing?", "how's ur mum"; or a
+# parent called by the word as a name, the two speakers' own ("how's papa holding up")
 _YOUR_KIN = re.compile(
-    r"\byour\s+(?P<phrase>(?:(?:little|big|older|younger|baby|eldest|youngest)\s+)?"
+    r"(?:\b(?:your|ur|yr)\s+|(?<![\w'’])(?<!my )(?<!his )(?<!her )(?<!their )(?<!the )(?<!a )"
+    r"(?=(?:mum|mom|mam|mama|dad|papa|nan|nana|gran|granny|grandma|grandpa|grandad)\b))"
+    r"(?P<phrase>(?:(?:little|big|older|younger|baby|eldest|youngest)\s+)?"
     rf"(?:(?P<she>{_SHE})|(?P<he>{_HE})))\b",
     re.IGNORECASE,
 )

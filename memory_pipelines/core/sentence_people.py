@@ -142,13 +142,6 @@ _CONCRETE = re.compile(r"\d|\b[A-Z][A-Za-z]+\b")
 # "reaching our goals keeps us going" (no subject of theirs) or "our time together" (the two
 # talking, a mood).
 # ... or a thing in their place ("The main gas shutoff in our house is behind the washer").
-# A parent called by the word as a name, opening the sentence ("papa's knee op is on the 14th",
-# "Mum's started walking every morning"): the speaker's
-_PARENT_FIRST = re.compile(
-    r"^\W*(?:mum|mom|mam|mama|dad|papa|nan|nana|gran|granny|grandma|grandpa|grandad)"
-    r"(?:['’]s|\s+(?:is|was|has|had|says|said|got|went|started|just))\b",
-    re.I,
-)
 _OURS = re.compile(
     r"^\W*(?:the\s+(?:[\w-]+\s+){1,4}(?:in|at|of|on)\s+)?"
     r"our\s+(?!own\b|time\b|talks?\b|chats?\b|friendship\b)\w+",
@@ -156,7 +149,15 @@ _OURS = re.compile(
 )
 
 
-# A fix for what the turn before told: "Stripping the BOM before parsing fixes that", "Pinning
+# A parent called by the word as a name, opening the sentence ("papa's knee op is on the 14th",
+# "Mum's started walking every morning"): the speaker's
+_PARENT_FIRST = re.compile(
+    r"^\W*(?:mum|mom|mam|mama|dad|papa|nan|nana|gran|granny|grandma|grandpa|grandad)"
+    r"(?:['’]s|\s+(?:is|was|has|had|says|said|got|went|started|just))\b",
+    re.I,
+)
+
+
 def names_somebody(sentence: str) -> bool:
     """The speaker (first person) or a name after the first word: who the fact is about. A
     "we" alone is people in general or the two talking ("We make a great team", "It helps us
