@@ -179,3 +179,44 @@ def test_a_name_beside_the_speaker_is_a_name_and_he_has_done_what_he_did(
     )
     assert "Zoe and Dan broke up" in items, items
     assert any(item.startswith("Dan has taken a job in glasgow") for item in items), items
+
+
+def test_a_thing_to_hand_over_to_a_friend_is_owed_to_them(embedder: Embedder) -> None:
+    """ "sorry btw I never sent the wedding pics, my laptop died. I'll send them this weekend
+    defo" was owed to nobody ("them" read as whom it is sent to, the laptop the one thing
+    before it)."""
+    at = datetime(2026, 3, 2, 10, tzinfo=UTC)  # a Monday
+    turns = [
+        ("Maria", "days only, mon-fri mostly"),
+        ("Jen", "sorry btw I never sent the wedding pics, my laptop died. I'll send them this "
+         "weekend defo"),
+        ("Maria", "haha its fine"),
+    ]  # fmt: skip
+    window = [WindowTurn(n, "user", who, text, at) for n, (who, text) in enumerate(turns, 1)]
+    call = ModelCall("generate", "extract", "local", "rules")
+    items = LocalBackend(embedder).extract(window, "", (), call)
+    [promise] = [c for c in items if c["category"] == "commitment"]
+    assert promise["owed_to"] == "Maria", promise
+    assert "wedding pic" in str(promise["context"]), promise
+    assert str(promise["due_at"]).startswith("2026-03-08"), promise
+
+
+def test_a_question_typed_without_its_mark_is_nobodys_deed(embedder: Embedder) -> None:
+    """ "good. did mum get her 400" had been read as "I did ...": "Fatima did mum get her 400"."""
+    asked = _said(embedder, ("Fatima", "good. did mum get her 400"), ("Aisha", "we settled at 220"))
+    assert not any("Fatima did" in item for item in asked), asked
+    done = _said(embedder, ("Ana", "did my first 5k today!!"), ("Ben", "legend"))
+    assert any(item.startswith("Ana did her first 5k today") for item in done), done
+
+
+def test_another_one_of_a_thing_is_no_thing_it_may_be(embedder: Embedder) -> None:
+    """ "take my old arctis, I never use it since I got the new one. I'll drop it round
+    tomorrow": "it" is not "the new" (nor Josh's dead headset)."""
+    items = _said(
+        embedder,
+        ("Josh", "can't, my headset's dead. mic just crackles"),
+        ("Ben", "take my old arctis, I never use it since I got the new one. I'll drop it round "
+         "tomorrow"),
+    )  # fmt: skip
+    [promise] = [item for item in items if item.startswith("Ben will drop")]
+    assert "the new" not in promise and "headset" not in promise, promise

@@ -197,7 +197,8 @@ def extract_window(
                 asked: bool = requested,
             ) -> bool:
                 said = the_thing_promised(as_pledge(s), talk_before(window, n, s), t.who, who)
-                return promise(said, t.speaker, who, t.created_at, asked) is not None
+                person = to_person(window, n)
+                return promise(said, t.speaker, who, t.created_at, asked, person) is not None
 
             kept = durable_parts(
                 turn.text,
@@ -272,7 +273,8 @@ def extract_window(
                 talk = talk_before(window, i, sentence)
                 said = the_thing_promised(as_pledge(sentence), talk, speaker, listener)
                 answers = requested and about is turn
-                promised = promise(said, speaker, listener, turn.created_at, answers)
+                person = to_person(window, i)
+                promised = promise(said, speaker, listener, turn.created_at, answers, person)
                 if promised is not None and sentence == pledge:  # owed to whoever asked
                     promised = replace(promised, owed_to=listener)
                 if promised is not None and promised.due_at is None and answers:

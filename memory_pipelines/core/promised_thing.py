@@ -99,21 +99,29 @@ def the_thing_promised(
         if amount is None:
             return sentence
         return f"{sentence[: it.start('it')]}{amount}{sentence[it.end('it') :]}"
+    them = it.group("it").lower() == "them"
     for speaker, said in reversed(before):
-        things = _things(said)
-        if not things:
+        # the things "it" or "them" may be, by number ("sorry I never sent the wedding pics, my
+        # laptop died. I'll send them this weekend": the pics)
+        named = _things(said)
+        if not named:
             continue
-        if len(things) != 1:
+        things = [(det, thing) for det, thing in named if _plural(thing) == them]
+        if len(things) != 1:  # none of its number ("my old arctis" is no plural): unclear
             return sentence
         det, thing = things[0]
-        plural = thing.endswith("s") and not thing.endswith("ss")
-        if det in ("his", "her", "their") or (it.group("it").lower() == "them") != plural:
+        if det in ("his", "her", "their"):
             return sentence
         mine = speaker == promiser
         theirs = "your" if speaker == listener else f"{speaker}'s"
         owner = {"my": "my" if mine else theirs, "your": "your" if mine else "my"}.get(det, "the")
         return f"{sentence[: it.start('it')]}{owner} {thing}{sentence[it.end('it') :]}"
     return sentence
+
+
+def _plural(thing: str) -> bool:
+    """Whether a thing is said in the plural ("wedding pics", not "glass")."""
+    return thing.endswith("s") and not thing.endswith("ss")
 
 
 # Whom money is paid back to, and nothing after it that is paid: "pay you back by the 1st",
@@ -174,6 +182,9 @@ def _things(sentence: str) -> list[tuple[str, str]]:
                 break
         if not thing or any(w.lower() in _TIME for w in thing):
             continue
+        after = words[n + 1 + len(thing)].lower() if n + 1 + len(thing) < len(words) else ""
+        if after in ("one", "ones"):
+            continue  # "I got the new one": another of a thing named elsewhere, no thing here
         if thing[-1].lower() in ROLE_WORDS:
             continue  # "My landlord asked me for the lease": a person, no thing to post back
         lead = words[n - 1].lower() if n else ""

@@ -127,6 +127,11 @@ _PROMISED_FOR = re.compile(
 # "committed to sending my landlord the form": the recipient of the act the pledge names.
 _PLEDGED_ACT = re.compile(r"\s+(?P<verb>[a-z]+?)(?:ing)?\b")
 _APPOSED = re.compile(rf",\s*({NAME})\s*(?=[,.;!]|$)")
+# A thing handed over by the one who promises: "I'll send the pics", "I'll bring the drill".
+_HANDED_OVER = re.compile(
+    r"\b(?:send|give|bring|lend|hand|show|forward)\s+(?:the|those|these|that|this|my)\s+\w",
+    re.IGNORECASE,
+)
 _GIVE_VERBS = frozenset(
     [
         "send",
@@ -263,11 +268,18 @@ class Promise:
 
 
 def promise(
-    sentence: str, speaker: str, listener: str, said_at: datetime, asked: bool = False
+    sentence: str,
+    speaker: str,
+    listener: str,
+    said_at: datetime,
+    asked: bool = False,
+    to_person: bool = False,
 ) -> Promise | None:
     """The promise a sentence makes, or None when it makes none. `asked`: the listener just
     asked the speaker to do something, so an act pledged for nobody else is theirs ("can you
-    grab milk on the way home?" / "sure, I'll pick some up after work")."""
+    grab milk on the way home?" / "sure, I'll pick some up after work"); `to_person`: the
+    listener is a person, to whom a thing the speaker will hand over, said to nobody else, goes
+    ("sorry I never sent the wedding pics ... I'll send the pics this weekend")."""
     m = _FUTURE.search(sentence)
     pm = None if _KEPT.search(sentence) else _PROMISED.search(sentence)
     if pm and pm.group("self"):
@@ -327,7 +339,7 @@ def promise(
         due_date(own, said_at) or due_date(sentence[start:], said_at) or due_date(sentence, said_at)
     )
     deadline = due is not None and not in_time_only(sentence)  # not "moving in two weeks"
-    if not whom and asked and m:
+    if not whom and m and (asked or (to_person and _HANDED_OVER.search(sentence, m.start()))):
         whom = listener
     if not whom and not pm and not deadline and not _OWNS.search(sentence):
         return None  # a plan of one's own ("I'm going to paint"), owed to nobody

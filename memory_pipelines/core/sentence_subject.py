@@ -98,13 +98,21 @@ _NOT_A_COMPLEMENT = frozenset(
 )
 
 
+# A question typed without its mark: an auxiliary, then who it asks about ("did mum get her
+# 400", "does he know"); not "did my first 5k today" (the speaker's doing, its "I" left out)
+_ASKED_UNMARKED = re.compile(
+    r"^\W*(?i:did|does|do|can|could|will|would|should|has|have|is|are|was|were)\s+"
+    r"(?:(?i:you|u|he|she|they|we|it|i|mum|mom|mam|dad|papa|your|ur)|(?-i:[A-Z][a-z]+))\b"
+)
+
+
 def with_subject(sentence: str) -> str:
     """A sentence whose subject (I) was left out, with it put back: "Took a trip to Rome" ->
     "I took a trip to Rome", "Still working on the studio" -> "I'm still working on the
     studio". Questions, a gerund that is the subject ("Painting helps me relax") and an
     adjective ("Exciting but scary") are left alone."""
     m = _FIRST.match(sentence)
-    if m is None or sentence.rstrip().endswith("?"):
+    if m is None or sentence.rstrip().endswith("?") or _ASKED_UNMARKED.match(sentence):
         return sentence
     if _DROPPED_I.match(sentence):
         return f"I {sentence[:1].lower()}{sentence[1:]}"  # "Won't let anything stop me"
