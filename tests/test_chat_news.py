@@ -101,8 +101,10 @@ def test_he_and_she_are_the_ones_just_named_in_lower_case(embedder: Embedder) ->
     assert who_is_meant(said, ["how is ur mum? did she go to the doctors"], None) == said
 
 
-def test_a_job_lost_in_three_words_replaces_the_job(memory: Memory) -> None:
-    """ "rita fired me. working at the library now" kept nothing: the bakery stayed Ana's job."""
+def test_a_job_lost_in_three_words_is_kept_end_to_end(memory: Memory) -> None:
+    """ "rita fired me. working at the library now" kept nothing: the memory knew only the
+    bakery. (The judge still keeps the bakery current beside the library: QUALITY-LOG, stop
+    65.)"""
     memory.write_turns(
         "ana-1",
         [
