@@ -222,3 +222,10 @@ def test_another_one_of_a_thing_is_no_thing_it_may_be(embedder: Embedder) -> Non
     )  # fmt: skip
     [promise] = [item for item in items if item.startswith("Ben will drop")]
     assert "the new" not in promise and "headset" not in promise, promise
+
+
+def test_a_change_willed_feared_or_denied_is_none() -> None:
+    for said in ("It's been tough, but I won't quit.", "we want to get married one day",
+                 "I'm not pregnant lol", "never been married", "we might split up"):  # fmt: skip
+        assert not life_event(said), said
+    assert life_event("he's quit") and life_event("I quit")

@@ -78,10 +78,17 @@ def life_event(sent: str) -> bool:
     death, a move of home."""
     low = norm(sent)
     # of a person, not a thing's ("The married couple next door are loud")
-    return bool(_LIFE_EVENT.search(low)) and not _THING_FIRST.match(low)
+    if _THING_FIRST.match(low):
+        return False
+    # done, not willed, feared or denied ("I won't quit", "want to get married")
+    return any(not _NOT_DONE.search(low, 0, m.start()) for m in _LIFE_EVENT.finditer(low))
 
 
 _THING_FIRST = _rx(r"^\W*(?:the|a|an|this|that|these|those|some|any|every)\b")
+_NOT_DONE = _rx(
+    r"\b(?:won't|wont|will|would|wouldn't|don't|dont|never|not|can't|cant|to|gonna|should|might|"
+    r"may|could|if|'ll|'d)\s+(?:(?:get|be|been|ever|just|really|finally)\s+)?$"
+)
 
 
 def norm(text: str) -> str:
