@@ -14,6 +14,8 @@ from memory_pipelines.api import Memory
 from memory_pipelines.api.extraction import run_extraction
 from memory_pipelines.core.calls import ModelCall
 from memory_pipelines.core.concrete import life_event
+from memory_pipelines.core.judge import decide
+from memory_pipelines.core.judge_types import JudgeItem
 from memory_pipelines.core.referents import who_is_meant
 from memory_pipelines.core.window_turn import WindowTurn
 from memory_pipelines.models.embedder import Embedder
@@ -229,3 +231,26 @@ def test_a_change_willed_feared_or_denied_is_none() -> None:
                  "I'm not pregnant lol", "never been married", "we might split up"):  # fmt: skip
         assert not life_event(said), said
     assert life_event("he's quit") and life_event("I quit")
+
+
+def test_news_of_another_replaces_no_promise_of_the_speakers(embedder: Embedder) -> None:
+    """ "ugh payday's friday, I'll pay u back then" kept its "Ugh" (the judge read the item as
+    the user's), and "Karen handed her notice in today" (a sentence's first word before a past
+    in -ed was no name to the judge) replaced it as a change: the debt left the promises."""
+    at = datetime(2026, 6, 1, 10, tzinfo=UTC)
+    turns = [("Chloe", "ugh payday's friday, I'll pay u back then x"), ("Becca", "no rush babe")]
+    window = [WindowTurn(n, "user", who, text, at) for n, (who, text) in enumerate(turns, 1)]
+    call = ModelCall("generate", "extract", "local", "rules")
+    [debt] = LocalBackend(embedder).extract(window, "", (), call)
+    assert debt["context"] == "Payday's friday, Chloe will pay Becca back then x", debt
+    said = "Karen handed her notice in today, going to some startup"
+    stored = [str(debt["context"]), "Becca: Two for Sabrina Carpenter at Hyde Park 4th July"]
+    vectors = embedder.embed([said, *stored])
+    decision = decide(
+        JudgeItem(said, "fact", said_by="Chloe"),
+        [JudgeItem(s, "fact", valid_from="2026-06-01") for s in stored],
+        vectors[0],
+        vectors[1:],
+        embed=embedder.embed,
+    )
+    assert decision.action == "create", decision

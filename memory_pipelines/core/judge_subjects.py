@@ -26,8 +26,10 @@ from memory_pipelines.core.judge_lexicon import (
     STOPWORDS,
     WEEKDAYS,
     bare,
+    wordlist,
     words,
 )
+from memory_pipelines.core.past_tense import NOT_PAST
 
 
 def _is_verbish(low: str) -> bool:
@@ -35,10 +37,22 @@ def _is_verbish(low: str) -> bool:
 
 
 def _is_finite_verb(low: str) -> bool:
-    """A verb form that follows a subject: 'is', 'owns', 'moved', 'grew' (not 'order')."""
+    """A verb form that follows a subject: 'is', 'owns', 'moved', 'grew' (not 'order'), or
+    any past in -ed ("Karen handed her notice in")."""
     if low in AUX or low in IRREGULAR:
         return True
+    if low.endswith("ed") and len(low) >= 5 and low not in NOT_PAST | _TOLD:
+        return True
     return low in SENTENCE_VERBS and low.endswith(("s", "ed"))
+
+
+# Pasts of telling, whose subject is the teller, not the one the fact is about ("Siobhán
+# corrected herself: her nephew Cathal is turning nine")
+_TOLD = frozenset(
+    wordlist("added asked corrected mentioned explained noted confirmed clarified admitted")
+    + wordlist("replied answered reported stated remarked insisted repeated claimed announced")
+    + wordlist("shared revealed suggested warned reminded emailed texted messaged posted joked")
+)
 
 
 def entity_key(tok: str) -> str | None:

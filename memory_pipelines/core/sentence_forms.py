@@ -58,6 +58,8 @@ _OPENER = re.compile(
     r"|i'(?:m|ve|ll|d)\b)"  # "hey i'm epileptic", typed lower case
     # a sigh run into the news of somebody named: "ugh Felix left" (not "hey Felix", called)
     r"|(?:ugh|argh|omg|meh|lol|haha|wow)\s+(?=(?-i:[A-Z][a-z]+\s+[a-z]))"
+    # ... or into any news: "ugh payday's friday, I'll pay u back then", "omg the train ..."
+    r"|(?:ugh+|argh+|meh|omg|ffs|smh)\s+(?=[a-z])"
     # a heading typed without its colon: "heads up the gas smell came back"
     r"|(?:heads[- ]up|fyi)\s+(?=(?:the|my|our|his|her|their|i|we)\b)"
     # news announced to the listener, perhaps by name: "Gina, you won't believe it - I got ..."
