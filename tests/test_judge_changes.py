@@ -10,7 +10,8 @@ from __future__ import annotations
 import pytest
 
 from memory_pipelines.core.judge import decide
-from memory_pipelines.core.judge_cues import ADDITIVE, OLD_VALUE, change_cues
+from memory_pipelines.core.judge_cues import OLD_VALUE, change_cues
+from memory_pipelines.core.judge_modes import ADDITIVE
 from memory_pipelines.core.judge_rules import analyse
 from memory_pipelines.core.judge_types import JudgeItem
 from memory_pipelines.core.judge_values import read_values

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from memory_pipelines.core.judge_cues import CONDITION
+from memory_pipelines.core.judge_modes import CONDITION
 from memory_pipelines.core.judge_values import typed_values
 from memory_pipelines.models.embedder import Embedder
 from tests.judge_helpers import judge

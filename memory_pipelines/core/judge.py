@@ -63,9 +63,6 @@ from memory_pipelines.core.health_safety import SAFETY
 from memory_pipelines.core.judge_amend import value_put_right
 from memory_pipelines.core.judge_choice_stance import choice_stance
 from memory_pipelines.core.judge_choices import passed_over
-from memory_pipelines.core.judge_cues import (
-    chooses,
-)
 from memory_pipelines.core.judge_deadlines import deadline_moved
 from memory_pipelines.core.judge_history import began_in, corrects, past_happening
 from memory_pipelines.core.judge_lists import name_list_grew
@@ -77,6 +74,7 @@ from memory_pipelines.core.judge_merge import (
 )
 from memory_pipelines.core.judge_modality import goal_reached, hedged_restatement, plan_settled
 from memory_pipelines.core.judge_model import Option, choose, option_rows
+from memory_pipelines.core.judge_modes import chooses
 from memory_pipelines.core.judge_names import kept_apart, said_otherwise
 from memory_pipelines.core.judge_pairs import Pair, compare
 from memory_pipelines.core.judge_pending import pending_change

@@ -20,7 +20,7 @@ Two statements about one thing can differ only in how firmly they hold it:
   confirms the nearest stated item (merge) rather than replacing or adding to it, unless it
   guesses another value of the kind that item holds.
 
-Both read general English (modal verbs and hedges, `judge_cues.PLAN` and `HEDGE`), never
+Both read general English (modal verbs and hedges, `judge_modes.PLAN` and `HEDGE`), never
 topic words.
 """
 

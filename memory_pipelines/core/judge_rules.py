@@ -15,19 +15,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from memory_pipelines.core.corrections import correction
-from memory_pipelines.core.judge_cues import (
-    ADDITIVE,
-    CONDITION,
-    EXCEPTION,
-    HEDGE,
-    NEW_SLOT,
-    OLD_VALUE,
-    PLAN,
-    TENTATIVE,
-    change_cues,
-    negated_verbs,
-    preference_pair,
-)
+from memory_pipelines.core.judge_cues import NEW_SLOT, OLD_VALUE, change_cues, negated_verbs
 from memory_pipelines.core.judge_frames import FRAME_RES
 from memory_pipelines.core.judge_lexicon import (
     LEADING_ADVERBS,
@@ -37,6 +25,15 @@ from memory_pipelines.core.judge_lexicon import (
     bare,
     content_stems,
     words,
+)
+from memory_pipelines.core.judge_modes import (
+    ADDITIVE,
+    CONDITION,
+    EXCEPTION,
+    HEDGE,
+    PLAN,
+    TENTATIVE,
+    preference_pair,
 )
 from memory_pipelines.core.judge_reported import as_reported
 from memory_pipelines.core.judge_stance import contrast_pair

@@ -6,15 +6,12 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from memory_pipelines.core.judge_cues import (
-    ANOTHER,
-    VALUE_MOVE_CUES,
-    WEAK_CUES,
-)
+from memory_pipelines.core.judge_cues import VALUE_MOVE_CUES, WEAK_CUES
 from memory_pipelines.core.judge_deadlines import sets_deadline
 from memory_pipelines.core.judge_frames import SINGLE_VALUED_FRAMES
 from memory_pipelines.core.judge_gone import GONE_CUES, what_ended
 from memory_pipelines.core.judge_lexicon import stem, wordlist
+from memory_pipelines.core.judge_modes import ANOTHER
 from memory_pipelines.core.judge_pairs import Pair
 from memory_pipelines.core.judge_restate import (
     cue_value_stored,
