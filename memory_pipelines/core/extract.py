@@ -185,7 +185,10 @@ def extract_window(
         # The learned policy was fitted on chats with the assistant; between people (LoCoMo) it
         # skipped turns whose sentences held facts (coverage 0.6147 -> 0.6013), so there the
         # rules alone decide.
-        learned = None if to_person(window, i) else embed
+        person = to_person(window, i)  # the turn is said to a person, not the assistant
+        # "How old is Pepper?" / "She's a border collie": whom a question before it asked about
+        resolve_asked = asked_about(window, i, pronoun_of)
+        learned = None if person else embed
         pledge = agreed_pledge(turn.text, requests)  # "can you ...?" / "sure, will do"
         if said_anew(turn, earlier, similarity, learned):
 
@@ -195,17 +198,17 @@ def extract_window(
                 t: WindowTurn = turn,
                 n: int = i,
                 asked: bool = requested,
+                to_one: bool = person,
             ) -> bool:
                 said = the_thing_promised(as_pledge(s), talk_before(window, n, s), t.who, who)
-                person = to_person(window, n)
-                return promise(said, t.speaker, who, t.created_at, asked, person) is not None
+                return promise(said, t.speaker, who, t.created_at, asked, to_one) is not None
 
             kept = durable_parts(
                 turn.text,
                 turn.role,
                 [t.text for t in earlier],
                 listener,
-                to_person=to_person(window, i),
+                to_person=person,
                 is_promise=is_promise,
                 asked_about=asked_about(window, i, pronoun_of, sure=True),
                 pronoun_of=pronoun_of,
@@ -273,7 +276,6 @@ def extract_window(
                 talk = talk_before(window, i, sentence)
                 said = the_thing_promised(as_pledge(sentence), talk, speaker, listener)
                 answers = requested and about is turn
-                person = to_person(window, i)
                 promised = promise(said, speaker, listener, turn.created_at, answers, person)
                 if promised is not None and sentence == pledge:  # owed to whoever asked
                     promised = replace(promised, owed_to=listener)
@@ -307,7 +309,7 @@ def extract_window(
             answer = what_it_is(plain, question[1]) if question else plain
             # "How old is Pepper?" / "She's a border collie"; asked without its mark too ("how's
             # mum doing on the tablets" / "she says they make her a bit sick")
-            resolve = asked_about(window, i, pronoun_of) if about is turn else None
+            resolve = resolve_asked if about is turn else None
             if answer == plain and resolve is not None:
                 answer = resolve(plain)
             answers, plain = answer != plain, answer

@@ -37,14 +37,15 @@ _HE = (
     "stepson"
 )
 RELATIVE_WORDS = f"{_SHE}|{_HE}"  # the words for a relative, as one alternation
+# A parent or grandparent called by the word as a name ("did mum tell u", "papa's knee op")
+PARENT_WORDS = "mum|mom|mam|mama|dad|papa|nan|nana|gran|granny|grandma|grandpa|grandad"
 _KIN = re.compile(f"(?:{RELATIVE_WORDS}|friend|friends|kids|children|partner|cousin)s?", re.I)
 _RELATIVE = re.compile(
     # "my sister", or a parent called by the word as a name ("Dad told me he's retiring")
     # ... typed in lower case too, but not another's ("did mum tell u about the doctors?", not
     # "ur mum")
     r"\b(?:my\s+|(?=(?-i:Mum|Mom|Dad|Grandma|Grandpa|Granny|Nan)\b)|(?<!your )(?<!ur )(?<!his )"
-    r"(?<!her )(?<!their )(?<!the )(?<!a )(?<!'s )(?=(?:mum|mom|mam|mama|dad|papa|grandma|grandpa|"
-    r"granny|nan|nana)\b))"
+    rf"(?<!her )(?<!their )(?<!the )(?<!a )(?<!'s )(?=(?:{PARENT_WORDS})\b))"
     r"(?P<phrase>(?:(?:little|big|older|younger|baby|eldest|youngest|twin|late|ex-)\s*)?"
     rf"(?:(?P<she>{_SHE})|(?P<he>{_HE}))(?:\s+(?P<name>(?-i:[A-Z][a-z]+)))?)\b",
     re.IGNORECASE,
@@ -356,7 +357,7 @@ _SUBJECT_PRONOUN = re.compile(
 # parent called by the word as a name, the two speakers' own ("how's papa holding up")
 _YOUR_KIN = re.compile(
     r"(?:\b(?:your|ur|yr)\s+|(?<![\w'’])(?<!my )(?<!his )(?<!her )(?<!their )(?<!the )(?<!a )"
-    r"(?=(?:mum|mom|mam|mama|dad|papa|nan|nana|gran|granny|grandma|grandpa|grandad)\b))"
+    rf"(?=(?:{PARENT_WORDS})\b))"
     r"(?P<phrase>(?:(?:little|big|older|younger|baby|eldest|youngest)\s+)?"
     rf"(?:(?P<she>{_SHE})|(?P<he>{_HE})))\b",
     re.IGNORECASE,

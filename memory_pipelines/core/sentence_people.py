@@ -14,6 +14,7 @@ from memory_pipelines.core import sentence_kinds
 from memory_pipelines.core.concrete import life_event
 from memory_pipelines.core.judge_lexicon import IRREGULAR, SENTENCE_VERBS, wordlist
 from memory_pipelines.core.past_tense import PAST_VERB
+from memory_pipelines.core.referents import PARENT_WORDS
 from memory_pipelines.core.sentence_forms import without_opener
 from memory_pipelines.core.sentence_subject import with_subject
 
@@ -152,7 +153,7 @@ _OURS = re.compile(
 # A parent called by the word as a name, opening the sentence ("papa's knee op is on the 14th",
 # "Mum's started walking every morning"): the speaker's
 _PARENT_FIRST = re.compile(
-    r"^\W*(?:mum|mom|mam|mama|dad|papa|nan|nana|gran|granny|grandma|grandpa|grandad)"
+    rf"^\W*(?:{PARENT_WORDS})"
     r"(?:['’]s|\s+(?:is|was|has|had|says|said|got|went|started|just))\b",
     re.I,
 )

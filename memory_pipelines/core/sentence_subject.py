@@ -168,7 +168,7 @@ def with_subject(sentence: str) -> str:
 
 
 _THIRD_OPENS = re.compile(r"^\W*(?P<pronoun>he|she)(?:['’]s\b|\s)", re.IGNORECASE)
-_MINE = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself)\b", re.IGNORECASE)
+_FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|my|me|myself|mine)\b", re.IGNORECASE)
 # The one a "he" or "she" is, as the owner of something in the sentence: "his gf"; "with her
 # old boss" (not "told her", where she is the one told)
 _OWNER = {
@@ -186,7 +186,7 @@ def with_subject_after(sentence: str, before: str | None) -> str:
     if before is None or not given.startswith("I ") or sentence.lower().startswith("i "):
         return given
     opens = _THIRD_OPENS.match(before)
-    if opens is None or _MINE.search(sentence):
+    if opens is None or _FIRST_PERSON.search(sentence):
         return given
     pronoun = opens["pronoun"].lower()
     return pronoun.capitalize() + given[1:] if _OWNER[pronoun].search(sentence) else given
@@ -199,7 +199,6 @@ _NOUN_ING = frozenset([
 ])  # fmt: skip
 _TO_ME = re.compile(r"\b(?:to|for) me\b", re.IGNORECASE)
 _GERUND_HEAD = re.compile(r"^\W*(?P<word>[A-Za-z]+ing)(?:'s)?\b")
-_FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|my|me|myself|mine)\b", re.IGNORECASE)
 
 
 def for_the_speaker(sentence: str) -> str:
