@@ -63,6 +63,7 @@ from memory_pipelines.core.health_safety import SAFETY
 from memory_pipelines.core.judge_amend import value_put_right
 from memory_pipelines.core.judge_choice_stance import choice_stance
 from memory_pipelines.core.judge_choices import passed_over
+from memory_pipelines.core.judge_cues import END_CUES, TIME_KINDS, TIME_MOVING_CUES
 from memory_pipelines.core.judge_deadlines import deadline_moved
 from memory_pipelines.core.judge_history import began_in, corrects, past_happening
 from memory_pipelines.core.judge_lists import name_list_grew
@@ -100,6 +101,15 @@ from memory_pipelines.core.judge_supersede import (
 )
 from memory_pipelines.core.judge_types import JudgeDecision, JudgeItem
 from memory_pipelines.core.judge_units import same_measure
+
+
+def _dated_apart(p: Pair, c: Analysis) -> bool:
+    """Whether the pair differs only in when, and the candidate tells an end with no cue that
+    moves a time: "Maya handed in her notice, she is joining Medisync from July 1st" ends a
+    job, and moves no exam booked for May 27th."""
+    kinds = set(p.value_conflicts)
+    timed = bool(kinds) and kinds <= TIME_KINDS
+    return timed and bool(c.cues & END_CUES) and not c.cues & TIME_MOVING_CUES
 
 
 def _list_change(pairs: Sequence[Pair]) -> JudgeDecision | None:
@@ -326,7 +336,7 @@ def rules_decide(
         # A birth ("was born in Dublin") fixes a value once: another place or date beside it
         # is another slot (where they live), not the old value of the birth.
         preferences = candidate.category == existing[best.index].category == "preference"
-        if c.cues - {"born"}:
+        if c.cues - {"born"} and not _dated_apart(best, c):
             supersede = JudgeDecision("supersede", best.index, f"value changed ({blocker}, cued)")
         elif preferences and chooses(candidate.context):
             supersede = JudgeDecision("supersede", best.index, f"another choice ({blocker})")

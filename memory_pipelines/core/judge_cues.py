@@ -79,8 +79,9 @@ _CHANGE_CUES: tuple[tuple[str, str], ...] = (
     # "Staying on one release a week", "sticking with Postgres": a planned change given up.
     # ("Staying at the Hilton" is a stay, not a decision.)
     ("kept", r"\bstaying on\b|\bsticking (with|to)\b"),
-    # not "for now" (until something changes) or "just now" (a moment ago)
-    ("now", r"(?<!\bfor )(?<!\bjust )\bnow\b|\bthese days\b|\bnowadays\b"),
+    # not "for now" (until something changes), "just now" (a moment ago) or "right now" (at
+    # this moment: "has got about £4k saved right now" tells a value, not that one moved)
+    ("now", r"(?<!\bfor )(?<!\bjust )(?<!\bright )\bnow\b|\bthese days\b|\bnowadays\b"),
     ("new", r"\bnew\b(?! york| zealand)"),  # narrowed further by _new_value_cue()
     # A value said wrong and put right: "Correction: the offsite is Wednesday the 15th",
     # "I had the date wrong, it's the 15th" (the "X, not Y" form is read by core/corrections).
@@ -205,6 +206,15 @@ WEAK_CUES = frozenset(
 # Brookfield Primary"): a stored item that already holds it was told of the change before.
 TO_CUES = frozenset({"switched", "settled", "started"})
 VALUE_MOVE_CUES = frozenset({"number moved", "date moved", "renewed"})
+# Kinds of value that say when, the cues of an end, and the cues that can move a time ("moved
+# to Friday", "now on Thursdays", "it's the 27th, not the 20th"). An end told with a date
+# ("handed in her notice, joining Medisync from July 1st") dates itself: it moves no date
+# stored beside it.
+TIME_KINDS = frozenset({"date", "month", "weekday", "year", "clock", "day_part"})
+END_CUES = frozenset({"left", "ended", "died", "stopped", "cancelled", "no longer"})
+TIME_MOVING_CUES = frozenset(
+    {"date moved", "switched", "now", "new", "corrected", "instead", "after all", "moved", "back"}
+)
 
 _NEGATION = re.compile(
     r"\b(won't|wont|will not|doesn't|does not|don't|do not|isn't|is not|can't|cannot|never|not"
@@ -253,9 +263,19 @@ def change_cues(text: str) -> frozenset[str]:
     # "Still can't stand mushrooms, even the new place's ...", "changed career in 2022 and still
     # teaches maths": what the main clause says still holds did not change; a cue beside it
     # tells its story. ("Moved to Bedminster; still in Bristol" still moved.)
+    # A clause of its own after it, with its own subject, tells its own news ("Still an hour
+    # a day, and the lessons are now fortnightly").
     if _STILL.search(_MAIN_CLAUSE.split(said)[0]):
-        cues -= WEAK_CUES | TO_CUES
+        own = _OWN_CLAUSE.split(said)[1:]
+        told = {name for part in own for name, rx in CUE_RES if rx.search(part)}
+        cues -= (WEAK_CUES | TO_CUES) - told
     return frozenset(cues)
+
+
+_OWN_CLAUSE = re.compile(
+    r"(?:,\s*(?:and|but|so)|;)\s+(?=(?:the|my|his|her|their|our|i|he|she|they|we)\b)",
+    re.IGNORECASE,
+)
 
 
 _STILL = re.compile(r"\bstill\b", re.IGNORECASE)

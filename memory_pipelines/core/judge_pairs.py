@@ -19,6 +19,7 @@ from memory_pipelines.core.judge_claims import (
     list_change,
     stance,
 )
+from memory_pipelines.core.judge_forms import number
 from memory_pipelines.core.judge_lexicon import DETERMINERS, LIGHT_VERBS, MONTHS, bare, stem, words
 from memory_pipelines.core.judge_mentions import heads_overlap, mentions
 from memory_pipelines.core.judge_rules import Analysis
@@ -91,9 +92,14 @@ def long_allowance(c: Analysis, e: Analysis) -> float:
 
 
 def _plain(stems: frozenset[str]) -> frozenset[str]:
-    """Stems other than numbers and month names: "(April 2023)" after a change dates the
-    telling, and says nothing of which stored item held the old value."""
-    return frozenset(w for w in stems if not any(ch.isdigit() for ch in w) and w not in MONTHS)
+    """Stems other than numbers (in digits or words) and month names: "(April 2023)" after a
+    change dates the telling, and "two mornings a week" after it counts something else than
+    "two grandchildren": neither says which stored item held the old value."""
+    return frozenset(
+        w
+        for w in stems
+        if not any(ch.isdigit() for ch in w) and w not in MONTHS and number(w) is None
+    )
 
 
 def overlap(a: frozenset[str], b: frozenset[str]) -> float:
@@ -152,14 +158,23 @@ def _rejected(a: Analysis) -> frozenset[str]:
     )
 
 
+# Verbs whose meaning is their object ("hasn't got a pc yet" / "got a new job"): negated on one
+# side only, they turn a claim round only when the two share what follows them.
+_EMPTY_VERBS = frozenset(stem(w) for w in words("get got have has had do did does make made"))
+
+
 def _flip(c: Analysis, e: Analysis) -> bool:
     # The same verb negated on exactly one side is a reversal ("won't renew" -> "will renew"),
     # unless the other side only has the word as a noun ("don't wash wool" / "a warm wash").
     # A verb one side rejects by preference or contrast ("would rather take the train than fly")
     # is denied there too.
-    if _as_verb(c, e.negated - c.negated - _rejected(c), e.subject):
+    if not (c.predicate_stems & e.predicate_stems) - _EMPTY_VERBS:
+        c_negated, e_negated = c.negated - _EMPTY_VERBS, e.negated - _EMPTY_VERBS
+    else:
+        c_negated, e_negated = c.negated, e.negated
+    if _as_verb(c, e_negated - c_negated - _rejected(c), e.subject):
         return True
-    if _as_verb(e, c.negated - e.negated - _rejected(e), c.subject):
+    if _as_verb(e, c_negated - e_negated - _rejected(e), c.subject):
         return True
     # So is a preference turned round: "prefers tea to coffee" after "prefers coffee to tea".
     if c.preference and e.preference:
@@ -275,8 +290,10 @@ def compare(
         cos >= slot_cos,
         subject_names(c, e) | speaker,
     )
-    c_only_names = {n for n in c.names if not mentions(e, n)}
-    e_only_names = {n for n in e.names if not mentions(c, n)}
+    # The speaker's name is no value: "Sam: 22:45 at Bushy parkrun" (her "Sam: " set aside)
+    # names nothing that "Current PB is 24:10 from parkrun, Sam runs ..." holds otherwise.
+    c_only_names = {n for n in c.names if not mentions(e, n) and n.lower() not in about}
+    e_only_names = {n for n in e.names if not mentions(c, n) and n.lower() not in about}
     n_shared_values = shared_values(c.values, e.values)
     # A name matches a name: "Fennel Invest" says nothing of "is invested in".
     # What is said under a condition ("until it is retired") is not what the item states.
@@ -290,7 +307,7 @@ def compare(
         index=i,
         cos=cos,
         same_category=categories[0] == categories[1],
-        subject_conflict=subject_conflict(c, e),
+        subject_conflict=subject_conflict(c, e, about),
         shared_subject=bool(
             (c.subject & e.subject) - {"user"}
             or (c.subject - {"user"}) & e.entities

@@ -191,6 +191,30 @@ def slot_given_away(
     )
 
 
+_AHEAD = frozenset({"moved", "since"})
+
+
+def _kept(c: Analysis, es: Sequence[Analysis], eligible: Sequence[Pair]) -> JudgeDecision | None:
+    """ "Still £14 per candle, sticking with that": what is kept changes nothing. It settles a
+    stored plan to change it, which says what it would change ("Staying on MySQL after all"
+    beside "Migrating from MySQL to Postgres"), or confirms the item holding its value: that
+    merge, or None."""
+    if any(es[p.index].planned and p.contain_existing > 0 for p in eligible):
+        return None
+    # ... a value held, not one a move ahead would bring ("Moving the newsletter to
+    # fortnightly from next month" beside "Staying on a weekly newsletter; fortnightly lost
+    # readers")
+    holding = [
+        p
+        for p in eligible
+        if p.shared_values and not p.value_conflicts and not es[p.index].cues & _AHEAD
+    ]
+    if not holding:
+        return None
+    best = max(holding, key=lambda p: p.cos)
+    return JudgeDecision("merge", best.index, "kept as it was: the value is stored")
+
+
 _ONLY_IF = re.compile(r"\b(?:if|unless|provided|as long as)\b", re.IGNORECASE)
 
 
@@ -218,6 +242,12 @@ def cued_change(
             return None
         eligible = [p for p in eligible if not _moved_elsewhere(c, es[p.index])]
     eligible = _own_slot(c, es, eligible)
+    if c.cues - WEAK_CUES == {"kept"}:
+        kept = _kept(c, es, eligible)
+        if kept is not None:
+            return kept
+        # a plan it gives up says what it would change
+        eligible = [p for p in eligible if not es[p.index].planned or p.contain_existing > 0]
     if not eligible:
         return None
     # "Isn't talking to his brother anymore" beside "fell out with his brother and haven't

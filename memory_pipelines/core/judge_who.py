@@ -124,8 +124,11 @@ def _kin_alone(a: Analysis) -> frozenset[str]:
 _PRONOUN_SUBJECT = re.compile(r"^\W*(?:he|she)(?:'s|’s|\s)", re.IGNORECASE)
 
 
-def subject_conflict(c: Analysis, e: Analysis) -> bool:
-    """Do the two items talk about different people, pets or things?"""
+def subject_conflict(c: Analysis, e: Analysis, speaker: frozenset[str] = frozenset()) -> bool:
+    """Do the two items talk about different people, pets or things? `speaker`: the name
+    words of whom the case is about (JudgeItem.speaker_words): an item about that person alone
+    is the user's ("Jasmine raised prices to £14" and "Still £14 per candle", her "Jasmine: "
+    set aside, are both hers)."""
     # A thing without an owner ("Camera is ...", where a capitalised opener is at most a
     # guessed name) is the user's only beside a relative or a pet that its item does not name;
     # otherwise what was read as its subject decides.
@@ -145,6 +148,8 @@ def subject_conflict(c: Analysis, e: Analysis) -> bool:
     if _implicit(e) and _owned(c) and not c.owners & e.entities:
         c_who, e_who = c.owners, frozenset({"user"})
     if not c_who or not e_who:
+        return False
+    if speaker and {c_who, e_who} <= {frozenset({"user"}), *(frozenset({w}) for w in speaker)}:
         return False
     if _held_apart(c, e, c_who & e_who):
         return True

@@ -182,9 +182,13 @@ SHOWN = _rx(
     r"look at (?:this|that|these|those|it)\b)"
 )
 # A one-off task for the assistant ("Write a haiku", "Compare these two offers") is not memory.
+# ... after a word that takes up the last answer ("cool, send me a rough plan").
 REQUEST = _rx(
-    r"^\W*(?:write|draft|make|create|find|compare|summari[sz]e|translate|explain|list|fix|check|"
-    r"sort|generate|plan|calculate|rewrite|proofread|review|look up|search|give me|tell me)\b"
+    r"^\W*(?:(?:cool|ok(?:ay)?|great|perfect|lovely|sure|right|yes|yeah|so|also|now|pls|please)"
+    r"\W+)*"
+    r"(?:write|draft|make|create|find|compare|summari[sz]e|translate|explain|list|fix|check|"
+    r"sort|generate|plan|calculate|rewrite|proofread|review|look up|search|give me|tell me"
+    r"|send me|show me)\b"
 )
 # An imperative whose object points back at the last output ("Try that again but less formal",
 # "Wait, scroll back, I missed that", "Send it to me as a PDF this time"): a request about this
