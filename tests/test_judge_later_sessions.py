@@ -9,6 +9,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from memory_pipelines.core.calls import ModelCall
+from memory_pipelines.core.concrete import life_event
 from memory_pipelines.core.judge import analyse_case, decide
 from memory_pipelines.core.judge_types import JudgeDecision, JudgeItem
 from memory_pipelines.core.window_turn import WindowTurn
@@ -151,3 +152,29 @@ def test_a_clause_of_its_own_after_still_tells_its_own_change(embedder: Embedder
     food = ["Can't stand mushrooms", "Loves the Thai place on Mill Road"]
     same = _judged(embedder, "Still can't stand mushrooms, even the new place's", food, "")
     assert (same.action, same.target) == ("merge", 0), same
+
+
+def test_a_test_passed_or_failed_is_news_however_short(embedder: Embedder) -> None:
+    """ "I PASSED!!!!!!!" after a driving test was dropped as saying nothing; kept, it settles
+    the exam the store holds as booked."""
+    assert life_event("I PASSED!!!!!!!") and life_event("failed, 2 majors")
+    assert not life_event("time passed slowly") and not life_event("the bill failed to pass")
+    assert life_event("mum passed away last week")  # a death, as before
+    at = datetime(2025, 4, 23, 18, tzinfo=UTC)
+    turns = [("Isla", "I PASSED!!!!!!!"), ("Mia", "NO WAY omg")]
+    window = [WindowTurn(n, "user", who, text, at) for n, (who, text) in enumerate(turns, 1)]
+    call = ModelCall("generate", "extract", "local", "rules")
+    said = [str(c["context"]) for c in LocalBackend(embedder).extract(window, "", (), call)]
+    assert said == ["Isla passed!!!!!!!"], said
+    stored = ["Maya booked the exam for May 27th", "Maya works from home Mondays"]
+    decision = _judged(embedder, "Maya passed!!", stored, "Maya")
+    assert (decision.action, decision.target) == ("supersede", 0), decision
+
+
+def test_a_relative_is_not_the_speaker(embedder: Embedder) -> None:
+    """ "Grandad gave Isla his old fiat 500 bc he stopped driving": the grandad stopped
+    driving, and Isla's driving test stays booked."""
+    stored = ["Isla is driving test booked; 14th march", "Mum said Isla can use her corsa"]
+    said = "Grandad gave Isla his old fiat 500 bc he stopped driving"
+    decision = _judged(embedder, said, stored, "Isla")
+    assert not (decision.action == "supersede" and decision.target == 0), decision

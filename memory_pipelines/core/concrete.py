@@ -50,15 +50,16 @@ _THING_GOT = _rx(
 
 
 # A change in who a person is to others, news however short: a job got or lost, a union begun
-# or ended, a birth, a death, a move of home ("I got fired", "we got engaged!!", "Rita fired
-# me", "mum passed away", "moved out last week"). Not the same words of a mood or a thing
-# ("I'm fired up", "engaged in the talk", "let go of it"):
+# or ended, a birth, a death, a move of home, a test passed or failed ("I got fired", "we got
+# engaged!!", "Rita fired me", "mum passed away", "moved out last week", "I PASSED!!"). Not the
+# same words of a mood or a thing ("I'm fired up", "engaged in the talk", "let go of it"):
 # a word of such a change ending its clause or followed by what may follow its verb, not
 # by a noun it qualifies ("a retired pilot", "married life")
 _CHANGED = (
     r"(?:engaged(?! (?:in|with|by)\b)|married|divorced|separated|pregnant|fired(?! up\b)|sacked"
     r"|hired|promoted|retired|graduated|redundant|dumped|widowed|laid off|let go(?! of\b)|born"
-    r"|quit)"
+    r"|quit|passed(?! away| out| by| on| off| through| over| round| around| it| him| her| them)"
+    r"|failed(?! to\b))"
     rf"(?=\s*(?:$|[^\w\s']|\d|{DAY}|(?:me|us|him|her|them|you|from|in|on|at|last|this|next|"
     r"yesterday|today|tonight|recently|and|but|to|with|after|since|so|lol|haha|omg|again|now|"
     r"early|finally|a|an|"

@@ -151,6 +151,11 @@ def subject_conflict(c: Analysis, e: Analysis, speaker: frozenset[str] = frozens
         return False
     if speaker and {c_who, e_who} <= {frozenset({"user"}), *(frozenset({w}) for w in speaker)}:
         return False
+    # ... and a relative, unnamed, is somebody else than that person ("Grandad gave Isla his
+    # old fiat 500 bc he stopped driving" / "Isla is driving test booked")
+    for a_who, b_who in ((c_who, e_who), (e_who, c_who)):
+        if speaker and b_who <= speaker and all(is_relation(x) for x in a_who):
+            return True
     if _held_apart(c, e, c_who & e_who):
         return True
     # "Partner Sam" and "Sam's mum": one name, two relations, two people.
