@@ -17,6 +17,13 @@ from memory_pipelines.models.embedder import Embedder
 from memory_pipelines.models.local import LocalBackend
 
 
+def _extracted(embedder: Embedder, at: datetime, *turns: tuple[str, str, str]) -> list[str]:
+    """What the local extractor keeps of a chat, turns given as (role, speaker, text)."""
+    window = [WindowTurn(n, role, who, text, at) for n, (role, who, text) in enumerate(turns, 1)]
+    call = ModelCall("generate", "extract", "local", "rules")
+    return [str(c["context"]) for c in LocalBackend(embedder).extract(window, "", (), call)]
+
+
 def _judged(embedder: Embedder, said: str, stored: list[str], who: str) -> JudgeDecision:
     vectors = embedder.embed([said, *stored])
     return decide(
@@ -115,17 +122,15 @@ def test_the_speakers_name_is_nobody_else(embedder: Embedder) -> None:
 
 def test_a_request_after_a_word_taking_up_the_answer_is_no_fact(embedder: Embedder) -> None:
     """ "cool, send me a rough 20 week plan" was kept as "Send Maya a rough 20 week plan"."""
-    at = datetime(2025, 1, 14, 10, tzinfo=UTC)
-    turns = [
+    said = _extracted(
+        embedder,
+        datetime(2025, 1, 14, 10, tzinfo=UTC),
         ("user", "Maya", "I learn better with practice exams than videos btw"),
         ("assistant", "assistant", "Noted - practice questions it is."),
         ("user", "Maya", "cool, send me a rough 20 week plan"),
         ("assistant", "assistant", "Here's a 20-week outline."),
         ("user", "Maya", "ok. show me the cheapest flights to Rome"),
-    ]
-    window = [WindowTurn(n, role, who, text, at) for n, (role, who, text) in enumerate(turns, 1)]
-    call = ModelCall("generate", "extract", "local", "rules")
-    said = [str(c["context"]) for c in LocalBackend(embedder).extract(window, "", (), call)]
+    )
     assert any("practice exams" in s for s in said), said
     assert not any("plan" in s.lower() or "flights" in s.lower() for s in said), said
 
@@ -161,10 +166,7 @@ def test_a_test_passed_or_failed_is_news_however_short(embedder: Embedder) -> No
     assert not life_event("time passed slowly") and not life_event("the bill failed to pass")
     assert life_event("mum passed away last week")  # a death, as before
     at = datetime(2025, 4, 23, 18, tzinfo=UTC)
-    turns = [("Isla", "I PASSED!!!!!!!"), ("Mia", "NO WAY omg")]
-    window = [WindowTurn(n, "user", who, text, at) for n, (who, text) in enumerate(turns, 1)]
-    call = ModelCall("generate", "extract", "local", "rules")
-    said = [str(c["context"]) for c in LocalBackend(embedder).extract(window, "", (), call)]
+    said = _extracted(embedder, at, ("user", "Isla", "I PASSED!!!!!!!"), ("user", "Mia", "NO WAY"))
     assert said == ["Isla passed!!!!!!!"], said
     stored = ["Maya booked the exam for May 27th", "Maya works from home Mondays"]
     decision = _judged(embedder, "Maya passed!!", stored, "Maya")
