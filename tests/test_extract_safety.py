@@ -163,3 +163,15 @@ def test_a_greeting_typed_without_a_comma_is_no_part_of_the_fact() -> None:
     assert len(kept) == 1 and kept[0].startswith("I'm epileptic"), kept
     kept = _kept("just so you know I'm allergic to penicillin")
     assert kept == ["I'm allergic to penicillin"], kept
+
+
+def test_a_blood_test_result_is_a_health_fact() -> None:
+    """ "hba1c 47 now, doc says i might be able to reduce meds" between friends gave no item:
+    the test that follows diabetes was no word of health (probes of months of news, stop 66)."""
+    _read_as_safety(
+        ("hba1c came back 52, down from 61!", "my cholesterol is 6.2", "blood sugars are wild"),
+        ("the sugar bowl is empty", "came back from the shop"),
+    )
+    assert _kept("hba1c 47 now, doc says i might be able to reduce meds later in the year") == [
+        "Hba1c 47 now, doc says I might be able to reduce meds later in the year"
+    ]

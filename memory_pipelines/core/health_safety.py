@@ -39,6 +39,9 @@ SAFETY = _rx(
     r"|blurr\w*|worse)\b|\b(?:poor|failing|blurr\w*)\s+(?:vision|eyesight)\b|\bsurgery\b|"
     r"\b(?:had|having|after|since|recovering from|before)\s+(?:an?|the|his|her|my|their)\s+"
     r"(?:\w+\s+)?operation\b|\bhypos?\b|\bhypoglyc\w*|\bglucose\b|"
+    # a test of the blood that follows a condition ("hba1c 47 now", "cholesterol came back
+    # at 6.2")
+    r"\bhba1c\b|\bblood sugars?\b|\bcholesterol\b|"
     # ... a part of a building or a thing to stand on that gives way, wiring left live
     r"\b(?:loose|broken|rotten|rotting|wobbly|collapsed)\s+(?:\w+\s+)?(?:treads?|steps?|stairs?"
     r"|railings?|banisters?|handrails?|floorboards?|ladder)\b|\b(?:live|exposed|bare)\s+wires?\b|"
