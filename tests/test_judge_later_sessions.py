@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 
 from memory_pipelines.core.calls import ModelCall
 from memory_pipelines.core.concrete import life_event
+from memory_pipelines.core.extract_parts import durable_parts
 from memory_pipelines.core.judge import analyse_case, decide
 from memory_pipelines.core.judge_types import JudgeDecision, JudgeItem
 from memory_pipelines.core.window_turn import WindowTurn
@@ -180,3 +181,14 @@ def test_a_relative_is_not_the_speaker(embedder: Embedder) -> None:
     said = "Grandad gave Isla his old fiat 500 bc he stopped driving"
     decision = _judged(embedder, said, stored, "Isla")
     assert not (decision.action == "supersede" and decision.target == 0), decision
+
+
+def test_a_question_in_a_last_clause_typed_without_its_mark_is_no_fact() -> None:
+    """ "anyway distract me, hows the marathon training" was kept as "Distract Lucy, hows the
+    marathon training": Beth's marathon became Lucy's. A question in the last clause, its mark
+    left off, asks ("hows" is "how's"); one of what was just said does not ("got the job,
+    how's that" keeps the job)."""
+    said = "anyway distract me, hows the marathon training"
+    assert durable_parts(said, "user", [], "Beth", to_person=True) == []
+    kept = durable_parts("got the job, how's that", "user", [], "Beth", to_person=True)
+    assert [s for s, _ in kept] == ["I got the job, how's that"]

@@ -44,7 +44,8 @@ _CONTRACTED = {
     "cant": "can't", "wont": "won't", "isnt": "isn't", "arent": "aren't", "wasnt": "wasn't",
     "werent": "weren't", "couldnt": "couldn't", "shouldnt": "shouldn't", "wouldnt": "wouldn't",
     "havent": "haven't", "hasnt": "hasn't", "hadnt": "hadn't", "youre": "you're",
-    "theyre": "they're", "thats": "that's", "whats": "what's", "u": "you", "i": "I",
+    "theyre": "they're", "thats": "that's", "whats": "what's", "hows": "how's",
+    "wheres": "where's", "u": "you", "i": "I",
     # the days of chat, spelled short: "i'll pick the car up tmrw after 5" is due tomorrow
     "tmrw": "tomorrow", "tmr": "tomorrow", "tmrow": "tomorrow", "2moro": "tomorrow",
     "2morrow": "tomorrow", "tomoz": "tomorrow", "tonite": "tonight", "2nite": "tonight",
