@@ -45,6 +45,7 @@ from memory_pipelines.core.speech_acts import (
     QUESTION_ORDER,
     REQUEST,
     STEERING,
+    asks_unmarked,
 )
 from memory_pipelines.core.their_likings import their_preference
 
@@ -254,10 +255,6 @@ _PRAISE = _rx(
 _FIRST_CLAUSE = re.compile(r",\s|;\s|\s[-\u2013\u2014]\s")
 
 
-_ASKS_HOW = re.compile(r"(?:how|what|where)(?:'s| is| are| was| were)\b")
-_OF_WHAT_WAS_SAID = re.compile(r"\b(?:that|this|it)\W*$")
-
-
 def _safety_said_outright(sent: str, role: str) -> bool:
     """Whether a health or safety fact is said in the sentence's first clause without a hedge:
     a hedge in a clause after it ("..., apparently the first week is the rough one") leaves it
@@ -317,17 +314,7 @@ def _kind(sent: str, role: str) -> str:
         return "fact"
     # (with its mark a question is read as before, below: read as meta here, the kinds of
     # LoCoMo's "What's your favorite game?" moved its items and MRR fell 0.0016)
-    # ... or after a few words that tell nothing ("anyway distract me, how's the marathon
-    # training"), not after a statement ("we're moving to Tallinn in april, what should I know
-    # about renting there") nor of what was just said ("got the job, how's that")
-    head, _, tail = low.rpartition(",")
-    asked_after = (
-        0 < len(head.split()) <= 3
-        and _ASKS_HOW.match(tail.strip())
-        and not _OF_WHAT_WAS_SAID.search(tail)
-    )
-    asks = (QUESTION_ORDER.match(low) or asked_after) and not low.endswith((".", "!", "?"))
-    if asks and not _TO_YOU.match(low):
+    if asks_unmarked(low) and not _TO_YOU.match(low):
         return "meta"  # "is it me or is the tram always late": asks, states no liking
     if feeling_after_reaction(sent):
         return "ack"

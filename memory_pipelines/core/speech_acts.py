@@ -140,6 +140,27 @@ QUESTION_ORDER = _rx(
     r"(?:what|how|why|where|when|which|who)(?:'s| is| are| do| does| did| can| could| should|"
     r" would| will))\b"
 )
+# A question after a few words that tell nothing ("anyway distract me, how's the marathon
+# training"), not after a statement ("we're moving to Tallinn in april, what should I know
+# about renting there") nor of what was just said ("got the job, how's that").
+_ASKS_HOW = _rx(r"(?:how|what|where)(?:'s| is| are| was| were)\b")
+_OF_WHAT_WAS_SAID = _rx(r"\b(?:that|this|it)\W*$")
+
+
+def asks_unmarked(low: str) -> bool:
+    """Whether a lower-cased sentence typed without its end mark asks: in question word
+    order, or so in its last clause after at most three words."""
+    if low.endswith((".", "!", "?")):
+        return False
+    head, _, tail = low.rpartition(",")
+    asked_after = (
+        0 < len(head.split()) <= 3
+        and bool(_ASKS_HOW.match(tail.strip()))
+        and not _OF_WHAT_WAS_SAID.search(tail)
+    )
+    return bool(QUESTION_ORDER.match(low)) or asked_after
+
+
 # "Let me ...": the speaker's own next step in the conversation ("Let me re-read the first
 # part", "Wait, let me scroll up"), up to the first clause break.
 HORTATIVE = _rx(
