@@ -62,6 +62,7 @@ _FILLER |= frozenset(
         " early late ahead again promptly eventually soon already quickly"
     )
 )
+_YEAR = re.compile(r"(?:19|20)\d\d")
 
 
 def thing_words(text: str) -> tuple[set[str], set[str]]:
@@ -69,7 +70,8 @@ def thing_words(text: str) -> tuple[set[str], set[str]]:
     common: set[str] = set()
     names: set[str] = set()
     for w in re.findall(r"[A-Za-z0-9]+", text):
-        if w.lower() not in _FILLER:
+        # a year says when, as a month does ("will open one this month (May 2025)")
+        if w.lower() not in _FILLER and not _YEAR.fullmatch(w):
             # "Q3", "V2" name a kind of thing, not a person
             named = w[0].isupper() and not any(ch.isdigit() for ch in w)
             (names if named else common).add(w.lower())

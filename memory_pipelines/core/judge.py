@@ -28,8 +28,10 @@ The flow of `decide()`, first answer wins; every answer carries its reason:
    item (its old value named by a wider word). One more of a kind ("another quilt") and an
    exception ("makes an exception for ...") replace nothing.
 4. A firm statement settles a stored plan on its topic, a reported change settles a process
-   under way (one awaiting its outcome too), and a report that a stored goal was reached or
-   given up settles the goal (supersede, `judge_modality`).
+   under way (one awaiting its outcome too), a report that its owner did the act a stored
+   intention names settles the intention ("will open one this month" / "opened the LISA in
+   June"), and a report that a stored goal was reached or given up settles the goal
+   (supersede, `judge_modality`).
 5. The same value in another form (a rate per another period, `judge_rates`; a measure in
    another unit, `judge_units`), or the same denial in other words (merge, `judge_restate`).
 6. One single-valued slot with another value, one typed value changed with the rest of its
@@ -73,7 +75,12 @@ from memory_pipelines.core.judge_merge import (
     merge_score,
     merge_threshold,
 )
-from memory_pipelines.core.judge_modality import goal_reached, hedged_restatement, plan_settled
+from memory_pipelines.core.judge_modality import (
+    goal_reached,
+    hedged_restatement,
+    intention_carried_out,
+    plan_settled,
+)
 from memory_pipelines.core.judge_model import Option, choose, option_rows
 from memory_pipelines.core.judge_modes import chooses
 from memory_pipelines.core.judge_names import kept_apart, said_otherwise
@@ -285,6 +292,7 @@ def rules_decide(
         or said_again(c, es, pairs)
         or cued_change(c, es, pairs, embed)
         or plan_settled(c, es, pairs)
+        or intention_carried_out(c, es, pairs, [x.category != "commitment" for x in existing])
         or (
             None
             if candidate.category == "goal"

@@ -93,11 +93,21 @@ _CHANGE_CUES: tuple[tuple[str, str], ...] = (
     (
         "left",
         r"^left\b|\bleft (the|a|an|their|his|her)\b|\bhas left\b|\bstepped down\b"
+        # a place or employer left, by name ("Jasmine left Boots", "Prof Hale left for
+        # Oxford"), not a thing left for somebody ("left Tom a note")
+        r"|\bleft (?:for )?(?-i:[A-Z])[\w'’&-]*(?: (?-i:[A-Z])[\w'’&-]*)*\b"
+        r"(?! (?:a|an|the|some|his|her|my|their|our|your|me|him|them|us|with)\b)"
         r"|\bresigned\b|\bhanded (in )?(my|their|his|her) notice\b",
     ),
     # "ended up with some great sponsors": how something turned out, not an end
     ("ended", r"\bbroke up\b|\bsplit up\b|\bdivorced\b|\bseparated\b|\bended\b(?! up\b)|\bsold\b"),
-    ("died", r"\b(died|passed away|put down|was put to sleep|rehomed)\b"),
+    # ... or a pet or person lost, by name ("Owen lost Biscuit last week"; not "lost Tom's
+    # number")
+    (
+        "died",
+        r"\b(died|passed away|put down|was put to sleep|rehomed)\b"
+        r"|\blost (?-i:[A-Z])[\w-]*\b(?!['’]s\b)",
+    ),
     (
         "status",
         r"^married\b|\bgot (married|engaged|divorced)\b|\bnow married\b|\bpassed\b"
@@ -117,7 +127,9 @@ _CHANGE_CUES: tuple[tuple[str, str], ...] = (
     # replaced a LoCoMo item when it was a status cue).
     (
         "outcome",
-        r"\bcame through\b|\b(?:was|were|got|been|get|gets) (?:\w+ )?(?:granted|approved"
+        # ... and a place won: "got into Edinburgh" (not "got into running"), "got a place at"
+        r"\bcame through\b|\bgot into (?-i:[A-Z])|\bgot a place\b"
+        r"|\b(?:was|were|got|been|get|gets) (?:\w+ )?(?:granted|approved"
         r"|accepted|rejected|refused|declined|signed(?! up\b))\b",
     ),
     ("started", r"\b(started|began|begun|starting)\b"),

@@ -12,6 +12,10 @@ Two statements about one thing can differ only in how firmly they hold it:
 - **A process under way.** "Applying for lasting power of attorney for Dad" (a sentence that
   opens with a verb in -ing) is settled by "The power of attorney for Dad is registered now":
   the same topic, a change reported, and no longer under way.
+- **An intention carried out.** "Chris will open a LISA this month", then "Chris opened the
+  LISA with Moneybox in June": the owner did the act the stored item said they would, read as
+  a kept promise is read (`fulfilment.reports_done`: the same verb in the past, the same things
+  acted on), whenever it was done, so a month apart is no other value.
 - **A goal reached.** A stored goal ("Pass the bar exam, first sitting booked for July") is
   settled by a firm report that it was reached or given up ("Passed the bar exam at the
   second attempt!"), not by progress towards it.
@@ -30,6 +34,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from memory_pipelines.core.answer_kept import question_and_answer
+from memory_pipelines.core.fulfilment import reports_done
 from memory_pipelines.core.judge_claims import STANCE_WORDS
 from memory_pipelines.core.judge_lexicon import (
     DETERMINERS,
@@ -138,6 +143,25 @@ def plan_settled(
     return JudgeDecision(
         "supersede", best.index, f"a plan settled by a firm statement (cos {best.cos:.2f})"
     )
+
+
+def intention_carried_out(
+    c: Analysis, es: Sequence[Analysis], pairs: Sequence[Pair], statements: Sequence[bool]
+) -> JudgeDecision | None:
+    """A stored intention ("<owner> will <verb> ...", `statements`: which items may be one; a
+    commitment is closed by dedup instead, core/fulfilment.py) that the firm candidate
+    reports its owner did: the intention is superseded by what was done."""
+    if c.planned or c.hedged or c.tentative:
+        return None
+    done = [
+        p
+        for p in pairs
+        if statements[p.index] and _eligible(p) and reports_done(es[p.index].text, c.text)
+    ]
+    best = max(done, key=lambda p: p.cos, default=None)
+    if best is None:
+        return None
+    return JudgeDecision("supersede", best.index, f"an intention carried out (cos {best.cos:.2f})")
 
 
 # Cues that a goal was reached or given up ("Passed my driving test", "Gave up on the marathon").

@@ -219,7 +219,10 @@ def _named_owners(before: list[str], lead: int, case_names: frozenset[str]) -> f
     )
 
 
-_AWAITING = re.compile(r"\b(?:waiting (?:for|on)|awaiting|pending|under review)\b")
+# ... and so does an application ("Applied to Edinburgh and UCL, deadline is April")
+_AWAITING = re.compile(
+    r"\b(?:waiting (?:for|on)|awaiting|pending|under review|(?:has |have )?applied (?:to|for))\b"
+)
 
 
 def _ongoing(body: list[str], split: int) -> bool:

@@ -154,7 +154,7 @@ def _own_slot(c: Analysis, es: Sequence[Analysis], eligible: list[Pair]) -> list
 
 
 # Cues of a step taken once (an end, a promotion, a loan paid off): told again, it is the same step.
-STEP_CUES = frozenset({"stopped", "status"})
+STEP_CUES = frozenset({"stopped", "status", "outcome"})
 STEP_SHARE = 0.75  # share of the stored item's words the candidate says again
 
 
