@@ -78,3 +78,62 @@ def test_a_place_won_settles_the_application(embedder: Embedder) -> None:
         None,
     )
     assert (again.action, again.target) == ("merge", 0), again
+
+
+def test_a_course_or_race_withdrawn_from_is_an_end(embedder: Embedder) -> None:
+    """ "Withdrew from the course" was merged into the item of the course: withdrawing and
+    pulling out were no cues of an end."""
+    course = "Studying for a part-time law diploma at Birkbeck, second year"
+    stored = [course, "Works as a paralegal in Holborn", "Hopes to qualify as a solicitor"]
+    withdrew = _judged(
+        embedder, "Withdrew from the Birkbeck law diploma, too much on at work", stored, None
+    )
+    assert _replaces(withdrew, stored, course), withdrew
+    race = "Omar is training for the Lisbon half marathon in October"
+    runs = ["Omar's 10k best is 47:10", race, "Omar runs with a club in Croydon"]
+    pulled = _judged(
+        embedder, "Omar pulled out of the Lisbon half marathon, his calf went", runs, "Omar"
+    )
+    assert _replaces(pulled, runs, race), pulled
+
+
+def test_stop_with_the_thing_ends_the_preference_for_it(embedder: Embedder) -> None:
+    emojis = "Likes replies with emojis in them"
+    stored = [emojis, "Wants code samples in TypeScript"]
+    said = _judged(embedder, "Stop with the emojis, plain text is fine", stored, None)
+    assert _replaces(said, stored, emojis), said
+
+
+def test_a_pet_buried_by_name_ends_the_item_that_names_it(embedder: Embedder) -> None:
+    """The item that says the pet is there names it ("called Pepper") without being about it;
+    a nearer item about the pet says nothing of whether it is there."""
+    dog = "Has an elderly spaniel called Pepper, 15"
+    stored = ["Dog walker comes on Tuesdays", dog, "Pepper is on heart medication twice a day"]
+    buried = _judged(embedder, "We buried Pepper under the apple tree on Sunday", stored, None)
+    assert _replaces(buried, stored, dog), buried
+
+
+def test_a_count_of_what_is_left_moves_the_count(embedder: Embedder) -> None:
+    fish = "Keeps five goldfish in the pond"
+    stored = ["The pond has a solar pump", fish, "Neighbour keeps koi"]
+    left = _judged(embedder, "Only three goldfish left after the heron visited", stored, None)
+    assert _replaces(left, stored, fish), left
+
+
+def test_a_plan_called_off_by_what_it_names(embedder: Embedder) -> None:
+    """ "Japan's off this year" called nothing off: "off" had to end the clause, and "planning
+    a trip" was no plan."""
+    trip = "Planning a trip to Japan in April"
+    stored = ["Went to Canada in 2022", "The car needs new tyres, about £400", trip]
+    off = _judged(
+        embedder, "Japan's off this year, the money is going on the car instead", stored, None
+    )
+    assert _replaces(off, stored, trip), off
+
+
+def test_a_last_night_somewhere_is_leaving_it(embedder: Embedder) -> None:
+    home = "Lives in student halls in Selly Oak with six flatmates"
+    stored = ["Studies dentistry at Birmingham", home, "Best friend Ria lives in Harborne"]
+    said = "Moved into a one-bed in Harborne, Friday was my last night in halls"
+    moved = _judged(embedder, said, stored, None)
+    assert _replaces(moved, stored, home), moved

@@ -29,7 +29,7 @@ _OFF_THE = (
     r"\b(?:i'm|i am|he's|she's|they're|we're|is|are|been)\s+off\s+(?:the|my|his|her|their)\s+"
     r"(?!(?:hook|charts?|grid|table|record|top|wall|rails)\b)"
 )
-_STOP_DOING = r"^\W*(?:please\s+|pls\s+)?stop\s+\w+ing"
+_STOP_DOING = r"^\W*(?:please\s+|pls\s+)?stop\s+(?:\w+ing|with\s+the)"
 # Cues that the candidate reports a change of a stored value (supersede). Weak ones ("now",
 # "new", "started") often ride along with a fact that did not change; judge.py knows which.
 _CHANGE_CUES: tuple[tuple[str, str], ...] = (
@@ -43,6 +43,8 @@ _CHANGE_CUES: tuple[tuple[str, str], ...] = (
     (
         "stopped",
         r"\b(stopped|quit|quitting|gave up|given up|dropped|ditched|abandoned)\b"
+        # ... or withdrawn from: "Withdrew from the OU course", "pulled out of the marathon"
+        r"|\b(?:withdrew|withdrawn|withdrawing|pulled out|dropped out)\b"
         # a medicine or habit left: "I'm off the amlodipine now" (not "off the hook")
         rf"|{_OFF_THE}\w+"
         # an instruction ended: "Stop using British spellings", "please stop adding emojis"
@@ -57,7 +59,10 @@ _CHANGE_CUES: tuple[tuple[str, str], ...] = (
     (
         "cancelled",
         r"\b(cancell?ed|called off|scrapped|cancell?ing)\b"
-        r"|\b(?:is|are|'s|was|were)\s+(?:now\s+|all\s+)?off\b(?=\s*(?:[,;.!]|$))",
+        r"|\b(?:is|are|'s|was|were)\s+(?:now\s+|all\s+)?off\b"
+        # ... for a while said after it ("Iceland's off this year, ...")
+        r"(?:\s+(?:this|next|for this) (?:year|month|summer|winter|spring|autumn|time))?"
+        r"(?=\s*(?:[,;.!]|$))",
     ),
     ("moved", r"\b(moved|relocated|moving)\b"),
     # "Upgraded the phone plan to unlimited data": another value of the same thing. What
@@ -97,7 +102,9 @@ _CHANGE_CUES: tuple[tuple[str, str], ...] = (
         # Oxford"), not a thing left for somebody ("left Tom a note")
         r"|\bleft (?:for )?(?-i:[A-Z])[\w'’&-]*(?: (?-i:[A-Z])[\w'’&-]*)*\b"
         r"(?! (?:a|an|the|some|his|her|my|their|our|your|me|him|them|us|with)\b)"
-        r"|\bresigned\b|\bhanded (in )?(my|their|his|her) notice\b",
+        r"|\bresigned\b|\bhanded (in )?(my|their|his|her) notice\b"
+        # "Sunday was my last night at the houseshare"
+        r"|\b(?:my|his|her|their|our) last (?:day|night|shift|week) (?:at|in)\b",
     ),
     # "ended up with some great sponsors": how something turned out, not an end
     ("ended", r"\bbroke up\b|\bsplit up\b|\bdivorced\b|\bseparated\b|\bended\b(?! up\b)|\bsold\b"),
@@ -106,7 +113,7 @@ _CHANGE_CUES: tuple[tuple[str, str], ...] = (
     (
         "died",
         r"\b(died|passed away|put down|was put to sleep|rehomed)\b"
-        r"|\blost (?-i:[A-Z])[\w-]*\b(?!['’]s\b)",
+        r"|\b(?:lost|buried) (?-i:[A-Z])[\w-]*\b(?!['’]s\b)",
     ),
     (
         "status",
@@ -148,7 +155,11 @@ _CHANGE_CUES: tuple[tuple[str, str], ...] = (
         # cap, no change).
         r"|\b(is|are|was|now|been|be) (up|down) to\b|^(up|down) to\b"
         # "since the price rise", "after my pay rise": a number moved, named as a noun
-        r"|\b(?:price|pay|rent|fee|fare|tax|rate|salary) (?:rise|hike|increase|cut|drop)s?\b",
+        r"|\b(?:price|pay|rent|fee|fare|tax|rate|salary) (?:rise|hike|increase|cut|drop)s?\b"
+        # "two hens left after a fox took one": a count of what remains
+        # (not the time left: "six months left" on a passport)
+        r"|\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|only)"
+        r" (?!(?:minute|hour|day|week|month|year)s?\b)[a-z]+s? left\b",
     ),
     (
         "date moved",
@@ -245,6 +256,8 @@ OLD_VALUE = re.compile(
     r"|the |a |an |their |his |her )?"
     r"(.+?)(?=[,;:.]| in \w+ \d| in (?:19|20)\d\d| to focus| onto\b| because| after| so\b| but\b|$)"
     r"|\bafter trying (?:the |a |an )?(.+?)(?=[,;:.]|$)"
+    # "Sunday was my last night at the houseshare": where the speaker was
+    r"|\blast (?:day|night|shift|week) (?:at|in) (?:the |a |an |my |our )?(.+?)(?=[,;:.]|$)"
     rf"|{_STOP_DOING}\s+(?:the |a |an |any )?(.+?)(?=[,;:.]|$)"
     rf"|{_OFF_THE}(.+?)(?=[,;:.]| now\b| since\b|$)"
     # "isn't taking the statin any more", "Off the statins, ...": what a habit ended held

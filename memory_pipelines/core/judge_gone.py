@@ -25,9 +25,13 @@ def what_ended(c: Analysis, es: Sequence[Analysis], eligible: Sequence[Pair]) ->
     if not c.cues & GONE_CUES:
         return None
     said = c.subject | c.stems | c.entities
+    # ... the thing by its subject ("Biscuit is 11"), or by the name the item gives it ("Has
+    # an old tabby called Marmalade" / "We buried Marmalade")
     held = [
         p
         for p in eligible
-        if es[p.index].existence and (es[p.index].subject - {"user"}) & said and p.cos >= GONE_FLOOR
+        if es[p.index].existence
+        and ((es[p.index].subject - {"user"}) & said or es[p.index].entities & c.entities)
+        and p.cos >= GONE_FLOOR
     ]
     return max(held, key=lambda p: p.cos) if held else None

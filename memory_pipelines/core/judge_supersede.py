@@ -218,6 +218,10 @@ def _kept(c: Analysis, es: Sequence[Analysis], eligible: Sequence[Pair]) -> Judg
 _ONLY_IF = re.compile(r"\b(?:if|unless|provided|as long as)\b", re.IGNORECASE)
 
 
+# An event being planned ("Planning a trip to Iceland"), which "Iceland's off" calls off.
+_PLANNING_A = re.compile(r"\bplanning an? \w+", re.IGNORECASE)
+
+
 def cued_change(
     c: Analysis, es: Sequence[Analysis], pairs: Sequence[Pair], embed: Embed | None = None
 ) -> JudgeDecision | None:
@@ -270,7 +274,8 @@ def cued_change(
             "merge", best.index, "change cue but the value is stored, in another form"
         )
     best = max(eligible, key=lambda p: supersede_score(p, c, es[p.index]))
-    best = what_ended(c, es, eligible) or best
+    gone = what_ended(c, es, eligible)
+    best = gone or best
     nearest = sorted((p.cos for p in eligible), reverse=True) + [0.0]
     # A weak cue ("now", "new", "started") rides along with unchanged facts as often as not:
     # nearness alone ("started to realise self-care matters" beside "ran a charity race", both
@@ -300,6 +305,9 @@ def cued_change(
             and (not named or embed is None or _nearest_without_names(c, es, eligible, best, embed))
         )
         or best.holder_replaced
+        # "We buried Marmalade" beside "Has an old tabby called Marmalade": the gone thing
+        # named by the item that says it is there
+        or bool(gone and c.entities & es[gone.index].entities)
         # "Loves hot food now" beside "Can't handle spicy food": the stance turned, with a cue.
         or (best.stance_turned and best.cos >= SUPERSEDE_FLOOR)
         or (best.cos >= WEAK_CUE_FLOOR and bool(set(best.value_conflicts) - {"month", "year"}))
@@ -315,6 +323,13 @@ def cued_change(
         # "Booked movers instead" beside "Leaning towards hiring a van": a firm change of a
         # stored plan, whose wording it need not share.
         or (es[best.index].planned and bool(c.cues - WEAK_CUES) and best.cos >= PLAN_CHANGE_FLOOR)
+        # "Iceland's off this year" beside "Planning a trip to Iceland": the plan called off
+        # by the thing it names
+        or (
+            (es[best.index].planned or bool(_PLANNING_A.search(es[best.index].text)))
+            and "cancelled" in c.cues
+            and bool(c.entities & es[best.index].entities)
+        )
         # "Pushed to 30 November" beside the one item due on another date: the cue names the
         # kind of value that moved, and the item holds one.
         or bool(c.cues & VALUE_MOVE_CUES and set(best.value_conflicts) - {"month", "year"})
