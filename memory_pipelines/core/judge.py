@@ -62,6 +62,7 @@ from functools import cache
 import numpy as np
 
 from memory_pipelines.core.health_safety import SAFETY
+from memory_pipelines.core.judge_acronyms import read_out
 from memory_pipelines.core.judge_amend import value_put_right
 from memory_pipelines.core.judge_choice_stance import choice_stance
 from memory_pipelines.core.judge_choices import passed_over
@@ -171,6 +172,9 @@ def decide(
         return JudgeDecision("create", None, "nothing stored nearby")
     who = candidate.said_by
     candidate, existing = candidate.unattributed(who), [x.unattributed(who) for x in existing]
+    candidate, existing, cand_vec, existing_vecs = read_out(
+        candidate, existing, cand_vec, existing_vecs, embed
+    )
     rules, rows, options, pairs, c, es = _case(candidate, existing, cand_vec, existing_vecs, embed)
     chosen = choose(rules, rows, options)
     if chosen is not rules and (
