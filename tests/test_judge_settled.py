@@ -137,3 +137,14 @@ def test_a_last_night_somewhere_is_leaving_it(embedder: Embedder) -> None:
     said = "Moved into a one-bed in Harborne, Friday was my last night in halls"
     moved = _judged(embedder, said, stored, None)
     assert _replaces(moved, stored, home), moved
+
+
+def test_a_move_one_would_consider_moves_nothing(embedder: Embedder) -> None:
+    """ "Would consider moving to Porto if ..." replaced "Lives in Lisbon": "would consider"
+    governs the move as "considering" does."""
+    home = "Lives in Bristol, in Bedminster"
+    stored = ["Sister works in Cardiff three days a week", home]
+    said = "Would consider moving to Cardiff if the job went fully remote"
+    decision = _judged(embedder, said, stored, None)
+    assert not _replaces(decision, stored, home), decision
+    assert decision.action == "create", decision

@@ -14,13 +14,13 @@ from memory_pipelines.core.judge_lexicon import content_stems, words
 # A stored item that is only tentative ("leaning towards a van") is replaced by a firm choice.
 TENTATIVE = re.compile(
     r"\b(leaning|considering|thinking about|thinking of|might|maybe|probably|undecided|wants"
-    r"|would like|planning|plans to|hoping|likely)\b",
+    r"|would like|planning|plans to|hoping|likely|would (?:\w+ )?consider)\b",
     re.IGNORECASE,
 )
 # A plan or an open choice ("leaning towards a van", "looking for a sofa"): settled by a firm one.
 PLAN = re.compile(
     r"\b(leaning (towards?|to)|considering|thinking (of|about)|planning (to|on|for)|plans? to"
-    r"|looking (for|at)|might|maybe|undecided|torn between|weighing up"
+    r"|looking (for|at)|might|maybe|undecided|torn between|weighing up|would (?:\w+ )?consider"
     # a hope to do something, not to be someone ("hopes to be a licensed architect": a goal)
     r"|hop(?:es|ing) to (?!be\b|become\b)"
     # money put aside for a thing not had yet: "saving up for a camper van"

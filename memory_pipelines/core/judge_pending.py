@@ -20,7 +20,7 @@ from memory_pipelines.core.patterns import rx
 _PENDING = rx(
     r"^\W*(?:user |she |he |they )?(?:is |are )?(?:considering|contemplating|thinking (?:of|about)"
     r"|weighing up|toying with|might|may|maybe|perhaps|mulling(?: over)?|undecided about"
-    r"|leaning towards?)\b"
+    r"|leaning towards?|would (?:\w+ )?(?:consider|think about))\b"
 )
 PLAN_NEAR = 0.4  # cosine of a stored plan that the pending one may restate or change
 
