@@ -131,3 +131,27 @@ def test_a_shared_name_is_the_value_not_a_frame(embedder: Embedder) -> None:
         category="fact",
     )
     assert d.action != "merge", d.reason
+
+
+def test_a_list_with_a_member_swapped_is_a_new_value(embedder: Embedder) -> None:
+    """ "Checkout takes Visa, Mastercard, Amex and Apple Pay" beside "... Amex and PayPal": a
+    member swapped for another replaces the list (the label guide's "a list whose members
+    change"); it was neither grown nor shrunk, and a list of other words near it grew."""
+    methods = "Payment methods at checkout: Visa, Mastercard, Amex and PayPal"
+    stored = [
+        "Refunds take five working days",
+        "In-store card readers take Visa and Mastercard only",
+        methods,
+    ]
+    d = judge_with(
+        embedder, "Payment methods at checkout are Visa, Mastercard, Amex and Apple Pay", stored
+    )
+    assert (d.action, d.target) == ("supersede", 2), d
+    # ... but a list said in other words around its members drops no member ("visited" is no
+    # "has been to": Portugal is still a country been to)
+    been = judge_with(
+        embedder,
+        "Visited Spain, France and Italy last summer",
+        ["Has been to Spain, France and Portugal", "Lives in Leeds"],
+    )
+    assert been.action != "supersede", been

@@ -123,11 +123,15 @@ def _dated_apart(p: Pair, c: Analysis) -> bool:
 def _list_change(pairs: Sequence[Pair]) -> JudgeDecision | None:
     """A list that grew or shrank is a new value of its slot: the new item replaces the old,
     so no member is lost to a merge that keeps the old wording."""
-    changed = [p for p in pairs if (p.list_grew or p.list_shrank) and not p.subject_conflict]
+    changed = [
+        p
+        for p in pairs
+        if (p.list_grew or p.list_shrank or p.list_swapped) and not p.subject_conflict
+    ]
     if not changed:
         return None
     best = max(changed, key=merge_score)
-    how = "grew" if best.list_grew else "shrank"
+    how = "grew" if best.list_grew else "shrank" if best.list_shrank else "changed members"
     return JudgeDecision("supersede", best.index, f"the list {how}: a new value of the slot")
 
 

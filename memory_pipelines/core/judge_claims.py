@@ -310,6 +310,9 @@ class ListChange:
     # A single stored value grown into a list said in other words: one slot, if at all, by
     # the sentences' nearness alone, not by what the two say around the members.
     by_nearness: bool = False
+    # most of the stored members kept and one or more swapped for others ("Chrome, Firefox,
+    # Safari and Edge" / "Chrome, Firefox, Safari and IE11")
+    swapped: bool = False
 
 
 def list_change(
@@ -354,7 +357,16 @@ def list_change(
             and (len(c.members) >= 2 or restrictive)
             and c.members <= e_stems
         )
-    if not (grew or shrank):
+    swapped = False
+    if len(c.members) >= 2 and len(e.members) >= 2 and not (grew or shrank):
+        both = c.members & e.members
+        swapped = (
+            len(both) >= 2
+            and 2 * len(both) >= len(e.members)
+            and bool(c.members - e_stems)
+            and bool(e.members - c_stems)
+        )
+    if not (grew or shrank or swapped):
         return ListChange(False, False)
     every = c.members | e.members
     # The stance is not the frame: "Won't eat mushrooms, olives or aubergine" / "Dislikes
@@ -371,4 +383,7 @@ def list_change(
                 bare_value = len(e_frame) <= BARE_VALUE_WORDS
                 return ListChange(bare_value, False, by_nearness=not bare_value)
             return ListChange(False, False)
-    return ListChange(grew, shrank)
+    elif swapped:
+        # a swap drops a member: only where the two say the same around their members
+        return ListChange(False, False)
+    return ListChange(grew, shrank, swapped=swapped)

@@ -36,7 +36,7 @@ CASE = (
     "length", "value_move_cue", "planned", "tentative", "negated", "additive",
 )  # fmt: skip
 # Readings the shipped weights were not fitted on; `eval judge --fit` may take them in.
-_NOT_FITTED = ("list_by_nearness",)
+_NOT_FITTED = ("list_by_nearness", "list_swapped")
 _PAIR_FLAGS = tuple(f.name for f in fields(Pair) if f.type == "bool" and f.name not in _NOT_FITTED)
 _PAIR_AMOUNTS = ("cos", "contain_existing", "predicate_overlap", "old_hit")
 PAIR = _PAIR_FLAGS + _PAIR_AMOUNTS + (

@@ -68,6 +68,7 @@ class Pair:
     negation_agrees: bool = False  # both deny the same thing ("never by phone" / "no calls")
     list_grew: bool = False  # the candidate lists this item's members and more
     list_shrank: bool = False  # the candidate keeps some of this item's members, adds none
+    list_swapped: bool = False  # ... keeps most of them, and has others in place of the rest
     list_by_nearness: bool = False  # one stored value grew, one slot by the cosine alone
     other_form: bool = False  # both hold one value, written in another form on one side
     both_deny: bool = False  # each statement's main clause denies or rejects something
@@ -343,6 +344,7 @@ def compare(
         negation_agrees=st.agree and not st.oppose,
         list_grew=lists.grew,
         list_shrank=lists.shrank,
+        list_swapped=lists.swapped,
         # a hedged candidate is an inference, never a new value: it grows no list
         list_by_nearness=lists.by_nearness and not c.hedged,
         other_form=_other_form(c, e),
