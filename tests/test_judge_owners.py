@@ -130,3 +130,14 @@ def test_a_couple_parting_ends_the_stored_relationship(embedder: Embedder) -> No
 def test_a_name_before_an_irregular_past_is_the_subject(text: str) -> None:
     # not the band, the race or the conference named after the verb
     assert analyse(text).subject == {"noor"}
+
+
+def test_a_relative_of_one_of_two_people_is_neither(embedder: Embedder) -> None:
+    """ "Tom's brother is a chef in Leeds" was merged into "Tom and Ana run a cafe in Leeds"
+    (the brother lost): Tom is named on both sides, once only as whose brother it is."""
+    stored = ["Tom and Ana run a cafe in Leeds", "Ana grew up in Porto"]
+    d = judge(embedder, "Tom's brother is a chef in Leeds", stored)
+    assert d.action == "create", d
+    # ... and the two people of the stored item are still its subject
+    again = judge(embedder, "Tom and Ana have run the cafe in Leeds since 2019", stored)
+    assert (again.action, again.target) == ("merge", 0), again

@@ -97,12 +97,13 @@ _KIN_OF = re.compile(r"^\W*([A-Z][\w-]*)['’]s\s+(\w+)")
 
 
 def _kin_of(a: Analysis, b_who: frozenset[str], b: Analysis) -> bool:
-    """Is `a` about a relative of the one person `b` is about, whom `b` does not speak of?
+    """Is `a` about a relative of a person `b` is about, whom `b` does not speak of?
     "Hana's husband is training for his first half marathon" beside "Hana completed her
     first half marathon": two people, one of them named in both (so the clause below, one
-    side mentioning the other's subject, would take them for one)."""
+    side mentioning the other's subject, would take them for one). So is "Tom's brother is a
+    chef in Leeds" beside "Tom and Ana run a cafe in Leeds": Tom is one of whom it is about."""
     m = _KIN_OF.match(a.text)
-    if not m or b_who != {m.group(1).lower()} or not _relative(a):
+    if not m or m.group(1).lower() not in b_who or not _relative(a):
         return False
     return not (a.subject & b.entities)
 
