@@ -8,15 +8,14 @@ letters. Pure Python: no list of abbreviations, only the initials of words said 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 
 import numpy as np
 
 from memory_pipelines.core.judge_lexicon import STOPWORDS
+from memory_pipelines.core.judge_slots import Embed
 from memory_pipelines.core.judge_types import JudgeItem
-
-Embed = Callable[[list[str]], np.ndarray]
 
 # Two to five capitals or digits, the first a capital, in upper case as typed ("WFH", "OU",
 # "T1D"), not a word in capitals for emphasis (read only up to five letters).
