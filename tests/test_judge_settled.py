@@ -6,6 +6,7 @@ code."""
 
 from __future__ import annotations
 
+from memory_pipelines.core.judge_cues import change_cues
 from memory_pipelines.core.judge_types import JudgeDecision
 from memory_pipelines.models.embedder import Embedder
 from tests.judge_helpers import judge
@@ -114,6 +115,10 @@ def test_a_pet_buried_by_name_ends_the_item_that_names_it(embedder: Embedder) ->
 
 
 def test_a_count_of_what_is_left_moves_the_count(embedder: Embedder) -> None:
+    """ "two hens left after a fox took Marigold" told no change: a count of what remains is a
+    number moved, the time left is not."""
+    assert "number moved" in change_cues("Only three goldfish left after the heron visited")
+    assert "number moved" not in change_cues("Passport has six months left on it")
     fish = "Keeps five goldfish in the pond"
     stored = ["The pond has a solar pump", fish, "Neighbour keeps koi"]
     left = _judged(embedder, "Only three goldfish left after the heron visited", stored, None)
@@ -134,7 +139,7 @@ def test_a_plan_called_off_by_what_it_names(embedder: Embedder) -> None:
 def test_a_last_night_somewhere_is_leaving_it(embedder: Embedder) -> None:
     home = "Lives in student halls in Selly Oak with six flatmates"
     stored = ["Studies dentistry at Birmingham", home, "Best friend Ria lives in Harborne"]
-    said = "Moved into a one-bed in Harborne, Friday was my last night in halls"
+    said = "Got a one-bed in Harborne, Friday was my last night in halls"
     moved = _judged(embedder, said, stored, None)
     assert _replaces(moved, stored, home), moved
 
