@@ -11,11 +11,12 @@ from datetime import UTC, datetime
 from memory_pipelines.core.calls import ModelCall
 from memory_pipelines.core.concrete import life_event
 from memory_pipelines.core.extract_parts import durable_parts
-from memory_pipelines.core.judge import analyse_case, decide
+from memory_pipelines.core.judge import analyse_case
 from memory_pipelines.core.judge_types import JudgeDecision, JudgeItem
 from memory_pipelines.core.window_turn import WindowTurn
 from memory_pipelines.models.embedder import Embedder
 from memory_pipelines.models.local import LocalBackend
+from tests.judge_helpers import judge
 
 
 def _extracted(embedder: Embedder, at: datetime, *turns: tuple[str, str, str]) -> list[str]:
@@ -26,14 +27,7 @@ def _extracted(embedder: Embedder, at: datetime, *turns: tuple[str, str, str]) -
 
 
 def _judged(embedder: Embedder, said: str, stored: list[str], who: str) -> JudgeDecision:
-    vectors = embedder.embed([said, *stored])
-    return decide(
-        JudgeItem(said, "fact", origin="machine", said_by=who),
-        [JudgeItem(s, "fact", origin="machine", valid_from="2025-03-02") for s in stored],
-        vectors[0],
-        vectors[1:],
-        embed=embedder.embed,
-    )
+    return judge(embedder, said, stored, said_on="2025-03-02", said_by=who or None)
 
 
 def test_an_end_dated_by_itself_moves_no_other_date(embedder: Embedder) -> None:
