@@ -140,6 +140,19 @@ _CHANGE_CUES: tuple[tuple[str, str], ...] = (
         r"|accepted|rejected|refused|declined|signed(?! up\b))\b",
     ),
     ("started", r"\b(started|began|begun|starting)\b"),
+    # A state come about: "went vegan", "has gone freelance", "turned vegetarian", "became a
+    # manager"; not a going somewhere or a doing ("went to Leeds", "went running", "went
+    # well", "turned down the offer", "turned 40", "gone missing for a day").
+    (
+        "became",
+        r"\b(?:became|become|becomes|becoming)\b"
+        r"|\b(?:went|gone|turned) (?!(?:to|into|back|out|off|on|up|down|home|away|over|through"
+        r"|well|badly|wrong|fine|ok|okay|smoothly|ahead|along|around|round|by|past|for|with|in"
+        r"|from|the|a|an|my|his|her|their|our|your|its|this|that|these|those|and|so|very|really"
+        r"|quite|pretty|straight|there|here|abroad|alone|together|too|again|first|last|early"
+        r"|late|missing|quiet|viral|live|part-time|full-time|ahead|crazy|mad|nuts)\b)"
+        r"[a-z]+(?:-[a-z]+)?\b(?<!ing)(?!\s+(?:to|into|for|with)\b)",
+    ),
     # "Daughter Nora was born on 21 May": a birth date, which never changes afterwards; only an
     # expectation ("due in May") is what a birth settles, so the cue is weak.
     ("born", r"\b(?:was|were) born\b"),
@@ -223,7 +236,7 @@ CUE_RES = tuple((name, re.compile(rx, re.IGNORECASE)) for name, rx in _CHANGE_CU
 # Cues that also accompany unchanged values ("now", "a new job", "moved to" the same city).
 # ... and a deal made again ("renewed") keeps its value unless a value of its kind moved.
 WEAK_CUES = frozenset(
-    {"moved", "now", "new", "back", "started", "since", "born", "renewed", "outcome"}
+    {"moved", "now", "new", "back", "started", "since", "born", "renewed", "outcome", "became"}
 )
 # Cues that name the value changed to ("switched to SQLite", "went with SQLite", "started at
 # Brookfield Primary"): a stored item that already holds it was told of the change before.
