@@ -51,3 +51,25 @@ def test_the_new_state_replaces_the_old_one(embedder: Embedder) -> None:
     # the same state told again is no change
     again = _judged(embedder, "Priya has been vegetarian for years", stored, "Priya")
     assert again.action == "merge", again.reason
+
+
+@pytest.mark.parametrize(
+    ("said", "gone"),
+    [
+        ("had to put Rolo to sleep on Monday", True),
+        ("we had Bramble put to sleep last week", True),
+        ("had to have Pepper put down in the end", True),
+        ("put Tom down as a referee", False),
+        ("put Ava to bed early", False),
+    ],
+)
+def test_a_pet_put_to_sleep_by_name_is_gone(said: str, gone: bool) -> None:
+    assert ("died" in change_cues(said)) is gone
+
+
+def test_a_home_address_is_where_one_lives(embedder: Embedder) -> None:
+    stored = ["Works at 2 Dock Street, Hull", "Lives at 9 Ash Grove, Beverley"]
+    moved = _judged(embedder, "Home address: 31 Mill Lane, Beverley", stored, None)
+    assert (moved.action, moved.target) == ("supersede", 1), moved.reason
+    same = _judged(embedder, "Home address: 9 Ash Grove, Beverley HU17", stored, None)
+    assert (same.action, same.target) == ("merge", 1), same.reason

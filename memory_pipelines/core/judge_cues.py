@@ -112,7 +112,9 @@ _CHANGE_CUES: tuple[tuple[str, str], ...] = (
     # number")
     (
         "died",
-        r"\b(died|passed away|put down|was put to sleep|rehomed)\b"
+        r"\b(died|passed away|put down|put to sleep|rehomed)\b"
+        # "had to put Smudge to sleep", "had Dumpling put down"
+        r"|\bput (?-i:[A-Z])[\w-]* (?:to sleep\b|down\b(?! (?:as|for|on|in|to)\b))"
         r"|\b(?:lost|buried) (?-i:[A-Z])[\w-]*\b(?!['’]s\b)",
     ),
     (
