@@ -38,6 +38,9 @@ def test_a_state_come_about_is_a_change(said: str) -> None:
         "turned 40 in May",
         "went vegan for Lent",
         "still went vegetarian like the rest of the family",
+        "it's sad he's gone but we have the photos",
+        "wants to become a paramedic one day",
+        "working towards becoming a foster parent",
     ],
 )
 def test_a_going_a_doing_or_a_result_is_not(said: str) -> None:

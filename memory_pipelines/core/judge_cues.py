@@ -147,12 +147,13 @@ _CHANGE_CUES: tuple[tuple[str, str], ...] = (
     # well", "turned down the offer", "turned 40", "gone missing for a day").
     (
         "became",
-        r"\b(?:became|become|becomes|becoming)\b"
+        r"\bbecame\b|\b(?:has|have|had)(?: now)? become\b|['’](?:s|ve) become\b"
         r"|\b(?:went|gone|turned) (?!(?:to|into|back|out|off|on|up|down|home|away|over|through"
         r"|well|badly|wrong|fine|ok|okay|smoothly|ahead|along|around|round|by|past|for|with|in"
         r"|from|the|a|an|my|his|her|their|our|your|its|this|that|these|those|and|so|very|really"
         r"|quite|pretty|straight|there|here|abroad|alone|together|too|again|first|last|early"
-        r"|late|missing|quiet|viral|live|part-time|full-time|ahead|crazy|mad|nuts)\b)"
+        r"|late|missing|quiet|viral|live|part-time|full-time|crazy|mad|nuts|but|or|now|forever"
+        r"|after|before|since|because|when|while|if|as|at|quickly|slowly|all|by|off)\b)"
         r"[a-z]+(?:-[a-z]+)?\b(?<!ing)(?!\s+(?:to|into|for|with)\b)",
     ),
     # "Daughter Nora was born on 21 May": a birth date, which never changes afterwards; only an
