@@ -48,9 +48,9 @@ def _case_sets(files: tuple[Path, ...], folder: Path) -> list[Path]:
     return list(files) or sorted(folder.glob("*.jsonl"))
 
 
-# A case set whose name ends so is held out (judge_g, judge_k, judge_m, judge_p, judge_s,
-# judge_w, judge_y, extraction_g, extraction_k, extraction_y, policy_g, policy_q): never tuned on,
-# totals only.
+# A case set whose name ends so is held out (judge_g, judge_k, judge_m, judge_p, judge_q,
+# judge_s, judge_w, judge_y, extraction_g, extraction_k, extraction_y, policy_g, policy_q):
+# never tuned on, totals only.
 # The sets before it (_c to _f) were held out in turn and are tuning sets now.
 HELD_OUT = ("_g", "_k", "_m", "_p", "_q", "_s", "_w", "_y")
 
