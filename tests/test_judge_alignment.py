@@ -155,3 +155,12 @@ def test_a_list_with_a_member_swapped_is_a_new_value(embedder: Embedder) -> None
         ["Has been to Spain, France and Portugal", "Lives in Leeds"],
     )
     assert been.action != "supersede", been
+
+
+def test_one_who_joins_a_stored_list_is_a_member_more(embedder: Embedder) -> None:
+    stored = ["Five-a-side team: Kofi, Liam and Raj", "Five-a-side is on Thursdays"]
+    d = judge(embedder, "Marco joined the five-a-side team alongside Kofi, Liam and Raj", stored)
+    assert (d.action, d.target) == ("supersede", 0), d.reason
+    # a member already stored joining again changes nothing
+    again = judge(embedder, "Kofi joined the five-a-side team with Liam and Raj", stored)
+    assert again.action != "supersede", again.reason

@@ -25,6 +25,7 @@ from memory_pipelines.core.judge_types import JudgeDecision
 _SEPARATOR = re.compile(r"(,\s*(?:and\s+|or\s+)?|\s+(?:and|&|plus),?\s+)", re.IGNORECASE)
 _CONJUNCTION = re.compile(r"\b(?:and|or|plus)\b|&", re.IGNORECASE)
 ASIDE_WORDS = 1  # a piece this short without a name ("now") does not end a list
+_JOINED = re.compile(r"\b(?:joined|joins|has joined|was added to|got added to)\b", re.IGNORECASE)
 
 
 def name_lists(a: Analysis) -> list[list[frozenset[str]]]:
@@ -58,6 +59,9 @@ def name_list_grew(
     c_lists = name_lists(c)
     if not c_lists:
         return None
+    # "Dara joined the on-call rota alongside Ana, Ben and Chidi": the one who joins is a
+    # member more, though the list's first piece holds them with a member already stored
+    joiners = c.subject & c.names if _JOINED.search(c.text) else frozenset()
     for p in sorted(pairs, key=lambda p: -p.cos):
         e = es[p.index]
         if p.subject_conflict or p.cos < LIST_SLOT_COS + long_allowance(c, e):
@@ -68,8 +72,13 @@ def name_list_grew(
                 # every stored member in a piece of the candidate's list, and a piece more
                 # whose names the stored item lacks
                 kept = all(any(m & piece for piece in listed) for m in stored)
-                if kept and any(
-                    not piece & names and not any(mentions(e, n) for n in piece) for piece in listed
+                joined = any(n not in names and not mentions(e, n) for n in joiners)
+                if kept and (
+                    joined
+                    or any(
+                        not piece & names and not any(mentions(e, n) for n in piece)
+                        for piece in listed
+                    )
                 ):
                     return JudgeDecision(
                         "supersede", p.index, "the list of names grew: a new value of the slot"
