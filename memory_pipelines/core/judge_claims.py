@@ -241,19 +241,13 @@ _NO_MEMBER = frozenset((
 
 # "Accountant is Mei", "The caterer is now Green Fork": a slot named before a copula.
 _COPULA = re.compile(r"^(.{3,40}?)\s+(?:is|are)\s+(?:now\s+|still\s+)?(.+)$", re.IGNORECASE)
-# "Phone: Pixel 6a", "Accountant: Mei": a slot written as a label, one to three words without
-# a number, and its value after the colon.
-_LABELLED = re.compile(r"^([^\W\d][^:\d]{1,30}?):\s+(.+)$")
 
 
 def copular_slot(text: str) -> tuple[frozenset[str], str] | None:
-    """(slot stems, value) of "<slot> is <value>" or "<slot>: <value>", the value up to its
-    first , ; or :."""
+    """(slot stems, value) of "<slot> is <value>", the value up to its first , ; or :."""
     m = _COPULA.match(text.strip())
     if not m:
-        m = _LABELLED.match(text.strip())
-        if not m or len(m.group(1).split()) > 3:
-            return None
+        return None
     slot = content_stems(words(m.group(1)))
     value = re.split(r"[,;:(]", m.group(2))[0].strip()
     return (slot, value) if slot and value else None

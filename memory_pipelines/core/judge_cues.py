@@ -112,9 +112,10 @@ _CHANGE_CUES: tuple[tuple[str, str], ...] = (
     # number")
     (
         "died",
-        r"\b(died|passed away|put down|put to sleep|rehomed)\b"
-        # "had to put Smudge to sleep", "had Dumpling put down"
-        r"|\bput (?-i:[A-Z])[\w-]* (?:to sleep\b|down\b(?! (?:as|for|on|in|to)\b))"
+        r"\b(died|passed away|put down|was put to sleep|rehomed)\b"
+        # "had her old cat Dumpling put to sleep": one has a pet put to sleep, never a child
+        # ("put Ava down at 7", "put Noah to sleep") or oneself ("be put to sleep for the op")
+        r"|\b(?:had|have|has|having) (?:[\w'’-]+ ){1,4}put (?:to sleep|down)\b"
         r"|\b(?:lost|buried) (?-i:[A-Z])[\w-]*\b(?!['’]s\b)",
     ),
     (
@@ -142,19 +143,17 @@ _CHANGE_CUES: tuple[tuple[str, str], ...] = (
         r"|accepted|rejected|refused|declined|signed(?! up\b))\b",
     ),
     ("started", r"\b(started|began|begun|starting)\b"),
-    # A state come about: "went vegan", "has gone freelance", "turned vegetarian", "became a
-    # manager"; not a going somewhere or a doing ("went to Leeds", "went running", "went
-    # well", "turned down the offer", "turned 40", "gone missing for a day").
+    # A state come about: "went vegan", "has gone teetotal", "turned Catholic", "became a
+    # manager": a person's state of belief, diet or work taken up, read by how such words end
+    # (-an, -ian, -ist, -ic, -tal, -free) or named (freelance, sober, keto), not a going
+    # somewhere, a doing or a thing spoiled ("went to Leeds", "went well", "the milk went sour",
+    # "turned it down", "turned 40"), nor a state for a while ("went vegan for Lent").
     (
         "became",
         r"\bbecame\b|\b(?:has|have|had)(?: now)? become\b|['’](?:s|ve) become\b"
-        r"|\b(?:went|gone|turned) (?!(?:to|into|back|out|off|on|up|down|home|away|over|through"
-        r"|well|badly|wrong|fine|ok|okay|smoothly|ahead|along|around|round|by|past|for|with|in"
-        r"|from|the|a|an|my|his|her|their|our|your|its|this|that|these|those|and|so|very|really"
-        r"|quite|pretty|straight|there|here|abroad|alone|together|too|again|first|last|early"
-        r"|late|missing|quiet|viral|live|part-time|full-time|crazy|mad|nuts|but|or|now|forever"
-        r"|after|before|since|because|when|while|if|as|at|quickly|slowly|all|by|off)\b)"
-        r"[a-z]+(?:-[a-z]+)?\b(?<!ing)(?!\s+(?:to|into|for|with)\b)",
+        r"|\b(?:went|gone|turned) (?-i:(?:semi-|fully |full )?(?:[a-z]+(?:an|ian|ist|ic|tal)"
+        r"|[a-z]+-free|freelance|self-employed|sober|keto|plant-based))\b(?![\w-])"
+        r"(?!\s+(?:for|until|till|during|over)\b)(?<!\bviral)(?<!\bmental)",
     ),
     # "Daughter Nora was born on 21 May": a birth date, which never changes afterwards; only an
     # expectation ("due in May") is what a birth settles, so the cue is weak.

@@ -21,7 +21,7 @@ _FRAMES: tuple[tuple[str, str], ...] = (
         r"|\b(moved|moving) (back |away |out )?(to|from|house|into|in with|out of|abroad)\b"
         r"|\brelocated\b|\bhome is in\b"
         # "Lives at 4 Crown Street", "Home address: 27 Maple Row"
-        r"|\b(lives|living|live) at \d|\bhome address\b"
+        r"|\b(lives|living) at \d+\w* (?-i:[A-Z])|\bhome address\b"
         # living alone or sharing a home: "lives on her own", "shares a flat with Ola"
         r"|\b(lives|living|live) (alone|on (his|her|their|my) own)\b"
         r"|\bshares? an? (flat|house|home|place|apartment) with\b",

@@ -25,7 +25,7 @@ from memory_pipelines.core.judge_types import JudgeDecision
 _SEPARATOR = re.compile(r"(,\s*(?:and\s+|or\s+)?|\s+(?:and|&|plus),?\s+)", re.IGNORECASE)
 _CONJUNCTION = re.compile(r"\b(?:and|or|plus)\b|&", re.IGNORECASE)
 ASIDE_WORDS = 1  # a piece this short without a name ("now") does not end a list
-_JOINED = re.compile(r"\b(?:joined|joins|has joined|was added to|got added to)\b", re.IGNORECASE)
+_JOINED = re.compile(r"\b(?:joined|joins|was added to|got added to)\b", re.IGNORECASE)
 
 
 def name_lists(a: Analysis) -> list[list[frozenset[str]]]:

@@ -50,7 +50,7 @@ Embed = Callable[[list[str]], np.ndarray]
 # Words that make a slot hold one value ("favourite colour is green"); other slots need a named
 # or typed value ("accountant is Mei") to be read as one value.
 _ONE_VALUE_SLOT = content_stems(
-    words("favourite favorite preferred main usual default current primary everyday daily")
+    words("favourite favorite preferred main usual default current primary")
 )
 _DAY_STEMS = content_stems(WEEKDAYS) | content_stems(f"{d}s" for d in WEEKDAYS)
 # Where a value clause ends and its reason or occasion begins.
@@ -60,15 +60,8 @@ _REASON = re.compile(
 )
 
 
-_ARTICLE = re.compile(r"^(?:an?|the)\s+", re.IGNORECASE)
-
-
 def _named(value: str) -> bool:
-    """Whether a slot's value is a name or a figure ("Mei", "an iPhone 15", "£62k")."""
-    head = _ARTICLE.sub("", value).split(maxsplit=1)
-    return bool(head) and (
-        any(ch.isupper() for ch in head[0]) or head[0][0].isdigit() or head[0][0] in "£$€"
-    )
+    return bool(value) and (value[0].isupper() or value[0].isdigit() or value[0] in "£$€")
 
 
 def slot_value_change(
@@ -98,19 +91,10 @@ def slot_value_change(
         if frames and moved and p.cos >= SLOT_FLOOR:
             return JudgeDecision("supersede", p.index, f"{min(frames)}: another value")
         e_slot = copular_slot(e.text)
-        # A person's slot holds many values ("Sister is Ana"); a thing of the user's
-        # ("User's phone is ...") is a slot like any.
-        owned = c.possessed and c.subject <= {"user"}
-        if not c_slot or not e_slot or (c.subject_is_person and not owned):
+        if not c_slot or not e_slot or c_slot[0] != e_slot[0] or c.subject_is_person:
             continue
-        (slot, c_value), (e_slot_words, e_value) = c_slot, e_slot
-        named = _named(c_value) and _named(e_value)
-        # "Everyday phone" is the phone, "main bank" the bank: a word that names the slot's
-        # one value does not make it another slot, where both values are names.
-        loose = slot - _ONE_VALUE_SLOT == e_slot_words - _ONE_VALUE_SLOT != frozenset()
-        if slot != e_slot_words and not (loose and named):
-            continue
-        one_value = named or bool(slot & _ONE_VALUE_SLOT)
+        (slot, c_value), (_, e_value) = c_slot, e_slot
+        one_value = (_named(c_value) and _named(e_value)) or bool(slot & _ONE_VALUE_SLOT)
         if one_value and not _head_stems(c_value) & _head_stems(e_value):
             return JudgeDecision("supersede", p.index, "same slot, another value")
     return None
