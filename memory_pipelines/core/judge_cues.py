@@ -143,9 +143,10 @@ _CHANGE_CUES: tuple[tuple[str, str], ...] = (
         r"|accepted|rejected|refused|declined|signed(?! up\b))\b",
     ),
     ("started", r"\b(started|began|begun|starting)\b"),
-    # A state come about: "went vegan", "has gone teetotal", "turned Catholic", "became a
+    # A state come about: "went vegan", "has gone teetotal", "turned vegetarian", "became a
     # manager": a person's state of belief, diet or work taken up, read by how such words end
-    # (-an, -ian, -ist, -ic, -tal, -free) or named (freelance, sober, keto), not a going
+    # (-an, -ian, -ist, -ic, -tal, -free; in lower case: "went Dutch" is no state) or named
+    # (freelance, sober, keto), not a going
     # somewhere, a doing or a thing spoiled ("went to Leeds", "went well", "the milk went sour",
     # "turned it down", "turned 40"), nor a state for a while ("went vegan for Lent").
     (
@@ -153,7 +154,7 @@ _CHANGE_CUES: tuple[tuple[str, str], ...] = (
         r"\bbecame\b|\b(?:has|have|had)(?: now)? become\b|['’](?:s|ve) become\b"
         r"|\b(?:went|gone|turned) (?-i:(?:semi-|fully |full )?(?:[a-z]+(?:an|ian|ist|ic|tal)"
         r"|[a-z]+-free|freelance|self-employed|sober|keto|plant-based))\b(?![\w-])"
-        r"(?!\s+(?:for|until|till|during|over)\b)(?<!\bviral)(?<!\bmental)",
+        r"(?!\s+(?:for|until|till|during|over)\b)(?<!\bmental)",
     ),
     # "Daughter Nora was born on 21 May": a birth date, which never changes afterwards; only an
     # expectation ("due in May") is what a birth settles, so the cue is weak.
