@@ -30,14 +30,18 @@ def fingerprint(method: str, path: str, body: bytes) -> str:
     return hashlib.sha256(b"%s %s\n%s" % (method.encode(), path.encode(), body)).hexdigest()
 
 
-def begin(db: Database, key_id: str, idem_key: str, print_: str) -> Replay | None:
-    """Claim `idem_key` for this request (None: go ahead, then `finish` or `release`), or the
-    first response to replay. ValidationError when the key was used for another request;
-    InFlight while the first is still being served."""
+def begin(
+    db: Database, key_id: str, idem_key: str, print_: str, store_id: str | None = None
+) -> Replay | None:
+    """Claim `idem_key` for this request to `store_id`: None when claimed (go ahead, then
+    `finish` or `release`), else the first response to replay. Deleting the store forgets
+    the responses kept for it.
+    ValidationError when the key was used for another request; InFlight while the first is
+    still being served."""
     if not _KEY.fullmatch(idem_key):
         raise ValidationError("Idempotency-Key", "must be 1-255 visible ASCII characters")
     with db.connection() as conn:
-        row = idem_db.claim(conn, key_id, idem_key, print_)
+        row = idem_db.claim(conn, key_id, idem_key, print_, store_id)
     if row is None:
         return None
     if row["fingerprint"] != print_:

@@ -66,7 +66,7 @@ def idempotent(
     # for, and the same Idempotency-Key with another person is another request, not a retry.
     target = f"{request.url.path}?{request.url.query}" if request.url.query else request.url.path
     print_ = idem.fingerprint(request.method, target, sent)
-    replay = idem.begin(guard.db, key_id, idempotency_key, print_)
+    replay = idem.begin(guard.db, key_id, idempotency_key, print_, guard.store)
     if replay is not None:
         return JSONResponse(
             replay.body, status_code=replay.status_code, headers={"Idempotent-Replayed": "true"}

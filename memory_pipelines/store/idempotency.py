@@ -15,22 +15,25 @@ KEEP_HOURS = 24
 STALE_MINUTES = 5
 
 
-def claim(conn: Conn, key_id: str, idem_key: str, fingerprint: str) -> dict[str, Any] | None:
-    """Claim the Idempotency-Key for a first request; None when claimed now, else the row that
-    holds it (its response, or status_code NULL while that first request is served). A row
-    older than KEEP_HOURS, or unfinished after STALE_MINUTES, is claimed anew."""
+def claim(
+    conn: Conn, key_id: str, idem_key: str, fingerprint: str, store_id: str | None
+) -> dict[str, Any] | None:
+    """Claim the Idempotency-Key for a first request to `store_id` (None: a request under no
+    store); None when claimed now, else the row that holds it (its response, or status_code
+    NULL while that first request is served). A row older than KEEP_HOURS, or unfinished after
+    STALE_MINUTES, is claimed anew. Deleting the store deletes its rows (stores.drop_store)."""
     with conn.transaction():
         row = conn.execute(
-            "INSERT INTO idempotent_requests (key_id, idempotency_key, fingerprint)"
-            " VALUES (%s, %s, %s)"
+            "INSERT INTO idempotent_requests (key_id, idempotency_key, fingerprint, store_id)"
+            " VALUES (%s, %s, %s, %s)"
             " ON CONFLICT (key_id, idempotency_key) DO UPDATE"
             " SET fingerprint = EXCLUDED.fingerprint, status_code = NULL, response = NULL,"
-            " created_at = now()"
+            " store_id = EXCLUDED.store_id, created_at = now()"
             " WHERE idempotent_requests.created_at < now() - make_interval(hours => %s)"
             " OR (idempotent_requests.status_code IS NULL"
             "     AND idempotent_requests.created_at < now() - make_interval(mins => %s))"
             " RETURNING 1",
-            (key_id, idem_key, fingerprint, KEEP_HOURS, STALE_MINUTES),
+            (key_id, idem_key, fingerprint, store_id, KEEP_HOURS, STALE_MINUTES),
         ).fetchone()
         if row is not None:
             return None

@@ -152,9 +152,11 @@ def list_persons(conn: Conn, store_id: str) -> list[dict[str, str]]:
 
 def drop_store(conn: Conn, store_id: str) -> None:
     """Delete a store and every row of it (scratch stores of evaluations and tests), except
-    its read audit, which is append-only and outlives the store."""
+    its read audit, which is append-only and outlives the store. The responses kept for
+    retries of its writes go too: they hold what was written, and a store made again under
+    the id starts empty."""
     with conn.transaction():
-        for table in ("events", "model_calls", "extraction_passes"):
+        for table in ("events", "model_calls", "extraction_passes", "idempotent_requests"):
             conn.execute(
                 sql.SQL("DELETE FROM {} WHERE store_id = %s").format(sql.Identifier(table)),
                 (store_id,),
