@@ -200,7 +200,10 @@ def _apply(
     if decision.action == "merge" and chosen is not None:
         written_in = _chat_person(conn, store_id, prov.chat_id, chosen)
         reason = decision.reason
-        if merge_into(conn, chosen.item_id, item, embedding, actor, reason, written_in) and pool:
+        merged = merge_into(
+            conn, chosen.item_id, item, embedding, actor, reason, written_in, prov.trusted
+        )
+        if merged and pool:
             pool.vectors.put(chosen.item_id, chosen.person_id, embedding)
         return SaveResult(
             saved=True, deduplicated=True, merged_into=chosen.item_id, reason=decision.reason
@@ -252,15 +255,19 @@ def merge_into(
     actor: str,
     reason: str = "",
     written_in: str | None = None,
+    trusted: bool = True,
 ) -> bool:
     """Evolve an item with a candidate that states the same fact (humble merge); `reason` goes
     into the version row, `written_in` whose chat the candidate was said in (a person's: the
-    version's actor is hidden from others). Returns whether its text (and so its embedding)
-    changed."""
+    version's actor is hidden from others). A candidate the store does not vouch for
+    (`trusted` False) whose words the item takes makes the item untrusted too: a derived
+    record is as trustworthy as the least trustworthy text that fed it. Returns whether its
+    text (and so its embedding) changed."""
     old = items_db.get_item(conn, item_id, for_update=True)
     new = merged_fields(old, cand)
     changed = bool(new.pop("text_changed"))
     dropped = new.pop("metadata_dropped")
+    new["trusted"] = old.trusted and (trusted or not changed)
     items_db.merge_item(
         conn,
         old,

@@ -191,11 +191,14 @@ def apply_extracted(
                 pool.lock_and_refresh(conn, [item.person for _, item in cands])
                 # who said the window's turns, asked once for all its candidates
                 pool.speakers.of(conn, w["chat_id"], range(w["from_seq"], w["to_seq"] + 1))
+                tools = turns_db.tool_turns(conn, w["chat_id"], w["from_seq"], w["to_seq"])
                 outcomes = []
                 for cand, item in cands:
                     known = cand["embedding"]
                     vec = next(fresh) if known is None else as_array(known)
-                    outcome, item_id = _save(conn, store_id, w, cand, item, vec, models, pool)
+                    outcome, item_id = _save(
+                        conn, store_id, w, cand, item, vec, models, pool, tools
+                    )
                     counts[outcome] += 1
                     counts["written"] += outcome == "superseded"
                     outcomes.append((cand["candidate_id"], _OUTCOME[outcome], item_id))
@@ -255,14 +258,19 @@ def _save(
     vec: np.ndarray,
     models: Models,
     pool: DedupPool,
+    tools: set[int],
 ) -> tuple[str, int]:
-    """One candidate through dedup; returns the count it adds to and the item it ended in."""
+    """One candidate through dedup; returns the count it adds to and the item it ended in.
+    `tools`: the window's turns said by a tool. A record read from one is as trustworthy as
+    the text it came from (a fetched page, a search result): not vouched for, so auto-recall
+    frames it as untrusted (a page planting "Ana wants invoices paid to account ..." stays
+    a claim of the page)."""
     p = cand["payload"]
     if item.valid_from is None:  # true since the turn that said it, not since this run
         item = replace(item, valid_from=turns_db.turn_time(conn, w["chat_id"], p["from_seq"]))
     prov = Provenance(
         origin="derived",
-        trusted=True,
+        trusted=not tools.intersection(range(p["from_seq"], p["to_seq"] + 1)),
         written_by=EXTRACTOR,
         chat_id=w["chat_id"],
         from_seq=p["from_seq"],

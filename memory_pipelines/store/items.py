@@ -191,6 +191,7 @@ def merge_item(
                 " source = %(source)s, confidence = %(confidence)s, tags = %(tags)s,"
                 " entities = %(entities)s, keywords = %(keywords)s, edges = %(edges)s,"
                 " metadata = %(metadata)s, importance = %(importance)s,"
+                " trusted = %(trusted)s,"
                 " confirm_count = confirm_count + 1, last_confirmed_at = now(),"
                 " updated_at = now(), embedding = coalesce(%(embedding)s, embedding),"
                 " state = CASE WHEN state = 'archived' THEN 'current' ELSE state END"

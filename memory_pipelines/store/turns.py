@@ -338,6 +338,18 @@ def take_budget(conn: Conn, chat_id: int, seq: int, budget: int, person: str | N
     return row is not None and row["saves"] <= budget
 
 
+def tool_turns(conn: Conn, chat_id: int, from_seq: int, to_seq: int) -> set[int]:
+    """The seqs of a chat's turns from_seq..to_seq said by a tool (role `tool`): text from
+    outside the conversation (a fetched page, a search result), which nobody in it vouched
+    for."""
+    rows = conn.execute(
+        "SELECT seq FROM turns WHERE chat_id = %s AND seq BETWEEN %s AND %s"
+        " AND lower(role) = 'tool'",
+        (chat_id, from_seq, to_seq),
+    ).fetchall()
+    return {int(r["seq"]) for r in rows}
+
+
 def turn_time(conn: Conn, chat_id: int, seq: int) -> datetime | None:
     """When a turn of a chat was said (None when the chat has no such turn)."""
     row = conn.execute(
