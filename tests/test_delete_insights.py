@@ -1,11 +1,14 @@
 """Deleting a record deletes the insights reflection made from it: an insight states what its
 records said, and a deleted record's words must not outlive it (found by an audit helper: a
 person deleted every record they wrote and reflection's insight still said them). Insights of
-other records, and records an application saved with `fed_by`, stay."""
+other records, and records an application saved with `fed_by`, stay. Nor do the extracted
+candidates that made or confirmed a record keep its words or their vectors (found by a reader
+of the spec: analysts still read "Ana is allergic to penicillin." there after its delete)."""
 
 from __future__ import annotations
 
 from memory_pipelines.api import Memory
+from memory_pipelines.api.extraction import run_extraction
 from memory_pipelines.api.reflection import reflect
 from memory_pipelines.core.records import trust_for, validate_item
 from memory_pipelines.store import items as items_db
@@ -78,3 +81,30 @@ def test_deleting_a_correction_brings_no_old_value_back(memory: Memory) -> None:
     assert kept.state == "superseded" and kept.superseded_by is None
     assert [v.change for v in memory.history(old.id)][-1] == "superseded"
     assert memory.items(state="current") == []
+
+
+def test_a_deleted_records_extracted_candidates_keep_where_not_what(memory: Memory) -> None:
+    memory.write_turns(
+        "c1",
+        [
+            {"role": "user", "speaker": "Ana", "text": "I'm allergic to penicillin."},
+            {"role": "assistant", "text": "Noted."},
+            {"role": "user", "speaker": "Ana", "text": "My sister Leah lives in Porto."},
+        ],
+    )
+    run_extraction(memory.db, memory.store_id, memory.models, memory.embedder, "t1")
+    items = {i.context: i.item_id for i in memory.items()}
+    gone = next(i for c, i in items.items() if "penicillin" in c)
+    kept = next(i for c, i in items.items() if "Porto" in c)
+    memory.delete(gone, actor="ana")
+    with memory.db.connection() as conn:
+        rows = conn.execute(
+            "SELECT item_id, payload, embedding IS NULL AS no_vector FROM extraction_candidates"
+            " WHERE store_id = %s AND item_id IS NOT NULL",
+            (memory.store_id,),
+        ).fetchall()
+    by_item = {r["item_id"]: r for r in rows}
+    assert "penicillin" not in str(by_item[gone]["payload"]) and by_item[gone]["no_vector"]
+    assert by_item[gone]["payload"]["deleted"] is True
+    assert isinstance(by_item[gone]["payload"]["from_seq"], int)  # where it was said stays
+    assert "Porto" in by_item[kept]["payload"]["context"]  # another record's are untouched

@@ -279,7 +279,8 @@ def supersede(
 
 
 def delete_item(conn: Conn, store_id: str, item_id: int, actor: str) -> None:
-    """Really delete the item, its versions, embedding and links; audited as an event. The
+    """Really delete the item, its versions, embedding and links, and the text and vector of
+    the extracted candidates that made or confirmed it; audited as an event. The
     insights reflection made from it (`fed_by`) go with it, each its own delete event: an
     insight states what its records said, and a deleted record's words must not outlive it.
     (A derived record an application saved with `fed_by` is the application's to delete.)
@@ -302,6 +303,14 @@ def delete_item(conn: Conn, store_id: str, item_id: int, actor: str) -> None:
         "DELETE FROM links WHERE store_id = %s AND ((src_kind = 'item' AND src_id = %s)"
         " OR (dst_kind = 'item' AND dst_id = %s))",
         (store_id, item_id, item_id),
+    )
+    # The extracted candidates that made or confirmed it keep where they were said, not what
+    # (their text and vector were its words, left for analysts in extraction_candidates).
+    conn.execute(
+        "UPDATE extraction_candidates SET embedding = NULL, payload = jsonb_strip_nulls("
+        "jsonb_build_object('from_seq', payload->'from_seq', 'to_seq', payload->'to_seq',"
+        " 'deleted', true)) WHERE item_id = %s AND store_id = %s",
+        (item_id, store_id),
     )
     conn.execute(
         "UPDATE agent_memory_items SET contested_with = array_remove(contested_with, %s)"
