@@ -60,7 +60,8 @@ def admins_create(org: str, name: str, ask: bool, created_by: str, url: str) -> 
 @click.option("--name", required=True)
 @url_option
 def admins_link(org: str, name: str, url: str) -> None:
-    """Print a new one-time sign-in link for an administrator (a lost password)."""
+    """Print a new one-time sign-in link for an administrator (a lost password); links
+    printed before it stop working."""
     from memory_pipelines.api.accounts import issue_link
 
     click.echo(_link(url, issue_link(_db(), org, name)))
@@ -70,11 +71,12 @@ def admins_link(org: str, name: str, url: str) -> None:
 @click.option("--org", required=True)
 @click.option("--name", required=True)
 def admins_password(org: str, name: str) -> None:
-    """Set an administrator's password (asked for twice)."""
+    """Set an administrator's password (asked for twice); its sessions end and its unused
+    sign-in links stop working."""
     from memory_pipelines.api.accounts import set_password
 
     set_password(_db(), org, name, _ask_password())
-    click.echo(f"password of {name!r} of {org!r} set")
+    click.echo(f"password of {name!r} of {org!r} set; its sessions and unused links ended")
 
 
 @admins_group.command("list")

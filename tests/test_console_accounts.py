@@ -1,6 +1,6 @@
 """Administrator accounts over plain HTTP and the CLI: one-time links used once, the sign-in form's
-own CSRF token, the cookie's flags (Secure over https), disabling an account ends its sessions,
-and `memory-pipelines admins ...`."""
+own CSRF token, the cookie's flags (Secure over https), disabling an account or setting its
+password ends its sessions, a new link voids the older ones, and `memory-pipelines admins ...`."""
 
 from __future__ import annotations
 
@@ -15,7 +15,9 @@ from memory_pipelines.api.accounts import (
     create_admin,
     current,
     disable_admin,
+    issue_link,
     list_admins,
+    set_password,
     sign_in,
 )
 from memory_pipelines.cli import main
@@ -117,6 +119,35 @@ def test_disabling_an_administrator_ends_its_sessions(db: Database, api_url: str
     assert sign_in(db, org, name, PASSWORD) is None
     with httpx.Client(base_url=api_url) as client:
         assert client.get(f"/console/link/{token}").status_code == 410
+
+
+def test_a_new_password_ends_the_sessions_and_a_new_link_voids_the_older_ones(
+    db: Database, api_url: str
+) -> None:
+    """Found by an audit helper: a session opened with a leaked password outlived the password
+    set to lock its thief out, and the link printed by `admins create` still worked after
+    `admins link` issued a new one."""
+    org = new_org(db)
+    store = new_store(db, org)
+    name = _name()
+    _, first_link = create_admin(db, org, name, password=PASSWORD)
+    second_link = issue_link(db, org, name)
+    with httpx.Client(base_url=api_url) as browser:
+        assert browser.get(f"/console/link/{first_link}").status_code == 410
+        assert browser.get(f"/console/link/{second_link}").status_code == 200
+    stolen = sign_in(db, org, name, PASSWORD)
+    assert stolen is not None
+    with httpx.Client(base_url=api_url, cookies={"mp_console": stolen.token}) as thief:
+        assert _stores(thief.get("/console").text) == [store]
+        set_password(db, org, name, PASSWORD + " again")
+        res = thief.get("/console")
+        assert res.status_code == 303 and res.headers["location"] == "/console/signin"
+    assert current(db, stolen.token) is None
+    assert sign_in(db, org, name, PASSWORD) is None
+    with httpx.Client(base_url=api_url) as browser:  # the link sent before is void too
+        assert browser.get(f"/console/link/{second_link}").status_code == 410
+    fresh = sign_in(db, org, name, PASSWORD + " again")
+    assert fresh is not None and current(db, fresh.token) is not None
 
 
 def test_admins_on_the_command_line(db: Database, api_url: str) -> None:

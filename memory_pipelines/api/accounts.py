@@ -3,7 +3,8 @@ one-time sign-in link, signed in to sessions kept in Postgres, signed out.
 
 A session is a random token in an HttpOnly cookie; the database keeps its SHA-256, the CSRF
 token of its forms, and when it ends: after SESSION_IDLE without a request, SESSION_LIFETIME
-after sign-in, at sign-out, or when the account is disabled.
+after sign-in, at sign-out, or when the account is disabled or its password set anew. Only
+the newest sign-in link of an account works.
 """
 
 from __future__ import annotations
@@ -68,17 +69,20 @@ def _account(conn: Any, org_id: str, name: str) -> dict[str, Any]:
 
 
 def issue_link(db: Database, org_id: str, name: str) -> str:
-    """A new one-time sign-in link token for an enabled administrator (a lost password)."""
+    """A new one-time sign-in link token for an enabled administrator (a lost password); the
+    links issued before it stop working (one printed or sent earlier may be in other hands)."""
     token = acc.new_token()
     with db.transaction() as conn:
         row = _account(conn, org_id, name)
         if row["disabled_at"] is not None:
             raise ValidationError("name", f"administrator {name!r} is disabled")
+        accounts_db.void_links(conn, row["account_id"])
         accounts_db.add_link(conn, row["account_id"], acc.digest(token), LINK_VALID)
     return token
 
 
 def set_password(db: Database, org_id: str, name: str, password: str) -> None:
+    """Set an administrator's password; its sessions end and its unused links stop working."""
     hashed = acc.hash_password(password)
     with db.transaction() as conn:
         accounts_db.set_password(conn, _account(conn, org_id, name)["account_id"], hashed)

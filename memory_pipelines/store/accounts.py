@@ -50,10 +50,14 @@ def list_accounts(conn: Conn, org_id: str | None) -> list[dict[str, Any]]:
 
 
 def set_password(conn: Conn, account_id: int, password_hash: str) -> None:
+    """A new password: the account's sessions end and its unused links stop working (whoever
+    held the old password, or a link sent before, is signed out)."""
     conn.execute(
         "UPDATE admin_accounts SET password_hash = %s WHERE account_id = %s",
         (password_hash, account_id),
     )
+    end_sessions(conn, account_id)
+    void_links(conn, account_id)
 
 
 def disable(conn: Conn, account_id: int) -> None:
@@ -63,10 +67,19 @@ def disable(conn: Conn, account_id: int) -> None:
         " WHERE account_id = %s",
         (account_id,),
     )
+    end_sessions(conn, account_id)
+    void_links(conn, account_id)
+
+
+def end_sessions(conn: Conn, account_id: int) -> None:
     conn.execute(
         "UPDATE admin_sessions SET ended_at = now() WHERE account_id = %s AND ended_at IS NULL",
         (account_id,),
     )
+
+
+def void_links(conn: Conn, account_id: int) -> None:
+    """The account's unused sign-in links stop working (marked used)."""
     conn.execute(
         "UPDATE admin_signin_links SET used_at = now() WHERE account_id = %s AND used_at IS NULL",
         (account_id,),
