@@ -1,6 +1,7 @@
 """Administrator accounts over plain HTTP and the CLI: one-time links used once, the sign-in form's
 own CSRF token, the cookie's flags (Secure over https), disabling an account or setting its
-password ends its sessions, a new link voids the older ones, and `memory-pipelines admins ...`."""
+password ends its sessions, a new link voids the older ones, wrong passwords lock the name
+typed for longer each time, and `memory-pipelines admins ...`."""
 
 from __future__ import annotations
 
@@ -9,9 +10,12 @@ import uuid
 from datetime import timedelta
 
 import httpx
+import pytest
 from click.testing import CliRunner
 
 from memory_pipelines.api.accounts import (
+    FREE_FAILURES,
+    TooManyAttempts,
     create_admin,
     current,
     disable_admin,
@@ -148,6 +152,53 @@ def test_a_new_password_ends_the_sessions_and_a_new_link_voids_the_older_ones(
         assert browser.get(f"/console/link/{second_link}").status_code == 410
     fresh = sign_in(db, org, name, PASSWORD + " again")
     assert fresh is not None and current(db, fresh.token) is not None
+
+
+def test_wrong_passwords_lock_the_name_typed_for_longer_each_time(
+    db: Database, api_url: str
+) -> None:
+    """Found by an audit helper: 40 wrong passwords in 6 s, then the right one signed in."""
+    org = new_org(db)
+    name = _name()
+    create_admin(db, org, name, password=PASSWORD)
+    with httpx.Client(base_url=api_url) as client:
+
+        def attempt(who: str, password: str) -> httpx.Response:
+            csrf = _csrf(client.get("/console/signin").text)
+            fields = {"organisation": org, "name": who, "password": password, "csrf": csrf}
+            return client.post("/console/signin", data=fields)
+
+        for _ in range(FREE_FAILURES):
+            assert attempt(name, "not the password").status_code == 401
+        assert attempt(name, "not the password").status_code == 401  # this one locks
+        locked = attempt(name, PASSWORD)  # the right password waits its turn too
+        assert locked.status_code == 429 and "Too many wrong passwords" in locked.text
+        assert 1 <= int(locked.headers["retry-after"]) <= 2
+        assert "mp_console" not in locked.headers.get("set-cookie", "")
+        # a name that is no account locks the same way: the lock tells nobody it exists
+        for _ in range(FREE_FAILURES + 1):
+            assert attempt("nobody-here", "not the password").status_code == 401
+        assert attempt("nobody-here", PASSWORD).status_code == 429
+    # each wrong password past the lock locks for twice as long
+    with db.connection() as conn:
+        conn.execute(
+            "UPDATE admin_signin_failures SET locked_until = now() WHERE org_id = %s", (org,)
+        )
+    assert sign_in(db, org, name, "still wrong") is None
+    with pytest.raises(TooManyAttempts) as err:
+        sign_in(db, org, name, PASSWORD)
+    assert 1 < err.value.seconds <= 2  # 1 s, then 2 s, then 4 s ...
+    # once the lock has passed, the right password signs in and the count starts again
+    with db.connection() as conn:
+        conn.execute(
+            "UPDATE admin_signin_failures SET locked_until = now() WHERE org_id = %s", (org,)
+        )
+    assert sign_in(db, org, name, PASSWORD) is not None
+    with db.connection() as conn:
+        left = conn.execute(
+            "SELECT name FROM admin_signin_failures WHERE org_id = %s", (org,)
+        ).fetchall()
+    assert [r["name"] for r in left] == ["nobody-here"]
 
 
 def test_admins_on_the_command_line(db: Database, api_url: str) -> None:

@@ -18,7 +18,7 @@ import psycopg
 from memory_pipelines.api.access import organisation_of
 from memory_pipelines.core import accounts as acc
 from memory_pipelines.core.access import Principal
-from memory_pipelines.errors import NotFound, ValidationError
+from memory_pipelines.errors import MemoryPipelinesError, NotFound, ValidationError
 from memory_pipelines.store import accounts as accounts_db
 from memory_pipelines.store import organisations as orgs_db
 from memory_pipelines.store.db import Database
@@ -26,6 +26,19 @@ from memory_pipelines.store.db import Database
 LINK_VALID = timedelta(hours=24)
 SESSION_LIFETIME = timedelta(days=7)
 SESSION_IDLE = timedelta(hours=12)
+# Wrong passwords for one organisation and name typed before each further one locks the pair:
+# 1 s, then twice as long each time, LONGEST_LOCK at most (the twentieth wrong one in a day
+# waits the whole of it). A lock stops password guessing, not the owner: a sign-in link works.
+FREE_FAILURES = 5
+LONGEST_LOCK = timedelta(minutes=15)
+
+
+class TooManyAttempts(MemoryPipelinesError):
+    """Too many wrong passwords for this organisation and name: `seconds` until the next try."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__(f"too many wrong passwords; try again in {seconds:.0f} s")
+        self.seconds = seconds
 
 
 @dataclass(frozen=True)
@@ -107,13 +120,25 @@ def list_admins(db: Database, org_id: str | None = None) -> list[dict[str, Any]]
 
 def sign_in(db: Database, org_id: str, name: str, password: str) -> Session | None:
     """A new session when the organisation has an enabled administrator of that name with
-    that password; None otherwise (one answer, and the same argon2 work, for every cause)."""
+    that password; None otherwise (one answer, and the same argon2 work, for every cause).
+    TooManyAttempts, before any work, while the organisation and name typed are locked after
+    wrong passwords (FREE_FAILURES): counted whether or not they name an account, so a lock
+    tells nobody which names exist."""
+    counted = bool(org_id and name) and len(org_id) <= 200 and len(name) <= 200
     with db.connection() as conn:
+        wait = accounts_db.signin_locked(conn, org_id, name) if counted else 0.0
+        if wait > 0:
+            raise TooManyAttempts(wait)
         row = accounts_db.find(conn, org_id, name) if org_id and name else None
     usable = row is not None and row["disabled_at"] is None
     stored = row["password_hash"] if row is not None and usable else None
     if not acc.password_matches(password, stored) or row is None:
+        if counted:
+            with db.connection() as conn:
+                accounts_db.signin_failed(conn, org_id, name, FREE_FAILURES, LONGEST_LOCK)
         return None
+    with db.connection() as conn:
+        accounts_db.signin_succeeded(conn, org_id, name)
     return _open(db, row["account_id"], row["org_id"], row["name"])
 
 

@@ -152,3 +152,45 @@ def end_session(conn: Conn, session_sha256: bytes) -> None:
         "UPDATE admin_sessions SET ended_at = coalesce(ended_at, now()) WHERE session_sha256 = %s",
         (session_sha256,),
     )
+
+
+def signin_locked(conn: Conn, org_id: str, name: str) -> float:
+    """Seconds until a password may be tried again for this organisation and name (0: now)."""
+    row = conn.execute(
+        "SELECT greatest(0, extract(epoch FROM locked_until - now())) AS wait"
+        " FROM admin_signin_failures WHERE org_id = %s AND name = %s"
+        " AND last_failed_at > now() - %s",
+        (org_id, name, FAILURES_KEPT),
+    ).fetchone()
+    return float(row["wait"] or 0) if row else 0.0
+
+
+def signin_failed(conn: Conn, org_id: str, name: str, free: int, longest: timedelta) -> None:
+    """Count a wrong password for this organisation and name: past `free` of them (within
+    FAILURES_KEPT of each other), each locks the pair for twice as long as the one before,
+    one second first, `longest` at most. Rows quiet for FAILURES_KEPT are removed."""
+    conn.execute(
+        "INSERT INTO admin_signin_failures AS f (org_id, name, failures) VALUES (%s, %s, 1)"
+        " ON CONFLICT (org_id, name) DO UPDATE SET"
+        " failures = CASE WHEN f.last_failed_at > now() - %s THEN f.failures + 1 ELSE 1 END,"
+        " last_failed_at = now()",
+        (org_id, name, FAILURES_KEPT),
+    )
+    conn.execute(
+        "UPDATE admin_signin_failures SET locked_until = now() + least(%s,"
+        " make_interval(secs => power(2, least(failures - %s - 1, 30))))"
+        " WHERE org_id = %s AND name = %s AND failures > %s",
+        (longest, free, org_id, name, free),
+    )
+    conn.execute(
+        "DELETE FROM admin_signin_failures WHERE last_failed_at < now() - %s", (FAILURES_KEPT,)
+    )
+
+
+def signin_succeeded(conn: Conn, org_id: str, name: str) -> None:
+    conn.execute(
+        "DELETE FROM admin_signin_failures WHERE org_id = %s AND name = %s", (org_id, name)
+    )
+
+
+FAILURES_KEPT = timedelta(days=1)  # wrong passwords this far apart are not counted together

@@ -77,7 +77,20 @@ def signin(request: Request) -> Response:
 @router.post("/signin")
 def signin_post(request: Request, form: SigninForm) -> Response:
     org, name = form.get("organisation", "").strip(), form.get("name", "").strip()
-    session = accounts.sign_in(_db(request), org, name, form.get("password", ""))
+    try:
+        session = accounts.sign_in(_db(request), org, name, form.get("password", ""))
+    except accounts.TooManyAttempts as locked:
+        wait = max(1, round(locked.seconds))
+        response = _signin_page(
+            request,
+            429,
+            organisation=org,
+            name=name,
+            error=f"Too many wrong passwords for this name: try again in {wait} seconds, or"
+            " ask for a sign-in link (memory-pipelines admins link).",
+        )
+        response.headers["Retry-After"] = str(wait)
+        return response
     if session is None:
         return _signin_page(
             request,
