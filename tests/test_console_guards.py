@@ -1,7 +1,8 @@
 """The console's guarantees over plain HTTP: a page whose read cannot be audited is not shown,
 a settings form without the session's token is refused and saves nothing, another
-organisation's store cannot be changed or deleted, and no route of the console changes or
-deletes a record."""
+organisation's store cannot be changed or deleted, no route of the console changes or
+deletes a record, and the Stores page's notice of a deletion names only a store the
+organisation deleted."""
 
 from __future__ import annotations
 
@@ -159,3 +160,28 @@ def test_addresses_edited_by_hand_get_a_page_not_a_crash(db: Database, api_url: 
         assert res.status_code == status, (path, res.status_code, res.text[:300])
         assert res.headers["content-type"].startswith("text/html"), path
     client.close()
+
+
+def test_the_deleted_notice_names_only_a_store_the_organisation_deleted(
+    db: Database, api_url: str, embedder: Embedder
+) -> None:
+    """Found by an audit helper: `/console?deleted=<any text>` showed the text as a notice of
+    success ("Store acme-prod. Your session expired: sign in again at evil.example was
+    deleted.")."""
+    org, other = new_org(db), new_org(db)
+    ours, theirs = new_store(db, org), new_store(db, other)
+    client, _, csrf = _browser(db, api_url, org)
+    with client:
+        Memory(ours, db=db, embedder=embedder, create=False).configure(
+            extraction={"enabled": False}
+        )
+        res = client.post(
+            f"/console/stores/{ours}/delete", data={"confirm": ours, "csrf": csrf}, headers=FORM
+        )
+        assert res.status_code == 200 and f"Store {ours} was deleted." in res.text
+        their_memory = Memory(theirs, db=db, embedder=embedder, create=False)
+        their_memory.configure(extraction={"enabled": False})
+        their_memory.delete_store(actor="admin")
+        for text in ("evil.example says: sign in again", theirs, "no-such-store"):
+            shown = client.get("/console", params={"deleted": text})
+            assert shown.status_code == 200 and "was deleted" not in shown.text, text

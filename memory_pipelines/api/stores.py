@@ -106,6 +106,14 @@ def delete_store(db: Database, store_id: str, *, actor: str, how: str = "") -> N
         events_db.record_event(conn, store_id, "delete_store", None, actor)
 
 
+def deleted_by_actor(db: Database, store_id: str, actor_prefix: str) -> bool:
+    """Whether an actor whose name starts with `actor_prefix` deleted the store (the console's
+    Stores page names a deleted store only when one of the organisation's administrators
+    deleted it: an address with any text in `?deleted=` had been shown as a notice)."""
+    with db.connection() as conn:
+        return events_db.deleted_by(conn, store_id, actor_prefix)
+
+
 def delete_store_as(db: Database, reader: Principal, store_id: str, *, actor: str) -> None:
     """`delete_store` for a principal of the store's organisation allowed to delete memory in
     it (NotFound for another organisation's store)."""

@@ -77,6 +77,17 @@ def record_event(
     return row is not None
 
 
+def deleted_by(conn: Conn, store_id: str, actor_prefix: str) -> bool:
+    """Whether the store was deleted by an actor whose name starts with `actor_prefix` (its
+    `delete_store` event outlives it)."""
+    row = conn.execute(
+        "SELECT 1 FROM events WHERE store_id = %s AND kind = 'delete_store'"
+        " AND starts_with(actor, %s) LIMIT 1",
+        (store_id, actor_prefix),
+    ).fetchone()
+    return row is not None
+
+
 def last_event_id(conn: Conn, store_id: str) -> int:
     """The store's newest event id (0 when it has none)."""
     row = conn.execute(

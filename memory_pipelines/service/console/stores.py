@@ -37,13 +37,18 @@ def home(request: Request, who: Administrator) -> Response:
     with shown_or_refused():
         rows = stores_api.list_stores(who.db, who.principal, HOME)
     deleted = request.query_params.get("deleted", "")
+    ours = who.actor.rsplit("/", 1)[0] + "/"  # any administrator of this organisation
+    if deleted in {r["store"] for r in rows} or not (
+        deleted and stores_api.deleted_by_actor(who.db, deleted, ours)
+    ):
+        deleted = ""
     return page(
         request,
         "stores.html",
         session=who.session,
         segment="stores",
         stores=rows,
-        deleted=deleted if deleted and deleted not in {r["store"] for r in rows} else "",
+        deleted=deleted,
     )
 
 
