@@ -124,3 +124,45 @@ def test_a_models_greeting_and_guess_are_refused_by_the_save_policy(memory: Memo
         2,
         0,
     )
+
+
+def test_a_model_gets_at_most_the_budget_of_saves_a_turn(memory: Memory) -> None:
+    """The spec's budget (~1-2 saves a turn) is the write path's, whatever the model gives
+    (found by a reader of the spec: a model's answer of any length was saved whole). A health
+    or safety fact is never the one dropped."""
+    from memory_pipelines.api.extraction import extract_pending, plan_windows
+    from memory_pipelines.core.candidates import MAX_PER_TURN
+
+    memory.write_turns(
+        "c",
+        [
+            {"text": "Morning!", "speaker": "Ana"},
+            {
+                "text": "Moved to Porto, started at Corvane, bought a van, and I'm allergic to "
+                "penicillin.",
+                "speaker": "Ana",
+            },  # fmt: skip
+        ],
+    )
+    said = ["Ana moved to Porto", "Ana started a job at Corvane", "Ana bought a van",
+            "Ana is allergic to penicillin"]  # fmt: skip
+    items = [
+        {"category": "fact", "context": t, "confidence": 6, "from_seq": 2, "to_seq": 2}
+        for t in said
+    ]
+    with FakeOpenAI([json.dumps({"items": items})] * 4) as fake:
+        models = Models(OpenAIBackend(fake.url, "tiny"))
+        plan_windows(memory.db, memory.store_id)
+        counts = extract_pending(memory.db, memory.store_id, models)
+    assert (counts["candidates"], counts["dropped_by_policy"]) == (MAX_PER_TURN, 2)
+    with memory.db.connection() as conn:
+        rows = conn.execute(
+            "SELECT payload, valid, drop_reason FROM extraction_candidates WHERE store_id = %s"
+            " ORDER BY ord",
+            (memory.store_id,),
+        ).fetchall()
+    kept = [r["payload"]["context"] for r in rows if r["valid"]]
+    assert kept == ["Ana moved to Porto", "Ana is allergic to penicillin"]
+    assert {r["drop_reason"] for r in rows if not r["valid"]} == {
+        "save policy: budget (at most 2 saves a turn)"
+    }

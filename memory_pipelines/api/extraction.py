@@ -18,7 +18,13 @@ import numpy as np
 
 from memory_pipelines.api.dedup import save_deduplicated
 from memory_pipelines.api.dedup_near import DedupPool, Provenance
-from memory_pipelines.core.candidates import POLICY_DROP, PROVENANCE_KEYS, check_candidate
+from memory_pipelines.core.candidates import (
+    MAX_PER_TURN,
+    POLICY_DROP,
+    PROVENANCE_KEYS,
+    check_candidate,
+    over_budget,
+)
 from memory_pipelines.core.due import Owed
 from memory_pipelines.core.records import ItemInput, validate_item
 from memory_pipelines.core.settings import Extraction
@@ -121,10 +127,15 @@ def extract_pending(
             vec = _known_vector(cand.pop("embedding", None))
             item, why = check_candidate(cand, w["from_seq"], w["to_seq"], settings.types)
             checked.append((item or {"raw": cand}, item is not None, why, vec if item else None))
+        valid = [i for i, c in enumerate(checked) if c[1]]
+        for i in (valid[j] for j in over_budget([checked[i][0] for i in valid])):
+            why = f"{POLICY_DROP}budget (at most {MAX_PER_TURN} saves a turn)"
+            checked[i] = ({"raw": checked[i][0]}, False, why, None)
+        for _, ok, why, _ in checked:
             refused = why is not None and why.startswith(POLICY_DROP)
-            seen["candidates"] += item is not None
-            seen["dropped_by_policy"] += refused  # a greeting, chatter, speculation
-            seen["dropped_invalid"] += item is None and not refused
+            seen["candidates"] += ok
+            seen["dropped_by_policy"] += refused  # a greeting, chatter, speculation, budget
+            seen["dropped_invalid"] += not ok and not refused
         calls = models.drain()
         with db.transaction() as conn:
             stored = ex_db.store_candidates(conn, store_id, w["window_id"], checked)

@@ -1,7 +1,7 @@
 """A candidate from any extractor (the local rules or a language model) checked before it is
 saved: its provenance inside the window it was read from, its category allowed, a valid item
-whose confidence is capped (a machine proposes, a person states), no links of its own, and
-nothing the save policy skips."""
+whose confidence is capped (a machine proposes, a person states), no links of its own,
+nothing the save policy skips, and no more than the budget of saves per turn."""
 
 from __future__ import annotations
 
@@ -9,9 +9,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from memory_pipelines.core import policy
+from memory_pipelines.core.health_safety import SAFETY
 
 MAX_CONFIDENCE = 6
 PROVENANCE_KEYS = ("from_seq", "to_seq")
+MAX_PER_TURN = 2  # the spec's budget of saves per turn, enforced on the write path
 
 
 POLICY_DROP = "save policy: "  # how a candidate the save policy refuses is dropped (its why)
@@ -54,3 +56,18 @@ def check_candidate(
     if skip is not None:
         return None, f"{POLICY_DROP}{skip}"
     return {**item, "from_seq": first, "to_seq": last}, None
+
+
+def over_budget(items: Sequence[dict[str, Any]]) -> list[int]:
+    """The indexes of checked candidates past MAX_PER_TURN for the turn that said them (their
+    `to_seq`), to be dropped under the save policy: a model may give any number for one turn.
+    A health or safety fact is kept before the rest ("allergic to penicillin" is never the one
+    dropped), then the extractor's own order."""
+    by_turn: dict[Any, list[int]] = {}
+    for i, item in enumerate(items):
+        by_turn.setdefault(item.get("to_seq"), []).append(i)
+    out = []
+    for seqs in by_turn.values():
+        ranked = sorted(seqs, key=lambda i: not SAFETY.search(str(items[i].get("context", ""))))
+        out += ranked[MAX_PER_TURN:]
+    return sorted(out)

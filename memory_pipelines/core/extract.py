@@ -32,7 +32,7 @@ from memory_pipelines.core.antecedents import (
     joined,
     medicine_named,
 )
-from memory_pipelines.core.candidates import MAX_CONFIDENCE
+from memory_pipelines.core.candidates import MAX_CONFIDENCE, MAX_PER_TURN
 from memory_pipelines.core.corrections import correction, repair, without_old
 from memory_pipelines.core.dates import annotate
 from memory_pipelines.core.due_dates import due_date
@@ -77,7 +77,6 @@ from memory_pipelines.core.window_talk import (
 )
 from memory_pipelines.core.window_turn import PronounOf, WindowTurn
 
-MAX_PER_TURN = 2  # the spec's budget of saves per turn
 MAX_CONTEXT = 300
 
 

@@ -32,7 +32,8 @@ JUDGE_SYSTEM = (
 EXTRACT_SYSTEM = (
     "You pick out what is worth remembering from a conversation window. Only stable facts: "
     "preferences, decisions with their why, durable facts, lessons, commitments (with owner and "
-    "due time when said). Skip greetings, chatter, restatements, speculation. Turns marked "
+    "due time when said). Skip greetings, chatter, restatements, speculation. At most two "
+    "items a turn, the most lasting first, a health or safety fact always. Turns marked "
     '"context_only" were said before the window: read them, take nothing from them. Answer JSON '
     '{"items": [{"category": one of the allowed types, "context": one-line fact naming '
     'who it is about, "confidence": 1-6, "from_seq": int, "to_seq": int, '
