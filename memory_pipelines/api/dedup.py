@@ -143,8 +143,10 @@ def _closed_by(
     a shared one), that the candidate reports done ("fulfilled", core/fulfilment.py) or calls
     off ("cancelled", core/called_off.py), nearest first (two are the same promise saved
     twice). Not from a statement said in another person's chat than the commitment's: its
-    closing would tell the commitment's readers that something was said there."""
-    if item.category == "commitment":
+    closing would tell the commitment's readers that something was said there. Nor from a
+    statement the store does not vouch for (a tool's output, a save from outside): a page
+    saying "Ana paid the rent" closes nothing."""
+    if item.category == "commitment" or not prov.trusted:
         return []
     out = []
     for other, _ in near:
@@ -260,14 +262,16 @@ def merge_into(
     """Evolve an item with a candidate that states the same fact (humble merge); `reason` goes
     into the version row, `written_in` whose chat the candidate was said in (a person's: the
     version's actor is hidden from others). A candidate the store does not vouch for
-    (`trusted` False) whose words the item takes makes the item untrusted too: a derived
+    (`trusted` False) that changes anything of the item (its words, body, confidence, labels,
+    metadata or links: more than a confirmation) makes the item untrusted too: a derived
     record is as trustworthy as the least trustworthy text that fed it. Returns whether its
     text (and so its embedding) changed."""
     old = items_db.get_item(conn, item_id, for_update=True)
     new = merged_fields(old, cand)
     changed = bool(new.pop("text_changed"))
     dropped = new.pop("metadata_dropped")
-    new["trusted"] = old.trusted and (trusted or not changed)
+    took = cand.edges or any(new[k] != getattr(old, k) for k in new)  # more than a confirmation
+    new["trusted"] = old.trusted and (trusted or not took)
     items_db.merge_item(
         conn,
         old,

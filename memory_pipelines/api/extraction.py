@@ -202,7 +202,9 @@ def apply_extracted(
                 pool.lock_and_refresh(conn, [item.person for _, item in cands])
                 # who said the window's turns, asked once for all its candidates
                 pool.speakers.of(conn, w["chat_id"], range(w["from_seq"], w["to_seq"] + 1))
-                tools = turns_db.tool_turns(conn, w["chat_id"], w["from_seq"], w["to_seq"])
+                # the window's tool turns, those shown with it as context included
+                shown = max(1, w["from_seq"] - ex_db.CONTEXT_TURNS)
+                tools = turns_db.tool_turns(conn, w["chat_id"], shown, w["to_seq"])
                 outcomes = []
                 for cand, item in cands:
                     known = cand["embedding"]
@@ -272,16 +274,19 @@ def _save(
     tools: set[int],
 ) -> tuple[str, int]:
     """One candidate through dedup; returns the count it adds to and the item it ended in.
-    `tools`: the window's turns said by a tool. A record read from one is as trustworthy as
-    the text it came from (a fetched page, a search result): not vouched for, so auto-recall
-    frames it as untrusted (a page planting "Ana wants invoices paid to account ..." stays
-    a claim of the page)."""
+    `tools`: the turns said by a tool among the window's and the context turns shown with it.
+    A record read from one is as trustworthy as the text it came from (a fetched page, a
+    search result): not vouched for, so auto-recall frames it as untrusted (a page planting
+    "Ana wants invoices paid to account ..." stays a claim of the page). The local rules'
+    candidate came from the turns it cites (one begun in the context turns is cut to the
+    window's first turn: then those count too); a language model's may quote any turn it was
+    shown whatever it cites, so a tool turn anywhere in what it read leaves it untrusted."""
     p = cand["payload"]
     if item.valid_from is None:  # true since the turn that said it, not since this run
         item = replace(item, valid_from=turns_db.turn_time(conn, w["chat_id"], p["from_seq"]))
     prov = Provenance(
         origin="derived",
-        trusted=not tools.intersection(range(p["from_seq"], p["to_seq"] + 1)),
+        trusted=not _from_tools(tools, p["from_seq"], p["to_seq"], w["from_seq"], models),
         written_by=EXTRACTOR,
         chat_id=w["chat_id"],
         from_seq=p["from_seq"],
@@ -295,6 +300,16 @@ def _save(
     if result.id is None:
         raise StoreError(f"dedup of a candidate of window {w['window_id']} saved nothing")
     return ("superseded" if result.superseded is not None else "written"), result.id
+
+
+def _from_tools(tools: set[int], first: int, last: int, window_first: int, models: Models) -> bool:
+    """Whether a candidate citing turns first..last may hold a tool turn's words (_save)."""
+    if models.backend.name != "local":
+        return bool(tools)
+    cited = set(range(first, last + 1))
+    if first == window_first:  # perhaps begun in the context turns
+        cited |= {s for s in tools if s < window_first}
+    return bool(tools & cited)
 
 
 def _about_whom(
