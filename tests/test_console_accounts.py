@@ -180,9 +180,11 @@ def test_wrong_passwords_lock_the_name_typed_for_longer_each_time(
             assert attempt("nobody-here", "not the password").status_code == 401
         assert attempt("nobody-here", PASSWORD).status_code == 429
     # each wrong password past the lock locks for twice as long
+    pair, nobody = digest(f"{org}\x00{name}"), digest(f"{org}\x00nobody-here")
     with db.connection() as conn:
         conn.execute(
-            "UPDATE admin_signin_failures SET locked_until = now() WHERE org_id = %s", (org,)
+            "UPDATE admin_signin_attempts SET locked_until = now() WHERE pair_sha256 = %s",
+            (pair,),
         )
     assert sign_in(db, org, name, "still wrong") is None
     with pytest.raises(TooManyAttempts) as err:
@@ -191,14 +193,66 @@ def test_wrong_passwords_lock_the_name_typed_for_longer_each_time(
     # once the lock has passed, the right password signs in and the count starts again
     with db.connection() as conn:
         conn.execute(
-            "UPDATE admin_signin_failures SET locked_until = now() WHERE org_id = %s", (org,)
+            "UPDATE admin_signin_attempts SET locked_until = now() WHERE pair_sha256 = %s",
+            (pair,),
         )
     assert sign_in(db, org, name, PASSWORD) is not None
     with db.connection() as conn:
         left = conn.execute(
-            "SELECT name FROM admin_signin_failures WHERE org_id = %s", (org,)
+            "SELECT pair_sha256 FROM admin_signin_attempts WHERE pair_sha256 = ANY(%s)",
+            ([pair, nobody],),
         ).fetchall()
-    assert [r["name"] for r in left] == ["nobody-here"]
+    assert [bytes(r["pair_sha256"]) for r in left] == [nobody]  # kept as a hash, never the text
+
+
+def test_guesses_sent_at_once_meet_the_lock(db: Database) -> None:
+    """Found by a second reader: the lock was read before the password's check and the wrong
+    one counted after it, so guesses sent together were all checked."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    org = new_org(db)
+    name = _name()
+    create_admin(db, org, name, password=PASSWORD)
+
+    def guess(_: int) -> str:
+        try:
+            return "checked" if sign_in(db, org, name, "not the password") is None else "in"
+        except TooManyAttempts:
+            return "locked"
+
+    with ThreadPoolExecutor(8) as pool:
+        answers = list(pool.map(guess, range(16)))
+    # the free ones and the one that locks are checked; a slow machine may let the first lock
+    # (1 s) pass before the last guesses come, and check one more
+    assert FREE_FAILURES + 1 <= answers.count("checked") <= FREE_FAILURES + 2, answers
+
+
+def test_a_password_set_during_a_sign_in_leaves_no_session(
+    db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Found by a second reader: a sign-in whose password was checked just before the
+    password was set anew opened a session after the sessions were ended."""
+    from memory_pipelines.core import accounts as core_accounts
+
+    org = new_org(db)
+    name = _name()
+    create_admin(db, org, name, password=PASSWORD)
+    checked = core_accounts.password_matches
+
+    def set_while_checking(password: str, stored: str | None) -> bool:
+        ok = checked(password, stored)
+        set_password(db, org, name, PASSWORD + " again")  # between the check and the session
+        return ok
+
+    monkeypatch.setattr(core_accounts, "password_matches", set_while_checking)
+    assert sign_in(db, org, name, PASSWORD) is None
+    with db.connection() as conn:
+        live = conn.execute(
+            "SELECT count(*) AS n FROM admin_sessions s JOIN admin_accounts a USING (account_id)"
+            " WHERE a.org_id = %s AND s.ended_at IS NULL",
+            (org,),
+        ).fetchone()
+    assert live["n"] == 0
 
 
 def test_admins_on_the_command_line(db: Database, api_url: str) -> None:

@@ -26,9 +26,9 @@ from memory_pipelines.store.db import Database
 LINK_VALID = timedelta(hours=24)
 SESSION_LIFETIME = timedelta(days=7)
 SESSION_IDLE = timedelta(hours=12)
-# Wrong passwords for one organisation and name typed before each further one locks the pair:
-# 1 s, then twice as long each time, LONGEST_LOCK at most (the twentieth wrong one in a day
-# waits the whole of it). A lock stops password guessing, not the owner: a sign-in link works.
+# Password attempts for one organisation and name typed before each further one locks the pair:
+# 1 s, then twice as long each time, LONGEST_LOCK at most (from the sixteenth attempt of a day
+# without a right password). A lock stops password guessing, not the owner: a link works.
 FREE_FAILURES = 5
 LONGEST_LOCK = timedelta(minutes=15)
 
@@ -123,23 +123,25 @@ def sign_in(db: Database, org_id: str, name: str, password: str) -> Session | No
     that password; None otherwise (one answer, and the same argon2 work, for every cause).
     TooManyAttempts, before any work, while the organisation and name typed are locked after
     wrong passwords (FREE_FAILURES): counted whether or not they name an account, so a lock
-    tells nobody which names exist."""
-    counted = bool(org_id and name) and len(org_id) <= 200 and len(name) <= 200
+    tells nobody which names exist, and counted before the password is checked, so guesses
+    sent at once meet the lock of those before them."""
+    pair = acc.digest(f"{org_id}\x00{name}")
     with db.connection() as conn:
-        wait = accounts_db.signin_locked(conn, org_id, name) if counted else 0.0
-        if wait > 0:
+        wait = accounts_db.take_attempt(conn, pair, FREE_FAILURES, LONGEST_LOCK)
+        if wait is not None:
             raise TooManyAttempts(wait)
         row = accounts_db.find(conn, org_id, name) if org_id and name else None
     usable = row is not None and row["disabled_at"] is None
     stored = row["password_hash"] if row is not None and usable else None
     if not acc.password_matches(password, stored) or row is None:
-        if counted:
-            with db.connection() as conn:
-                accounts_db.signin_failed(conn, org_id, name, FREE_FAILURES, LONGEST_LOCK)
         return None
-    with db.connection() as conn:
-        accounts_db.signin_succeeded(conn, org_id, name)
-    return _open(db, row["account_id"], row["org_id"], row["name"])
+    with db.transaction() as conn:
+        # the password checked is still the account's (set anew meanwhile: no session)
+        now = accounts_db.lock_account(conn, row["account_id"])
+        if now is None or now["disabled_at"] is not None or now["password_hash"] != stored:
+            return None
+        accounts_db.attempt_succeeded(conn, pair)
+        return _open(conn, row["account_id"], row["org_id"], row["name"])
 
 
 def link_usable(db: Database, token: str) -> bool:
@@ -150,18 +152,20 @@ def link_usable(db: Database, token: str) -> bool:
 
 def sign_in_with_link(db: Database, token: str) -> Session | None:
     """Use a one-time link: a new session, or None when the link is unknown, used, expired or
-    its account disabled."""
-    with db.connection() as conn:
-        row = accounts_db.use_link(conn, acc.digest(token))
-    if row is None:
-        return None
-    return _open(db, row["account_id"], row["org_id"], row["name"])
+    its account disabled. The link is used and the session opened in one transaction, the
+    account's row held: a password set meanwhile voids the link or ends the session."""
+    digest = acc.digest(token)
+    with db.transaction() as conn:
+        accounts_db.lock_account_of_link(conn, digest)
+        row = accounts_db.use_link(conn, digest)
+        if row is None:
+            return None
+        return _open(conn, row["account_id"], row["org_id"], row["name"])
 
 
-def _open(db: Database, account_id: int, org_id: str, name: str) -> Session:
+def _open(conn: Any, account_id: int, org_id: str, name: str) -> Session:
     token, csrf = acc.new_token(), acc.new_token()
-    with db.connection() as conn:
-        accounts_db.open_session(conn, account_id, acc.digest(token), csrf, SESSION_LIFETIME)
+    accounts_db.open_session(conn, account_id, acc.digest(token), csrf, SESSION_LIFETIME)
     return Session(account_id, org_id, name, csrf, token)
 
 

@@ -154,43 +154,55 @@ def end_session(conn: Conn, session_sha256: bytes) -> None:
     )
 
 
-def signin_locked(conn: Conn, org_id: str, name: str) -> float:
-    """Seconds until a password may be tried again for this organisation and name (0: now)."""
-    row = conn.execute(
+FAILURES_KEPT = timedelta(days=1)  # attempts this far apart are not counted together
+_COUNT = "(CASE WHEN f.last_at > now() - %(kept)s THEN f.failures + 1 ELSE 1 END)"
+_TAKE = sql.SQL(
+    "INSERT INTO admin_signin_attempts AS f (pair_sha256, failures) VALUES (%(k)s, 1)"
+    " ON CONFLICT (pair_sha256) DO UPDATE SET failures = {n}, last_at = now(),"
+    " locked_until = CASE WHEN {n} > %(free)s THEN now() + least(%(longest)s,"
+    " make_interval(secs => power(2, least({n} - %(free)s - 1, 30)))) END"
+    " WHERE f.locked_until IS NULL OR f.locked_until <= now() RETURNING failures"
+).format(n=sql.SQL(_COUNT))
+
+
+def take_attempt(conn: Conn, pair_sha256: bytes, free: int, longest: timedelta) -> float | None:
+    """Count a password attempt for a pair (organisation and name typed) before its password is
+    checked, unless the pair is locked: None when counted (go on), else the seconds to wait.
+    Counted first, in one statement, so attempts sent at once meet the lock of those before
+    them. Past `free` attempts within FAILURES_KEPT of each other, each locks the pair for
+    twice as long as the one before, one second first, `longest` at most; a right password
+    forgets them (attempt_succeeded). Pairs quiet for FAILURES_KEPT are removed."""
+    params = {"k": pair_sha256, "kept": FAILURES_KEPT, "free": free, "longest": longest}
+    row = conn.execute(_TAKE, params).fetchone()
+    conn.execute("DELETE FROM admin_signin_attempts WHERE last_at < now() - %s", (FAILURES_KEPT,))
+    if row is not None:
+        return None
+    wait = conn.execute(
         "SELECT greatest(0, extract(epoch FROM locked_until - now())) AS wait"
-        " FROM admin_signin_failures WHERE org_id = %s AND name = %s"
-        " AND last_failed_at > now() - %s",
-        (org_id, name, FAILURES_KEPT),
+        " FROM admin_signin_attempts WHERE pair_sha256 = %s",
+        (pair_sha256,),
     ).fetchone()
-    return float(row["wait"] or 0) if row else 0.0
+    return max(float(wait["wait"] or 0) if wait else 0.0, 0.001)
 
 
-def signin_failed(conn: Conn, org_id: str, name: str, free: int, longest: timedelta) -> None:
-    """Count a wrong password for this organisation and name: past `free` of them (within
-    FAILURES_KEPT of each other), each locks the pair for twice as long as the one before,
-    one second first, `longest` at most. Rows quiet for FAILURES_KEPT are removed."""
+def attempt_succeeded(conn: Conn, pair_sha256: bytes) -> None:
+    conn.execute("DELETE FROM admin_signin_attempts WHERE pair_sha256 = %s", (pair_sha256,))
+
+
+def lock_account(conn: Conn, account_id: int) -> dict[str, Any] | None:
+    """The account's password hash and whether it is disabled, its row held (FOR SHARE) until
+    the transaction ends: a password set or an account disabled meanwhile waits, and then ends
+    the session opened in that transaction."""
+    return conn.execute(
+        "SELECT password_hash, disabled_at FROM admin_accounts WHERE account_id = %s FOR SHARE",
+        (account_id,),
+    ).fetchone()
+
+
+def lock_account_of_link(conn: Conn, token_sha256: bytes) -> None:
+    """lock_account for the account a sign-in link is for (if any), before the link is used."""
     conn.execute(
-        "INSERT INTO admin_signin_failures AS f (org_id, name, failures) VALUES (%s, %s, 1)"
-        " ON CONFLICT (org_id, name) DO UPDATE SET"
-        " failures = CASE WHEN f.last_failed_at > now() - %s THEN f.failures + 1 ELSE 1 END,"
-        " last_failed_at = now()",
-        (org_id, name, FAILURES_KEPT),
+        "SELECT 1 FROM admin_accounts a JOIN admin_signin_links l USING (account_id)"
+        " WHERE l.token_sha256 = %s FOR SHARE OF a",
+        (token_sha256,),
     )
-    conn.execute(
-        "UPDATE admin_signin_failures SET locked_until = now() + least(%s,"
-        " make_interval(secs => power(2, least(failures - %s - 1, 30))))"
-        " WHERE org_id = %s AND name = %s AND failures > %s",
-        (longest, free, org_id, name, free),
-    )
-    conn.execute(
-        "DELETE FROM admin_signin_failures WHERE last_failed_at < now() - %s", (FAILURES_KEPT,)
-    )
-
-
-def signin_succeeded(conn: Conn, org_id: str, name: str) -> None:
-    conn.execute(
-        "DELETE FROM admin_signin_failures WHERE org_id = %s AND name = %s", (org_id, name)
-    )
-
-
-FAILURES_KEPT = timedelta(days=1)  # wrong passwords this far apart are not counted together
