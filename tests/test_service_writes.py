@@ -240,3 +240,25 @@ def test_a_person_limited_key_writing_without_person_is_told_to_send_one(
             f"/v1/stores/{u.store}/{path}", json={**body, "person": "tom"}, headers=u.auth(tom)
         )
         assert ok.status_code == 201, ok.text
+
+
+def test_responses_kept_past_their_24_hours_are_removed(
+    db: Database, client: httpx.Client, t: Tenant
+) -> None:
+    """What a kept response holds (the written record's text) is kept 24 hours, as the README
+    says: rows past that go as new keys are claimed (found by a second reader: they were only
+    ever replaced by a retry of the same key)."""
+    headers = {**t.auth(), "Idempotency-Key": "old-1"}
+    assert client.post(f"/v1/stores/{t.store}/turns", json=TURNS, headers=headers).is_success
+    with db.connection() as conn:
+        conn.execute(
+            "UPDATE idempotent_requests SET created_at = now() - interval '25 hours'"
+            " WHERE idempotency_key = 'old-1'"
+        )
+    headers = {**t.auth(), "Idempotency-Key": "new-1"}
+    assert client.post(f"/v1/stores/{t.store}/turns", json=TURNS, headers=headers).is_success
+    with db.connection() as conn:
+        keys = conn.execute(
+            "SELECT idempotency_key FROM idempotent_requests WHERE store_id = %s", (t.store,)
+        ).fetchall()
+    assert [r["idempotency_key"] for r in keys] == ["new-1"]
