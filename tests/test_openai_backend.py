@@ -166,3 +166,26 @@ def test_a_model_gets_at_most_the_budget_of_saves_a_turn(memory: Memory) -> None
     assert {r["drop_reason"] for r in rows if not r["valid"]} == {
         "save policy: budget (at most 2 saves a turn)"
     }
+
+
+def test_the_stores_budget_of_saves_a_turn_holds_for_a_model(memory: Memory) -> None:
+    """The store's save policy card sets the budget (found by a second reader: the cap was
+    two whatever the card said)."""
+    from memory_pipelines.api.extraction import extract_pending, plan_windows
+
+    memory.configure(save_policy={"budget_per_turn": 1})
+    memory.write_turns(
+        "c",
+        [
+            {"text": "Moved to Porto and bought a van.", "speaker": "Ana"},
+            {"text": "Big month!", "role": "assistant"},
+        ],
+    )
+    items = [
+        {"category": "fact", "context": t, "confidence": 6, "from_seq": 1, "to_seq": 1}
+        for t in ("Ana moved to Porto", "Ana bought a van")
+    ]
+    with FakeOpenAI([json.dumps({"items": items})] * 4) as fake:
+        plan_windows(memory.db, memory.store_id)
+        counts = extract_pending(memory.db, memory.store_id, Models(OpenAIBackend(fake.url, "t")))
+    assert (counts["candidates"], counts["dropped_by_policy"]) == (1, 1)

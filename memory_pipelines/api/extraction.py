@@ -98,8 +98,10 @@ def extract_pending(
 ) -> dict[str, Any]:
     """Read every pending window; store its candidates, valid or dropped with a reason."""
     with db.connection() as conn:
-        settings = stores_db.get_settings(conn, store_id).extraction
+        store_settings = stores_db.get_settings(conn, store_id)
         windows = ex_db.windows_in_state(conn, store_id, "pending")
+    settings = store_settings.extraction
+    budget = store_settings.save_policy.budget_per_turn or MAX_PER_TURN
     counts = dict.fromkeys(
         ("windows_read", "candidates", "dropped_invalid", "dropped_by_policy", "model_calls"), 0
     )
@@ -128,8 +130,8 @@ def extract_pending(
             item, why = check_candidate(cand, w["from_seq"], w["to_seq"], settings.types)
             checked.append((item or {"raw": cand}, item is not None, why, vec if item else None))
         valid = [i for i, c in enumerate(checked) if c[1]]
-        for i in (valid[j] for j in over_budget([checked[i][0] for i in valid])):
-            why = f"{POLICY_DROP}budget (at most {MAX_PER_TURN} saves a turn)"
+        for i in (valid[j] for j in over_budget([checked[i][0] for i in valid], budget)):
+            why = f"{POLICY_DROP}budget (at most {budget} saves a turn)"
             checked[i] = ({"raw": checked[i][0]}, False, why, None)
         for _, ok, why, _ in checked:
             refused = why is not None and why.startswith(POLICY_DROP)

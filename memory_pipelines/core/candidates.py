@@ -58,16 +58,18 @@ def check_candidate(
     return {**item, "from_seq": first, "to_seq": last}, None
 
 
-def over_budget(items: Sequence[dict[str, Any]]) -> list[int]:
-    """The indexes of checked candidates past MAX_PER_TURN for the turn that said them (their
-    `to_seq`), to be dropped under the save policy: a model may give any number for one turn.
-    A health or safety fact is kept before the rest ("allergic to penicillin" is never the one
-    dropped), then the extractor's own order."""
+def over_budget(items: Sequence[dict[str, Any]], budget: int = MAX_PER_TURN) -> list[int]:
+    """The indexes of checked candidates past `budget` (the store's save policy's saves a
+    turn; 0, which stops an agent's saves during turns, leaves extraction at MAX_PER_TURN) for
+    the turn that said them (their `to_seq`), to be dropped under the save policy: a model may
+    give any number for one turn. A health or safety fact is kept before the rest ("allergic
+    to penicillin" is never the one dropped), then the extractor's own order."""
+    budget = budget or MAX_PER_TURN
     by_turn: dict[Any, list[int]] = {}
     for i, item in enumerate(items):
         by_turn.setdefault(item.get("to_seq"), []).append(i)
     out = []
     for seqs in by_turn.values():
         ranked = sorted(seqs, key=lambda i: not SAFETY.search(str(items[i].get("context", ""))))
-        out += ranked[MAX_PER_TURN:]
+        out += ranked[budget:]
     return sorted(out)
