@@ -131,3 +131,16 @@ def test_an_untrusted_statement_closes_no_commitment(memory: Memory) -> None:
     assert memory.get(promise.id).status == "open"
     memory.save_with_dedup({"category": "fact", "context": "Ana paid the rent", "confidence": 7})
     assert memory.get(promise.id).status == "fulfilled"  # said by the application: closed
+
+
+def test_an_untrusted_statement_replaces_no_trusted_record(memory: Memory) -> None:
+    """Found by a second reader of the mends: "Ana lives in Porto" was replaced by a save
+    from outside saying she moved. It stands beside it, untrusted; a trusted statement still
+    replaces it."""
+    home = memory.save({"category": "fact", "context": "Ana lives in Porto", "confidence": 7})
+    moved = {"category": "fact", "context": "Ana moved from Porto to Lisbon", "confidence": 7}
+    beside = memory.save_with_dedup(moved, origin="outside")
+    assert beside.saved and beside.superseded is None and "untrusted" in (beside.reason or "")
+    assert memory.get(home.id).state == "current" and not memory.get(beside.id).trusted
+    told = memory.save_with_dedup({**moved, "context": "Ana has moved to Lisbon now"})
+    assert told.superseded in (home.id, beside.id)

@@ -128,9 +128,9 @@ def sign_in(db: Database, org_id: str, name: str, password: str) -> Session | No
     pair = acc.digest(f"{org_id}\x00{name}")
     with db.connection() as conn:
         wait = accounts_db.take_attempt(conn, pair, FREE_FAILURES, LONGEST_LOCK)
-        if wait is not None:
-            raise TooManyAttempts(wait)
-        row = accounts_db.find(conn, org_id, name) if org_id and name else None
+        row = accounts_db.find(conn, org_id, name) if wait is None and org_id and name else None
+    if wait is not None:  # raised outside the block: a pooled connection that saw an error
+        raise TooManyAttempts(wait)  # is retired, and a locked guess must cost next to nothing
     usable = row is not None and row["disabled_at"] is None
     stored = row["password_hash"] if row is not None and usable else None
     if not acc.password_matches(password, stored) or row is None:

@@ -192,6 +192,20 @@ def _apply(
             " or deleted meanwhile"
         )  # fmt: skip
         chosen = None
+    if (
+        decision.action == "supersede"
+        and chosen is not None
+        and chosen.trusted
+        and not prov.trusted
+    ):
+        # A statement the store does not vouch for (a tool's output, a save from outside)
+        # replaces no record it vouches for ("Ana's account is now GB29..." from a fetched
+        # page): it stands beside it, untrusted, for a person or a trusted statement to settle.
+        decision = JudgeDecision(
+            "create", None, f"{decision.reason}; but an untrusted statement replaces no trusted"
+            f" record (item {chosen.item_id})"
+        )  # fmt: skip
+        chosen = None
     actor = prov.written_by or prov.model or ""
     if (
         decision.action == "supersede"

@@ -22,3 +22,14 @@ UPDATE agent_memory_items i SET trusted = false
 -- 24 hours are removed as new ones are claimed (store/idempotency.py), by this index.
 DELETE FROM idempotent_requests WHERE store_id IS NULL;
 CREATE INDEX idempotent_requests_age ON idempotent_requests (created_at);
+
+-- A development database migrated while 026 made a table of wrong passwords in plain text:
+-- that table goes, and the hashed one is made if 026 as it shipped never ran there.
+DROP TABLE IF EXISTS admin_signin_failures;
+CREATE TABLE IF NOT EXISTS admin_signin_attempts (
+    pair_sha256   bytea PRIMARY KEY,
+    failures      integer NOT NULL,
+    last_at       timestamptz NOT NULL DEFAULT now(),
+    locked_until  timestamptz
+);
+CREATE INDEX IF NOT EXISTS admin_signin_attempts_age ON admin_signin_attempts (last_at);

@@ -23,6 +23,15 @@ def claim(
     store); None when claimed now, else the row that holds it (its response, or status_code
     NULL while that first request is served). A row older than KEEP_HOURS, or unfinished after
     STALE_MINUTES, is claimed anew. Deleting the store deletes its rows (stores.drop_store)."""
+    # A few rows past their time go first, in a statement of their own (what they hold is kept
+    # 24 hours), skipping rows another claim holds: inside the claim's transaction, two claims
+    # each taking over an expired key waited for each other's row (a deadlock).
+    conn.execute(
+        "DELETE FROM idempotent_requests WHERE ctid = ANY(ARRAY(SELECT ctid FROM"
+        " idempotent_requests WHERE created_at < now() - make_interval(hours => %s)"
+        " LIMIT %s FOR UPDATE SKIP LOCKED))",
+        (KEEP_HOURS, PURGE_EACH),
+    )
     with conn.transaction():
         row = conn.execute(
             "INSERT INTO idempotent_requests (key_id, idempotency_key, fingerprint, store_id)"
@@ -36,13 +45,6 @@ def claim(
             " RETURNING 1",
             (key_id, idem_key, fingerprint, store_id, KEEP_HOURS, STALE_MINUTES),
         ).fetchone()
-        # a few rows past their time go with each claim: what they hold is kept 24 hours
-        conn.execute(
-            "DELETE FROM idempotent_requests WHERE ctid = ANY(ARRAY(SELECT ctid FROM"
-            " idempotent_requests WHERE created_at < now() - make_interval(hours => %s)"
-            " LIMIT %s))",
-            (KEEP_HOURS, PURGE_EACH),
-        )
         if row is not None:
             return None
         return conn.execute(
