@@ -262,3 +262,36 @@ def test_responses_kept_past_their_24_hours_are_removed(
             "SELECT idempotency_key FROM idempotent_requests WHERE store_id = %s", (t.store,)
         ).fetchall()
     assert [r["idempotency_key"] for r in keys] == ["new-1"]
+
+
+def test_a_claim_never_waits_on_an_expired_row_another_claim_holds(db: Database, t: Tenant) -> None:
+    """The purge of expired responses skips rows another claim holds (found by a reader of the
+    purge: two claims each taking over an expired key deadlocked, one write failing)."""
+    import threading
+
+    from memory_pipelines.store import idempotency as idem_db
+
+    with db.connection() as conn:
+        for key in ("held", "other"):
+            conn.execute(
+                "INSERT INTO idempotent_requests (key_id, idempotency_key, fingerprint,"
+                " store_id, status_code, response, created_at)"
+                " VALUES (%s, %s, 'f', %s, 201, '{}', now() - interval '25 hours')",
+                (t.key_id, key, t.store),
+            )
+    done = threading.Event()
+    with db.connection() as holder, holder.transaction():
+        # another claim taking over the expired key "held", its transaction still open
+        holder.execute(
+            "UPDATE idempotent_requests SET created_at = now() WHERE idempotency_key = 'held'"
+        )
+
+        def claim_other() -> None:
+            with db.connection() as conn:
+                idem_db.claim(conn, t.key_id, "other", "f2", t.store)
+            done.set()
+
+        worker = threading.Thread(target=claim_other)
+        worker.start()
+        assert done.wait(10), "a claim waited on a row another claim holds"
+    worker.join(10)
