@@ -331,3 +331,31 @@ def test_a_session_ends_after_its_idle_time_and_is_touched_at_most_once_a_minute
     assert seen() < timedelta(seconds=5)  # an older one is moved to now
     seen("13 hours")
     assert current(db, session.token) is None  # idle too long: over
+
+
+def test_a_password_set_while_a_session_opens_ends_that_session(
+    db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The account's row is held while a session opens (found by a reader of the mend: a
+    password set between a sign-in's read of the hash and its new session's row left that
+    session alive). The new password waits for the session, then ends it."""
+    import threading
+
+    from memory_pipelines.store import accounts as accounts_db
+
+    org = new_org(db)
+    name = _name()
+    create_admin(db, org, name, password=PASSWORD)
+    setter = threading.Thread(target=set_password, args=(db, org, name, PASSWORD + " again"))
+    opening = accounts_db.open_session
+
+    def open_while_setting(*args: object) -> None:
+        setter.start()
+        setter.join(1.0)  # without the row held, the password is set (and sessions ended) here
+        opening(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(accounts_db, "open_session", open_while_setting)
+    session = sign_in(db, org, name, PASSWORD)
+    setter.join(10)
+    assert not setter.is_alive()
+    assert session is None or current(db, session.token) is None
