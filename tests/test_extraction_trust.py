@@ -144,3 +144,37 @@ def test_an_untrusted_statement_replaces_no_trusted_record(memory: Memory) -> No
     assert memory.get(home.id).state == "current" and not memory.get(beside.id).trusted
     told = memory.save_with_dedup({**moved, "context": "Ana has moved to Lisbon now"})
     assert told.superseded in (home.id, beside.id)
+
+
+def test_the_local_rules_record_of_a_users_turn_stays_trusted_beside_a_tool_turn(
+    memory: Memory,
+) -> None:
+    """The local rules' record comes from the turns it cites: a tool turn shown with the window
+    only as context leaves the user's own statement trusted (decided when the window is read)."""
+    memory.write_turns(
+        "c1",
+        [
+            {"role": "user", "speaker": "Ana", "text": "Please fetch the supplier's page."},
+            {"role": "tool", "speaker": "web_fetch", "text": PLANTED},
+        ],
+    )
+    run_extraction(memory.db, memory.store_id, memory.models, memory.embedder, "t1")
+    memory.write_turns(
+        "c1",
+        [
+            {"role": "user", "speaker": "Ana", "text": "I'm allergic to penicillin, by the way."},
+            {"role": "assistant", "text": "Noted."},
+        ],
+    )
+    run_extraction(memory.db, memory.store_id, memory.models, memory.embedder, "t2")
+    told = [i for i in memory.items() if "penicillin" in i.context]
+    assert [(i.from_seq, i.trusted) for i in told] == [(3, True)]
+    planted = [i.trusted for i in memory.items() if "DE89370400440532013000" in i.context]
+    assert planted == [False]
+    with memory.db.connection() as conn:
+        kept = conn.execute(
+            "SELECT payload->>'from_tools' AS t FROM extraction_candidates"
+            " WHERE store_id = %s AND valid ORDER BY candidate_id",
+            (memory.store_id,),
+        ).fetchall()
+    assert {r["t"] for r in kept} == {"true", "false"}  # kept with each candidate

@@ -121,13 +121,17 @@ def extract_pending(
             raw = []
             seen["dropped_invalid"] += 1  # the whole answer was unusable
         checked = []
+        tools = {t.seq for t in turns if t.role.lower() == "tool"}  # context turns included
         for cand in raw:
             if cand.get("to_seq", w["to_seq"]) < w["from_seq"]:
                 continue  # said in the context turns before the window: not this window's
-            if isinstance(cand.get("from_seq"), int) and cand["from_seq"] < w["from_seq"]:
+            cited = cand.get("from_seq")
+            if isinstance(cited, int) and cited < w["from_seq"]:
                 cand["from_seq"] = w["from_seq"]  # begun in the context turns: this window's part
             vec = _known_vector(cand.pop("embedding", None))
             item, why = check_candidate(cand, w["from_seq"], w["to_seq"], settings.types)
+            if item is not None:
+                item["from_tools"] = _from_tools(tools, cited, item["to_seq"], models)
             checked.append((item or {"raw": cand}, item is not None, why, vec if item else None))
         valid = [i for i, c in enumerate(checked) if c[1]]
         for i in (valid[j] for j in over_budget([checked[i][0] for i in valid], budget)):
@@ -279,16 +283,14 @@ def _save(
     `tools`: the turns said by a tool among the window's and the context turns shown with it.
     A record read from one is as trustworthy as the text it came from (a fetched page, a
     search result): not vouched for, so auto-recall frames it as untrusted (a page planting
-    "Ana wants invoices paid to account ..." stays a claim of the page). The local rules'
-    candidate came from the turns it cites (one begun in the context turns is cut to the
-    window's first turn: then those count too); a language model's may quote any turn it was
-    shown whatever it cites, so a tool turn anywhere in what it read leaves it untrusted."""
+    "Ana wants invoices paid to account ..." stays a claim of the page); which candidates
+    may hold a tool's words, `_from_tools`."""
     p = cand["payload"]
     if item.valid_from is None:  # true since the turn that said it, not since this run
         item = replace(item, valid_from=turns_db.turn_time(conn, w["chat_id"], p["from_seq"]))
     prov = Provenance(
         origin="derived",
-        trusted=not _from_tools(tools, p["from_seq"], p["to_seq"], w["from_seq"], models),
+        trusted=not p.get("from_tools", _from_tools(tools, p["from_seq"], p["to_seq"], models)),
         written_by=EXTRACTOR,
         chat_id=w["chat_id"],
         from_seq=p["from_seq"],
@@ -304,14 +306,16 @@ def _save(
     return ("superseded" if result.superseded is not None else "written"), result.id
 
 
-def _from_tools(tools: set[int], first: int, last: int, window_first: int, models: Models) -> bool:
-    """Whether a candidate citing turns first..last may hold a tool turn's words (_save)."""
+def _from_tools(tools: set[int], first: Any, last: int, models: Models) -> bool:
+    """Whether a candidate citing turns first..last may hold a tool turn's words, `tools` the
+    tool turns it was read with: the local rules' came from the turns it cites, a language
+    model's may quote any turn it was shown whatever it cites. Decided when the window is read,
+    by the backend that read it (kept with the candidate as `from_tools`); a candidate stored
+    before that is judged when applied, by the backend applying it."""
     if models.backend.name != "local":
         return bool(tools)
-    cited = set(range(first, last + 1))
-    if first == window_first:  # perhaps begun in the context turns
-        cited |= {s for s in tools if s < window_first}
-    return bool(tools & cited)
+    start = first if isinstance(first, int) else last
+    return any(start <= s <= last for s in tools)
 
 
 def _about_whom(

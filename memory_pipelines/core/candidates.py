@@ -12,7 +12,9 @@ from memory_pipelines.core import policy
 from memory_pipelines.core.health_safety import SAFETY
 
 MAX_CONFIDENCE = 6
-PROVENANCE_KEYS = ("from_seq", "to_seq")
+# where a candidate came from, set by the write path (never taken from an extractor's answer):
+# its turns, and whether it may hold a tool turn's words (api/extraction.py)
+PROVENANCE_KEYS = ("from_seq", "to_seq", "from_tools")
 MAX_PER_TURN = 2  # the spec's budget of saves per turn, enforced on the write path
 
 
