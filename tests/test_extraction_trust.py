@@ -178,3 +178,26 @@ def test_the_local_rules_record_of_a_users_turn_stays_trusted_beside_a_tool_turn
             (memory.store_id,),
         ).fetchall()
     assert {r["t"] for r in kept} == {"true", "false"}  # kept with each candidate
+
+
+def test_a_candidate_stored_before_its_tool_reading_is_judged_when_applied(
+    memory: Memory,
+) -> None:
+    """A window read before candidates kept `from_tools` (an upgrade mid-run) has its tool
+    turns read when it is applied."""
+    memory.write_turns(
+        "c1",
+        [
+            {"role": "user", "speaker": "Ana", "text": "Please fetch the supplier's page."},
+            {"role": "tool", "speaker": "web_fetch", "text": PLANTED},
+        ],
+    )
+    plan_windows(memory.db, memory.store_id)
+    extract_pending(memory.db, memory.store_id, memory.models)
+    with memory.db.connection() as conn:
+        conn.execute(
+            "UPDATE extraction_candidates SET payload = payload - 'from_tools' WHERE store_id = %s",
+            (memory.store_id,),
+        )
+    apply_extracted(memory.db, memory.store_id, memory.models, memory.embedder)
+    assert [i.trusted for i in memory.items() if "DE89370400440532013000" in i.context] == [False]

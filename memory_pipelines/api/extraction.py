@@ -208,16 +208,11 @@ def apply_extracted(
                 pool.lock_and_refresh(conn, [item.person for _, item in cands])
                 # who said the window's turns, asked once for all its candidates
                 pool.speakers.of(conn, w["chat_id"], range(w["from_seq"], w["to_seq"] + 1))
-                # the window's tool turns, those shown with it as context included
-                shown = max(1, w["from_seq"] - ex_db.CONTEXT_TURNS)
-                tools = turns_db.tool_turns(conn, w["chat_id"], shown, w["to_seq"])
                 outcomes = []
                 for cand, item in cands:
                     known = cand["embedding"]
                     vec = next(fresh) if known is None else as_array(known)
-                    outcome, item_id = _save(
-                        conn, store_id, w, cand, item, vec, models, pool, tools
-                    )
+                    outcome, item_id = _save(conn, store_id, w, cand, item, vec, models, pool)
                     counts[outcome] += 1
                     counts["written"] += outcome == "superseded"
                     outcomes.append((cand["candidate_id"], _OUTCOME[outcome], item_id))
@@ -277,20 +272,24 @@ def _save(
     vec: np.ndarray,
     models: Models,
     pool: DedupPool,
-    tools: set[int],
 ) -> tuple[str, int]:
     """One candidate through dedup; returns the count it adds to and the item it ended in.
-    `tools`: the turns said by a tool among the window's and the context turns shown with it.
-    A record read from one is as trustworthy as the text it came from (a fetched page, a
-    search result): not vouched for, so auto-recall frames it as untrusted (a page planting
-    "Ana wants invoices paid to account ..." stays a claim of the page); which candidates
-    may hold a tool's words, `_from_tools`."""
+    A record read from a tool's turn is as trustworthy as the text it came from (a fetched
+    page, a search result): not vouched for, so auto-recall frames it as untrusted (a page
+    planting "Ana wants invoices paid to account ..." stays a claim of the page); whether a
+    candidate may hold a tool's words was decided when its window was read (`from_tools`,
+    `_from_tools`). A candidate stored before that has its window's tool turns read now."""
     p = cand["payload"]
+    from_tools = p.get("from_tools")
+    if from_tools is None:
+        shown = max(1, w["from_seq"] - ex_db.CONTEXT_TURNS)  # the context turns included
+        tools = turns_db.tool_turns(conn, w["chat_id"], shown, w["to_seq"])
+        from_tools = _from_tools(tools, p["from_seq"], p["to_seq"], models)
     if item.valid_from is None:  # true since the turn that said it, not since this run
         item = replace(item, valid_from=turns_db.turn_time(conn, w["chat_id"], p["from_seq"]))
     prov = Provenance(
         origin="derived",
-        trusted=not p.get("from_tools", _from_tools(tools, p["from_seq"], p["to_seq"], models)),
+        trusted=not from_tools,
         written_by=EXTRACTOR,
         chat_id=w["chat_id"],
         from_seq=p["from_seq"],
@@ -311,7 +310,7 @@ def _from_tools(tools: set[int], first: Any, last: int, models: Models) -> bool:
     tool turns it was read with: the local rules' came from the turns it cites, a language
     model's may quote any turn it was shown whatever it cites. Decided when the window is read,
     by the backend that read it (kept with the candidate as `from_tools`); a candidate stored
-    before that is judged when applied, by the backend applying it."""
+    before that is judged when applied, by the backend applying it (_save)."""
     if models.backend.name != "local":
         return bool(tools)
     start = first if isinstance(first, int) else last
