@@ -12,9 +12,10 @@ from memory_pipelines.api.audit import reads_by_account
 from memory_pipelines.api.memory import Memory
 from memory_pipelines.api.organisations import set_ceiling
 from memory_pipelines.core.settings import StoreSettings
+from memory_pipelines.models.embedder import Embedder
 from memory_pipelines.store.db import Database
 from tests.api_server import new_org, new_store
-from tests.console_helpers import PASSWORD, new_admin, sign_in_with_form
+from tests.console_helpers import PASSWORD, new_admin, sign_in_with_form, signed_in
 
 SIGNIN = re.compile(r"/console/signin$")
 HOME = re.compile(r"/console$")
@@ -157,3 +158,26 @@ def test_memory_off_in_the_ceiling_shows_the_permitted_capabilities_message(
     expect(off).to_contain_text(f"Off in the ceiling of: {parent}")
     assert store not in page.content()
     assert reads_by_account(db, account) == []  # nothing was read
+
+
+def test_a_record_linked_from_another_site_is_opened_only_from_here(
+    db: Database, embedder: Embedder, context: BrowserContext, page: Page, api_url: str
+) -> None:
+    """A link on another page (here a page with no origin) to a record of the console: Chromium
+    sends the session cookie (SameSite=Lax) and says the link came from another site; the
+    console shows a link to the record and audits nothing until it is followed."""
+    org = new_org(db)
+    store = new_store(db, org)
+    saved = Memory(store, db=db, embedder=embedder).save(
+        {"category": "fact", "context": "Ana keeps the Faro depot's spare key", "confidence": 7}
+    )
+    account = signed_in(db, context, api_url, org)
+    address = f"/console/stores/{store}/records/{saved.id}"
+    page.set_content(f'<a href="{api_url}{address}">a record</a>')
+    page.get_by_role("link", name="a record").click()
+    expect(page.get_by_test_id("another-site")).to_be_visible()
+    assert "Faro depot" not in page.content()
+    assert reads_by_account(db, account) == []
+    page.get_by_test_id("open-here").click()
+    expect(page.get_by_text("Ana keeps the Faro depot's spare key").first).to_be_visible()
+    assert [r["record_ids"] for r in reads_by_account(db, account)] == [[saved.id]]

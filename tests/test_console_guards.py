@@ -185,3 +185,40 @@ def test_the_deleted_notice_names_only_a_store_the_organisation_deleted(
         for text in ("evil.example says: sign in again", theirs, "no-such-store"):
             shown = client.get("/console", params={"deleted": text})
             assert shown.status_code == 200 and "was deleted" not in shown.text, text
+
+
+def test_a_page_asked_for_from_another_site_shows_only_a_link_to_itself(
+    db: Database, api_url: str, embedder: Embedder
+) -> None:
+    """Found by a spec audit: SameSite=Lax sends the session cookie with a link from another
+    site, so any site could make an administrator's browser open a record and write that read
+    into the audit under their account. Such a page shows a link to itself and reads nothing."""
+    org = new_org(db)
+    store = new_store(db, org)
+    memory = Memory(store, db=db, embedder=embedder)
+    saved = memory.save(
+        {"category": "fact", "context": "The Faro depot keeps the spare scanners", "confidence": 7}
+    )
+    client, account, _ = _browser(db, api_url, org)
+    paths = [
+        "/console",
+        "/console/records?q=Faro",
+        f"/console/stores/{store}/records/{saved.id}",
+        "/console/commitments",
+        f"/console/stores/{store}",
+        "/console/settings",
+    ]
+    with client:
+        for site in ("cross-site", "same-site"):
+            for path in paths:
+                res = client.get(path, headers={"Sec-Fetch-Site": site})
+                assert res.status_code == 200 and "Opened from another site" in res.text, path
+                assert "Faro depot" not in res.text and store not in res.text.split("Open")[0]
+                link = re.search(r'data-testid="open-here">Open ([^<]+)<', res.text)
+                assert link and link.group(1).replace("&amp;", "&") == path
+        assert reads_by_account(db, account) == []
+        for site in ("same-origin", "none", None):
+            headers = {"Sec-Fetch-Site": site} if site else {}
+            res = client.get(f"/console/stores/{store}/records/{saved.id}", headers=headers)
+            assert res.status_code == 200 and "Faro depot" in res.text, site
+        assert [r["record_ids"] for r in reads_by_account(db, account)] == [[saved.id]] * 3

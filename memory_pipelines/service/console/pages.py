@@ -22,6 +22,7 @@ from memory_pipelines.service.console.session import (
     SIGNIN_COOKIE,
     ConsoleError,
     MemoryOff,
+    OpenedFromAnotherSite,
     SessionForm,
     SigninForm,
     SignInRequired,
@@ -173,6 +174,11 @@ def install(app: FastAPI) -> None:
         response = RedirectResponse(f"{PATH}/signin", status_code=303)
         clear_cookie(request, response, SESSION_COOKIE)
         return response
+
+    @app.exception_handler(OpenedFromAnotherSite)
+    async def _from_another_site(request: Request, _: OpenedFromAnotherSite) -> Response:
+        query = f"?{request.url.query}" if request.url.query else ""
+        return page(request, "another_site.html", address=f"{request.url.path}{query}")
 
     @app.exception_handler(MemoryOff)
     async def _memory_off(request: Request, exc: MemoryOff) -> Response:

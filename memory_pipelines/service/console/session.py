@@ -6,6 +6,11 @@ token in a hidden field, compared in constant time: the session's token once sig
 before that (the sign-in and link forms) the value of a short-lived cookie set with the form
 (double submit). SameSite=Lax already keeps a cross-site POST from carrying either cookie; the
 token also refuses a form posted from a page of this site that is not the console's.
+
+Lax still sends the cookie when another site links to a page of the console, and every page
+audits what it shows under the administrator who opened it: a page opened from another site
+(the browser's Sec-Fetch-Site says so) shows only a link to itself, so no other site can make
+an administrator's browser read records into the audit.
 """
 
 from __future__ import annotations
@@ -32,6 +37,16 @@ MAX_FIELDS = 250  # a Decay per type card has two fields per type
 
 class SignInRequired(Exception):
     """No live session: answered with a redirect to the sign-in page."""
+
+
+class OpenedFromAnotherSite(Exception):
+    """A page of the console asked for by a link, form or redirect of another site: answered
+    with a page that links to it, read and audited only when followed from here."""
+
+
+# Sec-Fetch-Site of a page the administrator asked for: typed, bookmarked, or linked from the
+# console itself. A browser too old to send it sends nothing, and is taken at its word.
+FIRST_PARTY = ("same-origin", "none")
 
 
 class ConsoleError(Exception):
@@ -72,7 +87,11 @@ def clear_cookie(request: Request, response: Response, name: str) -> None:
 
 
 def admin_session(request: Request) -> Session:
-    """The signed-in administrator, or SignInRequired."""
+    """The signed-in administrator, or SignInRequired; OpenedFromAnotherSite for a page asked
+    for from another site (a form posted from one carries no cookie and no token)."""
+    site = request.headers.get("sec-fetch-site", "none")
+    if request.method in ("GET", "HEAD") and site not in FIRST_PARTY:
+        raise OpenedFromAnotherSite
     session = accounts.current(database(request), request.cookies.get(SESSION_COOKIE))
     if session is None:
         raise SignInRequired
