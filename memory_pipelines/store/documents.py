@@ -44,12 +44,12 @@ def replace_document(
     # back one shared by mistake); never another person's, nor a person's made shared
     narrows = owners == {None} and person_id is not None
     if owners and owners != {person_id} and not narrows:
-        named = sorted("shared" if o is None else f"for {o!r}" for o in owners - {person_id})
+        # the refusal names no other person: an application may pass it on to this one
+        held_by = "shared" if owners - {person_id} == {None} else "another person's"
         now = "a shared one" if person_id is None else f"one for {person_id!r}"
         noun = "email" if kind == "email" else "document"
         raise ValidationError(
-            "external_id",
-            f"{noun} {external_id!r} is {' and '.join(named)}; {now} needs an id of its own",
+            "external_id", f"{noun} {external_id!r} is {held_by}; {now} needs an id of its own"
         )
     conn.execute(
         "DELETE FROM documents WHERE store_id = %s AND kind = %s AND external_id = %s",
