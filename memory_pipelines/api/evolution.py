@@ -18,6 +18,7 @@ from memory_pipelines.errors import NotFound
 from memory_pipelines.store import items as items_db
 from memory_pipelines.store import neighbours as neighbours_db
 from memory_pipelines.store.db import Conn, Database
+from memory_pipelines.store.given_labels import given_payload
 
 EVOLVER = "evolution@v1"
 Log = Callable[[str], None]
@@ -75,7 +76,19 @@ def apply(conn: Conn, store_id: str, changes: list[Refresh], run_id: str = "") -
             EVOLVER,
             {"tags": tags, "entities": entities},
             touch=False,
-            payload={"tags": added_tags, "entities": added_entities, "run_id": run_id},
+            payload={
+                "tags": added_tags,
+                "entities": added_entities,
+                "run_id": run_id,
+                **given_payload(
+                    {
+                        "tags": {t: ch.given.get("tags", {}).get(t, ()) for t in added_tags},
+                        "entities": {
+                            e: ch.given.get("entities", {}).get(e, ()) for e in added_entities
+                        },
+                    }
+                ),
+            },
         )
         counts["items_evolved"] += 1
         counts["tags_added"] += len(added_tags)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from memory_pipelines.core.records import MAX_LIST
 
@@ -37,6 +37,8 @@ class Refresh:
     item_id: int
     tags: tuple[str, ...]  # to add
     entities: tuple[str, ...]  # to add
+    # who gave each label to add: the neighbours carrying it (store/given_labels.py)
+    given: dict[str, dict[str, tuple[int, ...]]] = field(default_factory=dict)
 
 
 def visible_to(node: Node, neighbour: Node) -> bool:
@@ -44,7 +46,8 @@ def visible_to(node: Node, neighbour: Node) -> bool:
     return neighbour.person is None or neighbour.person == node.person
 
 
-def _names(text: str, label: str) -> bool:
+def text_names(text: str, label: str) -> bool:
+    """Whether the text says the label, word for word (any case)."""
     return re.search(rf"(?<!\w){re.escape(label)}(?!\w)", text, re.IGNORECASE) is not None
 
 
@@ -55,9 +58,11 @@ def refresh(node: Node, neighbours: Sequence[Node]) -> Refresh | None:
     have_entities = {e.lower() for e in node.entities}
     votes: Counter[str] = Counter()
     spelling: dict[str, str] = {}
+    carriers: dict[str, list[int]] = {}
     for n in seen:
         for label in dict.fromkeys(v.lower() for v in (*n.tags, *n.entities)):
             votes[label] += 1
+            carriers.setdefault(label, []).append(n.id)
         for v in (*n.tags, *n.entities):
             spelling.setdefault(v.lower(), v)
     room = MAX_LIST - len(node.tags)
@@ -67,14 +72,20 @@ def refresh(node: Node, neighbours: Sequence[Node]) -> Refresh | None:
         if n >= MIN_SHARED and label not in have_tags
     ][: max(room, 0)]
     found: dict[str, str] = {}
+    named_by: dict[str, list[int]] = {}
     for n in seen:
         for e in n.entities:
-            if e.lower() not in have_entities and _names(node.text, e):
+            if e.lower() not in have_entities and text_names(node.text, e):
                 found.setdefault(e.lower(), e)
+                named_by.setdefault(e.lower(), []).append(n.id)
     entities = sorted(found.values())[: max(MAX_LIST - len(node.entities), 0)]
     if not tags and not entities:
         return None
-    return Refresh(node.id, tuple(tags), tuple(entities))
+    given = {
+        "tags": {t: tuple(carriers[t.lower()]) for t in tags},
+        "entities": {e: tuple(named_by[e.lower()]) for e in entities},
+    }
+    return Refresh(node.id, tuple(tags), tuple(entities), given)
 
 
 def merged(existing: Sequence[str], added: Sequence[str]) -> list[str]:

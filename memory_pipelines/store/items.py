@@ -16,6 +16,7 @@ from memory_pipelines.core.types import Item
 from memory_pipelines.errors import NotFound
 from memory_pipelines.store.db import Conn
 from memory_pipelines.store.events import record_event
+from memory_pipelines.store.given_labels import receivers_of, take_back_given
 from memory_pipelines.store.links import add_link
 from memory_pipelines.store.rows import columns, fetch_one, one
 from memory_pipelines.store.versions import write_version
@@ -280,7 +281,8 @@ def supersede(
 
 def delete_item(conn: Conn, store_id: str, item_id: int, actor: str) -> None:
     """Really delete the item, its versions, embedding and links, and the text and vector of
-    the extracted candidates that made or confirmed it; audited as an event. The
+    the extracted candidates that made or confirmed it; audited as an event. The labels it
+    gave other records that no other giver holds are taken back (store/given_labels.py). The
     insights reflection made from it (`fed_by`) go with it, each its own delete event: an
     insight states what its records said, and a deleted record's words must not outlive it.
     (A derived record an application saved with `fed_by` is the application's to delete.)
@@ -292,7 +294,11 @@ def delete_item(conn: Conn, store_id: str, item_id: int, actor: str) -> None:
         " OR %s = ANY(contested_with) OR (category = 'insight' AND %s = ANY(fed_by)))",
         (store_id, item_id, item_id, item_id),
     ).fetchall()
-    lock_persons_of(conn, store_id, [int(r["item_id"]) for r in touched])
+    lock_persons_of(
+        conn,
+        store_id,
+        [int(r["item_id"]) for r in touched] + receivers_of(conn, store_id, item_id),
+    )
     item = get_item(conn, item_id, store_id=store_id, for_update=True)
     made_from = conn.execute(
         "SELECT item_id FROM agent_memory_items WHERE store_id = %s AND category = 'insight'"
@@ -317,11 +323,12 @@ def delete_item(conn: Conn, store_id: str, item_id: int, actor: str) -> None:
         " WHERE store_id = %s AND %s = ANY(contested_with)",
         (item_id, store_id, item_id),
     )
-    # Its earlier events keep their kind, actor and time, not the labels evolution added
-    # (tags and entities are the record's words).
+    # Its earlier events keep their kind, actor and time, not the labels evolution or a merge
+    # added (tags, entities and keywords are the record's words; `from` names them too).
     conn.execute(
-        "UPDATE events SET payload = payload - 'tags' - 'entities'"
-        " WHERE store_id = %s AND item_id = %s AND payload ?| array['tags', 'entities']",
+        "UPDATE events SET payload = payload - 'tags' - 'entities' - 'keywords' - 'from'"
+        " WHERE store_id = %s AND item_id = %s"
+        " AND payload ?| array['tags', 'entities', 'keywords', 'from']",
         (store_id, item_id),
     )
     # The event first, while the row is there: the events trigger reads from it whose chat the
@@ -336,6 +343,8 @@ def delete_item(conn: Conn, store_id: str, item_id: int, actor: str) -> None:
         {"category": item.category, "person_id": item.person_id},
     )
     conn.execute("DELETE FROM agent_memory_items WHERE item_id = %s", (item_id,))
+    # nor on the records it gave labels to (evolution, a merge of duplicates)
+    take_back_given(conn, store_id, item_id)
     for row in made_from:
         left = conn.execute(  # not gone already with an insight made from another of them
             "SELECT 1 FROM agent_memory_items WHERE item_id = %s", (row["item_id"],)

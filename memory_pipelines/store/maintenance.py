@@ -19,6 +19,7 @@ from memory_pipelines.core.maintenance import union_fields
 from memory_pipelines.core.types import Item
 from memory_pipelines.store import items as items_db
 from memory_pipelines.store.db import Conn
+from memory_pipelines.store.given_labels import LABELS, given_payload
 from memory_pipelines.store.items import returning_item
 from memory_pipelines.store.links import add_link
 from memory_pipelines.store.rows import fetch_all, fetch_one, one
@@ -115,9 +116,16 @@ def merge_duplicates(
             payload={"reason": "duplicate", "cosine": round(cos, 4)},
         )  # fmt: skip
     ids = [w for w, _ in gone]
+    given = {
+        f: {
+            v: [w.item_id for w in records if v.lower() in {x.lower() for x in getattr(w, f)}]
+            for v in fields[f][len(getattr(keep, f)) :]
+        }
+        for f in LABELS
+    }
     write_version(
         conn, merged, "merge", ACTOR, event="merge",
-        payload={"merged": ids, "reason": "duplicate"},
+        payload={"merged": ids, "reason": "duplicate", **given_payload(given)},
     )  # fmt: skip
     return ids
 

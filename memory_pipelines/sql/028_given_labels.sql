@@ -1,0 +1,5 @@
+-- 028: the records a record gave labels to (store/given_labels.py), found by the giver:
+-- deleting a record takes back from them each label no record that gave it still holds.
+-- Evolution's and maintenance's merge events name their givers from this version on.
+CREATE INDEX events_givers ON events USING gin ((payload->'givers'))
+    WHERE payload ? 'givers';
