@@ -22,3 +22,7 @@ class NotFound(MemoryPipelinesError, LookupError):
 
 class StoreError(MemoryPipelinesError, RuntimeError):
     """The database cannot serve the request (missing extension, unreachable server, ...)."""
+
+
+class ModelUnavailable(MemoryPipelinesError, RuntimeError):
+    """A model endpoint did not answer (refused, timed out, or an HTTP error status)."""

@@ -11,6 +11,7 @@ import pytest
 from memory_pipelines.api import Memory
 from memory_pipelines.core.extract import WindowTurn
 from memory_pipelines.core.judge import JudgeItem
+from memory_pipelines.errors import ModelUnavailable
 from memory_pipelines.models.base import Invalid, Models
 from memory_pipelines.models.openai import OpenAIBackend
 from tests.fake_openai import FakeOpenAI
@@ -42,6 +43,20 @@ def test_invented_target_is_invalid_and_counted() -> None:
         with pytest.raises(Invalid):
             models.judge(JudgeItem("a", "fact"), [JudgeItem("b", "fact")], V, np.stack([V]))
     assert [c.outcome for c in models.drain()] == ["invalid"]
+
+
+def test_an_endpoint_that_does_not_answer_is_named_with_where_it_is_set() -> None:
+    """Found by a Dagster audit: a refused connection failed a run with httpx's bare
+    "Connection refused", naming neither the endpoint nor the setting to check."""
+    with FakeOpenAI([]) as fake:
+        closed = fake.url  # the port is closed once the server stops
+    models = Models(OpenAIBackend(closed, "tiny", timeout=5))
+    with pytest.raises(ModelUnavailable) as err:
+        models.judge(JudgeItem("a", "fact"), [JudgeItem("b", "fact")], V, np.stack([V]))
+    message = str(err.value)
+    assert f"{closed}/chat/completions" in message and "'tiny'" in message
+    assert "MEMORY_LLM_BASE_URL" in message and "base_url" in message
+    assert [c.outcome for c in models.drain()] == ["error"]
 
 
 def test_extract_parses_items() -> None:

@@ -17,6 +17,7 @@ from memory_pipelines.core.contradiction import Contradiction
 from memory_pipelines.core.judge import JudgeDecision, JudgeItem
 from memory_pipelines.core.links import LinkNode, LinkProposal
 from memory_pipelines.core.rerank import check_order
+from memory_pipelines.errors import ModelUnavailable
 from memory_pipelines.models.base import Invalid, ModelCall, WindowTurn
 
 M = TypeVar("M", bound=BaseModel)
@@ -140,20 +141,7 @@ class OpenAIBackend:
     ) -> M:
         last = ""
         for _ in range(2):  # one retry for an invalid answer
-            resp = self._client.post(
-                f"{self.base_url}/chat/completions",
-                json={
-                    "model": self.model,
-                    "temperature": 0,
-                    "response_format": {"type": "json_object"},
-                    "messages": [
-                        {"role": "system", "content": system},
-                        {"role": "user", "content": user},
-                    ],
-                },
-            )
-            resp.raise_for_status()
-            data = resp.json()
+            data = self._post(system, user)
             usage = data.get("usage") or {}
             call.tokens_in += int(usage.get("prompt_tokens", 0))
             call.tokens_out += int(usage.get("completion_tokens", 0))
@@ -166,6 +154,34 @@ class OpenAIBackend:
             except (KeyError, IndexError, TypeError, ValidationError, ValueError) as exc:
                 last = str(exc).splitlines()[0]
         raise Invalid(f"{schema.__name__} invalid twice: {last}")
+
+    def _post(self, system: str, user: str) -> dict[str, Any]:
+        """The endpoint's answer; ModelUnavailable naming it and where it is set when it gives
+        none (refused, timed out, an error status)."""
+        url = f"{self.base_url}/chat/completions"
+        try:
+            resp = self._client.post(
+                url,
+                json={
+                    "model": self.model,
+                    "temperature": 0,
+                    "response_format": {"type": "json_object"},
+                    "messages": [
+                        {"role": "system", "content": system},
+                        {"role": "user", "content": user},
+                    ],
+                },
+            )
+            resp.raise_for_status()
+            return resp.json()
+        except (httpx.HTTPError, ValueError) as exc:
+            why = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            raise ModelUnavailable(
+                f"model endpoint {url} (model {self.model!r}) gave no answer: {why}. Check that"
+                " it is running and reachable, and where it is set: the model resource's"
+                " base_url or MEMORY_LLM_BASE_URL; or set the store's extraction backend to"
+                " 'local' (the console's Extraction card, or the store's settings)"
+            ) from exc
 
     def judge(
         self,
