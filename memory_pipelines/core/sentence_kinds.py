@@ -204,31 +204,38 @@ _REASON = _rx(r"\bbecause\b|\bsince\b|\bso (?:that|we|i)\b")
 _NAMED_AFTER = re.compile(r"\s[A-Z][a-z]+\W*$")
 
 
+# Reports within reports peeled at most ("Ana said that Ben told her that ..."): past these the
+# rest is read as it stands. A sentence of hundreds of frames must not exhaust Python's stack.
+MAX_FRAMES = 8
+
+
 @lru_cache(maxsize=16384)  # a turn is judged again as context of the next window
 def sentence_kind(sent: str, role: str) -> str:
     """A save reason, or one of meta, hedge, greeting, ack, fact (small talk with a concrete
     detail) and plain. The first rule that matches wins, most specific first."""
-    reported = reported_content(sent)
-    if reported == "":
-        return "meta"  # talk about the conversation, told as a story of it
-    if reported and PROPOSED.match(sent.strip()) and not SAFETY.search(sent):
-        return "hedge"  # "The assistant suggested I try yoga": a proposal, not (yet) a fact
-    if reported and REQUESTED.match(sent.strip()) and not _LASTING.search(reported):
-        return "meta"  # "The user asked me to redo the chart": a one-off task, reported
-    kind = _kind(sent, role)
-    if reported and kind not in SAVE_KINDS:
+    for _ in range(MAX_FRAMES):
+        reported = reported_content(sent)
+        if reported == "":
+            return "meta"  # talk about the conversation, told as a story of it
+        if reported and PROPOSED.match(sent.strip()) and not SAFETY.search(sent):
+            return "hedge"  # "The assistant suggested I try yoga": a proposal, not (yet) a fact
+        if reported and REQUESTED.match(sent.strip()) and not _LASTING.search(reported):
+            return "meta"  # "The user asked me to redo the chart": a one-off task, reported
+        kind = _kind(sent, role)
+        if not reported or kind in SAVE_KINDS:
+            return kind
         # The frame aside, what was said decides ("Ana said she moved to Porto"); a frame that
         # is itself the point ("I told the landlord it would be paid by Monday") keeps its kind.
-        return sentence_kind(reported, role)
-    return kind
+        sent = reported
+    return _kind(sent, role)
 
 
-def _after_one_off(low: str, end: int, role: str) -> str:
+def _after_one_off(low: str, end: int, role: str, depth: int) -> str:
     """Talk about the conversation ends at low[:end]; a clause after it keeps its own kind
     ("Scratch that, the party is on Sunday 14th now"), else the sentence is meta."""
     rest = low[end:]
     clause = rest.lstrip(" ,;:") if rest[:1] in (",", ";", ":") else ""
-    kind = _kind(clause, role) if clause else "meta"
+    kind = _kind(clause, role, depth + 1) if clause else "meta"
     return kind if kind not in ("plain", "ack", "greeting") else "meta"
 
 
@@ -266,7 +273,12 @@ def _safety_said_outright(sent: str, role: str) -> bool:
     return head != sent and bool(SAFETY.search(norm(head))) and not is_hedged(head, role)
 
 
-def _kind(sent: str, role: str) -> str:
+def _kind(sent: str, role: str, depth: int = 0) -> str:
+    """The kind of one sentence; a lead-in it peels off (a label and colon, a reaction, a
+    greeting, "then I'll") hands the rest to itself, at most MAX_FRAMES deep ("Right, right,
+    right, ..." thousands of times must neither exhaust the stack nor take seconds)."""
+    if depth > MAX_FRAMES:
+        return "plain"
     low = norm(sent)
     if role == "assistant" and _PRAISE.match(low):
         return "ack"  # "Nice work sticking with it.": the listener praised, nothing told
@@ -278,23 +290,25 @@ def _kind(sent: str, role: str) -> str:
         and not ((HORTATIVE.match(low) or _COMMIT.search(low)) and DEADLINE.search(low))
     ):
         then = _THEN_I_WILL.search(low)
-        if then and _kind(low[then.end() :], role) == "commitment":
+        if then and _kind(low[then.end() :], role, depth + 1) == "commitment":
             return "commitment"  # "Tell me what's in each one and I'll send you a schedule ..."
         # "Can you make it shorter?" but not "Can you always use metric?"; a statement after a
         # colon or semicolon keeps its kind ("That's not what I asked, but: my landlord is X"),
         # unless the head presents what follows ("Here's the draft: ...")
         head, _, tail = low.replace(";", ":").partition(":")
         if tail.strip() and META.search(head) and not re.match(r"\W*here", head):
-            kind = _kind(tail.strip(), role)
+            kind = _kind(tail.strip(), role, depth + 1)
             if kind in SAVE_KINDS or kind == "fact":
                 return kind
         return "meta"
     step = HORTATIVE.match(low)
     if step and not (_LASTING.search(low) or DEADLINE.search(low)):
-        return _after_one_off(low, step.end(), role)  # not "Let me do the invoices from now on"
+        return _after_one_off(
+            low, step.end(), role, depth
+        )  # not "Let me do the invoices from now on"
     steer = STEERING.search(low)
     if steer and not _LASTING.search(low):  # "pick it up tomorrow" dates the chat, no task
-        return _after_one_off(low, steer.end(), role)
+        return _after_one_off(low, steer.end(), role, depth)
     if _safety_said_outright(sent, role):
         return "fact"  # "the GP started me on sertraline 50mg, apparently the first week is ..."
     if is_hedged(sent, role) and not (unhedged_head(sent, role) and _DECISION.search(low)):
@@ -333,7 +347,7 @@ def _kind(sent: str, role: str) -> str:
     request = ANAPHORIC_REQUEST.search(low) if role == "user" else None
     if request and not _SCOPE.search(low):
         # A one-off request about the last output, "please" or not.
-        return _after_one_off(low, request.end(), role)
+        return _after_one_off(low, request.end(), role, depth)
     if _PREFERENCE.search(low) or (their_preference(sent) and not low.endswith("?")):
         return "stable_preference"
     if _INSTRUCTION.search(low):
@@ -343,7 +357,7 @@ def _kind(sent: str, role: str) -> str:
     reacted = reaction_end(sent)
     if reacted is not None:  # "That sounds like a lovely trip!", "You're right, my bad"
         clause = sent[reacted:].lstrip(" ,;:!-\u2013\u2014")
-        kind = _kind(clause, role) if clause else "ack"
+        kind = _kind(clause, role, depth + 1) if clause else "ack"
         return kind if kind in SAVE_KINDS or kind in ("fact", "hedge") else "ack"
     lead = GREETING.match(low) or ACK.match(low)
     if lead or (re.search(r"\bthank", low) and not FACT_SIGNAL.search(low)):
@@ -355,7 +369,7 @@ def _kind(sent: str, role: str) -> str:
         hello = news is None and GREETING.match(low) and _SAYS.match(rest)
         if news or hello:
             body = rest[news.end() :] if news else rest
-            kind = _kind(body, role) if body else "plain"
+            kind = _kind(body, role, depth + 1) if body else "plain"
             if kind in SAVE_KINDS or kind == "fact" or plain_statement(body):
                 return kind if kind != "plain" else "fact"
         if not GREETING.match(low) and _REASON.search(rest):
@@ -366,7 +380,7 @@ def _kind(sent: str, role: str) -> str:
     head, colon, body = low.partition(":")
     if colon and body.strip() and len(head.split()) <= 3:
         # a label before a colon ("Quick update: we got the keys"): what follows decides
-        kind = _kind(body.strip(), role)
+        kind = _kind(body.strip(), role, depth + 1)
         if kind != "plain":
             return kind
     # "I missed it" tells nothing; "I graduated last week" does: an event needs five words or
