@@ -15,7 +15,7 @@ from psycopg import pq
 from psycopg.rows import DictRow, dict_row
 from psycopg_pool import ConnectionPool, PoolTimeout
 
-from memory_pipelines.errors import StoreError
+from memory_pipelines.errors import NotFound, StoreError
 from memory_pipelines.store.migrate import migrate
 from memory_pipelines.store.server import describe_dsn, ensure_server, resolve_dsn
 
@@ -144,6 +144,15 @@ class Database:
             with conn:
                 yield conn
             failed = False
+        except psycopg.errors.ForeignKeyViolation as exc:
+            # A write to a store deleted since the caller checked it (the store's row is what
+            # every store_id refers to): said as the missing store it now is, nothing written.
+            if 'table "stores"' not in (exc.diag.message_detail or ""):
+                raise
+            raise NotFound(
+                "the store does not exist: it was deleted while this was written, and nothing"
+                " was written"
+            ) from exc
         except psycopg.OperationalError as exc:
             if not conn.closed:
                 raise
