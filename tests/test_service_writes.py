@@ -295,3 +295,31 @@ def test_a_claim_never_waits_on_an_expired_row_another_claim_holds(db: Database,
         worker.start()
         assert done.wait(10), "a claim waited on a row another claim holds"
     worker.join(10)
+
+
+def test_a_first_request_that_died_unanswered_is_never_run_again_under_its_key(
+    db: Database, client: httpx.Client, t: Tenant
+) -> None:
+    """Found by a bad-input audit: a server killed after a save committed and before its
+    response was kept left the claim unfinished; after five minutes a retry took the claim
+    over and saved the record a second time. Now the retry is told the outcome is unknown."""
+    body = {"category": "fact", "context": "The Lisbon office opens at 9am.", "confidence": 8}
+    headers = {**t.auth(), "Idempotency-Key": "crash-1"}
+    assert client.post(f"/v1/stores/{t.store}/records", json=body, headers=headers).is_success
+    with db.connection() as conn:  # what a kill between the write's commit and finish leaves
+        conn.execute(
+            "UPDATE idempotent_requests SET status_code = NULL, response = NULL,"
+            " created_at = now() - interval '6 minutes'"
+            " WHERE key_id = %s AND idempotency_key = 'crash-1'",
+            (t.key_id,),
+        )
+    retry = client.post(f"/v1/stores/{t.store}/records", json=body, headers=headers)
+    assert retry.status_code == 409 and retry.json()["error"] == "outcome_unknown", retry.text
+    assert "Retry-After" not in retry.headers and "new key" in retry.json()["message"]
+    with db.connection() as conn:
+        n = conn.execute(
+            "SELECT count(*) AS n FROM agent_memory_items WHERE store_id = %s", (t.store,)
+        ).fetchone()["n"]
+    assert n == 1
+    fresh = {**t.auth(), "Idempotency-Key": "crash-2"}
+    assert client.post(f"/v1/stores/{t.store}/records", json=body, headers=fresh).is_success

@@ -20,6 +20,11 @@ class InFlight(MemoryPipelinesError):
     """The first request with this Idempotency-Key is still being served."""
 
 
+class Unanswered(MemoryPipelinesError):
+    """The first request with this Idempotency-Key died unanswered: it may have been written,
+    so it is not run again under the key."""
+
+
 @dataclass(frozen=True)
 class Replay:
     status_code: int
@@ -37,7 +42,7 @@ def begin(
     `finish` or `release`), else the first response to replay. Deleting the store forgets
     the responses kept for it.
     ValidationError when the key was used for another request; InFlight while the first is
-    still being served."""
+    still being served; Unanswered when it died without an answer (STALE_MINUTES)."""
     if not _KEY.fullmatch(idem_key):
         raise ValidationError("Idempotency-Key", "must be 1-255 visible ASCII characters")
     with db.connection() as conn:
@@ -47,6 +52,12 @@ def begin(
     if row["fingerprint"] != print_:
         raise ValidationError(
             "Idempotency-Key", "was already used for a different request; use a new key"
+        )
+    if row["status_code"] is None and row["stale"]:
+        raise Unanswered(
+            "the first request with this Idempotency-Key stopped without an answer (its server"
+            " went away), and may have been written: it is never run twice under one key. Read"
+            " back what it would have written; if it is not there, send it with a new key"
         )
     if row["status_code"] is None:
         raise InFlight("the first request with this Idempotency-Key is still being served")

@@ -15,7 +15,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from memory_pipelines.api.access import Refused
 from memory_pipelines.api.audit import AuditFailed
-from memory_pipelines.api.idempotency import InFlight
+from memory_pipelines.api.idempotency import InFlight, Unanswered
 from memory_pipelines.core.access import Decision
 from memory_pipelines.errors import NotFound, StoreError, ValidationError
 
@@ -165,6 +165,10 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(InFlight)
     async def _in_flight(_: Request, exc: InFlight) -> JSONResponse:
         return _json(409, Error(error="in_flight", message=str(exc)), {"Retry-After": "1"})
+
+    @app.exception_handler(Unanswered)
+    async def _unanswered(_: Request, exc: Unanswered) -> JSONResponse:
+        return _json(409, Error(error="outcome_unknown", message=str(exc)))
 
     @app.exception_handler(AuditFailed)
     async def _audit(_: Request, exc: AuditFailed) -> JSONResponse:

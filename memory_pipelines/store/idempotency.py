@@ -9,9 +9,9 @@ from psycopg.types.json import Jsonb
 from memory_pipelines.store.db import Conn
 
 KEEP_HOURS = 24
-# A first request unfinished after this long died with its server (no request runs that long):
-# its claim is taken over. Its write may have committed; api/ writes that must be exactly-once
-# across a crash will record the response in the write's own transaction.
+# A first request unfinished after this long died with its server (no request runs that long).
+# Its write may have committed before the server went away, so it is never run again under the
+# key: a retry is told the outcome is unknown (api/idempotency.begin).
 STALE_MINUTES = 5
 PURGE_EACH = 20  # expired rows removed with each claim (more than one claim makes)
 
@@ -21,8 +21,9 @@ def claim(
 ) -> dict[str, Any] | None:
     """Claim the Idempotency-Key for a first request to `store_id` (None: a request under no
     store); None when claimed now, else the row that holds it (its response, or status_code
-    NULL while that first request is served). A row older than KEEP_HOURS, or unfinished after
-    STALE_MINUTES, is claimed anew. Deleting the store deletes its rows (stores.drop_store)."""
+    NULL while that first request is served or after it died; `stale` says which). A row
+    older than KEEP_HOURS is claimed anew. Deleting the store deletes its rows
+    (stores.drop_store)."""
     # A few rows past their time go first, in a statement of their own (what they hold is kept
     # 24 hours), skipping rows another claim holds: inside the claim's transaction, two claims
     # each taking over an expired key waited for each other's row (a deadlock).
@@ -40,17 +41,16 @@ def claim(
             " SET fingerprint = EXCLUDED.fingerprint, status_code = NULL, response = NULL,"
             " store_id = EXCLUDED.store_id, created_at = now()"
             " WHERE idempotent_requests.created_at < now() - make_interval(hours => %s)"
-            " OR (idempotent_requests.status_code IS NULL"
-            "     AND idempotent_requests.created_at < now() - make_interval(mins => %s))"
             " RETURNING 1",
-            (key_id, idem_key, fingerprint, store_id, KEEP_HOURS, STALE_MINUTES),
+            (key_id, idem_key, fingerprint, store_id, KEEP_HOURS),
         ).fetchone()
         if row is not None:
             return None
         return conn.execute(
-            "SELECT fingerprint, status_code, response FROM idempotent_requests"
-            " WHERE key_id = %s AND idempotency_key = %s",
-            (key_id, idem_key),
+            "SELECT fingerprint, status_code, response,"
+            " created_at < now() - make_interval(mins => %s) AS stale"
+            " FROM idempotent_requests WHERE key_id = %s AND idempotency_key = %s",
+            (STALE_MINUTES, key_id, idem_key),
         ).fetchone()
 
 
