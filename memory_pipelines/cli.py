@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import click
+import psycopg
 from pydantic import BaseModel
 from tqdm import tqdm
 
@@ -42,6 +43,20 @@ class _Cli(click.Group):
         except OSError as exc:  # e.g. a read-only MEMORY_HOME for the embedded server
             where = f" ({exc.filename})" if exc.filename else ""
             click.secho(f"error: {exc.strerror or exc}{where}", fg="red", err=True)
+            sys.exit(2)
+        except UnicodeError:
+            # An argument the terminal did not send as UTF-8 (Python keeps its bytes as lone
+            # surrogates) that a command passed on unchecked.
+            click.secho(
+                "error: an argument is not valid UTF-8: set the terminal to UTF-8 (e.g."
+                " LANG=C.UTF-8) and type it again",
+                fg="red",
+                err=True,
+            )
+            sys.exit(2)
+        except psycopg.DataError as exc:  # text Postgres cannot hold, e.g. a NUL character
+            first = str(exc).splitlines()[0]
+            click.secho(f"error: a value cannot be stored: {first}", fg="red", err=True)
             sys.exit(2)
 
 

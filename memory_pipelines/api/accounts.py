@@ -18,6 +18,7 @@ import psycopg
 from memory_pipelines.api.access import organisation_of
 from memory_pipelines.core import accounts as acc
 from memory_pipelines.core.access import Principal
+from memory_pipelines.core.records import text_field
 from memory_pipelines.errors import MemoryPipelinesError, NotFound, ValidationError
 from memory_pipelines.store import accounts as accounts_db
 from memory_pipelines.store import organisations as orgs_db
@@ -58,6 +59,7 @@ def create_admin(
     """A new administrator of `org_id`: (its row, a one-time sign-in link token valid for
     LINK_VALID). With `password` it may also sign in with it (kept as an argon2 hash)."""
     acc.check_name(name)
+    created_by = text_field("created_by", created_by, max_len=200, one_line=True)
     hashed = acc.hash_password(password) if password is not None else None
     token = acc.new_token()
     with db.transaction() as conn:

@@ -10,7 +10,8 @@ import psycopg
 from memory_pipelines.core import keys as key_text
 from memory_pipelines.core.access import parse_policy, policy_to_json
 from memory_pipelines.core.decay import parse_half_lives
-from memory_pipelines.core.records import parse_time
+from memory_pipelines.core.inputs import id_field
+from memory_pipelines.core.records import parse_time, text_field
 from memory_pipelines.errors import NotFound, ValidationError
 from memory_pipelines.store import keys as keys_db
 from memory_pipelines.store import organisations as orgs_db
@@ -33,6 +34,8 @@ def create_key(
     """A new key of `org_id`: (its row, its text `mp_<key id>_<secret>`). The text is not kept
     anywhere: show it once. `decay_per_type` (type -> half-life days) goes before the store's
     for what this key reads; `trust_envelope` None follows the store's setting."""
+    name = text_field("name", name, max_len=200, one_line=True)
+    created_by = text_field("created_by", created_by, max_len=200, one_line=True)
     rules = policy_to_json(parse_policy(list(policy)))
     decay = parse_half_lives(decay_per_type or {})
     if trust_envelope is not None and not isinstance(trust_envelope, bool):
@@ -76,7 +79,9 @@ def list_keys(db: Database, org_id: str | None = None) -> list[dict[str, Any]]:
 
 def revoke_key(db: Database, key_id: str, *, actor: str) -> dict[str, Any]:
     """Revoke a key at once: its next request is refused like an unknown key's."""
-    if not actor:
+    key_id = id_field("key_id", key_id)
+    actor = text_field("actor", actor, max_len=200, one_line=True)
+    if not actor.strip():
         raise ValidationError("actor", "is required: who revokes the key")
     with db.connection() as conn:
         row = keys_db.revoke(conn, key_id, actor)

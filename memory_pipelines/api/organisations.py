@@ -7,6 +7,7 @@ from typing import Any
 
 from memory_pipelines.api.access import organisation_of
 from memory_pipelines.core.access import check_within, parse_ceiling, parse_policy, policy_to_json
+from memory_pipelines.core.records import text_field
 from memory_pipelines.errors import NotFound, ValidationError
 from memory_pipelines.store import organisations as orgs_db
 from memory_pipelines.store.db import Database
@@ -27,6 +28,7 @@ def create_organisation(
     any organisation's above it; its policy is a list of Permit/Deny rules."""
     if not isinstance(org_id, str) or not re.fullmatch(r"[a-z0-9][a-z0-9_.-]{0,62}", org_id):
         raise ValidationError("organisation", f"must be {ORG_ID_HINT}, got {org_id!r}")
+    name = text_field("name", name, max_len=200, one_line=True)
     caps = parse_ceiling(ceiling)
     rules = parse_policy(list(policy))
     with db.transaction() as conn:

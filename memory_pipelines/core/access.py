@@ -20,6 +20,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from memory_pipelines.core.records import clean_text
 from memory_pipelines.errors import ValidationError
 
 ACTIONS: tuple[str, ...] = (
@@ -248,6 +249,8 @@ def _names(raw: Any, where: str, *, required: bool = False) -> frozenset[str] | 
     ):
         what = "a non-empty list of names" + ("" if required else ", or absent for all")
         raise ValidationError(where, f"must be {what}, got {raw!r}")
+    for i, v in enumerate(raw):
+        clean_text(f"{where}[{i}]", v)
     return frozenset(raw)
 
 
