@@ -448,3 +448,23 @@ def test_cli_read_only_memory_home(tmp_path: Path) -> None:
     assert "Traceback" not in res.stderr and res.stdout == ""
     assert f"error: Read-only file system ({home}" in res.stderr
     assert list(home.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    "invisible", ["\u200b", "\u200f\u200e\u202e", "\u2060\ufeff", "\u00ad", "\x07\x1b", " \u200b "]
+)
+def test_text_that_shows_nothing_is_refused(memory: Memory, invisible: str) -> None:
+    """Found by a bad-input audit: a record or a turn of only zero-width spaces, direction
+    marks or control characters counted as text (str.strip() keeps them) and was written."""
+    with pytest.raises(ValidationError, match="context"):
+        memory.save({"category": "fact", "context": invisible})
+    with pytest.raises(ValidationError, match="text"):
+        memory.write_turn("c1", invisible)
+    with pytest.raises(ValidationError, match="chat"):
+        memory.write_turn(invisible, "hello")
+    assert memory.items() == []  # nothing written
+    with memory.db.connection() as conn:
+        n = conn.execute(
+            "SELECT count(*) AS n FROM turns WHERE store_id = %s", (memory.store_id,)
+        ).fetchone()["n"]
+    assert n == 0

@@ -13,6 +13,7 @@ from typing import Any, Literal, cast
 from memory_pipelines.core.confidence import least_stored, unit_field
 from memory_pipelines.core.passages import split_passages
 from memory_pipelines.core.records import (
+    blank,
     int_field,
     json_value,
     parse_time,
@@ -39,7 +40,7 @@ MAX_RECIPIENTS = 100
 def id_field(name: str, value: Any, *, nullable: bool = False) -> Any:
     """An identifier: one line of 1-200 characters (or None when nullable)."""
     value = text_field(name, value, max_len=MAX_ID, nullable=nullable, one_line=True)
-    if value is not None and not value.strip():
+    if value is not None and blank(value):
         raise ValidationError(name, f"must be an id of 1-{MAX_ID} characters, got ''")
     return value
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import unicodedata
 from dataclasses import dataclass, field, fields
 from datetime import UTC, date, datetime
 from typing import Any
@@ -93,6 +94,12 @@ def clean_text(name: str, value: str) -> str:
     return value
 
 
+def blank(value: str) -> bool:
+    """Whether the text shows nothing: only spaces, invisible format characters (zero-width
+    spaces, direction marks, a soft hyphen, a byte-order mark) and control characters."""
+    return all(c.isspace() or unicodedata.category(c) in ("Cf", "Cc") for c in value)
+
+
 def text_field(
     name: str,
     value: Any,
@@ -109,8 +116,8 @@ def text_field(
         kind = "a string or null" if nullable else "a string"
         raise ValidationError(name, f"must be {kind}, got {type(value).__name__} {show(value)}")
     clean_text(name, value)
-    if required and not value.strip():
-        raise ValidationError(name, "is required: non-empty text")
+    if required and blank(value):
+        raise ValidationError(name, "is required: text that shows something (not only blanks)")
     if len(value) > max_len:
         raise ValidationError(name, f"must be at most {max_len} characters, got {len(value)}")
     if one_line and ("\n" in value or "\r" in value):
