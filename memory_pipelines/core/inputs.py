@@ -42,6 +42,8 @@ def id_field(name: str, value: Any, *, nullable: bool = False) -> Any:
     value = text_field(name, value, max_len=MAX_ID, nullable=nullable, one_line=True)
     if value is not None and blank(value):
         raise ValidationError(name, f"must be an id of 1-{MAX_ID} characters, got ''")
+    if value in (".", ".."):  # no address can name it: clients resolve it away
+        raise ValidationError(name, f"must not be {value!r}: an address cannot name it")
     return value
 
 

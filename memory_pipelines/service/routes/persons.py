@@ -30,7 +30,7 @@ class PersonList(BaseModel):
 
 
 @router.put(
-    "/v1/stores/{store}/persons/{person}",
+    "/v1/stores/{store}/persons/{person:path}",
     response_model=PersonOut,
     responses=documented(401, 403, 404, 413, 422, 429, 503),
 )

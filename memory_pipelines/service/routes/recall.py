@@ -75,7 +75,9 @@ def autorecall(store: str, body: AutoRecallIn, request: Request, principal: Call
     )
 
 
-@router.get("/v1/stores/{store}/chats/{chat}/boot", response_model=BootWindow, responses=ERRORS)
+@router.get(
+    "/v1/stores/{store}/chats/{chat:path}/boot", response_model=BootWindow, responses=ERRORS
+)
 def boot_window(
     store: str,
     request: Request,
