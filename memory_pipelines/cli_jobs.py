@@ -1,5 +1,5 @@
-"""`memory-pipelines jobs ...` (the gated background jobs of a store) and `feed` (its change
-feed, followed like tail -f)."""
+"""`memory-pipelines jobs ...` (the gated background jobs of a store), `feed` (its change
+feed, followed like tail -f) and `reembed` (items whose vector a check found wrong)."""
 
 from __future__ import annotations
 
@@ -95,3 +95,19 @@ def feed(store: str, after: int, follow: bool) -> None:
 
     for event in Memory(store, create=False).subscribe(after, idle_timeout=None if follow else 0.0):
         click.echo(json.dumps(event.model_dump(mode="json"), ensure_ascii=False))
+
+
+@click.command("reembed")
+@store_option
+def reembed(store: str) -> None:
+    """Embed again the current items whose vector is not the model's (what the every_item_embedded
+    check names: a zero or placeholder vector set outside the pipeline), from their words."""
+    from memory_pipelines.api.memory import Memory
+    from memory_pipelines.api.repair import reembed_items
+
+    memory = Memory(store, create=False)
+    done = reembed_items(memory.db, store, memory.embedder, log=click.echo)
+    shown = ", ".join(str(i) for i in done[:20]) + (" ..." if len(done) > 20 else "")
+    click.echo(
+        f"store {store!r}: {len(done)} items embedded again" + (f" ({shown})" if done else "")
+    )

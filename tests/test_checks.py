@@ -94,3 +94,74 @@ def test_a_blocking_check_stops_what_depends_on_it(memory: Memory, pg_dsn: str) 
             "SELECT count(*) AS n FROM linkgen_items WHERE store_id = %s", (memory.store_id,)
         ).fetchone()
     assert read["n"] == 0  # linkgen never read the store's items
+
+
+def test_a_failed_check_names_the_rows_and_the_command_that_puts_them_right(
+    memory: Memory, pg_dsn: str
+) -> None:
+    """Found by a Dagster audit: a failed check showed a bare count and its fixed description,
+    and nothing could put a placeholder vector right, so every later run of the store failed.
+    Now it names the items and `memory-pipelines reembed`, which embeds them again."""
+    from click.testing import CliRunner
+
+    from memory_pipelines.cli import main
+
+    _zero_vector(memory)
+    [bad] = [i.id for i in memory.items()]
+    with dg.instance_for_test() as instance:
+        instance.add_dynamic_partitions("stores", [memory.store_id])
+
+        def run() -> dg.ExecuteInProcessResult:
+            return dg.materialize(
+                [memory_items, link_graph],
+                partition_key=memory.store_id,
+                instance=instance,
+                resources=_resources(pg_dsn),
+                raise_on_error=False,
+            )
+
+        first = run()
+        [check] = [c for c in first.get_asset_check_evaluations() if c.check_name == EMBEDDED.name]
+        assert not first.success and check.metadata["ids"].value == str(bad)
+        command = f"memory-pipelines reembed -s {memory.store_id}"
+        assert command in check.description and command in check.metadata["next_step"].value
+        out = CliRunner().invoke(main, ["reembed", "-s", memory.store_id])
+        assert out.exit_code == 0 and f"1 items embedded again ({bad})" in out.output, out.output
+        again = run()
+    assert again.success and again.asset_materializations_for_node("link_graph")
+    with memory.db.connection() as conn:
+        row = conn.execute(
+            "SELECT embedding <=> %s AS distance FROM agent_memory_items WHERE item_id = %s",
+            (memory.embedder.embed_one("the importer runs offline"), bad),
+        ).fetchone()
+    assert row["distance"] < 0.01  # its own words' vector again
+
+
+def test_a_supersede_cycle_is_named_by_its_items(memory: Memory, pg_dsn: str) -> None:
+    from memory_pipelines.defs.maintenance.assets import maintenance
+
+    a, b = (
+        memory.save({"category": "fact", "context": text, "confidence": 7}).id
+        for text in ("the depot opens at six", "the depot closes at ten")
+    )
+    with memory.db.connection() as conn:
+        for item, by in ((a, b), (b, a)):  # a hand edit: each replaces the other
+            conn.execute(
+                "UPDATE agent_memory_items SET superseded_by = %s, state = 'superseded'"
+                " WHERE item_id = %s",
+                (by, item),
+            )
+    with dg.instance_for_test() as instance:
+        instance.add_dynamic_partitions("stores", [memory.store_id])
+        res = dg.materialize(
+            [maintenance],
+            partition_key=memory.store_id,
+            instance=instance,
+            resources=_resources(pg_dsn),
+            raise_on_error=False,
+        )
+    [check] = [
+        c for c in res.get_asset_check_evaluations() if c.check_name == "supersede_chains_acyclic"
+    ]
+    assert not check.passed and check.metadata["ids"].value == f"{min(a, b)}, {max(a, b)}"
+    assert "memory-pipelines history ITEM" in check.description

@@ -4,6 +4,7 @@ check that fails stops the steps after it in the same run, so bad rows of that s
 further. A check's description is what the catalog shows before it ever ran."""
 
 import warnings
+from collections.abc import Sequence
 from typing import Any
 
 import dagster as dg
@@ -28,12 +29,28 @@ def store_check(name: str, asset: str, description: str, *, blocking: bool) -> d
     )
 
 
-def result(spec: dg.AssetCheckSpec, passed: bool, **metadata: Any) -> dg.AssetCheckResult:
-    """The check's verdict for the run's store, with the spec's description."""
+SHOWN_IDS = 20  # a failed check names at most this many of the rows it found
+
+
+def result(
+    spec: dg.AssetCheckSpec,
+    passed: bool,
+    *,
+    ids: Sequence[int] = (),
+    next_step: str = "",
+    **metadata: Any,
+) -> dg.AssetCheckResult:
+    """The check's verdict for the run's store. Passed, it carries the spec's description;
+    failed, the first SHOWN_IDS ids of the rows at fault and what to do (`next_step`), in
+    the description and the metadata."""
+    if not passed:
+        shown = ", ".join(str(i) for i in list(ids)[:SHOWN_IDS])
+        more = f" (and {len(ids) - SHOWN_IDS} more)" if len(ids) > SHOWN_IDS else ""
+        metadata = {**metadata, "ids": f"{shown}{more}", "next_step": next_step}
     return dg.AssetCheckResult(
         check_name=spec.name,
         passed=passed,
-        metadata=dict(metadata),
-        description=spec.description,
+        metadata={k: v for k, v in metadata.items() if v != ""},
+        description=spec.description if passed else next_step or spec.description,
         severity=dg.AssetCheckSeverity.ERROR,
     )

@@ -232,15 +232,16 @@ def recent_passes(conn: Conn, store_id: str, limit: int) -> list[dict[str, Any]]
     return rows[::-1]
 
 
-def uncapped_items(conn: Conn, store_id: str, extractor: str) -> int:
+def uncapped_items(conn: Conn, store_id: str, extractor: str) -> list[int]:
     """Items the extractor wrote that break its promise: confidence above 6, or no chat and
-    seq provenance (the memory_items asset's check)."""
-    row = conn.execute(
-        "SELECT count(*) AS n FROM agent_memory_items WHERE store_id = %s AND written_by = %s"
-        " AND source = 'machine' AND (confidence > 6 OR chat_id IS NULL OR from_seq IS NULL)",
+    seq provenance (the memory_items asset's check). Ids, in order."""
+    rows = conn.execute(
+        "SELECT item_id FROM agent_memory_items WHERE store_id = %s AND written_by = %s"
+        " AND source = 'machine' AND (confidence > 6 OR chat_id IS NULL OR from_seq IS NULL)"
+        " ORDER BY item_id",
         (store_id, extractor),
-    ).fetchone()
-    return int(row["n"]) if row else 0
+    ).fetchall()
+    return [int(r["item_id"]) for r in rows]
 
 
 def turn_summary(conn: Conn, store_id: str) -> dict[str, Any] | None:

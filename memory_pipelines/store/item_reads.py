@@ -147,15 +147,24 @@ def trust_of(conn: Conn, store_id: str, ids: list[int]) -> list[bool]:
     return [bool(r["trusted"]) for r in rows]
 
 
-def unembedded_current(conn: Conn, store_id: str) -> int:
+def unembedded_current(conn: Conn, store_id: str) -> list[int]:
     """Current items of the store whose embedding is not a model's unit vector (a zero or
-    otherwise placeholder vector): recall, dedup and linkgen would misread them."""
-    row = conn.execute(
-        "SELECT count(*) AS n FROM agent_memory_items WHERE store_id = %s AND state = 'current'"
-        " AND NOT (vector_norm(embedding) BETWEEN 0.99 AND 1.01)",
+    otherwise placeholder vector): recall, dedup and linkgen would misread them. Ids, in order."""
+    rows = conn.execute(
+        "SELECT item_id FROM agent_memory_items WHERE store_id = %s AND state = 'current'"
+        " AND NOT (vector_norm(embedding) BETWEEN 0.99 AND 1.01) ORDER BY item_id",
         (store_id,),
-    ).fetchone()
-    return int(row["n"]) if row else 0
+    ).fetchall()
+    return [int(r["item_id"]) for r in rows]
+
+
+def changed_since(conn: Conn, store_id: str, since: Any) -> set[int]:
+    """The store's items with a version written at or after `since` (a database time)."""
+    rows = conn.execute(
+        "SELECT DISTINCT item_id FROM item_versions WHERE store_id = %s AND changed_at >= %s",
+        (store_id, since),
+    ).fetchall()
+    return {int(r["item_id"]) for r in rows}
 
 
 def count_current(conn: Conn, store_id: str) -> int:

@@ -297,16 +297,16 @@ def record_pass(
     )
 
 
-def supersede_cycles(conn: Conn, store_id: str) -> int:
+def supersede_cycles(conn: Conn, store_id: str) -> list[int]:
     """Items of the store whose superseded_by chain runs in a circle (should be none)."""
-    row = conn.execute(
+    rows = conn.execute(
         "WITH RECURSIVE walk(start_id, item_id) AS ("
         "  SELECT item_id, superseded_by FROM agent_memory_items"
         "  WHERE store_id = %s AND superseded_by IS NOT NULL"
         "  UNION ALL SELECT w.start_id, i.superseded_by FROM walk w"
         "  JOIN agent_memory_items i ON i.item_id = w.item_id WHERE i.superseded_by IS NOT NULL"
         ") CYCLE item_id SET in_cycle USING path"
-        " SELECT count(DISTINCT start_id) AS n FROM walk WHERE in_cycle",
+        " SELECT DISTINCT start_id FROM walk WHERE in_cycle ORDER BY start_id",
         (store_id,),
-    ).fetchone()
-    return int(row["n"]) if row else 0
+    ).fetchall()
+    return [int(r["start_id"]) for r in rows]

@@ -77,7 +77,16 @@ def maintenance(
     )
     with db.connection() as conn:
         cycles = maint_db.supersede_cycles(conn, store_id)
-    check = result(ACYCLIC, cycles == 0, items_in_cycles=cycles)
+    check = result(
+        ACYCLIC,
+        not cycles,
+        ids=cycles,
+        next_step=f"{len(cycles)} items replace each other in a circle, so none of them is"
+        " current for recall: a hand edit of superseded_by? Read each one's history"
+        " (memory-pipelines history ITEM) and set superseded_by right in SQL (memory-pipelines"
+        " sql), or delete the ones wrongly replaced (memory-pipelines delete ITEM).",
+        items_in_cycles=len(cycles),
+    )
     if "skipped" in res:
         # Nothing was done: an observation says so; a materialisation would claim new data.
         context.log.info(f"store {store_id}: {res['skipped']} (Maintenance card enabled=false)")

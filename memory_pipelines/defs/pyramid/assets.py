@@ -67,6 +67,10 @@ def chunk_pyramid(
             result(
                 CONTIGUOUS,
                 not problems,
+                next_step=f"{len(problems)} places where the chunks of a chat do not cover its"
+                " turns once, level by level (first_problems names them): the boot window and"
+                " drill-down may skip or repeat turns there. No step of the pipeline writes"
+                " chunks this way (a hand edit?): report it with first_problems.",
                 problems=len(problems),
                 first_problems="\n".join(problems[:SHOWN_PROBLEMS]),
             )

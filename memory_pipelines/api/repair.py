@@ -1,0 +1,44 @@
+"""Putting right what a check of memory_items found and no pipeline step writes: current items
+whose vector is not the model's (a zero or placeholder vector set outside the pipeline) are
+embedded again from their words, as a save embeds them (the context)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from memory_pipelines.models.embedder import Embedder
+from memory_pipelines.store import item_reads
+from memory_pipelines.store.db import Database
+
+BATCH = 64
+Log = Callable[[str], None]
+
+
+def reembed_items(
+    db: Database, store_id: str, embedder: Embedder, log: Log | None = None
+) -> list[int]:
+    """Embed again every current item of the store whose vector is not a unit vector of the
+    model; their ids. Each batch is re-read under lock, so an item put right meanwhile (or
+    changed) is left as it is."""
+    with db.connection() as conn:
+        ids = item_reads.unembedded_current(conn, store_id)
+    done: list[int] = []
+    for at in range(0, len(ids), BATCH):
+        with db.transaction() as conn:
+            rows = conn.execute(
+                "SELECT item_id, context FROM agent_memory_items WHERE item_id = ANY(%s)"
+                " AND store_id = %s AND state = 'current'"
+                " AND NOT (vector_norm(embedding) BETWEEN 0.99 AND 1.01)"
+                " ORDER BY item_id FOR UPDATE",
+                (ids[at : at + BATCH], store_id),
+            ).fetchall()
+            vectors = embedder.embed([r["context"] for r in rows])
+            for r, vec in zip(rows, vectors, strict=True):
+                conn.execute(
+                    "UPDATE agent_memory_items SET embedding = %s WHERE item_id = %s",
+                    (vec, r["item_id"]),
+                )
+            done += [int(r["item_id"]) for r in rows]
+        if log:
+            log(f"store {store_id}: {len(done)}/{len(ids)} items embedded again")
+    return done
