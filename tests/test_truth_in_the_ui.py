@@ -99,6 +99,28 @@ def test_a_job_switched_off_materialises_nothing(memory: Memory, pg_dsn: str) ->
         assert instance.get_latest_materialization_event(dg.AssetKey("evolution")) is None
 
 
+def test_a_run_for_a_store_that_does_not_exist_materialises_nothing(pg_dsn: str) -> None:
+    """Found by a Dagster audit: the pipeline for a store nobody made failed at its windows,
+    naming the store, after turn_embeddings and chunk_pyramid had recorded materialisations."""
+    from memory_pipelines.defs.pyramid.assets import chunk_pyramid
+
+    ghost = "no-such-store-here"
+    with dg.instance_for_test() as instance:
+        instance.add_dynamic_partitions("stores", [ghost])
+        for asset in (turn_embeddings, chunk_pyramid):
+            result = dg.materialize(
+                [asset],
+                partition_key=ghost,
+                instance=instance,
+                resources=_resources(pg_dsn),
+                raise_on_error=False,
+            )
+            assert not result.success
+            assert result.get_asset_materialization_events() == []
+            [failure] = [e for e in result.all_events if e.event_type_value == "STEP_FAILURE"]
+            assert f"store {ghost!r} does not exist" in str(failure.step_failure_data.error)
+
+
 def test_each_stores_figures_are_its_own_series(memory: Memory, pg_dsn: str) -> None:
     other = Memory(memory.store_id + "-b", db=memory.db, embedder=memory.embedder)
     for m in (memory, other):

@@ -9,6 +9,7 @@ from memory_pipelines.defs.partitions import MODEL_POOL, stores_partitions
 from memory_pipelines.defs.turns.assets import turn_embeddings
 from memory_pipelines.resources import EmbedderResource, ModelResource, StoreResource
 from memory_pipelines.store import chunks as chunks_db
+from memory_pipelines.store import stores as stores_db
 
 SHOWN_PROBLEMS = 20  # the check's metadata lists this many; the count is always whole
 CONTIGUOUS = store_check(
@@ -41,6 +42,8 @@ def chunk_pyramid(
 ) -> dg.MaterializeResult:
     store_id = context.partition_key
     db = store.database()
+    with db.connection() as conn:
+        stores_db.require_store(conn, store_id)  # a run for no store fails here, recording nothing
     models = model.models(embedder.get())
     res = pyramid.rollup(
         db, store_id, models, embedder.get(), run_id=context.run_id, log=context.log.info

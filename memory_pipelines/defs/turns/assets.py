@@ -9,6 +9,7 @@ from memory_pipelines.defs.checks import result, store_check
 from memory_pipelines.defs.metadata import per_store
 from memory_pipelines.defs.partitions import MODEL_POOL, stores_partitions
 from memory_pipelines.resources import EmbedderResource, StoreResource
+from memory_pipelines.store import stores as stores_db
 from memory_pipelines.store import turns as turns_db
 
 BATCH = 256
@@ -52,6 +53,7 @@ def turn_embeddings(
     model = embedder.get()
     start = time.perf_counter()
     with db.connection() as conn:
+        stores_db.require_store(conn, store_id)  # a run for no store fails here, recording nothing
         upto = turns_db.top_turn_id(conn, store_id)
     embedded = 0
     while True:
