@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dagster as dg
+import pytest
 
 from memory_pipelines.api import Memory
 from memory_pipelines.definitions import defs
@@ -92,3 +93,14 @@ def test_turn_embeddings_materialises(memory: Memory, pg_dsn: str) -> None:
             ).fetchone()["n"]
             == 0
         )
+
+
+def test_a_misspelt_model_backend_is_refused_before_a_run_starts() -> None:
+    """Found by a Dagster audit: backend "opena1" on the model resource ran extraction on the
+    store card's local backend without a word; now the run's config is refused at its start."""
+    job = defs().resolve_job_def("extraction")
+    config = {"resources": {"model": {"config": {"backend": "opena1"}}}}
+    with dg.instance_for_test() as instance:
+        instance.add_dynamic_partitions("stores", ["misspelt"])
+        with pytest.raises(dg.DagsterInvalidConfigError, match="opena1"):
+            job.execute_in_process(partition_key="misspelt", instance=instance, run_config=config)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 import dagster as dg
 
 from memory_pipelines.models.base import Models
@@ -14,7 +16,9 @@ class ModelResource(dg.ConfigurableResource):
     deterministic; `openai` talks to any OpenAI-compatible endpoint. `api_key` is best given as
     EnvVar("MEMORY_LLM_API_KEY"); left empty, that variable is read when a run starts."""
 
-    backend: str = "local"
+    # Checked when the resource is made (a run's config included): a misspelt backend fails
+    # the run at its start, not silently where a store's Extraction card picks its own.
+    backend: Literal["local", "openai"] = "local"
     base_url: str = ""
     model: str = ""
     api_key: str = ""

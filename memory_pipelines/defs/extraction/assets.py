@@ -39,9 +39,23 @@ EMBEDDED = store_check(
 )
 
 
-def _models(store: StoreResource, model: ModelResource, embedder: EmbedderResource, store_id: str):
+def _models(
+    context: dg.AssetExecutionContext,
+    store: StoreResource,
+    model: ModelResource,
+    embedder: EmbedderResource,
+    store_id: str,
+):
+    """The store's Extraction card picks the backend and model of its extraction (and of the
+    judge saving what it extracted); the model resource's serve the other steps."""
     with store.database().connection() as conn:
         s = stores_db.get_settings(conn, store_id).extraction
+    if s.backend != model.backend:
+        context.log.info(
+            f"store {store_id}: extraction uses its Extraction card's backend {s.backend!r}, not"
+            f" the model resource's {model.backend!r} (which serves the other steps); change"
+            " it on the card (console or store settings)"
+        )
     return model.models(
         embedder.get(), backend=s.backend, model=s.model if s.backend == "openai" else ""
     )
@@ -94,7 +108,7 @@ def extracted_candidates(
     embedder: EmbedderResource,
 ) -> dg.MaterializeResult:
     start = time.perf_counter()
-    models = _models(store, model, embedder, context.partition_key)
+    models = _models(context, store, model, embedder, context.partition_key)
     res = extraction.extract_pending(
         store.database(), context.partition_key, models, log=context.log.info, run_id=context.run_id
     )
@@ -142,7 +156,7 @@ def memory_items(
     db = store.database()
     with db.connection() as conn:  # the database's clock: what this step writes is after it
         began = conn.execute("SELECT clock_timestamp() AS t").fetchone()["t"]
-    models = _models(store, model, embedder, store_id)
+    models = _models(context, store, model, embedder, store_id)
     res = extraction.apply_extracted(
         db, store_id, models, embedder.get(), context.log.info, context.run_id
     )
