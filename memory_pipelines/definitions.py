@@ -14,7 +14,6 @@ from memory_pipelines.defs.extraction.assets import (
     extracted_candidates,
     memory_items,
 )
-from memory_pipelines.defs.partitions import stores_partitions
 from memory_pipelines.defs.turns.assets import turn_embeddings, turns
 from memory_pipelines.resources import EmbedderResource, ModelResource, StoreResource
 
@@ -34,7 +33,6 @@ def pipeline_job() -> Any:  # define_asset_job's class is not in dagster's publi
     return dg.define_asset_job(
         "pipeline",
         selection=dg.AssetSelection.all() - dg.AssetSelection.assets(turns.key),
-        partitions_def=stores_partitions,
         executor_def=executor_from_env(PIPELINE_ENV),
         description="The whole pipeline of a store: embeddings, extraction, pyramid, links, "
         "decay, maintenance, overdue commitments (reflection and evolution where active).",

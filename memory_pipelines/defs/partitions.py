@@ -100,9 +100,7 @@ def per_store_schedule(
 ) -> tuple["dg.UnresolvedAssetJobDefinition", dg.ScheduleDefinition]:
     """The job materialising one asset for a store partition, and the schedule `name` that asks
     for it per store at `cron` (only where the gated job `gated` is active, when given)."""
-    job_def = dg.define_asset_job(
-        job, selection=[asset], partitions_def=stores_partitions, description=job_description
-    )
+    job_def = dg.define_asset_job(job, selection=[asset], description=job_description)
     status = dg.DefaultScheduleStatus.RUNNING if running else dg.DefaultScheduleStatus.STOPPED
     schedule = partial(
         dg.schedule,

@@ -6,7 +6,7 @@ import dagster as dg
 
 from memory_pipelines.defs.commitments.assets import overdue_events
 from memory_pipelines.defs.owed import in_flight, listed
-from memory_pipelines.defs.partitions import runnable_stores, stores_partitions
+from memory_pipelines.defs.partitions import runnable_stores
 from memory_pipelines.resources import StoreResource
 from memory_pipelines.store import commitments as commitments_db
 
@@ -15,7 +15,6 @@ RUN_RETRIES = 2
 overdue_job = dg.define_asset_job(
     "announce_overdue",
     selection=[overdue_events],
-    partitions_def=stores_partitions,
     description="Record an `overdue` event for each newly overdue commitment of a store.",
 )
 

@@ -25,7 +25,7 @@ from memory_pipelines.resources import StoreResource
 )
 def decay_scores(context: dg.AssetExecutionContext, store: StoreResource) -> dg.MaterializeResult:
     start = time.perf_counter()
-    res = score_store(store.database(), context.partition_key, run_id=context.run_id)
+    res = score_store(store.database(), context.partition_key, run_id=context.run.run_id)
     context.log.info(
         f"store {context.partition_key}: scored {res['rows_written']} items,"
         f" {res['below_archive_threshold']} current below {res['archive_below']}"

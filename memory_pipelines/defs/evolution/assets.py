@@ -48,7 +48,7 @@ def evolution(
     db = store.database()
     active, skipped = gate(context, db, "evolution", config.force)
     if skipped is None:
-        res = evolution_api.evolve(db, store_id, context.run_id, log=context.log.info)
+        res = evolution_api.evolve(db, store_id, context.run.run_id, log=context.log.info)
     with db.connection() as conn:
         changed = neighbours_db.evolve_text_changes(conn, store_id)
     check = result(KEEPS_TEXT, changed == 0, text_changes=changed)

@@ -76,7 +76,7 @@ def conversation_windows(
     res = extraction.plan_windows(store.database(), context.partition_key, log=context.log.info)
     with store.database().connection() as conn:
         ex_db.record_pass(
-            conn, context.partition_key, context.run_id, windows_new=res["windows_new"]
+            conn, context.partition_key, context.run.run_id, windows_new=res["windows_new"]
         )
     return dg.MaterializeResult(
         metadata=per_store(
@@ -110,13 +110,17 @@ def extracted_candidates(
     start = time.perf_counter()
     models = _models(context, store, model, embedder, context.partition_key)
     res = extraction.extract_pending(
-        store.database(), context.partition_key, models, log=context.log.info, run_id=context.run_id
+        store.database(),
+        context.partition_key,
+        models,
+        log=context.log.info,
+        run_id=context.run.run_id,
     )
     with store.database().connection() as conn:
         ex_db.record_pass(
             conn,
             context.partition_key,
-            context.run_id,
+            context.run.run_id,
             windows_read=res["windows_read"],
             candidates=res["candidates"],
             dropped_invalid=res["dropped_invalid"],
@@ -158,14 +162,14 @@ def memory_items(
         began = conn.execute("SELECT clock_timestamp() AS t").fetchone()["t"]
     models = _models(context, store, model, embedder, store_id)
     res = extraction.apply_extracted(
-        db, store_id, models, embedder.get(), context.log.info, context.run_id
+        db, store_id, models, embedder.get(), context.log.info, context.run.run_id
     )
     seconds = time.perf_counter() - start
     with db.connection() as conn:
         ex_db.record_pass(
             conn,
             store_id,
-            context.run_id,
+            context.run.run_id,
             windows_applied=res["windows_applied"],
             written=res["written"],
             confirmed=res["confirmed"],
@@ -173,7 +177,7 @@ def memory_items(
             model_calls=res["model_calls"],
             duration_s=seconds,
         )
-        pass_row = ex_db.last_pass(conn, store_id, context.run_id) or {}
+        pass_row = ex_db.last_pass(conn, store_id, context.run.run_id) or {}
         total = item_reads.count_current(conn, store_id)
         bad = ex_db.uncapped_items(conn, store_id, extraction.EXTRACTOR)
         unembedded = item_reads.unembedded_current(conn, store_id)

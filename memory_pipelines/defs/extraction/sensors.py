@@ -32,12 +32,9 @@ from memory_pipelines.store.db import Conn
 extraction_job = dg.define_asset_job(
     "extraction",
     selection=[turn_embeddings, conversation_windows, extracted_candidates, memory_items],
-    partitions_def=stores_partitions,
     description="Embed pending turns, then windows -> candidates -> deduplicated memory items.",
 )
-embed_job = dg.define_asset_job(
-    "embed_turns", selection=[turn_embeddings], partitions_def=stores_partitions
-)
+embed_job = dg.define_asset_job("embed_turns", selection=[turn_embeddings])
 
 JOBS = (extraction_job.name, embed_job.name)
 RUN_RETRIES = 2  # Dagster re-executes a failed run of ours this many times

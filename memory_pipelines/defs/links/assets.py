@@ -52,7 +52,7 @@ def link_graph(
     store_id = context.partition_key
     db = store.database()
     models = model.models(embedder.get())
-    res = links.link_pending(db, store_id, models, context.run_id, log=context.log.info)
+    res = links.link_pending(db, store_id, models, context.run.run_id, log=context.log.info)
     graph = links.graph_summary(db, store_id)
     created, total, bad = res.pop("created"), graph["total"], graph["out_of_vocabulary"]
     return dg.MaterializeResult(

@@ -5,13 +5,11 @@ import dagster as dg
 
 from memory_pipelines.defs.links.assets import link_graph
 from memory_pipelines.defs.owed import owed_work_sensor
-from memory_pipelines.defs.partitions import stores_partitions
 from memory_pipelines.store.links import pending_counts
 
 linkgen_job = dg.define_asset_job(
     "linkgen",
     selection=[link_graph],
-    partitions_def=stores_partitions,
     description="Typed links for new or changed memory items of a store.",
 )
 

@@ -72,7 +72,7 @@ def maintenance(
         db,
         store_id,
         lambda: model.models(embedder.get()),
-        run_id=context.run_id,
+        run_id=context.run.run_id,
         log=context.log.info,
     )
     with db.connection() as conn:

@@ -13,7 +13,6 @@ import dagster as dg
 
 from memory_pipelines.core.due import maintenance_due
 from memory_pipelines.defs.maintenance.assets import maintenance
-from memory_pipelines.defs.partitions import stores_partitions
 from memory_pipelines.resources import StoreResource
 from memory_pipelines.store import maintenance as maintenance_db
 from memory_pipelines.store import stores as stores_db
@@ -22,7 +21,6 @@ from memory_pipelines.store.db import Database
 maintenance_job = dg.define_asset_job(
     "maintenance_pass",  # not "maintenance": a job may not share the asset's (op's) name
     selection=[maintenance],
-    partitions_def=stores_partitions,
     description="Merge duplicates, archive faded records and flag contradictions in a store.",
 )
 

@@ -46,7 +46,7 @@ def chunk_pyramid(
         stores_db.require_store(conn, store_id)  # a run for no store fails here, recording nothing
     models = model.models(embedder.get())
     res = pyramid.rollup(
-        db, store_id, models, embedder.get(), run_id=context.run_id, log=context.log.info
+        db, store_id, models, embedder.get(), run_id=context.run.run_id, log=context.log.info
     )
     with db.connection() as conn:
         totals = chunks_db.level_totals(conn, store_id)

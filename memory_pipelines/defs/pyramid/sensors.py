@@ -4,14 +4,12 @@ minutes (on, as the spec ships it); a store with nothing to build gets no run.""
 import dagster as dg
 
 from memory_pipelines.defs.owed import owed_work_sensor
-from memory_pipelines.defs.partitions import stores_partitions
 from memory_pipelines.defs.pyramid.assets import chunk_pyramid
 from memory_pipelines.store.chunks import rollup_owed
 
 rollup_job = dg.define_asset_job(
     "rollup",
     selection=[chunk_pyramid],
-    partitions_def=stores_partitions,
     description="Summarise the complete batches of turns and chunks of a store not yet rolled up.",
 )
 

@@ -55,7 +55,7 @@ def reflection(
     if skipped is None:
         models = model.models(embedder.get())
         res = reflection_api.reflect(
-            db, store_id, models, embedder.get(), context.run_id, log=context.log.info
+            db, store_id, models, embedder.get(), context.run.run_id, log=context.log.info
         )
     with db.connection() as conn:
         bad = neighbours_db.insight_trust_violations(conn, store_id)
