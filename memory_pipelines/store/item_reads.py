@@ -158,6 +158,11 @@ def unembedded_current(conn: Conn, store_id: str) -> list[int]:
     return [int(r["item_id"]) for r in rows]
 
 
+def clock(conn: Conn) -> Any:
+    """The database's time now: a version written after this is changed at or after it."""
+    return one(conn.execute("SELECT clock_timestamp() AS t").fetchone(), "reading the clock")["t"]
+
+
 def changed_since(conn: Conn, store_id: str, since: Any) -> set[int]:
     """The store's items with a version written at or after `since` (a database time)."""
     rows = conn.execute(

@@ -158,8 +158,8 @@ def memory_items(
     start = time.perf_counter()
     store_id = context.partition_key
     db = store.database()
-    with db.connection() as conn:  # the database's clock: what this step writes is after it
-        began = conn.execute("SELECT clock_timestamp() AS t").fetchone()["t"]
+    with db.connection() as conn:  # what this step writes is changed at or after this
+        began = item_reads.clock(conn)
     models = _models(context, store, model, embedder, store_id)
     res = extraction.apply_extracted(
         db, store_id, models, embedder.get(), context.log.info, context.run.run_id
