@@ -126,3 +126,48 @@ def test_a_duplicates_labels_leave_the_survivor_with_the_duplicate(
     assert survivor.tags == ["finance"] and survivor.entities == ["Orbital bank"]
     assert survivor.keywords == []
     assert _anywhere(memory.db, m) == []
+
+
+def test_a_case_variant_of_the_survivors_own_tag_is_not_taken_back(
+    memory: Memory, embedder
+) -> None:
+    """Found by a reviewer: the survivor's own "Finance" went with the duplicate's "finance"
+    (the union keeps both spellings, the take-back compares without case)."""
+    memory.add_person("ana")
+    memory.configure(maintenance={"duplicate_threshold": 0.8})
+    y = _save(memory, "Ana keeps her savings ledger in the Orbital bank vault.", tags=["Finance"])
+    x = memory.save(
+        {
+            "category": "fact",
+            "confidence": 6,
+            "person": "ana",
+            "tags": ["finance"],
+            "context": "Ana keeps the savings ledger in the Orbital bank vault.",
+        }
+    ).id
+    maintenance.maintain(memory.db, memory.store_id, lambda: Models(LocalBackend(embedder)))
+    assert memory.get(x).state == "superseded"
+    memory.delete(x, actor="ana")
+    assert "Finance" in memory.get(y).tags
+    assert "Finance" in memory.history(y)[0].model_dump_json()
+
+
+def test_an_evolution_planned_before_its_givers_were_deleted_gives_nothing(
+    memory: Memory,
+) -> None:
+    """Found by a reviewer: the plan read the neighbours, the delete committed, and the apply
+    wrote their label anyway, naming givers no later delete could take it back for."""
+    m = _marker()
+    memory.add_person("ana")
+    y = _save(memory, "Ana keeps the ledger in the bank vault downtown.", tags=["finance"])
+    x1 = _save(memory, "Ana's ledger vault has code 7781.", tags=[m])
+    x2 = _save(memory, "Ana visits the bank vault every Monday.", tags=[m])
+    _link(memory, (y, x1), (y, x2))
+    with memory.db.connection() as conn:
+        changes, _ = evolution.plan(conn, memory.store_id)
+    memory.delete(x1, actor="ana")
+    memory.delete(x2, actor="ana")
+    with memory.db.transaction() as conn:
+        evolution.apply(conn, memory.store_id, changes)
+    assert m not in memory.get(y).tags
+    assert _anywhere(memory.db, m) == []

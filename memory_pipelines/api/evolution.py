@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from memory_pipelines.core.evolution import Node, Refresh, merged, refresh
@@ -18,7 +19,7 @@ from memory_pipelines.errors import NotFound
 from memory_pipelines.store import items as items_db
 from memory_pipelines.store import neighbours as neighbours_db
 from memory_pipelines.store.db import Conn, Database
-from memory_pipelines.store.given_labels import given_payload
+from memory_pipelines.store.given_labels import given_payload, held_labels
 
 EVOLVER = "evolution@v1"
 Log = Callable[[str], None]
@@ -56,6 +57,12 @@ def apply(conn: Conn, store_id: str, changes: list[Refresh], run_id: str = "") -
     # Its items' persons first, as a dedup window takes them: the window locks records in
     # the judge's order, this pass in id order, and crossing they would deadlock.
     items_db.lock_persons_of(conn, store_id, [ch.item_id for ch in changes])
+    # A record deleted since the plan read it gives nothing: its label would outlive it here,
+    # naming a giver no later delete could take it back for.
+    held = held_labels(
+        conn, {i for ch in changes for m in ch.given.values() for ids in m.values() for i in ids}
+    )
+    changes = [_still_given(ch, held) for ch in changes]
     for ch in changes:
         try:
             item = items_db.get_item(conn, ch.item_id, store_id=store_id, for_update=True)
@@ -94,6 +101,19 @@ def apply(conn: Conn, store_id: str, changes: list[Refresh], run_id: str = "") -
         counts["tags_added"] += len(added_tags)
         counts["entities_added"] += len(added_entities)
     return counts
+
+
+def _still_given(ch: Refresh, held: dict[int, set[str]]) -> Refresh:
+    """The refresh without labels whose givers hold them no more (deleted since the plan).
+    A refresh made without givers (by hand) is taken as it is."""
+    if not ch.given:
+        return ch
+
+    def kept(field: str, labels: tuple[str, ...]) -> tuple[str, ...]:
+        by = ch.given.get(field, {})
+        return tuple(v for v in labels if any(v.lower() in held.get(i, ()) for i in by.get(v, ())))
+
+    return replace(ch, tags=kept("tags", ch.tags), entities=kept("entities", ch.entities))
 
 
 def evolve(db: Database, store_id: str, run_id: str = "", log: Log | None = None) -> dict[str, Any]:

@@ -92,7 +92,7 @@ class Memory:
 
     def add_person(self, person_id: str, name: str = "") -> None:
         """Register a person of this store (records can then be written for them)."""
-        id_field("person", person_id)
+        id_field("person", person_id, new=True)
         text_field("name", name, max_len=200, one_line=True)
         with self.db.connection() as conn:
             stores_db.add_person(conn, self.store_id, person_id, name)
@@ -162,7 +162,7 @@ class Memory:
         Turns whose external_id the chat already holds are skipped (a re-ingest writes nothing).
         With embed=False the `turn_embeddings` asset embeds them later.
         """
-        id_field("chat", chat)
+        id_field("chat", chat, new=True)
         id_field("person", person, nullable=True)
         id_field("key_id", key_id, nullable=True)
         if not isinstance(embed, bool):

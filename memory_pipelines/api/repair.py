@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 from memory_pipelines.models.embedder import Embedder
 from memory_pipelines.store import item_reads
+from memory_pipelines.store import items as items_db
 from memory_pipelines.store.db import Database
 
 BATCH = 64
@@ -25,6 +26,8 @@ def reembed_items(
     done: list[int] = []
     for at in range(0, len(ids), BATCH):
         with db.transaction() as conn:
+            # their persons first, as every writer of several records locks them
+            items_db.lock_persons_of(conn, store_id, ids[at : at + BATCH])
             rows = conn.execute(
                 "SELECT item_id, context FROM agent_memory_items WHERE item_id = ANY(%s)"
                 " AND store_id = %s AND state = 'current'"
@@ -32,11 +35,10 @@ def reembed_items(
                 " ORDER BY item_id FOR UPDATE",
                 (ids[at : at + BATCH], store_id),
             ).fetchall()
-            vectors = embedder.embed([r["context"] for r in rows])
-            for r, vec in zip(rows, vectors, strict=True):
+            for r in rows:  # as a save embeds its context
                 conn.execute(
                     "UPDATE agent_memory_items SET embedding = %s WHERE item_id = %s",
-                    (vec, r["item_id"]),
+                    (embedder.embed_one(r["context"]), r["item_id"]),
                 )
             done += [int(r["item_id"]) for r in rows]
         if log:

@@ -37,12 +37,14 @@ MAX_PASSAGES = 400
 MAX_RECIPIENTS = 100
 
 
-def id_field(name: str, value: Any, *, nullable: bool = False) -> Any:
-    """An identifier: one line of 1-200 characters (or None when nullable)."""
+def id_field(name: str, value: Any, *, nullable: bool = False, new: bool = False) -> Any:
+    """An identifier: one line of 1-200 characters (or None when nullable). `new`: an id being
+    made (a person, a chat, a document), which may not be "." or ".." (no address can name
+    it); one read or matched is taken as stored."""
     value = text_field(name, value, max_len=MAX_ID, nullable=nullable, one_line=True)
     if value is not None and blank(value):
         raise ValidationError(name, f"must be an id of 1-{MAX_ID} characters, got ''")
-    if value in (".", ".."):  # no address can name it: clients resolve it away
+    if new and value in (".", ".."):  # no address can name it: clients resolve it away
         raise ValidationError(name, f"must not be {value!r}: an address cannot name it")
     return value
 
@@ -142,7 +144,7 @@ def validate_document(
     `where` prefixes each field's name (a file's "line 12: ")."""
     if kind not in ("basic", "email"):
         raise ValidationError(f"{where}kind", f"must be basic or email, got {show(kind)}")
-    external_id = id_field(f"{where}id", external_id)
+    external_id = id_field(f"{where}id", external_id, new=True)
     text = text_field(f"{where}text", text, max_len=MAX_DOCUMENT_CHARS, required=True)
     title = text_field(f"{where}title", title, max_len=500, one_line=True)
     sender = text_field(f"{where}sender", sender, max_len=320, nullable=True, one_line=True)

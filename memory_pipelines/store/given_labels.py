@@ -40,7 +40,7 @@ def given_payload(given: Mapping[str, Mapping[str, Sequence[int]]]) -> dict[str,
     return {"from": out, "givers": givers}
 
 
-def _held(conn: Conn, ids: Iterable[int]) -> dict[int, set[str]]:
+def held_labels(conn: Conn, ids: Iterable[int]) -> dict[int, set[str]]:
     """The labels (any field, lower case) each record that still exists holds."""
     rows = conn.execute(
         "SELECT item_id, tags, entities, keywords FROM agent_memory_items WHERE item_id = ANY(%s)",
@@ -62,7 +62,7 @@ def _lost(conn: Conn, store_id: str, receiver: int, text: str) -> dict[str, set[
         for field, labels in (e["given"] or {}).items():
             for label, ids in labels.items():
                 from_[(field, label.lower())].update(int(i) for i in ids)
-    held = _held(conn, {i for ids in from_.values() for i in ids})
+    held = held_labels(conn, {i for ids in from_.values() for i in ids})
     lost: dict[str, set[str]] = defaultdict(set)
     for (field, label), ids in from_.items():
         if not any(label in held.get(i, ()) for i in ids) and not text_names(text, label):
@@ -131,6 +131,18 @@ def receivers_of(conn: Conn, store_id: str, giver: int) -> list[int]:
         (store_id, Jsonb([giver])),
     ).fetchall()
     return [int(r["item_id"]) for r in rows]
+
+
+def reachable(conn: Conn, store_id: str, giver: int) -> list[int]:
+    """Every record a label of `giver` may have passed on to (its receivers, theirs, ...): what a
+    delete may change, so their persons are locked first."""
+    seen: set[int] = set()
+    queue = [giver]
+    while queue:
+        new = [r for r in receivers_of(conn, store_id, queue.pop()) if r not in seen]
+        seen.update(new)
+        queue += new
+    return sorted(seen)
 
 
 def take_back_given(conn: Conn, store_id: str, gone: int) -> None:

@@ -163,11 +163,12 @@ def clock(conn: Conn) -> Any:
     return one(conn.execute("SELECT clock_timestamp() AS t").fetchone(), "reading the clock")["t"]
 
 
-def changed_since(conn: Conn, store_id: str, since: Any) -> set[int]:
-    """The store's items with a version written at or after `since` (a database time)."""
+def changed_since(conn: Conn, store_id: str, since: Any, actor: str) -> set[int]:
+    """The store's items with a version `actor` wrote at or after `since` (a database time)."""
     rows = conn.execute(
-        "SELECT DISTINCT item_id FROM item_versions WHERE store_id = %s AND changed_at >= %s",
-        (store_id, since),
+        "SELECT DISTINCT item_id FROM item_versions WHERE store_id = %s AND changed_at >= %s"
+        " AND actor = %s",
+        (store_id, since, actor),
     ).fetchall()
     return {int(r["item_id"]) for r in rows}
 

@@ -16,7 +16,7 @@ from memory_pipelines.core.types import Item
 from memory_pipelines.errors import NotFound
 from memory_pipelines.store.db import Conn
 from memory_pipelines.store.events import record_event
-from memory_pipelines.store.given_labels import receivers_of, take_back_given
+from memory_pipelines.store.given_labels import reachable, take_back_given
 from memory_pipelines.store.links import add_link
 from memory_pipelines.store.rows import columns, fetch_one, one
 from memory_pipelines.store.versions import write_version
@@ -297,7 +297,7 @@ def delete_item(conn: Conn, store_id: str, item_id: int, actor: str) -> None:
     lock_persons_of(
         conn,
         store_id,
-        [int(r["item_id"]) for r in touched] + receivers_of(conn, store_id, item_id),
+        [int(r["item_id"]) for r in touched] + reachable(conn, store_id, item_id),
     )
     item = get_item(conn, item_id, store_id=store_id, for_update=True)
     made_from = conn.execute(

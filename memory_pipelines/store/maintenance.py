@@ -116,10 +116,13 @@ def merge_duplicates(
             payload={"reason": "duplicate", "cosine": round(cos, 4)},
         )  # fmt: skip
     ids = [w for w, _ in gone]
+    # What the weaker records gave: labels the survivor lacked in any case (a "finance" beside
+    # its own "Finance" is its own word, never taken back with the duplicate).
     given = {
         f: {
             v: [w.item_id for w in records if v.lower() in {x.lower() for x in getattr(w, f)}]
             for v in fields[f][len(getattr(keep, f)) :]
+            if v.lower() not in {x.lower() for x in getattr(keep, f)}
         }
         for f in LABELS
     }

@@ -181,7 +181,11 @@ def memory_items(
         total = item_reads.count_current(conn, store_id)
         bad = ex_db.uncapped_items(conn, store_id, extraction.EXTRACTOR)
         unembedded = item_reads.unembedded_current(conn, store_id)
-        now = item_reads.changed_since(conn, store_id, began) if bad or unembedded else set()
+        now = (
+            item_reads.changed_since(conn, store_id, began, extraction.EXTRACTOR)
+            if bad or unembedded
+            else set()
+        )
     return dg.MaterializeResult(
         metadata=per_store(
             context.partition_key,

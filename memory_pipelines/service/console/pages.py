@@ -177,8 +177,10 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(OpenedFromAnotherSite)
     async def _from_another_site(request: Request, _: OpenedFromAnotherSite) -> Response:
+        # the address as sent (still percent-encoded: a chat id "a%41" stays itself)
+        path = (request.scope.get("raw_path") or request.url.path.encode()).decode("latin-1")
         query = f"?{request.url.query}" if request.url.query else ""
-        return page(request, "another_site.html", address=f"{request.url.path}{query}")
+        return page(request, "another_site.html", address=f"{path}{query}")
 
     @app.exception_handler(MemoryOff)
     async def _memory_off(request: Request, exc: MemoryOff) -> Response:
