@@ -52,13 +52,19 @@ def _link(memory: Memory, *pairs: tuple[int, int]) -> None:
             add_link(conn, memory.store_id, "item", a, "item", b, "relates_to", model="test")
 
 
-def test_a_tag_evolution_gave_goes_when_the_last_record_carrying_it_does(memory: Memory) -> None:
+def _two_neighbours_tagged(memory: Memory) -> tuple[str, int, int, int]:
+    """Ana's record y linked to x1 and x2, which both carry a new marker tag: (m, y, x1, x2)."""
     m = _marker()
     memory.add_person("ana")
     y = _save(memory, "Ana keeps the ledger in the bank vault downtown.", tags=["finance"])
     x1 = _save(memory, "Ana's ledger vault has code 7781.", tags=[m])
     x2 = _save(memory, "Ana visits the bank vault every Monday.", tags=[m])
     _link(memory, (y, x1), (y, x2))
+    return m, y, x1, x2
+
+
+def test_a_tag_evolution_gave_goes_when_the_last_record_carrying_it_does(memory: Memory) -> None:
+    m, y, x1, x2 = _two_neighbours_tagged(memory)
     evolution.evolve(memory.db, memory.store_id)
     assert m in memory.get(y).tags  # two neighbours carry it
     memory.delete(x1, actor="ana")
@@ -157,12 +163,7 @@ def test_an_evolution_planned_before_its_givers_were_deleted_gives_nothing(
 ) -> None:
     """Found by a reviewer: the plan read the neighbours, the delete committed, and the apply
     wrote their label anyway, naming givers no later delete could take it back for."""
-    m = _marker()
-    memory.add_person("ana")
-    y = _save(memory, "Ana keeps the ledger in the bank vault downtown.", tags=["finance"])
-    x1 = _save(memory, "Ana's ledger vault has code 7781.", tags=[m])
-    x2 = _save(memory, "Ana visits the bank vault every Monday.", tags=[m])
-    _link(memory, (y, x1), (y, x2))
+    m, y, x1, x2 = _two_neighbours_tagged(memory)
     with memory.db.connection() as conn:
         changes, _ = evolution.plan(conn, memory.store_id)
     memory.delete(x1, actor="ana")

@@ -28,18 +28,9 @@ def reembed_items(
         with db.transaction() as conn:
             # their persons first, as every writer of several records locks them
             items_db.lock_persons_of(conn, store_id, ids[at : at + BATCH])
-            rows = conn.execute(
-                "SELECT item_id, context FROM agent_memory_items WHERE item_id = ANY(%s)"
-                " AND store_id = %s AND state = 'current'"
-                " AND NOT (vector_norm(embedding) BETWEEN 0.99 AND 1.01)"
-                " ORDER BY item_id FOR UPDATE",
-                (ids[at : at + BATCH], store_id),
-            ).fetchall()
+            rows = item_reads.misembedded_for_update(conn, store_id, ids[at : at + BATCH])
             for r in rows:  # as a save embeds its context
-                conn.execute(
-                    "UPDATE agent_memory_items SET embedding = %s WHERE item_id = %s",
-                    (embedder.embed_one(r["context"]), r["item_id"]),
-                )
+                item_reads.set_embedding(conn, r["item_id"], embedder.embed_one(r["context"]))
             done += [int(r["item_id"]) for r in rows]
         if log:
             log(f"store {store_id}: {len(done)}/{len(ids)} items embedded again")

@@ -158,6 +158,25 @@ def unembedded_current(conn: Conn, store_id: str) -> list[int]:
     return [int(r["item_id"]) for r in rows]
 
 
+def misembedded_for_update(conn: Conn, store_id: str, ids: list[int]) -> list[dict[str, Any]]:
+    """Of these items, the current ones whose vector is still not the model's, locked: their
+    item_id and context (what a save embeds)."""
+    return conn.execute(
+        "SELECT item_id, context FROM agent_memory_items WHERE item_id = ANY(%s)"
+        " AND store_id = %s AND state = 'current'"
+        " AND NOT (vector_norm(embedding) BETWEEN 0.99 AND 1.01)"
+        " ORDER BY item_id FOR UPDATE",
+        (ids, store_id),
+    ).fetchall()
+
+
+def set_embedding(conn: Conn, item_id: int, vector: Any) -> None:
+    """Put an item's vector right (no version: its words are unchanged)."""
+    conn.execute(
+        "UPDATE agent_memory_items SET embedding = %s WHERE item_id = %s", (vector, item_id)
+    )
+
+
 def clock(conn: Conn) -> Any:
     """The database's time now: a version written after this is changed at or after it."""
     return one(conn.execute("SELECT clock_timestamp() AS t").fetchone(), "reading the clock")["t"]

@@ -203,43 +203,39 @@ def memory_items(
 
 
 def _capped(store_id: str, bad: list[int], now: set[int]) -> dg.AssetCheckResult:
-    """Failed on any such item of the store (they block what reads items), saying whether
-    this step wrote them (a bug to report) or not (a hand edit to put right)."""
-    mine = [i for i in bad if i in now]
-    return result(
+    return _items_check(
         CAPPED,
-        not bad,
-        ids=mine or bad,
-        next_step=(
-            f"this step wrote {len(mine)} extracted items above confidence 6 or without their"
-            " chat and turns: a bug of the extractor's write path; report it with their ids"
-            if mine
-            else f"{len(bad)} extracted items of store {store_id!r}, older than this run, are"
-            " above confidence 6 or lack their chat and turns, which no pipeline step writes:"
-            " a hand edit? Read each one's history (memory-pipelines history ITEM -s"
-            f" {store_id}) and delete the ones that cannot be put right (memory-pipelines"
-            " delete ITEM)"
-        ),
+        bad,
+        now,
+        "extracted items above confidence 6 or without their chat and turns: a bug of the"
+        " extractor's write path; report it with their ids",
+        f"extracted items of store {store_id!r}, older than this run, are above confidence 6"
+        " or lack their chat and turns, which no pipeline step writes: a hand edit? Read each"
+        f" one's history (memory-pipelines history ITEM -s {store_id}) and delete the ones"
+        " that cannot be put right (memory-pipelines delete ITEM)",
         violations=len(bad),
     )
 
 
 def _embedded(store_id: str, bad: list[int], now: set[int]) -> dg.AssetCheckResult:
-    """Failed on any such item of the store (they block what reads vectors), saying whether
-    this step wrote them and how to embed them again."""
-    mine = [i for i in bad if i in now]
-    return result(
+    return _items_check(
         EMBEDDED,
-        not bad,
-        ids=mine or bad,
-        next_step=(
-            f"this step wrote {len(mine)} items without a unit vector of the model: recall,"
-            " dedup and links would misread them. Embed them again (memory-pipelines reembed"
-            f" -s {store_id}) and report it"
-            if mine
-            else f"{len(bad)} current items of store {store_id!r}, older than this run, have a"
-            " vector that is not the model's (set outside the pipeline?). Embed them again"
-            f" from their words: memory-pipelines reembed -s {store_id}"
-        ),
+        bad,
+        now,
+        "items without a unit vector of the model: recall, dedup and links would misread"
+        f" them. Embed them again (memory-pipelines reembed -s {store_id}) and report it",
+        f"current items of store {store_id!r}, older than this run, have a vector that is not"
+        " the model's (set outside the pipeline?). Embed them again from their words:"
+        f" memory-pipelines reembed -s {store_id}",
         unembedded_items=len(bad),
     )
+
+
+def _items_check(
+    spec: dg.AssetCheckSpec, bad: list[int], now: set[int], if_mine: str, if_older: str, **md: Any
+) -> dg.AssetCheckResult:
+    """Failed on any such item of the store (they block what reads items), saying whether
+    this step wrote them (a bug to report) or not (something outside to put right)."""
+    mine = [i for i in bad if i in now]
+    why = f"this step wrote {len(mine)} {if_mine}" if mine else f"{len(bad)} {if_older}"
+    return result(spec, not bad, ids=mine or bad, next_step=why, **md)
