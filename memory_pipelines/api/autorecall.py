@@ -44,7 +44,8 @@ def autorecall(
     """What to inject before the model answers `user_message` in `chat`: the messages to
     prepend, the records they carry, their tokens and what was skipped (AutoRecall). Nothing
     is injected for generic messages, hits below the relevance threshold, or hits the boot
-    window already holds.
+    window already holds. Open commitments ride first, whatever the message: in a shared chat
+    the shared ones only (everyone there reads the reply), in a person's chat theirs too.
 
     `trust_envelope` is the setting of the key the turn runs under: True wraps the records in
     <untrusted source="memory">, False in [memory] lines; None follows the store's.
@@ -78,6 +79,9 @@ def autorecall(
         settings = stores_db.get_settings(conn, store_id)
         stores_db.require_person(conn, store_id, person)
         chat_id = turns_db.check_reader(conn, store_id, chat, person)
+        # A shared chat's replies are read by everyone in it: the open commitments that ride
+        # on each of its turns, whatever it says, are the shared ones only.
+        carried_for = None if turns_db.get_chat(conn, store_id, chat).person_id is None else person
     # Each memory line's confidence as read: the key's decay per type first, the store's for
     # the rest (as search hits carry it); as stored when neither gives its type a half-life.
     half_lives = decay_math.reader_half_lives(settings.decay_per_type.half_life_days, override)
@@ -122,7 +126,7 @@ def autorecall(
     if carry:
         with db.connection() as conn:
             open_ones = commitments_db.open_commitments(
-                conn, store_id, person, settings.commitments.most_carried
+                conn, store_id, carried_for, settings.commitments.most_carried
             )
         for c in open_ones:
             if fits(injection.commitment_line(c)):

@@ -37,6 +37,12 @@ class Body(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+def shared_only(body: BaseModel) -> bool:
+    """Whether a body that reads as a person sent `"person": null`: the shared records only,
+    whatever one person the key is limited to (left out, it reads as that person)."""
+    return "person" in body.model_fields_set and getattr(body, "person", None) is None
+
+
 class StoreOut(BaseModel):
     store: str
     name: str
@@ -219,7 +225,7 @@ class SearchIn(Body):
     person: StrictStr | None = Field(
         None,
         description="search as this person (theirs and the shared); null: the shared "
-        "only, or the one person a key is limited to",
+        "only; left out: the one person a key is limited to, else the shared only",
     )
 
 
@@ -230,7 +236,12 @@ class Hits(BaseModel):
 class AutoRecallIn(Body):
     chat: StrictStr = Field(min_length=1, max_length=200)
     user_message: StrictStr = Field(max_length=10_000)
-    person: StrictStr | None = Field(None, description="whom the turn is for")
+    person: StrictStr | None = Field(
+        None,
+        description="whom the turn is for (their records and the shared); null: the shared "
+        "only; left out: the one person a key is limited to, else the shared only. In a "
+        "shared chat the open commitments carried are the shared ones",
+    )
     budget_tokens: StrictInt = Field(400, ge=1, le=100_000)
     boot_budget_tokens: StrictInt = Field(
         DEFAULT_BUDGET,

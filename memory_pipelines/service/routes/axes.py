@@ -13,7 +13,7 @@ from memory_pipelines.api import reads, writes
 from memory_pipelines.core.types import Chunk, Item, Neighbor, Passage, PeriodPage, Turn
 from memory_pipelines.service.errors import documented
 from memory_pipelines.service.idempotent import IdempotencyKey, idempotent
-from memory_pipelines.service.models import Body, answer
+from memory_pipelines.service.models import Body, answer, shared_only
 from memory_pipelines.service.routes.recall import person_for
 from memory_pipelines.service.security import Caller, Reading, database, embedder, read_as
 
@@ -42,7 +42,11 @@ class HydrateIn(Body):
     refs: list[Annotated[StrictStr, Field(max_length=40)]] = Field(
         min_length=1, max_length=200, description="records as hits name them: kind:id"
     )
-    person: StrictStr | None = Field(None, description="read as this person")
+    person: StrictStr | None = Field(
+        None,
+        description="read as this person; null: the shared only; left out: the one person a"
+        " key is limited to, else the shared only",
+    )
 
 
 class Records(BaseModel):
@@ -57,7 +61,9 @@ class Neighbors(BaseModel):
 def hydrate(store: str, body: HydrateIn, request: Request, principal: Caller) -> Response:
     """Full records for refs (what a search or an auto-recall line named), in the order given;
     those the reader may not read are left out. Audited with every record returned."""
-    person = person_for(request, principal, "search_memory", store, body.person)
+    person = person_for(
+        request, principal, "search_memory", store, body.person, shared_only=shared_only(body)
+    )
     found = reads.hydrate(
         database(request), embedder(request), principal, store, body.refs, person=person
     )

@@ -14,7 +14,7 @@ from memory_pipelines.core.types import AutoRecall, BootWindow, DrillDown
 from memory_pipelines.core.vocabulary import CommitmentStatus
 from memory_pipelines.errors import ValidationError
 from memory_pipelines.service.errors import documented
-from memory_pipelines.service.models import AutoRecallIn, Hits, SearchIn, answer
+from memory_pipelines.service.models import AutoRecallIn, Hits, SearchIn, answer, shared_only
 from memory_pipelines.service.security import Caller, Reading, database, embedder, read_as
 
 router = APIRouter(tags=["recall"])
@@ -22,12 +22,20 @@ ERRORS = documented(401, 403, 404, 413, 422, 429, 503)
 
 
 def person_for(
-    request: Request, principal: Caller, action: str, store: str, person: str | None
+    request: Request,
+    principal: Caller,
+    action: str,
+    store: str,
+    person: str | None,
+    *,
+    shared_only: bool = False,
 ) -> str | None:
     """Whom a search or an auto-recall is for: the person named (if the key may act for them),
-    else the one person a key is limited to, else nobody (the shared records only)."""
+    else the one person a key is limited to, else nobody (the shared records only).
+    `shared_only` (a body that sent `"person": null`) reads as nobody whatever the key is
+    limited to, once the key may read in the store at all."""
     reader = access.readers_for(database(request), principal, action, store, person)[store]
-    return reader if isinstance(reader, str) else None
+    return reader if isinstance(reader, str) and not shared_only else None
 
 
 @router.post("/v1/stores/{store}/search", response_model=Hits, responses=ERRORS)
@@ -36,7 +44,9 @@ def search(store: str, body: SearchIn, request: Request, principal: Caller) -> R
     chunks; basic: documents; email: emails), for `person` (their records and the shared; none:
     the shared only). Memory hits carry `confidence_as_read` (0-1, under this key's decay per
     type). Found memory items count as recalled. Audited with every hit."""
-    person = person_for(request, principal, "search_memory", store, body.person)
+    person = person_for(
+        request, principal, "search_memory", store, body.person, shared_only=shared_only(body)
+    )
     hits = reads.search(
         database(request),
         embedder(request),
@@ -58,7 +68,9 @@ def autorecall(store: str, body: AutoRecallIn, request: Request, principal: Call
     store's) in `<untrusted source="memory">`, else between [memory] lines; each memory line's
     confidence as this key reads it when the key has its own decay per type. Logged to
     agent_roi_injections and audited with every record injected."""
-    person = person_for(request, principal, "search_memory", store, body.person)
+    person = person_for(
+        request, principal, "search_memory", store, body.person, shared_only=shared_only(body)
+    )
     return answer(
         reads.autorecall(
             database(request),
