@@ -36,7 +36,7 @@ from memory_pipelines.store.db import Conn, Database, as_array
 from memory_pipelines.store.links import add_link
 
 REFLECTOR = "reflection@v1"
-MAX_ITEMS = 3000  # newest never-recalled items read per run; the similarity matrix is n x n
+MAX_ITEMS = 3000  # newest never-recalled items of a person read per run; their matrix is n x n
 Log = Callable[[str], None]
 
 
@@ -53,43 +53,51 @@ def plan(
     conn: Conn, store_id: str, models: Models, max_items: int = MAX_ITEMS
 ) -> tuple[list[Planned], dict[str, Any], list[list[int]]]:
     """The clusters that need an insight, each summarised by the model; the counts; and the
-    clusters whose insight was made before (their members' ids)."""
-    rows = neighbours_db.current_items(conn, store_id, never_recalled=True, limit=max_items)
-    members = {
-        int(r["item_id"]): Member(
-            id=int(r["item_id"]),
-            person=r["person_id"],
-            context=r["context"],
-            confidence=int(r["confidence"]),
-            trusted=bool(r["trusted"]),
-            tags=tuple(r["tags"]),
-            entities=tuple(r["entities"]),
-            embedding=as_array(r["embedding"]),
-        )
-        for r in rows
-    }
-    graph = build_graph(list(members.values()), neighbours_db.item_links(conn, store_id))
-    found, too_big = clusters(graph)
+    clusters whose insight was made before (their members' ids). Each person's records (and
+    the shared ones) are clustered on their own, the newest `max_items` of each: what one
+    person writes changes nothing of another's insights, nor crowds them out."""
+    links = neighbours_db.item_links(conn, store_id)
     existing = neighbours_db.insights(conn, store_id, REFLECTOR)
     plans: list[Planned] = []
     made: list[list[int]] = []
-    for ids in found:
-        if decide(ids, existing)[0] == "skip":
-            made.append(sorted(ids))
-            continue
-        group = [members[i] for i in ids]
-        vecs = np.stack([m.embedding for m in group if m.embedding is not None])
-        summary = models.summarise([m.context for m in group], vecs, SUMMARY_WORDS)
-        plans.append(Planned(group, summary, cohesion(group)))
-    stats = {
-        "never_recalled": len(rows),
-        "read_capped": len(rows) >= max_items,
-        "graph_edges": graph.number_of_edges(),
-        "clusters": len(found),
-        "clusters_too_big": too_big,
-        "clusters_already_made": len(made),
-    }
-    return plans, stats, made
+    stats = dict.fromkeys(
+        ("never_recalled", "persons_capped", "graph_edges", "clusters", "clusters_too_big"), 0
+    )
+    for person in neighbours_db.persons_unrecalled(conn, store_id):
+        rows = neighbours_db.current_items(
+            conn, store_id, never_recalled=True, limit=max_items, of=(person,)
+        )
+        members = {int(r["item_id"]): _member(r) for r in rows}
+        graph = build_graph(list(members.values()), links)
+        found, too_big = clusters(graph)
+        stats["never_recalled"] += len(rows)
+        stats["persons_capped"] += len(rows) >= max_items
+        stats["graph_edges"] += graph.number_of_edges()
+        stats["clusters"] += len(found)
+        stats["clusters_too_big"] += too_big
+        for ids in found:
+            if decide(ids, existing)[0] == "skip":
+                made.append(sorted(ids))
+                continue
+            group = [members[i] for i in ids]
+            vecs = np.stack([m.embedding for m in group if m.embedding is not None])
+            summary = models.summarise([m.context for m in group], vecs, SUMMARY_WORDS)
+            plans.append(Planned(group, summary, cohesion(group)))
+    return plans, {**stats, "read_capped": stats["persons_capped"] > 0,
+                   "clusters_already_made": len(made)}, made  # fmt: skip
+
+
+def _member(r: dict[str, Any]) -> Member:
+    return Member(
+        id=int(r["item_id"]),
+        person=r["person_id"],
+        context=r["context"],
+        confidence=int(r["confidence"]),
+        trusted=bool(r["trusted"]),
+        tags=tuple(r["tags"]),
+        entities=tuple(r["entities"]),
+        embedding=as_array(r["embedding"]),
+    )
 
 
 def apply(

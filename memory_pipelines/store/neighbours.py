@@ -13,19 +13,38 @@ NEIGHBOUR_LINKS = ("relates_to", "caused_by", "owned_by")
 
 
 def current_items(
-    conn: Conn, store_id: str, *, never_recalled: bool = False, limit: int | None = None
+    conn: Conn,
+    store_id: str,
+    *,
+    never_recalled: bool = False,
+    limit: int | None = None,
+    of: tuple[str | None] | None = None,
 ) -> list[dict[str, Any]]:
     """Current items other than insights (newest first when limited), with their embedding;
-    `never_recalled` keeps those recall never returned (access_count = 0)."""
+    `never_recalled` keeps those recall never returned (access_count = 0); `of`, a 1-tuple,
+    those of that person (None: the shared ones)."""
     rows = conn.execute(
         "SELECT item_id, person_id, category, context, body, confidence, trusted, source,"
         " tags, entities, embedding FROM agent_memory_items"
         " WHERE store_id = %s AND state = 'current' AND category <> 'insight'"
         " AND (NOT %s OR access_count = 0)"
+        " AND (NOT %s OR person_id IS NOT DISTINCT FROM %s)"
         " ORDER BY item_id DESC LIMIT %s",
-        (store_id, never_recalled, limit),
+        (store_id, never_recalled, of is not None, of[0] if of else None, limit),
     ).fetchall()
     return [dict(r) for r in rows]
+
+
+def persons_unrecalled(conn: Conn, store_id: str) -> list[str | None]:
+    """The persons (None: the shared records) with a current, never-recalled item other than
+    an insight, the shared first, then by id."""
+    rows = conn.execute(
+        "SELECT DISTINCT person_id FROM agent_memory_items WHERE store_id = %s"
+        " AND state = 'current' AND category <> 'insight' AND access_count = 0"
+        " ORDER BY person_id NULLS FIRST",
+        (store_id,),
+    ).fetchall()
+    return [r["person_id"] for r in rows]
 
 
 def item_links(conn: Conn, store_id: str) -> list[tuple[int, int, float]]:
