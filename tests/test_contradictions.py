@@ -176,3 +176,29 @@ def test_invalid_answers_are_counted_and_not_asked_again(memory: Memory, pg_dsn:
             (memory.store_id,),
         ).fetchone()
     assert row == {"contradicts": None, "backend": "openai", "model": "tiny"}
+
+
+def test_a_passs_budget_takes_each_persons_pairs_in_turn(
+    memory: Memory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One person's many near pairs never hold another's back: with a budget of two
+    judgements, ben's one pair is judged in the first pass beside the nearest of ana's (before,
+    the nearest pairs of the store went first, all hers)."""
+    from memory_pipelines.api import maintenance as api_maintenance
+    from memory_pipelines.store import maintenance as maint_db
+
+    memory.add_person("ana")
+    memory.add_person("ben")
+
+    def save(text: str, person: str) -> int:
+        return memory.save({"category": "fact", "context": text, "person": person}).id
+
+    for colour in ("blue", "green", "red", "yellow"):  # six pairs at cosine 0.9
+        save(f"Ana's favourite colour is {colour}", "ana")
+    bens = {save("Ben lives in Leeds", "ben"), save("Ben moved to York", "ben")}  # 0.69
+    monkeypatch.setattr(api_maintenance, "MAX_JUDGEMENTS", 2)
+    out = api_maintenance.contradiction_pass(memory.db, memory.store_id, memory.models)
+    assert out["judged"] == 2 and out["judgements_pending"] >= 1, out
+    with memory.db.connection() as conn:
+        judged = set(maint_db.judged_pairs(conn, memory.store_id))
+    assert tuple(sorted(bens)) in judged, judged

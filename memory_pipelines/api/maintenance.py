@@ -12,6 +12,7 @@ import hashlib
 import time
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
+from itertools import zip_longest
 from typing import Any, TypeVar
 
 import numpy as np
@@ -171,6 +172,17 @@ def archive_pass(
     return archived
 
 
+def _taking_turns(todo: list[T], owner: Callable[[T], str | None]) -> list[T]:
+    """The pairs in turns by person (each person's in their own order), so a pass's budget
+    of judgements is shared: one person's many pairs never hold another's back pass after
+    pass."""
+    by_owner: dict[str | None, list[T]] = {}
+    for t in todo:
+        by_owner.setdefault(owner(t), []).append(t)
+    rounds = zip_longest(*by_owner.values())
+    return [t for r in rounds for t in r if t is not None]
+
+
 def contradiction_pass(
     db: Database,
     store_id: str,
@@ -201,7 +213,10 @@ def contradiction_pass(
         # one person's records (or two shared ones): a contradiction is never across persons
         if a in by_id and b in by_id and by_id[a]["person_id"] == by_id[b]["person_id"]
     ]
-    todo = [t for t in todo if done.get((t[0], t[1])) != (t[2], t[3])]
+    todo = _taking_turns(
+        [t for t in todo if done.get((t[0], t[1])) != (t[2], t[3])],
+        lambda t: by_id[t[0]]["person_id"],
+    )
     counts = {"contested": 0, "judged": 0, "answers_invalid": 0}
     counts["judgements_pending"] = max(0, len(todo) - MAX_JUDGEMENTS)
     for batch in _batches(todo[:MAX_JUDGEMENTS], JUDGE_BATCH):
