@@ -302,14 +302,15 @@ def test_a_first_request_that_died_unanswered_is_never_run_again_under_its_key(
 ) -> None:
     """Found by a bad-input audit: a server killed after a save committed and before its
     response was kept left the claim unfinished; after five minutes a retry took the claim
-    over and saved the record a second time. Now the retry is told the outcome is unknown."""
+    over and saved the record a second time. Now the retry is told the outcome is unknown
+    (silent for six minutes: no server says it is still at it)."""
     body = {"category": "fact", "context": "The Lisbon office opens at 9am.", "confidence": 8}
     headers = {**t.auth(), "Idempotency-Key": "crash-1"}
     assert client.post(f"/v1/stores/{t.store}/records", json=body, headers=headers).is_success
     with db.connection() as conn:  # what a kill between the write's commit and finish leaves
         conn.execute(
             "UPDATE idempotent_requests SET status_code = NULL, response = NULL,"
-            " created_at = now() - interval '6 minutes'"
+            " created_at = now() - interval '6 minutes', alive_at = now() - interval '6 minutes'"
             " WHERE key_id = %s AND idempotency_key = 'crash-1'",
             (t.key_id,),
         )
@@ -323,3 +324,32 @@ def test_a_first_request_that_died_unanswered_is_never_run_again_under_its_key(
     assert n == 1
     fresh = {**t.auth(), "Idempotency-Key": "crash-2"}
     assert client.post(f"/v1/stores/{t.store}/records", json=body, headers=fresh).is_success
+
+
+def test_a_first_request_still_served_is_in_flight_however_long_it_takes(
+    db: Database, t: Tenant
+) -> None:
+    """A claim was judged dead by its age alone: a write held on locks past five minutes was
+    told to its retry as unknown, and sent again with a new key it was written twice. The
+    server serving it now says it is alive every minute; silent for five, it is dead."""
+    from memory_pipelines.api import idempotency as idem
+
+    def age() -> None:
+        with db.connection() as conn:
+            conn.execute(
+                "UPDATE idempotent_requests SET created_at = now() - interval '10 minutes',"
+                " alive_at = now() - interval '10 minutes'"
+                " WHERE key_id = %s AND idempotency_key = 'slow'",
+                (t.key_id,),
+            )
+
+    assert idem.begin(db, t.key_id, "slow", "print", t.store) is None
+    with idem.served(db, t.key_id, "slow"):
+        age()  # ten minutes at it
+        idem.beat_served()  # what the server's beat says each minute
+        with pytest.raises(idem.InFlight):
+            idem.begin(db, t.key_id, "slow", "print", t.store)
+    age()  # its server went away ten minutes ago: no beat since
+    idem.beat_served()
+    with pytest.raises(idem.Unanswered):
+        idem.begin(db, t.key_id, "slow", "print", t.store)

@@ -5,7 +5,12 @@ key, and a retry with the same key and the same request gets that response, not 
 from __future__ import annotations
 
 import hashlib
+import logging
 import re
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,6 +19,8 @@ from memory_pipelines.store import idempotency as idem_db
 from memory_pipelines.store.db import Database
 
 _KEY = re.compile(r"[\x21-\x7e]{1,255}")  # visible ASCII, as the IETF draft's examples
+BEAT_SECONDS = 60.0  # how often a claim being served says so (idem_db.STALE_MINUTES: silent)
+_log = logging.getLogger(__name__)
 
 
 class InFlight(MemoryPipelinesError):
@@ -74,3 +81,49 @@ def release(db: Database, key_id: str, idem_key: str) -> None:
     """Give the key up after the first request failed unexpectedly, so a retry runs it."""
     with db.connection() as conn:
         idem_db.release(conn, key_id, idem_key)
+
+
+# The claims this process is serving, by database; one thread says they are alive.
+_serving: dict[Database, set[tuple[str, str]]] = {}
+_serving_lock = threading.Lock()
+_beater: threading.Thread | None = None
+
+
+@contextmanager
+def served(db: Database, key_id: str, idem_key: str) -> Iterator[None]:
+    """While the first request under a claim runs, the claim is said alive every
+    BEAT_SECONDS, so a retry meanwhile is told it is in flight however long it takes; a claim
+    whose server died falls silent, and a retry is told its outcome is unknown."""
+    global _beater
+    claim = (key_id, idem_key)
+    with _serving_lock:
+        _serving.setdefault(db, set()).add(claim)
+        if _beater is None:
+            _beater = threading.Thread(target=_beat_forever, name="idempotency-beat", daemon=True)
+            _beater.start()
+    try:
+        yield
+    finally:
+        with _serving_lock:
+            claims = _serving.get(db, set())
+            claims.discard(claim)
+            if not claims:
+                _serving.pop(db, None)
+
+
+def beat_served() -> None:
+    """Say every claim this process is serving is alive (one statement per database)."""
+    with _serving_lock:
+        now = {db: sorted(claims) for db, claims in _serving.items()}
+    for db, claims in now.items():
+        try:
+            with db.connection() as conn:
+                idem_db.beat(conn, claims)
+        except Exception:  # the database away: the claims fall silent, as their writes fail
+            _log.warning("could not say %d idempotent writes are in flight", len(claims))
+
+
+def _beat_forever() -> None:
+    while True:
+        time.sleep(BEAT_SECONDS)
+        beat_served()

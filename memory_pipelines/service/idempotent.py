@@ -72,7 +72,8 @@ def idempotent(
             replay.body, status_code=replay.status_code, headers={"Idempotent-Replayed": "true"}
         )
     try:
-        code, data = run()
+        with idem.served(guard.db, key_id, idempotency_key):
+            code, data = run()
     except BaseException:
         idem.release(guard.db, key_id, idempotency_key)
         raise

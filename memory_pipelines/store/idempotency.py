@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from psycopg.types.json import Jsonb
@@ -9,9 +10,10 @@ from psycopg.types.json import Jsonb
 from memory_pipelines.store.db import Conn
 
 KEEP_HOURS = 24
-# A first request unfinished after this long died with its server (no request runs that long).
-# Its write may have committed before the server went away, so it is never run again under the
-# key: a retry is told the outcome is unknown (api/idempotency.begin).
+# A first request unfinished and silent this long died with its server: the server serving it
+# says it is still at it every minute (`beat`). Its write may have committed before the server
+# went away, so it is never run again under the key: a retry is told the outcome is unknown
+# (api/idempotency.begin).
 STALE_MINUTES = 5
 PURGE_EACH = 20  # expired rows removed with each claim (more than one claim makes)
 
@@ -39,7 +41,7 @@ def claim(
             " VALUES (%s, %s, %s, %s)"
             " ON CONFLICT (key_id, idempotency_key) DO UPDATE"
             " SET fingerprint = EXCLUDED.fingerprint, status_code = NULL, response = NULL,"
-            " store_id = EXCLUDED.store_id, created_at = now()"
+            " store_id = EXCLUDED.store_id, created_at = now(), alive_at = now()"
             " WHERE idempotent_requests.created_at < now() - make_interval(hours => %s)"
             " RETURNING 1",
             (key_id, idem_key, fingerprint, store_id, KEEP_HOURS),
@@ -48,7 +50,7 @@ def claim(
             return None
         return conn.execute(
             "SELECT fingerprint, status_code, response,"
-            " created_at < now() - make_interval(mins => %s) AS stale"
+            " alive_at < now() - make_interval(mins => %s) AS stale"
             " FROM idempotent_requests WHERE key_id = %s AND idempotency_key = %s",
             (STALE_MINUTES, key_id, idem_key),
         ).fetchone()
@@ -69,3 +71,13 @@ def release(conn: Conn, key_id: str, idem_key: str) -> None:
         " WHERE key_id = %s AND idempotency_key = %s AND status_code IS NULL",
         (key_id, idem_key),
     )
+
+
+def beat(conn: Conn, claims: Sequence[tuple[str, str]]) -> None:
+    """The unfinished claims (key_id, idempotency_key) are still being served."""
+    if claims:
+        conn.execute(
+            "UPDATE idempotent_requests SET alive_at = now() WHERE status_code IS NULL"
+            " AND (key_id, idempotency_key) IN (SELECT * FROM unnest(%s::text[], %s::text[]))",
+            ([k for k, _ in claims], [i for _, i in claims]),
+        )
