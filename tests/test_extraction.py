@@ -84,6 +84,9 @@ def test_pipeline_extracts_stable_facts_with_provenance(memory: Memory, pg_dsn: 
             "SELECT * FROM extraction_passes WHERE store_id = %s", (memory.store_id,)
         ).fetchone()
     assert p["windows_read"] == 1 and p["written"] == len(items) and p["model_calls"] >= 1
+    # Each step's table as Dagster's catalog counts it: the store's rows, not this run's.
+    assert _meta(result, "conversation_windows")["dagster/row_count"] == 1
+    assert _meta(result, "extracted_candidates")["dagster/row_count"] == p["candidates"] >= 2
 
     # a re-run over the same turns writes nothing new
     again = materialize(memory, pg_dsn)

@@ -257,6 +257,18 @@ def turn_summary(conn: Conn, store_id: str) -> dict[str, Any] | None:
     return None if row is None or row["top"] is None else dict(row)
 
 
+def table_rows(conn: Conn, store_id: str) -> dict[str, int]:
+    """The store's rows of extraction_windows and extraction_candidates (Dagster's row
+    counts), the candidates counted through their windows' index."""
+    row = conn.execute(
+        "SELECT (SELECT count(*) FROM extraction_windows WHERE store_id = %(s)s) AS windows,"
+        " (SELECT count(*) FROM extraction_windows w JOIN extraction_candidates c"
+        "  USING (window_id) WHERE w.store_id = %(s)s) AS candidates",
+        {"s": store_id},
+    ).fetchone()
+    return {"windows": int(row["windows"]), "candidates": int(row["candidates"])}
+
+
 def open_windows(conn: Conn, store_id: str) -> int:
     """Windows planned but not yet applied (pending or extracted)."""
     row = conn.execute(

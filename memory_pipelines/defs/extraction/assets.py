@@ -78,10 +78,12 @@ def conversation_windows(
         ex_db.record_pass(
             conn, context.partition_key, context.run.run_id, windows_new=res["windows_new"]
         )
+        rows = ex_db.table_rows(conn, context.partition_key)
     return dg.MaterializeResult(
         metadata=per_store(
             context.partition_key,
             {
+                "dagster/row_count": rows["windows"],
                 "dagster/table_name": "extraction_windows",
                 "windows_new": res["windows_new"],
                 "windows_pending": res.get("windows_pending", 0),
@@ -126,10 +128,12 @@ def extracted_candidates(
             dropped_invalid=res["dropped_invalid"],
             model_calls=res["model_calls"],
         )
+        rows = ex_db.table_rows(conn, context.partition_key)
     return dg.MaterializeResult(
         metadata=per_store(
             context.partition_key,
             {
+                "dagster/row_count": rows["candidates"],
                 "dagster/table_name": "extraction_candidates",
                 **res,
                 "backend": models.backend.name,
