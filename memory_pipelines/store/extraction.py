@@ -266,7 +266,7 @@ def table_rows(conn: Conn, store_id: str) -> dict[str, int]:
         "  USING (window_id) WHERE w.store_id = %(s)s) AS candidates",
         {"s": store_id},
     ).fetchone()
-    return {"windows": int(row["windows"]), "candidates": int(row["candidates"])}
+    return {k: int(row[k]) if row else 0 for k in ("windows", "candidates")}
 
 
 def open_windows(conn: Conn, store_id: str) -> int:
