@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from psycopg import sql
+
 from memory_pipelines.store.db import Conn
 
 # Links that say two items belong together. supersedes joins an item to its own old wording,
@@ -23,14 +25,22 @@ def current_items(
     """Current items other than insights (newest first when limited), with their embedding;
     `never_recalled` keeps those recall never returned (access_count = 0); `of`, a 1-tuple,
     those of that person (None: the shared ones)."""
+    # `person_id = x` or `IS NULL`, which the (store_id, state, person_id) index serves
+    whose = (
+        sql.SQL("")
+        if of is None
+        else sql.SQL(" AND person_id IS NULL")
+        if of[0] is None
+        else sql.SQL(" AND person_id = {}").format(sql.Literal(of[0]))
+    )
     rows = conn.execute(
-        "SELECT item_id, person_id, category, context, body, confidence, trusted, source,"
-        " tags, entities, embedding FROM agent_memory_items"
-        " WHERE store_id = %s AND state = 'current' AND category <> 'insight'"
-        " AND (NOT %s OR access_count = 0)"
-        " AND (NOT %s OR person_id IS NOT DISTINCT FROM %s)"
-        " ORDER BY item_id DESC LIMIT %s",
-        (store_id, never_recalled, of is not None, of[0] if of else None, limit),
+        sql.SQL(
+            "SELECT item_id, person_id, category, context, body, confidence, trusted, source,"
+            " tags, entities, embedding FROM agent_memory_items"
+            " WHERE store_id = %s AND state = 'current' AND category <> 'insight'"
+            " AND (NOT %s OR access_count = 0){} ORDER BY item_id DESC LIMIT %s"
+        ).format(whose),
+        (store_id, never_recalled, limit),
     ).fetchall()
     return [dict(r) for r in rows]
 
