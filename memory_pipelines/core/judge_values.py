@@ -85,6 +85,15 @@ def _num(text: str) -> float:
     return float(text.replace(",", ""))
 
 
+def _number(text: str) -> str:
+    """A number as read ("1,200" -> "1200"), or as written when it is none but a version, an
+    address or a code ("4.2.1", "10.0.0.1")."""
+    try:
+        return _fmt(_num(text))
+    except ValueError:
+        return text
+
+
 def _fmt(value: float) -> str:
     return str(int(value)) if value == int(value) else f"{value:g}"
 
@@ -201,7 +210,7 @@ def read_values(
                 # "Postgres 16", "Python 3.12": a number after a name is its version.
                 before = _NAME_BEFORE.search(text[: m.start(1)])
                 unit = before.group(1) if before else ""
-            vals.setdefault(_unit_key(unit), set()).add(_fmt(_num(m.group(1))))
+            vals.setdefault(_unit_key(unit), set()).add(_number(m.group(1)))
     for m in _NUMWORD.finditer(low):
         if not free(m.span(1)):
             continue
