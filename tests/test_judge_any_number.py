@@ -14,9 +14,46 @@ from memory_pipelines.core.judge_types import JudgeItem
 from memory_pipelines.core.judge_values import typed_values
 
 WORDS = st.sampled_from(
-    "the budget is now guests at by on March every week Tom moved to costs room floor order"
-    " was not instead of and or between version firmware from until per a month hours Monday"
-    " IP ticket twice half".split()
+    [
+        "the",
+        "budget",
+        "is",
+        "now",
+        "guests",
+        "at",
+        "by",
+        "on",
+        "March",
+        "every",
+        "week",
+        "Tom",
+        "moved",
+        "to",
+        "costs",
+        "room",
+        "floor",
+        "order",
+        "was",
+        "not",
+        "instead",
+        "of",
+        "and",
+        "or",
+        "between",
+        "version",
+        "firmware",
+        "from",
+        "until",
+        "per",
+        "a",
+        "month",
+        "hours",
+        "Monday",
+        "IP",
+        "ticket",
+        "twice",
+        "half",
+    ]
 )
 PART = st.sampled_from(["0", "1", "2", "3", "7", "10", "12", "24", "31", "59", "100", "2024"])
 NUMBER = st.builds(
