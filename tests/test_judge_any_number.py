@@ -53,7 +53,7 @@ WORDS = st.sampled_from(
         "ticket",
         "twice",
         "half",
-    ]
+    ]  # fmt: skip
 )
 PART = st.sampled_from(["0", "1", "2", "3", "7", "10", "12", "24", "31", "59", "100", "2024"])
 NUMBER = st.builds(
