@@ -146,7 +146,7 @@ def ingest_docs(file: Path, store: str, kind: str) -> None:
 @store_option
 @click.option("--category", required=True, help="Slug: preference, decision, fact, lesson, ...")
 @click.option("--context", "context_", required=True, help="The one-line fact.")
-@click.option("--confidence", type=int, default=5, show_default=True, help="1-10.")
+@click.option("--confidence", type=int, default=None, help="1-10 (default: --json's, else 5).")
 @click.option("--person", default=None, help="Whom it is for (default: shared).")
 @click.option("--json", "extra", default=None, help="Other fields as a JSON object.")
 @click.option(
@@ -167,7 +167,7 @@ def save(
     store: str,
     category: str,
     context_: str,
-    confidence: int,
+    confidence: int | None,
     person: str | None,
     extra: str | None,
     origin: str,
@@ -187,7 +187,12 @@ def save(
         raise ValidationError("--json", f"not valid JSON ({exc.msg})") from None
     if not isinstance(item, dict):
         raise ValidationError("--json", "must be a JSON object of item fields")
-    item.update(category=category, context=context_, confidence=confidence)
+    if confidence is not None and item.get("confidence", confidence) != confidence:
+        raise ValidationError(
+            "--confidence", f"is {confidence} but --json says {item['confidence']!r}: give one"
+        )
+    item.update(category=category, context=context_)
+    item.setdefault("confidence", 5 if confidence is None else confidence)
     if person:
         item["person"] = person
     validate_item(item)  # before Memory() creates the store: a bad item writes nothing
@@ -376,7 +381,7 @@ def skill(store: str) -> None:
 
 
 @main.command()
-@click.option("--port", "-p", default=3000, show_default=True)
+@click.option("--port", "-p", default=3000, show_default=True, type=click.IntRange(1, 65535))
 @click.option("--host", "-h", default="127.0.0.1", show_default=True)
 def dev(port: int, host: str) -> None:
     """Start the Dagster UI and daemon on the store (embedded by default); Ctrl-C stops both."""

@@ -263,7 +263,9 @@ def keys_revoke(key_id: str, actor: str) -> None:
 
 @click.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Interface to bind.")
-@click.option("--port", default=8080, show_default=True, help="TCP port.")
+@click.option(
+    "--port", default=8080, show_default=True, type=click.IntRange(1, 65535), help="TCP port."
+)
 @click.option(
     "--workers",
     default=1,

@@ -166,3 +166,36 @@ def test_a_fact_saved_twice_from_the_command_line_is_merged_unless_told_not_to(
     forced = runner.invoke(main, [*said, "Wants invoices as PDF, never Word", "--no-dedup"])
     assert json.loads(forced.stdout)["saved"] is True
     assert "2 items" in runner.invoke(main, ["items", "-s", store]).output
+
+
+def test_a_saves_json_confidence_is_kept_and_checked(pg_dsn: str) -> None:
+    """--json's confidence was overwritten by --confidence's default (5), and a word there
+    ("high") was never checked (an operations audit)."""
+    runner = CliRunner()
+    store = f"cli-{uuid.uuid4().hex[:8]}"
+    said = ["save", "-s", store, "--category", "fact", "--no-dedup", "--context"]
+    kept = runner.invoke(main, [*said, "The importer runs at 2am", "--json", '{"confidence": 9}'])
+    assert kept.exit_code == 0, kept.output
+    assert json.loads(kept.stdout)["item"]["confidence"] == 9
+    word = runner.invoke(
+        main, [*said, "The export runs at 3am", "--json", '{"confidence": "high"}']
+    )
+    assert word.exit_code == 2 and "confidence" in word.output
+    both = runner.invoke(
+        main, [*said, "The backup runs at 4am", "--confidence", "7", "--json", '{"confidence": 9}']
+    )
+    assert both.exit_code == 2 and "--confidence" in both.output
+    plain = runner.invoke(main, [*said, "The backup runs at 4am"])
+    assert json.loads(plain.stdout)["item"]["confidence"] == 5
+    assert "2 items" in runner.invoke(main, ["items", "-s", store]).output  # nothing refused wrote
+
+
+@pytest.mark.parametrize("command", ["serve", "dev"])
+def test_a_port_outside_tcps_range_is_refused(command: str) -> None:
+    """`serve --port 99999` logged 99999 and listened on 34463 (an operations audit). Read
+    off the option, not by starting a server that a regression would leave running."""
+    [port] = [p for p in main.commands[command].params if p.name == "port"]
+    ctx = click.Context(main.commands[command])
+    assert port.type.convert("8080", port, ctx) == 8080
+    with pytest.raises(click.BadParameter, match="65535"):
+        port.type.convert("99999", port, ctx)
