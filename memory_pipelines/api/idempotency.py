@@ -19,7 +19,7 @@ from memory_pipelines.store import idempotency as idem_db
 from memory_pipelines.store.db import Database
 
 _KEY = re.compile(r"[\x21-\x7e]{1,255}")  # visible ASCII, as the IETF draft's examples
-BEAT_SECONDS = 60.0  # how often a claim being served says so (idem_db.STALE_MINUTES: silent)
+BEAT_SECONDS = 30.0  # how often a claim being served says so (idem_db.STALE_MINUTES: silent)
 _log = logging.getLogger(__name__)
 
 
@@ -67,7 +67,10 @@ def begin(
             " back what it would have written; if it is not there, send it with a new key"
         )
     if row["status_code"] is None:
-        raise InFlight("the first request with this Idempotency-Key is still being served")
+        raise InFlight(
+            "the first request with this Idempotency-Key is still being served (its server"
+            f" said so in the last {idem_db.STALE_MINUTES} minutes): retry after a moment"
+        )
     return Replay(int(row["status_code"]), row["response"])
 
 

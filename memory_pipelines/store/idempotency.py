@@ -11,10 +11,10 @@ from memory_pipelines.store.db import Conn
 
 KEEP_HOURS = 24
 # A first request unfinished and silent this long died with its server: the server serving it
-# says it is still at it every minute (`beat`). Its write may have committed before the server
-# went away, so it is never run again under the key: a retry is told the outcome is unknown
-# (api/idempotency.begin).
-STALE_MINUTES = 5
+# says it is still at it every 30 seconds (`beat`, api/idempotency.BEAT_SECONDS). Its write may
+# have committed before the server went away, so it is never run again under the key: a retry
+# is told the outcome is unknown (api/idempotency.begin).
+STALE_MINUTES = 2
 PURGE_EACH = 20  # expired rows removed with each claim (more than one claim makes)
 
 
