@@ -110,7 +110,13 @@ def ingest(file: Path, store: str, fmt: str) -> None:
     total = sum(len(c.turns) for c in chats)
     # tqdm shows the count, the rate and the time left on stderr; the summary line ends it
     with tqdm(total=total, desc="ingesting", unit="turn", file=sys.stderr) as bar:
-        summary = ingest_chats(memory, chats, progress=bar.update)
+        try:
+            summary = ingest_chats(memory, chats, progress=bar.update)
+        except KeyboardInterrupt:  # each batch is whole: what was written stays
+            raise click.ClickException(
+                f"ingest interrupted after {bar.n} of {total} turns were written. Run the same"
+                " ingest again to resume: turns already written are skipped"
+            ) from None
     click.echo(summary.line())
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import uuid
 from pathlib import Path
+from typing import Any
 
 import click
 import pytest
@@ -199,3 +200,30 @@ def test_a_port_outside_tcps_range_is_refused(command: str) -> None:
     assert port.type.convert("8080", port, ctx) == 8080
     with pytest.raises(click.BadParameter, match="65535"):
         port.type.convert("99999", port, ctx)
+
+
+def test_an_interrupted_ingest_says_what_was_written_and_how_to_resume(
+    pg_dsn: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl-C during an ingest said only "Aborted!" (an operations audit). The interrupt is
+    raised where the real ingest reports its progress, after its first batch."""
+    from memory_pipelines.api import ingest as ingest_api
+
+    real = ingest_api.ingest_chats
+
+    def interrupted(memory: Any, chats: Any, progress: Any) -> Any:
+        def once(n: int) -> None:
+            progress(n)
+            raise KeyboardInterrupt
+
+        return real(memory, chats, progress=once)
+
+    monkeypatch.setattr(ingest_api, "ingest_chats", interrupted)
+    turns = tmp_path / "turns.jsonl"
+    turns.write_text(
+        "".join(json.dumps({"chat": f"c{i}", "text": f"hello {i}"}) + "\n" for i in range(3))
+    )
+    store = f"cli-{uuid.uuid4().hex[:8]}"
+    out = CliRunner().invoke(main, ["ingest", str(turns), "-s", store])
+    assert out.exit_code == 1, out.output
+    assert "interrupted after 1 of 3 turns" in out.output and "again to resume" in out.output

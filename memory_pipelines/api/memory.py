@@ -10,7 +10,7 @@ from memory_pipelines.api import boot, documents, feed
 from memory_pipelines.api import commitments as commitments_api
 from memory_pipelines.api import stores as stores_api
 from memory_pipelines.api.saving import save_item, skill_text
-from memory_pipelines.api.turns import embed_turns
+from memory_pipelines.api.turns import embed_new_turns
 from memory_pipelines.core.inputs import (
     id_field,
     item_filters,
@@ -177,7 +177,7 @@ class Memory:
                 f"turns[{again}].external_id", f"repeats turns[{first}]: one turn per external id"
             )
         vecs, sentences = (
-            embed_turns(self.embedder, [(t.speaker, t.text) for t in checked])
+            embed_new_turns(self.db, self.embedder, self.store_id, chat, checked)
             if embed and checked
             else (None, None)
         )

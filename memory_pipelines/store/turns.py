@@ -89,6 +89,18 @@ def get_chat(conn: Conn, store_id: str, external_id: str) -> Chat:
     return chat
 
 
+def stored_external_ids(
+    conn: Conn, store_id: str, chat: str, external_ids: Sequence[str]
+) -> set[str]:
+    """Which of these external ids the store's chat (by its external id) holds already."""
+    rows = conn.execute(
+        "SELECT t.external_id FROM chats c JOIN turns t USING (chat_id)"
+        " WHERE c.store_id = %s AND c.external_id = %s AND t.external_id = ANY(%s)",
+        (store_id, chat, list(external_ids)),
+    ).fetchall()
+    return {r["external_id"] for r in rows}
+
+
 def chat_by_id(conn: Conn, store_id: str, chat_id: int) -> Chat | None:
     """A store's conversation by its chat_id (None: no such chat in the store)."""
     return fetch_one(
