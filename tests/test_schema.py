@@ -75,3 +75,30 @@ def test_item_listing_follows_the_items_from_the_upgrade_on(scratch_db: str) -> 
         conn.execute("DELETE FROM agent_memory_items WHERE item_id = %s", (before,))
         assert conn.execute(listed, (before,)).fetchone() is None
         assert conn.execute("SELECT count(*) AS n FROM item_listing").fetchone()["n"] == 1
+
+
+def test_a_database_newer_than_the_code_is_refused(scratch_db: str) -> None:
+    """A database migrated by a newer release was taken as current ("schema at version 99";
+    an operations audit): its tables may mean what this code does not know."""
+    from memory_pipelines.errors import StoreError
+
+    with psycopg.connect(scratch_db, autocommit=True) as conn:
+        migrate(conn)
+        conn.execute("INSERT INTO schema_migrations (version, name) VALUES (999, 'future')")
+        with pytest.raises(StoreError, match="version 999, newer than"):
+            migrate(conn)
+
+
+def test_an_upgrade_on_opening_a_database_is_said(
+    scratch_db: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Any command opening an older database migrates it, and said nothing of it (an
+    operations audit): an upgrade is a warning naming the version; a new database is not."""
+    from memory_pipelines.store import db as db_module
+
+    with psycopg.connect(scratch_db, autocommit=True) as conn:
+        migrate(conn, upto=20)
+    with caplog.at_level("WARNING", logger="memory_pipelines.store"):
+        db_module.Database(scratch_db, max_size=2).close()
+    last = max(v for v, _, _ in migration_files())
+    assert f"to version {last} ({last - 20} migrations applied)" in caplog.text

@@ -151,3 +151,29 @@ def test_stop_db_stops_the_embedded_server_of_its_home(home: Path) -> None:
     assert out.exit_code == 0 and "no embedded Postgres is running" in out.output, out.output
     out = runner.invoke(main, ["stop-db"], env={**env, "MEMORY_PG_DSN": "postgresql://x/y"})
     assert out.exit_code != 0 and "MEMORY_PG_DSN is set" in out.output, out.output
+
+
+def test_two_commands_on_a_new_home_start_one_server_between_them(home: Path) -> None:
+    """Two commands at once on a new MEMORY_HOME each took its server for new and restarted it
+    under the other: one failed, "the database system is shutting down" (an operations audit,
+    2 homes in 5). One process at a time creates or starts it now."""
+    import subprocess
+    import sys
+
+    env = {**os.environ, "MEMORY_HOME": str(home)}
+    env.pop("MEMORY_PG_DSN", None)
+    both = [
+        subprocess.Popen(
+            [sys.executable, "-m", "memory_pipelines.cli", "init", "--store", name],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for name in ("a", "b")
+    ]
+    outs = [p.communicate(timeout=180) for p in both]
+    assert [p.returncode for p in both] == [0, 0], outs
+    with psycopg.connect(embedded_dsn(home)) as conn:
+        stores = conn.execute("SELECT store_id FROM stores ORDER BY 1").fetchall()
+    assert [r[0] for r in stores] == ["a", "b"]

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import functools
+import logging
+import os
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -24,6 +26,8 @@ Conn = psycopg.Connection[DictRow]
 
 _migrated: set[str] = set()
 _migrate_lock = threading.Lock()
+
+log = logging.getLogger("memory_pipelines.store")
 
 
 def _configure(conn: Conn) -> None:
@@ -99,12 +103,24 @@ class Database:
                 return
             try:
                 with psycopg.connect(self.dsn, autocommit=True, connect_timeout=10) as conn:
-                    migrate(conn)
+                    applied = migrate(conn)
             except psycopg.OperationalError as exc:
+                hint = (
+                    "Check MEMORY_PG_DSN, or unset it to use the embedded server."
+                    if os.environ.get("MEMORY_PG_DSN")
+                    else "The embedded server of MEMORY_HOME did not answer: run the command"
+                    " again; if it fails again, `memory-pipelines stop-db`, then run it again."
+                )
                 raise StoreError(
-                    f"cannot connect to Postgres at {describe_dsn(self.dsn)} ({exc}). Check "
-                    "MEMORY_PG_DSN, or unset it to use the embedded server."
+                    f"cannot connect to Postgres at {describe_dsn(self.dsn)} ({exc}). {hint}"
                 ) from exc
+            if applied and applied[0] > 1:  # an operator should know a command upgraded it
+                log.warning(
+                    "migrated the schema of %s to version %d (%d migrations applied)",
+                    describe_dsn(self.dsn),
+                    applied[-1],
+                    len(applied),
+                )
             _migrated.add(self.dsn)
 
     def _checkout(self) -> tuple[ConnectionPool[Conn], Conn]:

@@ -9,6 +9,7 @@ from typing import Any
 import psycopg
 from psycopg.rows import tuple_row
 
+from memory_pipelines.errors import StoreError
 from memory_pipelines.store.server import ensure_pgvector
 
 _LOCK_KEY = 0x6D656D6F  # any constant: serialises concurrent `init`s on one database
@@ -42,7 +43,15 @@ def migrate(conn: psycopg.Connection[Any], upto: int | None = None) -> list[int]
                 "SELECT version FROM schema_migrations"
             )
         }
-        for version, name, sql in migration_files():
+        files = migration_files()
+        known = max(v for v, _, _ in files)
+        if done and max(done) > known:
+            raise StoreError(
+                f"the database's schema is at version {max(done)}, newer than this"
+                f" memory-pipelines knows (up to {known}): upgrade memory-pipelines to the"
+                " version that migrated it, or point MEMORY_PG_DSN at another database"
+            )
+        for version, name, sql in files:
             if version in done or (upto is not None and version > upto):
                 continue
             # One transaction for all pending files: a failed upgrade leaves the old schema.

@@ -3,6 +3,7 @@ bringing it back when it dies (the embedded one is started again, an external on
 
 from __future__ import annotations
 
+import fcntl
 import logging
 import os
 import subprocess
@@ -25,7 +26,7 @@ PROBE_TIMEOUT = 3  # seconds a liveness probe may take to connect
 RESTART_TRIES = 20  # pg_ctl start attempts, 0.5 s apart: a killed server's backends exit first
 
 
-OURS = {"pg", "dagster", "bench", "models"}  # what memory_pipelines keeps in MEMORY_HOME
+OURS = {"pg", "pg.lock", "dagster", "bench", "models"}  # what memory_pipelines keeps in MEMORY_HOME
 
 
 def secure_home(home: Path) -> Path:
@@ -63,22 +64,28 @@ def embedded_dsn(home: Path | None = None) -> str:
     data = secure_home(base) / "pg"
     data.mkdir(exist_ok=True)
     _check_data_version(data)
-    # cleanup_mode=None: the server outlives this process, so the CLI, the Dagster daemon and
-    # the webserver share one server instead of stopping it under each other.
-    new = not (data / "PG_VERSION").exists()
-    started = not _running(data)
-    server = pgserver.get_server(data, cleanup_mode=None)
-    secure_home(base)  # pgserver opens the folders above its data to everyone (as root)
-    dsn = str(server.get_uri())
-    if _size_memory(dsn) and new:
-        # A server nobody uses yet: restart it now so the memory settings hold from the start
-        # (an existing one takes them at its next start; restarting it would cut off others).
-        from pgserver._commands import pg_ctl  # type: ignore[attr-defined]
-
-        with server._lock:
-            pg_ctl(["-w", "-m", "fast", "stop"], pgdata=server.pgdata, user=server.system_user)
-            server.ensure_postgres_running()
+    # One process at a time creates or starts the home's server: two commands on a new home
+    # each took it for new and restarted it under the other ("the database system is shutting
+    # down").
+    with open(base / "pg.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        # cleanup_mode=None: the server outlives this process, so the CLI, the Dagster daemon
+        # and the webserver share one server instead of stopping it under each other.
+        new = not (data / "PG_VERSION").exists()
+        started = not _running(data)
+        server = pgserver.get_server(data, cleanup_mode=None)
+        secure_home(base)  # pgserver opens the folders above its data to everyone (as root)
         dsn = str(server.get_uri())
+        if _size_memory(dsn) and new:
+            # A server nobody uses yet: restart it now so the memory settings hold from the
+            # start (an existing one takes them at its next start; restarting it would cut
+            # off others).
+            from pgserver._commands import pg_ctl  # type: ignore[attr-defined]
+
+            with server._lock:
+                pg_ctl(["-w", "-m", "fast", "stop"], pgdata=server.pgdata, user=server.system_user)
+                server.ensure_postgres_running()
+            dsn = str(server.get_uri())
     _EMBEDDED[dsn] = data.resolve()
     if started and not new:
         _whole_text_indexes(dsn)
