@@ -50,7 +50,7 @@ def run_demo(data: Path, store: str) -> None:
         f"store holds {turns} turns, {states.get('current', 0)} current memory items"
         f" ({states.get('superseded', 0)} superseded)"
     )
-    question = samples[0]["qa"][0]["question"] if samples else "what did we decide?"
+    question = first_question(samples)
     click.echo(f"\nrecall: {question}")
     recall = Recall(store, db=memory.db, embedder=memory.embedder)
     for h in recall.search(question, ["agent", "history"], k=5):
@@ -61,3 +61,10 @@ def run_demo(data: Path, store: str) -> None:
         f" {p.get('written', 0)} memory items written, {p.get('confirmed', 0)} confirmed."
         " See it in the Dagster UI: `.venv/bin/memory-pipelines dev`"
     )
+
+
+def first_question(samples: list) -> str:
+    """The file's first LoCoMo question, else a question of our own (a file of turns, or a
+    LoCoMo file without `qa`, which ended the demo with an IndexError after the pipeline)."""
+    asked = [q["question"] for s in samples for q in s.get("qa") or [] if q.get("question")]
+    return asked[0] if asked else "what did we decide?"

@@ -227,3 +227,14 @@ def test_an_interrupted_ingest_says_what_was_written_and_how_to_resume(
     out = CliRunner().invoke(main, ["ingest", str(turns), "-s", store])
     assert out.exit_code == 1, out.output
     assert "interrupted after 1 of 3 turns" in out.output and "again to resume" in out.output
+
+
+def test_the_demo_asks_a_question_of_any_file() -> None:
+    """A LoCoMo file without questions ended `demo` with an IndexError after the pipeline ran
+    (a new user's probe)."""
+    from memory_pipelines.cli_demo import first_question
+
+    assert first_question([{"qa": []}, {"qa": [{"question": "Where did Ana move?"}]}]) == (
+        "Where did Ana move?"
+    )
+    assert first_question([{"conversation": {}}]) == first_question([]) == "what did we decide?"
