@@ -177,3 +177,16 @@ def test_two_commands_on_a_new_home_start_one_server_between_them(home: Path) ->
     with psycopg.connect(embedded_dsn(home)) as conn:
         stores = conn.execute("SELECT store_id FROM stores ORDER BY 1").fetchall()
     assert [r[0] for r in stores] == ["a", "b"]
+
+
+def test_no_runtime_folder_warning_on_every_command() -> None:
+    """Every command printed platformdirs' "XDG_RUNTIME_DIR is not set" to stderr where the
+    variable is unset (a root shell): pgserver's lock folder falls back and serves (an
+    operations audit)."""
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k != "XDG_RUNTIME_DIR"}
+    code = "import memory_pipelines.store.server, pgserver"
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert out.returncode == 0 and "XDG_RUNTIME_DIR" not in out.stderr, out.stderr

@@ -9,6 +9,7 @@ import os
 import subprocess
 import threading
 import time
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,10 @@ from memory_pipelines.core.home import memory_home
 from memory_pipelines.errors import StoreError
 
 log = logging.getLogger("memory_pipelines.store")
+# pgserver keeps its lock under the user's runtime folder; without XDG_RUNTIME_DIR (a root shell,
+# a container) platformdirs falls back to /tmp/runtime-<uid>, which serves, and warned of it on
+# every command's stderr.
+warnings.filterwarnings("ignore", message="XDG_RUNTIME_DIR is not set")
 
 # DSN -> data folder of each embedded server this process started (only those are restarted).
 _EMBEDDED: dict[str, Path] = {}
