@@ -86,7 +86,13 @@ def deactivate(job: str, store: str, actor: str) -> None:
 
 @click.command("feed")
 @store_option
-@click.option("--after", default=0, show_default=True, help="Start after this event id.")
+@click.option(
+    "--after",
+    default=0,
+    show_default=True,
+    type=click.IntRange(0),
+    help="Start after this event id.",
+)
 @click.option("--follow/--no-follow", default=True, show_default=True, help="Wait for new events.")
 def feed(store: str, after: int, follow: bool) -> None:
     """Print the store's change feed, one JSON line per event in event_id order; with

@@ -191,6 +191,12 @@ def test_a_saves_json_confidence_is_kept_and_checked(pg_dsn: str) -> None:
     assert "2 items" in runner.invoke(main, ["items", "-s", store]).output  # nothing refused wrote
 
 
+def test_a_negative_event_id_names_the_option() -> None:
+    """`feed --after -3` was refused naming `after_id`, no option of the command's."""
+    out = CliRunner().invoke(main, ["feed", "-s", "any", "--after", "-3"])
+    assert out.exit_code == 2 and "--after" in out.output and "after_id" not in out.output
+
+
 @pytest.mark.parametrize("command", ["serve", "dev"])
 def test_a_port_outside_tcps_range_is_refused(command: str) -> None:
     """`serve --port 99999` logged 99999 and listened on 34463 (an operations audit). Read
