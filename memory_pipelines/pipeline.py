@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import os
+import socket
 from collections.abc import Sequence
 from contextlib import contextmanager
 from typing import Any
 
 import dagster as dg
 
+from memory_pipelines.defs.dead_runs import RUN_HOST, RUN_PID, fail_dead_runs
 from memory_pipelines.store.dagster_home import use_dagster_home
 
 
@@ -29,6 +32,7 @@ def materialize_stores(
     from memory_pipelines.definitions import ASSETS
     from memory_pipelines.definitions import resources as default_resources
 
+    fail_dead_runs(instance)
     known = set(instance.get_dynamic_partitions("stores"))
     missing = [s for s in store_ids if s not in known]
     if missing:
@@ -40,7 +44,11 @@ def materialize_stores(
             partition_key=store_id,
             instance=instance,
             resources=resources or default_resources(),
-            tags={"memory/store": store_id},
+            tags={
+                "memory/store": store_id,
+                RUN_HOST: socket.gethostname(),
+                RUN_PID: str(os.getpid()),
+            },
             # Step-level DEBUG events stay in the run log (and the UI); the console gets INFO.
             run_config={"loggers": {"console": {"config": {"log_level": "INFO"}}}},
         )

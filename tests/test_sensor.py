@@ -84,3 +84,49 @@ def test_cron_ticked() -> None:
     assert cron_ticked("0 * * * *", "UTC", since, datetime(2024, 1, 1, 11, 0, tzinfo=UTC))
     assert not cron_ticked("0 * * * *", "UTC", since, datetime(2024, 1, 1, 10, 59, tzinfo=UTC))
     assert cron_ticked("0 3 * * *", "Europe/Lisbon", since, datetime(2024, 1, 2, 3, 0, tzinfo=UTC))
+
+
+def test_a_run_whose_process_was_killed_frees_its_stores_place(memory: Memory, pg_dsn: str) -> None:
+    """A `demo` killed with kill -9 left its run STARTED: it held the store's one place in the
+    run queue for 4 hours and the sensor's runs waited behind it, with nothing said (an
+    operations audit). The sensor marks failed a run this machine started in a process that is
+    gone, says so, and asks for the store's work."""
+    import os
+    import socket
+    import subprocess
+    import sys
+    import uuid
+
+    from memory_pipelines.defs.dead_runs import RUN_HOST, RUN_PID
+
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    memory.write_turn("c", "We decided to move the offsite to Porto because flights are cheaper.")
+    with dg.instance_for_test() as instance:
+        instance.add_dynamic_partitions("stores", [memory.store_id])
+        runs = {}
+        for pid in (gone.pid, os.getpid()):  # killed, and alive (this process)
+            run = dg.DagsterRun(
+                job_name="extraction",
+                run_id=str(uuid.uuid4()),
+                status=dg.DagsterRunStatus.STARTED,
+                tags={
+                    RUN_HOST: socket.gethostname(),
+                    RUN_PID: str(pid),
+                    "dagster/partition": memory.store_id,
+                },
+            )
+            instance.add_run(run)
+            runs[pid] = run.run_id
+        _tick(instance, pg_dsn, None)
+        status = {pid: instance.get_run_by_id(rid).status for pid, rid in runs.items()}
+        assert status == {
+            gone.pid: dg.DagsterRunStatus.FAILURE,
+            os.getpid(): dg.DagsterRunStatus.STARTED,
+        }
+        failure = [
+            e
+            for e in instance.all_logs(runs[gone.pid])
+            if e.dagster_event and e.dagster_event.event_type_value == "PIPELINE_FAILURE"
+        ]
+        assert failure and "is gone" in (failure[0].message or "")

@@ -17,6 +17,7 @@ import dagster as dg
 
 from memory_pipelines.api.extraction import work_owed
 from memory_pipelines.core.due import FAILING_AFTER, cron_ticked, extraction_due, retry_wait
+from memory_pipelines.defs.dead_runs import fail_dead_runs
 from memory_pipelines.defs.extraction.assets import (
     conversation_windows,
     extracted_candidates,
@@ -142,6 +143,8 @@ def new_turns_sensor(context: dg.SensorEvaluationContext, store: StoreResource):
         stores = stores_db.list_stores(conn)
     known = set(context.instance.get_dynamic_partitions("stores"))
     new_partitions = [s for s in stores if s not in known]
+    for run_id in fail_dead_runs(context.instance):
+        context.log.warning(f"run {run_id} failed: its process on this machine is gone")
     running = in_flight(context.instance, JOBS)
     runs, waiting, failing, broken = [], [], [], []
     for store_id in stores:
