@@ -19,7 +19,7 @@ from memory_pipelines.cli_commitments import commitments_group
 from memory_pipelines.cli_console import console_screenshots
 from memory_pipelines.cli_dev import stop_db
 from memory_pipelines.cli_eval import eval_group
-from memory_pipelines.cli_jobs import feed, jobs_group, reembed
+from memory_pipelines.cli_jobs import feed, jobs_group, reembed, run_command
 from memory_pipelines.cli_persons import persons_group
 from memory_pipelines.errors import MemoryPipelinesError
 
@@ -401,6 +401,7 @@ main.add_command(persons_group)
 main.add_command(commitments_group)
 main.add_command(jobs_group)
 main.add_command(feed)
+main.add_command(run_command)
 main.add_command(reembed)
 main.add_command(orgs_group)
 main.add_command(keys_group)

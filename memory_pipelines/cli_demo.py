@@ -1,4 +1,5 @@
-"""The demo: the main job end to end on the LoCoMo dev conversations, through Dagster."""
+"""The demo: the main job end to end on the LoCoMo dev conversations, through Dagster; and
+`run`, the pipeline once over stores of one's own."""
 
 from __future__ import annotations
 
@@ -28,28 +29,7 @@ def run_demo(data: Path, store: str) -> None:
     with click.progressbar(length=total, label="ingest + embed", file=sys.stderr) as bar:
         summary = ingest_chats(memory, chats, progress=bar.update)
     click.echo(summary.line())
-    click.echo(
-        "running the pipeline through Dagster: turn_embeddings -> conversation_windows"
-        " -> extracted_candidates -> memory_items"
-    )
-    with dagster_instance() as instance:
-        [result] = materialize_stores(instance, [store])
-        run_id = result.run_id
-    with memory.db.connection() as conn:
-        p = ex_db.last_pass(conn, store, run_id) or {}
-        turns, _ = turns_db.embedding_counts(conn, store)
-        states = item_reads.count_by_state(conn, store)
-    click.echo(
-        f"extraction pass (run {run_id[:8]}): {p.get('windows_read', 0)} windows read,"
-        f" {p.get('candidates', 0)} candidates, {p.get('written', 0)} written,"
-        f" {p.get('confirmed', 0)} confirmed, {p.get('superseded', 0)} superseded,"
-        f" {p.get('dropped_invalid', 0)} dropped as invalid, {p.get('model_calls', 0)} model calls"
-        f" in {p.get('duration_s', 0):.1f}s"
-    )
-    click.echo(
-        f"store holds {turns} turns, {states.get('current', 0)} current memory items"
-        f" ({states.get('superseded', 0)} superseded)"
-    )
+    p = run_pipeline(memory)
     question = first_question(samples)
     click.echo(f"\nrecall: {question}")
     recall = Recall(store, db=memory.db, embedder=memory.embedder)
@@ -68,3 +48,30 @@ def first_question(samples: list) -> str:
     LoCoMo file without `qa`, which ended the demo with an IndexError after the pipeline)."""
     asked = [q["question"] for s in samples for q in s.get("qa") or [] if q.get("question")]
     return asked[0] if asked else "what did we decide?"
+
+
+def run_pipeline(memory: Memory) -> dict:
+    """Every asset of the store's partition, once, through Dagster in this process (the run
+    shows in `memory-pipelines dev`); prints the extraction pass and what the store holds, and
+    returns the pass."""
+    store = memory.store_id
+    click.echo(f"store {store!r}: running the pipeline through Dagster (every asset, once)")
+    with dagster_instance() as instance:
+        [result] = materialize_stores(instance, [store])
+        run_id = result.run_id
+    with memory.db.connection() as conn:
+        p = ex_db.last_pass(conn, store, run_id) or {}
+        turns, _ = turns_db.embedding_counts(conn, store)
+        states = item_reads.count_by_state(conn, store)
+    click.echo(
+        f"extraction pass (run {run_id[:8]}): {p.get('windows_read', 0)} windows read,"
+        f" {p.get('candidates', 0)} candidates, {p.get('written', 0)} written,"
+        f" {p.get('confirmed', 0)} confirmed, {p.get('superseded', 0)} superseded,"
+        f" {p.get('dropped_invalid', 0)} dropped as invalid, {p.get('model_calls', 0)} model calls"
+        f" in {p.get('duration_s', 0):.1f}s"
+    )
+    click.echo(
+        f"store {store!r} holds {turns} turns, {states.get('current', 0)} current memory items"
+        f" ({states.get('superseded', 0)} superseded)"
+    )
+    return p

@@ -244,3 +244,30 @@ def test_the_demo_asks_a_question_of_any_file() -> None:
         "Where did Ana move?"
     )
     assert first_question([{"conversation": {}}]) == first_question([]) == "what did we decide?"
+
+
+def test_run_runs_the_pipeline_once_over_a_store(pg_dsn: str) -> None:
+    """No command ran the pipeline over a store of one's own (two audits looked for one):
+    `run -s STORE` does, through Dagster, and says what the pass did; an unknown store runs
+    nothing."""
+    from memory_pipelines.api import Memory
+
+    store = f"cli-{uuid.uuid4().hex[:8]}"
+    Memory(store).write_turns(  # said long ago: the conversation is quiet
+        "c",
+        [
+            {"speaker": s, "text": t, "created_at": "2023-05-08T13:56:00Z"}
+            for s, t in [
+                ("Ana", "I moved to Porto last month for a job at a bakery."),
+                ("Ben", "That's great news, congratulations!"),
+            ]
+        ],
+    )
+    out = CliRunner().invoke(main, ["run", "-s", store])
+    assert out.exit_code == 0, out.output
+    assert "1 windows read" in out.output and "1 written" in out.output, out.output
+    assert "ran the pipeline over 1 stores" in out.output
+    assert "Porto" in Memory(store).items()[0].context
+    unknown = CliRunner().invoke(main, ["run", "-s", store, "-s", "no-such-store"])
+    assert unknown.exit_code != 0 and "no-such-store" in unknown.output
+    assert "windows read" not in unknown.output
