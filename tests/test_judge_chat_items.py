@@ -82,3 +82,30 @@ def test_a_child_called_rose_moves_no_number(embedder: Embedder) -> None:
     assert d.action != "supersede", d
     d = judge(embedder, "The rent rose to £1,500 in May", ["The rent is £1,300 a month"])
     assert d.action == "supersede", d
+
+
+def test_a_cue_and_a_date_or_sum_of_another_thing_replace_nothing(embedder: Embedder) -> None:
+    """Between items of one speaker's chat, which hold the dates and sums of many things, a
+    change cue and a value of one kind replaced an item about something else (a new user's
+    wedding-planning and moving probes: a birthday replaced by the move's new date, a deposit
+    by money saved, the caterer's price by the florist's). Sentences of our own, so shaped."""
+    for candidate, stored in [
+        (
+            "Priya: The move is now April 20 instead.",
+            "Priya needs a gift idea for her dad's 70th birthday; it's on April 12.",
+        ),
+        (
+            "Priya: The florist is $1,800, the other one is $2,400 but uses local flowers.",
+            "120 guests confirmed, so catering goes up to about $9,500.",
+        ),
+    ]:
+        d = judge(embedder, candidate, [stored], said_by="Priya")
+        assert d.action == "create", (candidate, d)
+    # The same thing's value moved still replaces it.
+    d = judge(
+        embedder,
+        "Priya: The move is now April 20 instead.",
+        ["Priya: Movers are booked for April 6."],
+        said_by="Priya",
+    )
+    assert (d.action, d.target) == ("supersede", 0), d

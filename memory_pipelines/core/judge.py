@@ -106,6 +106,7 @@ from memory_pipelines.core.judge_supersede import (
     cued_change,
     slot_given_away,
     supersede_score,
+    tied,
 )
 from memory_pipelines.core.judge_types import JudgeDecision, JudgeItem
 from memory_pipelines.core.judge_units import same_measure
@@ -186,6 +187,7 @@ def decide(
         or _members_dropped(chosen, pairs)
         or _correction_undone(chosen, rules, candidate)
         or slot_given_away(chosen, rules, c, es)
+        or _untied(chosen, c, es, pairs, embed, candidate.speaker_words)
     ):
         chosen = rules
     if _members_dropped(chosen, pairs):
@@ -238,6 +240,22 @@ def _correction_undone(chosen: JudgeDecision, rules: JudgeDecision, candidate: J
     return (
         rules.action == "supersede" and chosen.action != "supersede" and corrects(candidate.context)
     )
+
+
+def _untied(
+    chosen: JudgeDecision,
+    c: Analysis,
+    es: Sequence[Analysis],
+    pairs: Sequence[Pair],
+    embed: Embed | None,
+    about: frozenset[str],
+) -> bool:
+    """Whether the chooser would replace a stored item the candidate's change is not tied to
+    (`judge_supersede.tied`): a cue and a value of a kind both hold, of another thing."""
+    if chosen.action != "supersede" or chosen.target is None:
+        return False
+    t = chosen.target
+    return not tied(c, es[t], pairs[t], embed, about)
 
 
 def _members_dropped(chosen: JudgeDecision, pairs: Sequence[Pair]) -> bool:
@@ -298,7 +316,7 @@ def rules_decide(
         or value_put_right(c, es, pairs)
         or pending_change(c, es, pairs)
         or said_again(c, es, pairs)
-        or cued_change(c, es, pairs, embed)
+        or cued_change(c, es, pairs, embed, candidate.speaker_words)
         or plan_settled(c, es, pairs)
         or intention_carried_out(c, es, pairs, [x.category != "commitment" for x in existing])
         or (
@@ -352,7 +370,11 @@ def rules_decide(
         # A birth ("was born in Dublin") fixes a value once: another place or date beside it
         # is another slot (where they live), not the old value of the birth.
         preferences = candidate.category == existing[best.index].category == "preference"
-        if c.cues - {"born"} and not _dated_apart(best, c):
+        if (
+            c.cues - {"born"}
+            and not _dated_apart(best, c)
+            and tied(c, es[best.index], best, embed, candidate.speaker_words)
+        ):
             supersede = JudgeDecision("supersede", best.index, f"value changed ({blocker}, cued)")
         elif preferences and chooses(candidate.context):
             supersede = JudgeDecision("supersede", best.index, f"another choice ({blocker})")

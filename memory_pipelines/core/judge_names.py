@@ -43,10 +43,14 @@ def _masked(text: str, names: frozenset[str]) -> str:
 def cos_without(c_text: str, e_text: str, names: frozenset[str], embed: Embed) -> float | None:
     """The cosine of two sentences with the names masked in both (None when neither says
     one)."""
-    masked = [_masked(t, names) for t in (c_text, e_text)]
-    if masked == [c_text, e_text]:
+    if all(_masked(t, names) == t for t in (c_text, e_text)):
         return None
-    a, b = _vectors(embed, masked)
+    return cos_masked(c_text, e_text, names, embed)
+
+
+def cos_masked(a_text: str, b_text: str, names: frozenset[str], embed: Embed) -> float:
+    """The cosine of two sentences with the names (lower-cased keys) masked in both."""
+    a, b = _vectors(embed, [_masked(t, names) for t in (a_text, b_text)])
     return float(a @ b)
 
 
