@@ -40,7 +40,13 @@ def _world(db: Database, embedder: Embedder) -> dict[str, Any]:
          "context": f"Ana's {SECRET} treatment makes her miss the Friday offsite planning"}
     )  # fmt: skip
     _, ana_key = new_key(db, org, only_person(store, "ana"), **FAST)
-    return {"store": store, "ana": {"Authorization": f"Bearer {ana_key}"}}
+    both = [{**only_person(store, "ana")[0], "persons": ["ana", "ben"]}]
+    _, both_key = new_key(db, org, both, **FAST)
+    return {
+        "store": store,
+        "ana": {"Authorization": f"Bearer {ana_key}"},
+        "both": {"Authorization": f"Bearer {both_key}"},
+    }
 
 
 def _recall(client: httpx.Client, w: dict[str, Any], **body: Any) -> list[str]:
@@ -89,3 +95,18 @@ def test_a_shared_chat_carries_no_persons_commitment(
     assert [r for r in lobby if "offsite agenda" in r], lobby
     own = _recall(client, w, chat="ana-dm", user_message="Good morning!")
     assert [r for r in own if SECRET in r], own
+
+
+def test_a_key_of_several_persons_may_read_the_shared_only(
+    db: Database, embedder: Embedder, client: httpx.Client
+) -> None:
+    """`"person": null` is the shared records for any key that may read in the store: a key
+    limited to two persons was refused, told to name one (a review's probe)."""
+    w = _world(db, embedder)
+    url = f"/v1/stores/{w['store']}/search"
+    query = {"query": "Quokkaleaf treatment offsite", "scopes": ["agent"]}
+    shared = client.post(url, headers=w["both"], json={**query, "person": None})
+    assert shared.status_code == 200, shared.text
+    assert shared.json()["hits"] and not [h for h in shared.json()["hits"] if SECRET in h["text"]]
+    unnamed = client.post(url, headers=w["both"], json=query)
+    assert unnamed.status_code == 403 and "person" in unnamed.text

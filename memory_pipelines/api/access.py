@@ -134,9 +134,11 @@ def readers_for(
     action: str,
     store: str | None = None,
     person: str | None = None,
+    shared_only: bool = False,
 ) -> dict[str, Reader]:
     """Whose records the principal reads with `action` in each store: {store: reader}, the
-    reader being EVERYONE (every person's records) or one person (theirs and the shared).
+    reader being EVERYONE (every person's records) or one person (theirs and the shared), or
+    with `shared_only` None (the shared records, for any key that may read in the store).
 
     `store` None: every store of its organisation it may read in (a store it may only write to
     is left out). `person` reads as that person. Without one, a key limited to one person reads
@@ -158,14 +160,16 @@ def readers_for(
             continue
         everyone = principal.decide(Request(action, s, None))
         if everyone.allowed:
-            out[s] = EVERYONE
+            out[s] = None if shared_only else EVERYONE
             continue
         may = [
             p
             for p in sorted(persons_permitted(principal.policy, action))
             if principal.decide(Request(action, s, p)).allowed
         ]
-        if len(may) == 1:
+        if shared_only and may:
+            out[s] = None
+        elif len(may) == 1:
             out[s] = may[0]
         elif may:
             raise Refused(everyone, f"this key may read as one of {', '.join(may)}: pass ?person=")

@@ -34,8 +34,10 @@ def person_for(
     else the one person a key is limited to, else nobody (the shared records only).
     `shared_only` (a body that sent `"person": null`) reads as nobody whatever the key is
     limited to, once the key may read in the store at all."""
-    reader = access.readers_for(database(request), principal, action, store, person)[store]
-    return reader if isinstance(reader, str) and not shared_only else None
+    reader = access.readers_for(
+        database(request), principal, action, store, person, shared_only=shared_only
+    )[store]
+    return reader if isinstance(reader, str) else None
 
 
 @router.post("/v1/stores/{store}/search", response_model=Hits, responses=ERRORS)
