@@ -120,8 +120,7 @@ def beat_served() -> None:
         now = {db: sorted(claims) for db, claims in _serving.items()}
     for db, claims in now.items():
         try:
-            with db.connection() as conn:
-                idem_db.beat(conn, claims)
+            idem_db.beat(db.dsn, claims)
         except Exception:  # the database away: the claims fall silent, as their writes fail
             _log.warning("could not say %d idempotent writes are in flight", len(claims))
 

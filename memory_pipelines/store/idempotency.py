@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import psycopg
 from psycopg.types.json import Jsonb
 
 from memory_pipelines.store.db import Conn
@@ -73,9 +74,13 @@ def release(conn: Conn, key_id: str, idem_key: str) -> None:
     )
 
 
-def beat(conn: Conn, claims: Sequence[tuple[str, str]]) -> None:
-    """The unfinished claims (key_id, idempotency_key) are still being served."""
-    if claims:
+def beat(dsn: str, claims: Sequence[tuple[str, str]]) -> None:
+    """The unfinished claims (key_id, idempotency_key) are still being served. On a connection
+    of its own, never the pool's: the writes it vouches for may hold every pooled one (held
+    on locks), and a beat waiting for one would fall silent."""
+    if not claims:
+        return
+    with psycopg.connect(dsn, autocommit=True, connect_timeout=10) as conn:
         conn.execute(
             "UPDATE idempotent_requests SET alive_at = now() WHERE status_code IS NULL"
             " AND (key_id, idempotency_key) IN (SELECT * FROM unnest(%s::text[], %s::text[]))",
