@@ -55,7 +55,9 @@ WORDS = st.sampled_from(
         "half",
     ]  # fmt: skip
 )
-PART = st.sampled_from(["0", "1", "2", "3", "7", "10", "12", "24", "31", "59", "100", "2024"])
+PART = st.sampled_from(
+    ["0", "1", "2", "3", "7", "10", "12", "24", "31", "59", "100", "2024", "9" * 400]
+)
 NUMBER = st.builds(
     lambda pre, parts, seps, suf: (
         pre + parts[0] + "".join(s + p for s, p in zip(seps, parts[1:], strict=False)) + suf

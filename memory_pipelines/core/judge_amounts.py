@@ -12,6 +12,7 @@ General English only: number words, parts of the day, fractions and periods.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterator
 
@@ -80,6 +81,8 @@ def _number(word: str) -> float:
 
 
 def _fmt(value: float) -> str:
+    if not math.isfinite(value):  # a run of digits past a float's range
+        return "inf"
     return str(int(value)) if value == int(value) else f"{value:.2f}".rstrip("0").rstrip(".")
 
 

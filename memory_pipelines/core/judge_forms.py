@@ -14,6 +14,7 @@ time it was said is read only when that time is known (a stored item's `valid_fr
 from __future__ import annotations
 
 import calendar
+import math
 import re
 from collections.abc import Iterator
 
@@ -65,7 +66,11 @@ def number(text: str) -> float | None:
     return float(current) if seen else None
 
 
-def _fmt(value: float) -> str:
+def fmt_number(value: float) -> str:
+    """A number as the judge compares it: "1200", "2.5"; "inf" past a float's range (a run of
+    digits such as "9" * 400, which int() cannot take)."""
+    if not math.isfinite(value):
+        return "inf"
     return str(int(value)) if value == int(value) else f"{value:g}"
 
 
@@ -134,7 +139,7 @@ def other_forms(text: str, said_on: tuple[int, int] | None = None) -> Iterator[F
     for m in _matches(_MONEY_WORDS, text):
         whole, cents = number(m.group(1)), number(m.group(3)) if m.group(3) else 0.0
         if whole is not None and cents is not None and (m.group(3) is None or cents < 100):
-            yield "money", _fmt(whole + cents / 100), m.span(), True
+            yield "money", fmt_number(whole + cents / 100), m.span(), True
     for m in _matches(_CLOCK_WORDS, text):
         if m.group(5):
             hour, minute = (0 if m.group(5).lower() == "midnight" else 12), 0
@@ -174,13 +179,13 @@ def other_forms(text: str, said_on: tuple[int, int] | None = None) -> Iterator[F
             value = number(g[4])
             if value is None:
                 continue
-            yield "minutes", _fmt(value), m.span(), not g[4][0].isdigit()
+            yield "minutes", fmt_number(value), m.span(), not g[4][0].isdigit()
             continue
-        yield "minutes", _fmt(minutes), m.span(), True
+        yield "minutes", fmt_number(minutes), m.span(), True
     for m in _matches(_THOUSANDS, text):
         count = number(m.group(1) or m.group(2))
         if count is not None and not text[: m.start()].rstrip().endswith(("£", "$", "€")):
-            yield "count", _fmt(count * 1000), m.span(), True
+            yield "count", fmt_number(count * 1000), m.span(), True
     for m in _MONTH_END.finditer(text):
         month = MONTHS[m.group(1).lower()]
         index = list(calendar.month_abbr).index(month.title())

@@ -11,7 +11,7 @@ import re
 
 from memory_pipelines.core.judge_amounts import CURRENCY_BEFORE, ISO_CURRENCY, yearly_amounts
 from memory_pipelines.core.judge_calendar import weekday_range
-from memory_pipelines.core.judge_forms import NUM, number, other_forms
+from memory_pipelines.core.judge_forms import NUM, fmt_number, number, other_forms
 from memory_pipelines.core.judge_lexicon import (
     CLAUSE_BREAKS,
     DAY_SETS,
@@ -89,13 +89,9 @@ def _number(text: str) -> str:
     """A number as read ("1,200" -> "1200"), or as written when it is none but a version, an
     address or a code ("4.2.1", "10.0.0.1")."""
     try:
-        return _fmt(_num(text))
+        return fmt_number(_num(text))
     except ValueError:
         return text
-
-
-def _fmt(value: float) -> str:
-    return str(int(value)) if value == int(value) else f"{value:g}"
 
 
 Values = dict[str, frozenset[str]]
@@ -144,10 +140,10 @@ def read_values(
             continue
         amount, scale = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
         mult = {"k": 1e3, "m": 1e6, "bn": 1e9}.get((scale or "").lower(), 1.0)
-        add("money", _fmt(_num(amount) * mult), m.span())
+        add("money", fmt_number(_num(amount) * mult), m.span())
     for m in _PERCENT.finditer(text):
         if free(m.span()):
-            add("percent", _fmt(_num(m.group(1))), m.span())
+            add("percent", fmt_number(_num(m.group(1))), m.span())
     for m in _DURATION.finditer(text):
         add("duration", m.group(0), m.span())
     for m in _DAY_MONTH.finditer(text):
@@ -217,7 +213,7 @@ def read_values(
         unit = m.group(2)
         # "twice a week" is "two times a week"
         key = "n:tim" if m.group(1) in _TIMES else _unit_key(unit if unit not in STOPWORDS else "")
-        vals.setdefault(key, set()).add(_fmt(float(NUMBER_WORDS[m.group(1)])))
+        vals.setdefault(key, set()).add(fmt_number(float(NUMBER_WORDS[m.group(1)])))
     if yearly := yearly_amounts(text):  # "£100 a month" is "£1,200 a year"
         vals["money a year"] = set(yearly)
     for noun, size in group_sizes(text):
@@ -260,7 +256,7 @@ def group_sizes(text: str) -> list[tuple[str, str]]:
         # a common noun: lower case, or capitalised as the first word ("Team now has ...")
         common = noun.islower() or (start == 0 and noun[1:].islower())
         if n is not None and noun.lower() not in _NOT_UNITS and common:
-            sizes.append((stem(noun.lower()), _fmt(n)))
+            sizes.append((stem(noun.lower()), fmt_number(n)))
     return sizes
 
 
