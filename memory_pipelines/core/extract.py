@@ -37,6 +37,7 @@ from memory_pipelines.core.corrections import correction, repair, without_old
 from memory_pipelines.core.dates import annotate
 from memory_pipelines.core.due_dates import due_date
 from memory_pipelines.core.extract_parts import durable_parts, fixes_earlier
+from memory_pipelines.core.judge_lexicon import wordlist
 from memory_pipelines.core.plain_words import plain_words, without_laughter
 from memory_pipelines.core.promised_thing import the_thing_promised
 from memory_pipelines.core.promises import as_pledge, pledged_at, promise
@@ -80,11 +81,32 @@ from memory_pipelines.core.window_turn import PronounOf, WindowTurn
 MAX_CONTEXT = 300
 
 
+# Words of a closed class (pronouns, auxiliaries, negations, openers) capitalised only because
+# they open a sentence or a quote: "Her name is Janine", 'Asked "Are you in?"', "Still on for
+# Friday": no entity (they had been, and a question opening with "Are" or "Does" found every
+# item holding one through the graph). Mid-sentence, "May" and "Will" stay names.
+_OPENERS = frozenset(
+    wordlist(
+        "Her His Him Its Their Them Us Me Mine Hers Theirs Ours Yours Is Are Was Were Be Been Do"
+        " Does Did Have Has Had Will Would Can Could Should Shall May Might Must Not Never Nothing"
+        " None Still Around About Maybe Perhaps Actually Anyway Then Now Here There Today Tomorrow"
+        " Yesterday Fine Update Asked Said Told Please Sorry Hello Lol Ugh Ah Um Hmm Honestly"
+        " Basically Apparently Finally Luckily Sadly Totally Definitely Probably Either"
+        " Neither Both Some Any Every Each Other Another Such Same Since Because If Though Although"
+        " While After Before Until Once Again Almost Already Always Often Sometimes Usually"
+    )
+)
+_OPENS_AT = re.compile(r"""(?:^|[.!?:;"“(]\s*)$""")
+
+
 def entities_of(text: str, speaker: str) -> list[str]:
     found = [speaker] if speaker else []
     for m in CAPITALISED.finditer(text):
-        name = m.group(1)
-        if name.split()[0] not in NOT_ENTITIES and name not in found:
+        words = m.group(1).split()
+        if words[0] in _OPENERS and _OPENS_AT.search(text[: m.start(1)]):
+            words = words[1:]  # "Still Priya ...": the opener off, the name kept
+        name = " ".join(words)
+        if words and words[0] not in NOT_ENTITIES and name not in found:
             found.append(name)
     return found[:10]
 
