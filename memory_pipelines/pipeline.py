@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import os
-import socket
 from collections.abc import Sequence
 from contextlib import contextmanager
 from typing import Any
 
 import dagster as dg
 
-from memory_pipelines.defs.dead_runs import RUN_HOST, RUN_PID, fail_dead_runs
+from memory_pipelines.defs.dead_runs import RUN_HOST, RUN_PID, fail_dead_runs, this_machine
 from memory_pipelines.store.dagster_home import use_dagster_home
 
 
@@ -46,7 +45,7 @@ def materialize_stores(
             resources=resources or default_resources(),
             tags={
                 "memory/store": store_id,
-                RUN_HOST: socket.gethostname(),
+                RUN_HOST: this_machine(),
                 RUN_PID: str(os.getpid()),
             },
             # Step-level DEBUG events stay in the run log (and the UI); the console gets INFO.

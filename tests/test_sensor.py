@@ -92,12 +92,11 @@ def test_a_run_whose_process_was_killed_frees_its_stores_place(memory: Memory, p
     operations audit). The sensor marks failed a run this machine started in a process that is
     gone, says so, and asks for the store's work."""
     import os
-    import socket
     import subprocess
     import sys
     import uuid
 
-    from memory_pipelines.defs.dead_runs import RUN_HOST, RUN_PID
+    from memory_pipelines.defs.dead_runs import RUN_HOST, RUN_PID, this_machine
 
     gone = subprocess.Popen([sys.executable, "-c", "pass"])
     gone.wait()
@@ -105,28 +104,32 @@ def test_a_run_whose_process_was_killed_frees_its_stores_place(memory: Memory, p
     with dg.instance_for_test() as instance:
         instance.add_dynamic_partitions("stores", [memory.store_id])
         runs = {}
-        for pid in (gone.pid, os.getpid()):  # killed, and alive (this process)
+        # killed; alive (this process); and the killed pid in a container of the same host
+        # name, whose pids are its own: not this machine's to judge
+        other = this_machine().rsplit("/", 1)[0] + "/pid:[1]"
+        for name, pid, host in [
+            ("killed", gone.pid, this_machine()),
+            ("alive", os.getpid(), this_machine()),
+            ("elsewhere", gone.pid, other),
+        ]:
             run = dg.DagsterRun(
                 job_name="extraction",
                 run_id=str(uuid.uuid4()),
                 status=dg.DagsterRunStatus.STARTED,
-                tags={
-                    RUN_HOST: socket.gethostname(),
-                    RUN_PID: str(pid),
-                    "dagster/partition": memory.store_id,
-                },
+                tags={RUN_HOST: host, RUN_PID: str(pid), "dagster/partition": memory.store_id},
             )
             instance.add_run(run)
-            runs[pid] = run.run_id
+            runs[name] = run.run_id
         _tick(instance, pg_dsn, None)
-        status = {pid: instance.get_run_by_id(rid).status for pid, rid in runs.items()}
+        status = {name: instance.get_run_by_id(rid).status for name, rid in runs.items()}
         assert status == {
-            gone.pid: dg.DagsterRunStatus.FAILURE,
-            os.getpid(): dg.DagsterRunStatus.STARTED,
+            "killed": dg.DagsterRunStatus.FAILURE,
+            "alive": dg.DagsterRunStatus.STARTED,
+            "elsewhere": dg.DagsterRunStatus.STARTED,
         }
         failure = [
             e
-            for e in instance.all_logs(runs[gone.pid])
+            for e in instance.all_logs(runs["killed"])
             if e.dagster_event and e.dagster_event.event_type_value == "PIPELINE_FAILURE"
         ]
         assert failure and "is gone" in (failure[0].message or "")
