@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import re
 from importlib import resources
 from typing import Any
@@ -9,9 +10,9 @@ from typing import Any
 import psycopg
 from psycopg.rows import tuple_row
 
-from memory_pipelines.errors import StoreError
 from memory_pipelines.store.server import ensure_pgvector
 
+log = logging.getLogger("memory_pipelines.store")
 _LOCK_KEY = 0x6D656D6F  # any constant: serialises concurrent `init`s on one database
 
 
@@ -46,10 +47,13 @@ def migrate(conn: psycopg.Connection[Any], upto: int | None = None) -> list[int]
         files = migration_files()
         known = max(v for v, _, _ in files)
         if done and max(done) > known:
-            raise StoreError(
-                f"the database's schema is at version {max(done)}, newer than this"
-                f" memory-pipelines knows (up to {known}): upgrade memory-pipelines to the"
-                " version that migrated it, or point MEMORY_PG_DSN at another database"
+            # Said, not refused: in a rolling upgrade the old processes run on beside a
+            # schema the first new one migrated (each migration adds, never takes away).
+            log.warning(
+                "the database's schema is at version %d, newer than this memory-pipelines"
+                " knows (up to %d): upgrade memory-pipelines to the release that migrated it",
+                max(done),
+                known,
             )
         for version, name, sql in files:
             if version in done or (upto is not None and version > upto):
