@@ -178,7 +178,12 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(StoreError)
     async def _store(_: Request, exc: StoreError) -> JSONResponse:
         log.error("store error: %s", exc)
-        return _json(503, Error(error="unavailable", message="the database cannot serve this now"))
+        # a server that is down is started again or comes back (store/server.py): retry soon
+        return _json(
+            503,
+            Error(error="unavailable", message="the database cannot serve this now"),
+            {"Retry-After": "5"},
+        )
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:
