@@ -202,3 +202,14 @@ def test_a_passs_budget_takes_each_persons_pairs_in_turn(
     with memory.db.connection() as conn:
         judged = set(maint_db.judged_pairs(conn, memory.store_id))
     assert tuple(sorted(bens)) in judged, judged
+
+
+def test_persons_past_the_budget_take_the_first_turn_in_their_turn() -> None:
+    """With more persons holding pairs than a pass's budget, the same persons led every pass
+    (a review's point): the first turn moves on with the pairs judged so far."""
+    from memory_pipelines.api.maintenance import _taking_turns
+
+    todo = [("ana", 1), ("ana", 2), ("ben", 1), ("cy", 1)]
+    assert _taking_turns(todo, lambda t: t[0]) == [("ana", 1), ("ben", 1), ("cy", 1), ("ana", 2)]
+    firsts = {_taking_turns(todo, lambda t: t[0], start=n)[0][0] for n in range(3)}
+    assert firsts == {"ana", "ben", "cy"}

@@ -172,14 +172,19 @@ def archive_pass(
     return archived
 
 
-def _taking_turns(todo: list[T], owner: Callable[[T], str | None]) -> list[T]:
+def _taking_turns(todo: list[T], owner: Callable[[T], str | None], start: int = 0) -> list[T]:
     """The pairs in turns by person (each person's in their own order), so a pass's budget
     of judgements is shared: one person's many pairs never hold another's back pass after
-    pass."""
+    pass. The first turn goes to the person at `start` (modulo their number), so with more
+    persons than the budget, each pass begins where another left off."""
     by_owner: dict[str | None, list[T]] = {}
     for t in todo:
         by_owner.setdefault(owner(t), []).append(t)
-    rounds = zip_longest(*by_owner.values())
+    queues = list(by_owner.values())
+    if queues:
+        first = start % len(queues)
+        queues = queues[first:] + queues[:first]
+    rounds = zip_longest(*queues)
     return [t for r in rounds for t in r if t is not None]
 
 
@@ -216,6 +221,7 @@ def contradiction_pass(
     todo = _taking_turns(
         [t for t in todo if done.get((t[0], t[1])) != (t[2], t[3])],
         lambda t: by_id[t[0]]["person_id"],
+        start=len(done),  # pairs judged so far: grows with every pass that judged any
     )
     counts = {"contested": 0, "judged": 0, "answers_invalid": 0}
     counts["judgements_pending"] = max(0, len(todo) - MAX_JUDGEMENTS)
