@@ -106,8 +106,8 @@ from memory_pipelines.core.judge_supersede import (
     cued_change,
     slot_given_away,
     supersede_score,
-    tied,
 )
+from memory_pipelines.core.judge_tied import tied
 from memory_pipelines.core.judge_types import JudgeDecision, JudgeItem
 from memory_pipelines.core.judge_units import same_measure
 
@@ -251,7 +251,7 @@ def _untied(
     about: frozenset[str],
 ) -> bool:
     """Whether the chooser would replace a stored item the candidate's change is not tied to
-    (`judge_supersede.tied`): a cue and a value of a kind both hold, of another thing."""
+    (`judge_tied.tied`): a cue and a value of a kind both hold, of another thing."""
     if chosen.action != "supersede" or chosen.target is None:
         return False
     t = chosen.target
