@@ -13,7 +13,7 @@ import click
 from memory_pipelines.core.home import memory_home
 from memory_pipelines.errors import StoreError
 from memory_pipelines.store.dagster_home import dagster_env
-from memory_pipelines.store.server import ensure_server, resolve_dsn, stop_embedded
+from memory_pipelines.store.server import attached, ensure_server, resolve_dsn, stop_embedded
 
 
 def _default_signals() -> None:
@@ -97,16 +97,36 @@ def run_dev(port: int, host: str) -> None:
 
 
 @click.command("stop-db")
-def stop_db() -> None:
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Stop it even while other processes are connected (they start it again when they "
+    "next need it).",
+)
+def stop_db(force: bool) -> None:
     """Stop the embedded Postgres of MEMORY_HOME (it outlives every command, so the CLI, the
-    Dagster daemon and its UI share one). The next command starts it again."""
+    Dagster daemon and its UI share one). The next command starts it again. Refused while
+    other processes are connected (a `serve` or `dev` would start it again at its next call),
+    unless --force."""
     if os.environ.get("MEMORY_PG_DSN"):
         raise click.ClickException(
             "MEMORY_PG_DSN is set: that Postgres is yours to stop, not ours; unset it to stop "
             "the embedded one"
         )
     data = memory_home() / "pg"
+    others = attached()
+    if others and not force:
+        raise click.ClickException(
+            f"not stopped: other processes are connected to the embedded Postgres at {data}: "
+            + "; ".join(others)
+            + ". Each would start it again at its next call: stop them first (Ctrl-C a "
+            "`serve` or `dev`), or run `stop-db --force` to cut them off anyway."
+        )
     if stop_embedded():
         click.echo(f"stopped the embedded Postgres at {data}")
+        if others:
+            click.echo(
+                "cut off: " + "; ".join(others) + " (they start it again when they next need it)"
+            )
     else:
         click.echo(f"no embedded Postgres is running at {data}")

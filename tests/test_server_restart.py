@@ -153,6 +153,42 @@ def test_stop_db_stops_the_embedded_server_of_its_home(home: Path) -> None:
     assert out.exit_code != 0 and "MEMORY_PG_DSN is set" in out.output, out.output
 
 
+def test_stop_db_refuses_while_another_process_is_connected(
+    home: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A `serve` attached to the server started it again right after `stop-db`, and nobody was
+    told (operations audit, stop 71). Now `stop-db` names the connected processes and stops
+    nothing unless --force; a process that starts it again says so in its log."""
+    from click.testing import CliRunner
+
+    from memory_pipelines.cli import main
+
+    dsn = embedded_dsn(home)
+    db = Database(dsn)  # this process, as a `serve` would be: its pool holds connections
+    try:
+        with db.connection() as conn:
+            conn.execute("SELECT 1")
+        pid = _postmaster(home / "pg")
+        runner = CliRunner()
+        env = {"MEMORY_HOME": str(home), "MEMORY_PG_DSN": None}
+        out = runner.invoke(main, ["stop-db"], env=env)
+        assert out.exit_code != 0, out.output
+        assert f"(pid {os.getpid()})" in out.output and "--force" in out.output, out.output
+        assert psutil.pid_exists(pid) and probe(dsn) is None, "refused, yet stopped"
+
+        out = runner.invoke(main, ["stop-db", "--force"], env=env)
+        assert out.exit_code == 0 and "stopped the embedded Postgres" in out.output, out.output
+        assert "cut off: " in out.output and f"(pid {os.getpid()})" in out.output, out.output
+        assert probe(dsn) is not None
+
+        # the next call starts it again, and says so
+        with caplog.at_level("WARNING", logger="memory_pipelines.store"), db.connection() as c:
+            c.execute("SELECT 1")
+        assert any("started it again" in r.getMessage() for r in caplog.records), caplog.text
+    finally:
+        db.close()
+
+
 def test_two_commands_on_a_new_home_start_one_server_between_them(home: Path) -> None:
     """Two commands at once on a new MEMORY_HOME each took its server for new and restarted it
     under the other: one failed, "the database system is shutting down" (an operations audit,

@@ -19,7 +19,12 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 
 from memory_pipelines.errors import NotFound, StoreError
 from memory_pipelines.store.migrate import migrate
-from memory_pipelines.store.server import describe_dsn, ensure_server, resolve_dsn
+from memory_pipelines.store.server import (
+    describe_dsn,
+    ensure_server,
+    process_name,
+    resolve_dsn,
+)
 
 # Every pooled connection returns rows as dicts.
 Conn = psycopg.Connection[DictRow]
@@ -67,6 +72,13 @@ WAIT = 30.0  # the wait for a connection once the server is known to answer (a b
 SPARE_WAIT = 0.001  # Database.spare: a free connection or none (a pool below its size grows)
 
 
+def _named(dsn: str) -> dict[str, str]:
+    """This process's name on its connections (pg_stat_activity, and what `stop-db` lists),
+    unless the DSN gives one."""
+    given = psycopg.conninfo.conninfo_to_dict(dsn).get("application_name")
+    return {} if given else {"application_name": process_name()}
+
+
 class Database:
     """A pool over one Postgres database with the memory schema applied.
 
@@ -90,7 +102,12 @@ class Database:
             max_size=self.max_size,
             configure=_configure,
             check=_alive,
-            kwargs={"row_factory": dict_row, "autocommit": True, "connect_timeout": 10},
+            kwargs={
+                "row_factory": dict_row,
+                "autocommit": True,
+                "connect_timeout": 10,
+                **_named(self.dsn),
+            },
             # A pool that cannot connect gives up its attempt within seconds, so it tries
             # afresh (not after a long backoff) once the server is back.
             reconnect_timeout=5.0,

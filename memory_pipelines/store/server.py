@@ -7,6 +7,7 @@ import fcntl
 import logging
 import os
 import subprocess
+import sys
 import threading
 import time
 import warnings
@@ -95,6 +96,34 @@ def embedded_dsn(home: Path | None = None) -> str:
     if started and not new:
         _whole_text_indexes(dsn)
     return dsn
+
+
+def process_name() -> str:
+    """This process as Postgres shows it (application_name, at most 63 bytes): the command and
+    its first argument, and the pid, e.g. "memory-pipelines serve (pid 4242)"."""
+    args = [os.path.basename(sys.argv[0] or "python")] + [
+        a for a in sys.argv[1:2] if a and not a.startswith("-")
+    ]
+    return f"{' '.join(args)[:40]} (pid {os.getpid()})"
+
+
+def attached(home: Path | None = None) -> list[str]:
+    """The other processes connected to the embedded Postgres of MEMORY_HOME, one line per
+    application name with its count of connections (empty when none is, or none runs)."""
+    from pgserver.utils import PostmasterInfo
+
+    data = (home or memory_home()) / "pg"
+    info = PostmasterInfo.read_from_pgdata(data) if _running(data) else None
+    if info is None:
+        return []
+    with psycopg.connect(info.get_uri(), autocommit=True, connect_timeout=PROBE_TIMEOUT) as conn:
+        rows = conn.execute(
+            "SELECT coalesce(nullif(application_name, ''), 'a client that gave no name'),"
+            "  count(*) FROM pg_stat_activity"
+            " WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()"
+            " GROUP BY 1 ORDER BY 2 DESC, 1"
+        ).fetchall()
+    return [f"{name} ({n} connection{'s' if n > 1 else ''})" for name, n in rows]
 
 
 def stop_embedded(home: Path | None = None) -> bool:
@@ -251,6 +280,11 @@ def ensure_server(dsn: str) -> bool:
     down = probe(dsn)
     if down is not None:
         raise StoreError(f"the embedded Postgres in {data} was started again but fails: {down}")
+    log.warning(
+        "the embedded Postgres in %s had stopped (killed, or `stop-db`); started it again. "
+        "To keep it stopped, stop this process first.",
+        data,
+    )
     return True
 
 
