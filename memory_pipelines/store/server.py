@@ -109,14 +109,19 @@ def process_name() -> str:
 
 def attached(home: Path | None = None) -> list[str]:
     """The other processes connected to the embedded Postgres of MEMORY_HOME, one line per
-    application name with its count of connections (empty when none is, or none runs)."""
+    application name with its count of connections (empty when none is, none runs, or it does
+    not answer: a hung server serves nobody, and `stop-db` is what the hint of one says)."""
     from pgserver.utils import PostmasterInfo
 
     data = (home or memory_home()) / "pg"
     info = PostmasterInfo.read_from_pgdata(data) if _running(data) else None
     if info is None:
         return []
-    with psycopg.connect(info.get_uri(), autocommit=True, connect_timeout=PROBE_TIMEOUT) as conn:
+    try:
+        conn = psycopg.connect(info.get_uri(), autocommit=True, connect_timeout=PROBE_TIMEOUT)
+    except psycopg.OperationalError:
+        return []
+    with conn:
         rows = conn.execute(
             "SELECT coalesce(nullif(application_name, ''), 'a client that gave no name'),"
             "  count(*) FROM pg_stat_activity"
