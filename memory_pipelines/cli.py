@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -17,7 +16,7 @@ from memory_pipelines.cli_access import keys_group, orgs_group, serve
 from memory_pipelines.cli_admins import admins_group
 from memory_pipelines.cli_commitments import commitments_group
 from memory_pipelines.cli_console import console_screenshots
-from memory_pipelines.cli_dev import stop_db
+from memory_pipelines.cli_dev import dev, sql, stop_db
 from memory_pipelines.cli_eval import eval_group
 from memory_pipelines.cli_jobs import feed, jobs_group, reembed, run_command
 from memory_pipelines.cli_persons import persons_group
@@ -304,31 +303,6 @@ def delete(item: int, store: str, actor: str) -> None:
     click.echo(f"deleted item {item} of store {store!r}")
 
 
-@main.command(context_settings={"ignore_unknown_options": True})
-@click.option("--dsn", "show_dsn", is_flag=True, help="Print the database URL and exit.")
-@click.argument("psql_args", nargs=-1, type=click.UNPROCESSED)
-def sql(show_dsn: bool, psql_args: tuple[str, ...]) -> None:
-    """Open psql on the memory database (the embedded server unless MEMORY_PG_DSN is set);
-    extra arguments go to psql, e.g. `sql -c "TABLE current_memory_items LIMIT 5"`. With
-    --dsn, print the URL to use from polars or any client."""
-    import shutil
-
-    from memory_pipelines.store.db import get_database
-
-    dsn = get_database().dsn  # starts the embedded server and brings the schema up to date
-    if show_dsn:
-        click.echo(dsn)
-        return
-    psql = shutil.which("psql")
-    if psql is None:
-        raise click.ClickException(
-            "psql is not installed: install the PostgreSQL client (e.g. `apt-get install"
-            f" postgresql-client`), or connect any client to {dsn}"
-        )
-    # psql as found on PATH, its arguments as given (the user's own shell already ran).
-    os.execv(psql, [psql, dsn, *psql_args])  # noqa: S606
-
-
 @main.command()
 @click.option("--store", "-s", "store", default=None, help="One store (default: every store).")
 @click.option("--since", default=None, help="From this date or time (ISO), inclusive.")
@@ -386,16 +360,6 @@ def skill(store: str) -> None:
     click.echo(Memory(store, create=False).skill(), nl=False)
 
 
-@main.command()
-@click.option("--port", "-p", default=3000, show_default=True, type=click.IntRange(1, 65535))
-@click.option("--host", "-h", default="127.0.0.1", show_default=True)
-def dev(port: int, host: str) -> None:
-    """Start the Dagster UI and daemon on the store (embedded by default); Ctrl-C stops both."""
-    from memory_pipelines.cli_dev import run_dev
-
-    run_dev(port, host)
-
-
 main.add_command(eval_group)
 main.add_command(persons_group)
 main.add_command(commitments_group)
@@ -407,6 +371,8 @@ main.add_command(orgs_group)
 main.add_command(keys_group)
 main.add_command(serve)
 main.add_command(stop_db)
+main.add_command(dev)
+main.add_command(sql)
 main.add_command(admins_group)
 main.add_command(console_screenshots)
 

@@ -1,9 +1,10 @@
-"""`memory-pipelines dev`: the Dagster UI (webserver + daemon) on the embedded store; and
-`stop-db`, which stops the embedded Postgres they share."""
+"""`memory-pipelines dev`: the Dagster UI (webserver + daemon) on the embedded store; `sql`,
+psql on the memory database; and `stop-db`, which stops the embedded Postgres they share."""
 
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -130,3 +131,34 @@ def stop_db(force: bool) -> None:
             )
     else:
         click.echo(f"no embedded Postgres is running at {data}")
+
+
+@click.command()
+@click.option("--port", "-p", default=3000, show_default=True, type=click.IntRange(1, 65535))
+@click.option("--host", "-h", default="127.0.0.1", show_default=True)
+def dev(port: int, host: str) -> None:
+    """Start the Dagster UI and daemon on the store (embedded by default); Ctrl-C stops both."""
+    run_dev(port, host)
+
+
+@click.command(context_settings={"ignore_unknown_options": True})
+@click.option("--dsn", "show_dsn", is_flag=True, help="Print the database URL and exit.")
+@click.argument("psql_args", nargs=-1, type=click.UNPROCESSED)
+def sql(show_dsn: bool, psql_args: tuple[str, ...]) -> None:
+    """Open psql on the memory database (the embedded server unless MEMORY_PG_DSN is set);
+    extra arguments go to psql, e.g. `sql -c "TABLE current_memory_items LIMIT 5"`. With
+    --dsn, print the URL to use from polars or any client."""
+    from memory_pipelines.store.db import get_database
+
+    dsn = get_database().dsn  # starts the embedded server and brings the schema up to date
+    if show_dsn:
+        click.echo(dsn)
+        return
+    psql = shutil.which("psql")
+    if psql is None:
+        raise click.ClickException(
+            "psql is not installed: install the PostgreSQL client (e.g. `apt-get install"
+            f" postgresql-client`), or connect any client to {dsn}"
+        )
+    # psql as found on PATH, its arguments as given (the user's own shell already ran).
+    os.execv(psql, [psql, dsn, *psql_args])  # noqa: S606
