@@ -24,6 +24,7 @@ from memory_pipelines.store import stores as stores_db
 from memory_pipelines.store.db import Database
 
 MAX_BODY = 64_000
+SERVED: dict[str, Any] = {}  # the session server's app by its URL (a test may set its state)
 ALL = [{"effect": "permit", "actions": list(ACTIONS)}]
 
 
@@ -48,9 +49,11 @@ def api_url(db: Database, embedder: Embedder) -> Iterator[str]:
         if not thread.is_alive() or time.monotonic() > deadline:
             raise RuntimeError("uvicorn did not start")
         time.sleep(0.02)
+    SERVED[f"http://127.0.0.1:{port}"] = app
     try:
         yield f"http://127.0.0.1:{port}"
     finally:
+        SERVED.clear()
         server.should_exit = True
         thread.join(timeout=30)
         sock.close()

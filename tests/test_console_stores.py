@@ -14,7 +14,7 @@ from memory_pipelines.api.memory import Memory
 from memory_pipelines.store import extraction as extraction_db
 from memory_pipelines.store import jobs as jobs_db
 from memory_pipelines.store.db import Database
-from tests.api_server import new_org, new_store
+from tests.api_server import SERVED, new_org, new_store
 from tests.console_helpers import signed_in
 
 
@@ -29,6 +29,17 @@ def _cards(db: Database, store: str) -> dict:
     return dict(row)
 
 
+def _configured(db: Database, store: str) -> list[list[str]]:
+    """The cards each configure event of the store names, oldest first."""
+    with db.connection() as conn:
+        rows = conn.execute(
+            "SELECT payload FROM events WHERE store_id = %s AND kind = 'configure'"
+            " ORDER BY event_id",
+            (store,),
+        ).fetchall()
+    return [r["payload"]["cards"] for r in rows]
+
+
 def test_a_card_saves_only_itself_and_a_bad_value_is_shown_beside_its_field(
     db: Database, context: BrowserContext, page: Page, api_url: str
 ) -> None:
@@ -39,6 +50,14 @@ def test_a_card_saves_only_itself_and_a_bad_value_is_shown_beside_its_field(
     page.get_by_role("link", name=store).click()
     expect(page).to_have_url(re.compile(f"/console/stores/{store}$"))
     expect(page.get_by_test_id("store-facts")).to_contain_text("Default settings")
+
+    # Save on a card as it stands changes nothing: no write, no configure event, still on
+    # defaults (it had made the store "Configured", a console audit's finding)
+    page.locator('form[data-card="commitments"]').get_by_role("button", name="Save").click()
+    expect(page).to_have_url(re.compile(r"\?saved=commitments#commitments$"))
+    expect(page.get_by_test_id("store-facts")).to_contain_text("Default settings")
+    assert _cards(db, store)["commitments"] == {}
+    assert _configured(db, store) == []
 
     search = page.locator('form[data-card="search"]')
     maintenance = page.locator('form[data-card="maintenance"]')
@@ -57,6 +76,7 @@ def test_a_card_saves_only_itself_and_a_bad_value_is_shown_beside_its_field(
         page.locator('form[data-card="maintenance"]').get_by_label("Duplicate threshold")
     ).to_have_value("0.92")
     expect(page.get_by_test_id("store-facts")).to_contain_text("Configured")
+    assert _configured(db, store) == [["search"]]
 
     # a bad value: shown in its card beside its field, typed values kept, nothing saved
     maintenance = page.locator('form[data-card="maintenance"]')
@@ -158,13 +178,24 @@ def test_extraction_passes_chart_links_and_delete_refused_while_extraction_is_on
     chart = page.get_by_test_id("pass-chart")
     expect(chart.locator("[data-series]")).to_have_count(4)
     expect(chart.locator('[data-series="written"] circle')).to_have_count(3)
-    expect(page.get_by_test_id("open-collection")).to_have_attribute(
-        "href",
-        f"http://127.0.0.1:3000/assets/conversation_windows?view=partitions&partition={store}",
-    )
-    expect(page.get_by_test_id("open-pipeline")).to_have_attribute(
-        "href", "http://127.0.0.1:3000/locations/memory_pipelines.definitions/jobs/extraction"
-    )
+    # No Dagster UI linked unless the operator says where it is: it shows every
+    # organisation's stores and run logs to whoever opens it (a console audit)
+    expect(page.get_by_test_id("open-collection")).to_have_count(0)
+    expect(page.get_by_test_id("dagster-unlinked")).to_contain_text(f"partition {store}")
+    SERVED[api_url].state.dagster_url = "http://dagster.internal:3000"
+    try:
+        page.reload()
+        expect(page.get_by_test_id("open-collection")).to_have_attribute(
+            "href",
+            "http://dagster.internal:3000/assets/conversation_windows?view=partitions"
+            f"&partition={store}",
+        )
+        expect(page.get_by_test_id("open-pipeline")).to_have_attribute(
+            "href",
+            "http://dagster.internal:3000/locations/memory_pipelines.definitions/jobs/extraction",
+        )
+    finally:
+        SERVED[api_url].state.dagster_url = None
     assert reads_by_account(db, account, limit=1)[0]["endpoint"] == "GET /console/stores/{store}"
 
     # extraction is on by default: the delete is refused, and says what to do

@@ -157,7 +157,8 @@ def change_settings(
     """Change some cards, field by field (a field not sent keeps its value; trust_envelope is a
     card of one value), all or none: a bad value is a ValidationError naming `card.field` and
     nothing is saved. Returns every card after the change. With an `actor` the change is also a
-    `configure` event naming it and the cards changed (the console's saves)."""
+    `configure` event naming it and the cards changed (the console's saves); a card sent as it
+    stands is not written, and changes nothing."""
     if not isinstance(changes, dict) or not changes:
         raise ValidationError("settings", "must name at least one card to change")
     if actor:
@@ -171,9 +172,17 @@ def change_settings(
                 merged[card] = {**current[card], **fields}
             else:  # trust_envelope, an unknown card or a card that is not an object: named
                 merged[card] = fields
-        stores_db.update_settings(conn, store, merged)
-        if actor:
-            events_db.record_event(conn, store, "configure", None, actor, {"cards": sorted(merged)})
+        # Only the cards whose values change are written: a Save of a card as it stands is no
+        # configuration (it had turned a store on defaults into a configured one, with an
+        # event, a console audit's finding). Every card is validated first.
+        values = {card: stores_db.card_value(card, raw) for card, raw in merged.items()}
+        changed = {c: raw for c, raw in merged.items() if values[c] != current.get(c)}
+        if changed:
+            stores_db.update_settings(conn, store, changed)
+            if actor:
+                events_db.record_event(
+                    conn, store, "configure", None, actor, {"cards": sorted(changed)}
+                )
         return settings_json(stores_db.get_settings(conn, store))
 
 

@@ -64,8 +64,9 @@ def create_app(
 
     `embedder` is loaded on the first write when not given. `feed_heartbeat`: seconds between
     keep-alive comments on an idle event feed. `dagster_url`: the Dagster UI the console's
-    Open collection and Open pipeline go to (default: MEMORY_DAGSTER_URL, else
-    http://127.0.0.1:3000, where `memory-pipelines dev` serves it)."""
+    Open collection and Open pipeline go to (default: MEMORY_DAGSTER_URL; neither set, the
+    console links no Dagster UI: it shows every organisation's stores and runs, and asks
+    nobody to sign in, so an operator links it only where administrators may see them all)."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -86,9 +87,7 @@ def create_app(
     app.state.db = db or get_database()
     app.state.embedder = embedder
     app.state.feed_heartbeat = feed_heartbeat
-    app.state.dagster_url = (
-        dagster_url or os.environ.get("MEMORY_DAGSTER_URL") or "http://127.0.0.1:3000"
-    )
+    app.state.dagster_url = dagster_url or os.environ.get("MEMORY_DAGSTER_URL") or None
     errors.install(app)
     app.add_middleware(BodyLimit, max_bytes=max_body_bytes)
     for router in (

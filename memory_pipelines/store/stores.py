@@ -74,23 +74,29 @@ def lock_store(conn: Conn, store_id: str) -> None:
         raise NotFound(f"store {store_id!r} does not exist")
 
 
+def card_value(card: str, raw: Any) -> Any:
+    """A settings card as stored (its JSON, defaults filled in; trust_envelope a bool), or a
+    ValidationError naming `card.field` with what is allowed."""
+    if card == "trust_envelope":
+        if not isinstance(raw, bool):
+            raise ValidationError("trust_envelope", f"must be true or false, got {raw!r}")
+        return raw
+    if card not in CARDS:
+        raise ValidationError(
+            str(card), f"unknown settings card; allowed: {', '.join(CARDS)}, trust_envelope"
+        )
+    return card_to_json(parse_card(card, raw))
+
+
 def update_settings(conn: Conn, store_id: str, cards: dict[str, Any]) -> None:
     """Save the given cards only (validated whole before anything is written): a bad field is
     named as `card.field` with what is allowed, and nothing is saved."""
     if not isinstance(cards, dict):
         raise ValidationError("settings", f"must be an object of cards, got {cards!r}")
-    parsed: dict[str, Any] = {}
-    for card, raw in cards.items():
-        if card == "trust_envelope":
-            if not isinstance(raw, bool):
-                raise ValidationError("trust_envelope", f"must be true or false, got {raw!r}")
-            parsed[card] = raw
-            continue
-        if card not in CARDS:
-            raise ValidationError(
-                str(card), f"unknown settings card; allowed: {', '.join(CARDS)}, trust_envelope"
-            )
-        parsed[card] = Jsonb(card_to_json(parse_card(card, raw)))
+    parsed = {
+        card: value if card == "trust_envelope" else Jsonb(value)
+        for card, value in ((card, card_value(card, raw)) for card, raw in cards.items())
+    }
     with conn.transaction():
         for card, value in parsed.items():
             # card names come from the closed CARDS list above, never from the caller's text

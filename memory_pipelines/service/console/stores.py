@@ -26,7 +26,6 @@ from memory_pipelines.service.console.session import (
 router = APIRouter(prefix=PATH, include_in_schema=False)
 HOME = "GET /console"  # the audit's endpoint of the Stores list
 STORE = "GET /console/stores/{store}"
-DEFAULT_DAGSTER_URL = "http://127.0.0.1:3000"  # where `memory-pipelines dev` serves it
 # `memory-pipelines dev` loads the definitions as this code location (dagster dev -m ...)
 CODE_LOCATION = "memory_pipelines.definitions"
 
@@ -54,8 +53,13 @@ def home(request: Request, who: Administrator) -> Response:
 
 def dagster_links(request: Request, store_id: str) -> dict[str, str]:
     """Open collection (the conversation windows asset, at the store's partition) and Open
-    pipeline (the extraction job) in the Dagster UI, whose address is the app's setting."""
-    base = str(getattr(request.app.state, "dagster_url", "") or DEFAULT_DAGSTER_URL).rstrip("/")
+    pipeline (the extraction job) in the Dagster UI, whose address is the app's setting; none
+    when it is not set. The Dagster UI shows every organisation's stores, partitions and run
+    logs to whoever opens it: linked by default to where `dev` serves it, it took an
+    administrator of one organisation to the others' (a console audit)."""
+    base = str(getattr(request.app.state, "dagster_url", "") or "").rstrip("/")
+    if not base:
+        return {}
     partition = quote(store_id, safe="")
     return {
         "collection": f"{base}/assets/conversation_windows?view=partitions&partition={partition}",
