@@ -310,3 +310,57 @@ def test_a_person_limited_key_saves_and_deletes_for_its_person_only(
     assert res.status_code == 403 and res.json()["action"] == "delete_memory"
     res = client.delete(f"/v1/stores/{t.store}/records/{mine.json()['id']}", headers=t.auth(ana))
     assert res.status_code == 200
+
+
+def test_a_moved_store_shows_the_former_owners_reads_without_naming_them(
+    db: Database, client: httpx.Client, t: Tenant
+) -> None:
+    """A store assigned to another organisation took its records' read audit along with the
+    former owner's key ids, account ids and administrators' names (a console audit). The new
+    owner still sees that and when a record was read, and through what; the reader is
+    "another organisation"."""
+    from memory_pipelines.api.organisations import assign_store
+    from memory_pipelines.store.audit import record_read
+    from tests.api_server import new_org
+    from tests.console_helpers import new_admin
+
+    saved = _save(client, t, context="Ana's locker code is 4471.", person="ana")["id"]
+    assert client.get(f"/v1/stores/{t.store}/records/{saved}", headers=t.auth()).status_code == 200
+    audit = reads_by_key(db, t.key_id, 1)
+    assert audit and saved in audit[0]["record_ids"]
+    name, account = new_admin(db, t.org)
+    with db.connection() as conn:  # a console read by an administrator of the former owner
+        record_read(
+            conn,
+            key_id=None,
+            account_id=account,
+            actor=f"console:{t.org}/{name}",
+            endpoint="GET /console/records/{item_id}",
+            store_id=t.store,
+            filters={},
+            record_ids=[saved],
+        )
+    new_owner = new_org(db)
+    assign_store(db, t.store, new_owner)
+    key_id, key = new_key(db, new_owner)
+    res = client.get(f"/v1/stores/{t.store}/records/{saved}", headers=t.auth(key))
+    assert res.status_code == 200, res.text
+    readers = res.json()["readers"]
+    assert readers[0]["key_id"] == key_id  # the new owner's own read, named
+    former = readers[1:]
+    assert former and all(
+        r["key_id"] is None and r["account_id"] is None and r["actor"] == "another organisation"
+        for r in former
+    ), former
+    assert len(former) == 2 and res.json()["readers_total"] == 3
+    record = res.json()["record"]  # written by the former owner's key: not named either
+    assert record["key_id"] is None
+    assert record["written"] == {
+        "kind": "key",
+        "key_id": None,
+        "model": None,
+        "name": "a key of another organisation",
+    }
+    listed = client.get(f"/v1/stores/{t.store}/records", headers=t.auth(key))
+    assert listed.status_code == 200 and t.key_id not in listed.text, listed.text
+    assert t.key_id not in res.text and t.org not in res.text and name not in res.text

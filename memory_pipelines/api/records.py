@@ -23,7 +23,7 @@ from memory_pipelines.core import decay as decay_math
 from memory_pipelines.core.access import Principal
 from memory_pipelines.core.confidence import as_unit
 from memory_pipelines.core.inputs import record_id
-from memory_pipelines.core.listing import RecordFilters, encode_cursor, written_by
+from memory_pipelines.core.listing import FOREIGN_WRITER, RecordFilters, encode_cursor, written_by
 from memory_pipelines.core.types import Item, ItemVersion
 from memory_pipelines.core.types.records import (
     Feeder,
@@ -37,6 +37,8 @@ from memory_pipelines.core.types.records import (
 )
 from memory_pipelines.errors import NotFound
 from memory_pipelines.store import audit as audit_db
+from memory_pipelines.store import keys as keys_db
+from memory_pipelines.store import organisations as orgs_db
 from memory_pipelines.store import records as records_db
 from memory_pipelines.store import stores as stores_db
 from memory_pipelines.store import versions as versions_db
@@ -201,8 +203,12 @@ def _life(
     a shared one (which key, when, through which endpoint) tell what they were asking about."""
     trusts = records_db.feeders(conn, store, record.fed_by)
     only = None if isinstance(reader, Everyone) else (principal.key_id, principal.account_id)
+    # Reads by another organisation's keys or administrators (the store was theirs before it
+    # was assigned here) are shown without their ids: who read it there is theirs to know.
+    orgs = [principal.org_id, orgs_db.store_owner(conn, store) or principal.org_id]
     read_by = [
-        ReadBy.model_validate(r) for r in audit_db.readers(conn, record.item_id, MAX_READERS, only)
+        ReadBy.model_validate(r)
+        for r in audit_db.readers(conn, record.item_id, MAX_READERS, only, orgs)
     ]
     total = audit_db.count_readers(conn, record.item_id, only)
     trust = TrustOrigin(
@@ -263,6 +269,24 @@ def _read_as(readers: Mapping[str, Reader]) -> dict[str, str | None]:
     return {s: "*" if isinstance(r, Everyone) else r for s, r in sorted(readers.items())}
 
 
+def _foreign_keys(
+    conn: Conn, principal: Principal, items: Sequence[Item], chat_keys: Sequence[str | None]
+) -> set[str]:
+    """The keys among those that wrote the items (or hold their conversations) of neither the
+    reader's organisation nor the one that owns the item's store now: a store assigned from
+    another organisation keeps its records, and who wrote them there is that one's to know."""
+    wanted = {k for k in [*(i.key_id for i in items), *chat_keys] if k}
+    if not wanted:
+        return set()
+    owners = {s: orgs_db.store_owner(conn, s) for s in {i.store_id for i in items}}
+    orgs = keys_db.orgs_of(conn, wanted)
+    foreign = set()
+    for item, chat_key in zip(items, chat_keys, strict=True):
+        ours = {principal.org_id, owners[item.store_id]}
+        foreign |= {k for k in (item.key_id, chat_key) if k and orgs.get(k) not in ours}
+    return foreign
+
+
 def _listed(
     conn: Conn,
     principal: Principal,
@@ -290,9 +314,15 @@ def _listed(
         )
         for store in by_store
     }
+    foreign = _foreign_keys(conn, principal, items, [r[1] for r in rows])
     out = []
     for item, (_, chat_key, _) in zip(items, rows, strict=True):
         visible_key = chat_key if item.chat_id is not None else None
+        if item.key_id in foreign:
+            item = item.model_copy(update={"key_id": None, "written_by": FOREIGN_WRITER})
+        chat_foreign = visible_key in foreign
+        if chat_foreign:
+            visible_key = None
         as_read = decay_math.confidence_as_read(
             item.confidence, item.updated_at, half_lives[item.store_id].get(item.category), now
         )
@@ -308,6 +338,7 @@ def _listed(
                     item.model,
                     visible_key,
                     chat_seen=item.chat_id is not None,
+                    chat_foreign=chat_foreign,
                 ),
                 confidence_as_read=round(as_unit(as_read), 4),
             )

@@ -198,6 +198,8 @@ def decode_cursor(text: Any, *, nullable: bool = False) -> tuple[datetime | None
 # Who wrote a record, to a reader who may not see the conversation it was written in
 # (store/visibility.redact_item): the key there is the conversation's.
 HIDDEN_WRITER = "the key whose conversation it came from"
+# Who wrote a record of a store assigned here from another organisation, with its key
+FOREIGN_WRITER = "a key of another organisation"
 
 
 def written_by(
@@ -207,18 +209,20 @@ def written_by(
     model: str | None,
     chat_key: str | None,
     chat_seen: bool = False,
+    chat_foreign: bool = False,
 ) -> WrittenBy:
     """Who wrote a record, as the Records list says it: a derived record names the model above
     the key whose conversation it came from (`chat_key`; a conversation the reader sees,
-    `chat_seen`, written with no key was the application's); one written through the API its
-    key; anything else the application (a job, the command line) by the name it gave."""
+    `chat_seen`, written with no key was the application's; one of a key of another
+    organisation, `chat_foreign`, not named); one written through the API its key; anything
+    else the application (a job, the command line) by the name it gave."""
     if origin == "derived":
         keyless = "the application" if chat_seen else HIDDEN_WRITER
-        above = f"key {chat_key}" if chat_key else keyless
+        above = f"key {chat_key}" if chat_key else FOREIGN_WRITER if chat_foreign else keyless
         return WrittenBy(
             kind="model", key_id=chat_key, model=model, name=f"the model above {above}"
         )
-    if key_id is not None or written == HIDDEN_WRITER:
+    if key_id is not None or written in (HIDDEN_WRITER, FOREIGN_WRITER):
         name = f"key {key_id}" if key_id is not None else written
         return WrittenBy(kind="key", key_id=key_id, model=None, name=name)
     return WrittenBy(

@@ -41,17 +41,38 @@ def record_read(
 
 
 def readers(
-    conn: Conn, record_id: int, limit: int, only: tuple[str | None, int | None] | None = None
+    conn: Conn,
+    record_id: int,
+    limit: int,
+    only: tuple[str | None, int | None] | None = None,
+    orgs: Sequence[str] | None = None,
 ) -> list[dict[str, Any]]:
     """Who read a record and when, newest first; `only`: the reads of this (key_id, account_id)
-    alone."""
+    alone. `orgs`: the organisations whose keys and administrators are named; a read by
+    another's (before its store was assigned to this one) keeps its time and endpoint, and its
+    reader is "another organisation", without their key, account or name. None: all named (the
+    operator's view)."""
     return conn.execute(
-        "SELECT audit_id, at, key_id, account_id, actor, endpoint, store_id FROM read_audit"
-        " WHERE record_ids @> ARRAY[%(id)s]::bigint[]"
-        " AND (NOT %(only)s OR (key_id IS NOT DISTINCT FROM %(key_id)s"
-        " AND account_id IS NOT DISTINCT FROM %(account_id)s))"
-        " ORDER BY at DESC, audit_id DESC LIMIT %(limit)s",
-        {"id": record_id, "limit": limit, **_by(only)},
+        "SELECT a.audit_id, a.at, a.endpoint, a.store_id,"
+        " CASE WHEN named THEN a.key_id END AS key_id,"
+        " CASE WHEN named THEN a.account_id END AS account_id,"
+        " CASE WHEN named THEN a.actor ELSE 'another organisation' END AS actor"
+        " FROM read_audit a"
+        " LEFT JOIN api_keys k ON k.key_id = a.key_id"
+        " LEFT JOIN admin_accounts c ON c.account_id = a.account_id,"
+        " LATERAL (SELECT %(orgs)s::text[] IS NULL"
+        "   OR (a.key_id IS NULL AND a.account_id IS NULL)"
+        "   OR coalesce(k.org_id, c.org_id) = ANY(%(orgs)s::text[]) AS named) n"
+        " WHERE a.record_ids @> ARRAY[%(id)s]::bigint[]"
+        " AND (NOT %(only)s OR (a.key_id IS NOT DISTINCT FROM %(key_id)s"
+        " AND a.account_id IS NOT DISTINCT FROM %(account_id)s))"
+        " ORDER BY a.at DESC, a.audit_id DESC LIMIT %(limit)s",
+        {
+            "id": record_id,
+            "limit": limit,
+            "orgs": list(orgs) if orgs is not None else None,
+            **_by(only),
+        },
     ).fetchall()
 
 

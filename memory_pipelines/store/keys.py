@@ -137,3 +137,11 @@ def revoke(conn: Conn, key_id: str, actor: str) -> dict[str, Any] | None:
         ).format(_PUBLIC),
         (actor, key_id),
     ).fetchone()
+
+
+def orgs_of(conn: Conn, key_ids: set[str]) -> dict[str, str]:
+    """The organisation of each of these keys (a key deleted with its organisation: none)."""
+    rows = conn.execute(
+        "SELECT key_id, org_id FROM api_keys WHERE key_id = ANY(%s)", (sorted(key_ids),)
+    ).fetchall()
+    return {r["key_id"]: r["org_id"] for r in rows}
