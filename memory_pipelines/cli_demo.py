@@ -15,8 +15,10 @@ from memory_pipelines.api.recall import Recall
 from memory_pipelines.core.conversations import load_chats
 from memory_pipelines.core.home import memory_home
 from memory_pipelines.pipeline import dagster_instance, materialize_stores
+from memory_pipelines.store import chunks as chunks_db
 from memory_pipelines.store import extraction as ex_db
 from memory_pipelines.store import item_reads
+from memory_pipelines.store import links as links_db
 from memory_pipelines.store import turns as turns_db
 
 
@@ -29,7 +31,7 @@ def run_demo(data: Path, store: str) -> None:
     with click.progressbar(length=total, label="ingest + embed", file=sys.stderr) as bar:
         summary = ingest_chats(memory, chats, progress=bar.update)
     click.echo(summary.line())
-    p = run_pipeline(memory)
+    p = run_pipeline(memory, every=False)
     question = first_question(samples)
     click.echo(f"\nrecall: {question}")
     recall = Recall(store, db=memory.db, embedder=memory.embedder)
@@ -39,8 +41,14 @@ def run_demo(data: Path, store: str) -> None:
     click.echo(
         f"\ndemo done in {time.perf_counter() - start:.1f}s: {summary.line()};"
         f" {p.get('written', 0)} memory items written, {p.get('confirmed', 0)} confirmed."
-        " See it in the Dagster UI: `.venv/bin/memory-pipelines dev`"
+        f" See it in the Dagster UI: `{_this_command()} dev`"
     )
+
+
+def _this_command() -> str:
+    """How this command was called (`make demo VENV=x` runs x/bin/memory-pipelines)."""
+    called = sys.argv[0] if sys.argv and sys.argv[0].endswith("memory-pipelines") else ""
+    return called or "memory-pipelines"
 
 
 def first_question(samples: list) -> str:
@@ -50,19 +58,28 @@ def first_question(samples: list) -> str:
     return asked[0] if asked else "what did we decide?"
 
 
-def run_pipeline(memory: Memory) -> dict:
-    """Every asset of the store's partition, once, through Dagster in this process (the run
-    shows in `memory-pipelines dev`); prints the extraction pass and what the store holds, and
-    returns the pass."""
+def run_pipeline(memory: Memory, every: bool = True) -> dict:
+    """Every asset of the store's partition (`every`; else the extraction path, the demo's
+    main job), once, through Dagster in this process (the run shows in `memory-pipelines
+    dev`); prints the extraction pass and what the store holds, and returns the pass."""
+    from memory_pipelines.definitions import every_asset
+
     store = memory.store_id
-    click.echo(f"store {store!r}: running the pipeline through Dagster (every asset, once)")
+    what = "every asset" if every else "embeddings, extraction and dedup"
+    click.echo(f"store {store!r}: running the pipeline through Dagster ({what}, once)")
     with dagster_instance() as instance:
-        [result] = materialize_stores(instance, [store])
+        [result] = materialize_stores(instance, [store], every_asset() if every else None)
         run_id = result.run_id
+    if not result.success:
+        raise click.ClickException(
+            f"the pipeline run {run_id} failed: its log is in `memory-pipelines dev` (Runs)"
+        )
     with memory.db.connection() as conn:
         p = ex_db.last_pass(conn, store, run_id) or {}
         turns, _ = turns_db.embedding_counts(conn, store)
         states = item_reads.count_by_state(conn, store)
+        levels = chunks_db.level_totals(conn, store)
+        links = sum(r["n"] for r in links_db.counts_by_type(conn, store))
     click.echo(
         f"extraction pass (run {run_id[:8]}): {p.get('windows_read', 0)} windows read,"
         f" {p.get('candidates', 0)} candidates, {p.get('written', 0)} written,"
@@ -72,6 +89,7 @@ def run_pipeline(memory: Memory) -> dict:
     )
     click.echo(
         f"store {store!r} holds {turns} turns, {states.get('current', 0)} current memory items"
-        f" ({states.get('superseded', 0)} superseded)"
+        f" ({states.get('superseded', 0)} superseded), {sum(levels.values())} history"
+        f" summaries, {links} links"
     )
     return p

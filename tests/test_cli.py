@@ -248,7 +248,8 @@ def test_the_demo_asks_a_question_of_any_file() -> None:
 
 def test_run_runs_the_pipeline_once_over_a_store(pg_dsn: str) -> None:
     """No command ran the pipeline over a store of one's own (two audits looked for one):
-    `run -s STORE` does, through Dagster, and says what the pass did; an unknown store runs
+    `run -s STORE` does, every asset through Dagster (it ran the extraction path alone, a spec
+    audit: no history summary was made), and says what the pass did; an unknown store runs
     nothing."""
     from memory_pipelines.api import Memory
 
@@ -261,11 +262,13 @@ def test_run_runs_the_pipeline_once_over_a_store(pg_dsn: str) -> None:
                 ("Ana", "I moved to Porto last month for a job at a bakery."),
                 ("Ben", "That's great news, congratulations!"),
             ]
+            * 5  # ten turns: a complete batch for the history pyramid
         ],
     )
     out = CliRunner().invoke(main, ["run", "-s", store])
     assert out.exit_code == 0, out.output
     assert "1 windows read" in out.output and "1 written" in out.output, out.output
+    assert "1 history summaries" in out.output, out.output
     assert "ran the pipeline over 1 stores" in out.output
     assert "Porto" in Memory(store).items()[0].context
     unknown = CliRunner().invoke(main, ["run", "-s", store, "-s", "no-such-store"])
