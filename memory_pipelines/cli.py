@@ -18,6 +18,7 @@ from memory_pipelines.cli_commitments import commitments_group
 from memory_pipelines.cli_console import console_screenshots
 from memory_pipelines.cli_dev import dev, sql, stop_db
 from memory_pipelines.cli_eval import eval_group
+from memory_pipelines.cli_items import delete, history
 from memory_pipelines.cli_jobs import feed, jobs_group, reembed, run_command
 from memory_pipelines.cli_persons import persons_group
 from memory_pipelines.errors import MemoryPipelinesError
@@ -274,36 +275,6 @@ def items(
 
 
 @main.command()
-@click.argument("item", type=int)
-@store_option
-def history(item: int, store: str) -> None:
-    """Every version of ITEM, oldest first."""
-    from memory_pipelines.api.memory import Memory
-
-    for v in Memory(store, create=False).history(item):
-        snap = v.snapshot
-        until = f"{snap.valid_until:%Y-%m-%d %H:%M}" if snap.valid_until else "still valid"
-        valid = f"valid {snap.valid_from:%Y-%m-%d %H:%M} .. {until}"
-        click.echo(
-            f"{v.changed_at:%Y-%m-%d %H:%M} item {v.item_id} v{v.version}"
-            f" {v.change:10} {snap.state:10} {valid:40} {snap.context}"
-        )
-
-
-@main.command()
-@click.argument("item", type=int)
-@store_option
-@click.option("--actor", required=True, help="Who deletes it (recorded).")
-@click.confirmation_option(prompt="Really delete this item and its history?")
-def delete(item: int, store: str, actor: str) -> None:
-    """Really delete ITEM with its versions and links (audited)."""
-    from memory_pipelines.api.memory import Memory
-
-    Memory(store, create=False).delete(item, actor=actor)
-    click.echo(f"deleted item {item} of store {store!r}")
-
-
-@main.command()
 @click.option("--store", "-s", "store", default=None, help="One store (default: every store).")
 @click.option("--since", default=None, help="From this date or time (ISO), inclusive.")
 @click.option("--until", default=None, help="Up to this date or time (ISO), exclusive.")
@@ -360,6 +331,8 @@ def skill(store: str) -> None:
     click.echo(Memory(store, create=False).skill(), nl=False)
 
 
+main.add_command(history)
+main.add_command(delete)
 main.add_command(eval_group)
 main.add_command(persons_group)
 main.add_command(commitments_group)

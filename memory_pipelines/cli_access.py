@@ -160,7 +160,8 @@ def orgs_assign(org: str, stores: tuple[str, ...]) -> None:
 
     for store in stores:
         assign_store(_db(), store, org)
-    click.echo(f"{len(stores)} stores now belong to {org!r}")
+    one = len(stores) == 1
+    click.echo(f"{len(stores)} store{'' if one else 's'} now belong{'s' if one else ''} to {org!r}")
 
 
 @orgs_group.command("list")

@@ -8,6 +8,7 @@ import shutil
 import signal
 import subprocess
 import sys
+from pathlib import Path
 
 import click
 
@@ -154,11 +155,21 @@ def sql(show_dsn: bool, psql_args: tuple[str, ...]) -> None:
     if show_dsn:
         click.echo(dsn)
         return
-    psql = shutil.which("psql")
+    psql = shutil.which("psql") or _bundled_psql()
     if psql is None:
         raise click.ClickException(
             "psql is not installed: install the PostgreSQL client (e.g. `apt-get install"
             f" postgresql-client`), or connect any client to {dsn}"
         )
-    # psql as found on PATH, its arguments as given (the user's own shell already ran).
+    # psql as found on PATH (else the embedded server's own), its arguments as given (the
+    # user's own shell already ran).
     os.execv(psql, [psql, dsn, *psql_args])  # noqa: S606
+
+
+def _bundled_psql() -> str | None:
+    """The psql that comes with the embedded server (pgserver's PostgreSQL), when no client is
+    on PATH: a new machine has the one without the other."""
+    from pgserver._commands import POSTGRES_BIN_PATH
+
+    found = Path(POSTGRES_BIN_PATH) / "psql"
+    return str(found) if os.access(found, os.X_OK) else None

@@ -274,3 +274,36 @@ def test_run_runs_the_pipeline_once_over_a_store(pg_dsn: str) -> None:
     unknown = CliRunner().invoke(main, ["run", "-s", store, "-s", "no-such-store"])
     assert unknown.exit_code != 0 and "no-such-store" in unknown.output
     assert "windows read" not in unknown.output
+
+
+def test_sql_opens_the_embedded_servers_own_psql_without_a_client_on_path(
+    pg_dsn: str, tmp_path: Path
+) -> None:
+    """`sql` worked only where a PostgreSQL client was installed (a new machine has none: a
+    fresh-machine run); the embedded server comes with its own psql, used when none is on
+    PATH."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "MEMORY_PG_DSN": pg_dsn, "PATH": str(tmp_path)}  # no psql on PATH
+    cmd = [sys.executable, "-m", "memory_pipelines.cli", "sql", "-At", "-c", "SELECT 40 + 2"]
+    done = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=120)  # noqa: S603
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "42"
+
+
+def test_history_and_delete_find_the_items_store(pg_dsn: str) -> None:
+    """`history ITEM` and `delete ITEM`, as the README writes them, looked in the store
+    `default` only and said the item did not exist (a fresh-machine run); ids are unique
+    across stores, so the item's own store is used unless --store says which."""
+    from memory_pipelines.api import Memory
+
+    store = f"cli-{uuid.uuid4().hex[:8]}"
+    item = Memory(store).save({"category": "fact", "context": "The boiler was serviced in May."})
+    out = CliRunner().invoke(main, ["history", str(item.id)])
+    assert out.exit_code == 0 and "The boiler was serviced in May." in out.output, out.output
+    out = CliRunner().invoke(main, ["delete", str(item.id), "--actor", "ops", "--yes"])
+    assert out.exit_code == 0 and f"of store {store!r}" in out.output, out.output
+    out = CliRunner().invoke(main, ["history", str(item.id)])
+    assert out.exit_code != 0 and f"no store holds a memory item {item.id}" in out.output

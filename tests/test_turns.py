@@ -205,3 +205,24 @@ def test_turns_written_again_are_not_embedded_again(memory: Memory) -> None:
         }
     assert all(after[r["external_id"]] == r["v"] for r in before)
     assert after["t3"] and after["t4"] and "0,0,0" not in after["t4"]
+
+
+def test_json_lines_in_a_file_not_named_jsonl_are_read_as_json_lines(tmp_path: Any) -> None:
+    """`ingest turns.txt` (JSON Lines) was read as LoCoMo JSON and refused as "line 2: not
+    valid JSON" (a fresh-machine run); a LoCoMo file and a broken one are read as before."""
+    from memory_pipelines.errors import ValidationError
+
+    lines = tmp_path / "turns.txt"
+    lines.write_text(
+        '{"chat": "c", "speaker": "Ana", "text": "I moved to Porto."}\n'
+        '{"chat": "c", "speaker": "Ben", "text": "Congratulations!"}\n'
+    )
+    chats, samples = load_chats(lines)
+    assert [t["text"] for t in chats[0].turns] == ["I moved to Porto.", "Congratulations!"]
+    assert samples == []
+    broken = tmp_path / "broken.json"
+    broken.write_text('[{"conversation": {"speaker_a": "Ana",\n')
+    with pytest.raises(ValidationError, match="not valid JSON"):
+        load_chats(broken)
+    chats, samples = load_chats(LOCOMO)
+    assert samples and chats

@@ -34,9 +34,10 @@ class IngestSummary:
 
     def line(self) -> str:
         rate = self.turns_read / self.seconds if self.seconds else 0.0
+        shown = f"{rate:.0f}" if rate >= 10 else f"{rate:.2g}"  # 4 turns in 11.5 s: "0.35"
         return (
             f"ingested {self.chats} chats: {self.turns_written} new turns of {self.turns_read}"
-            f" read in {self.seconds:.1f}s ({rate:.0f} turns/s)"
+            f" read in {self.seconds:.1f}s ({shown} turns/s)"
         )
 
 

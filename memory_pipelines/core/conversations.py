@@ -160,14 +160,30 @@ def parse_json(text: str) -> Any:
         ) from None
 
 
+def _lines_of_json(text: str) -> bool:
+    """Whether a file not named .jsonl holds JSON Lines: not one JSON document, but its first
+    line is one object ("turns.txt" had been read as LoCoMo JSON: "line 2: not valid JSON")."""
+    try:
+        json.loads(text)
+        return False
+    except json.JSONDecodeError as exc:
+        if not exc.msg.startswith("Extra data"):
+            return False
+    first = next((line for line in text.split("\n") if line.strip()), "")
+    try:
+        return isinstance(json.loads(first), dict)
+    except json.JSONDecodeError:
+        return False
+
+
 def load_chats(path: Path, fmt: str = "auto") -> tuple[list[Chat], list[Any]]:
     """Chats from a file, plus the raw LoCoMo samples (empty for JSON Lines); every turn is
     checked (check_chats), so what loads can be written whole."""
     if fmt not in ("auto", "locomo", "jsonl"):
         raise ValidationError("format", f"must be auto, locomo or jsonl, got {fmt!r}")
-    if fmt == "auto":
-        fmt = "jsonl" if path.suffix in (".jsonl", ".ndjson") else "locomo"
     text = read_text(path)
+    if fmt == "auto":
+        fmt = "jsonl" if path.suffix in (".jsonl", ".ndjson") or _lines_of_json(text) else "locomo"
     if fmt == "jsonl":
         chats, samples = jsonl_chats(text.split("\n")), []
     else:
