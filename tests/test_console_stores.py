@@ -14,7 +14,7 @@ from memory_pipelines.api.memory import Memory
 from memory_pipelines.store import extraction as extraction_db
 from memory_pipelines.store import jobs as jobs_db
 from memory_pipelines.store.db import Database
-from tests.api_server import SERVED, new_org, new_store
+from tests.api_server import SERVED, new_key, new_org, new_store
 from tests.console_helpers import signed_in
 
 
@@ -107,11 +107,25 @@ def test_a_card_saves_only_itself_and_a_bad_value_is_shown_beside_its_field(
     expect(ex.locator('[data-error-for="cron"]')).to_contain_text("extraction.cron: is required")
     assert _cards(db, store)["extraction"] == {}
 
+    # a key that is not the organisation's (a typo, another's key) is named, nothing saved
+    k1, _ = new_key(db, org)
+    k2, _ = new_key(db, org)
+    other, _ = new_key(db, new_org(db))
+    ex.get_by_label("A cron expression with a time zone").check()
+    ex.get_by_label("Cron", exact=True).fill("*/30 8-18 * * 1-5")
+    ex.get_by_label("Only these keys").fill(f"{k1}, {other}")
+    ex.get_by_role("button", name="Save").click()
+    ex = page.locator('form[data-card="extraction"]')
+    expect(ex.locator('[data-error-for="keys"]')).to_contain_text(
+        f"extraction.keys[1]: no key of this store's organisation has id '{other}'"
+    )
+    assert _cards(db, store)["extraction"] == {}
+
     # When as a cron with a time zone, Which conversations, Types: saved together, alone
     ex.get_by_label("Cron", exact=True).fill("*/30 8-18 * * 1-5")
     ex.get_by_label("Time zone", exact=True).fill("Europe/Paris")
     ex.get_by_label("Types").fill("preference, decision, commitment")
-    ex.get_by_label("Only these keys").fill("k1, k2")
+    ex.get_by_label("Only these keys").fill(f"{k1}, {k2}")
     ex.get_by_label("Quiet for (minutes)").fill("30")
     ex.get_by_role("button", name="Save").click()
     expect(page.locator('form[data-card="extraction"] [role="status"]')).to_have_text("Saved")
@@ -121,7 +135,7 @@ def test_a_card_saves_only_itself_and_a_bad_value_is_shown_beside_its_field(
         "Europe/Paris",
         40,
     )
-    assert saved.types == ("preference", "decision", "commitment") and saved.keys == ("k1", "k2")
+    assert saved.types == ("preference", "decision", "commitment") and saved.keys == (k1, k2)
     assert saved.quiet_minutes == 30.0
     assert _cards(db, store)["maintenance"] == {}
 

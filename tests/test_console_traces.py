@@ -113,3 +113,31 @@ def test_another_organisations_administrator_finds_no_conversation(
     assert res is not None and res.status == 404
     assert "offsite" not in page.content()
     assert reads_by_account(db, account) == []
+
+
+def test_a_record_extraction_wrote_says_extraction_wrote_it(
+    db: Database, context: BrowserContext, page: Page, api_url: str, embedder: Embedder
+) -> None:
+    """A record the extraction pass wrote was described as written "with the index's write
+    tool" in a turn (a console audit): it says extraction read the conversation and wrote it."""
+    from memory_pipelines.api.extraction import run_extraction
+    from tests.api_server import new_store
+
+    org = new_org(db)
+    store = new_store(db, org)
+    memory = Memory(store, db=db, embedder=embedder)
+    memory.write_turns(
+        "c",
+        [
+            {"speaker": "Ana", "text": "I moved to Porto last month for a job at a bakery.",
+             "created_at": "2023-05-08T13:56:00Z"},
+            {"speaker": "Ben", "text": "Congratulations!", "created_at": "2023-05-08T13:57:00Z"},
+        ],
+    )  # fmt: skip
+    run_extraction(db, store, memory.models, embedder, "t1")
+    [item] = [i for i in memory.items() if "Porto" in i.context]
+    signed_in(db, context, api_url, org)
+    page.goto(f"/console/stores/{store}/records/{item.id}")
+    card = page.get_by_test_id("trust-origin")
+    expect(card).to_contain_text("Extraction (extraction@v1) read the conversation")
+    expect(card).not_to_contain_text("The model wrote it with the index's write tool")

@@ -16,6 +16,8 @@ from memory_pipelines.errors import NotFound, ValidationError
 from memory_pipelines.store import events as events_db
 from memory_pipelines.store import extraction as extraction_db
 from memory_pipelines.store import jobs as jobs_db
+from memory_pipelines.store import keys as keys_db
+from memory_pipelines.store import organisations as orgs_db
 from memory_pipelines.store import stores as stores_db
 from memory_pipelines.store.db import Conn, Database
 
@@ -151,6 +153,27 @@ def read_settings(db: Database, reader: Principal, store: str, endpoint: str) ->
     return audited(db, reader, endpoint, store, {}, read)
 
 
+def _keys_of_the_store(conn: Conn, store: str, new: dict[str, Any], old: dict[str, Any]) -> None:
+    """Extraction's "only these keys", each newly listed key one of the store's organisation
+    (or an organisation above it): a typo was saved, and extraction then read nothing, without
+    a word (a console audit). Another organisation's key reads as unknown, as a typo does."""
+    added = [
+        (i, k) for i, k in enumerate(new.get("keys") or []) if k not in (old.get("keys") or [])
+    ]
+    if not added:
+        return
+    owner = orgs_db.store_owner(conn, store)
+    ours = {r["org_id"] for r in orgs_db.chain(conn, owner)} if owner else set()
+    orgs = keys_db.orgs_of(conn, {k for _, k in added})
+    for i, key in added:
+        if orgs.get(key) not in ours:
+            raise ValidationError(
+                f"extraction.keys[{i}]",
+                f"no key of this store's organisation has id {key!r}; `memory-pipelines keys"
+                " list --org ORG` shows them (the 12-character id, not the secret)",
+            )
+
+
 def change_settings(
     db: Database, store: str, changes: dict[str, Any], *, actor: str = ""
 ) -> dict[str, Any]:
@@ -176,6 +199,8 @@ def change_settings(
         # configuration (it had turned a store on defaults into a configured one, with an
         # event, a console audit's finding). Every card is validated first.
         values = {card: stores_db.card_value(card, raw) for card, raw in merged.items()}
+        if "extraction" in values:
+            _keys_of_the_store(conn, store, values["extraction"], current["extraction"])
         changed = {c: raw for c, raw in merged.items() if values[c] != current.get(c)}
         if changed:
             stores_db.update_settings(conn, store, changed)
