@@ -141,6 +141,8 @@ def test_an_administrator_of_another_organisation_sees_nothing_of_it(
     expect(page.get_by_test_id("empty")).to_have_text(
         "Nothing remembered yet: no application or model has written memory in this organisation."
     )
+    # ... and why the list is empty: no store (a console audit found the message alone unclear)
+    expect(page.get_by_test_id("no-stores")).to_contain_text("It owns no store yet")
 
 
 def test_memory_off_in_the_ceiling_shows_the_permitted_capabilities_message(

@@ -326,3 +326,30 @@ def reads_by(db: Database, account: int) -> list[dict]:
     from memory_pipelines.api.audit import reads_by_account
 
     return reads_by_account(db, account)
+
+
+def test_a_damaged_or_stale_page_position_in_the_address(
+    db: Database, context: BrowserContext, page: Page, api_url: str, embedder: Embedder
+) -> None:
+    """A damaged cursor said "Fix the filter marked above" with no filter marked, and `from`
+    was shown as given ("rows 9,000-9,014 of 115"): a console audit."""
+    from datetime import UTC, datetime, timedelta
+
+    from memory_pipelines.core.listing import encode_cursor
+
+    org = new_org(db)
+    store = new_store(db, org)
+    memory = Memory(store, db=db, embedder=embedder)
+    for n in range(3):
+        memory.save({"category": "note", "context": f"Locker {n} is on floor {n + 2}"})
+    signed_in(db, context, api_url, org)
+    page.goto(f"/console/records?index={store}&type=note&after=garbage")
+    bad = page.get_by_test_id("bad-position")
+    expect(bad).to_contain_text("This page's position in the address is damaged")
+    bad.get_by_role("link", name="Start from the first page").click()
+    expect(page).to_have_url(re.compile(rf"/console/records\?index={store}&type=note$"))
+    expect(page.locator("tr[data-record]")).to_have_count(3)
+    # a position past what is there: the rows are shown without it
+    future = encode_cursor(datetime.now(UTC) + timedelta(days=1), 10**12)
+    page.goto(f"/console/records?index={store}&type=note&after={future}&from=9000")
+    expect(page.get_by_test_id("range")).to_have_text("3 rows of 3")

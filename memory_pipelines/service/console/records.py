@@ -141,12 +141,19 @@ def records(request: Request, who: Administrator) -> Response:
         )
     except ValidationError as exc:
         field = {"min_confidence": "min"}.get(exc.field, exc.field.split("[")[0])
-        return page(request, "records.html", 422, errors={field: exc.message}, **context)
+        # a damaged page position (the cursor) is no filter of the card: say so, with the
+        # same filters from the first page
+        restart = query.url(after="", start=1) if field == "after" else ""
+        errors = {field: exc.message}
+        return page(request, "records.html", 422, errors=errors, restart_url=restart, **context)
     with shown_or_refused():
         result = records_api.list_records(who.db, who.principal, readers, filters, endpoint=LIST)
         empty = _empty_message(who, readers, query) if result.total == 0 else ""
     shown = len(result.records)
-    known_start = not query.after or query.start > 1
+    # the position the address gives (`from`) is shown only while it fits what is read: an
+    # address typed or kept from before can say anything ("rows 9,000-9,014 of 115")
+    fits = query.start + shown - 1 <= result.total
+    known_start = not query.after or (query.start > 1 and fits)
     # Content: the start of the text; structured content (a JSON body) as JSON
     as_json = {
         r.item_id: json.dumps(value, ensure_ascii=False)
