@@ -198,3 +198,51 @@ def test_a_value_said_instead_puts_right_the_one_said_before() -> None:
     assert restated("It starts at 7 instead") == ("It starts at 7", ["7"])
     assert restated("We went to Rome instead.") is None
     assert restated("I had tea instead of coffee on Monday") is None
+
+
+def test_a_recap_of_the_conversation_is_not_extracted() -> None:
+    """ "Today we had a long session about my family, work and plans" became the item "Today
+    ... Ana and others had a long session about her family, her work and her plans" (a spec
+    audit): what a conversation was about is the history's, never a memory item; a fact said
+    beside it is kept."""
+    from datetime import UTC, datetime
+
+    from memory_pipelines.core.extract import extract_window
+    from memory_pipelines.core.window_turn import WindowTurn
+
+    said = datetime(2024, 6, 1, 18, tzinfo=UTC)
+    window = [
+        WindowTurn(
+            1,
+            "user",
+            "Ana",
+            "Today we had a long session about my family, my work and my plans. "
+            "My brother Luis is moving to Valencia in August.",
+            said,
+        ),
+    ]
+    texts = [c["context"] for c in extract_window(window, pronoun_of=lambda name: "she")]
+    assert any("Valencia" in t for t in texts), texts
+    assert not any("session" in t for t in texts), texts
+
+
+def test_an_answer_that_answers_nothing_is_not_kept_with_its_question() -> None:
+    """'Asked "What's the HERON-2 budget?", Assistant said: "I don't have information about
+    that."' was stored as a fact (a spec audit); an answer that gives something still is."""
+    from datetime import UTC, datetime
+
+    from memory_pipelines.core.extract import extract_window
+    from memory_pipelines.core.window_turn import WindowTurn
+
+    said = datetime(2024, 6, 1, 18, tzinfo=UTC)
+    for reply, kept in [
+        ("I don't have information about that.", False),
+        ("No idea, sorry.", False),
+        ("About 40k for the year.", True),
+    ]:
+        window = [
+            WindowTurn(1, "user", "Ana", "What's the HERON-2 budget?", said),
+            WindowTurn(2, "assistant", "Assistant", reply, said),
+        ]
+        texts = [c["context"] for c in extract_window(window, pronoun_of=lambda name: "she")]
+        assert any("HERON-2" in t for t in texts) == kept, (reply, texts)

@@ -398,3 +398,38 @@ def test_the_assistants_praise_alone_tells_nothing() -> None:
     # praise with a fact after it keeps the fact
     said = "Nice work on the migration script: it cut the run from 40 to 12 minutes."
     assert kind(said, "assistant") != "ack"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Today we had a long session about the family, work and plans.",
+        "This conversation covered the importer, the billing bug and the offsite.",
+        "The call was mostly about the roadmap.",
+        "Today (1 June 2024) Ana and others had a long session about her family and her work.",
+    ],
+)
+def test_a_recap_of_a_conversation_is_history_not_memory(text: str) -> None:
+    """ "Episodes and session summaries never become memory items": a recap said in plain
+    words, whatever its category, was saved (a spec audit: 4 of 6 phrasings)."""
+    from memory_pipelines.core.episodes import is_recap
+
+    assert is_recap(text)
+    assert policy.skip_reason_for_item(text) == "already_in_history"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We had a call about the budget and decided to cut travel by 10%.",
+        "The meeting was about the merger; we agreed to wait until May.",
+        "I had a call with my doctor about my penicillin allergy.",
+        "We had a long talk about money and will split the bills from now on.",
+        "Our weekly sync is on Tuesdays.",
+    ],
+)
+def test_what_came_of_a_conversation_is_no_recap(text: str) -> None:
+    from memory_pipelines.core.episodes import is_recap
+
+    assert not is_recap(text)
+    assert policy.skip_reason_for_item(text) is None

@@ -129,10 +129,23 @@ def answer_asked(answer: str, question: str, role: str, names: Iterable[str] = (
         return False  # nor "Here's a picture from the event!": the memory has no picture
     if _EXCLAIMS.match(answer):
         return False  # "mate what a goal in the 89th": a cheer at what was asked about
+    if _NO_ANSWER.match(answer):
+        return False  # "I don't have information about that.": nothing was answered
     told = sentence_kinds.content_words(answer) | set(re.findall(r"\d+", answer))
     return bool(told - _BARE - {n.lower() for n in names})
 
 
+# An answer that says it cannot answer ("I don't have information about that", "No idea",
+# "I'm not sure, sorry"): kept with its question, it was stored as a fact (a spec audit).
+_NO_ANSWER = re.compile(
+    r"^\W*(?:(?:sorry|hmm+|um+|well|honestly|unfortunately|afraid)\W+)*(?:"
+    r"i\s+(?:really\s+|honestly\s+)?(?:do\s*n[o'’]?t|can[’']?t|cannot|could\s*n[’']?t)\s+"
+    r"(?:know|say|tell|remember|recall|find|see|have\s+(?:any\s+)?(?:information|info|details|"
+    r"data|access|a\s+record|that))|"
+    r"i[’']?m\s+(?:not\s+(?:sure|certain)|afraid\s+i\s+do\s*n[o'’]?t)|no\s+idea|"
+    r"not\s+sure|i\s+have\s+no\s+(?:idea|information|info|record|details))\b",
+    re.IGNORECASE,
+)
 # Chat's ways of asking the other's side back: "wbu?", "hbu?"
 _ASKS_NOTHING = frozenset(["wbu", "hbu", "wby", "hby", "u", "you"])
 # Words that answer nothing on their own ("Yes, definitely!", "Not really").

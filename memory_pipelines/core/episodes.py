@@ -9,7 +9,13 @@ is no episode, however recent: a move, an adoption, a purchase, a job or a relat
 ended, a switch of tool ("We adopted a puppy this morning", "Just switched banks"); nor is a
 result with a number, a cause or a finding, nor anything about health and safety
 (core/health_safety.SAFETY). Outcomes ("Passed my driving test this morning") are read before
-this, as shipped outcomes. Pure Python."""
+this, as shipped outcomes.
+
+A recap (`is_recap`) tells what a conversation was about, not what came of it ("Today we had a
+long session about the family, work and plans", "This conversation covered the importer, the
+billing bug and the offsite"): the history channel keeps the conversation itself, so it is no
+memory either. One with an outcome (a decision, an agreement, a plan, a number, a finding) is
+no recap. Pure Python."""
 
 from __future__ import annotations
 
@@ -71,4 +77,48 @@ def is_episode(sent: str) -> bool:
         and not LASTING_CHANGE.search(low)
         and not SAFETY.search(low)
         and not _FINDING.search(low)
+    )
+
+
+# A conversation of any kind, named as a thing ("the session", "our call", "today's standup").
+_MEETING = (
+    r"(?:conversation|session|chat|call|meeting|discussion|catch-?up|talk|thread|sync|"
+    r"stand-?up|one-on-one|1:1)s?"
+)
+# ... as the subject of what it was about: "This conversation covered ...", "The call was
+# about ...", "Today's meeting focused on ..."
+_ITS_TOPICS = _rx(
+    r"\b(?:this|the|that|our|today's|yesterday's|tonight's|last|the whole)\s+(?:\w+\s+)?"
+    rf"{_MEETING}\s+(?:was (?:all |mostly |mainly )?(?:about|on)|covered|went over|touched on|"
+    r"focused on|dealt with|centred on|centered on|revolved around|ranged over)\b"
+)
+# ... or had by somebody, about something: "we had a long session about ...", "Ana and others
+# spent an hour-long call on ..."
+_HAD_ONE = _rx(
+    r"\b(?:had|spent|did|held|ran)\s+(?:a|an|the|our|another|some)\s+(?:[\w-]+\s+){0,2}?"
+    rf"{_MEETING}\s+(?:about|on|covering|going over|around|regarding)\b"
+)
+# ... or topics gone over, listed: "we talked about the garden, the roof and the budget"
+_TALKED_OVER = _rx(
+    r"\b(?:we|they|\w+ and (?:i|others))\s+(?:\w+ly\s+)?(?:talked|chatted|spoke|went over|"
+    r"covered|caught up)\s+(?:about|on)\b[^.;]*,[^.;]*\band\b"
+)
+# What came of it: a decision, an agreement, a plan, a next step, something learned
+_OUTCOME = _rx(
+    r"\b(?:decid|agree|chose|choos|picked|settled|conclud|learn|found out|realis|realiz|promis|"
+    r"planned|planning|plans? to|resolv|fixed|signed|booked|will|won't|going to|gonna|need to|"
+    r"needs to|must|should|"
+    r"next step|action item|so now)\w*"
+)
+
+
+def is_recap(sent: str) -> bool:
+    """Whether a sentence tells what a conversation was about and nothing that came of it."""
+    low = norm(sent)
+    return bool(
+        (_ITS_TOPICS.search(low) or _HAD_ONE.search(low) or _TALKED_OVER.search(low))
+        and not _OUTCOME.search(low)
+        and not SAFETY.search(low)
+        # a date put beside it ("Today (1 June 2024) we had ...") is no finding
+        and not _FINDING.search(re.sub(r"\([^)]*\)", "", low))
     )

@@ -27,6 +27,7 @@ from memory_pipelines.core.antecedents import (
 )
 from memory_pipelines.core.called_off import calls_something_off
 from memory_pipelines.core.chat_asides import aside
+from memory_pipelines.core.episodes import is_recap
 from memory_pipelines.core.health_safety import PROTECTIVE, SAFETY
 from memory_pipelines.core.hedges import is_hedged, without_hedged_tail
 from memory_pipelines.core.moods import is_mood
@@ -314,6 +315,8 @@ def durable_parts(
                 # "we adopted a dog! Biscuit, 4 years old, beagle mix": a note of details on
                 # the statement before it, about nobody alone, kept joined to it
                 facts.append((_informative(sentence, kind), n, sentence))
+            continue
+        if is_recap(sentence):  # what the conversation was about: the history keeps it
             continue
         if kind in policy.SAVE_REASONS:
             strong.append((n, sentence, policy.SAVE_REASONS[kind]))

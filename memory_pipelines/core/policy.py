@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from memory_pipelines.core import policy_model
-from memory_pipelines.core.episodes import is_episode
+from memory_pipelines.core.episodes import is_episode, is_recap
 from memory_pipelines.core.health_safety import SAFETY
 from memory_pipelines.core.hedges import is_belief_only
 from memory_pipelines.core.in_history import history_category, is_already_in_history
@@ -75,6 +75,7 @@ def _judge(
     if any(
         (k == "fact" or (k == "plain" and plain_statement(s) and not is_mood(s)))
         and not is_episode(s)
+        and not is_recap(s)
         for k, s in zip(kinds, sents, strict=True)
     ):
         if reason == "hard_lesson":  # "Don't ever X. We did, and it Y."
@@ -162,6 +163,9 @@ def skip_reason_for_item(
     learned model (judge_turn's embed) is not used: it was fitted on chat turns, not on terse
     items, whose short plain lines the rules keep on purpose."""
     if category and history_category(category):
+        return "already_in_history"
+    sents = sentences(context)
+    if sents and all(is_recap(s) for s in sents):  # what a conversation was about: history's
         return "already_in_history"
     verdict, kinds = _judge(context, "user", recent_texts, similarity, item=True)
     if verdict.save:
