@@ -212,6 +212,22 @@ def test_duplicates_merged_within_a_person_never_across(memory: Memory, pg_dsn: 
     assert again["merged"] == 0 and row_counts(memory) == after
 
 
+def test_a_pair_the_judge_keeps_apart_is_not_merged_by_maintenance(
+    memory: Memory, pg_dsn: str
+) -> None:
+    """The dedup judge saved "Ana's brother lives in Kyoto" beside "Ana's sister lives in
+    Kyoto" as two facts; maintenance then merged them at cosine 0.95 and the brother's record
+    was superseded (a spec audit: "There is no similarity threshold - the judge decides").
+    The threshold now only chooses the pairs the judge is asked about."""
+    memory.configure(maintenance={"duplicate_threshold": 0.9})
+    sister = memory.save({"category": "fact", "context": "Ana's sister lives in Kyoto"}).id
+    brother = memory.save({"category": "fact", "context": "Ana's brother lives in Kyoto"}).id
+    same = memory.save({"category": "fact", "context": "Ana's sister lives in Kyoto."}).id
+    meta = run_maintenance(memory.store_id, pg_dsn)
+    assert memory.get(brother).state == "current" and memory.get(sister).state == "current"
+    assert memory.get(same).state == "superseded" and meta["merged"] == 1
+
+
 def test_archive_then_confirm_restores(memory: Memory, pg_dsn: str) -> None:
     memory.configure(
         decay_per_type={"half_life_days": {"fact": 10}},

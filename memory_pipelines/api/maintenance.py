@@ -17,6 +17,8 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from memory_pipelines.core.judge import decide
+from memory_pipelines.core.judge_types import JudgeItem
 from memory_pipelines.core.maintenance import Strength, duplicate_clusters, faded, near_pairs
 from memory_pipelines.core.settings import Maintenance
 from memory_pipelines.models.base import Invalid, Models
@@ -130,7 +132,20 @@ def merge_pass(
     ]
     groups = [(r["person_id"], r["category"]) for r in rows]
     texts = [r["context"] for r in rows]
-    clusters = duplicate_clusters(vecs, groups, strengths, card.duplicate_threshold, texts)
+
+    def same_fact(i: int, j: int) -> bool:
+        """The dedup judge's verdict on the pair, the later written as the candidate."""
+        new, old = (j, i) if rows[j]["item_id"] > rows[i]["item_id"] else (i, j)
+        item = [
+            JudgeItem(rows[n]["context"], rows[n]["category"], rows[n]["confidence"], origin)
+            for n in (new, old)
+            for origin in ["machine" if rows[n]["source"] == "machine" else "user"]
+        ]
+        return decide(item[0], [item[1]], vecs[new], vecs[old][None, :]).action == "merge"
+
+    clusters = duplicate_clusters(
+        vecs, groups, strengths, card.duplicate_threshold, texts, same_fact
+    )
     merged = 0
     for batch in _batches(clusters, MERGE_BATCH):
         with db.transaction() as conn:

@@ -13,7 +13,7 @@ contradiction rules set apart is never one fact: merging it would silently pick 
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -109,20 +109,26 @@ def duplicate_clusters(
     strengths: Sequence[Strength],
     threshold: float,
     texts: Sequence[str] | None = None,
+    same_fact: Callable[[int, int], bool] | None = None,
 ) -> list[Cluster]:
     """Clusters of duplicates. `groups[i]` is row i's (person, category): only rows of one
     group are compared. With `texts`, a pair that core.contradiction's rules call a
     contradiction is kept apart, and so is a weaker record that contradicts its cluster's
-    survivor. Clusters are ordered by their survivor's row; weaker rows ascend."""
+    survivor; with `same_fact(i, j)` (the dedup judge's verdict), so is a pair it does not
+    call one fact ("Ana's sister lives in Kyoto" / "Ana's brother lives in Kyoto", cosine
+    0.95): the threshold only chooses which pairs are asked. Clusters are ordered by their
+    survivor's row; weaker rows ascend."""
 
     verdicts: dict[tuple[int, int], bool] = {}  # a survivor's pair is often asked twice
 
     def apart(i: int, j: int) -> bool:
-        if texts is None:
+        if texts is None and same_fact is None:
             return False
         key = (min(i, j), max(i, j))
         if key not in verdicts:
-            verdicts[key] = contradiction_rules(texts[key[0]], texts[key[1]]).contradicts
+            verdicts[key] = (
+                texts is not None and contradiction_rules(texts[key[0]], texts[key[1]]).contradicts
+            ) or (same_fact is not None and not same_fact(*key))
         return verdicts[key]
 
     unit = normalised(vectors)
