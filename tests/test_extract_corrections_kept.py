@@ -239,6 +239,7 @@ def test_an_answer_that_answers_nothing_is_not_kept_with_its_question() -> None:
         ("I don't have information about that.", False),
         ("No idea, sorry.", False),
         ("About 40k for the year.", True),
+        ("I don't know exactly, around 40k.", True),  # goes on to answer (a review)
     ]:
         window = [
             WindowTurn(1, "user", "Ana", "What's the HERON-2 budget?", said),

@@ -426,6 +426,13 @@ def test_a_recap_of_a_conversation_is_history_not_memory(text: str) -> None:
         "I had a call with my doctor about my penicillin allergy.",
         "We had a long talk about money and will split the bills from now on.",
         "Our weekly sync is on Tuesdays.",
+        # a review of this stop's first rule: each was read as a recap
+        "I did a talk on Kubernetes at KubeCon last year.",
+        "The talk was about quantum computing and I loved it.",
+        "Our last meeting was about the Henderson account, which we lost.",
+        "I had a long chat about pensions with Tom and now I'm maxing out my ISA.",
+        "The call was on Tuesday.",
+        "We held a meeting on Friday with the new client from Berlin.",
     ],
 )
 def test_what_came_of_a_conversation_is_no_recap(text: str) -> None:

@@ -135,15 +135,19 @@ def answer_asked(answer: str, question: str, role: str, names: Iterable[str] = (
     return bool(told - _BARE - {n.lower() for n in names})
 
 
-# An answer that says it cannot answer ("I don't have information about that", "No idea",
-# "I'm not sure, sorry"): kept with its question, it was stored as a fact (a spec audit).
+# An answer that is only a "cannot answer" ("I don't have information about that", "No idea,
+# sorry", "I'm not sure."): kept with its question, it was stored as a fact (a spec audit). One
+# that goes on to give something ("I don't know exactly, around 40k") is an answer.
 _NO_ANSWER = re.compile(
-    r"^\W*(?:(?:sorry|hmm+|um+|well|honestly|unfortunately|afraid)\W+)*(?:"
+    r"^\W*(?:(?:sorry|hmm+|um+|well|honestly|unfortunately)\W+)*(?:"
     r"i\s+(?:really\s+|honestly\s+)?(?:do\s*n[o'’]?t|can[’']?t|cannot|could\s*n[’']?t)\s+"
-    r"(?:know|say|tell|remember|recall|find|see|have\s+(?:any\s+)?(?:information|info|details|"
-    r"data|access|a\s+record|that))|"
-    r"i[’']?m\s+(?:not\s+(?:sure|certain)|afraid\s+i\s+do\s*n[o'’]?t)|no\s+idea|"
-    r"not\s+sure|i\s+have\s+no\s+(?:idea|information|info|record|details))\b",
+    r"(?:know|say|tell|remember|recall|find\s+(?:that|it|this|any\s+\w+)|"
+    r"have\s+(?:any\s+)?(?:information|info|details|data|access|a\s+record)(?:\s+on\s+(?:that|it|"
+    r"this))?)|"
+    r"i[’']?m\s+(?:not\s+(?:sure|certain)|afraid\s+i\s+do\s*n[o'’]?t\s+know)|no\s+idea|"
+    r"not\s+sure|i\s+have\s+no\s+(?:idea|information|info|record|details))"
+    r"(?:\s+(?:about|of|on|for)\s+(?:that|this|it|them))?"
+    r"(?:\W+(?:sorry|i'?m\s+afraid|unfortunately))?\W*$",
     re.IGNORECASE,
 )
 # Chat's ways of asking the other's side back: "wbu?", "hbu?"

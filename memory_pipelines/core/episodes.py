@@ -86,17 +86,17 @@ _MEETING = (
     r"stand-?up|one-on-one|1:1)s?"
 )
 # ... as the subject of what it was about: "This conversation covered ...", "The call was
-# about ...", "Today's meeting focused on ..."
+# about ...", "Today's meeting focused on ..." (not "was on": "The call was on Tuesday")
 _ITS_TOPICS = _rx(
     r"\b(?:this|the|that|our|today's|yesterday's|tonight's|last|the whole)\s+(?:\w+\s+)?"
-    rf"{_MEETING}\s+(?:was (?:all |mostly |mainly )?(?:about|on)|covered|went over|touched on|"
+    rf"{_MEETING}\s+(?:was (?:all |mostly |mainly )?about|covered|went over|touched on|"
     r"focused on|dealt with|centred on|centered on|revolved around|ranged over)\b"
 )
-# ... or had by somebody, about something: "we had a long session about ...", "Ana and others
-# spent an hour-long call on ..."
+# ... or had about something: "we had a long session about ...", "Ana and others spent an
+# hour-long call going over ..." (not "did a talk on Kubernetes": a talk given)
 _HAD_ONE = _rx(
-    r"\b(?:had|spent|did|held|ran)\s+(?:a|an|the|our|another|some)\s+(?:[\w-]+\s+){0,2}?"
-    rf"{_MEETING}\s+(?:about|on|covering|going over|around|regarding)\b"
+    r"\b(?:had|spent)\s+(?:a|an|the|our|another|some)\s+(?:[\w-]+\s+){0,2}?"
+    rf"{_MEETING}\s+(?:about|covering|going over|regarding)\b"
 )
 # ... or topics gone over, listed: "we talked about the garden, the roof and the budget"
 _TALKED_OVER = _rx(
@@ -107,16 +107,23 @@ _TALKED_OVER = _rx(
 _OUTCOME = _rx(
     r"\b(?:decid|agree|chose|choos|picked|settled|conclud|learn|found out|realis|realiz|promis|"
     r"planned|planning|plans? to|resolv|fixed|signed|booked|will|won't|going to|gonna|need to|"
-    r"needs to|must|should|"
-    r"next step|action item|so now)\w*"
+    r"needs to|must|should|next step|action item)\w*"
+)
+# ... or anything told beside it, in a clause of its own: "... and I loved it", "..., which
+# we lost", "... and now I'm maxing out my ISA"
+_MORE_SAID = _rx(
+    r"(?:\b(?:and|but|which|who|so|because|then|where|after)|[,;:])\s+(?:\w+\s+)?"
+    r"(?:i|we|he|she|they|it|that|this|now|i'm|we're|it's|they're)\b"
 )
 
 
 def is_recap(sent: str) -> bool:
     """Whether a sentence tells what a conversation was about and nothing that came of it."""
     low = norm(sent)
+    found = _ITS_TOPICS.search(low) or _HAD_ONE.search(low) or _TALKED_OVER.search(low)
     return bool(
-        (_ITS_TOPICS.search(low) or _HAD_ONE.search(low) or _TALKED_OVER.search(low))
+        found
+        and not _MORE_SAID.search(low, found.end())
         and not _OUTCOME.search(low)
         and not SAFETY.search(low)
         # a date put beside it ("Today (1 June 2024) we had ...") is no finding
