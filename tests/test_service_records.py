@@ -320,6 +320,7 @@ def test_a_moved_store_shows_the_former_owners_reads_without_naming_them(
     owner still sees that and when a record was read, and through what; the reader is
     "another organisation"."""
     from memory_pipelines.api.organisations import assign_store
+    from memory_pipelines.api.stores import change_settings
     from memory_pipelines.store.audit import record_read
     from tests.api_server import new_org
     from tests.console_helpers import new_admin
@@ -329,6 +330,15 @@ def test_a_moved_store_shows_the_former_owners_reads_without_naming_them(
     audit = reads_by_key(db, t.key_id, 1)
     assert audit and saved in audit[0]["record_ids"]
     name, account = new_admin(db, t.org)
+    res = client.patch(  # extraction reads only the former owner's key's conversations
+        f"/v1/stores/{t.store}/settings",
+        json={"extraction": {"keys": [t.key_id]}},
+        headers=t.auth(),
+    )
+    assert res.status_code == 200, res.text
+    change_settings(
+        db, t.store, {"search": {"knowledge_graph": False}}, actor=f"console:{t.org}/{name}"
+    )
     with db.connection() as conn:  # a console read by an administrator of the former owner
         record_read(
             conn,
@@ -363,4 +373,13 @@ def test_a_moved_store_shows_the_former_owners_reads_without_naming_them(
     }
     listed = client.get(f"/v1/stores/{t.store}/records", headers=t.auth(key))
     assert listed.status_code == 200 and t.key_id not in listed.text, listed.text
+    # ... nor its versions, its events, or extraction's keys (a review of this mend)
+    history = client.get(f"/v1/stores/{t.store}/records/{saved}/history", headers=t.auth(key))
+    assert history.status_code == 200 and t.key_id not in history.text, history.text
+    assert history.json()["versions"][0]["actor"] == "another organisation"
+    events = client.get(f"/v1/stores/{t.store}/events?after=0&follow=false", headers=t.auth(key))
+    assert events.status_code == 200 and "another organisation" in events.text, events.text
+    assert t.key_id not in events.text and t.org not in events.text and name not in events.text
+    settings = client.get(f"/v1/stores/{t.store}/settings", headers=t.auth(key))
+    assert t.key_id not in settings.text and settings.json()["extraction"]["enabled"] is False
     assert t.key_id not in res.text and t.org not in res.text and name not in res.text

@@ -5,6 +5,7 @@ shown: a record's page shows only the ids of what fed it, the words are read her
 from __future__ import annotations
 
 from memory_pipelines.api.audit import record as audit_read
+from memory_pipelines.api.strangers import ANOTHER, Strangers
 from memory_pipelines.core.access import Principal
 from memory_pipelines.core.records import int_field
 from memory_pipelines.core.types import Chat, Turn
@@ -66,6 +67,8 @@ def read_conversation(
             [],
             [f"turn:{t.turn_id}" for t in turns],
         )
+    if Strangers(db, principal, store).key(chat.key_id):  # the former owner's key
+        chat = chat.model_copy(update={"key_id": ANOTHER})
     return Conversation(
         chat=chat,
         turns=turns,

@@ -8,8 +8,11 @@ from typing import Any
 from memory_pipelines.api.access import organisation_of
 from memory_pipelines.core.access import check_within, parse_ceiling, parse_policy, policy_to_json
 from memory_pipelines.core.records import text_field
+from memory_pipelines.core.settings import card_to_json
 from memory_pipelines.errors import NotFound, ValidationError
+from memory_pipelines.store import keys as keys_db
 from memory_pipelines.store import organisations as orgs_db
+from memory_pipelines.store import stores as stores_db
 from memory_pipelines.store.db import Database
 
 ORG_ID_HINT = "1-63 characters: lowercase letters, digits, '.', '_' or '-', starting alphanumeric"
@@ -68,6 +71,17 @@ def assign_store(db: Database, store_id: str, org_id: str) -> None:
         if orgs_db.store_owner(conn, store_id) is None:
             raise ValidationError("store", f"{store_id!r} does not exist")
         orgs_db.assign_store(conn, store_id, org_id)
+        # Extraction's "only these keys" keeps only the new owner's: the former owner's keys
+        # can no longer write there, and their ids are not the new owner's to read. With none
+        # left, extraction is off (an empty list would read every key's conversations).
+        extraction = stores_db.get_settings(conn, store_id).extraction
+        if extraction.keys:
+            orgs = keys_db.orgs_of(conn, set(extraction.keys))
+            kept = [k for k in extraction.keys if orgs.get(k) == org_id]
+            if kept != list(extraction.keys):
+                card = {**card_to_json(extraction), "keys": kept}
+                card["enabled"] = bool(kept) and extraction.enabled
+                stores_db.update_settings(conn, store_id, {"extraction": card})
 
 
 def list_organisations(db: Database) -> list[dict[str, Any]]:

@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 
 from memory_pipelines.api.audit import record as audit_read
+from memory_pipelines.api.strangers import Strangers
 from memory_pipelines.core import decay as decay_math
 from memory_pipelines.core.access import Principal
 from memory_pipelines.core.confidence import as_unit
@@ -142,6 +143,7 @@ def record_page(
     those it contradicts) and its type's half-life in the store. One audit row, written in the
     same transaction, holds the id of every record whose content the page shows."""
     record_id("item_id", item_id)
+    strangers = Strangers(db, principal, store)
     with db.transaction() as conn:
         record, chat_name = _one(conn, principal, store, item_id, reader, now)
         try:
@@ -163,7 +165,7 @@ def record_page(
     half_lives = decay_math.reader_half_lives(decay, dict(principal.decay_per_type))
     return RecordView(
         life=life,
-        history=versions,
+        history=[strangers.version(v) for v in versions],
         named=named,
         half_life_days=half_lives.get(record.category),
     )
@@ -250,7 +252,8 @@ def record_history(
         versions = versions_db.history(conn, store, item_id, reader)
         ids = sorted({v.item_id for v in versions})
         audit_read(conn, principal, endpoint, store, {"read_as": _read_as({store: reader})}, ids)
-    return versions
+    strangers = Strangers(db, principal, store)
+    return [strangers.version(v) for v in versions]
 
 
 # -- helpers ------------------------------------------------------------------------------

@@ -155,18 +155,18 @@ def read_settings(db: Database, reader: Principal, store: str, endpoint: str) ->
 
 def _keys_of_the_store(conn: Conn, store: str, new: dict[str, Any], old: dict[str, Any]) -> None:
     """Extraction's "only these keys", each newly listed key one of the store's organisation
-    (or an organisation above it): a typo was saved, and extraction then read nothing, without
-    a word (a console audit). Another organisation's key reads as unknown, as a typo does."""
+    (only its keys write conversations there): a typo was saved, and extraction then read
+    nothing, without a word (a console audit). Another organisation's key reads as unknown,
+    as a typo does."""
     added = [
         (i, k) for i, k in enumerate(new.get("keys") or []) if k not in (old.get("keys") or [])
     ]
     if not added:
         return
     owner = orgs_db.store_owner(conn, store)
-    ours = {r["org_id"] for r in orgs_db.chain(conn, owner)} if owner else set()
     orgs = keys_db.orgs_of(conn, {k for _, k in added})
     for i, key in added:
-        if orgs.get(key) not in ours:
+        if owner is None or orgs.get(key) != owner:
             raise ValidationError(
                 f"extraction.keys[{i}]",
                 f"no key of this store's organisation has id {key!r}; `memory-pipelines keys"

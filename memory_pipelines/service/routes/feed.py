@@ -23,6 +23,7 @@ from fastapi.responses import StreamingResponse
 
 from memory_pipelines.api import feed
 from memory_pipelines.api.audit import AuditFailed, feed_recorder
+from memory_pipelines.api.strangers import Strangers
 from memory_pipelines.core.types import Event
 from memory_pipelines.errors import ValidationError
 from memory_pipelines.service.errors import Error, documented
@@ -68,15 +69,20 @@ async def events(
     guard = reading.guard
     on_read = feed_recorder(guard.principal, ENDPOINT, store, filters)
 
+    strangers = Strangers(guard.db, guard.principal, store)
+
     def segment(start: int, idle: float) -> Events:
-        return feed.subscribe(
-            store,
-            start,
-            db=guard.db,
-            idle_timeout=idle,
-            poll_seconds=min(1.0, heartbeat),
-            reader=reading.reader,
-            on_read=on_read,
+        return _renamed(
+            feed.subscribe(
+                store,
+                start,
+                db=guard.db,
+                idle_timeout=idle,
+                poll_seconds=min(1.0, heartbeat),
+                reader=reading.reader,
+                on_read=on_read,
+            ),
+            strangers,
         )
 
     # The first batch is read (and audited) before the answer starts: a 503 is still possible.
@@ -87,6 +93,17 @@ async def events(
         media_type="text/event-stream",
         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
     )
+
+
+def _renamed(events: Events, strangers: Strangers) -> Events:
+    """The events with their actors as the reader is shown them (a key or administrator of
+    another organisation, which owned the store before, is "another organisation"); closing
+    it closes the feed's own connection."""
+    try:
+        for event in events:
+            yield event.model_copy(update={"actor": strangers.actor(event.actor)})
+    finally:
+        events.close()
 
 
 async def _stream(
