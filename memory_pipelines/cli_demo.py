@@ -68,11 +68,14 @@ def run_pipeline(memory: Memory, every: bool = True) -> dict:
     what = "every asset" if every else "embeddings, extraction and dedup"
     click.echo(f"store {store!r}: running the pipeline through Dagster ({what}, once)")
     with dagster_instance() as instance:
-        [result] = materialize_stores(instance, [store], every_asset() if every else None)
+        assets = every_asset() if every else None
+        [result] = materialize_stores(instance, [store], assets, raise_on_error=False)
         run_id = result.run_id
     if not result.success:
+        failed = [e.step_key for e in result.all_events if e.is_step_failure]
         raise click.ClickException(
-            f"the pipeline run {run_id} failed: its log is in `memory-pipelines dev` (Runs)"
+            f"the pipeline run {run_id} failed at {', '.join(failed) or 'its start'}: its log"
+            " is in `memory-pipelines dev` (Runs)"
         )
     with memory.db.connection() as conn:
         p = ex_db.last_pass(conn, store, run_id) or {}

@@ -1,5 +1,5 @@
-"""`history` and `delete`: one memory item, by its id (unique across stores), in the store that
-holds it unless --store says which."""
+"""`history` and `delete`: one memory item by its id (unique across stores); `history` finds its
+store, `delete` needs it named."""
 
 from __future__ import annotations
 
@@ -16,17 +16,14 @@ item_store_option = click.option(
 
 
 def _item_store(item: int, store: str | None) -> str:
-    """The store given, or the one that holds the item (an error naming it when none does)."""
+    """The store given, or the one that holds the item (NotFound naming it when none does)."""
     if store is not None:
         return store
-    from memory_pipelines.store import item_reads
+    from memory_pipelines.store import items as items_db
     from memory_pipelines.store.db import get_database
 
     with get_database().connection() as conn:
-        found = item_reads.store_of(conn, item)
-    if found is None:
-        raise NotFound(f"no store holds a memory item {item}")
-    return found
+        return items_db.get_item(conn, item).store_id
 
 
 @click.command()
@@ -48,13 +45,15 @@ def history(item: int, store: str | None) -> None:
 
 @click.command()
 @click.argument("item", type=int)
-@item_store_option
+@click.option("--store", "-s", required=True, help="Store (tenant) id: the store that holds ITEM.")
 @click.option("--actor", required=True, help="Who deletes it (recorded).")
 @click.confirmation_option(prompt="Really delete this item and its history?")
-def delete(item: int, store: str | None, actor: str) -> None:
-    """Really delete ITEM with its versions and links (audited); --yes skips the question."""
+def delete(item: int, store: str, actor: str) -> None:
+    """Really delete ITEM of STORE with its versions and links (audited); --yes skips the
+    question. The store is named, so a mistyped id never deletes another store's item."""
     from memory_pipelines.api.memory import Memory
 
-    store = _item_store(item, store)
+    if (holder := _item_store(item, None)) != store:
+        raise NotFound(f"memory item {item} is in store {holder!r}, not {store!r}")
     Memory(store, create=False).delete(item, actor=actor)
     click.echo(f"deleted item {item} of store {store!r}")

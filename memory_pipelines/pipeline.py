@@ -26,8 +26,10 @@ def materialize_stores(
     store_ids: Sequence[str],
     assets: Sequence[Any] | None = None,
     resources: dict[str, Any] | None = None,
+    raise_on_error: bool = True,
 ) -> list[dg.ExecuteInJobResult]:
-    """Materialise the assets for each store partition, adding partitions as needed."""
+    """Materialise the assets for each store partition, adding partitions as needed
+    (`raise_on_error` False: a failed run is returned, its `success` False)."""
     from memory_pipelines.definitions import ASSETS
     from memory_pipelines.definitions import resources as default_resources
 
@@ -50,6 +52,7 @@ def materialize_stores(
             },
             # Step-level DEBUG events stay in the run log (and the UI); the console gets INFO.
             run_config={"loggers": {"console": {"config": {"log_level": "INFO"}}}},
+            raise_on_error=raise_on_error,
         )
         results.append(result)
     return results

@@ -293,17 +293,24 @@ def test_sql_opens_the_embedded_servers_own_psql_without_a_client_on_path(
     assert done.stdout.strip() == "42"
 
 
-def test_history_and_delete_find_the_items_store(pg_dsn: str) -> None:
-    """`history ITEM` and `delete ITEM`, as the README writes them, looked in the store
-    `default` only and said the item did not exist (a fresh-machine run); ids are unique
-    across stores, so the item's own store is used unless --store says which."""
+def test_history_finds_the_items_store_and_delete_needs_it_named(pg_dsn: str) -> None:
+    """`history ITEM`, as the README writes it, looked in the store `default` only and said
+    the item did not exist (a fresh-machine run); ids are unique across stores, so the item's
+    own store is used unless --store says which. `delete` names the store the item is in."""
     from memory_pipelines.api import Memory
 
     store = f"cli-{uuid.uuid4().hex[:8]}"
     item = Memory(store).save({"category": "fact", "context": "The boiler was serviced in May."})
     out = CliRunner().invoke(main, ["history", str(item.id)])
     assert out.exit_code == 0 and "The boiler was serviced in May." in out.output, out.output
+    # delete needs the store named: a mistyped id never deletes another store's item (a review)
     out = CliRunner().invoke(main, ["delete", str(item.id), "--actor", "ops", "--yes"])
+    assert out.exit_code != 0 and "--store" in out.output, out.output
+    wrong = ["delete", str(item.id), "-s", "default", "--actor", "ops", "--yes"]
+    out = CliRunner().invoke(main, wrong)
+    assert out.exit_code != 0 and f"is in store {store!r}, not 'default'" in out.output
+    assert Memory(store).get(item.id).state == "current"
+    out = CliRunner().invoke(main, ["delete", str(item.id), "-s", store, "--actor", "ops", "--yes"])
     assert out.exit_code == 0 and f"of store {store!r}" in out.output, out.output
     out = CliRunner().invoke(main, ["history", str(item.id)])
-    assert out.exit_code != 0 and f"no store holds a memory item {item.id}" in out.output
+    assert out.exit_code != 0 and f"memory item {item.id} does not exist" in out.output

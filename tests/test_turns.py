@@ -220,6 +220,10 @@ def test_json_lines_in_a_file_not_named_jsonl_are_read_as_json_lines(tmp_path: A
     chats, samples = load_chats(lines)
     assert [t["text"] for t in chats[0].turns] == ["I moved to Porto.", "Congratulations!"]
     assert samples == []
+    one = tmp_path / "one.txt"  # one line of JSON Lines is one JSON document (a review)
+    one.write_text('{"chat": "c", "speaker": "Ana", "text": "I moved to Porto."}\n')
+    chats, _ = load_chats(one)
+    assert [t["text"] for t in chats[0].turns] == ["I moved to Porto."]
     broken = tmp_path / "broken.json"
     broken.write_text('[{"conversation": {"speaker_a": "Ana",\n')
     with pytest.raises(ValidationError, match="not valid JSON"):

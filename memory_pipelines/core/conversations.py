@@ -164,12 +164,13 @@ def _lines_of_json(text: str) -> bool:
     """Whether a file not named .jsonl holds JSON Lines: not one JSON document, but its first
     line is one object ("turns.txt" had been read as LoCoMo JSON: "line 2: not valid JSON")."""
     try:
-        json.loads(text)
-        return False
+        whole = json.loads(text)
+        # one line of JSON Lines: a turn, not a LoCoMo sample
+        return isinstance(whole, dict) and "text" in whole and "conversation" not in whole
     except json.JSONDecodeError as exc:
         if not exc.msg.startswith("Extra data"):
             return False
-    first = next((line for line in text.split("\n") if line.strip()), "")
+    first = text.lstrip().partition("\n")[0]
     try:
         return isinstance(json.loads(first), dict)
     except json.JSONDecodeError:

@@ -74,12 +74,12 @@ SPARE_WAIT = 0.001  # Database.spare: a free connection or none (a pool below it
 
 def _named(dsn: str) -> dict[str, str]:
     """This process's name on its connections (pg_stat_activity, and what `stop-db` lists),
-    unless the DSN gives one."""
+    unless the DSN or PGAPPNAME gives one."""
     try:
         given = psycopg.conninfo.conninfo_to_dict(dsn).get("application_name")
     except psycopg.ProgrammingError:  # the pool's connect names what is wrong with it
         return {}
-    return {} if given else {"application_name": process_name()}
+    return {} if given or os.environ.get("PGAPPNAME") else {"application_name": process_name()}
 
 
 class Database:

@@ -204,11 +204,3 @@ def count_by_state(conn: Conn, store_id: str) -> dict[str, int]:
         (store_id,),
     ).fetchall()
     return {r["state"]: int(r["n"]) for r in rows}
-
-
-def store_of(conn: Conn, item_id: int) -> str | None:
-    """The store an item (any state) is in: ids are unique across stores; None when none has it."""
-    row = conn.execute(
-        "SELECT store_id FROM agent_memory_items WHERE item_id = %s", (item_id,)
-    ).fetchone()
-    return row["store_id"] if row else None

@@ -6,6 +6,7 @@ from __future__ import annotations
 import fcntl
 import logging
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -99,12 +100,12 @@ def embedded_dsn(home: Path | None = None) -> str:
 
 
 def process_name() -> str:
-    """This process as Postgres shows it (application_name, at most 63 bytes): the command and
-    its first argument, and the pid, e.g. "memory-pipelines serve (pid 4242)"."""
-    args = [os.path.basename(sys.argv[0] or "python")] + [
-        a for a in sys.argv[1:2] if a and not a.startswith("-")
-    ]
-    return f"{' '.join(args)[:40]} (pid {os.getpid()})"
+    """This process as Postgres shows it (application_name, at most 63 bytes, ASCII): the
+    command, its subcommand when the first argument is one (a word, never a path or a value),
+    and the pid, e.g. "memory-pipelines serve (pid 4242)"."""
+    command = re.sub(r"[^\w.-]", "?", os.path.basename(sys.argv[0] or "python"), flags=re.A)
+    sub = [a for a in sys.argv[1:2] if re.fullmatch(r"[a-z][a-z-]{0,20}", a)]
+    return f"{' '.join([command[:30], *sub])} (pid {os.getpid()})"
 
 
 def attached(home: Path | None = None) -> list[str]:
@@ -114,12 +115,17 @@ def attached(home: Path | None = None) -> list[str]:
     from pgserver.utils import PostmasterInfo
 
     data = (home or memory_home()) / "pg"
-    info = PostmasterInfo.read_from_pgdata(data) if _running(data) else None
-    if info is None:
-        return []
-    try:
-        conn = psycopg.connect(info.get_uri(), autocommit=True, connect_timeout=PROBE_TIMEOUT)
-    except psycopg.OperationalError:
+    try:  # a server starting has half a postmaster.pid (pgserver asserts on it)
+        info = PostmasterInfo.read_from_pgdata(data) if _running(data) else None
+        if info is None:
+            return []
+        conn = psycopg.connect(
+            info.get_uri(),
+            autocommit=True,
+            connect_timeout=PROBE_TIMEOUT,
+            options=f"-c statement_timeout={PROBE_TIMEOUT * 1000}",
+        )
+    except (AssertionError, ValueError, KeyError, IndexError, psycopg.OperationalError):
         return []
     with conn:
         rows = conn.execute(
