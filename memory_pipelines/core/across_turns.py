@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Sequence
 from functools import partial
 
 from memory_pipelines.core import policy, sentence_kinds
-from memory_pipelines.core.answer_kept import answer_kept
+from memory_pipelines.core.answer_kept import answer_kept, no_answer
 from memory_pipelines.core.antecedents import elliptical, medicine_asked_of
 from memory_pipelines.core.corrections import (
     Correction,
@@ -129,27 +129,12 @@ def answer_asked(answer: str, question: str, role: str, names: Iterable[str] = (
         return False  # nor "Here's a picture from the event!": the memory has no picture
     if _EXCLAIMS.match(answer):
         return False  # "mate what a goal in the 89th": a cheer at what was asked about
-    if _NO_ANSWER.match(answer):
+    if no_answer(answer):
         return False  # "I don't have information about that.": nothing was answered
     told = sentence_kinds.content_words(answer) | set(re.findall(r"\d+", answer))
     return bool(told - _BARE - {n.lower() for n in names})
 
 
-# An answer that is only a "cannot answer" ("I don't have information about that", "No idea,
-# sorry", "I'm not sure."): kept with its question, it was stored as a fact (a spec audit). One
-# that goes on to give something ("I don't know exactly, around 40k") is an answer.
-_NO_ANSWER = re.compile(
-    r"^\W*(?:(?:sorry|hmm+|um+|well|honestly|unfortunately)\W+)*(?:"
-    r"i\s+(?:really\s+|honestly\s+)?(?:do\s*n[o'’]?t|can[’']?t|cannot|could\s*n[’']?t)\s+"
-    r"(?:know|say|tell|remember|recall|find\s+(?:that|it|this|any\s+\w+)|"
-    r"have\s+(?:any\s+)?(?:information|info|details|data|access|a\s+record)(?:\s+on\s+(?:that|it|"
-    r"this))?)|"
-    r"i[’']?m\s+(?:not\s+(?:sure|certain)|afraid\s+i\s+do\s*n[o'’]?t\s+know)|no\s+idea|"
-    r"not\s+sure|i\s+have\s+no\s+(?:idea|information|info|record|details))"
-    r"(?:\s+(?:about|of|on|for)\s+(?:that|this|it|them))?"
-    r"(?:\W+(?:sorry|i'?m\s+afraid|unfortunately))?\W*$",
-    re.IGNORECASE,
-)
 # Chat's ways of asking the other's side back: "wbu?", "hbu?"
 _ASKS_NOTHING = frozenset(["wbu", "hbu", "wby", "hby", "u", "you"])
 # Words that answer nothing on their own ("Yes, definitely!", "Not really").
