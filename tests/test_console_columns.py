@@ -111,6 +111,13 @@ def test_records_list_columns_for_known_records(
     assert derived["Trust"] == "⚠ Untrusted"  # fed by an untrusted record
     assert derived["Confidence"] == "0.60"
     assert derived["Updated"] == "5 hours ago"
+    # ... shown whole at 1280 px, not cut to "12 minutes …" (a console audit)
+    _set_times(db, ids["coffee"], updated_at=now - timedelta(minutes=12))
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.reload()
+    expect(page.locator(f'tr[data-record="{ids["coffee"]}"]')).to_contain_text("12 minutes ago")
+    for cell in page.locator("tbody tr td:nth-child(7)").all():  # Updated, with All indexes
+        assert cell.evaluate("td => td.scrollWidth <= td.clientWidth"), cell.inner_text()
     assert derived["Written by"] == f"the model above key {demo.key_id}"
 
     rumour = _cells(page.locator(f'tr[data-record="{ids["rumour"]}"]'))
