@@ -326,6 +326,13 @@ def test_a_moved_store_shows_the_former_owners_reads_without_naming_them(
     from tests.console_helpers import new_admin
 
     saved = _save(client, t, context="Ana's locker code is 4471.", person="ana")["id"]
+    turns = client.post(
+        f"/v1/stores/{t.store}/turns",
+        json={"chat": "c1", "turns": [{"text": "My locker is on floor 2.", "speaker": "Ana"}]},
+        headers=t.auth(),
+    )
+    assert turns.status_code == 201, turns.text
+    chat_id = turns.json()["turns"][0]["chat_id"]
     assert client.get(f"/v1/stores/{t.store}/records/{saved}", headers=t.auth()).status_code == 200
     audit = reads_by_key(db, t.key_id, 1)
     assert audit and saved in audit[0]["record_ids"]
@@ -382,4 +389,17 @@ def test_a_moved_store_shows_the_former_owners_reads_without_naming_them(
     assert t.key_id not in events.text and t.org not in events.text and name not in events.text
     settings = client.get(f"/v1/stores/{t.store}/settings", headers=t.auth(key))
     assert t.key_id not in settings.text and settings.json()["extraction"]["enabled"] is False
+    # ... nor the conversation page's key, to an administrator of the new owner
+    from memory_pipelines.api.accounts import principal_of, sign_in
+    from memory_pipelines.api.conversations import read_conversation
+    from memory_pipelines.store.visibility import EVERYONE
+    from tests.console_helpers import PASSWORD
+
+    admin, _ = new_admin(db, new_owner)
+    session = sign_in(db, new_owner, admin, PASSWORD)
+    assert session is not None
+    page = read_conversation(
+        db, principal_of(db, session), t.store, chat_id, EVERYONE, endpoint="test"
+    )
+    assert page.chat.key_id == "another organisation"
     assert t.key_id not in res.text and t.org not in res.text and name not in res.text
