@@ -53,7 +53,8 @@ def delete(item: int, store: str, actor: str) -> None:
     question. The store is named, so a mistyped id never deletes another store's item."""
     from memory_pipelines.api.memory import Memory
 
+    memory = Memory(store, create=False)  # an unknown store: "does not exist", first
     if (holder := _item_store(item, None)) != store:
         raise NotFound(f"memory item {item} is in store {holder!r}, not {store!r}")
-    Memory(store, create=False).delete(item, actor=actor)
+    memory.delete(item, actor=actor)
     click.echo(f"deleted item {item} of store {store!r}")

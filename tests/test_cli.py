@@ -306,9 +306,11 @@ def test_history_finds_the_items_store_and_delete_needs_it_named(pg_dsn: str) ->
     # delete needs the store named: a mistyped id never deletes another store's item (a review)
     out = CliRunner().invoke(main, ["delete", str(item.id), "--actor", "ops", "--yes"])
     assert out.exit_code != 0 and "--store" in out.output, out.output
-    wrong = ["delete", str(item.id), "-s", "default", "--actor", "ops", "--yes"]
+    other = f"cli-{uuid.uuid4().hex[:8]}"
+    Memory(other).save({"category": "fact", "context": "The gate code changed in June."})
+    wrong = ["delete", str(item.id), "-s", other, "--actor", "ops", "--yes"]
     out = CliRunner().invoke(main, wrong)
-    assert out.exit_code != 0 and f"is in store {store!r}, not 'default'" in out.output
+    assert out.exit_code != 0 and f"is in store {store!r}, not {other!r}" in out.output
     assert Memory(store).get(item.id).state == "current"
     out = CliRunner().invoke(main, ["delete", str(item.id), "-s", store, "--actor", "ops", "--yes"])
     assert out.exit_code == 0 and f"of store {store!r}" in out.output, out.output
