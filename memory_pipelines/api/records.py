@@ -38,8 +38,6 @@ from memory_pipelines.core.types.records import (
 )
 from memory_pipelines.errors import NotFound
 from memory_pipelines.store import audit as audit_db
-from memory_pipelines.store import keys as keys_db
-from memory_pipelines.store import organisations as orgs_db
 from memory_pipelines.store import records as records_db
 from memory_pipelines.store import stores as stores_db
 from memory_pipelines.store import versions as versions_db
@@ -207,7 +205,7 @@ def _life(
     only = None if isinstance(reader, Everyone) else (principal.key_id, principal.account_id)
     # Reads by another organisation's keys or administrators (the store was theirs before it
     # was assigned here) are shown without their ids: who read it there is theirs to know.
-    orgs = [principal.org_id, orgs_db.store_owner(conn, store) or principal.org_id]
+    orgs = Strangers(conn, principal, store).ours
     read_by = [
         ReadBy.model_validate(r)
         for r in audit_db.readers(conn, record.item_id, MAX_READERS, only, orgs)
@@ -272,24 +270,6 @@ def _read_as(readers: Mapping[str, Reader]) -> dict[str, str | None]:
     return {s: "*" if isinstance(r, Everyone) else r for s, r in sorted(readers.items())}
 
 
-def _foreign_keys(
-    conn: Conn, principal: Principal, items: Sequence[Item], chat_keys: Sequence[str | None]
-) -> set[str]:
-    """The keys among those that wrote the items (or hold their conversations) of neither the
-    reader's organisation nor the one that owns the item's store now: a store assigned from
-    another organisation keeps its records, and who wrote them there is that one's to know."""
-    wanted = {k for k in [*(i.key_id for i in items), *chat_keys] if k}
-    if not wanted:
-        return set()
-    owners = {s: orgs_db.store_owner(conn, s) for s in {i.store_id for i in items}}
-    orgs = keys_db.orgs_of(conn, wanted)
-    foreign = set()
-    for item, chat_key in zip(items, chat_keys, strict=True):
-        ours = {principal.org_id, owners[item.store_id]}
-        foreign |= {k for k in (item.key_id, chat_key) if k and orgs.get(k) not in ours}
-    return foreign
-
-
 def _listed(
     conn: Conn,
     principal: Principal,
@@ -317,7 +297,11 @@ def _listed(
         )
         for store in by_store
     }
-    foreign = _foreign_keys(conn, principal, items, [r[1] for r in rows])
+    # keys of the organisation that owned a store before it was assigned here: not named
+    foreign: set[str] = set()
+    for store, where in by_store.items():
+        strangers = Strangers(conn, principal, store)
+        foreign |= strangers.keys(k for n in where for k in (items[n].key_id, rows[n][1]))
     out = []
     for item, (_, chat_key, _) in zip(items, rows, strict=True):
         visible_key = chat_key if item.chat_id is not None else None
